@@ -1,0 +1,522 @@
+"""The reference engine: Medici: The Card Game in plain, readable Python.
+
+This is an independent implementation of /work/shared/RULES.md (points R1..R25, cited in
+the comments) that follows the randomness contract of docs/protocol.md to the letter, so
+that for the same (seed, game index) it plays exactly the same game as the jitted kernel in
+``medici_sim.engine``. It shares only the generator (``medici_sim.rng``), the deck data
+(``medici_sim.deck``) and the rule constants (``medici_sim.rules``) with the kernel; the game
+logic is written here from the rules text. Speed does not matter here; clarity does.
+
+Entry points:
+
+* :func:`play_game` plays one game and returns its record as numpy arrays;
+* :func:`run_game` plays one game and returns the finished :class:`Game` (for tests that
+  want to look at the turn log);
+* :func:`ship_payouts`, :func:`majority_payouts`, :func:`bonus_payouts` are the scoring
+  rules (R14-R19) as small pure functions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .deck import Deck
+from .rng import GameRandom
+from .rules import (
+    BIG_BONUS,
+    BONUS,
+    BONUS20,
+    DAYS,
+    GOODS,
+    MAJORITY_PAYOUTS,
+    MAX_PLAYERS,
+    MAX_REVEALS_PER_TURN,
+    MIN_PLAYERS,
+    NO_GOOD,
+    SHIP_PAYOUTS,
+    STANDARD,
+    big_bonus_threshold,
+    bonus_threshold,
+    ship_capacity,
+)
+
+# Where a card is (the "card_location" record): ship of seat s = LOC_SHIP + s,
+# warehouse of seat s = LOC_WAREHOUSE + s.
+LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 9
+
+# What a strategy's choose_take returns (protocol: bit 0 = 2nd-from-last, bit 1 = 3rd-from-last).
+TAKE_SECOND = 1
+TAKE_THIRD = 2
+
+SEATINGS = ("fixed", "rotate", "random")
+N_GOODS = len(GOODS)
+
+
+# --------------------------------------------------------------------------------------
+# Scoring rules as pure functions (R14-R19)
+# --------------------------------------------------------------------------------------
+
+def round_down_to_5(amount: int) -> int:
+    """R15: 5 florins is the smallest payment unit; shares are rounded down to it."""
+    return (amount // 5) * 5
+
+
+def share_places(scores, place_payouts, takes_part=None) -> list[int]:
+    """Pay places by score, highest first, sharing tied places (R15).
+
+    ``scores[i]`` is player i's score; ``place_payouts[r]`` is what place r+1 pays (places
+    past the end of the table pay 0). Players with ``takes_part[i]`` false take no place and
+    are paid nothing (R17). A group of k tied players occupying places r..r+k-1 adds the
+    payouts of those places, divides by k and rounds each share down to a multiple of 5.
+    """
+    n = len(scores)
+    if takes_part is None:
+        takes_part = [True] * n
+    ranked = sorted((i for i in range(n) if takes_part[i]), key=lambda i: -scores[i])
+    pay = [0] * n
+    place = 0  # 0-based place of the first player of the current group
+    while place < len(ranked):
+        group = [i for i in ranked if scores[i] == scores[ranked[place]]]
+        total = sum(place_payouts[r] for r in range(place, place + len(group)) if r < len(place_payouts))
+        share = round_down_to_5(total // len(group))
+        for i in group:
+            pay[i] = share
+        place += len(group)
+    return pay
+
+
+def ship_payouts(values, players: int) -> list[int]:
+    """R14 + R15: florins for each player's ship, given every player's ship value."""
+    if len(values) != players:
+        raise ValueError(f"expected {players} ship values, got {len(values)}")
+    # R14: every player takes a place, even with an empty ship.
+    return share_places(list(values), SHIP_PAYOUTS[players])
+
+
+def majority_payouts(icons, players: int) -> list[int]:
+    """R17 (+ R15 ties): florins for ONE good, given every player's icon count of it.
+
+    Most icons 10, second most 5. A player with no icon of the good takes no place, so
+    with one holder the holder gets 10 and nobody gets 5.
+    """
+    if len(icons) != players:
+        raise ValueError(f"expected {players} icon counts, got {len(icons)}")
+    return share_places(list(icons), MAJORITY_PAYOUTS, takes_part=[n > 0 for n in icons])
+
+
+def bonus_payouts(icons, players: int, variant: int) -> list[int]:
+    """R18/R19: bonus for ONE good, given every player's icon count of it. Never shared.
+
+    R18: at least 5 icons (7 with 2 players) pay 10. R19 (variant bonus20 only): at least
+    8 icons (10 with 2 players) pay 20 instead of 10 (not in addition).
+    """
+    if len(icons) != players:
+        raise ValueError(f"expected {players} icon counts, got {len(icons)}")
+    if variant not in (STANDARD, BONUS20):
+        raise ValueError(f"unknown variant {variant}")
+    pay = []
+    for n in icons:
+        if variant == BONUS20 and n >= big_bonus_threshold(players):
+            pay.append(BIG_BONUS)  # R19: replaces the 10
+        elif n >= bonus_threshold(players):
+            pay.append(BONUS)  # R18
+        else:
+            pay.append(0)
+    return pay
+
+
+# --------------------------------------------------------------------------------------
+# Cards, ships, warehouses, the deck pile and the market
+# --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Card:
+    """R1: a card's attributes. ``id`` follows the deck file's rows (protocol: Cards)."""
+    id: int
+    good: int  # index into GOODS, or NO_GOOD
+    icons: int
+    value: int
+    green: bool
+
+    @property
+    def has_good(self) -> bool:
+        return self.good != NO_GOOD
+
+
+def cards_of(deck: Deck) -> list[Card]:
+    """Card ids 0..N-1: the deck file's rows in file order, each row repeated ``count`` times."""
+    cards = []
+    for kind in deck.kinds:
+        for _ in range(kind.count):
+            cards.append(Card(len(cards), kind.good, kind.icons, kind.value, kind.green))
+    return cards
+
+
+def card_fits(non_green_aboard: int, chosen: list[Card], card: Card, capacity: int) -> bool:
+    """R10: a green card always fits; a non-green card fits while the ship, counting the
+    cards already chosen this turn, holds fewer than ``capacity`` non-green cards."""
+    if card.green:
+        return True
+    return non_green_aboard + sum(1 for c in chosen if not c.green) < capacity
+
+
+class Ship:
+    def __init__(self, capacity: int):
+        self.capacity = capacity  # R6
+        self.cards: list[Card] = []
+
+    @property
+    def non_green(self) -> int:
+        return sum(1 for c in self.cards if not c.green)
+
+    @property
+    def is_full(self) -> bool:
+        # R10: green cards take no space.
+        return self.non_green >= self.capacity
+
+    @property
+    def value(self) -> int:
+        # R13: the sum of all card values aboard, green cards included.
+        return sum(c.value for c in self.cards)
+
+
+class Warehouse:
+    def __init__(self):
+        self.cards: list[Card] = []
+
+    def icons(self, good: int) -> int:
+        # R17: icons count, not cards.
+        return sum(c.icons for c in self.cards if c.good == good)
+
+
+class DrawPile:
+    """The face-down deck, shuffled lazily (protocol: "The deck as a pile").
+
+    Drawing picks a uniformly random card of the pile: ``j = below(len)``, the card at j is
+    replaced by the pile's last card, and the pile shrinks by one. Returned cards are put
+    at the end of the pile array.
+    """
+
+    def __init__(self, cards: list[Card]):
+        self.cards = list(cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def draw(self, rng: GameRandom) -> Card:
+        j = rng.below(len(self.cards))
+        card = self.cards[j]
+        self.cards[j] = self.cards[-1]
+        self.cards.pop()
+        return card
+
+    def put_back(self, cards: list[Card]) -> None:
+        self.cards.extend(cards)
+
+
+@dataclass
+class Player:
+    seat: int
+    slot: int  # which strategy slot plays at this seat (R24)
+    strategy: object
+    ship: Ship
+    warehouse: Warehouse = field(default_factory=Warehouse)
+    florins: int = 0
+
+
+@dataclass
+class Turn:
+    """One turn in the game's log (for tests and debugging)."""
+    day: int
+    seat: int
+    revealed: int
+    taken: list[int]  # card ids in the order they went aboard
+    final: bool  # the R11 final turn
+
+
+# --------------------------------------------------------------------------------------
+# Strategies
+# --------------------------------------------------------------------------------------
+
+class RandomStrategy:
+    """R23, the canonical `random` strategy; every decision is one fair coin (protocol)."""
+
+    def __init__(self, params: dict | None = None):
+        self.params = dict(params or {})
+
+    def wants_reveal(self, game: "Game", seat: int) -> bool:
+        # Asked only when the market is not empty, fewer than 3 cards were revealed this turn
+        # and the deck is not empty (the engine handles the obligatory first reveal).
+        return game.rng.coin()
+
+    def choose_take(self, game: "Game", seat: int) -> int:
+        market = game.market
+        chosen = [market[-1]]  # the last card is always taken (R10)
+        flags = 0
+        if len(market) >= 2 and game.fits(seat, market[-2], chosen):
+            if game.rng.coin():
+                flags |= TAKE_SECOND
+                chosen.append(market[-2])
+        if len(market) >= 3 and game.fits(seat, market[-3], chosen):
+            if game.rng.coin():
+                flags |= TAKE_THIRD
+        return flags
+
+
+REFERENCE_STRATEGIES: dict[str, type] = {"random": RandomStrategy}
+
+
+# --------------------------------------------------------------------------------------
+# The game
+# --------------------------------------------------------------------------------------
+
+class Game:
+    def __init__(self, deck: Deck, players: int, variant: int, strategies: list[str], seed: int,
+                 game_index: int, seating: str = "fixed", params: list[dict] | None = None):
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players}")  # R6
+        if variant not in (STANDARD, BONUS20):
+            raise ValueError(f"unknown variant {variant}")
+        if len(strategies) != players:
+            raise ValueError(f"expected {players} strategies, got {len(strategies)}")
+        for name in strategies:
+            if name not in REFERENCE_STRATEGIES:
+                raise ValueError(f"unknown strategy {name!r} (known: {', '.join(REFERENCE_STRATEGIES)})")
+        if seating not in SEATINGS:
+            raise ValueError(f"unknown seating {seating!r} (known: {', '.join(SEATINGS)})")
+        if params is not None and len(params) != players:
+            raise ValueError(f"expected {players} parameter dicts, got {len(params)}")
+
+        self.players_count = players
+        self.variant = variant
+        self.capacity = ship_capacity(players)  # R6
+        self.params = params
+        self.rng = GameRandom(seed, game_index)  # R25: the game's only source of randomness
+
+        # R24 / protocol "Seating": done before anything else.
+        seat_slot = self._seat_slots(players, seating, game_index)
+        self.players: list[Player] = []
+        for seat in range(players):
+            slot = seat_slot[seat]
+            strategy = REFERENCE_STRATEGIES[strategies[slot]](params[slot] if params else None)
+            self.players.append(Player(seat, slot, strategy, Ship(self.capacity)))
+
+        self.cards = cards_of(deck)
+        self.pile = DrawPile(self.cards)  # R7: day 1 starts with the whole deck, [0..N-1]
+        self.market: list[Card] = []
+        self.out_of_game: list[Card] = []
+        self.day = 0
+        self.turn_log: list[Turn] = []
+
+        n = len(self.cards)
+        self.record = {
+            "seat_slot": np.array(seat_slot, np.int64),
+            "starter": np.zeros(DAYS, np.int64),
+            "ran_out": np.zeros(DAYS, np.int64),
+            "ship_value": np.zeros((DAYS, players), np.int64),
+            "ship_pay": np.zeros((DAYS, players), np.int64),
+            "majority_pay": np.zeros((DAYS, players), np.int64),
+            "bonus_pay": np.zeros((DAYS, players), np.int64),
+            "florins": np.zeros((DAYS, players), np.int64),
+            "warehouse_icons": np.zeros((DAYS, players, N_GOODS), np.int64),
+            "card_location": np.zeros((DAYS, n), np.int64),
+            "winner_share60": np.zeros(players, np.int64),
+        }
+
+    def _seat_slots(self, players: int, seating: str, game_index: int) -> list[int]:
+        if seating == "fixed":
+            return list(range(players))
+        if seating == "rotate":
+            return [(seat + game_index) % players for seat in range(players)]
+        # "random": a Fisher-Yates permutation, drawn first thing in the game.
+        perm = list(range(players))
+        for j in range(players - 1, 0, -1):
+            r = self.rng.below(j + 1)
+            perm[j], perm[r] = perm[r], perm[j]
+        return perm
+
+    # -- helpers strategies may use -----------------------------------------------------
+
+    def fits(self, seat: int, card: Card, chosen: list[Card]) -> bool:
+        """R10: would ``card`` fit on this seat's ship next to the cards ``chosen`` this turn?"""
+        return card_fits(self.players[seat].ship.non_green, chosen, card, self.capacity)
+
+    def open_seats(self) -> list[int]:
+        """Seats whose ship is not full."""
+        return [p.seat for p in self.players if not p.ship.is_full]
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(self) -> dict[str, np.ndarray]:
+        starter = 0  # R7: seat 0 is the day-1 starting player
+        for day in range(DAYS):
+            self.day = day
+            self.record["starter"][day] = starter
+            self.record["ran_out"][day] = int(self.play_day(starter))
+            self.record["card_location"][day] = self.card_locations()
+            self.score_day(day)
+            self.end_day()
+            if day < DAYS - 1:
+                starter = self.next_starter()  # R21 (no draw after day 3)
+        self.decide_winners()
+        return self.record
+
+    def play_day(self, starter: int) -> bool:
+        """Play one day's turns (R8-R12). Returns True if the day ended by running out (R12)."""
+        seat = starter
+        final_turn = False
+        while True:
+            # R12: market and deck both empty at the start of a turn -> the day ends at once.
+            if not self.market and len(self.pile) == 0:
+                return True
+            self.play_turn(seat, final_turn)
+            if final_turn:
+                return False  # R11: the day ends after the final turn, full ship or not
+            open_seats = self.open_seats()
+            if not open_seats:
+                return False  # R11: with all ships full the day ends at once
+            if len(open_seats) == 1:
+                # R11: exactly one ship is left open: its player takes one more (normal) turn.
+                final_turn = True
+                seat = open_seats[0]
+            else:
+                seat = self.next_open_seat(seat)  # R8: clockwise, skipping full ships
+
+    def next_open_seat(self, seat: int) -> int:
+        n = self.players_count
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if not self.players[candidate].ship.is_full:
+                return candidate
+        raise AssertionError("no open ship")
+
+    def play_turn(self, seat: int, final: bool) -> None:
+        player = self.players[seat]
+        strategy = player.strategy
+
+        # R9: reveal up to 3 cards, one at a time; obligatory while the market is empty;
+        # stops early when the deck is empty.
+        revealed = 0
+        while revealed < MAX_REVEALS_PER_TURN and len(self.pile) > 0:
+            if self.market and not strategy.wants_reveal(self, seat):
+                break
+            self.market.append(self.pile.draw(self.rng))
+            revealed += 1
+
+        # R10: take the last card, and optionally the 2nd- and/or 3rd-from-last.
+        flags = strategy.choose_take(self, seat)
+        if flags & ~(TAKE_SECOND | TAKE_THIRD):
+            raise ValueError(f"strategy returned unknown take flags {flags}")
+        taken_positions = [1]  # 1 = last, 2 = 2nd-from-last, 3 = 3rd-from-last
+        if flags & TAKE_SECOND:
+            taken_positions.append(2)
+        if flags & TAKE_THIRD:
+            taken_positions.append(3)
+        chosen: list[Card] = []
+        for pos in taken_positions:
+            if pos > len(self.market):
+                raise ValueError(f"seat {seat} tried to take the card {pos} from the end of a market of "
+                                 f"{len(self.market)} (R10)")
+            card = self.market[-pos]
+            if not self.fits(seat, card, chosen):
+                raise ValueError(f"seat {seat} tried to take card {card.id}, which does not fit (R10)")
+            chosen.append(card)
+        # Remove from the back so the earlier positions stay valid; the rest keep their order.
+        for pos in sorted(taken_positions, reverse=True):
+            del self.market[len(self.market) - pos]
+        player.ship.cards.extend(chosen)  # aboard in the order last, 2nd, 3rd (protocol)
+        self.turn_log.append(Turn(self.day, seat, revealed, [c.id for c in chosen], final))
+
+    def card_locations(self) -> np.ndarray:
+        """Where every card is; checks that each card is in exactly one place."""
+        location = np.full(len(self.cards), -1, np.int64)
+
+        def put(cards, code):
+            for card in cards:
+                if location[card.id] != -1:
+                    raise AssertionError(f"card {card.id} is in two places")
+                location[card.id] = code
+
+        put(self.pile.cards, LOC_DECK)
+        put(self.market, LOC_MARKET)
+        put(self.out_of_game, LOC_OUT)
+        for p in self.players:
+            put(p.ship.cards, LOC_SHIP + p.seat)
+            put(p.warehouse.cards, LOC_WAREHOUSE + p.seat)
+        if (location == -1).any():
+            raise AssertionError(f"cards {np.flatnonzero(location == -1).tolist()} are nowhere")
+        return location
+
+    def score_day(self, day: int) -> None:
+        rec = self.record
+        n = self.players_count
+        # R13, R14, R15: ship values and payouts.
+        values = [p.ship.value for p in self.players]
+        ship_pay = ship_payouts(values, n)
+        # R16: unload goods cards into the warehouse; no-good cards leave the game.
+        for p in self.players:
+            for card in p.ship.cards:
+                if card.has_good:
+                    p.warehouse.cards.append(card)
+                else:
+                    self.out_of_game.append(card)
+            p.ship.cards = []
+        # R17, R18, R19: goods majorities and bonuses, this day's cargo included.
+        majority_pay = [0] * n
+        bonus_pay = [0] * n
+        for good in range(N_GOODS):
+            icons = [p.warehouse.icons(good) for p in self.players]
+            for seat, amount in enumerate(majority_payouts(icons, n)):
+                majority_pay[seat] += amount
+            for seat, amount in enumerate(bonus_payouts(icons, n, self.variant)):
+                bonus_pay[seat] += amount
+            rec["warehouse_icons"][day, :, good] = icons
+        for p in self.players:
+            p.florins += ship_pay[p.seat] + majority_pay[p.seat] + bonus_pay[p.seat]
+        rec["ship_value"][day] = values
+        rec["ship_pay"][day] = ship_pay
+        rec["majority_pay"][day] = majority_pay
+        rec["bonus_pay"][day] = bonus_pay
+        rec["florins"][day] = [p.florins for p in self.players]
+
+    def end_day(self) -> None:
+        """R20: market cards go back into the deck (appended in market order); the deck is
+        'reshuffled' by the lazy draw. Ships were emptied when unloading (R16)."""
+        self.pile.put_back(self.market)
+        self.market = []
+
+    def next_starter(self) -> int:
+        """R21: the fewest florins starts; among several, one chosen at random
+        (protocol: tied seats in ascending order, ``tied[below(k)]``; no draw for one)."""
+        fewest = min(p.florins for p in self.players)
+        tied = [p.seat for p in self.players if p.florins == fewest]
+        if len(tied) == 1:
+            return tied[0]
+        return tied[self.rng.below(len(tied))]
+
+    def decide_winners(self) -> None:
+        """R22: most florins wins; k joint winners are each credited 60/k."""
+        most = max(p.florins for p in self.players)
+        winners = [p.seat for p in self.players if p.florins == most]
+        for seat in winners:
+            self.record["winner_share60"][seat] = 60 // len(winners)
+
+
+def run_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int, game_index: int,
+             seating: str = "fixed", params: list[dict] | None = None) -> Game:
+    """Play one game and return the finished Game (its ``record`` and ``turn_log``)."""
+    game = Game(deck, players, variant, strategies, seed, game_index, seating, params)
+    game.play()
+    return game
+
+
+def play_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int, game_index: int,
+              seating: str = "fixed", params: list[dict] | None = None) -> dict[str, np.ndarray]:
+    """Play game ``game_index`` of master seed ``seed`` and return its record (see module doc).
+
+    Keys (int64 arrays; P players, N cards): seat_slot (P,), starter (3,), ran_out (3,),
+    ship_value / ship_pay / majority_pay / bonus_pay / florins (3, P), warehouse_icons
+    (3, P, 5), card_location (3, N), winner_share60 (P,).
+    """
+    return run_game(deck, players, variant, strategies, seed, game_index, seating, params).record
