@@ -1,0 +1,94 @@
+"""Strategy dispatch: how the engine loop calls whichever strategy sits at a seat.
+
+The engine calls ``reveal_nb(table, strategy_id, state, seat)`` and ``take_nb(...)``.
+``table`` is an empty array whose dtype names a snapshot of the strategy registry
+(:func:`strategy_table`); at compile time the overloads below turn that name into an
+``if`` chain over the registered strategies' functions. So:
+
+- one compiled kernel serves every mix of strategies at any seats (a mix is only data:
+  strategy ids and parameter vectors);
+- a new strategy (built-in or plug-in) is a new table, hence a new signature, compiled
+  once and cached by numba; the table's name hashes the sources of the package and of
+  every registered strategy, so a cached kernel is never used with code it was not
+  compiled from.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+from numba.core import types
+from numba.extending import overload
+
+_TABLE_PREFIX = "strategy_table_"
+_TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
+_PACKAGE = Path(__file__).parent
+
+
+def strategy_table() -> np.ndarray:
+    """An empty array naming (by its dtype) the strategies registered now."""
+    from .strategies import REGISTRY
+
+    strategies = tuple(REGISTRY.values())
+    digest = hashlib.sha256()
+    files = set(_PACKAGE.rglob("*.py"))
+    for strategy in strategies:
+        digest.update(strategy.name.encode())
+        for fn in (strategy.reveal_nb, strategy.take_nb):
+            digest.update(f"{fn.py_func.__module__}.{fn.py_func.__qualname__}".encode())
+            files.add(Path(inspect.getsourcefile(fn.py_func)))
+    for path in sorted(files):
+        digest.update(path.read_bytes())
+    name = _TABLE_PREFIX + digest.hexdigest()[:24]
+    _TABLES[name] = strategies
+    return np.zeros(0, np.dtype([(name, np.uint8)]))
+
+
+def _strategies_of(table_type) -> tuple:
+    if not (isinstance(table_type, types.Array) and isinstance(table_type.dtype, types.Record)):
+        raise TypeError("the strategy table must come from strategy_table()")
+    (name,) = table_type.dtype.fields
+    return _TABLES[name]
+
+
+def _chain(functions, first_id):
+    """``impl(strategy_id, state, seat, params)`` calling ``functions[strategy_id - first_id]``."""
+    head = functions[0]
+    if len(functions) == 1:
+        def impl(strategy, state, seat, params):
+            return head(state, seat, params)
+        return impl
+    rest = njit(_nrt=False)(_chain(functions[1:], first_id + 1))
+
+    def impl(strategy, state, seat, params):
+        if strategy == first_id:
+            return head(state, seat, params)
+        return rest(strategy, state, seat, params)
+    return impl
+
+
+def reveal_nb(table, strategy, state, seat):
+    """Ask the strategy at ``seat`` whether to reveal another card (R9). Jitted code only."""
+    raise NotImplementedError("reveal_nb is only callable from jitted code")
+
+
+def take_nb(table, strategy, state, seat):
+    """Ask the strategy at ``seat`` which earlier cards to take (R10). Jitted code only."""
+    raise NotImplementedError("take_nb is only callable from jitted code")
+
+
+def _dispatch_overload(attribute):
+    def typer(table, strategy, state, seat):
+        decide = njit(_nrt=False)(_chain([getattr(s, attribute) for s in _strategies_of(table)], 0))
+
+        def impl(table, strategy, state, seat):
+            return decide(strategy, state, seat, state.seat_params[seat])
+        return impl
+    return typer
+
+
+overload(reveal_nb)(_dispatch_overload("reveal_nb"))
+overload(take_nb)(_dispatch_overload("take_nb"))

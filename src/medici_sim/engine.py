@@ -1,0 +1,444 @@
+"""The jitted game engine: Medici: The Card Game on numpy arrays (RULES.md R6-R22).
+
+One game is a :data:`GameState` (a namedtuple of arrays, reused from game to game) driven
+by :func:`play_game_nb`. The engine never names a strategy: every decision goes through
+``dispatch.reveal_nb`` / ``dispatch.take_nb`` with the strategy table it is handed, so
+adding a strategy never touches this file. Random draws follow docs/protocol.md exactly, so the
+reference engine (``reference.py``) plays the same games.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .dispatch import reveal_nb, take_nb
+from .jit import hot_njit, inline_njit
+from .rng import below_nb, seed_game_nb
+from .rules import (
+    DAYS,
+    MAJORITY_PAYOUTS,
+    MAX_PLAYERS,
+    MAX_REVEALS_PER_TURN,
+    N_GOODS,
+    RULE_BIG_BONUS,
+    RULE_BIG_BONUS_MIN,
+    RULE_BONUS,
+    RULE_BONUS_MIN,
+    RULE_CAPACITY,
+    RULE_PLAYERS,
+)
+
+# Seating modes (R24): which strategy slot sits at which seat.
+SEATING_MODES = ("fixed", "rotate", "random")
+SEATING_FIXED, SEATING_ROTATE, SEATING_RANDOM = 0, 1, 2
+
+MAX_PARAMS = 8  # floats of strategy parameters per seat
+
+# Indices into GameState.counts.
+DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED = range(4)
+
+# Card locations recorded for the invariant and differential tests.
+LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
+LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 3 + MAX_PLAYERS
+
+# Columns of the per-seat and per-slot statistics accumulated by play_games_nb.
+(STAT_GAMES, STAT_WIN60, STAT_WIN60_SQ, STAT_OUTRIGHT, STAT_SHARED, STAT_FLORINS,
+ STAT_FLORINS_SQ, STAT_SHIP, STAT_MAJORITY, STAT_BONUS) = range(10)
+N_STATS = 10
+# Columns of the run-wide counters.
+RUN_GAMES, RUN_RAN_OUT_DAYS = range(2)
+N_RUN_STATS = 2
+WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22)
+
+GameState = namedtuple("GameState", [
+    # deck data and rules (read-only)
+    "card_good", "card_icons", "card_value", "card_green", "rules", "ship_payouts",
+    # the table
+    "deck", "market", "out", "counts",
+    "ship", "ship_len", "ship_used", "ship_value", "ship_icons",
+    "warehouse", "warehouse_len", "warehouse_icons", "florins",
+    # who plays where
+    "seat_slot", "seat_strategy", "seat_params",
+    # this game's record, one row per day
+    "day_starter", "day_ran_out", "day_ship_value", "day_ship_pay", "day_majority_pay",
+    "day_bonus_pay", "day_warehouse_icons", "day_card_location",
+    "rng",
+])
+
+
+@njit(cache=True)
+def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, record_locations):
+    """Allocate a GameState for this deck and player count; reused for many games."""
+    n_cards = card_good.size
+    players = rules[RULE_PLAYERS]
+    per_player = np.zeros(players, np.int64)
+    location_days = DAYS if record_locations else 0
+    return GameState(
+        card_good, card_icons, card_value, card_green, rules, ship_payouts,
+        np.zeros(n_cards, np.int64), np.zeros(n_cards, np.int64), np.zeros(n_cards, np.int64),
+        np.zeros(4, np.int64),
+        np.zeros((players, n_cards), np.int64), per_player.copy(), per_player.copy(), per_player.copy(),
+        np.zeros((players, N_GOODS), np.int64),
+        np.zeros((players, n_cards), np.int64), per_player.copy(), np.zeros((players, N_GOODS), np.int64),
+        per_player.copy(),
+        per_player.copy(), per_player.copy(), np.zeros((players, MAX_PARAMS), np.float64),
+        np.zeros(DAYS, np.int64), np.zeros(DAYS, np.int64), np.zeros((DAYS, players), np.int64),
+        np.zeros((DAYS, players), np.int64), np.zeros((DAYS, players), np.int64),
+        np.zeros((DAYS, players), np.int64), np.zeros((DAYS, players, N_GOODS), np.int64),
+        np.zeros((location_days, n_cards), np.int64),
+        np.zeros(1, np.uint64),
+    )
+
+
+# ---------------------------------------------------------------- helpers for strategies
+
+@hot_njit
+def market_card_nb(state, back):
+    """The card ``back`` places from the end of the market (1 = last), or -1 if none."""
+    n = state.counts[MARKET_LEN]
+    return state.market[n - back] if back <= n else -1
+
+
+@hot_njit
+def takes_space_nb(state, card):
+    """1 if the card needs a place on a ship (R1, R2: green cards do not), else 0."""
+    return 1 - state.card_green[card]
+
+
+@hot_njit
+def fits_nb(state, seat, card, pending_space):
+    """R10: can ``card`` go aboard after ``pending_space`` places already chosen this turn?"""
+    return (state.card_green[card] == 1
+            or state.ship_used[seat] + pending_space < state.rules[RULE_CAPACITY])
+
+
+# ---------------------------------------------------------------- a game
+
+@inline_njit
+def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
+    """Seed game ``game_index`` (R25), seat the strategies (R24) and clear the table."""
+    seed_game_nb(state.rng, seed, game_index)
+    players = state.rules[RULE_PLAYERS]
+    for seat in range(players):
+        state.seat_slot[seat] = (seat + game_index) % players if seating == SEATING_ROTATE else seat
+    if seating == SEATING_RANDOM:
+        for j in range(players - 1, 0, -1):
+            r = below_nb(state.rng, j + 1)
+            state.seat_slot[j], state.seat_slot[r] = state.seat_slot[r], state.seat_slot[j]
+    for seat in range(players):
+        slot = state.seat_slot[seat]
+        state.seat_strategy[seat] = slot_strategy[slot]
+        for k in range(MAX_PARAMS):
+            state.seat_params[seat, k] = slot_params[slot, k]
+    n_cards = state.deck.size
+    for card in range(n_cards):
+        state.deck[card] = card
+    state.counts[DECK_LEN] = n_cards
+    state.counts[MARKET_LEN] = 0
+    state.counts[OUT_LEN] = 0
+    state.warehouse_len[:] = 0
+    state.warehouse_icons[:, :] = 0
+    state.florins[:] = 0
+
+
+@inline_njit
+def play_game_nb(state, table):
+    """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
+    starter = 0  # R7: seats are numbered from the day-1 starting player
+    for day in range(DAYS):
+        state.day_starter[day] = starter
+        play_day_nb(state, day, starter, table)
+        score_day_nb(state, day)
+        end_day_nb(state)
+        if day < DAYS - 1:
+            starter = next_starter_nb(state)
+
+
+@inline_njit
+def play_day_nb(state, day, starter, table):
+    """Turns from ``starter`` until the day ends (R8, R11, R12)."""
+    players = state.rules[RULE_PLAYERS]
+    capacity = state.rules[RULE_CAPACITY]
+    state.ship_len[:] = 0
+    state.ship_used[:] = 0
+    state.ship_value[:] = 0
+    state.ship_icons[:, :] = 0
+    open_ships = players
+    final_turn = False
+    ran_out = 0
+    seat = starter
+    while True:
+        if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
+            ran_out = 1  # R12
+            break
+        play_turn_nb(state, seat, table)
+        if final_turn:
+            break  # R11: the last open ship's one more turn is over
+        if state.ship_used[seat] == capacity:
+            open_ships -= 1
+        if open_ships == 0:
+            break
+        final_turn = open_ships == 1  # R11: the one player left takes one more turn
+        seat = (seat + 1) % players  # R8: clockwise, skipping full ships
+        while state.ship_used[seat] == capacity:
+            seat = (seat + 1) % players
+    state.day_ran_out[day] = ran_out
+    for p in range(players):
+        state.day_ship_value[day, p] = state.ship_value[p]
+    if state.day_card_location.shape[0] > 0:
+        record_card_locations_nb(state, day)
+
+
+@inline_njit
+def play_turn_nb(state, seat, table):
+    """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
+    strategy = state.seat_strategy[seat]
+    state.counts[REVEALED] = 0
+    while state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
+        # R9: with an empty market the first reveal is obligatory, nobody is asked
+        if state.counts[MARKET_LEN] > 0 and not reveal_nb(table, strategy, state, seat):
+            break
+        reveal_card_nb(state)
+    take_cards_nb(state, seat, take_nb(table, strategy, state, seat))
+
+
+@inline_njit
+def reveal_card_nb(state):
+    """Draw a uniformly random card from the pile onto the market's end (protocol: lazy shuffle)."""
+    n = state.counts[DECK_LEN]
+    j = below_nb(state.rng, n)
+    card = state.deck[j]
+    state.deck[j] = state.deck[n - 1]
+    state.counts[DECK_LEN] = n - 1
+    state.market[state.counts[MARKET_LEN]] = card
+    state.counts[MARKET_LEN] += 1
+    state.counts[REVEALED] += 1
+
+
+@inline_njit
+def take_cards_nb(state, seat, choice):
+    """R10: take the last card, plus the 2nd-from-last (choice bit 0) and 3rd-from-last (bit 1)."""
+    n = state.counts[MARKET_LEN]
+    take_second = (choice & 1) != 0
+    take_third = (choice & 2) != 0
+    if (take_second and n < 2) or (take_third and n < 3) or choice < 0 or choice > 3:
+        raise ValueError("a strategy chose a card that is not in the market (R10)")
+    last = state.market[n - 1]
+    pending = takes_space_nb(state, last)
+    if take_second:
+        if not fits_nb(state, seat, state.market[n - 2], pending):
+            raise ValueError("a strategy chose a card that does not fit on its ship (R10)")
+        pending += takes_space_nb(state, state.market[n - 2])
+    if take_third and not fits_nb(state, seat, state.market[n - 3], pending):
+        raise ValueError("a strategy chose a card that does not fit on its ship (R10)")
+    board_nb(state, seat, last)
+    if take_second:
+        board_nb(state, seat, state.market[n - 2])
+    if take_third:
+        board_nb(state, seat, state.market[n - 3])
+    # close the gaps: only the last three places can change; cards left keep their order
+    kept = max(n - 3, 0)
+    for pos in range(kept, n - 1):
+        if not ((pos == n - 2 and take_second) or (pos == n - 3 and take_third)):
+            state.market[kept] = state.market[pos]
+            kept += 1
+    state.counts[MARKET_LEN] = kept
+
+
+@inline_njit
+def board_nb(state, seat, card):
+    state.ship[seat, state.ship_len[seat]] = card
+    state.ship_len[seat] += 1
+    state.ship_used[seat] += takes_space_nb(state, card)
+    state.ship_value[seat] += state.card_value[card]  # R13: green cards count too
+    good = state.card_good[card]
+    if good >= 0:
+        state.ship_icons[seat, good] += state.card_icons[card]
+
+
+# ---------------------------------------------------------------- scoring
+
+@hot_njit
+def pay_places_nb(scores, payouts, min_score, paid):
+    """R15: rank ``scores`` (highest first) and add each player's share of ``payouts`` to ``paid``.
+
+    Players with a score below ``min_score`` take no place (R17: no icon, no place).
+    Tied players share the payouts of all the places they occupy, each share rounded
+    down to a multiple of 5.
+    """
+    n = scores.size
+    for p in range(n):
+        if scores[p] < min_score:
+            continue
+        place = 0
+        tied = 0
+        for q in range(n):
+            if scores[q] >= min_score:
+                if scores[q] > scores[p]:
+                    place += 1
+                elif scores[q] == scores[p]:
+                    tied += 1
+        total = 0
+        for k in range(place, min(place + tied, len(payouts))):
+            total += payouts[k]
+        paid[p] += total // tied // 5 * 5
+
+
+@inline_njit
+def score_day_nb(state, day):
+    """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses."""
+    players = state.rules[RULE_PLAYERS]
+    ship_pay = state.day_ship_pay[day]
+    majority_pay = state.day_majority_pay[day]
+    bonus_pay = state.day_bonus_pay[day]
+    ship_pay[:] = 0
+    majority_pay[:] = 0
+    bonus_pay[:] = 0
+    pay_places_nb(state.ship_value, state.ship_payouts, 0, ship_pay)  # R14-R15
+    for p in range(players):
+        for good in range(N_GOODS):
+            state.warehouse_icons[p, good] += state.ship_icons[p, good]  # R17: this day's cargo counts
+    bonus_min = state.rules[RULE_BONUS_MIN]
+    big_min = state.rules[RULE_BIG_BONUS_MIN]
+    for good in range(N_GOODS):
+        pay_places_nb(state.warehouse_icons[:, good], MAJORITY_PAYOUTS, 1, majority_pay)  # R17
+        for p in range(players):
+            icons = state.warehouse_icons[p, good]
+            if icons >= big_min:
+                bonus_pay[p] += state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
+            elif icons >= bonus_min:
+                bonus_pay[p] += state.rules[RULE_BONUS]  # R18
+    for p in range(players):
+        state.florins[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
+        for good in range(N_GOODS):
+            state.day_warehouse_icons[day, p, good] = state.warehouse_icons[p, good]
+
+
+@inline_njit
+def end_day_nb(state):
+    """R16, R20: goods to warehouses, no-good cards out, market back into the deck."""
+    for p in range(state.rules[RULE_PLAYERS]):
+        for i in range(state.ship_len[p]):
+            card = state.ship[p, i]
+            if state.card_good[card] >= 0:
+                state.warehouse[p, state.warehouse_len[p]] = card
+                state.warehouse_len[p] += 1
+            else:
+                state.out[state.counts[OUT_LEN]] = card
+                state.counts[OUT_LEN] += 1
+        state.ship_len[p] = 0
+    for i in range(state.counts[MARKET_LEN]):
+        state.deck[state.counts[DECK_LEN]] = state.market[i]
+        state.counts[DECK_LEN] += 1
+    state.counts[MARKET_LEN] = 0
+
+
+@inline_njit
+def next_starter_nb(state):
+    """R21: the fewest florins starts; among several, one drawn at random (seat order)."""
+    fewest = state.florins[0]
+    tied = 0
+    for p in range(state.florins.size):
+        if state.florins[p] < fewest:
+            fewest = state.florins[p]
+            tied = 0
+        if state.florins[p] == fewest:
+            tied += 1
+    pick = below_nb(state.rng, tied) if tied > 1 else 0
+    for p in range(state.florins.size):
+        if state.florins[p] == fewest:
+            if pick == 0:
+                return p
+            pick -= 1
+    return -1  # unreachable
+
+
+@hot_njit
+def _locate_nb(location, card, place):
+    location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
+
+
+@hot_njit
+def record_card_locations_nb(state, day):
+    """Where every card is at the end of the day's turns (for the invariant tests)."""
+    location = state.day_card_location[day]
+    location[:] = LOC_UNSEEN
+    for i in range(state.counts[DECK_LEN]):
+        _locate_nb(location, state.deck[i], LOC_DECK)
+    for i in range(state.counts[MARKET_LEN]):
+        _locate_nb(location, state.market[i], LOC_MARKET)
+    for i in range(state.counts[OUT_LEN]):
+        _locate_nb(location, state.out[i], LOC_OUT)
+    for p in range(state.rules[RULE_PLAYERS]):
+        for i in range(state.ship_len[p]):
+            _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
+        for i in range(state.warehouse_len[p]):
+            _locate_nb(location, state.warehouse[p, i], LOC_WAREHOUSE + p)
+
+
+# ---------------------------------------------------------------- many games
+
+@inline_njit
+def accumulate_game_nb(state, seat_stats, slot_stats, run_stats):
+    """Add one finished game to the running totals (integers only: exact in any order)."""
+    florins = state.florins
+    players = florins.size
+    best = florins[0]
+    for p in range(players):
+        best = max(best, florins[p])
+    winners = 0
+    for p in range(players):
+        winners += florins[p] == best
+    for seat in range(players):
+        won = florins[seat] == best
+        share = WIN_UNIT // winners if won else 0  # R22: k joint winners get 1/k each
+        ship = majority = bonus = 0
+        for day in range(DAYS):
+            ship += state.day_ship_pay[day, seat]
+            majority += state.day_majority_pay[day, seat]
+            bonus += state.day_bonus_pay[day, seat]
+        for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
+            stats[STAT_GAMES] += 1
+            stats[STAT_WIN60] += share
+            stats[STAT_WIN60_SQ] += share * share
+            stats[STAT_OUTRIGHT] += won and winners == 1
+            stats[STAT_SHARED] += won and winners > 1
+            stats[STAT_FLORINS] += florins[seat]
+            stats[STAT_FLORINS_SQ] += florins[seat] * florins[seat]
+            stats[STAT_SHIP] += ship
+            stats[STAT_MAJORITY] += majority
+            stats[STAT_BONUS] += bonus
+    run_stats[RUN_GAMES] += 1
+    for day in range(DAYS):
+        run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
+
+
+@hot_njit
+def play_range_nb(state, seed, first_game, n_games, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, run_stats, table):
+    for game_index in range(first_game, first_game + n_games):
+        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+        play_game_nb(state, table)
+        accumulate_game_nb(state, seat_stats, slot_stats, run_stats)
+
+
+@njit(cache=True, nogil=True)
+def play_games_nb(seed, first_game, n_games, card_good, card_icons, card_value, card_green,
+                  rules, ship_payouts, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, run_stats, table):
+    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays."""
+    state = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
+    play_range_nb(state, seed, first_game, n_games, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, run_stats, table)
+
+
+@njit(cache=True)
+def trace_game_nb(seed, game_index, card_good, card_icons, card_value, card_green,
+                  rules, ship_payouts, seating, slot_strategy, slot_params, table):
+    """Play one game and return its full state, day records and card locations included."""
+    state = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, True)
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+    play_game_nb(state, table)
+    return state

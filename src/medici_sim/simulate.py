@@ -1,0 +1,181 @@
+"""The simulation driver: configuration, batching, seeding and threads.
+
+A run is a :class:`RunConfig`. :func:`simulate` cuts its games into batches, each batch
+into one contiguous chunk per thread, and runs the chunks on a thread pool (the kernel
+releases the GIL). Every game's randomness depends only on (seed, game index) (R25) and
+the statistics are integer sums, so the totals are bit-identical for any thread count,
+batch size or machine. Memory is fixed: a GameState per thread and the stats arrays.
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from . import engine
+from .deck import Deck
+from .dispatch import strategy_table
+from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, rule_arrays, variant_id
+from .strategies import REGISTRY, strategy_id
+
+DEFAULT_BATCH = 1 << 17  # games between progress updates
+MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
+MAX_GAMES = 10**15  # game indices stay far inside int64
+MAX_THREADS = 1024
+
+
+class ConfigError(ValueError):
+    """A run that cannot be set up; the message says what is wrong, in one line."""
+
+
+@dataclass(frozen=True)
+class SeatStrategy:
+    """One strategy slot: a registered strategy's name and its parameter values."""
+
+    name: str
+    params: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The name, with any parameters that differ from the defaults."""
+        defaults = REGISTRY[self.name].params
+        changed = [f"{k}={v:g}" for k, v in self.params if defaults.get(k) != v]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def vector(self) -> np.ndarray:
+        out = np.zeros(engine.MAX_PARAMS)
+        out[: len(self.params)] = [v for _, v in self.params]
+        return out
+
+
+def seat_strategy(name: str, **overrides: float) -> SeatStrategy:
+    """A slot for strategy ``name`` with its defaults, some of them overridden."""
+    if name not in REGISTRY:
+        raise ConfigError(f"unknown strategy {name!r} (known: {', '.join(REGISTRY)})")
+    defaults = REGISTRY[name].params
+    unknown = set(overrides) - set(defaults)
+    if unknown:
+        known = ", ".join(defaults) or "none"
+        raise ConfigError(f"strategy {name} has no parameter {sorted(unknown)[0]!r} (its parameters: {known})")
+    return SeatStrategy(name, tuple((k, float(overrides.get(k, v))) for k, v in defaults.items()))
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    deck: Deck
+    players: int
+    strategies: tuple[SeatStrategy, ...]  # one slot per player
+    games: int
+    seed: int = 0
+    variant: str = "standard"
+    seating: str = "fixed"
+    threads: int = field(default_factory=lambda: os.cpu_count() or 1)
+
+    def __post_init__(self):
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {self.players}")
+        if len(self.strategies) != self.players:
+            raise ConfigError(f"{self.players} players need {self.players} strategies "
+                              f"(or one for all seats), got {len(self.strategies)}")
+        if not 0 < self.games <= MAX_GAMES:
+            raise ConfigError(f"games must be between 1 and {MAX_GAMES:.0e}, got {self.games}")
+        if not 0 <= self.seed < 2**63:
+            raise ConfigError(f"seed must be between 0 and 2**63-1, got {self.seed}")
+        if self.variant not in VARIANTS:
+            raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+        if self.seating not in engine.SEATING_MODES:
+            raise ConfigError(f"seating must be one of {', '.join(engine.SEATING_MODES)}, got {self.seating!r}")
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise ConfigError(f"threads must be between 1 and {MAX_THREADS}, got {self.threads}")
+
+
+@dataclass
+class Totals:
+    """The additive statistics of a set of games (fixed size, whatever the game count)."""
+
+    seat: np.ndarray  # (players, N_STATS): by seat, R7 numbering
+    slot: np.ndarray  # (players, N_STATS): by strategy slot
+    run: np.ndarray  # (N_RUN_STATS,)
+
+    @classmethod
+    def zeros(cls, players: int) -> Totals:
+        return cls(np.zeros((players, engine.N_STATS), np.int64),
+                   np.zeros((players, engine.N_STATS), np.int64),
+                   np.zeros(engine.N_RUN_STATS, np.int64))
+
+    def add(self, other: Totals) -> None:
+        self.seat += other.seat
+        self.slot += other.slot
+        self.run += other.run
+
+    @property
+    def games(self) -> int:
+        return int(self.run[engine.RUN_GAMES])
+
+
+@dataclass
+class RunResult:
+    config: RunConfig
+    totals: Totals
+    elapsed: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.totals.games / self.elapsed if self.elapsed > 0 else float("inf")
+
+
+class Kernel:
+    """The prepared, read-only inputs of a run's kernel calls."""
+
+    def __init__(self, config: RunConfig):
+        self.config = config
+        self.cards = config.deck.card_arrays()
+        self.rules, self.ship_payouts = rule_arrays(config.players, variant_id(config.variant))
+        self.seating = engine.SEATING_MODES.index(config.seating)
+        self.slot_strategy = np.array([strategy_id(s.name) for s in config.strategies], np.int64)
+        self.slot_params = np.stack([s.vector() for s in config.strategies])
+        self.table = strategy_table()
+
+    def play(self, first_game: int, n_games: int) -> Totals:
+        totals = Totals.zeros(self.config.players)
+        engine.play_games_nb(self.config.seed, first_game, n_games, *self.cards, self.rules,
+                             self.ship_payouts, self.seating, self.slot_strategy, self.slot_params,
+                             totals.seat, totals.slot, totals.run, self.table)
+        return totals
+
+    def trace(self, game_index: int):
+        """One game's full GameState (day records and card locations included)."""
+        return engine.trace_game_nb(self.config.seed, game_index, *self.cards, self.rules,
+                                    self.ship_payouts, self.seating, self.slot_strategy,
+                                    self.slot_params, self.table)
+
+
+def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
+    """Split a range of games into at most ``parts`` contiguous (first, count) chunks."""
+    parts = max(1, min(parts, n_games // MIN_CHUNK))
+    bounds = np.linspace(first_game, first_game + n_games, parts + 1).astype(np.int64)
+    return [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
+             batch_size: int = DEFAULT_BATCH) -> RunResult:
+    """Play ``config.games`` games and return their totals.
+
+    ``progress(n)`` is called after each batch with the number of games just finished.
+    """
+    kernel = Kernel(config)
+    kernel.play(0, 1)  # compile (or load from cache) before the clock starts
+    totals = Totals.zeros(config.players)
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=config.threads) as pool:
+        for first in range(0, config.games, batch_size):
+            n = min(batch_size, config.games - first)
+            for part in pool.map(lambda c: kernel.play(*c), chunks(first, n, config.threads)):
+                totals.add(part)
+            if progress is not None:
+                progress(n)
+    return RunResult(config, totals, time.perf_counter() - start)

@@ -1,0 +1,101 @@
+"""Statistics: turn the kernel's integer totals into pandas tables with 95% intervals.
+
+Win rates count a shared win among k players as 1/k (R22). Each seat's win credit per
+game is 0, 1/k or 1; its mean and variance come from exact integer sums, and the 95%
+interval is the normal one, mean ± 1.96 standard errors, clipped to [0, 1].
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import engine
+from .simulate import RunResult, Totals
+
+Z95 = 1.959963984540054
+
+STAT_COLUMNS = ["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "outright_wins",
+                "shared_wins", "mean_florins", "std_florins", "mean_ship_florins",
+                "mean_majority_florins", "mean_bonus_florins"]
+SEAT_COLUMNS = ["seat", "strategy"] + STAT_COLUMNS
+STRATEGY_COLUMNS = ["strategy"] + STAT_COLUMNS
+
+
+def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: float = 1.0):
+    """Mean and 95% interval of a per-game quantity from its sum and sum of squares.
+
+    ``total`` and ``total_sq`` are sums of ``x * unit`` and ``(x * unit) ** 2`` over ``n`` games.
+    """
+    n = np.asarray(n, float)
+    mean = np.asarray(total, float) / unit / n
+    second = np.asarray(total_sq, float) / unit**2 / n
+    variance = np.maximum(second - mean**2, 0.0) * n / np.maximum(n - 1, 1)  # sample variance
+    half = Z95 * np.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def _stat_frame(rows: np.ndarray) -> pd.DataFrame:
+    """The STAT_COLUMNS of a (k, N_STATS) integer totals array."""
+    games = rows[:, engine.STAT_GAMES]
+    win, low, high = mean_interval(rows[:, engine.STAT_WIN60], rows[:, engine.STAT_WIN60_SQ],
+                                   games, engine.WIN_UNIT)
+    florins, _, _ = mean_interval(rows[:, engine.STAT_FLORINS], rows[:, engine.STAT_FLORINS_SQ], games)
+    second = rows[:, engine.STAT_FLORINS_SQ] / games
+    std = np.sqrt(np.maximum(second - florins**2, 0.0) * games / np.maximum(games - 1, 1))
+    return pd.DataFrame({
+        "games": games,
+        "win_rate": win,
+        "win_rate_ci_low": np.clip(low, 0.0, 1.0),
+        "win_rate_ci_high": np.clip(high, 0.0, 1.0),
+        "outright_wins": rows[:, engine.STAT_OUTRIGHT],
+        "shared_wins": rows[:, engine.STAT_SHARED],
+        "mean_florins": florins,
+        "std_florins": std,
+        "mean_ship_florins": rows[:, engine.STAT_SHIP] / games,
+        "mean_majority_florins": rows[:, engine.STAT_MAJORITY] / games,
+        "mean_bonus_florins": rows[:, engine.STAT_BONUS] / games,
+    })
+
+
+def seat_frame(result: RunResult) -> pd.DataFrame:
+    """Per seat (R7: seat 1 starts day 1): who sat there and how the seat fared."""
+    config = result.config
+    labels = [s.label for s in config.strategies]
+    if config.seating == "fixed" or len(set(labels)) == 1:
+        seat_labels = labels
+    else:
+        seat_labels = ["(rotated)" if config.seating == "rotate" else "(random seating)"] * config.players
+    frame = _stat_frame(result.totals.seat)
+    frame.insert(0, "strategy", seat_labels)
+    frame.insert(0, "seat", np.arange(1, config.players + 1))
+    return frame
+
+
+def strategy_frame(result: RunResult) -> pd.DataFrame:
+    """Per strategy (a strategy listed at several slots is one row), best win rate first."""
+    labels = [s.label for s in result.config.strategies]
+    order = list(dict.fromkeys(labels))
+    merged = np.zeros((len(order), engine.N_STATS), np.int64)
+    for slot, label in enumerate(labels):
+        merged[order.index(label)] += result.totals.slot[slot]
+    frame = _stat_frame(merged)
+    frame.insert(0, "strategy", order)
+    return frame.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def summary(result: RunResult) -> dict:
+    config = result.config
+    totals: Totals = result.totals
+    return {
+        "games": totals.games,
+        "players": config.players,
+        "variant": config.variant,
+        "seating": config.seating,
+        "deck": config.deck.name,
+        "deck_cards": config.deck.n_cards,
+        "seed": config.seed,
+        "threads": config.threads,
+        "elapsed_seconds": round(result.elapsed, 3),
+        "games_per_second": round(result.games_per_second),
+        "ran_out_days": int(totals.run[engine.RUN_RAN_OUT_DAYS]),
+    }

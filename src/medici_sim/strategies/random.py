@@ -1,0 +1,31 @@
+"""``random``: the canonical baseline (R23), every decision an independent fair coin."""
+from ..engine import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
+from ..jit import hot_njit
+from ..rng import coin_nb
+from . import Strategy, register
+
+
+@hot_njit
+def reveal_nb(state, seat, params):
+    return coin_nb(state.rng)
+
+
+@hot_njit
+def take_nb(state, seat, params):
+    """Consider the 2nd-, then the 3rd-from-last card: a coin for each that fits."""
+    choice = 0
+    pending = takes_space_nb(state, market_card_nb(state, 1))
+    for back in range(2, min(3, state.counts[MARKET_LEN]) + 1):
+        card = market_card_nb(state, back)
+        if fits_nb(state, seat, card, pending) and coin_nb(state.rng):
+            choice |= 1 << (back - 2)
+            pending += takes_space_nb(state, card)
+    return choice
+
+
+register(Strategy(
+    name="random",
+    reveal_nb=reveal_nb,
+    take_nb=take_nb,
+    summary="R23 baseline: reveal another card on a fair coin; take each fitting earlier card on a fair coin.",
+))
