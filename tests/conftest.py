@@ -1,0 +1,53 @@
+"""Shared helpers: play one game in the jitted kernel and record it like the reference engine."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from medici_sim.deck import Deck, default_deck, parse_deck
+from medici_sim.rules import VARIANTS
+from medici_sim.simulate import Kernel, RunConfig, seat_strategy
+
+HEADER = "count,good,icons,value,green\n"
+
+
+def tiny_deck(rows: str, name: str = "tiny") -> Deck:
+    return parse_deck(HEADER + rows, name)
+
+
+@lru_cache(maxsize=None)
+def _kernel(deck: Deck, players: int, variant: int, strategies: tuple, seating: str, seed: int) -> Kernel:
+    config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
+                       seating=seating, strategies=tuple(seat_strategy(s) for s in strategies))
+    return Kernel(config)
+
+
+def kernel_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int,
+                game_index: int, seating: str = "fixed") -> dict[str, np.ndarray]:
+    """One game played by the jitted kernel, as the reference engine's record dict."""
+    state = _kernel(deck, players, variant, tuple(strategies), seating, seed).trace(game_index)
+    paid = state.day_ship_pay + state.day_majority_pay + state.day_bonus_pay
+    florins = np.cumsum(paid, axis=0)
+    assert np.array_equal(florins[-1], state.florins)
+    best = state.florins.max()
+    winners = state.florins == best
+    return {
+        "seat_slot": state.seat_slot.copy(),
+        "starter": state.day_starter.copy(),
+        "ran_out": state.day_ran_out.copy(),
+        "ship_value": state.day_ship_value.copy(),
+        "ship_pay": state.day_ship_pay.copy(),
+        "majority_pay": state.day_majority_pay.copy(),
+        "bonus_pay": state.day_bonus_pay.copy(),
+        "florins": florins,
+        "warehouse_icons": state.day_warehouse_icons.copy(),
+        "card_location": state.day_card_location.copy(),
+        "winner_share60": np.where(winners, 60 // winners.sum(), 0),
+    }
+
+
+@pytest.fixture(scope="session")
+def deck() -> Deck:
+    return default_deck()

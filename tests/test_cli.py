@@ -1,0 +1,138 @@
+"""The medici-sim command: tables, output files, and one-line errors with exit code 2."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from medici_sim.cli import main, parse_strategies
+from medici_sim.simulate import ConfigError
+from medici_sim.stats import SEAT_COLUMNS, STRATEGY_COLUMNS
+
+
+def run(capsys, *args):
+    """Run the command in-process: (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_main_run_prints_tables_and_summary(capsys):
+    code, out, err = run(capsys, "--games", "3000", "--players", "3", "--seed", "7", "--quiet")
+    assert code == 0, err
+    assert "Per seat" in out
+    for column in SEAT_COLUMNS:
+        assert column in out
+    for key in ("games", "players", "variant", "deck", "deck_cards", "seed", "threads",
+                "elapsed_seconds", "games_per_second", "ran_out_days"):
+        assert f"\n  {key} " in out
+    assert "default (R4 reconstruction)" in out and "110" in out
+
+
+def test_same_seed_same_tables(capsys, tmp_path):
+    paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
+    for path, threads in zip(paths, ("1", "2")):
+        code, _, err = run(capsys, "-n", "20000", "--seed", "3", "--threads", threads, "--out", str(path), "-q")
+        assert code == 0, err
+    assert pd.read_csv(paths[0]).equals(pd.read_csv(paths[1]))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".parquet"])
+def test_out_formats_hold_the_documented_columns(capsys, tmp_path, suffix):
+    path = tmp_path / f"result{suffix}"
+    code, out, err = run(capsys, "-n", "2000", "-p", "5", "--variant", "bonus20", "--out", str(path), "-q")
+    assert code == 0, err
+    if suffix == ".json":
+        document = json.loads(path.read_text())
+        seats = pd.DataFrame(document["seats"])
+        assert document["summary"]["variant"] == "bonus20"
+        assert list(pd.DataFrame(document["strategies"]).columns) == STRATEGY_COLUMNS
+    else:
+        read = pd.read_csv if suffix == ".csv" else pd.read_parquet
+        seats = read(path)
+        assert list(read(tmp_path / f"result-strategies{suffix}").columns) == STRATEGY_COLUMNS
+        assert read(tmp_path / f"result-summary{suffix}")["games"].iloc[0] == 2000
+    assert list(seats.columns) == SEAT_COLUMNS
+    assert list(seats["seat"]) == [1, 2, 3, 4, 5]
+    assert (seats["games"] == 2000).all()
+    assert ((seats["win_rate_ci_low"] <= seats["win_rate"]) & (seats["win_rate"] <= seats["win_rate_ci_high"])).all()
+    # R22: win credits of all seats add up to one win per game
+    assert seats["win_rate"].sum() == pytest.approx(1.0)
+
+
+def test_custom_deck_and_running_out(capsys, tmp_path):
+    deck = tmp_path / "small.csv"
+    deck.write_text("count,good,icons,value,green\n12,fur,1,3,no\n6,dye,2,0,no\n3,none,0,2,yes\n")
+    code, out, err = run(capsys, "-n", "500", "-p", "6", "--deck", str(deck), "-q")
+    assert code == 0, err
+    assert "warning" in err and "R12" in err
+    ran_out = int(out.split("ran_out_days")[1].split()[0])
+    assert ran_out > 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--players", "7"], "players must be between 2 and 6"),
+    (["--players", "1"], "players must be between 2 and 6"),
+    (["--strategies", "nobody"], "unknown strategy 'nobody' (known: random"),
+    (["--strategies", "random,random,random"], "4 players need 1 or 4 strategies, got 3"),
+    (["--games", "0"], "games must be between 1"),
+    (["--games", "-5"], "games must be between 1"),
+    (["--games", "lots"], "'lots' is not a valid integer"),
+    (["--games", str(10**30)], "games must be between 1"),
+    (["--seed", "-1"], "seed must be between 0"),
+    (["--threads", "0"], "threads must be between 1"),
+    (["--variant", "bonus30"], "bonus30"),
+    (["--deck", "/nonexistent/deck.csv"], "cannot read"),
+    (["--out", "result.txt"], "extension must be one of"),
+    (["--out", "/nonexistent/dir/result.csv"], "cannot write"),
+    (["--strategies", "random:speed=3"], "has no parameter 'speed'"),
+    (["--no-such-option"], "No such option"),
+])
+def test_bad_input_one_line_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "-n", "100", *args)
+    assert code == 2
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("medici-sim: error: ")
+    assert "Traceback" not in err and out == ""
+
+
+def test_invalid_deck_file_names_the_entry(capsys, tmp_path):
+    deck = tmp_path / "deck.csv"
+    deck.write_text("count,good,icons,value,green\n4,fur,1,3,no\n2,silk,1,2,no\n")
+    out_file = tmp_path / "never.csv"
+    code, _, err = run(capsys, "--deck", str(deck), "--out", str(out_file))
+    assert code == 2 and "deck.csv, line 3: unknown good 'silk'" in err
+    assert not out_file.exists()
+    assert list(tmp_path.iterdir()) == [deck]
+
+
+def test_parse_strategies():
+    slots = parse_strategies("random", 3)
+    assert [s.name for s in slots] == ["random"] * 3
+    with pytest.raises(ConfigError, match="before any strategy"):
+        parse_strategies("x=1,random", 2)
+    with pytest.raises(ConfigError, match="empty strategy name"):
+        parse_strategies("random,,random", 3)
+
+
+def test_console_script_entry_point():
+    """The real process: exit code 2 and one line, no traceback."""
+    done = subprocess.run([sys.executable, "-m", "medici_sim", "--players", "9"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "medici-sim: error: players must be between 2 and 6, got 9\n"
+
+
+def test_help_lists_options(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for option in ("--games", "--players", "--strategies", "--variant", "--seed", "--threads",
+                   "--deck", "--out", "--quiet", "--seating"):
+        assert option in out
