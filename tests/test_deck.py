@@ -65,7 +65,7 @@ def test_r5_invalid_entries_are_named(row, message):
     ("# only a comment\n", "no cards"),
     (HEADER, "no cards"),
     ("a,b,c\n1,fur,1,1,no\n", "expected the header"),
-    (HEADER + "20000,fur,1,1,no\n", "more than the 10000 allowed"),
+    (HEADER + "2000,fur,1,1,no\n", "more than the 1000 allowed"),
 ])
 def test_r5_unusable_files(text, message):
     with pytest.raises(DeckError, match=message):

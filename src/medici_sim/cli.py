@@ -138,7 +138,7 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
 def list_strategies():
     """List the strategies and their parameters."""
     for name, strategy in REGISTRY.items():
-        params = ", ".join(f"{k}={v:g}" for k, v in strategy.params.items()) or "no parameters"
+        params = ", ".join(f"{k}={p.default:g}" for k, p in strategy.params.items()) or "no parameters"
         click.echo(f"{name:10} {strategy.summary} ({params})")
 
 

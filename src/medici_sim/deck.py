@@ -17,7 +17,7 @@ import numpy as np
 from .rules import DAYS, GOODS, NO_GOOD, ship_capacity
 
 COLUMNS = ("count", "good", "icons", "value", "green")
-MAX_CARDS = 10_000  # keeps per-game arrays small; far above any real deck
+MAX_CARDS = 1_000  # the engine's arrays are this size; far above any real deck (110)
 MAX_VALUE = 1_000_000
 _TRUE = {"yes", "y", "true", "1"}
 _FALSE = {"no", "n", "false", "0"}

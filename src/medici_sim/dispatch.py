@@ -61,7 +61,7 @@ def _chain(functions, first_id):
         def impl(strategy, state, seat, params):
             return head(state, seat, params)
         return impl
-    rest = njit(_nrt=False)(_chain(functions[1:], first_id + 1))
+    rest = njit(_chain(functions[1:], first_id + 1))
 
     def impl(strategy, state, seat, params):
         if strategy == first_id:
@@ -82,7 +82,7 @@ def take_nb(table, strategy, state, seat):
 
 def _dispatch_overload(attribute):
     def typer(table, strategy, state, seat):
-        decide = njit(_nrt=False)(_chain([getattr(s, attribute) for s in _strategies_of(table)], 0))
+        decide = njit(_chain([getattr(s, attribute) for s in _strategies_of(table)], 0))
 
         def impl(table, strategy, state, seat):
             return decide(strategy, state, seat, state.seat_params[seat])

@@ -1,20 +1,20 @@
 """The jitted game engine: Medici: The Card Game on numpy arrays (RULES.md R6-R22).
 
-One game is a :data:`GameState` (a namedtuple of arrays, reused from game to game) driven
-by :func:`play_game_nb`. The engine never names a strategy: every decision goes through
+One game is a ``GameState``: a numpy record holding fixed-size arrays (see
+:data:`STATE_DTYPE`), reused from game to game and driven by :func:`play_game_nb`. Numba
+passes a record by pointer, so a call costs the same however much state there is, and
+its arrays need no reference counting. The engine never names a strategy: every decision goes through
 ``dispatch.reveal_nb`` / ``dispatch.take_nb`` with the strategy table it is handed, so
 adding a strategy never touches this file. Random draws follow docs/protocol.md exactly, so the
 reference engine (``reference.py``) plays the same games.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
+from .deck import MAX_CARDS
 from .dispatch import reveal_nb, take_nb
-from .jit import hot_njit, inline_njit
 from .rng import below_nb, seed_game_nb
 from .rules import (
     DAYS,
@@ -22,6 +22,7 @@ from .rules import (
     MAX_PLAYERS,
     MAX_REVEALS_PER_TURN,
     N_GOODS,
+    N_RULES,
     RULE_BIG_BONUS,
     RULE_BIG_BONUS_MIN,
     RULE_BONUS,
@@ -37,7 +38,14 @@ SEATING_FIXED, SEATING_ROTATE, SEATING_RANDOM = 0, 1, 2
 MAX_PARAMS = 8  # floats of strategy parameters per seat
 
 # Indices into GameState.counts.
-DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED = range(4)
+N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN = range(8)
+N_COUNTS = 8
+
+# GameState.unseen[green, column]: the cards still in the deck, which every player can
+# work out (everything else is face up), summed for strategies, green (1) or not (0).
+UNSEEN_CARDS, UNSEEN_VALUE, UNSEEN_NO_GOOD = 0, 1, 2
+UNSEEN_ICONS = 3  # UNSEEN_ICONS + 2 * good + (icons - 1): cards of that good and icon count
+UNSEEN_WIDTH = UNSEEN_ICONS + 2 * N_GOODS
 
 # Card locations recorded for the invariant and differential tests.
 LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
@@ -52,62 +60,68 @@ RUN_GAMES, RUN_RAN_OUT_DAYS = range(2)
 N_RUN_STATS = 2
 WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22)
 
-GameState = namedtuple("GameState", [
-    # deck data and rules (read-only)
-    "card_good", "card_icons", "card_value", "card_green", "rules", "ship_payouts",
-    # the table
-    "deck", "market", "out", "counts",
-    "ship", "ship_len", "ship_used", "ship_value", "ship_icons",
-    "warehouse", "warehouse_len", "warehouse_icons", "florins",
+_I8 = np.int64
+STATE_DTYPE = np.dtype([
+    # deck data and rules (read-only during a game)
+    ("card_good", _I8, MAX_CARDS), ("card_icons", _I8, MAX_CARDS), ("card_value", _I8, MAX_CARDS),
+    ("card_green", _I8, MAX_CARDS), ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS),
+    # the table; counts[N_CARDS] cards and rules[RULE_PLAYERS] players are in use
+    ("deck", _I8, MAX_CARDS), ("market", _I8, MAX_CARDS), ("out", _I8, MAX_CARDS),
+    ("counts", _I8, N_COUNTS), ("unseen", _I8, (2, UNSEEN_WIDTH)),
+    ("ship", _I8, (MAX_PLAYERS, MAX_CARDS)), ("ship_len", _I8, MAX_PLAYERS),
+    ("ship_used", _I8, MAX_PLAYERS), ("ship_value", _I8, MAX_PLAYERS),
+    ("ship_icons", _I8, (MAX_PLAYERS, N_GOODS)),
+    ("warehouse", _I8, (MAX_PLAYERS, MAX_CARDS)), ("warehouse_len", _I8, MAX_PLAYERS),
+    ("warehouse_icons", _I8, (MAX_PLAYERS, N_GOODS)), ("florins", _I8, MAX_PLAYERS),
     # who plays where
-    "seat_slot", "seat_strategy", "seat_params",
+    ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
+    ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
     # this game's record, one row per day
-    "day_starter", "day_ran_out", "day_ship_value", "day_ship_pay", "day_majority_pay",
-    "day_bonus_pay", "day_warehouse_icons", "day_card_location",
-    "rng",
-])
+    ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
+    ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
+    ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
+    ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
+    ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when recording locations
+    ("rng", np.uint64, 1),
+], align=True)
 
 
 @njit(cache=True)
 def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, record_locations):
-    """Allocate a GameState for this deck and player count; reused for many games."""
+    """A one-element array holding a GameState for this deck and player count.
+
+    Keep the array alive while its record (``array[0]``) is in use.
+    """
+    buffer = np.zeros(1, STATE_DTYPE)
+    state = buffer[0]
     n_cards = card_good.size
-    players = rules[RULE_PLAYERS]
-    per_player = np.zeros(players, np.int64)
-    location_days = DAYS if record_locations else 0
-    return GameState(
-        card_good, card_icons, card_value, card_green, rules, ship_payouts,
-        np.zeros(n_cards, np.int64), np.zeros(n_cards, np.int64), np.zeros(n_cards, np.int64),
-        np.zeros(4, np.int64),
-        np.zeros((players, n_cards), np.int64), per_player.copy(), per_player.copy(), per_player.copy(),
-        np.zeros((players, N_GOODS), np.int64),
-        np.zeros((players, n_cards), np.int64), per_player.copy(), np.zeros((players, N_GOODS), np.int64),
-        per_player.copy(),
-        per_player.copy(), per_player.copy(), np.zeros((players, MAX_PARAMS), np.float64),
-        np.zeros(DAYS, np.int64), np.zeros(DAYS, np.int64), np.zeros((DAYS, players), np.int64),
-        np.zeros((DAYS, players), np.int64), np.zeros((DAYS, players), np.int64),
-        np.zeros((DAYS, players), np.int64), np.zeros((DAYS, players, N_GOODS), np.int64),
-        np.zeros((location_days, n_cards), np.int64),
-        np.zeros(1, np.uint64),
-    )
+    state.card_good[:n_cards] = card_good
+    state.card_icons[:n_cards] = card_icons
+    state.card_value[:n_cards] = card_value
+    state.card_green[:n_cards] = card_green
+    state.rules[:] = rules
+    state.ship_payouts[:ship_payouts.size] = ship_payouts
+    state.counts[N_CARDS] = n_cards
+    state.counts[RECORD_LOCATIONS] = record_locations
+    return buffer
 
 
 # ---------------------------------------------------------------- helpers for strategies
 
-@hot_njit
+@njit(cache=True)
 def market_card_nb(state, back):
     """The card ``back`` places from the end of the market (1 = last), or -1 if none."""
     n = state.counts[MARKET_LEN]
     return state.market[n - back] if back <= n else -1
 
 
-@hot_njit
+@njit(cache=True)
 def takes_space_nb(state, card):
     """1 if the card needs a place on a ship (R1, R2: green cards do not), else 0."""
     return 1 - state.card_green[card]
 
 
-@hot_njit
+@njit(cache=True)
 def fits_nb(state, seat, card, pending_space):
     """R10: can ``card`` go aboard after ``pending_space`` places already chosen this turn?"""
     return (state.card_green[card] == 1
@@ -116,7 +130,7 @@ def fits_nb(state, seat, card, pending_space):
 
 # ---------------------------------------------------------------- a game
 
-@inline_njit
+@njit(cache=True)
 def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     """Seed game ``game_index`` (R25), seat the strategies (R24) and clear the table."""
     seed_game_nb(state.rng, seed, game_index)
@@ -132,10 +146,13 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
         state.seat_strategy[seat] = slot_strategy[slot]
         for k in range(MAX_PARAMS):
             state.seat_params[seat, k] = slot_params[slot, k]
-    n_cards = state.deck.size
+    n_cards = state.counts[N_CARDS]
+    state.unseen[:, :] = 0
     for card in range(n_cards):
         state.deck[card] = card
+        count_unseen_nb(state, card, 1)
     state.counts[DECK_LEN] = n_cards
+    state.counts[TURN] = 0
     state.counts[MARKET_LEN] = 0
     state.counts[OUT_LEN] = 0
     state.warehouse_len[:] = 0
@@ -143,11 +160,12 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.florins[:] = 0
 
 
-@inline_njit
+@njit(cache=True)
 def play_game_nb(state, table):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
     starter = 0  # R7: seats are numbered from the day-1 starting player
     for day in range(DAYS):
+        state.counts[DAY] = day
         state.day_starter[day] = starter
         play_day_nb(state, day, starter, table)
         score_day_nb(state, day)
@@ -156,7 +174,7 @@ def play_game_nb(state, table):
             starter = next_starter_nb(state)
 
 
-@inline_njit
+@njit(cache=True)
 def play_day_nb(state, day, starter, table):
     """Turns from ``starter`` until the day ends (R8, R11, R12)."""
     players = state.rules[RULE_PLAYERS]
@@ -187,14 +205,15 @@ def play_day_nb(state, day, starter, table):
     state.day_ran_out[day] = ran_out
     for p in range(players):
         state.day_ship_value[day, p] = state.ship_value[p]
-    if state.day_card_location.shape[0] > 0:
+    if state.counts[RECORD_LOCATIONS]:
         record_card_locations_nb(state, day)
 
 
-@inline_njit
+@njit(cache=True)
 def play_turn_nb(state, seat, table):
     """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
     strategy = state.seat_strategy[seat]
+    state.counts[TURN] += 1
     state.counts[REVEALED] = 0
     while state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
@@ -204,7 +223,7 @@ def play_turn_nb(state, seat, table):
     take_cards_nb(state, seat, take_nb(table, strategy, state, seat))
 
 
-@inline_njit
+@njit(cache=True)
 def reveal_card_nb(state):
     """Draw a uniformly random card from the pile onto the market's end (protocol: lazy shuffle)."""
     n = state.counts[DECK_LEN]
@@ -212,12 +231,26 @@ def reveal_card_nb(state):
     card = state.deck[j]
     state.deck[j] = state.deck[n - 1]
     state.counts[DECK_LEN] = n - 1
+    count_unseen_nb(state, card, -1)
     state.market[state.counts[MARKET_LEN]] = card
     state.counts[MARKET_LEN] += 1
     state.counts[REVEALED] += 1
 
 
-@inline_njit
+@njit(cache=True)
+def count_unseen_nb(state, card, sign):
+    """Add (sign 1) or remove (sign -1) a card from the unseen-card sums."""
+    row = state.unseen[state.card_green[card]]
+    row[UNSEEN_CARDS] += sign
+    row[UNSEEN_VALUE] += sign * state.card_value[card]
+    good = state.card_good[card]
+    if good >= 0:
+        row[UNSEEN_ICONS + 2 * good + state.card_icons[card] - 1] += sign
+    else:
+        row[UNSEEN_NO_GOOD] += sign
+
+
+@njit(cache=True)
 def take_cards_nb(state, seat, choice):
     """R10: take the last card, plus the 2nd-from-last (choice bit 0) and 3rd-from-last (bit 1)."""
     n = state.counts[MARKET_LEN]
@@ -247,7 +280,7 @@ def take_cards_nb(state, seat, choice):
     state.counts[MARKET_LEN] = kept
 
 
-@inline_njit
+@njit(cache=True)
 def board_nb(state, seat, card):
     state.ship[seat, state.ship_len[seat]] = card
     state.ship_len[seat] += 1
@@ -260,15 +293,14 @@ def board_nb(state, seat, card):
 
 # ---------------------------------------------------------------- scoring
 
-@hot_njit
-def pay_places_nb(scores, payouts, min_score, paid):
-    """R15: rank ``scores`` (highest first) and add each player's share of ``payouts`` to ``paid``.
+@njit(cache=True)
+def pay_places_nb(scores, n, payouts, min_score, paid):
+    """R15: rank ``scores[:n]`` (highest first) and add each one's share of ``payouts`` to ``paid``.
 
     Players with a score below ``min_score`` take no place (R17: no icon, no place).
     Tied players share the payouts of all the places they occupy, each share rounded
     down to a multiple of 5.
     """
-    n = scores.size
     for p in range(n):
         if scores[p] < min_score:
             continue
@@ -286,7 +318,7 @@ def pay_places_nb(scores, payouts, min_score, paid):
         paid[p] += total // tied // 5 * 5
 
 
-@inline_njit
+@njit(cache=True)
 def score_day_nb(state, day):
     """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses."""
     players = state.rules[RULE_PLAYERS]
@@ -296,14 +328,14 @@ def score_day_nb(state, day):
     ship_pay[:] = 0
     majority_pay[:] = 0
     bonus_pay[:] = 0
-    pay_places_nb(state.ship_value, state.ship_payouts, 0, ship_pay)  # R14-R15
+    pay_places_nb(state.ship_value, players, state.ship_payouts[:players], 0, ship_pay)  # R14-R15
     for p in range(players):
         for good in range(N_GOODS):
             state.warehouse_icons[p, good] += state.ship_icons[p, good]  # R17: this day's cargo counts
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
     for good in range(N_GOODS):
-        pay_places_nb(state.warehouse_icons[:, good], MAJORITY_PAYOUTS, 1, majority_pay)  # R17
+        pay_places_nb(state.warehouse_icons[:, good], players, MAJORITY_PAYOUTS, 1, majority_pay)  # R17
         for p in range(players):
             icons = state.warehouse_icons[p, good]
             if icons >= big_min:
@@ -316,7 +348,7 @@ def score_day_nb(state, day):
             state.day_warehouse_icons[day, p, good] = state.warehouse_icons[p, good]
 
 
-@inline_njit
+@njit(cache=True)
 def end_day_nb(state):
     """R16, R20: goods to warehouses, no-good cards out, market back into the deck."""
     for p in range(state.rules[RULE_PLAYERS]):
@@ -332,22 +364,24 @@ def end_day_nb(state):
     for i in range(state.counts[MARKET_LEN]):
         state.deck[state.counts[DECK_LEN]] = state.market[i]
         state.counts[DECK_LEN] += 1
+        count_unseen_nb(state, state.market[i], 1)
     state.counts[MARKET_LEN] = 0
 
 
-@inline_njit
+@njit(cache=True)
 def next_starter_nb(state):
     """R21: the fewest florins starts; among several, one drawn at random (seat order)."""
+    players = state.rules[RULE_PLAYERS]
     fewest = state.florins[0]
     tied = 0
-    for p in range(state.florins.size):
+    for p in range(players):
         if state.florins[p] < fewest:
             fewest = state.florins[p]
             tied = 0
         if state.florins[p] == fewest:
             tied += 1
     pick = below_nb(state.rng, tied) if tied > 1 else 0
-    for p in range(state.florins.size):
+    for p in range(players):
         if state.florins[p] == fewest:
             if pick == 0:
                 return p
@@ -355,15 +389,15 @@ def next_starter_nb(state):
     return -1  # unreachable
 
 
-@hot_njit
+@njit(cache=True)
 def _locate_nb(location, card, place):
     location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
 
 
-@hot_njit
+@njit(cache=True)
 def record_card_locations_nb(state, day):
     """Where every card is at the end of the day's turns (for the invariant tests)."""
-    location = state.day_card_location[day]
+    location = state.day_card_location[day, :state.counts[N_CARDS]]
     location[:] = LOC_UNSEEN
     for i in range(state.counts[DECK_LEN]):
         _locate_nb(location, state.deck[i], LOC_DECK)
@@ -380,11 +414,11 @@ def record_card_locations_nb(state, day):
 
 # ---------------------------------------------------------------- many games
 
-@inline_njit
+@njit(cache=True)
 def accumulate_game_nb(state, seat_stats, slot_stats, run_stats):
     """Add one finished game to the running totals (integers only: exact in any order)."""
     florins = state.florins
-    players = florins.size
+    players = state.rules[RULE_PLAYERS]
     best = florins[0]
     for p in range(players):
         best = max(best, florins[p])
@@ -415,30 +449,25 @@ def accumulate_game_nb(state, seat_stats, slot_stats, run_stats):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
 
 
-@hot_njit
-def play_range_nb(state, seed, first_game, n_games, seating, slot_strategy, slot_params,
+@njit(cache=True, nogil=True)
+def play_games_nb(seed, first_game, n_games, card_good, card_icons, card_value, card_green,
+                  rules, ship_payouts, seating, slot_strategy, slot_params,
                   seat_stats, slot_stats, run_stats, table):
+    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays."""
+    buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
+    state = buffer[0]
     for game_index in range(first_game, first_game + n_games):
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
         play_game_nb(state, table)
         accumulate_game_nb(state, seat_stats, slot_stats, run_stats)
 
 
-@njit(cache=True, nogil=True)
-def play_games_nb(seed, first_game, n_games, card_good, card_icons, card_value, card_green,
-                  rules, ship_payouts, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, run_stats, table):
-    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays."""
-    state = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
-    play_range_nb(state, seed, first_game, n_games, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, run_stats, table)
-
-
 @njit(cache=True)
 def trace_game_nb(seed, game_index, card_good, card_icons, card_value, card_green,
                   rules, ship_payouts, seating, slot_strategy, slot_params, table):
-    """Play one game and return its full state, day records and card locations included."""
-    state = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, True)
+    """Play one game; return its GameState buffer, day records and card locations included."""
+    buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, True)
+    state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     play_game_nb(state, table)
-    return state
+    return buffer

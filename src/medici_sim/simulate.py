@@ -43,7 +43,7 @@ class SeatStrategy:
     def label(self) -> str:
         """The name, with any parameters that differ from the defaults."""
         defaults = REGISTRY[self.name].params
-        changed = [f"{k}={v:g}" for k, v in self.params if defaults.get(k) != v]
+        changed = [f"{k}={v:g}" for k, v in self.params if defaults[k].default != v]
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def vector(self) -> np.ndarray:
@@ -56,12 +56,16 @@ def seat_strategy(name: str, **overrides: float) -> SeatStrategy:
     """A slot for strategy ``name`` with its defaults, some of them overridden."""
     if name not in REGISTRY:
         raise ConfigError(f"unknown strategy {name!r} (known: {', '.join(REGISTRY)})")
-    defaults = REGISTRY[name].params
-    unknown = set(overrides) - set(defaults)
+    params = REGISTRY[name].params
+    unknown = set(overrides) - set(params)
     if unknown:
-        known = ", ".join(defaults) or "none"
+        known = ", ".join(params) or "none"
         raise ConfigError(f"strategy {name} has no parameter {sorted(unknown)[0]!r} (its parameters: {known})")
-    return SeatStrategy(name, tuple((k, float(overrides.get(k, v))) for k, v in defaults.items()))
+    try:
+        values = tuple((k, p.check(name, k, float(overrides.get(k, p.default)))) for k, p in params.items())
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return SeatStrategy(name, values)
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,24 @@ class RunResult:
         return self.totals.games / self.elapsed if self.elapsed > 0 else float("inf")
 
 
+@dataclass(frozen=True)
+class GameTrace:
+    """One game as the kernel played it: per-day records (rows are days), seats in R7 order."""
+
+    seat_slot: np.ndarray  # (players,) strategy slot at each seat
+    seat_params: np.ndarray  # (players, MAX_PARAMS)
+    florins: np.ndarray  # (players,) at the end
+    warehouse_icons: np.ndarray  # (players, goods) at the end
+    day_starter: np.ndarray  # (days,)
+    day_ran_out: np.ndarray  # (days,) R12
+    day_ship_value: np.ndarray  # (days, players)
+    day_ship_pay: np.ndarray  # (days, players)
+    day_majority_pay: np.ndarray  # (days, players)
+    day_bonus_pay: np.ndarray  # (days, players)
+    day_warehouse_icons: np.ndarray  # (days, players, goods) after unloading
+    day_card_location: np.ndarray  # (days, cards) at the end of the day's turns (engine.LOC_*)
+
+
 class Kernel:
     """The prepared, read-only inputs of a run's kernel calls."""
 
@@ -147,11 +169,27 @@ class Kernel:
                              totals.seat, totals.slot, totals.run, self.table)
         return totals
 
-    def trace(self, game_index: int):
-        """One game's full GameState (day records and card locations included)."""
-        return engine.trace_game_nb(self.config.seed, game_index, *self.cards, self.rules,
-                                    self.ship_payouts, self.seating, self.slot_strategy,
-                                    self.slot_params, self.table)
+    def trace(self, game_index: int) -> GameTrace:
+        """Play one game and return its day-by-day record (card locations included)."""
+        buffer = engine.trace_game_nb(self.config.seed, game_index, *self.cards, self.rules,
+                                      self.ship_payouts, self.seating, self.slot_strategy,
+                                      self.slot_params, self.table)
+        state = buffer[0]
+        p, c = self.config.players, self.config.deck.n_cards
+        return GameTrace(
+            seat_slot=state["seat_slot"][:p].copy(),
+            seat_params=state["seat_params"][:p].copy(),
+            florins=state["florins"][:p].copy(),
+            warehouse_icons=state["warehouse_icons"][:p].copy(),
+            day_starter=state["day_starter"].copy(),
+            day_ran_out=state["day_ran_out"].copy(),
+            day_ship_value=state["day_ship_value"][:, :p].copy(),
+            day_ship_pay=state["day_ship_pay"][:, :p].copy(),
+            day_majority_pay=state["day_majority_pay"][:, :p].copy(),
+            day_bonus_pay=state["day_bonus_pay"][:, :p].copy(),
+            day_warehouse_icons=state["day_warehouse_icons"][:, :p].copy(),
+            day_card_location=state["day_card_location"][:, :c].copy(),
+        )
 
 
 def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:

@@ -14,9 +14,30 @@ other strategy changes. Built-ins are registered when this package is imported.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..engine import MAX_PARAMS
+
+
+@dataclass(frozen=True)
+class Param:
+    """A strategy parameter: its default, the values it accepts, and what it means."""
+
+    default: float
+    low: float = -math.inf
+    high: float = math.inf
+    integer: bool = False
+    help: str = ""
+
+    def check(self, strategy: str, name: str, value: float) -> float:
+        """The value, or ValueError saying why it is not acceptable."""
+        if not math.isfinite(value) or not self.low <= value <= self.high:
+            raise ValueError(f"parameter {name} of {strategy} must be between {self.low:g} and "
+                             f"{self.high:g}, got {value:g}")
+        if self.integer and value != int(value):
+            raise ValueError(f"parameter {name} of {strategy} must be a whole number, got {value:g}")
+        return float(value)
 
 
 @dataclass(frozen=True)
@@ -24,7 +45,7 @@ class Strategy:
     name: str
     reveal_nb: object
     take_nb: object
-    params: dict[str, float] = field(default_factory=dict)  # name -> default, in vector order
+    params: dict[str, Param] = field(default_factory=dict)  # in the order of the params vector
     summary: str = ""
 
 
@@ -48,4 +69,5 @@ def strategy_id(name: str) -> int:
     return list(REGISTRY).index(name)
 
 
-from . import random as _random  # noqa: E402,F401  (registers the built-ins)
+# Registers the built-ins, in this order (their ids).
+from . import random, greedy, collector, cautious, gambler, expert  # noqa: E402,F401,I001  isort: skip

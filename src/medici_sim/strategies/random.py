@@ -1,16 +1,17 @@
 """``random``: the canonical baseline (R23), every decision an independent fair coin."""
+from numba import njit
+
 from ..engine import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
-from ..jit import hot_njit
 from ..rng import coin_nb
 from . import Strategy, register
 
 
-@hot_njit
+@njit(cache=True)
 def reveal_nb(state, seat, params):
     return coin_nb(state.rng)
 
 
-@hot_njit
+@njit(cache=True)
 def take_nb(state, seat, params):
     """Consider the 2nd-, then the 3rd-from-last card: a coin for each that fits."""
     choice = 0

@@ -1,0 +1,26 @@
+"""``gambler``: reveals as many cards as allowed (three), then takes the valuable ones."""
+from numba import njit
+
+from . import Param, Strategy, register
+from .common import take_valuable_nb
+
+TAKE_MIN = 0
+
+
+@njit(cache=True)
+def reveal_nb(state, seat, params):
+    return True  # the engine stops at three cards or an empty deck (R9)
+
+
+@njit(cache=True)
+def take_nb(state, seat, params):
+    return take_valuable_nb(state, seat, params[TAKE_MIN])
+
+
+register(Strategy(
+    name="gambler",
+    reveal_nb=reveal_nb,
+    take_nb=take_nb,
+    params={"take_min": Param(3, 0, 1e6, help="take an earlier card worth at least this")},
+    summary="Always reveals three cards, then takes the valuable ones.",
+))
