@@ -36,9 +36,11 @@ SEATING_MODES = ("fixed", "rotate", "random")
 SEATING_FIXED, SEATING_ROTATE, SEATING_RANDOM = 0, 1, 2
 
 MAX_PARAMS = 8  # floats of strategy parameters per seat
+SCRATCH_WIDTH = 64  # floats of working memory per seat, for strategies (the engine never reads it)
 
 # Indices into GameState.counts.
-N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN = range(8)
+# TURN_ID numbers every turn this GameState plays, never repeating (strategies key caches on it).
+N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID = range(8)
 N_COUNTS = 8
 
 # GameState.unseen[green, column]: the cards still in the deck, which every player can
@@ -76,6 +78,10 @@ STATE_DTYPE = np.dtype([
     # who plays where
     ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
+    ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
+    # majority_share[place, tied]: each one's majority payout when tied + 1 players share
+    # the places from `place` on (R15, R17), for strategies
+    ("majority_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     # this game's record, one row per day
     ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
     ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
@@ -103,6 +109,9 @@ def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payo
     state.ship_payouts[:ship_payouts.size] = ship_payouts
     state.counts[N_CARDS] = n_cards
     state.counts[RECORD_LOCATIONS] = record_locations
+    for place in range(MAX_PLAYERS + 1):
+        for others in range(MAX_PLAYERS + 1):
+            state.majority_share[place, others] = tied_share_nb(MAJORITY_PAYOUTS, place, others + 1)
     return buffer
 
 
@@ -152,7 +161,6 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
         state.deck[card] = card
         count_unseen_nb(state, card, 1)
     state.counts[DECK_LEN] = n_cards
-    state.counts[TURN] = 0
     state.counts[MARKET_LEN] = 0
     state.counts[OUT_LEN] = 0
     state.warehouse_len[:] = 0
@@ -213,7 +221,7 @@ def play_day_nb(state, day, starter, table):
 def play_turn_nb(state, seat, table):
     """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
     strategy = state.seat_strategy[seat]
-    state.counts[TURN] += 1
+    state.counts[TURN_ID] += 1
     state.counts[REVEALED] = 0
     while state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
@@ -240,14 +248,14 @@ def reveal_card_nb(state):
 @njit(cache=True)
 def count_unseen_nb(state, card, sign):
     """Add (sign 1) or remove (sign -1) a card from the unseen-card sums."""
-    row = state.unseen[state.card_green[card]]
-    row[UNSEEN_CARDS] += sign
-    row[UNSEEN_VALUE] += sign * state.card_value[card]
+    green = state.card_green[card]
+    state.unseen[green, UNSEEN_CARDS] += sign
+    state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
     good = state.card_good[card]
     if good >= 0:
-        row[UNSEEN_ICONS + 2 * good + state.card_icons[card] - 1] += sign
+        state.unseen[green, UNSEEN_ICONS + 2 * good + state.card_icons[card] - 1] += sign
     else:
-        row[UNSEEN_NO_GOOD] += sign
+        state.unseen[green, UNSEEN_NO_GOOD] += sign
 
 
 @njit(cache=True)
@@ -294,6 +302,19 @@ def board_nb(state, seat, card):
 # ---------------------------------------------------------------- scoring
 
 @njit(cache=True)
+def tied_share_nb(payouts, place, tied):
+    """R15: the share of each of ``tied`` players occupying places ``place`` onward.
+
+    They add the payouts of those places (places past the table pay 0), divide by the
+    number of tied players and round each share down to a multiple of 5.
+    """
+    total = 0
+    for k in range(place, min(place + tied, len(payouts))):
+        total += payouts[k]
+    return total // tied // 5 * 5
+
+
+@njit(cache=True)
 def pay_places_nb(scores, n, payouts, min_score, paid):
     """R15: rank ``scores[:n]`` (highest first) and add each one's share of ``payouts`` to ``paid``.
 
@@ -312,10 +333,7 @@ def pay_places_nb(scores, n, payouts, min_score, paid):
                     place += 1
                 elif scores[q] == scores[p]:
                     tied += 1
-        total = 0
-        for k in range(place, min(place + tied, len(payouts))):
-            total += payouts[k]
-        paid[p] += total // tied // 5 * 5
+        paid[p] += tied_share_nb(payouts, place, tied)
 
 
 @njit(cache=True)

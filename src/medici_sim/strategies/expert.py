@@ -14,12 +14,17 @@ The estimate of taking a set of cards has two parts:
 To reveal or not: the best take now against the expected best take after one more card.
 The deck's composition is public (everything else is face up), so the new card is
 averaged over the unseen cards, split into green and non-green (does it cost a place?).
+
+Speed: goods values only change when somebody takes cards, so they are computed once a
+turn (for 0, 1 and 2 more icons of each good) and kept in the seat's scratch row.
 """
 from numba import njit
 
+from ..deck import MAX_CARDS
 from ..engine import (
     DAY,
     MARKET_LEN,
+    TURN_ID,
     UNSEEN_CARDS,
     UNSEEN_ICONS,
     UNSEEN_VALUE,
@@ -29,7 +34,6 @@ from ..engine import (
 )
 from ..rules import (
     DAYS,
-    MAJORITY_PAYOUTS,
     N_GOODS,
     RULE_BIG_BONUS,
     RULE_BIG_BONUS_MIN,
@@ -42,50 +46,27 @@ from . import Param, Strategy, register
 
 SPREAD, FUTURE_WEIGHT, PROGRESS_WEIGHT, REVEAL_MARGIN = range(4)
 NONE = -1  # no card
+# The seat's scratch row, computed once a turn (nothing but the unseen cards changes
+# until the seat takes; the fill value is taken at the turn's first decision)
+CACHED_TURN = 0  # the turn the values below were computed for
+CHOICE_KEY, CHOICE = 1, 2  # reveal_nb's best take when it declined to reveal (key: turn id, market size)
+DAY_WEIGHT, PROGRESS_WEIGHT_NOW, BONUS_STEP, BIG_STEP = 3, 4, 5, 6  # goods_value_nb's coefficients
+FILL, SLOPE = 7, 8  # fill_value_nb and ship_slope_nb
+GOODS_AT = 9  # value of each good with 0, 1, 2 more icons (3 per good)
+SHIPS_AT = GOODS_AT + 3 * N_GOODS  # each seat's projected final ship value
 
 
-@njit(cache=True)
-def fill_value_nb(state):
-    """Mean value of an unseen non-green card: what a free ship place is expected to bring."""
-    row = state.unseen[0]
-    return row[UNSEEN_VALUE] / row[UNSEEN_CARDS] if row[UNSEEN_CARDS] > 0 else 0.0
+@njit(cache=True, error_model="numpy")
+def held_nb(state, seat, good):
+    return state.warehouse_icons[seat, good] + state.ship_icons[seat, good]
 
 
-@njit(cache=True)
-def ship_estimate_nb(state, seat, final_value, fill, spread):
-    """Expected ship payout (R14) if this seat's ship ends at ``final_value``."""
-    players = state.rules[RULE_PLAYERS]
-    capacity = state.rules[RULE_CAPACITY]
-    beaten = 0.0
-    for other in range(players):
-        if other != seat:
-            theirs = state.ship_value[other] + (capacity - state.ship_used[other]) * fill
-            beaten += min(1.0, max(0.0, 0.5 + (final_value - theirs) / (2.0 * spread)))
-    place = (players - 1) - beaten  # 0 = first
-    k = int(place)
-    here = state.ship_payouts[k]
-    below = state.ship_payouts[k + 1] if k + 1 < players else 0
-    return here + (place - k) * (below - here)
-
-
-@njit(cache=True)
-def goods_estimate_nb(state, seat, good, icons, params):
-    """Florins expected from ``good`` if this seat held ``icons`` of it (R15, R17-R19)."""
-    above = 0
-    tied = 0
-    for other in range(state.rules[RULE_PLAYERS]):
-        if other != seat:
-            theirs = state.warehouse_icons[other, good] + state.ship_icons[other, good]
-            if theirs > icons:
-                above += 1
-            elif theirs == icons:
-                tied += 1
-    majority = 0
-    if icons > 0:
-        total = 0
-        for place in range(above, min(above + tied + 1, len(MAJORITY_PAYOUTS))):
-            total += MAJORITY_PAYOUTS[place]
-        majority = total // (tied + 1) // 5 * 5
+@njit(cache=True, error_model="numpy")
+def goods_value_nb(state, seat, icons, above, tied):
+    """Florins expected from a good held with ``icons`` icons, ``above`` opponents holding more
+    and ``tied`` as many: majority (R15, R17) and bonus (R18, R19) today and on later days,
+    and progress towards the bonus thresholds for the days to come."""
+    majority = state.majority_share[above, tied] if icons > 0 else 0
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
     bonus = 0
@@ -93,129 +74,232 @@ def goods_estimate_nb(state, seat, good, icons, params):
         bonus = state.rules[RULE_BIG_BONUS]
     elif icons >= bonus_min:
         bonus = state.rules[RULE_BONUS]
+    progress = state.scratch[seat, BONUS_STEP] * min(icons, bonus_min) + state.scratch[seat, BIG_STEP] * min(icons, big_min)
+    return (majority + bonus) * state.scratch[seat, DAY_WEIGHT] + state.scratch[seat, PROGRESS_WEIGHT_NOW] * progress
+
+
+@njit(cache=True, error_model="numpy")
+def goods_value_holding_nb(state, seat, good, icons):
+    """Florins expected from ``good`` if this seat held ``icons`` of it."""
+    above = 0
+    tied = 0
+    for other in range(state.rules[RULE_PLAYERS]):
+        if other != seat:
+            theirs = held_nb(state, other, good)
+            above += theirs > icons
+            tied += theirs == icons
+    return goods_value_nb(state, seat, icons, above, tied)
+
+
+@njit(cache=True, error_model="numpy")
+def prepare_nb(state, seat, params):
+    """Fill the seat's scratch row with this turn's values (at its first decision)."""
+    if state.scratch[seat, CACHED_TURN] == state.counts[TURN_ID]:
+        return
+    players = state.rules[RULE_PLAYERS]
     later_days = DAYS - 1 - state.counts[DAY]
-    value = (majority + bonus) * (1.0 + params[FUTURE_WEIGHT] * later_days)
-    if later_days > 0:
-        progress = state.rules[RULE_BONUS] * min(icons, bonus_min) / bonus_min
-        if big_min < 1 << 32:  # bonus20: the way on to the big bonus counts too
-            progress += (state.rules[RULE_BIG_BONUS] - state.rules[RULE_BONUS]) * min(icons, big_min) / big_min
-        value += params[PROGRESS_WEIGHT] * later_days * progress
-    return value
-
-
-@njit(cache=True)
-def held_nb(state, seat, good):
-    return state.warehouse_icons[seat, good] + state.ship_icons[seat, good]
-
-
-@njit(cache=True)
-def cards_goods_gain_nb(state, seat, a, b, c, params):
-    """Goods florins gained by taking cards a, b, c (NONE for no card), goods counted jointly."""
-    gain = 0.0
-    for i in range(3):
-        card = a if i == 0 else (b if i == 1 else c)
-        if card == NONE or state.card_good[card] < 0:
-            continue
-        good = state.card_good[card]
-        if (i >= 1 and a != NONE and state.card_good[a] == good) or (
-                i == 2 and b != NONE and state.card_good[b] == good):
-            continue  # counted with the earlier card of the same good
-        icons = 0
-        for other in (a, b, c):
-            if other != NONE and state.card_good[other] == good:
-                icons += state.card_icons[other]
+    bonus = state.rules[RULE_BONUS]
+    big_min = state.rules[RULE_BIG_BONUS_MIN]
+    state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
+    state.scratch[seat, PROGRESS_WEIGHT_NOW] = params[PROGRESS_WEIGHT] * later_days
+    state.scratch[seat, BONUS_STEP] = bonus / state.rules[RULE_BONUS_MIN]
+    # bonus20: the way on to the big bonus counts too; standard: big_min is out of reach
+    state.scratch[seat, BIG_STEP] = (state.rules[RULE_BIG_BONUS] - bonus) / big_min if big_min < 1 << 32 else 0.0
+    for good in range(N_GOODS):
         held = held_nb(state, seat, good)
-        gain += (goods_estimate_nb(state, seat, good, held + icons, params)
-                 - goods_estimate_nb(state, seat, good, held, params))
+        above0 = tied0 = above1 = tied1 = above2 = tied2 = 0
+        for other in range(players):  # one pass for 0, 1 and 2 more icons
+            if other != seat:
+                theirs = held_nb(state, other, good)
+                above0 += theirs > held
+                tied0 += theirs == held
+                above1 += theirs > held + 1
+                tied1 += theirs == held + 1
+                above2 += theirs > held + 2
+                tied2 += theirs == held + 2
+        at = GOODS_AT + 3 * good
+        state.scratch[seat, at] = goods_value_nb(state, seat, held, above0, tied0)
+        state.scratch[seat, at + 1] = goods_value_nb(state, seat, held + 1, above1, tied1)
+        state.scratch[seat, at + 2] = goods_value_nb(state, seat, held + 2, above2, tied2)
+    fill = fill_value_nb(state)
+    capacity = state.rules[RULE_CAPACITY]
+    for other in range(players):
+        state.scratch[seat, SHIPS_AT + other] = state.ship_value[other] + (capacity - state.ship_used[other]) * fill
+    state.scratch[seat, FILL] = fill
+    state.scratch[seat, SLOPE] = ship_slope_nb(state, seat, fill, params)
+    state.scratch[seat, CACHED_TURN] = state.counts[TURN_ID]
+
+
+@njit(cache=True, error_model="numpy")
+def fill_value_nb(state):
+    """Mean value of an unseen non-green card: what a free ship place is expected to bring."""
+    cards = state.unseen[0, UNSEEN_CARDS]
+    return state.unseen[0, UNSEEN_VALUE] / cards if cards > 0 else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def ship_estimate_nb(state, seat, final_value, params):
+    """Expected ship payout (R14) if this seat's ship ends at ``final_value``."""
+    players = state.rules[RULE_PLAYERS]
+    slope = 0.5 / params[SPREAD]
+    beaten = 0.0
+    for other in range(players):
+        if other != seat:
+            beaten += min(1.0, max(0.0, 0.5 + (final_value - state.scratch[seat, SHIPS_AT + other]) * slope))
+    place = (players - 1) - beaten  # 0 = first
+    k = int(place)
+    here = state.ship_payouts[k]
+    below = state.ship_payouts[k + 1] if k + 1 < players else 0
+    return here + (place - k) * (below - here)
+
+
+@njit(cache=True, error_model="numpy")
+def goods_gain_nb(state, seat, good, icons):
+    """Goods florins gained by ``icons`` more of ``good``."""
+    base = state.scratch[seat, GOODS_AT + 3 * good]
+    if icons <= 2:
+        return state.scratch[seat, GOODS_AT + 3 * good + icons] - base
+    return goods_value_holding_nb(state, seat, good, held_nb(state, seat, good) + icons) - base
+
+
+@njit(cache=True, error_model="numpy")
+def ship_slope_nb(state, seat, fill, params):
+    """Expected ship florins per point of final ship value, around this seat's projection.
+
+    A secant over +-``spread``/2 points: the soft ranking is piecewise linear, so this
+    keeps the jumps a valuable card brings while letting every choice be priced by
+    adding up its cards.
+    """
+    free = state.rules[RULE_CAPACITY] - state.ship_used[seat]
+    projected = state.ship_value[seat] + free * fill
+    half = 0.5 * params[SPREAD]
+    return (ship_estimate_nb(state, seat, projected + half, params)
+            - ship_estimate_nb(state, seat, projected - half, params)) / (2.0 * half)
+
+
+@njit(cache=True, error_model="numpy")
+def card_gain_nb(state, seat, card, fill, slope):
+    """Florins one card brings: its value replaces an expected fill if it takes a place."""
+    gain = slope * (state.card_value[card] - takes_space_nb(state, card) * fill)
+    good = state.card_good[card]
+    if good >= 0:
+        gain += goods_gain_nb(state, seat, good, state.card_icons[card])
     return gain
 
 
-@njit(cache=True)
-def take_gain_nb(state, seat, a, b, c, extra_value, extra_space, extra_goods, fill, params):
-    """Florins gained by taking cards a, b, c plus an expected card (value, space, goods gain)."""
-    value = extra_value
-    space = extra_space
-    for card in (a, b, c):
-        if card != NONE:
-            value += state.card_value[card]
-            space += takes_space_nb(state, card)
-    free = state.rules[RULE_CAPACITY] - state.ship_used[seat]
-    now = state.ship_value[seat]
-    spread = params[SPREAD]
-    ship = (ship_estimate_nb(state, seat, now + value + (free - space) * fill, fill, spread)
-            - ship_estimate_nb(state, seat, now + free * fill, fill, spread))
-    return ship + cards_goods_gain_nb(state, seat, a, b, c, params) + extra_goods
+@njit(cache=True, error_model="numpy")
+def same_good_nb(state, a, b):
+    return a != NONE and b != NONE and state.card_good[a] >= 0 and state.card_good[a] == state.card_good[b]
 
 
-@njit(cache=True)
-def best_take_nb(state, seat, forced, near, far, extra_value, extra_space, extra_goods, fill, params):
-    """(best gain, choice bits) over the legal takes: ``forced`` (or the expected card), plus
-    ``near`` (bit 0) and/or ``far`` (bit 1) where they exist and fit (R10)."""
-    pending = extra_space + (takes_space_nb(state, forced) if forced != NONE else 0)
-    best = take_gain_nb(state, seat, forced, NONE, NONE, extra_value, extra_space, extra_goods, fill, params)
+@njit(cache=True, error_model="numpy")
+def joint_correction_nb(state, seat, cards_a, cards_b, card_c):
+    """What taking cards of one good together adds beyond their separate goods gains
+    (crossing a bonus threshold or a rival's count together is worth more than apart)."""
+    good = state.card_good[cards_a]
+    icons = state.card_icons[cards_a] + state.card_icons[cards_b]
+    separate = (goods_gain_nb(state, seat, good, state.card_icons[cards_a])
+                + goods_gain_nb(state, seat, good, state.card_icons[cards_b]))
+    if card_c != NONE:
+        icons += state.card_icons[card_c]
+        separate += goods_gain_nb(state, seat, good, state.card_icons[card_c])
+    return goods_gain_nb(state, seat, good, icons) - separate
+
+
+@njit(cache=True, error_model="numpy")
+def best_take_nb(state, seat, forced, forced_gain, forced_space, near, near_gain, far, far_gain):
+    """(best gain, choice bits): take ``forced`` (NONE: an expected card, given by its gain and
+    space) plus ``near`` (bit 0) and/or ``far`` (bit 1) where they exist and fit (R10).
+    The gains are card_gain_nb's; cards of one good taken together are priced jointly."""
+    near_fits = near != NONE and fits_nb(state, seat, near, forced_space)
+    far_fits = far != NONE and fits_nb(state, seat, far, forced_space)
+    best = forced_gain
     choice = 0
-    near_fits = near != NONE and fits_nb(state, seat, near, pending)
-    far_fits = far != NONE and fits_nb(state, seat, far, pending)
     if near_fits:
-        gain = take_gain_nb(state, seat, forced, near, NONE, extra_value, extra_space, extra_goods, fill, params)
+        gain = forced_gain + near_gain
+        if same_good_nb(state, forced, near):
+            gain += joint_correction_nb(state, seat, forced, near, NONE)
         if gain > best:
             best, choice = gain, 1
     if far_fits:
-        gain = take_gain_nb(state, seat, forced, far, NONE, extra_value, extra_space, extra_goods, fill, params)
+        gain = forced_gain + far_gain
+        if same_good_nb(state, forced, far):
+            gain += joint_correction_nb(state, seat, forced, far, NONE)
         if gain > best:
             best, choice = gain, 2
-    if near_fits and fits_nb(state, seat, far, pending + takes_space_nb(state, near)):
-        gain = take_gain_nb(state, seat, forced, near, far, extra_value, extra_space, extra_goods, fill, params)
+    if near_fits and far_fits and fits_nb(state, seat, far, forced_space + takes_space_nb(state, near)):
+        gain = forced_gain + near_gain + far_gain
+        if same_good_nb(state, near, far):
+            third = forced if same_good_nb(state, forced, near) else NONE
+            gain += joint_correction_nb(state, seat, near, far, third)
+        else:
+            if same_good_nb(state, forced, near):
+                gain += joint_correction_nb(state, seat, forced, near, NONE)
+            if same_good_nb(state, forced, far):
+                gain += joint_correction_nb(state, seat, forced, far, NONE)
         if gain > best:
             best, choice = gain, 3
     return best, choice
 
 
-@njit(cache=True)
-def mean_card_goods_gain_nb(state, seat, green, params):
-    """Goods florins an unseen card of this kind (green or not) brings on average."""
-    row = state.unseen[green]
-    if row[UNSEEN_CARDS] == 0:
-        return 0.0
+@njit(cache=True, error_model="numpy")
+def mean_card_gain_nb(state, seat, green):
+    """Florins an unseen card of this kind (green or not) brings on average."""
     gain = 0.0
     for good in range(N_GOODS):
-        one = row[UNSEEN_ICONS + 2 * good]
-        two = row[UNSEEN_ICONS + 2 * good + 1]
-        if one + two == 0:
-            continue
-        held = held_nb(state, seat, good)
-        base = goods_estimate_nb(state, seat, good, held, params)
-        if one > 0:
-            gain += one * (goods_estimate_nb(state, seat, good, held + 1, params) - base)
-        if two > 0:
-            gain += two * (goods_estimate_nb(state, seat, good, held + 2, params) - base)
-    return gain / row[UNSEEN_CARDS]
+        base = state.scratch[seat, GOODS_AT + 3 * good]
+        gain += state.unseen[green, UNSEEN_ICONS + 2 * good] * (state.scratch[seat, GOODS_AT + 3 * good + 1] - base)
+        gain += state.unseen[green, UNSEEN_ICONS + 2 * good + 1] * (state.scratch[seat, GOODS_AT + 3 * good + 2] - base)
+    cards = state.unseen[green, UNSEEN_CARDS]
+    mean_value = state.unseen[green, UNSEEN_VALUE] / cards
+    return gain / cards + state.scratch[seat, SLOPE] * (mean_value - (1 - green) * state.scratch[seat, FILL])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def window_gain_nb(state, seat, back):
+    """card_gain_nb of the card ``back`` places from the market's end (0 if none)."""
+    card = market_card_nb(state, back)
+    return card_gain_nb(state, seat, card, state.scratch[seat, FILL], state.scratch[seat, SLOPE]) if card != NONE else 0.0
+
+
+@njit(cache=True, error_model="numpy")
 def reveal_nb(state, seat, params):
     """Reveal if the expected best take after one more card beats the best take now."""
-    fill = fill_value_nb(state)
+    prepare_nb(state, seat, params)
     last, second, third = market_card_nb(state, 1), market_card_nb(state, 2), market_card_nb(state, 3)
-    now, _ = best_take_nb(state, seat, last, second, third, 0.0, 0, 0.0, fill, params)
-    unseen = state.unseen[0, UNSEEN_CARDS] + state.unseen[1, UNSEEN_CARDS]
+    last_gain, second_gain = window_gain_nb(state, seat, 1), window_gain_nb(state, seat, 2)
+    now, choice = best_take_nb(state, seat, last, last_gain, takes_space_nb(state, last),
+                               second, second_gain, third, window_gain_nb(state, seat, 3))
+    total = state.unseen[0, UNSEEN_CARDS] + state.unseen[1, UNSEEN_CARDS]
     after = 0.0
     for green in range(2):
-        row = state.unseen[green]
-        if row[UNSEEN_CARDS] == 0:
-            continue
-        mean_value = row[UNSEEN_VALUE] / row[UNSEEN_CARDS]
-        goods = mean_card_goods_gain_nb(state, seat, green, params)
-        # the new card must be taken (R10); the old last and 2nd-from-last stay within reach
-        gain, _ = best_take_nb(state, seat, NONE, last, second, mean_value, 1 - green, goods, fill, params)
-        after += row[UNSEEN_CARDS] / unseen * gain
-    return after > now + params[REVEAL_MARGIN]
+        count = state.unseen[green, UNSEEN_CARDS]
+        if count > 0:
+            # the new card must be taken (R10); the old last and 2nd-from-last stay within reach
+            gain, _ = best_take_nb(state, seat, NONE, mean_card_gain_nb(state, seat, green), 1 - green,
+                                   last, last_gain, second, second_gain)
+            after += count / total * gain
+    if after > now + params[REVEAL_MARGIN]:
+        return True
+    state.scratch[seat, CHOICE_KEY] = choice_key_nb(state)
+    state.scratch[seat, CHOICE] = choice
+    return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def choice_key_nb(state):
+    return state.counts[TURN_ID] * (MAX_CARDS + 1) + state.counts[MARKET_LEN]
+
+
+@njit(cache=True, error_model="numpy")
 def take_nb(state, seat, params):
-    _, choice = best_take_nb(state, seat, market_card_nb(state, 1), market_card_nb(state, 2),
-                             market_card_nb(state, 3), 0.0, 0, 0.0, fill_value_nb(state), params)
+    prepare_nb(state, seat, params)
+    if state.scratch[seat, CHOICE_KEY] == choice_key_nb(state):  # decided when declining to reveal
+        return int(state.scratch[seat, CHOICE])
+    _, choice = best_take_nb(state, seat, market_card_nb(state, 1), window_gain_nb(state, seat, 1),
+                             takes_space_nb(state, market_card_nb(state, 1)), market_card_nb(state, 2),
+                             window_gain_nb(state, seat, 2), market_card_nb(state, 3),
+                             window_gain_nb(state, seat, 3))
     return choice
 
 
