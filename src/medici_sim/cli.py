@@ -14,12 +14,13 @@ import pandas as pd
 from . import __version__
 from .deck import DeckError, default_deck, load_deck
 from .output import OutputError, check_output_path, write_tables
+from .plugins import PluginError, load_plugin
 from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from .simulate import ConfigError, RunConfig, SeatStrategy, seat_strategy, simulate
 from .stats import seat_frame, strategy_frame, summary
 from .strategies import REGISTRY
 
-USER_ERRORS = (ConfigError, DeckError, OutputError)
+USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 
 
@@ -97,14 +98,18 @@ def _fail(message: str) -> None:
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
                    "table at FILE, the per-strategy table and the summary beside it as "
                    "FILE-strategies.EXT and FILE-summary.EXT; JSON: all in one file.")
+@click.option("--plugin", "plugins", multiple=True, metavar="FILE",
+              help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="Print no progress bar.")
 @click.version_option(__version__, prog_name="medici-sim")
 @click.pass_context
-def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, quiet):
+def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins, quiet):
     """Play Medici: The Card Game many times and print per-seat and per-strategy statistics.
 
     Known strategies: see `medici-sim strategies`.
     """
+    for plugin in plugins:
+        load_plugin(plugin)
     if ctx.invoked_subcommand is not None:
         return
     deck = load_deck(deck_path) if deck_path else default_deck()

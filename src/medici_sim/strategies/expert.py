@@ -9,7 +9,9 @@ The estimate of taking a set of cards has two parts:
 - **Goods** (R15, R17-R19): for each good, the majority payout against the opponents'
   current warehouses and ships, ties shared as in R15, plus the bonus of the active rules;
   counted for today and, weighted by ``future_weight``, for each day left; plus, for the
-  days to come, ``progress_weight`` times the share of the bonus thresholds reached.
+  days to come, ``progress_weight`` times the bonus scaled by the square of the share of
+  its threshold reached (square: nearly there is worth much more than halfway, which
+  makes it concentrate on goods the way a collector does when that pays).
 
 To reveal or not: the best take now against the expected best take after one more card.
 The deck's composition is public (everything else is face up), so the new card is
@@ -65,7 +67,7 @@ def held_nb(state, seat, good):
 def goods_value_nb(state, seat, icons, above, tied):
     """Florins expected from a good held with ``icons`` icons, ``above`` opponents holding more
     and ``tied`` as many: majority (R15, R17) and bonus (R18, R19) today and on later days,
-    and progress towards the bonus thresholds for the days to come."""
+    and progress towards the bonus thresholds for the days to come (quadratic)."""
     majority = state.majority_share[above, tied] if icons > 0 else 0
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
@@ -74,7 +76,7 @@ def goods_value_nb(state, seat, icons, above, tied):
         bonus = state.rules[RULE_BIG_BONUS]
     elif icons >= bonus_min:
         bonus = state.rules[RULE_BONUS]
-    progress = state.scratch[seat, BONUS_STEP] * min(icons, bonus_min) + state.scratch[seat, BIG_STEP] * min(icons, big_min)
+    progress = state.scratch[seat, BONUS_STEP] * min(icons, bonus_min) ** 2 + state.scratch[seat, BIG_STEP] * min(icons, big_min) ** 2
     return (majority + bonus) * state.scratch[seat, DAY_WEIGHT] + state.scratch[seat, PROGRESS_WEIGHT_NOW] * progress
 
 
@@ -102,9 +104,9 @@ def prepare_nb(state, seat, params):
     big_min = state.rules[RULE_BIG_BONUS_MIN]
     state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
     state.scratch[seat, PROGRESS_WEIGHT_NOW] = params[PROGRESS_WEIGHT] * later_days
-    state.scratch[seat, BONUS_STEP] = bonus / state.rules[RULE_BONUS_MIN]
+    state.scratch[seat, BONUS_STEP] = bonus / state.rules[RULE_BONUS_MIN] ** 2
     # bonus20: the way on to the big bonus counts too; standard: big_min is out of reach
-    state.scratch[seat, BIG_STEP] = (state.rules[RULE_BIG_BONUS] - bonus) / big_min if big_min < 1 << 32 else 0.0
+    state.scratch[seat, BIG_STEP] = (state.rules[RULE_BIG_BONUS] - bonus) / big_min ** 2 if big_min < 1 << 32 else 0.0
     for good in range(N_GOODS):
         held = held_nb(state, seat, good)
         above0 = tied0 = above1 = tied1 = above2 = tied2 = 0
