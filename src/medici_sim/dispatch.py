@@ -54,20 +54,18 @@ def _strategies_of(table_type) -> tuple:
     return _TABLES[name]
 
 
-def _chain(functions, first_id):
-    """``impl(strategy_id, state, seat, params)`` calling ``functions[strategy_id - first_id]``."""
-    head = functions[0]
-    if len(functions) == 1:
-        def impl(strategy, state, seat, params):
-            return head(state, seat, params)
-        return impl
-    rest = njit(_chain(functions[1:], first_id + 1))
+def _switch(functions):
+    """A jitted ``decide(strategy_id, state, seat, params)`` calling ``functions[strategy_id]``.
 
-    def impl(strategy, state, seat, params):
-        if strategy == first_id:
-            return head(state, seat, params)
-        return rest(strategy, state, seat, params)
-    return impl
+    Written out as one flat ``if`` chain (one compare per strategy, no nested calls).
+    """
+    lines = ["def decide(strategy, state, seat, params):"]
+    for i in range(len(functions)):
+        lines += [f"    if strategy == {i}:", f"        return strategy_{i}(state, seat, params)"]
+    lines.append("    raise ValueError('unknown strategy id')")
+    namespace = {f"strategy_{i}": fn for i, fn in enumerate(functions)}
+    exec("\n".join(lines), namespace)
+    return njit(namespace["decide"])
 
 
 def reveal_nb(table, strategy, state, seat):
@@ -82,7 +80,7 @@ def take_nb(table, strategy, state, seat):
 
 def _dispatch_overload(attribute):
     def typer(table, strategy, state, seat):
-        decide = njit(_chain([getattr(s, attribute) for s in _strategies_of(table)], 0))
+        decide = _switch([getattr(s, attribute) for s in _strategies_of(table)])
 
         def impl(table, strategy, state, seat):
             return decide(strategy, state, seat, state.seat_params[seat])
