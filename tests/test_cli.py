@@ -38,7 +38,7 @@ def test_main_run_prints_tables_and_summary(capsys):
 
 def test_same_seed_same_tables(capsys, tmp_path):
     paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
-    for path, threads in zip(paths, ("1", "2")):
+    for path, threads in zip(paths, ("1", "2"), strict=True):
         code, _, err = run(capsys, "-n", "20000", "--seed", "3", "--threads", threads, "--out", str(path), "-q")
         assert code == 0, err
     assert pd.read_csv(paths[0]).equals(pd.read_csv(paths[1]))

@@ -10,7 +10,7 @@ import pytest
 
 from medici_sim import engine
 from medici_sim.cli import parse_strategies
-from medici_sim.simulate import ConfigError, RunConfig, seat_strategy, simulate
+from medici_sim.simulate import ConfigError, RunConfig, simulate
 from medici_sim.stats import STRATEGY_COLUMNS, strategy_frame
 from medici_sim.strategies import REGISTRY
 

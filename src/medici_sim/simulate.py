@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -196,7 +196,7 @@ def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
     """Split a range of games into at most ``parts`` contiguous (first, count) chunks."""
     parts = max(1, min(parts, n_games // MIN_CHUNK))
     bounds = np.linspace(first_game, first_game + n_games, parts + 1).astype(np.int64)
-    return [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    return [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
 
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,

@@ -76,8 +76,10 @@ def goods_value_nb(state, seat, icons, above, tied):
         bonus = state.rules[RULE_BIG_BONUS]
     elif icons >= bonus_min:
         bonus = state.rules[RULE_BONUS]
-    progress = state.scratch[seat, BONUS_STEP] * min(icons, bonus_min) ** 2 + state.scratch[seat, BIG_STEP] * min(icons, big_min) ** 2
-    return (majority + bonus) * state.scratch[seat, DAY_WEIGHT] + state.scratch[seat, PROGRESS_WEIGHT_NOW] * progress
+    progress = (state.scratch[seat, BONUS_STEP] * min(icons, bonus_min) ** 2
+                + state.scratch[seat, BIG_STEP] * min(icons, big_min) ** 2)
+    return ((majority + bonus) * state.scratch[seat, DAY_WEIGHT]
+            + state.scratch[seat, PROGRESS_WEIGHT_NOW] * progress)
 
 
 @njit(cache=True, error_model="numpy")
@@ -261,7 +263,9 @@ def mean_card_gain_nb(state, seat, green):
 def window_gain_nb(state, seat, back):
     """card_gain_nb of the card ``back`` places from the market's end (0 if none)."""
     card = market_card_nb(state, back)
-    return card_gain_nb(state, seat, card, state.scratch[seat, FILL], state.scratch[seat, SLOPE]) if card != NONE else 0.0
+    if card == NONE:
+        return 0.0
+    return card_gain_nb(state, seat, card, state.scratch[seat, FILL], state.scratch[seat, SLOPE])
 
 
 @njit(cache=True, error_model="numpy")
