@@ -1,7 +1,7 @@
 """Shared helpers: play one game in the jitted kernel and record it like the reference engine."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -17,17 +17,29 @@ def tiny_deck(rows: str, name: str = "tiny") -> Deck:
     return parse_deck(HEADER + rows, name)
 
 
-@lru_cache(maxsize=None)
-def _kernel(deck: Deck, players: int, variant: int, strategies: tuple, seating: str, seed: int) -> Kernel:
+@cache
+def _kernel(deck: Deck, players: int, variant: int, strategies: tuple, seating: str, seed: int,
+            params: tuple) -> Kernel:
+    slots = tuple(seat_strategy(s, **dict(p)) for s, p in zip(strategies, params, strict=True))
     config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
-                       seating=seating, strategies=tuple(seat_strategy(s) for s in strategies))
+                       seating=seating, strategies=slots)
     return Kernel(config)
 
 
 def kernel_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int,
-                game_index: int, seating: str = "fixed") -> dict[str, np.ndarray]:
-    """One game played by the jitted kernel, as the reference engine's record dict."""
-    state = _kernel(deck, players, variant, tuple(strategies), seating, seed).trace(game_index)
+                game_index: int, seating: str = "fixed",
+                params: list[dict | None] | None = None) -> dict[str, np.ndarray]:
+    """One game played by the jitted kernel, as the reference engine's record dict.
+
+    ``params`` is per strategy slot, as in ``reference.play_game``: ``params[slot]`` maps
+    parameter names to values (None, or a name left out: the strategy's default).
+    """
+    if params is None:
+        params = [None] * len(strategies)
+    if len(params) != len(strategies):
+        raise ValueError(f"expected {len(strategies)} parameter dicts, got {len(params)}")
+    frozen = tuple(tuple(sorted((p or {}).items())) for p in params)  # hashable, for the cache
+    state = _kernel(deck, players, variant, tuple(strategies), seating, seed, frozen).trace(game_index)
     paid = state.day_ship_pay + state.day_majority_pay + state.day_bonus_pay
     florins = np.cumsum(paid, axis=0)
     assert np.array_equal(florins[-1], state.florins)

@@ -4,8 +4,11 @@ This is an independent implementation of /work/shared/RULES.md (points R1..R25, 
 the comments) that follows the randomness contract of docs/protocol.md to the letter, so
 that for the same (seed, game index) it plays exactly the same game as the jitted kernel in
 ``medici_sim.engine``. It shares only the generator (``medici_sim.rng``), the deck data
-(``medici_sim.deck``) and the rule constants (``medici_sim.rules``) with the kernel; the game
-logic is written here from the rules text. Speed does not matter here; clarity does.
+(``medici_sim.deck``), the rule constants (``medici_sim.rules``) and the strategies' parameter
+declarations (defaults and ranges, from ``medici_sim.strategies.REGISTRY``) with the kernel;
+the game logic is written here from the rules text, and the built-in strategies bar ``expert``
+are written afresh as plain classes over this engine's objects, making the same decisions as
+the kernel's down to the tie-breaks. Speed does not matter here; clarity does.
 
 Entry points:
 
@@ -180,6 +183,10 @@ class Ship:
         # R13: the sum of all card values aboard, green cards included.
         return sum(c.value for c in self.cards)
 
+    def icons(self, good: int) -> int:
+        """Icons of ``good`` aboard (green-banner goods cards included)."""
+        return sum(c.icons for c in self.cards if c.good == good)
+
 
 class Warehouse:
     def __init__(self):
@@ -245,12 +252,12 @@ class RandomStrategy:
     def __init__(self, params: dict | None = None):
         self.params = dict(params or {})
 
-    def wants_reveal(self, game: "Game", seat: int) -> bool:
+    def wants_reveal(self, game: Game, seat: int) -> bool:
         # Asked only when the market is not empty, fewer than 3 cards were revealed this turn
         # and the deck is not empty (the engine handles the obligatory first reveal).
         return game.rng.coin()
 
-    def choose_take(self, game: "Game", seat: int) -> int:
+    def choose_take(self, game: Game, seat: int) -> int:
         market = game.market
         chosen = [market[-1]]  # the last card is always taken (R10)
         flags = 0
@@ -264,7 +271,156 @@ class RandomStrategy:
         return flags
 
 
-REFERENCE_STRATEGIES: dict[str, type] = {"random": RandomStrategy}
+def registered_params(name: str, params: dict | None) -> dict[str, float]:
+    """The parameter values strategy ``name`` plays with, as the kernel gets them.
+
+    The defaults are read from the kernel's strategy registry (the one place they are
+    written); ``params`` (name -> value, or None) overrides some of them. As in
+    ``simulate.seat_strategy``, an unknown name or an out-of-range value is a ValueError.
+    """
+    from .strategies import REGISTRY  # imported here: the game logic above needs no numba
+
+    spec = REGISTRY[name].params
+    given = dict(params or {})
+    unknown = sorted(set(given) - set(spec))
+    if unknown:
+        raise ValueError(f"strategy {name} has no parameter {unknown[0]!r} (its parameters: "
+                         f"{', '.join(spec) or 'none'})")
+    return {key: p.check(name, key, float(given.get(key, p.default))) for key, p in spec.items()}
+
+
+def take_by_score(game: Game, seat: int, score, min_score: float) -> int:
+    """R10 take flags: the 2nd-/3rd-from-last cards whose ``score(card)`` is at least ``min_score``.
+
+    Each must fit next to the last card. If both qualify but only one more card fits,
+    the one with the higher score is taken (the 2nd-from-last on a tie).
+    """
+    market = game.market
+    last = market[-1]
+    want_second = len(market) >= 2 and score(market[-2]) >= min_score and game.fits(seat, market[-2], [last])
+    want_third = len(market) >= 3 and score(market[-3]) >= min_score and game.fits(seat, market[-3], [last])
+    if want_second and want_third:
+        if game.fits(seat, market[-3], [last, market[-2]]):
+            return TAKE_SECOND | TAKE_THIRD
+        return TAKE_SECOND if score(market[-2]) >= score(market[-3]) else TAKE_THIRD
+    return (TAKE_SECOND if want_second else 0) | (TAKE_THIRD if want_third else 0)
+
+
+def takeable_cards(game: Game, seat: int) -> list[Card]:
+    """The cards this seat could take now: the last card, and each of the 2nd- and
+    3rd-from-last that fits next to the last card (each on its own)."""
+    market = game.market
+    cards = [market[-1]]
+    for card in market[-2:-4:-1]:  # 2nd-, then 3rd-from-last, where they exist
+        if game.fits(seat, card, [market[-1]]):
+            cards.append(card)
+    return cards
+
+
+class ParametrisedStrategy:
+    """A strategy with named float parameters, defaults from the kernel's registry."""
+
+    name = ""
+
+    def __init__(self, params: dict | None = None):
+        self.params = registered_params(self.name, params)
+
+
+class GreedyStrategy(ParametrisedStrategy):
+    """``greedy``: ship value first. Reveals while no card it could take is worth
+    ``reveal_below``; takes each earlier card worth at least ``take_min``."""
+
+    name = "greedy"
+
+    def wants_reveal(self, game: Game, seat: int) -> bool:
+        best = max(card.value for card in takeable_cards(game, seat))
+        return best < self.params["reveal_below"]
+
+    def choose_take(self, game: Game, seat: int) -> int:
+        return take_by_score(game, seat, lambda card: card.value, self.params["take_min"])
+
+
+class GamblerStrategy(ParametrisedStrategy):
+    """``gambler``: always reveals (the engine stops at three or an empty deck, R9);
+    takes each earlier card worth at least ``take_min``."""
+
+    name = "gambler"
+
+    def wants_reveal(self, game: Game, seat: int) -> bool:
+        return True
+
+    def choose_take(self, game: Game, seat: int) -> int:
+        return take_by_score(game, seat, lambda card: card.value, self.params["take_min"])
+
+
+class CautiousStrategy(ParametrisedStrategy):
+    """``cautious``: a card is acceptable if worth at least ``accept_min``, or with two
+    icons, or green. Reveals only while the last card is unacceptable and fewer than
+    ``max_reveals`` cards were revealed this turn (an obligatory reveal counts);
+    takes the acceptable earlier cards (the 2nd-from-last if only one fits)."""
+
+    name = "cautious"
+
+    def acceptable(self, card: Card) -> bool:
+        return card.value >= self.params["accept_min"] or card.icons == 2 or card.green
+
+    def wants_reveal(self, game: Game, seat: int) -> bool:
+        return (game.revealed_this_turn < self.params["max_reveals"]
+                and not self.acceptable(game.market[-1]))
+
+    def choose_take(self, game: Game, seat: int) -> int:
+        return take_by_score(game, seat, lambda card: 1 if self.acceptable(card) else 0, 1)
+
+
+class CollectorStrategy(ParametrisedStrategy):
+    """``collector``: concentrates on its ``focus`` best goods for majorities and the bonus.
+
+    Goods are ranked by icons held (warehouse + ship), then by icons on offer among the
+    market's last three cards, then by good index (lowest first); the first ``focus``
+    are its focus goods. A card scores ``value_weight`` per point of value plus, per icon,
+    4 for a focus good it holds fewer than the bonus target of (R18; R19's threshold under
+    bonus20), 1 for a focus good at or past it, 0.5 for any other good. Reveals while no
+    card among the last three is of a focus good; takes earlier cards scoring at least 4.
+    """
+
+    name = "collector"
+    FOCUS_WEIGHT, DONE_WEIGHT, OTHER_WEIGHT = 4.0, 1.0, 0.5  # score per icon
+
+    def focus_goods(self, game: Game, seat: int) -> list[int]:
+        on_offer = [0] * N_GOODS
+        for card in game.market[-3:]:
+            if card.has_good:
+                on_offer[card.good] += card.icons
+        ranking = sorted(range(N_GOODS), key=lambda good: (-game.held_icons(seat, good), -on_offer[good], good))
+        return [good for rank, good in enumerate(ranking) if rank < self.params["focus"]]
+
+    def score(self, game: Game, seat: int, card: Card, focus: list[int]) -> float:
+        score = self.params["value_weight"] * card.value
+        if card.has_good:
+            if card.good in focus:
+                done = game.held_icons(seat, card.good) >= game.bonus_target()
+                score += card.icons * (self.DONE_WEIGHT if done else self.FOCUS_WEIGHT)
+            else:
+                score += card.icons * self.OTHER_WEIGHT
+        return score
+
+    def wants_reveal(self, game: Game, seat: int) -> bool:
+        focus = self.focus_goods(game, seat)
+        return not any(card.has_good and card.good in focus for card in game.market[-3:])
+
+    def choose_take(self, game: Game, seat: int) -> int:
+        focus = self.focus_goods(game, seat)
+        return take_by_score(game, seat, lambda card: self.score(game, seat, card, focus), self.FOCUS_WEIGHT)
+
+
+# The kernel's built-ins, bar ``expert`` (not ported).
+REFERENCE_STRATEGIES: dict[str, type] = {
+    "random": RandomStrategy,
+    "greedy": GreedyStrategy,
+    "cautious": CautiousStrategy,
+    "gambler": GamblerStrategy,
+    "collector": CollectorStrategy,
+}
 
 
 # --------------------------------------------------------------------------------------
@@ -273,7 +429,7 @@ REFERENCE_STRATEGIES: dict[str, type] = {"random": RandomStrategy}
 
 class Game:
     def __init__(self, deck: Deck, players: int, variant: int, strategies: list[str], seed: int,
-                 game_index: int, seating: str = "fixed", params: list[dict] | None = None):
+                 game_index: int, seating: str = "fixed", params: list[dict | None] | None = None):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players}")  # R6
         if variant not in (STANDARD, BONUS20):
@@ -307,6 +463,7 @@ class Game:
         self.market: list[Card] = []
         self.out_of_game: list[Card] = []
         self.day = 0
+        self.revealed_this_turn = 0  # cards revealed so far in the current turn (R9)
         self.turn_log: list[Turn] = []
 
         n = len(self.cards)
@@ -341,6 +498,17 @@ class Game:
     def fits(self, seat: int, card: Card, chosen: list[Card]) -> bool:
         """R10: would ``card`` fit on this seat's ship next to the cards ``chosen`` this turn?"""
         return card_fits(self.players[seat].ship.non_green, chosen, card, self.capacity)
+
+    def held_icons(self, seat: int, good: int) -> int:
+        """Icons of ``good`` this seat holds: its warehouse plus today's ship (R17)."""
+        player = self.players[seat]
+        return player.warehouse.icons(good) + player.ship.icons(good)
+
+    def bonus_target(self) -> int:
+        """Icons of one good worth collecting: the R19 threshold under bonus20, else R18's."""
+        if self.variant == BONUS20:
+            return big_bonus_threshold(self.players_count)
+        return bonus_threshold(self.players_count)
 
     def open_seats(self) -> list[int]:
         """Seats whose ship is not full."""
@@ -397,12 +565,14 @@ class Game:
 
         # R9: reveal up to 3 cards, one at a time; obligatory while the market is empty;
         # stops early when the deck is empty.
-        revealed = 0
-        while revealed < MAX_REVEALS_PER_TURN and len(self.pile) > 0:
+        # Strategies may read revealed_this_turn (the obligatory reveal counts).
+        self.revealed_this_turn = 0
+        while self.revealed_this_turn < MAX_REVEALS_PER_TURN and len(self.pile) > 0:
             if self.market and not strategy.wants_reveal(self, seat):
                 break
             self.market.append(self.pile.draw(self.rng))
-            revealed += 1
+            self.revealed_this_turn += 1
+        revealed = self.revealed_this_turn
 
         # R10: take the last card, and optionally the 2nd- and/or 3rd-from-last.
         flags = strategy.choose_take(self, seat)
@@ -504,7 +674,7 @@ class Game:
 
 
 def run_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int, game_index: int,
-             seating: str = "fixed", params: list[dict] | None = None) -> Game:
+             seating: str = "fixed", params: list[dict | None] | None = None) -> Game:
     """Play one game and return the finished Game (its ``record`` and ``turn_log``)."""
     game = Game(deck, players, variant, strategies, seed, game_index, seating, params)
     game.play()
@@ -512,8 +682,11 @@ def run_game(deck: Deck, players: int, variant: int, strategies: list[str], seed
 
 
 def play_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int, game_index: int,
-              seating: str = "fixed", params: list[dict] | None = None) -> dict[str, np.ndarray]:
+              seating: str = "fixed", params: list[dict | None] | None = None) -> dict[str, np.ndarray]:
     """Play game ``game_index`` of master seed ``seed`` and return its record (see module doc).
+
+    ``strategies`` and ``params`` are per strategy slot (R24): ``params[slot]`` maps the
+    slot's parameter names to values (None or a missing name: the registry's default).
 
     Keys (int64 arrays; P players, N cards): seat_slot (P,), starter (3,), ran_out (3,),
     ship_value / ship_pay / majority_pay / bonus_pay / florins (3, P), warehouse_icons
