@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import HEADER
 
 from medici_sim.deck import DeckError, default_deck, load_deck, parse_deck
 from medici_sim.rules import GOODS, NO_GOOD
-
-from conftest import HEADER
 
 
 def test_default_deck_is_the_r4_reconstruction(deck):
