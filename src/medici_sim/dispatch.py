@@ -26,6 +26,8 @@ from numba.extending import overload
 _TABLE_PREFIX = "strategy_table_"
 _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
 _PACKAGE = Path(__file__).parent
+# Modules without jitted code: editing them must not make a new table (a recompilation).
+_NOT_KERNEL = {"cli.py", "stats.py", "output.py", "simulate.py", "reference.py", "plugins.py", "__main__.py"}
 
 
 def strategy_table() -> np.ndarray:
@@ -34,7 +36,7 @@ def strategy_table() -> np.ndarray:
 
     strategies = tuple(REGISTRY.values())
     digest = hashlib.sha256()
-    files = set(_PACKAGE.rglob("*.py"))
+    files = {path for path in _PACKAGE.rglob("*.py") if path.name not in _NOT_KERNEL}
     for strategy in strategies:
         digest.update(strategy.name.encode())
         for fn in (strategy.reveal_nb, strategy.take_nb):

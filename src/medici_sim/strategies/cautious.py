@@ -33,8 +33,9 @@ register(Strategy(
     reveal_nb=reveal_nb,
     take_nb=take_nb,
     params={
-        "accept_min": Param(2, 0, 1e6, help="a card worth this much (or two icons, or green) is acceptable"),
-        "max_reveals": Param(1, 0, 3, integer=True, help="most cards revealed in a turn when the market has cards"),
+        "accept_min": Param(3, 0, 1e6, help="a card worth this much (or two icons, or green) is acceptable"),
+        "max_reveals": Param(1, 0, 3, integer=True,
+                             help="most cards revealed in a turn, an obligatory first one included"),
     },
     summary="Takes acceptable cards already on offer; reveals only when the last card is not acceptable.",
 ))
