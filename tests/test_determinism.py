@@ -24,7 +24,7 @@ def test_threads_and_batches_do_not_change_results(deck):
     base = simulate(config(deck, threads=1), batch_size=30_000)
     for threads, batch in ((2, 30_000), (2, 7_777), (3, 12_345), (1, 4_096)):
         other = simulate(config(deck, threads=threads), batch_size=batch)
-        for name in ("seat", "slot", "run"):
+        for name in ("seat", "slot", "pairs", "run"):
             assert np.array_equal(getattr(base.totals, name), getattr(other.totals, name)), (threads, batch)
         assert seat_frame(base).equals(seat_frame(other))
         assert strategy_frame(base).equals(strategy_frame(other))
@@ -39,6 +39,7 @@ def test_a_game_is_the_same_alone_or_in_a_batch(deck):
         one_by_one.add(kernel.play(game_index, 1))
     assert np.array_equal(batch.seat, one_by_one.seat)
     assert np.array_equal(batch.slot, one_by_one.slot)
+    assert np.array_equal(batch.pairs, one_by_one.pairs)
     assert np.array_equal(batch.run, one_by_one.run)
 
 

@@ -58,8 +58,10 @@ LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 3 + MAX_PLA
  STAT_FLORINS_SQ, STAT_SHIP, STAT_MAJORITY, STAT_BONUS) = range(10)
 N_STATS = 10
 # Columns of the run-wide counters.
-RUN_GAMES, RUN_RAN_OUT_DAYS = range(2)
-N_RUN_STATS = 2
+RUN_GAMES, RUN_RAN_OUT_DAYS, RUN_WIN_MARGIN, RUN_VARIANT_DECIDED = range(4)
+N_RUN_STATS = 4
+# pair_stats[a, b] for strategy slots a, b in the same game: 2 when a finished above b,
+# 1 each when they tied (half-points keep it an integer)
 WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22)
 
 _I8 = np.int64
@@ -75,6 +77,7 @@ STATE_DTYPE = np.dtype([
     ("ship_icons", _I8, (MAX_PLAYERS, N_GOODS)),
     ("warehouse", _I8, (MAX_PLAYERS, MAX_CARDS)), ("warehouse_len", _I8, MAX_PLAYERS),
     ("warehouse_icons", _I8, (MAX_PLAYERS, N_GOODS)), ("florins", _I8, MAX_PLAYERS),
+    ("variant_extra", _I8, MAX_PLAYERS),  # florins bonus20 paid beyond the standard bonus (R19)
     # who plays where
     ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
@@ -166,6 +169,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.warehouse_len[:] = 0
     state.warehouse_icons[:, :] = 0
     state.florins[:] = 0
+    state.variant_extra[:] = 0
 
 
 @njit(cache=True)
@@ -358,6 +362,7 @@ def score_day_nb(state, day):
             icons = state.warehouse_icons[p, good]
             if icons >= big_min:
                 bonus_pay[p] += state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
+                state.variant_extra[p] += state.rules[RULE_BIG_BONUS] - state.rules[RULE_BONUS]
             elif icons >= bonus_min:
                 bonus_pay[p] += state.rules[RULE_BONUS]  # R18
     for p in range(players):
@@ -433,16 +438,30 @@ def record_card_locations_nb(state, day):
 # ---------------------------------------------------------------- many games
 
 @njit(cache=True)
-def accumulate_game_nb(state, seat_stats, slot_stats, run_stats):
+def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     """Add one finished game to the running totals (integers only: exact in any order)."""
     florins = state.florins
     players = state.rules[RULE_PLAYERS]
     best = florins[0]
+    best_standard = florins[0] - state.variant_extra[0]
     for p in range(players):
         best = max(best, florins[p])
+        best_standard = max(best_standard, florins[p] - state.variant_extra[p])
     winners = 0
+    runner_up = -1
+    decided = False  # by the variant: the winners differ when its extra florins are taken away
     for p in range(players):
         winners += florins[p] == best
+        if florins[p] < best:
+            runner_up = max(runner_up, florins[p])
+        decided |= (florins[p] == best) != (florins[p] - state.variant_extra[p] == best_standard)
+    run_stats[RUN_WIN_MARGIN] += best - runner_up if winners == 1 else 0
+    run_stats[RUN_VARIANT_DECIDED] += decided
+    for a in range(players):
+        for b in range(players):
+            if a != b:
+                pair_stats[state.seat_slot[a], state.seat_slot[b]] += (
+                    2 if florins[a] > florins[b] else (1 if florins[a] == florins[b] else 0))
     for seat in range(players):
         won = florins[seat] == best
         share = WIN_UNIT // winners if won else 0  # R22: k joint winners get 1/k each
@@ -470,14 +489,14 @@ def accumulate_game_nb(state, seat_stats, slot_stats, run_stats):
 @njit(cache=True, nogil=True)
 def play_games_nb(seed, first_game, n_games, card_good, card_icons, card_value, card_green,
                   rules, ship_payouts, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, run_stats, table):
+                  seat_stats, slot_stats, pair_stats, run_stats, table):
     """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays."""
     buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
     state = buffer[0]
     for game_index in range(first_game, first_game + n_games):
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
         play_game_nb(state, table)
-        accumulate_game_nb(state, seat_stats, slot_stats, run_stats)
+        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
 
 
 @njit(cache=True)

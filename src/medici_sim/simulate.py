@@ -103,17 +103,20 @@ class Totals:
 
     seat: np.ndarray  # (players, N_STATS): by seat, R7 numbering
     slot: np.ndarray  # (players, N_STATS): by strategy slot
+    pairs: np.ndarray  # (players, players): engine.pair_stats, by strategy slot
     run: np.ndarray  # (N_RUN_STATS,)
 
     @classmethod
     def zeros(cls, players: int) -> Totals:
         return cls(np.zeros((players, engine.N_STATS), np.int64),
                    np.zeros((players, engine.N_STATS), np.int64),
+                   np.zeros((players, players), np.int64),
                    np.zeros(engine.N_RUN_STATS, np.int64))
 
     def add(self, other: Totals) -> None:
         self.seat += other.seat
         self.slot += other.slot
+        self.pairs += other.pairs
         self.run += other.run
 
     @property
@@ -166,7 +169,7 @@ class Kernel:
         totals = Totals.zeros(self.config.players)
         engine.play_games_nb(self.config.seed, first_game, n_games, *self.cards, self.rules,
                              self.ship_payouts, self.seating, self.slot_strategy, self.slot_params,
-                             totals.seat, totals.slot, totals.run, self.table)
+                             totals.seat, totals.slot, totals.pairs, totals.run, self.table)
         return totals
 
     def trace(self, game_index: int) -> GameTrace:
