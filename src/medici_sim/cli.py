@@ -12,23 +12,33 @@ import click
 import pandas as pd
 
 from . import __version__
+from .analysis import (
+    AnalysisDependencyError,
+    balance_tables,
+    head_to_head_table,
+    max_half_width,
+    ratings_table,
+    strategy_table,
+    verdict,
+)
 from .deck import DeckError, default_deck, load_deck
-from .output import OutputError, check_output_path, write_tables
+from .output import OutputError, check_output_path, check_plot_path, write_tables
 from .plugins import PluginError, load_plugin
 from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from .simulate import ConfigError, RunConfig, SeatStrategy, seat_strategy, simulate
 from .stats import seat_frame, strategy_frame, summary
-from .strategies import REGISTRY
+from .strategies import BUILT_INS, REGISTRY
+from .tournament import Tournament
 
-USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError)
+USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 
 
-def parse_strategies(spec: str, players: int) -> tuple[SeatStrategy, ...]:
-    """``name[:param=value]...`` slots separated by commas; one slot means every seat.
+def parse_strategy_list(spec: str) -> tuple[SeatStrategy, ...]:
+    """``name[:param=value]...`` separated by commas.
 
-    A ``param=value`` token after a slot adds another parameter to that slot, so
-    ``collector:focus=1,aim=8,greedy`` is two slots.
+    A ``param=value`` token after a strategy adds another parameter to it, so
+    ``collector:focus=1,value_weight=2,greedy`` is two strategies.
     """
     slots: list[tuple[str, dict[str, float]]] = []
     for token in (t.strip() for t in spec.split(",")):
@@ -51,11 +61,31 @@ def parse_strategies(spec: str, players: int) -> tuple[SeatStrategy, ...]:
             except ValueError:
                 raise ConfigError(f"--strategies: parameter {key.strip()} of {slots[-1][0]} must be a "
                                   f"number, got {value.strip()!r}") from None
+    return tuple(seat_strategy(name, **params) for name, params in slots)
+
+
+def parse_strategies(spec: str, players: int) -> tuple[SeatStrategy, ...]:
+    """One strategy per seat; a single strategy fills every seat."""
+    slots = parse_strategy_list(spec)
     if len(slots) == 1:
         slots *= players
     if len(slots) != players:
         raise ConfigError(f"--strategies: {players} players need 1 or {players} strategies, got {len(slots)}")
-    return tuple(seat_strategy(name, **params) for name, params in slots)
+    return slots
+
+
+def parse_player_counts(spec: str) -> list[int]:
+    """``all`` (2-6), one count, or a comma list."""
+    if spec.strip().lower() == "all":
+        return list(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    try:
+        counts = sorted({int(part) for part in spec.split(",")})
+    except ValueError:
+        raise ConfigError(f"--players must be 'all' or numbers like 3,4,5, got {spec!r}") from None
+    for count in counts:
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise ConfigError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {count}")
+    return counts
 
 
 def _progress_bar(total: int, quiet: bool):
@@ -137,6 +167,170 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
     if out_path:
         for path in write_tables(out_path, {"seats": seats, "strategies": by_strategy}, run):
             click.echo(f"  wrote {path}")
+
+
+def study_options(command):
+    """The options compare and balance share."""
+    options = [
+        click.option("--games", "-n", type=int, default=100_000, show_default=True,
+                     help="Games per configuration (player count and rules); with --precision, per batch."),
+        click.option("--players", "-p", "players_spec", default="all", show_default=True,
+                     help="Player counts: all (2-6), one count, or a comma list such as 3,4,5."),
+        click.option("--strategies", "-s", "strategies_spec", default=",".join(BUILT_INS), show_default=True,
+                     help="The strategies to compare (parameters as name:param=value). With more "
+                          "strategies than seats every combination plays; each lineup rotates (R24)."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25)."),
+        click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
+        click.option("--deck", "deck_path", default=None, help="Deck CSV (see the main command)."),
+        click.option("--out", "out_path", default=None,
+                     help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
+                          "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
+        click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure."),
+        click.option("--precision", type=float, default=None,
+                     help="Instead of a fixed number of games, play batches of --games until every "
+                          "win rate's 95% interval half-width is below this (e.g. 0.005)."),
+        click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies."),
+        click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+MAX_PRECISION_GAMES = 10**10  # --precision gives up past this many games per configuration
+
+
+def _study_setup(games, players_spec, strategies_spec, threads, deck_path, out_path, plot_path, precision, plugins):
+    for plugin in plugins:
+        load_plugin(plugin)
+    counts = parse_player_counts(players_spec)
+    strategies = parse_strategy_list(strategies_spec)
+    deck = load_deck(deck_path) if deck_path else default_deck()
+    if games <= 0:
+        raise ConfigError(f"games must be a positive integer, got {games}")
+    if precision is not None and not 0 < precision < 0.5:
+        raise ConfigError(f"--precision must be between 0 and 0.5 (a win-rate half-width), got {precision}")
+    if out_path:
+        check_output_path(out_path)
+    if plot_path:
+        check_plot_path(plot_path)
+    if threads is not None and threads < 1:
+        raise ConfigError(f"threads must be at least 1, got {threads}")
+    return counts, strategies, deck, threads or (os.cpu_count() or 1)
+
+
+def _play(tournaments: list[Tournament], games: int, precision: float | None, quiet: bool) -> None:
+    """Fixed games for each configuration, or batches until the precision is reached."""
+    bar = _progress_bar(games * sum(len(t.lineups) for t in tournaments), quiet)
+    update = bar.update if bar else None
+    try:
+        for t in tournaments:
+            t.play(games, update)
+        while precision is not None:
+            wide = [t for t in tournaments if max_half_width(t) >= precision]
+            if not wide:
+                break
+            if any(t.games >= MAX_PRECISION_GAMES for t in wide):
+                raise ConfigError(f"--precision {precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
+            if bar:
+                bar.total += games * sum(len(t.lineups) for t in wide)
+            for t in wide:
+                t.play(games, update)
+    finally:
+        if bar:
+            bar.close()
+
+
+def _study_summary(tournaments, seed, precision) -> dict:
+    elapsed = sum(t.elapsed for t in tournaments)
+    games = sum(t.games for t in tournaments)
+    return {
+        "configurations": len(tournaments),
+        "games_per_configuration": ",".join(str(t.games) for t in tournaments),
+        "games": games,
+        "precision": precision if precision is not None else "",
+        "widest_half_width": round(max(max_half_width(t) for t in tournaments), 5),
+        "deck": tournaments[0].deck.name,
+        "seed": seed,
+        "threads": tournaments[0].threads,
+        "elapsed_seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed) if elapsed > 0 else 0,
+    }
+
+
+def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, out_path) -> None:
+    for name, frame in tables.items():
+        _print_table(titles[name], frame)
+    click.echo("\nRun")
+    for key, value in run.items():
+        click.echo(f"  {key:24} {value}")
+    if out_path:
+        for path in write_tables(out_path, tables, run):
+            click.echo(f"  wrote {path}")
+
+
+@cli.command()
+@study_options
+def compare(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
+            precision, plugins, quiet):
+    """Which strategy is best, and by how much: a rotated tournament with ratings."""
+    counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads,
+                                                     deck_path, out_path, plot_path, precision, plugins)
+    tournaments = [Tournament(deck, players, strategies, "standard", seed, threads, config_index=i)
+                   for i, players in enumerate(counts)]
+    _play(tournaments, games, precision, quiet)
+    tables = {
+        "strategies": pd.concat([strategy_table(t) for t in tournaments], ignore_index=True),
+        "ratings": pd.concat([ratings_table(t) for t in tournaments], ignore_index=True),
+        "head_to_head": pd.concat([head_to_head_table(t) for t in tournaments], ignore_index=True),
+    }
+    titles = {
+        "strategies": "Per strategy (win rate counts a k-way shared win as 1/k, R22; 95% intervals)",
+        "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
+                   "95% intervals)",
+        "head_to_head": "Head to head (above_rate: how often strategy finished above opponent; ties half)",
+    }
+    _report(tables, titles, _study_summary(tournaments, seed, precision), out_path)
+    if plot_path:
+        from .plots import plot_compare
+
+        plot_compare(tables["ratings"], tables["head_to_head"], plot_path)
+        click.echo(f"  wrote {plot_path}")
+
+
+@cli.command()
+@study_options
+def balance(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
+            precision, plugins, quiet):
+    """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
+    counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads,
+                                                     deck_path, out_path, plot_path, precision, plugins)
+    # both rules play the same game indices: the same shuffles wherever play coincides
+    pairs = [(Tournament(deck, players, strategies, "standard", seed, threads, config_index=i),
+              Tournament(deck, players, strategies, "bonus20", seed, threads, config_index=i))
+             for i, players in enumerate(counts)]
+    tournaments = [t for pair in pairs for t in pair]
+    _play(tournaments, games, precision, quiet)
+    per_strategy, per_rules = zip(*(balance_tables(std, b20) for std, b20 in pairs), strict=True)
+    tables = {"strategies": pd.concat(per_strategy, ignore_index=True),
+              "rules": pd.concat(per_rules, ignore_index=True)}
+    titles = {
+        "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)",
+        "rules": "Seat advantage (seat 1 starts day 1, R7), florin sources, winning margin, "
+                 "games the variant decided",
+    }
+    text = verdict(tables["strategies"], tables["rules"])
+    run = {**_study_summary(tournaments, seed, precision), "verdict": text}
+    _report(tables, titles, {k: v for k, v in run.items() if k != "verdict"}, None)
+    click.echo(f"\nVerdict\n{text}")
+    if out_path:
+        for path in write_tables(out_path, tables, run):
+            click.echo(f"  wrote {path}")
+    if plot_path:
+        from .plots import plot_balance
+
+        plot_balance(tables["strategies"], plot_path)
+        click.echo(f"  wrote {plot_path}")
 
 
 @cli.command("strategies")

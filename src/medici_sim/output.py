@@ -21,6 +21,18 @@ class OutputError(ValueError):
     """An output path that cannot be written."""
 
 
+def _check_writable(option: str, path: Path) -> Path:
+    if path.is_dir():
+        raise OutputError(f"{option} {path}: is a directory")
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".medici-sim-probe-"):
+            pass
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot write in {directory} ({exc.strerror or exc})") from None
+    return path
+
+
 def check_output_path(path: str | Path) -> Path:
     """Fail early (before any games are played) if ``path`` cannot be written."""
     path = Path(path)
@@ -31,18 +43,19 @@ def check_output_path(path: str | Path) -> Path:
             import pyarrow  # noqa: F401
         except ImportError:
             raise OutputError("--out *.parquet needs pyarrow: pip install 'medici-sim[parquet]'") from None
-    if path.is_dir():
-        raise OutputError(f"--out {path}: is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".medici-sim-probe-"):
-            pass
-    except OSError as exc:
-        raise OutputError(f"--out {path}: cannot write in {directory} ({exc.strerror or exc})") from None
-    return path
+    return _check_writable("--out", path)
 
 
-def _atomic_write(path: Path, write) -> None:
+def check_plot_path(path: str | Path) -> Path:
+    """Fail early if ``path`` is not a writable .png file name."""
+    path = Path(path)
+    if path.suffix.lower() != ".png":
+        raise OutputError(f"--plot {path}: the file name must end in .png")
+    return _check_writable("--plot", path)
+
+
+def atomic_write(path: Path, write) -> None:
+    """Write through ``write(temporary_path)`` and rename into place."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
@@ -70,15 +83,15 @@ def write_tables(path: str | Path, tables: dict[str, pd.DataFrame], summary: dic
     if suffix == ".json":
         document = {"summary": summary, **{name: json.loads(t.to_json(orient="records"))
                                            for name, t in tables.items()}}
-        _atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(document, indent=2) + "\n"))
+        atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(document, indent=2) + "\n"))
         return [path]
     tables = {**tables, "summary": pd.DataFrame([summary])}
     written = []
     for name, target in table_paths(path, list(tables)).items():
         table = tables[name]
         if suffix == ".csv":
-            _atomic_write(target, lambda tmp, t=table: t.to_csv(tmp, index=False))
+            atomic_write(target, lambda tmp, t=table: t.to_csv(tmp, index=False))
         else:
-            _atomic_write(target, lambda tmp, t=table: t.to_parquet(tmp, index=False))
+            atomic_write(target, lambda tmp, t=table: t.to_parquet(tmp, index=False))
         written.append(target)
     return written

@@ -203,8 +203,8 @@ def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
 
 
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
-             batch_size: int = DEFAULT_BATCH) -> RunResult:
-    """Play ``config.games`` games and return their totals.
+             batch_size: int = DEFAULT_BATCH, first_game: int = 0) -> RunResult:
+    """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
     ``progress(n)`` is called after each batch with the number of games just finished.
     """
@@ -212,9 +212,10 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
     kernel.play(0, 1)  # compile (or load from cache) before the clock starts
     totals = Totals.zeros(config.players)
     start = time.perf_counter()
+    end = first_game + config.games
     with ThreadPoolExecutor(max_workers=config.threads) as pool:
-        for first in range(0, config.games, batch_size):
-            n = min(batch_size, config.games - first)
+        for first in range(first_game, end, batch_size):
+            n = min(batch_size, end - first)
             for part in pool.map(lambda c: kernel.play(*c), chunks(first, n, config.threads)):
                 totals.add(part)
             if progress is not None:

@@ -69,5 +69,6 @@ def strategy_id(name: str) -> int:
     return list(REGISTRY).index(name)
 
 
+BUILT_INS = ("random", "greedy", "collector", "cautious", "gambler", "expert")
 # Registers the built-ins, in this order (their ids).
 from . import random, greedy, collector, cautious, gambler, expert  # noqa: E402,F401,I001  isort: skip

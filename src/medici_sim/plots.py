@@ -1,0 +1,86 @@
+"""Figures for ``compare`` and ``balance`` (matplotlib, optional: pip install 'medici-sim[analysis]')."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .analysis import AnalysisDependencyError
+from .output import atomic_write
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise AnalysisDependencyError("--plot needs matplotlib: pip install 'medici-sim[analysis]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: Path) -> None:
+    atomic_write(Path(path), lambda tmp: fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight"))
+
+
+def plot_compare(ratings: pd.DataFrame, head_to_head: pd.DataFrame, path: Path) -> None:
+    """Left: each strategy's rating with its interval, per player count. Right: how often the
+    row strategy finished above the column strategy, over all player counts."""
+    plt = _pyplot()
+    strategies = list(dict.fromkeys(ratings["strategy"]))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 0.6 * len(strategies) + 3))
+    counts = sorted(ratings["players"].unique())
+    offsets = np.linspace(-0.25, 0.25, len(counts)) if len(counts) > 1 else [0.0]
+    for offset, players in zip(offsets, counts, strict=True):
+        rows = ratings[ratings["players"] == players].set_index("strategy").reindex(strategies)
+        y = np.arange(len(strategies)) + offset
+        left.errorbar(rows["rating"], y, xerr=[rows["rating"] - rows["rating_ci_low"],
+                                               rows["rating_ci_high"] - rows["rating"]],
+                      fmt="o", capsize=3, label=f"{players} players")
+    left.set_yticks(range(len(strategies)), strategies)
+    left.invert_yaxis()
+    left.axvline(0, color="grey", lw=0.8)
+    left.set_xlabel(f"Bradley–Terry rating, log-odds of finishing above {strategies[0]} (95% interval)")
+    left.set_title("Strength")
+    left.legend(loc="best", fontsize="small")
+
+    points = head_to_head.assign(above=head_to_head["above_rate"] * head_to_head["meetings"])
+    pooled = points.groupby(["strategy", "opponent"])[["above", "meetings"]].sum()
+    matrix = (pooled["above"] / pooled["meetings"]).unstack().reindex(index=strategies, columns=strategies)
+    image = right.imshow(matrix.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
+    right.set_xticks(range(len(strategies)), strategies, rotation=45, ha="right")
+    right.set_yticks(range(len(strategies)), strategies)
+    for i in range(len(strategies)):
+        for j in range(len(strategies)):
+            value = matrix.iat[i, j]
+            if not np.isnan(value):
+                right.text(j, i, f"{100 * value:.0f}%", ha="center", va="center", fontsize=8)
+    right.set_title("Head to head: row finishes above column")
+    fig.colorbar(image, ax=right, fraction=0.046, pad=0.04)
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_balance(per_strategy: pd.DataFrame, path: Path) -> None:
+    """One panel per player count: each strategy's win rate under both rules, with intervals."""
+    plt = _pyplot()
+    counts = sorted(per_strategy["players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 4.5), sharey=True, squeeze=False)
+    for ax, players in zip(axes[0], counts, strict=True):
+        rows = per_strategy[per_strategy["players"] == players]
+        x = np.arange(len(rows))
+        for shift, rules, color in ((-0.2, "standard", "tab:blue"), (0.2, "bonus20", "tab:orange")):
+            rate = rows[f"win_rate_{rules}"]
+            ax.bar(x + shift, rate, width=0.4, color=color, label=rules,
+                   yerr=[rate - rows[f"win_rate_{rules}_ci_low"], rows[f"win_rate_{rules}_ci_high"] - rate],
+                   capsize=2)
+        ax.axhline(1 / players, color="grey", lw=0.8, ls="--")
+        ax.set_xticks(x, rows["strategy"], rotation=45, ha="right")
+        ax.set_title(f"{players} players")
+    axes[0][0].set_ylabel("win rate (95% interval); dashed: 1 / players")
+    axes[0][0].legend(fontsize="small")
+    fig.suptitle("Win rate by strategy: standard rules against bonus20")
+    _save(fig, path)
+    plt.close(fig)
