@@ -271,12 +271,14 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 
 @cli.command()
 @study_options
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
+              help="The rules to play (R19).")
 def compare(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, quiet):
+            precision, plugins, quiet, variant):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads,
                                                      deck_path, out_path, plot_path, precision, plugins)
-    tournaments = [Tournament(deck, players, strategies, "standard", seed, threads, config_index=i)
+    tournaments = [Tournament(deck, players, strategies, variant, seed, threads, config_index=i)
                    for i, players in enumerate(counts)]
     _play(tournaments, games, precision, quiet)
     tables = {
