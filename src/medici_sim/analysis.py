@@ -7,6 +7,8 @@ to the head-to-head results with statsmodels.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -93,7 +95,9 @@ def ratings_table(tournament: Tournament) -> pd.DataFrame:
             row[a], row[b] = 1.0, -1.0
             design.append(row[1:])
             outcomes.append((tournament.pairs[a, b] / 2 + 0.5, tournament.pairs[b, a] / 2 + 0.5))
-    fit = sm.GLM(np.array(outcomes), np.array(design), family=sm.families.Binomial()).fit()
+    with warnings.catch_warnings():  # one pairing leaves no residual degrees of freedom: harmless here
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.GLM(np.array(outcomes), np.array(design), family=sm.families.Binomial()).fit()
     intervals = np.asarray(fit.conf_int(alpha=0.05))
     rating = np.concatenate([[0.0], fit.params])
     low = np.concatenate([[0.0], intervals[:, 0]])
