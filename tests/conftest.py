@@ -11,6 +11,17 @@ from medici_sim.rules import VARIANTS
 from medici_sim.simulate import Kernel, RunConfig, seat_strategy
 
 HEADER = "count,good,icons,value,green\n"
+# 19 cards: days run out (R12) in most games with 3 or more players
+SMALL_DECK = """\
+3,grain,1,3,no
+3,spice,2,0,no
+3,fur,1,5,no
+2,dye,1,4,no
+2,cloth,1,2,no
+2,cloth,1,0,yes
+2,none,0,2,yes
+2,none,0,7,no
+"""
 
 
 def tiny_deck(rows: str, name: str = "tiny") -> Deck:

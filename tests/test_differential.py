@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import kernel_game, tiny_deck
+from conftest import SMALL_DECK, kernel_game, tiny_deck
 
 from medici_sim import reference
 from medici_sim.rules import BONUS20, STANDARD
@@ -43,16 +43,6 @@ def test_default_deck_games_identical(deck, players, variant, seating):
         assert_same_game(deck, players, variant, ["random"] * players, seed, game_index, seating)
 
 
-SMALL_DECK = """\
-3,grain,1,3,no
-3,spice,2,0,no
-3,fur,1,5,no
-2,dye,1,4,no
-2,cloth,1,2,no
-2,cloth,1,0,yes
-2,none,0,2,yes
-2,none,0,7,no
-"""
 
 
 @pytest.mark.parametrize("players", range(2, 7))

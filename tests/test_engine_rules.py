@@ -28,7 +28,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from conftest import tiny_deck
+from conftest import SMALL_DECK, tiny_deck
 from numba import njit
 
 from medici_sim import engine
@@ -530,16 +530,6 @@ def test_r21_all_tied_starter_is_uniform(players):
 
 # ------------------------------------------------------------------ 3. invariants over many games
 
-SMALL_DECK = """\
-3,grain,1,3,no
-3,spice,2,0,no
-3,fur,1,5,no
-2,dye,1,4,no
-2,cloth,1,2,no
-2,cloth,1,0,yes
-2,none,0,2,yes
-2,none,0,7,no
-"""
 # Most icons in one good, so that R18/R19 thresholds are crossed in both directions.
 SKEWED_DECK = """\
 20,grain,1,2,no
