@@ -255,8 +255,6 @@ def test_balance_difference_interval_from_the_two_rules(deck):
     assert bool(per_strategy["significant"].iloc[1]) is False
 
 
-@pytest.mark.xfail(strict=True, reason="balance_tables takes each rule's half-width from the interval after it "
-                                       "is clipped at 0, so a clipped rate understates the difference's interval")
 def test_balance_difference_interval_ignores_clipping(deck):
     # standard: 1 win in 40 games (2.5%, half-width 4.9% > 2.5%: its table interval is clipped at 0)
     standard = {"greedy": [Fraction(1)] + [Fraction(0)] * 39, "random": [Fraction(1)] * 20 + [Fraction(0)] * 20}

@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 
 from medici_sim.deck import default_deck, parse_deck
-from medici_sim.rng import GameRandom
-from medici_sim.rules import BONUS20, NO_GOOD, SHIP_PAYOUTS, STANDARD, ship_capacity
 from medici_sim.reference import (
     LOC_DECK,
     LOC_MARKET,
@@ -31,6 +29,8 @@ from medici_sim.reference import (
     run_game,
     ship_payouts,
 )
+from medici_sim.rng import GameRandom
+from medici_sim.rules import BONUS20, NO_GOOD, SHIP_PAYOUTS, STANDARD, ship_capacity
 
 HEADER = "count,good,icons,value,green\n"
 KEYS = {"seat_slot", "starter", "ran_out", "ship_value", "ship_pay", "majority_pay", "bonus_pay",
@@ -337,7 +337,7 @@ def test_r21_tie_break_draws_below_k_among_tied_seats_in_seat_order():
     """R21 / protocol: tied seats in ascending order, starter = tied[below(k)]; one: no draw."""
     game = Game(default_deck(), 4, STANDARD, ["random"] * 4, 9, 3)
     for florins, tied in (([10, 5, 20, 5], [1, 3]), ([5, 5, 5, 5], [0, 1, 2, 3]), ([7, 6, 8, 9], [1])):
-        for p, f in zip(game.players, florins):
+        for p, f in zip(game.players, florins, strict=True):
             p.florins = f
         twin = GameRandom(0, 0)
         twin.state = game.rng.state

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from . import engine
-from .stats import Z95, mean_interval
+from .stats import mean_interval
 from .tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
@@ -121,7 +121,8 @@ def rules_row(tournament: Tournament) -> dict:
     shares = _shares(tournament.seat_stats.sum(axis=0, keepdims=True))
     return {
         "players": tournament.players, "variant": tournament.variant, "games": games,
-        "seat1_win_rate": win[0], "seat1_ci_low": low[0], "seat1_ci_high": high[0], "fair_win_rate": fair,
+        "seat1_win_rate": win[0], "seat1_ci_low": max(low[0], 0.0), "seat1_ci_high": min(high[0], 1.0),
+        "fair_win_rate": fair,
         "seat_advantage": win[0] - fair, **{k: v[0] for k, v in shares.items()},
         "mean_win_margin": tournament.run[engine.RUN_WIN_MARGIN] / games,
         "variant_decided_rate": tournament.run[engine.RUN_VARIANT_DECIDED] / games,
@@ -131,10 +132,11 @@ def rules_row(tournament: Tournament) -> dict:
 def balance_tables(standard: Tournament, bonus20: Tournament) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Standard against bonus20 for one player count: (per strategy, per rules)."""
     a, b = strategy_table(standard), strategy_table(bonus20)
-    half_a = a["win_rate"] - a["win_rate_ci_low"]
-    half_b = b["win_rate"] - b["win_rate_ci_low"]
+    # half-widths from the unclipped intervals: a clipped one would understate the variance
+    rate_a, low_a, _ = _win_rates(standard.strategy_stats)
+    rate_b, low_b, _ = _win_rates(bonus20.strategy_stats)
     difference = b["win_rate"] - a["win_rate"]
-    half = Z95 * np.sqrt((half_a / Z95) ** 2 + (half_b / Z95) ** 2)
+    half = np.hypot(rate_a - low_a, rate_b - low_b)
     per_strategy = pd.DataFrame({
         "players": standard.players, "strategy": a["strategy"],
         "win_rate_standard": a["win_rate"], "win_rate_standard_ci_low": a["win_rate_ci_low"],
@@ -171,8 +173,8 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
             first = (f"With {players} players, bonus20 changes no strategy's win rate significantly "
                      f"(largest: it {change})")
         std, b20 = rules.loc["standard"], rules.loc["bonus20"]
-        seat_half = Z95 * np.hypot((std["seat1_ci_high"] - std["seat1_win_rate"]) / Z95,
-                                   (b20["seat1_ci_high"] - b20["seat1_win_rate"]) / Z95)
+        seat_half = np.hypot(std["seat1_ci_high"] - std["seat1_win_rate"],
+                             b20["seat1_ci_high"] - b20["seat1_win_rate"])
         seat_changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
         seat = (f"seat 1 wins {points(std['seat1_win_rate'])}% under the standard rules and "
                 f"{points(b20['seat1_win_rate'])}% under bonus20 (fair share {points(std['fair_win_rate'])}%), "

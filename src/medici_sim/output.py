@@ -81,7 +81,7 @@ def write_tables(path: str | Path, tables: dict[str, pd.DataFrame], summary: dic
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".json":
-        document = {"summary": summary, **{name: json.loads(t.to_json(orient="records"))
+        document = {"summary": summary, **{name: json.loads(t.to_json(orient="records", double_precision=15))
                                            for name, t in tables.items()}}
         atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(document, indent=2) + "\n"))
         return [path]
