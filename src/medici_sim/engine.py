@@ -72,6 +72,7 @@ STATE_DTYPE = np.dtype([
     # the table; counts[N_CARDS] cards and rules[RULE_PLAYERS] players are in use
     ("deck", _I8, MAX_CARDS), ("market", _I8, MAX_CARDS), ("out", _I8, MAX_CARDS),
     ("counts", _I8, N_COUNTS), ("unseen", _I8, (2, UNSEEN_WIDTH)),
+    ("full_deck_unseen", _I8, (2, UNSEEN_WIDTH)),  # `unseen` at the start of a game
     ("ship", _I8, (MAX_PLAYERS, MAX_CARDS)), ("ship_len", _I8, MAX_PLAYERS),
     ("ship_used", _I8, MAX_PLAYERS), ("ship_value", _I8, MAX_PLAYERS),
     ("ship_icons", _I8, (MAX_PLAYERS, N_GOODS)),
@@ -112,6 +113,9 @@ def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payo
     state.ship_payouts[:ship_payouts.size] = ship_payouts
     state.counts[N_CARDS] = n_cards
     state.counts[RECORD_LOCATIONS] = record_locations
+    for card in range(n_cards):
+        count_unseen_nb(state, card, 1)
+    state.full_deck_unseen[:, :] = state.unseen
     for place in range(MAX_PLAYERS + 1):
         for others in range(MAX_PLAYERS + 1):
             state.majority_share[place, others] = tied_share_nb(MAJORITY_PAYOUTS, place, others + 1)
@@ -159,10 +163,9 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
         for k in range(MAX_PARAMS):
             state.seat_params[seat, k] = slot_params[slot, k]
     n_cards = state.counts[N_CARDS]
-    state.unseen[:, :] = 0
     for card in range(n_cards):
         state.deck[card] = card
-        count_unseen_nb(state, card, 1)
+    state.unseen[:, :] = state.full_deck_unseen
     state.counts[DECK_LEN] = n_cards
     state.counts[MARKET_LEN] = 0
     state.counts[OUT_LEN] = 0
