@@ -6,12 +6,16 @@ checked before any game is played, so no output file is ever half-written.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
 
 import click
 import pandas as pd
 
-from . import __version__
+from . import __version__, checkpoint
 from .analysis import (
     AnalysisDependencyError,
     balance_tables,
@@ -22,15 +26,17 @@ from .analysis import (
     verdict,
 )
 from .deck import DeckError, default_deck, load_deck
-from .output import OutputError, check_output_path, check_plot_path, write_tables
+from .output import OutputError, check_output_path, check_plot_path, check_writable, write_tables
 from .plugins import PluginError, load_plugin
 from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
-from .simulate import ConfigError, RunConfig, SeatStrategy, seat_strategy, simulate
+from .simulate import ConfigError, RunConfig, SeatStrategy, Totals, seat_strategy, simulate
 from .stats import seat_frame, strategy_frame, summary
 from .strategies import BUILT_INS, REGISTRY
 from .tournament import Tournament
 
-USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError)
+USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError,
+               checkpoint.CheckpointError)
+INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 
 
@@ -130,10 +136,16 @@ def _fail(message: str) -> None:
                    "FILE-strategies.EXT and FILE-summary.EXT; JSON: all in one file.")
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")
+@click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+              help="After every batch, save the configuration and the statistics so far to FILE.")
+@click.option("--resume", "resume_path", default=None, metavar="FILE",
+              help="Continue the run saved in FILE (same options as the run that saved it); "
+                   "checkpoints go on to FILE unless --checkpoint names another.")
 @click.option("--quiet", "-q", is_flag=True, help="Print no progress bar.")
 @click.version_option(__version__, prog_name="medici-sim")
 @click.pass_context
-def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins, quiet):
+def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins,
+        checkpoint_path, resume_path, quiet):
     """Play Medici: The Card Game many times and print per-seat and per-strategy statistics.
 
     Known strategies: see `medici-sim strategies`.
@@ -148,16 +160,35 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
                        threads=threads if threads is not None else (os.cpu_count() or 1))
     if out_path:
         check_output_path(out_path)
+    checkpoint_path = checkpoint_path or resume_path
+    if checkpoint_path:
+        check_writable("--checkpoint", Path(checkpoint_path))
+    configuration = run_configuration(config)
+    done = Totals.from_dict(checkpoint.load(resume_path, "run", configuration)["totals"]) if resume_path else None
+    running = Totals.zeros(players)
+    if done is not None:
+        running.add(done)
     warning = deck.shortage_warning(players)
     if warning:
         click.echo(f"medici-sim: warning: {warning}", err=True)
+
+    def save(batch: Totals) -> None:
+        running.add(batch)
+        checkpoint.save(checkpoint_path, "run", configuration, {"totals": running.to_dict()})
+
     bar = _progress_bar(games, quiet)
-    try:
-        result = simulate(config, progress=bar.update if bar else None)
-    finally:
-        if bar:
-            bar.close()
+    if bar and done is not None:
+        bar.update(done.games)
+    with interruptible() as stop:
+        try:
+            result = simulate(config, progress=bar.update if bar else None, stop=stop, done=done,
+                              on_batch=save if checkpoint_path else None)
+        finally:
+            if bar:
+                bar.close()
     seats, by_strategy, run = seat_frame(result), strategy_frame(result), summary(result)
+    if not result.complete:
+        click.echo(f"\nPARTIAL RESULTS: interrupted after {result.totals.games} of {games} games")
     _print_table("Per seat (seat 1 starts day 1, R7; win_rate counts a k-way shared win as 1/k, R22)", seats)
     if config.seating != "fixed" or len(by_strategy) > 1:
         _print_table("Per strategy", by_strategy)
@@ -167,6 +198,35 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
     if out_path:
         for path in write_tables(out_path, {"seats": seats, "strategies": by_strategy}, run):
             click.echo(f"  wrote {path}")
+    if not result.complete:
+        sys.exit(INTERRUPTED)
+
+
+def run_configuration(config: RunConfig) -> dict:
+    """What a checkpoint of the main command must match to be resumed."""
+    return {"players": config.players, "games": config.games, "seed": config.seed,
+            "variant": config.variant, "seating": config.seating,
+            "strategies": [[s.name, dict(s.params)] for s in config.strategies],
+            "deck": checkpoint.deck_identity(config.deck)}
+
+
+@contextmanager
+def interruptible():
+    """A stop request for the run: the first Ctrl-C (SIGINT) asks it to stop after the
+    current batch and report what it has; a second one quits at once."""
+    stop = threading.Event()
+
+    def handler(signum, frame):
+        if stop.is_set():
+            os._exit(INTERRUPTED)
+        stop.set()
+        click.echo("medici-sim: interrupted: stopping after this batch (Ctrl-C again quits at once)", err=True)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def study_options(command):
@@ -347,9 +407,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command, turning every user error into one line and exit code 2."""
     try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("medici-sim: aborted", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("medici-sim: interrupted", err=True)
+        sys.exit(INTERRUPTED)
     except click.ClickException as exc:
         _fail(exc.format_message().replace("\n", " "))
     except USER_ERRORS as exc:

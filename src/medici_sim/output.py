@@ -21,7 +21,7 @@ class OutputError(ValueError):
     """An output path that cannot be written."""
 
 
-def _check_writable(option: str, path: Path) -> Path:
+def check_writable(option: str, path: Path) -> Path:
     if path.is_dir():
         raise OutputError(f"{option} {path}: is a directory")
     directory = path.parent if str(path.parent) else Path(".")
@@ -43,7 +43,7 @@ def check_output_path(path: str | Path) -> Path:
             import pyarrow  # noqa: F401
         except ImportError:
             raise OutputError("--out *.parquet needs pyarrow: pip install 'medici-sim[parquet]'") from None
-    return _check_writable("--out", path)
+    return check_writable("--out", path)
 
 
 def check_plot_path(path: str | Path) -> Path:
@@ -51,7 +51,7 @@ def check_plot_path(path: str | Path) -> Path:
     path = Path(path)
     if path.suffix.lower() != ".png":
         raise OutputError(f"--plot {path}: the file name must end in .png")
-    return _check_writable("--plot", path)
+    return check_writable("--plot", path)
 
 
 def atomic_write(path: Path, write) -> None:

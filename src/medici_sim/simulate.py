@@ -9,6 +9,7 @@ batch size or machine. Memory is fixed: a GameState per thread and the stats arr
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,9 @@ from .dispatch import strategy_table
 from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, rule_arrays, variant_id
 from .strategies import REGISTRY, strategy_id
 
-DEFAULT_BATCH = 1 << 17  # games between progress updates
+FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
+BATCH_SECONDS = 0.25  # a batch's target duration: progress updates, checkpoints and Ctrl-C
+MAX_BATCH = 1 << 21
 MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
@@ -113,6 +116,13 @@ class Totals:
                    np.zeros((players, players), np.int64),
                    np.zeros(engine.N_RUN_STATS, np.int64))
 
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name).tolist() for name in ("seat", "slot", "pairs", "run")}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Totals:
+        return cls(*(np.array(data[name], np.int64) for name in ("seat", "slot", "pairs", "run")))
+
     def add(self, other: Totals) -> None:
         self.seat += other.seat
         self.slot += other.slot
@@ -128,11 +138,17 @@ class Totals:
 class RunResult:
     config: RunConfig
     totals: Totals
-    elapsed: float
+    elapsed: float  # seconds this call played for
+    played: int  # games this call played (a resumed run's earlier games not included)
 
     @property
     def games_per_second(self) -> float:
-        return self.totals.games / self.elapsed if self.elapsed > 0 else float("inf")
+        return self.played / self.elapsed if self.elapsed > 0 else float("inf")
+
+    @property
+    def complete(self) -> bool:
+        """False when the run was stopped before all its games were played."""
+        return self.totals.games == self.config.games
 
 
 @dataclass(frozen=True)
@@ -203,21 +219,40 @@ def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
 
 
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
-             batch_size: int = DEFAULT_BATCH, first_game: int = 0) -> RunResult:
+             batch_size: int | None = None, first_game: int = 0, *, stop: threading.Event | None = None,
+             done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None) -> RunResult:
     """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
-    ``progress(n)`` is called after each batch with the number of games just finished.
+    - ``done``: totals of the first games of this range, already played (a resumed run);
+      play continues after them.
+    - ``stop``: checked between batches; once set, the run returns early with what it
+      has (``RunResult.complete`` is then False).
+    - ``progress(n)`` after each batch with its number of games; ``on_batch(totals)`` with
+      the batch's totals (to keep and checkpoint running totals).
+    - ``batch_size``: games per batch; by default batches last about BATCH_SECONDS, so a
+      stop request is answered promptly. Batches never change the results (R25).
     """
     kernel = Kernel(config)
     kernel.play(0, 1)  # compile (or load from cache) before the clock starts
     totals = Totals.zeros(config.players)
+    if done is not None:
+        totals.add(done)
+    batch = batch_size or FIRST_BATCH
     start = time.perf_counter()
-    end = first_game + config.games
     with ThreadPoolExecutor(max_workers=config.threads) as pool:
-        for first in range(first_game, end, batch_size):
-            n = min(batch_size, end - first)
-            for part in pool.map(lambda c: kernel.play(*c), chunks(first, n, config.threads)):
-                totals.add(part)
+        while totals.games < config.games and not (stop is not None and stop.is_set()):
+            n = min(batch, config.games - totals.games)
+            began = time.perf_counter()
+            batch_totals = Totals.zeros(config.players)
+            for part in pool.map(lambda c: kernel.play(*c), chunks(first_game + totals.games, n, config.threads)):
+                batch_totals.add(part)
+            totals.add(batch_totals)
+            if batch_size is None:  # aim for batches of about BATCH_SECONDS
+                rate = n / max(time.perf_counter() - began, 1e-6)
+                batch = int(min(max(rate * BATCH_SECONDS, MIN_CHUNK), MAX_BATCH))
+            if on_batch is not None:
+                on_batch(batch_totals)
             if progress is not None:
                 progress(n)
-    return RunResult(config, totals, time.perf_counter() - start)
+    played = totals.games - (done.games if done is not None else 0)
+    return RunResult(config, totals, time.perf_counter() - start, played)

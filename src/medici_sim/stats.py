@@ -87,7 +87,9 @@ def summary(result: RunResult) -> dict:
     config = result.config
     totals: Totals = result.totals
     return {
+        "partial": not result.complete,
         "games": totals.games,
+        "games_requested": config.games,
         "players": config.players,
         "variant": config.variant,
         "seating": config.seating,

@@ -1,0 +1,132 @@
+"""Runs that survive: checkpoints, resume after a real SIGKILL, Ctrl-C (SIGINT), and refusals."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from medici_sim import checkpoint
+
+from conftest import HEADER
+
+RUN = ["--games", "3000000", "--strategies", "expert,random,greedy,cautious", "--seating", "rotate",
+       "--seed", "5", "--quiet"]
+
+
+def medici(*args, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "medici_sim", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def wait_for_progress(path: Path, proc: subprocess.Popen, timeout: float = 120.0) -> int:
+    """Games saved in the checkpoint once it holds some (but not all) of the run."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        if path.exists():
+            games = json.loads(path.read_text())["progress"]["totals"]["run"][0]  # atomic: always whole
+            if games > 0:
+                return games
+        time.sleep(0.05)
+    raise AssertionError("no checkpoint written")
+
+
+def test_sigkill_then_resume_gives_the_uninterrupted_tables(tmp_path):
+    """A run killed with SIGKILL mid-way and resumed ends with exactly the tables of an
+    uninterrupted run with the same seed (R25)."""
+    whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "run.ckpt"
+    assert medici(*RUN, "--out", str(whole)).wait(timeout=600) == 0
+    proc = medici(*RUN, "--checkpoint", str(saved))
+    games_at_kill = wait_for_progress(saved, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    games_saved = json.loads(saved.read_text())["progress"]["totals"]["run"][0]
+    assert games_at_kill <= games_saved < 3_000_000
+    done = medici(*RUN, "--resume", str(saved), "--out", str(resumed))
+    out, err = done.communicate(timeout=600)
+    assert done.returncode == 0, err
+    a, b = json.loads(whole.read_text()), json.loads(resumed.read_text())
+    assert a["seats"] == b["seats"] and a["strategies"] == b["strategies"]
+    assert b["summary"]["partial"] is False and b["summary"]["games"] == 3_000_000
+
+
+def test_ctrl_c_reports_partial_results_and_exits_130(tmp_path):
+    out_file = tmp_path / "partial.json"
+    proc = medici(*RUN, "--out", str(out_file), "--checkpoint", str(tmp_path / "c.ckpt"))
+    wait_for_progress(tmp_path / "c.ckpt", proc)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - sent < 3.0  # "within about a second", with room for a loaded machine
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    summary = json.loads(out_file.read_text())["summary"]
+    assert summary["partial"] is True and 0 < summary["games"] < 3_000_000
+    assert f"PARTIAL RESULTS: interrupted after {summary['games']} of 3000000 games" in out
+
+
+def test_second_ctrl_c_quits_at_once(tmp_path):
+    proc = medici(*RUN, "--checkpoint", str(tmp_path / "c.ckpt"))
+    wait_for_progress(tmp_path / "c.ckpt", proc)
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+
+
+@pytest.fixture
+def saved_run(tmp_path) -> Path:
+    path = tmp_path / "small.ckpt"
+    done = subprocess.run([sys.executable, "-m", "medici_sim", "--games", "5000", "--seed", "3", "--quiet",
+                           "--checkpoint", str(path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+@pytest.mark.parametrize("change,what", [
+    (["--seed", "4"], "the seed differs (checkpoint: 3; now: 4)"),
+    (["--seed", "3", "--games", "6000"], "the games differs"),
+    (["--seed", "3", "--players", "5"], "the players differs"),
+    (["--seed", "3", "--strategies", "greedy"], "the strategies differs"),
+    (["--seed", "3", "--variant", "bonus20"], "the variant differs"),
+    (["--seed", "3", "--seating", "rotate"], "the seating differs"),
+])
+def test_resume_refuses_another_configuration(saved_run, change, what, capsys):
+    from medici_sim.cli import main
+    args = ["--games", "5000", "--quiet", *change, "--resume", str(saved_run)]
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and what in err and err.count("\n") == 1
+
+
+def test_resume_refuses_another_deck_and_format(saved_run, tmp_path, capsys):
+    from medici_sim.cli import main
+    deck = tmp_path / "deck.csv"
+    deck.write_text(HEADER + "40,fur,1,3,no\n30,dye,1,2,no\n")
+    with pytest.raises(SystemExit):
+        main(["--games", "5000", "--seed", "3", "--quiet", "--deck", str(deck), "--resume", str(saved_run)])
+    assert "the deck differs" in capsys.readouterr().err
+    document = json.loads(saved_run.read_text())
+    document["format"] = checkpoint.FORMAT + 1
+    saved_run.write_text(json.dumps(document))
+    with pytest.raises(SystemExit):
+        main(["--games", "5000", "--seed", "3", "--quiet", "--resume", str(saved_run)])
+    assert f"statistics format {checkpoint.FORMAT + 1}" in capsys.readouterr().err
+    saved_run.write_bytes(os.urandom(64))
+    with pytest.raises(SystemExit):
+        main(["--games", "5000", "--seed", "3", "--quiet", "--resume", str(saved_run)])
+    assert "not a medici-sim checkpoint" in capsys.readouterr().err
+
+
+def test_resume_of_a_finished_run_plays_nothing_more(saved_run, capsys):
+    from medici_sim.cli import main
+    main(["--games", "5000", "--seed", "3", "--quiet", "--resume", str(saved_run)])
+    out = capsys.readouterr().out
+    assert "partial            False" in out and "games              5000" in out
