@@ -10,10 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import HEADER
 
 from medici_sim import checkpoint
-
-from conftest import HEADER
 
 RUN = ["--games", "3000000", "--strategies", "expert,random,greedy,cautious", "--seating", "rotate",
        "--seed", "5", "--quiet"]
