@@ -23,7 +23,7 @@ from functools import cache
 import numpy as np
 import pytest
 from conftest import HEADER
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from test_cli import run
 from test_differential import assert_same_game
@@ -48,7 +48,7 @@ ERROR_PREFIX = "medici-sim: error: "
 
 # CLI tests call one function-scoped fixture (capsys, tmp_path) across examples on purpose:
 # every example reads capsys empty and rewrites its files.
-CLI_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
+CLI_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True,
                         suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                HealthCheck.too_slow])
 
@@ -150,8 +150,10 @@ def check_invariants(deck, players, variant, t):
             kept = before >= engine.LOC_WAREHOUSE
             assert np.array_equal(loc[kept], before[kept])
             assert (loc[before == engine.LOC_OUT] == engine.LOC_OUT).all()
-            gone = (before >= engine.LOC_SHIP) & (before < engine.LOC_WAREHOUSE) & (good < 0)
-            assert (loc[gone] == engine.LOC_OUT).all()
+            on_ship = (before >= engine.LOC_SHIP) & (before < engine.LOC_WAREHOUSE)
+            assert (loc[on_ship & (good < 0)] == engine.LOC_OUT).all()
+            unloaded = on_ship & (good >= 0)
+            assert np.array_equal(loc[unloaded], before[unloaded] + (engine.LOC_WAREHOUSE - engine.LOC_SHIP))
             # R21: the fewest florins starts the next day
             so_far = paid[:day].sum(axis=0)
             assert so_far[t.day_starter[day]] == so_far.min()
@@ -172,7 +174,7 @@ def check_invariants(deck, players, variant, t):
     assert np.array_equal(t.warehouse_icons, t.day_warehouse_icons[-1])
 
 
-@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), deck_text=deck_texts(), players=st.integers(2, 6), variant=st.sampled_from((0, 1)),
        seating=st.sampled_from(engine.SEATING_MODES), seed=st.integers(0, 2**63 - 1))
 def test_random_decks_keep_invariants_and_match_reference(data, deck_text, players, variant, seating, seed):
@@ -185,10 +187,11 @@ def test_random_decks_keep_invariants_and_match_reference(data, deck_text, playe
     for game_index in games:
         t = trace_game(deck, players, variant, seating, seed, game_index, names, params)
         check_invariants(deck, players, variant, t)
+        event(f"days run out per game: {t.day_ran_out.sum()}")
         assert_same_game(deck, players, variant, names, seed, game_index, seating, params)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(rows=deck_rows(max_rows=3), players=st.integers(2, 6), variant=st.sampled_from((0, 1)),
        seed=st.integers(0, 2**63 - 1))
 def test_tiny_decks_run_out_alike(rows, players, variant, seed):
@@ -243,7 +246,7 @@ scores_and_perm = st.integers(2, 6).flatmap(lambda n: st.tuples(
     st.lists(st.integers(-5, 50), max_size=MAX_PLAYERS - n)))
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=1000, deadline=None, derandomize=True)
 @given(scores_and_perm)
 @example(([20, 16, 16, 13], [3, 2, 1, 0], []))  # R15's rulebook example: 30, 15, 15, 0
 def test_ship_payouts_properties(case):
@@ -260,7 +263,7 @@ def test_ship_payouts_properties(case):
         assert paid == [30, 15, 15, 0]
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=1000, deadline=None, derandomize=True)
 @given(scores_and_perm)
 @example(([4, 4, 0], [0, 1, 2], []))  # R15: two tied for most share 10 + 5, each gets 5
 @example(([6, 2, 2], [0, 1, 2], []))  # two tied for 2nd share 5 + 0, each gets 0
@@ -301,7 +304,7 @@ def run_with_deck(capsys, tmp_path, content: bytes):
 
 # Junk for one field: no field or line separators (',', '"', newlines), no '#' (a comment).
 # '\r' is left out: a lone carriage return crashes the csv reader (see the xfail below).
-FIELD_JUNK = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters=',"#\r\n'), max_size=12)
+FIELD_JUNK = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters=',"#\r\n\x00'), max_size=12)
 
 
 def _not_int(text):
@@ -313,7 +316,7 @@ def _not_int(text):
 
 
 def _corrupt(draw, rows):
-    """Break exactly one row; return (rows, index or None, whether the message must name the line)."""
+    """Break exactly one row; return (rows, its index, whether the message must name its line)."""
     rows = [list(r) for r in rows]
     i = draw(st.integers(0, len(rows) - 1))
     row = rows[i]
@@ -370,35 +373,47 @@ def test_wrong_header_is_one_line_error(capsys, tmp_path, header, rows):
     run_with_deck(capsys, tmp_path, (header + "\n" + body).encode())
 
 
+GARBAGE_SAMPLES = [
+    b"", b"\n\n\n", b"   \n\t\n", b"# only a comment\n", HEADER.encode(), b"\xef\xbb\xbf" + HEADER.encode(),
+    b"# c\n" + HEADER.encode() + b"# c\n\n,,,,\n", HEADER.encode() + b"1,grain,1,1,no\x00\n",
+    (HEADER + "1,grain,1,1,no\n").encode("utf-16"), (HEADER + "# caf\xe9\n1,grain,1,1,no\n").encode("latin-1"),
+    b"\xff\xfe\x00\x01garbage", "count,good,icons,value,green\n1,gr\u00e4in,1,1,no\n".encode(),
+    "count,good,icons,value,green\n\u0661\u0662,grain,1,1,n\u00f6\n".encode(),
+]
+
+
 @CLI_SETTINGS
 @given(content=st.one_of(
     st.binary(max_size=300),
-    st.sampled_from([b"", b"\n\n\n", b"   \n\t\n", b"# only a comment\n", HEADER.encode(),
-                     b"\xef\xbb\xbf" + HEADER.encode(), b"# c\n" + HEADER.encode() + b"# c\n\n",
-                     HEADER.encode() + b"1,grain,1,1,no\x00\n", (HEADER + "1,grain,1,1,no\n").encode("utf-16"),
-                     (HEADER + "# caf\xe9\n1,grain,1,1,no\n").encode("latin-1")]),
-    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters='"\r'), max_size=200)
-      .map(lambda s: s.encode()),
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=200).map(lambda s: s.encode()),
 ))
+@example(content=b"")
 def test_garbage_deck_files_are_one_line_errors(capsys, tmp_path, content):
-    # '\r' is left out (the csv reader crashes on a lone one, xfail below); '"' too (a quoted
-    # newline in the header gives a two-line message, xfail below)
+    # '\r' is left out (a lone one crashes the csv reader), '"' too (a quoted newline in
+    # the header gives a two-line message): both pinned by the xfail tests at the end
     content = content.replace(b"\r", b"").replace(b'"', b"")
-    if b"count" in content.lower() and b"1,grain" not in content:
-        content = b"x" + content  # random text is never a valid header, bar the samples above
+    if b"count" in content.lower():
+        content = b"x" + content  # so random junk never holds a valid header
     run_with_deck(capsys, tmp_path, content)
 
 
-def _bad_int(low, high):
-    """Option values that are not integers in [low, high]."""
+@pytest.mark.parametrize("content", GARBAGE_SAMPLES)
+def test_unusable_deck_files_are_one_line_errors(capsys, tmp_path, content):
+    run_with_deck(capsys, tmp_path, content)
+
+
+def _bad_int(low, high, largest=None):
+    """Option values that are not integers in [low, high] (nor, given ``largest``, beyond +-largest)."""
     def invalid(s):
         try:
-            return not low <= int(s) <= high
+            number = int(s)
         except ValueError:
             return True
-    return st.one_of(st.integers(max_value=low - 1).map(str), st.integers(min_value=high + 1).map(str),
-                     st.sampled_from(["", "lots", "1.5", "1e3", "0x10", "nan", "-", "٣٣٣٣" if high < 3333 else "x",
-                                      str(10**30), str(-(10**30)), "9" * 5000]),
+        return not low <= number <= high and (largest is None or abs(number) <= largest)
+    big = largest if largest is not None else 10**30
+    return st.one_of(st.integers(-big, low - 1).map(str), st.integers(high + 1, big).map(str),
+                     st.sampled_from(["", "lots", "1.5", "1e3", "0x10", "nan", "-", "9" * 5000, str(big), str(-big),
+                                      "\u0663\u0663\u0663\u0663" if not low <= 3333 <= high else "x"]),
                      st.text(max_size=15).filter(invalid))
 
 
@@ -426,13 +441,14 @@ _JUNK_NAME_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_
 
 BAD_OPTIONS = st.one_of(
     st.tuples(st.just("--games"), _bad_int(1, MAX_GAMES)),
-    st.tuples(st.just("--players"), _bad_int(2, 6)),
+    # at most a million: a huge --players blows up before it is checked (xfail below)
+    st.tuples(st.just("--players"), _bad_int(2, 6, largest=10**6)),
     st.tuples(st.just("--seed"), _bad_int(0, 2**63 - 1)),
     st.tuples(st.just("--threads"), _bad_int(1, MAX_THREADS)),
     # no registered name anywhere in it, so no strategy in it can be valid ('\n' left out: xfail below)
     st.tuples(st.just("--strategies"), _JUNK_NAME_TEXT.filter(lambda s: not any(n in s for n in REGISTRY))),
     st.tuples(st.just("--strategies"), _bad_strategy_params()),
-    st.tuples(st.just("--strategies"), st.integers(2, 6).map(lambda k: ",".join(["random"] * k))),  # 4 players
+    st.tuples(st.just("--strategies"), st.sampled_from([2, 3, 5, 6]).map(lambda k: ",".join(["random"] * k))),
     st.tuples(st.just("--variant"), st.text(max_size=15).filter(lambda s: s not in VARIANTS)),
     st.tuples(st.just("--seating"), st.text(max_size=15).filter(lambda s: s not in engine.SEATING_MODES)),
 )
@@ -442,9 +458,7 @@ BAD_OPTIONS = st.one_of(
 @given(option=BAD_OPTIONS)
 @example(option=("--strategies", "random,random,random"))
 def test_bad_option_values_are_one_line_errors(capsys, tmp_path, option):
-    name, value = option
-    if name == "--strategies" and value == ",".join(["random"] * 4):
-        value += ",random"  # 4 players need 1 or 4 strategies
+    name, value = option  # with -p 4: 4 players need 1 or 4 strategies
     never = tmp_path / "never.json"
     code, out, err = run(capsys, "-n", "50", "-p", "4", "-q", "--out", str(never), f"{name}={value}")
     assert_one_line_error(code, out, err, never)
@@ -485,3 +499,15 @@ def test_empty_deck_path_is_refused(capsys, tmp_path):
     never = tmp_path / "never.json"
     code, out, err = run(capsys, "-n", "50", "-q", "--deck", "", "--out", str(never))
     assert_one_line_error(code, out, err, never)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: cli.parse_strategies repeats a single strategy `players` times "
+                                       "before RunConfig checks the player count: --players 10**30 is an "
+                                       "OverflowError traceback, 2**62 a MemoryError, and 10**9 allocates "
+                                       "gigabytes (the OOM killer) instead of 'players must be between 2 and 6'")
+@pytest.mark.parametrize("players", [str(10**30), str(2**62)])
+def test_huge_player_count_is_one_line_error(capsys, tmp_path, players):
+    never = tmp_path / "never.json"
+    code, out, err = run(capsys, "-n", "50", "-q", "--out", str(never), "--players", players)
+    assert_one_line_error(code, out, err, never)
+    assert "players must be between 2 and 6" in err
