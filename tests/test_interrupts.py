@@ -129,3 +129,71 @@ def test_resume_of_a_finished_run_plays_nothing_more(saved_run, capsys):
     main(["--games", "5000", "--seed", "3", "--quiet", "--resume", str(saved_run)])
     out = capsys.readouterr().out
     assert "partial            False" in out and "games              5000" in out
+
+
+STUDY = ["--games", "600000", "--players", "3,4", "--strategies", "expert,random,greedy,cautious",
+         "--seed", "8", "--quiet"]
+
+
+def tournament_games(path: Path) -> int:
+    return sum(sum(t["done"]) for t in json.loads(path.read_text())["progress"]["tournaments"])
+
+
+@pytest.mark.parametrize("command", ["compare", "balance"])
+def test_studies_survive_sigkill(tmp_path, command):
+    """compare and balance, killed mid-way and resumed, end with the uninterrupted tables."""
+    whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "study.ckpt"
+    assert medici(command, *STUDY, "--out", str(whole)).wait(timeout=600) == 0
+    proc = medici(command, *STUDY, "--checkpoint", str(saved))
+    deadline = time.monotonic() + 120
+    while not (saved.exists() and tournament_games(saved) > 0):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 0 < tournament_games(saved)
+    done = medici(command, *STUDY, "--resume", str(saved), "--out", str(resumed))
+    out, err = done.communicate(timeout=600)
+    assert done.returncode == 0, err
+    a, b = json.loads(whole.read_text()), json.loads(resumed.read_text())
+    for table in a:
+        if table != "summary":
+            assert a[table] == b[table], table
+    assert b["summary"]["partial"] is False and b["summary"]["games"] == a["summary"]["games"]
+
+
+def bonus20_games(path: Path) -> int:
+    """Games of balance's first bonus20 tournament (both rules must have some to compare)."""
+    return sum(json.loads(path.read_text())["progress"]["tournaments"][1]["done"])
+
+
+def test_study_ctrl_c_is_partial(tmp_path):
+    out_file = tmp_path / "partial.json"
+    saved = tmp_path / "s.ckpt"
+    proc = medici("balance", *STUDY, "--out", str(out_file), "--checkpoint", str(saved))
+    deadline = time.monotonic() + 120
+    while not (saved.exists() and bonus20_games(saved) > 0):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    summary = json.loads(out_file.read_text())["summary"]
+    assert summary["partial"] is True
+    assert f"PARTIAL RESULTS: interrupted after {summary['games']} games" in out
+
+
+def test_study_resume_refuses_another_configuration(tmp_path, capsys):
+    from medici_sim.cli import main
+    saved = tmp_path / "c.ckpt"
+    main(["compare", "--games", "2000", "--players", "2", "--strategies", "expert,random", "--quiet",
+          "--checkpoint", str(saved)])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["compare", "--games", "2000", "--players", "3", "--strategies", "expert,random", "--quiet",
+              "--resume", str(saved)])
+    assert exit_.value.code == 2 and "the tournaments differs" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["balance", "--games", "2000", "--players", "2", "--strategies", "expert,random", "--quiet",
+              "--resume", str(saved)])
+    assert "saved by `compare`, not `balance`" in capsys.readouterr().err

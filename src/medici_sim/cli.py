@@ -250,6 +250,10 @@ def study_options(command):
                      help="Instead of a fixed number of games, play batches of --games until every "
                           "win rate's 95% interval half-width is below this (e.g. 0.005)."),
         click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies."),
+        click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+                     help="After every batch, save the configuration and the statistics so far to FILE."),
+        click.option("--resume", "resume_path", default=None, metavar="FILE",
+                     help="Continue the run saved in FILE (same options as the run that saved it)."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
     ]
     for option in reversed(options):
@@ -260,7 +264,8 @@ def study_options(command):
 MAX_PRECISION_GAMES = 10**10  # --precision gives up past this many games per configuration
 
 
-def _study_setup(games, players_spec, strategies_spec, threads, deck_path, out_path, plot_path, precision, plugins):
+def _study_setup(games, players_spec, strategies_spec, threads, deck_path, out_path, plot_path, precision, plugins,
+                 checkpoint_path):
     for plugin in plugins:
         load_plugin(plugin)
     counts = parse_player_counts(players_spec)
@@ -274,37 +279,71 @@ def _study_setup(games, players_spec, strategies_spec, threads, deck_path, out_p
         check_output_path(out_path)
     if plot_path:
         check_plot_path(plot_path)
+    if checkpoint_path:
+        check_writable("--checkpoint", Path(checkpoint_path))
     if threads is not None and threads < 1:
         raise ConfigError(f"threads must be at least 1, got {threads}")
     return counts, strategies, deck, threads or (os.cpu_count() or 1)
 
 
-def _play(tournaments: list[Tournament], games: int, precision: float | None, quiet: bool) -> None:
-    """Fixed games for each configuration, or batches until the precision is reached."""
+def _play(tournaments: list[Tournament], command: str, games: int, precision: float | None, quiet: bool,
+          checkpoint_path: str | None, resume_path: str | None) -> bool:
+    """Fixed games for each configuration, or batches until the precision is reached; with
+    checkpoints and resume, and Ctrl-C stopping after the current batch. True if complete."""
+    configuration = {"games": games, "precision": precision, "tournaments": [t.configuration() for t in tournaments]}
+    if resume_path:
+        saved = checkpoint.load(resume_path, command, configuration)
+        for t, progress in zip(tournaments, saved["tournaments"], strict=True):
+            t.restore(progress)
+    checkpoint_path = checkpoint_path or resume_path
+
+    def save() -> None:
+        checkpoint.save(checkpoint_path, command, configuration, {"tournaments": [t.progress() for t in tournaments]})
+
     bar = _progress_bar(games * sum(len(t.lineups) for t in tournaments), quiet)
     update = bar.update if bar else None
+    on_batch = save if checkpoint_path else None
     try:
-        for t in tournaments:
-            t.play(games, update)
-        while precision is not None:
-            wide = [t for t in tournaments if max_half_width(t) >= precision]
-            if not wide:
-                break
-            if any(t.games >= MAX_PRECISION_GAMES for t in wide):
-                raise ConfigError(f"--precision {precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
-            if bar:
-                bar.total += games * sum(len(t.lineups) for t in wide)
-            for t in wide:
-                t.play(games, update)
+        with interruptible() as stop:
+            for t in tournaments:
+                if t.target == 0:
+                    t.play(games, update, stop, on_batch)
+                else:  # resumed: finish what the saved run had asked for
+                    t.catch_up(update, stop, on_batch)
+            while precision is not None and not stop.is_set():
+                wide = [t for t in tournaments if max_half_width(t) >= precision]
+                if not wide:
+                    break
+                if any(t.games >= MAX_PRECISION_GAMES for t in wide):
+                    raise ConfigError(f"--precision {precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
+                if bar:
+                    bar.total += games * sum(len(t.lineups) for t in wide)
+                for t in wide:
+                    t.play(games, update, stop, on_batch)
+            return not stop.is_set()
     finally:
         if bar:
             bar.close()
 
 
-def _study_summary(tournaments, seed, precision) -> dict:
+def _nothing_played() -> None:
+    click.echo("medici-sim: interrupted before there was anything to report", err=True)
+    sys.exit(INTERRUPTED)
+
+
+def _played(tournaments: list[Tournament]) -> list[Tournament]:
+    """The tournaments with games to report (Ctrl-C may stop a run before some have any)."""
+    played = [t for t in tournaments if t.games > 0]
+    if not played:
+        _nothing_played()
+    return played
+
+
+def _study_summary(tournaments, seed, precision, complete) -> dict:
     elapsed = sum(t.elapsed for t in tournaments)
     games = sum(t.games for t in tournaments)
     return {
+        "partial": not complete,
         "configurations": len(tournaments),
         "games_per_configuration": ",".join(str(t.games) for t in tournaments),
         "games": games,
@@ -319,6 +358,8 @@ def _study_summary(tournaments, seed, precision) -> dict:
 
 
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, out_path) -> None:
+    if run["partial"]:
+        click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} games")
     for name, frame in tables.items():
         _print_table(titles[name], frame)
     click.echo("\nRun")
@@ -334,13 +375,14 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
               help="The rules to play (R19).")
 def compare(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, quiet, variant):
+            precision, plugins, checkpoint_path, resume_path, quiet, variant):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
-    counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads,
-                                                     deck_path, out_path, plot_path, precision, plugins)
+    counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads, deck_path,
+                                                     out_path, plot_path, precision, plugins, checkpoint_path)
     tournaments = [Tournament(deck, players, strategies, variant, seed, threads, config_index=i)
                    for i, players in enumerate(counts)]
-    _play(tournaments, games, precision, quiet)
+    complete = _play(tournaments, "compare", games, precision, quiet, checkpoint_path, resume_path)
+    tournaments = _played(tournaments)
     tables = {
         "strategies": pd.concat([strategy_table(t) for t in tournaments], ignore_index=True),
         "ratings": pd.concat([ratings_table(t) for t in tournaments], ignore_index=True),
@@ -352,27 +394,33 @@ def compare(games, players_spec, strategies_spec, seed, threads, deck_path, out_
                    "95% intervals)",
         "head_to_head": "Head to head (above_rate: how often strategy finished above opponent; ties half)",
     }
-    _report(tables, titles, _study_summary(tournaments, seed, precision), out_path)
+    _report(tables, titles, _study_summary(tournaments, seed, precision, complete), out_path)
     if plot_path:
         from .plots import plot_compare
 
         plot_compare(tables["ratings"], tables["head_to_head"], plot_path)
         click.echo(f"  wrote {plot_path}")
+    if not complete:
+        sys.exit(INTERRUPTED)
 
 
 @cli.command()
 @study_options
 def balance(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, quiet):
+            precision, plugins, checkpoint_path, resume_path, quiet):
     """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
-    counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads,
-                                                     deck_path, out_path, plot_path, precision, plugins)
+    counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads, deck_path,
+                                                     out_path, plot_path, precision, plugins, checkpoint_path)
     # both rules play the same game indices: the same shuffles wherever play coincides
     pairs = [(Tournament(deck, players, strategies, "standard", seed, threads, config_index=i),
               Tournament(deck, players, strategies, "bonus20", seed, threads, config_index=i))
              for i, players in enumerate(counts)]
     tournaments = [t for pair in pairs for t in pair]
-    _play(tournaments, games, precision, quiet)
+    complete = _play(tournaments, "balance", games, precision, quiet, checkpoint_path, resume_path)
+    pairs = [(std, b20) for std, b20 in pairs if std.games > 0 and b20.games > 0]  # Ctrl-C: what both have
+    if not pairs:
+        _nothing_played()
+    tournaments = [t for pair in pairs for t in pair]
     per_strategy, per_rules = zip(*(balance_tables(std, b20) for std, b20 in pairs), strict=True)
     tables = {"strategies": pd.concat(per_strategy, ignore_index=True),
               "rules": pd.concat(per_rules, ignore_index=True)}
@@ -382,7 +430,7 @@ def balance(games, players_spec, strategies_spec, seed, threads, deck_path, out_
                  "games the variant decided",
     }
     text = verdict(tables["strategies"], tables["rules"])
-    run = {**_study_summary(tournaments, seed, precision), "verdict": text}
+    run = {**_study_summary(tournaments, seed, precision, complete), "verdict": text}
     _report(tables, titles, {k: v for k, v in run.items() if k != "verdict"}, None)
     click.echo(f"\nVerdict\n{text}")
     if out_path:
@@ -393,6 +441,8 @@ def balance(games, players_spec, strategies_spec, seed, threads, deck_path, out_
 
         plot_balance(tables["strategies"], plot_path)
         click.echo(f"  wrote {plot_path}")
+    if not complete:
+        sys.exit(INTERRUPTED)
 
 
 @cli.command("strategies")

@@ -24,13 +24,15 @@ STRATEGY_COLUMNS = ["strategy"] + STAT_COLUMNS
 def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: float = 1.0):
     """Mean and 95% interval of a per-game quantity from its sum and sum of squares.
 
-    ``total`` and ``total_sq`` are sums of ``x * unit`` and ``(x * unit) ** 2`` over ``n`` games.
+    ``total`` and ``total_sq`` are sums of ``x * unit`` and ``(x * unit) ** 2`` over ``n``
+    games; with no games, NaN (a strategy an interrupted tournament never reached).
     """
     n = np.asarray(n, float)
-    mean = np.asarray(total, float) / unit / n
-    second = np.asarray(total_sq, float) / unit**2 / n
-    variance = np.maximum(second - mean**2, 0.0) * n / np.maximum(n - 1, 1)  # sample variance
-    half = Z95 * np.sqrt(variance / n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.asarray(total, float) / unit / n
+        second = np.asarray(total_sq, float) / unit**2 / n
+        variance = np.maximum(second - mean**2, 0.0) * n / np.maximum(n - 1, 1)  # sample variance
+        half = Z95 * np.sqrt(variance / n)
     return mean, mean - half, mean + half
 
 

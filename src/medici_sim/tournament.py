@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import engine
+from .checkpoint import deck_identity
 from .deck import Deck
 from .simulate import RunConfig, SeatStrategy, Totals, simulate
 
@@ -39,7 +40,8 @@ class Tournament:
     seed: int = 0
     threads: int = 1
     config_index: int = 0  # which block of game indices this configuration owns
-    played: int = 0  # games per lineup so far
+    target: int = 0  # games per lineup asked for so far
+    done: list[int] = field(init=False)  # games played per lineup
     labels: list[str] = field(init=False)
     strategy_stats: np.ndarray = field(init=False)  # (strategies, N_STATS)
     pairs: np.ndarray = field(init=False)  # (strategies, strategies) engine.pair_stats
@@ -49,6 +51,7 @@ class Tournament:
 
     def __post_init__(self):
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
+        self.done = [0] * len(self.lineups)
         n = len(self.labels)
         self.strategy_stats = np.zeros((n, engine.N_STATS), np.int64)
         self.pairs = np.zeros((n, n), np.int64)
@@ -63,19 +66,56 @@ class Tournament:
     def games(self) -> int:
         return int(self.run[engine.RUN_GAMES])
 
-    def play(self, games: int, progress=None) -> None:
-        """Play about ``games`` more games, split evenly over the lineups (a whole number of
-        rotations each, so every strategy of a lineup sits in every seat equally often)."""
+    @property
+    def complete(self) -> bool:
+        return all(done == self.target for done in self.done)
+
+    def play(self, games: int, progress=None, stop=None, on_batch=None) -> None:
+        """Ask for about ``games`` more games, split evenly over the lineups (a whole number
+        of rotations each, so every strategy of a lineup sits in every seat equally often),
+        and play them (see ``catch_up``)."""
         per_lineup = -(-games // len(self.lineups))
-        per_lineup = -(-per_lineup // self.players) * self.players
+        self.target += -(-per_lineup // self.players) * self.players
+        self.catch_up(progress, stop, on_batch)
+
+    def catch_up(self, progress=None, stop=None, on_batch=None) -> None:
+        """Play every lineup up to the target; stop early when ``stop`` is set.
+
+        ``on_batch()`` is called after every batch, when the totals are consistent (to
+        checkpoint them); ``progress(n)`` as in ``simulate``.
+        """
         for k, lineup in enumerate(self.lineups):
-            config = RunConfig(deck=self.deck, players=self.players, strategies=lineup, games=per_lineup,
-                               seed=self.seed, variant=self.variant, seating="rotate", threads=self.threads)
-            first = self.config_index * CONFIG_BLOCK + k * LINEUP_BLOCK + self.played
-            result = simulate(config, progress=progress, first_game=first)
-            self._add(lineup, result.totals)
+            if self.done[k] >= self.target or (stop is not None and stop.is_set()):
+                continue
+            config = RunConfig(deck=self.deck, players=self.players, strategies=lineup,
+                               games=self.target - self.done[k], seed=self.seed, variant=self.variant,
+                               seating="rotate", threads=self.threads)
+
+            def add_batch(batch: Totals, k=k, lineup=lineup) -> None:
+                self._add(lineup, batch)
+                self.done[k] += batch.games
+                if on_batch is not None:
+                    on_batch()
+
+            first = self.config_index * CONFIG_BLOCK + k * LINEUP_BLOCK + self.done[k]
+            result = simulate(config, progress=progress, first_game=first, stop=stop, on_batch=add_batch)
             self.elapsed += result.elapsed
-        self.played += per_lineup
+
+    def configuration(self) -> dict:
+        """What a checkpoint of this tournament must match to be resumed."""
+        return {"players": self.players, "variant": self.variant, "seed": self.seed,
+                "config_index": self.config_index, "deck": deck_identity(self.deck),
+                "strategies": [[s.name, dict(s.params)] for s in self.strategies]}
+
+    def progress(self) -> dict:
+        return {"target": self.target, "done": self.done, "elapsed": self.elapsed,
+                "strategy_stats": self.strategy_stats.tolist(), "pairs": self.pairs.tolist(),
+                "seat_stats": self.seat_stats.tolist(), "run": self.run.tolist()}
+
+    def restore(self, progress: dict) -> None:
+        self.target, self.done, self.elapsed = progress["target"], list(progress["done"]), progress["elapsed"]
+        for name in ("strategy_stats", "pairs", "seat_stats", "run"):
+            setattr(self, name, np.array(progress[name], np.int64))
 
     def _add(self, lineup: tuple[SeatStrategy, ...], totals: Totals) -> None:
         rows = [self.labels.index(s.label) for s in lineup]
