@@ -11,8 +11,8 @@
    one ``medici-sim: error:`` line, no traceback, no output file.
 
 Every property test is derandomized, so CI sees the same examples on every run. Genuine
-bugs found while writing these are pinned at the end as strict xfail regression tests;
-the property tests keep clear of exactly those inputs (each exclusion names its xfail).
+bugs found while writing these are pinned at the end as regression tests (now fixed);
+the property tests still keep clear of exactly those inputs.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from test_cli import run
 from test_differential import assert_same_game
 
 from medici_sim import engine, reference
-from medici_sim.deck import COLUMNS, MAX_CARDS, MAX_VALUE, parse_deck
+from medici_sim.deck import COLUMNS, MAX_CARDS, MAX_VALUE, load_deck, parse_deck
 from medici_sim.rules import (
     DAYS,
     GOODS,
@@ -303,7 +303,7 @@ def run_with_deck(capsys, tmp_path, content: bytes):
 
 
 # Junk for one field: no field or line separators (',', '"', newlines), no '#' (a comment).
-# '\r' is left out: a lone carriage return crashes the csv reader (see the xfail below).
+# '\r' is left out: a lone carriage return crashes the csv reader (a regression test below).
 FIELD_JUNK = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters=',"#\r\n\x00'), max_size=12)
 
 
@@ -390,7 +390,7 @@ GARBAGE_SAMPLES = [
 @example(content=b"")
 def test_garbage_deck_files_are_one_line_errors(capsys, tmp_path, content):
     # '\r' is left out (a lone one crashes the csv reader), '"' too (a quoted newline in
-    # the header gives a two-line message): both pinned by the xfail tests at the end
+    # the header gives a two-line message): both pinned by regression tests at the end
     content = content.replace(b"\r", b"").replace(b'"', b"")
     if b"count" in content.lower():
         content = b"x" + content  # so random junk never holds a valid header
@@ -441,11 +441,11 @@ _JUNK_NAME_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_
 
 BAD_OPTIONS = st.one_of(
     st.tuples(st.just("--games"), _bad_int(1, MAX_GAMES)),
-    # at most a million: a huge --players blows up before it is checked (xfail below)
+    # at most a million: a huge --players blows up before it is checked (regression test below)
     st.tuples(st.just("--players"), _bad_int(2, 6, largest=10**6)),
     st.tuples(st.just("--seed"), _bad_int(0, 2**63 - 1)),
     st.tuples(st.just("--threads"), _bad_int(1, MAX_THREADS)),
-    # no registered name anywhere in it, so no strategy in it can be valid ('\n' left out: xfail below)
+    # no registered name anywhere in it, so no strategy in it can be valid ('\n' left out: regression test below)
     st.tuples(st.just("--strategies"), _JUNK_NAME_TEXT.filter(lambda s: not any(n in s for n in REGISTRY))),
     st.tuples(st.just("--strategies"), _bad_strategy_params()),
     st.tuples(st.just("--strategies"), st.sampled_from([2, 3, 5, 6]).map(lambda k: ",".join(["random"] * k))),
@@ -464,28 +464,24 @@ def test_bad_option_values_are_one_line_errors(capsys, tmp_path, option):
     assert_one_line_error(code, out, err, never)
 
 
-# ============================================================== bugs found (pinned, not fixed)
+# ============================================================== bugs found by fuzzing (now fixed)
 
-@pytest.mark.xfail(strict=True, reason="BUG: deck.parse_deck lets csv.Error escape (a lone '\\r', e.g. "
-                                       "old Mac line endings): traceback instead of a one-line error")
-def test_deck_with_carriage_return_line_endings_is_one_line_error(capsys, tmp_path):
-    run_with_deck(capsys, tmp_path, b"count,good,icons,value,green\r1,grain,1,1,no\r")
+def test_deck_with_carriage_return_line_endings_is_read(tmp_path):
+    """Old Mac line endings (a lone '\\r') used to crash the csv reader: they now read like '\\n'."""
+    path = tmp_path / "mac.csv"
+    path.write_bytes(b"count,good,icons,value,green\r1,grain,1,1,no\r2,none,0,7,no\r")
+    deck = load_deck(path)
+    assert deck.n_cards == 3
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: deck.parse_deck lets csv.Error escape (a field over the csv "
-                                       "module's 131072-character limit): traceback instead of a one-line error")
 def test_deck_with_huge_field_is_one_line_error(capsys, tmp_path):
     run_with_deck(capsys, tmp_path, HEADER.encode() + b"1" * 200_000 + b"\n")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the wrong-header message joins the raw fields, so a quoted "
-                                       "newline in the header splits the error over two lines")
 def test_header_with_quoted_newline_is_one_line_error(capsys, tmp_path):
     run_with_deck(capsys, tmp_path, b'"count\nx",good,icons,value,green\n1,grain,1,1,no\n')
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: cli.parse_strategy_list puts the strategy name and parameter "
-                                       "name into its message unquoted: a newline in either gives two lines")
 @pytest.mark.parametrize("spec", ["ran\ndom:k=x", "random:k\nz=x"])
 def test_strategy_spec_with_newline_is_one_line_error(capsys, tmp_path, spec):
     never = tmp_path / "never.json"
@@ -493,18 +489,12 @@ def test_strategy_spec_with_newline_is_one_line_error(capsys, tmp_path, spec):
     assert_one_line_error(code, out, err, never)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: cli tests `if deck_path`, so --deck '' silently plays the "
-                                       "default deck instead of refusing the empty file name")
 def test_empty_deck_path_is_refused(capsys, tmp_path):
     never = tmp_path / "never.json"
     code, out, err = run(capsys, "-n", "50", "-q", "--deck", "", "--out", str(never))
     assert_one_line_error(code, out, err, never)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: cli.parse_strategies repeats a single strategy `players` times "
-                                       "before RunConfig checks the player count: --players 10**30 is an "
-                                       "OverflowError traceback, 2**62 a MemoryError, and 10**9 allocates "
-                                       "gigabytes (the OOM killer) instead of 'players must be between 2 and 6'")
 @pytest.mark.parametrize("players", [str(10**30), str(2**62)])
 def test_huge_player_count_is_one_line_error(capsys, tmp_path, players):
     never = tmp_path / "never.json"

@@ -72,6 +72,8 @@ def parse_strategy_list(spec: str) -> tuple[SeatStrategy, ...]:
 
 def parse_strategies(spec: str, players: int) -> tuple[SeatStrategy, ...]:
     """One strategy per seat; a single strategy fills every seat."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ConfigError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {players}")
     slots = parse_strategy_list(spec)
     if len(slots) == 1:
         slots *= players
@@ -109,7 +111,8 @@ def _print_table(title: str, frame: pd.DataFrame) -> None:
 
 
 def _fail(message: str) -> None:
-    click.echo(f"medici-sim: error: {message}", err=True)
+    one_line = " ".join(message.split("\n"))  # user input quoted in a message may hold newlines
+    click.echo(f"medici-sim: error: {one_line}", err=True)
     sys.exit(2)
 
 
@@ -154,7 +157,7 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
         load_plugin(plugin)
     if ctx.invoked_subcommand is not None:
         return
-    deck = load_deck(deck_path) if deck_path else default_deck()
+    deck = load_deck(deck_path) if deck_path is not None else default_deck()
     config = RunConfig(deck=deck, players=players, strategies=parse_strategies(strategies, players),
                        games=games, seed=seed, variant=variant, seating=seating,
                        threads=threads if threads is not None else (os.cpu_count() or 1))
@@ -270,7 +273,7 @@ def _study_setup(games, players_spec, strategies_spec, threads, deck_path, out_p
         load_plugin(plugin)
     counts = parse_player_counts(players_spec)
     strategies = parse_strategy_list(strategies_spec)
-    deck = load_deck(deck_path) if deck_path else default_deck()
+    deck = load_deck(deck_path) if deck_path is not None else default_deck()
     if games <= 0:
         raise ConfigError(f"games must be a positive integer, got {games}")
     if precision is not None and not 0 < precision < 0.5:

@@ -121,14 +121,19 @@ def parse_deck(text: str, name: str) -> Deck:
     """Parse and validate deck CSV text (R5); raise DeckError naming the bad entry."""
     kinds: list[CardKind] = []
     header_seen = False
-    for lineno, fields in enumerate(csv.reader(io.StringIO(text)), start=1):
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # any line endings
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise DeckError(f"deck {name}: not a valid CSV file ({exc})") from None
+    for lineno, fields in enumerate(rows, start=1):
         if not fields or not "".join(fields).strip() or fields[0].lstrip().startswith("#"):
             continue
         where = f"deck {name}, line {lineno}"
         if not header_seen:
             header = tuple(f.strip().lower() for f in fields)
             if header != COLUMNS:
-                raise DeckError(f"{where}: expected the header {','.join(COLUMNS)}, got {','.join(fields)}")
+                raise DeckError(f"{where}: expected the header {','.join(COLUMNS)}, got {','.join(fields)!r}")
             header_seen = True
             continue
         kinds.append(_parse_row(fields, where))
