@@ -6,6 +6,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from medici_sim.cli import main
 from medici_sim.deck import Deck, default_deck, parse_deck
 from medici_sim.rules import VARIANTS
 from medici_sim.simulate import Kernel, RunConfig, seat_strategy
@@ -69,6 +70,17 @@ def kernel_game(deck: Deck, players: int, variant: int, strategies: list[str], s
         "card_location": state.day_card_location.copy(),
         "winner_share60": np.where(winners, 60 // winners.sum(), 0),
     }
+
+
+def run(capsys, *args):
+    """Run the medici-sim command in-process: (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.fixture(scope="session")

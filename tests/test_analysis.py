@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run
 from scipy.stats import norm
 
 from medici_sim import analysis, engine
@@ -28,7 +29,6 @@ from medici_sim.analysis import (
     strategy_table,
     verdict,
 )
-from medici_sim.cli import main
 from medici_sim.simulate import seat_strategy
 from medici_sim.stats import Z95, mean_interval
 from medici_sim.tournament import Tournament
@@ -40,16 +40,6 @@ COMPARE_TABLES = {"strategies": STRATEGY_TABLE_COLUMNS, "ratings": RATING_COLUMN
 BALANCE_TABLES = {"strategies": BALANCE_COLUMNS, "rules": RULES_COLUMNS}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
-
-def run(capsys, *args):
-    """Run the command in-process: (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(capsys, tmp_path, *args, name="out.json") -> dict:

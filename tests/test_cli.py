@@ -7,21 +7,11 @@ import sys
 
 import pandas as pd
 import pytest
+from conftest import run
 
-from medici_sim.cli import main, parse_strategies
+from medici_sim.cli import parse_strategies
 from medici_sim.simulate import ConfigError
 from medici_sim.stats import SEAT_COLUMNS, STRATEGY_COLUMNS
-
-
-def run(capsys, *args):
-    """Run the command in-process: (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_main_run_prints_tables_and_summary(capsys):

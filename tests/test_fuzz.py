@@ -22,10 +22,9 @@ from functools import cache
 
 import numpy as np
 import pytest
-from conftest import HEADER
+from conftest import HEADER, run
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
-from test_cli import run
 from test_differential import assert_same_game
 
 from medici_sim import engine, reference
