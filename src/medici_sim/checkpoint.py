@@ -22,7 +22,8 @@ class CheckpointError(ValueError):
 
 
 def deck_identity(deck: Deck) -> dict:
-    return {"name": deck.name, "cards": deck.n_cards, "fingerprint": deck.fingerprint()}
+    """The deck's contents (not its file name: a moved deck file still resumes)."""
+    return {"cards": deck.n_cards, "fingerprint": deck.fingerprint(), "contents": deck.to_csv()}
 
 
 def save(path: str | Path, command: str, configuration: dict, progress: dict) -> None:
