@@ -5,6 +5,10 @@ game played inside a batch is the same game as played alone.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -74,3 +78,13 @@ def test_seating_modes(deck, seating):
         assert seatings[:4] == [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]
     else:
         assert len(set(seatings)) > 10 and all(sorted(s) == [0, 1, 2, 3] for s in seatings)
+
+
+def test_kernel_never_touches_freed_memory():
+    """The GameState record must not outlive its array: with glibc returning every large
+    block to the system at once, a use-after-free is a crash instead of a silent read."""
+    env = {**os.environ, "MALLOC_MMAP_THRESHOLD_": "4096", "MALLOC_TRIM_THRESHOLD_": "0"}
+    done = subprocess.run([sys.executable, "-m", "medici_sim", "--games", "3000", "--strategies",
+                           "expert,random,greedy,collector", "--quiet"], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -495,6 +495,15 @@ def play_games_nb(seed, first_game, n_games, card_good, card_icons, card_value, 
                   seat_stats, slot_stats, pair_stats, run_stats, table):
     """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays."""
     buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
+    # The record buffer[0] does not own its memory: numba frees an array after its last use,
+    # so the loop takes the array itself, which this call then keeps alive to the end.
+    play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, pair_stats, run_stats, table)
+
+
+@njit(cache=True)
+def play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, pair_stats, run_stats, table):
     state = buffer[0]
     for game_index in range(first_game, first_game + n_games):
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
