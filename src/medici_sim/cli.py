@@ -25,6 +25,7 @@ from .analysis import (
     strategy_table,
     verdict,
 )
+from .cluster import connect
 from .deck import DeckError, default_deck, load_deck
 from .output import OutputError, check_output_path, check_plot_path, check_writable, write_tables
 from .plugins import PluginError, load_plugin
@@ -144,11 +145,15 @@ def _fail(message: str) -> None:
 @click.option("--resume", "resume_path", default=None, metavar="FILE",
               help="Continue the run saved in FILE (same options as the run that saved it); "
                    "checkpoints go on to FILE unless --checkpoint names another.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on an existing Dask cluster (e.g. tcp://host:8786); needs medici-sim[distributed].")
+@click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
+              help="Start a local Dask cluster of N worker processes for the run.")
 @click.option("--quiet", "-q", is_flag=True, help="Print no progress bar.")
 @click.version_option(__version__, prog_name="medici-sim")
 @click.pass_context
 def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins,
-        checkpoint_path, resume_path, quiet):
+        checkpoint_path, resume_path, scheduler, cluster_spec, quiet):
     """Play Medici: The Card Game many times and print per-seat and per-strategy statistics.
 
     Known strategies: see `medici-sim strategies`.
@@ -182,10 +187,10 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
     bar = _progress_bar(games, quiet)
     if bar and done is not None:
         bar.update(done.games)
-    with interruptible() as stop:
+    with connect(scheduler, cluster_spec, _absolute(plugins)) as runner, interruptible() as stop:
         try:
             result = simulate(config, progress=bar.update if bar else None, stop=stop, done=done,
-                              on_batch=save if checkpoint_path else None)
+                              on_batch=save if checkpoint_path else None, runner=runner)
         finally:
             if bar:
                 bar.close()
@@ -203,6 +208,11 @@ def cli(ctx, games, players, strategies, variant, seating, seed, threads, deck_p
             click.echo(f"  wrote {path}")
     if not result.complete:
         sys.exit(INTERRUPTED)
+
+
+def _absolute(plugins) -> tuple[str, ...]:
+    """Plug-in paths as workers of a cluster can open them."""
+    return tuple(str(Path(p).resolve()) for p in plugins)
 
 
 def run_configuration(config: RunConfig) -> dict:
@@ -257,6 +267,10 @@ def study_options(command):
                      help="After every batch, save the configuration and the statistics so far to FILE."),
         click.option("--resume", "resume_path", default=None, metavar="FILE",
                      help="Continue the run saved in FILE (same options as the run that saved it)."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
+        click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
+                     help="Start a local Dask cluster of N worker processes for the run."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
     ]
     for option in reversed(options):
@@ -290,7 +304,7 @@ def _study_setup(games, players_spec, strategies_spec, threads, deck_path, out_p
 
 
 def _play(tournaments: list[Tournament], command: str, games: int, precision: float | None, quiet: bool,
-          checkpoint_path: str | None, resume_path: str | None) -> bool:
+          checkpoint_path: str | None, resume_path: str | None, runner) -> bool:
     """Fixed games for each configuration, or batches until the precision is reached; with
     checkpoints and resume, and Ctrl-C stopping after the current batch. True if complete."""
     configuration = {"games": games, "precision": precision, "tournaments": [t.configuration() for t in tournaments]}
@@ -299,6 +313,8 @@ def _play(tournaments: list[Tournament], command: str, games: int, precision: fl
         for t, progress in zip(tournaments, saved["tournaments"], strict=True):
             t.restore(progress)
     checkpoint_path = checkpoint_path or resume_path
+    for t in tournaments:
+        t.runner = runner
 
     def save() -> None:
         checkpoint.save(checkpoint_path, command, configuration, {"tournaments": [t.progress() for t in tournaments]})
@@ -378,13 +394,14 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
               help="The rules to play (R19).")
 def compare(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, checkpoint_path, resume_path, quiet, variant):
+            precision, plugins, checkpoint_path, resume_path, scheduler, cluster_spec, quiet, variant):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads, deck_path,
                                                      out_path, plot_path, precision, plugins, checkpoint_path)
     tournaments = [Tournament(deck, players, strategies, variant, seed, threads, config_index=i)
                    for i, players in enumerate(counts)]
-    complete = _play(tournaments, "compare", games, precision, quiet, checkpoint_path, resume_path)
+    with connect(scheduler, cluster_spec, _absolute(plugins)) as runner:
+        complete = _play(tournaments, "compare", games, precision, quiet, checkpoint_path, resume_path, runner)
     tournaments = _played(tournaments)
     tables = {
         "strategies": pd.concat([strategy_table(t) for t in tournaments], ignore_index=True),
@@ -410,7 +427,7 @@ def compare(games, players_spec, strategies_spec, seed, threads, deck_path, out_
 @cli.command()
 @study_options
 def balance(games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, checkpoint_path, resume_path, quiet):
+            precision, plugins, checkpoint_path, resume_path, scheduler, cluster_spec, quiet):
     """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     counts, strategies, deck, threads = _study_setup(games, players_spec, strategies_spec, threads, deck_path,
                                                      out_path, plot_path, precision, plugins, checkpoint_path)
@@ -419,7 +436,8 @@ def balance(games, players_spec, strategies_spec, seed, threads, deck_path, out_
               Tournament(deck, players, strategies, "bonus20", seed, threads, config_index=i))
              for i, players in enumerate(counts)]
     tournaments = [t for pair in pairs for t in pair]
-    complete = _play(tournaments, "balance", games, precision, quiet, checkpoint_path, resume_path)
+    with connect(scheduler, cluster_spec, _absolute(plugins)) as runner:
+        complete = _play(tournaments, "balance", games, precision, quiet, checkpoint_path, resume_path, runner)
     pairs = [(std, b20) for std, b20 in pairs if std.games > 0 and b20.games > 0]  # Ctrl-C: what both have
     if not pairs:
         _nothing_played()

@@ -218,9 +218,28 @@ def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
     return [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
 
+class ThreadRunner:
+    """Plays a batch's chunks on threads of this process (the kernel releases the GIL)."""
+
+    def __init__(self, threads: int):
+        self.parts = threads
+        self._pool: ThreadPoolExecutor | None = None
+
+    def __enter__(self) -> ThreadRunner:
+        self._pool = ThreadPoolExecutor(max_workers=self.parts)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._pool.shutdown()
+
+    def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
+        return list(self._pool.map(lambda r: kernel.play(*r), ranges))
+
+
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
              batch_size: int | None = None, first_game: int = 0, *, stop: threading.Event | None = None,
-             done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None) -> RunResult:
+             done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None,
+             runner=None) -> RunResult:
     """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
     - ``done``: totals of the first games of this range, already played (a resumed run);
@@ -231,6 +250,8 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
       the batch's totals (to keep and checkpoint running totals).
     - ``batch_size``: games per batch; by default batches last about BATCH_SECONDS, so a
       stop request is answered promptly. Batches never change the results (R25).
+    - ``runner``: what plays a batch's chunks: threads here (``ThreadRunner``, the
+      default) or a Dask cluster (``cluster.DaskRunner``); the totals are the same.
     """
     kernel = Kernel(config)
     kernel.play(0, 1)  # compile (or load from cache) before the clock starts
@@ -239,12 +260,12 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         totals.add(done)
     batch = batch_size or FIRST_BATCH
     start = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=config.threads) as pool:
+    with runner or ThreadRunner(config.threads) as active:
         while totals.games < config.games and not (stop is not None and stop.is_set()):
             n = min(batch, config.games - totals.games)
             began = time.perf_counter()
             batch_totals = Totals.zeros(config.players)
-            for part in pool.map(lambda c: kernel.play(*c), chunks(first_game + totals.games, n, config.threads)):
+            for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts)):
                 batch_totals.add(part)
             totals.add(batch_totals)
             if batch_size is None:  # aim for batches of about BATCH_SECONDS

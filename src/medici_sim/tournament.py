@@ -48,6 +48,7 @@ class Tournament:
     seat_stats: np.ndarray = field(init=False)  # (players, N_STATS)
     run: np.ndarray = field(init=False)
     elapsed: float = 0.0
+    runner: object = None  # what plays the batches: threads here (None) or a Dask cluster
 
     def __post_init__(self):
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
@@ -98,7 +99,8 @@ class Tournament:
                     on_batch()
 
             first = self.config_index * CONFIG_BLOCK + k * LINEUP_BLOCK + self.done[k]
-            result = simulate(config, progress=progress, first_game=first, stop=stop, on_batch=add_batch)
+            result = simulate(config, progress=progress, first_game=first, stop=stop, on_batch=add_batch,
+                              runner=self.runner)
             self.elapsed += result.elapsed
 
     def configuration(self) -> dict:
