@@ -21,6 +21,11 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used for this run; the message says why."""
 
 
+def strategies_identity(strategies) -> list:
+    """Each strategy slot's name and parameter values."""
+    return [[s.name, dict(s.params)] for s in strategies]
+
+
 def deck_identity(deck: Deck) -> dict:
     """The deck's contents (not its file name: a moved deck file still resumes)."""
     return {"cards": deck.n_cards, "fingerprint": deck.fingerprint(), "contents": deck.to_csv()}

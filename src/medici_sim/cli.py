@@ -219,7 +219,7 @@ def run_configuration(config: RunConfig) -> dict:
     """What a checkpoint of the main command must match to be resumed."""
     return {"players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
-            "strategies": [[s.name, dict(s.params)] for s in config.strategies],
+            "strategies": checkpoint.strategies_identity(config.strategies),
             "deck": checkpoint.deck_identity(config.deck)}
 
 

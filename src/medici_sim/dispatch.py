@@ -25,6 +25,7 @@ from numba.extending import overload
 
 _TABLE_PREFIX = "strategy_table_"
 _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
+_NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _PACKAGE = Path(__file__).parent
 # Modules without jitted code: editing them must not make a new table (a recompilation).
 _NOT_KERNEL = {"cli.py", "stats.py", "output.py", "simulate.py", "reference.py", "plugins.py", "__main__.py"}
@@ -35,6 +36,14 @@ def strategy_table() -> np.ndarray:
     from .strategies import REGISTRY
 
     strategies = tuple(REGISTRY.values())
+    key = tuple(map(id, strategies))  # the registered objects stay alive in REGISTRY and _TABLES
+    if key not in _NAMES:  # sources hashed once per registry: every batch asks for the table
+        _NAMES[key] = _table_name(strategies)
+    return np.zeros(0, np.dtype([(_NAMES[key], np.uint8)]))
+
+
+def _table_name(strategies: tuple) -> str:
+    """The table name of a registry snapshot: a hash of its names, functions and sources."""
     digest = hashlib.sha256()
     files = {path for path in _PACKAGE.rglob("*.py") if path.name not in _NOT_KERNEL}
     for strategy in strategies:
@@ -46,7 +55,7 @@ def strategy_table() -> np.ndarray:
         digest.update(path.read_bytes())
     name = _TABLE_PREFIX + digest.hexdigest()[:24]
     _TABLES[name] = strategies
-    return np.zeros(0, np.dtype([(name, np.uint8)]))
+    return name
 
 
 def _strategies_of(table_type) -> tuple:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import engine
-from .checkpoint import deck_identity
+from .checkpoint import deck_identity, strategies_identity
 from .deck import Deck
 from .simulate import RunConfig, SeatStrategy, Totals, simulate
 
@@ -107,7 +107,7 @@ class Tournament:
         """What a checkpoint of this tournament must match to be resumed."""
         return {"players": self.players, "variant": self.variant, "seed": self.seed,
                 "config_index": self.config_index, "deck": deck_identity(self.deck),
-                "strategies": [[s.name, dict(s.params)] for s in self.strategies]}
+                "strategies": strategies_identity(self.strategies)}
 
     def progress(self) -> dict:
         return {"target": self.target, "done": self.done, "elapsed": self.elapsed,

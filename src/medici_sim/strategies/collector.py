@@ -9,7 +9,7 @@ from numba import njit
 from ..engine import MARKET_LEN, market_card_nb
 from ..rules import N_GOODS
 from . import Param, Strategy, register
-from .common import bonus_target_nb, take_by_score_nb
+from .common import bonus_target_nb, held_icons_nb, take_by_score_nb
 
 FOCUS, VALUE_WEIGHT = range(2)
 FOCUS_WEIGHT, DONE_WEIGHT, OTHER_WEIGHT = 4.0, 1.0, 0.5  # score per icon
@@ -22,8 +22,8 @@ def focus_rank_nb(state, seat, good):
     for other in range(N_GOODS):
         if other == good:
             continue
-        mine = state.warehouse_icons[seat, good] + state.ship_icons[seat, good]
-        theirs = state.warehouse_icons[seat, other] + state.ship_icons[seat, other]
+        mine = held_icons_nb(state, seat, good)
+        theirs = held_icons_nb(state, seat, other)
         if theirs == mine:  # tie: the good with more icons on offer, then the lower index
             on_offer_mine = on_offer_theirs = 0
             for back in range(1, min(3, n) + 1):
@@ -47,7 +47,7 @@ def card_score_nb(state, seat, card, params):
     if good >= 0:
         icons = state.card_icons[card]
         if focus_rank_nb(state, seat, good) < params[FOCUS]:
-            held = state.warehouse_icons[seat, good] + state.ship_icons[seat, good]
+            held = held_icons_nb(state, seat, good)
             score += icons * (FOCUS_WEIGHT if held < bonus_target_nb(state) else DONE_WEIGHT)
         else:
             score += icons * OTHER_WEIGHT

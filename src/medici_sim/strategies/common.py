@@ -8,10 +8,21 @@ from ..rules import RULE_BIG_BONUS_MIN, RULE_BONUS_MIN
 
 
 @njit(cache=True)
+def big_bonus_active_nb(state):
+    """True under bonus20 (R19); standard rules set its threshold out of reach."""
+    return state.rules[RULE_BIG_BONUS_MIN] < 1 << 32
+
+
+@njit(cache=True)
 def bonus_target_nb(state):
     """Icons of one good worth collecting for the bonus under the active rules (R18, R19)."""
-    big = state.rules[RULE_BIG_BONUS_MIN]
-    return big if big < 1 << 32 else state.rules[RULE_BONUS_MIN]  # standard: big is out of reach
+    return state.rules[RULE_BIG_BONUS_MIN] if big_bonus_active_nb(state) else state.rules[RULE_BONUS_MIN]
+
+
+@njit(cache=True)
+def held_icons_nb(state, seat, good):
+    """Icons of ``good`` a seat holds: its warehouse and this day's cargo (R17 counts both)."""
+    return state.warehouse_icons[seat, good] + state.ship_icons[seat, good]
 
 
 @njit(cache=True)

@@ -45,6 +45,7 @@ from ..rules import (
     RULE_PLAYERS,
 )
 from . import Param, Strategy, register
+from .common import big_bonus_active_nb, held_icons_nb
 
 SPREAD, FUTURE_WEIGHT, PROGRESS_WEIGHT, REVEAL_MARGIN = range(4)
 NONE = -1  # no card
@@ -56,11 +57,6 @@ DAY_WEIGHT, PROGRESS_WEIGHT_NOW, BONUS_STEP, BIG_STEP = 3, 4, 5, 6  # goods_valu
 FILL, SLOPE = 7, 8  # fill_value_nb and ship_slope_nb
 GOODS_AT = 9  # value of each good with 0, 1, 2 more icons (3 per good)
 SHIPS_AT = GOODS_AT + 3 * N_GOODS  # each seat's projected final ship value
-
-
-@njit(cache=True, error_model="numpy")
-def held_nb(state, seat, good):
-    return state.warehouse_icons[seat, good] + state.ship_icons[seat, good]
 
 
 @njit(cache=True, error_model="numpy")
@@ -89,7 +85,7 @@ def goods_value_holding_nb(state, seat, good, icons):
     tied = 0
     for other in range(state.rules[RULE_PLAYERS]):
         if other != seat:
-            theirs = held_nb(state, other, good)
+            theirs = held_icons_nb(state, other, good)
             above += theirs > icons
             tied += theirs == icons
     return goods_value_nb(state, seat, icons, above, tied)
@@ -107,14 +103,15 @@ def prepare_nb(state, seat, params):
     state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
     state.scratch[seat, PROGRESS_WEIGHT_NOW] = params[PROGRESS_WEIGHT] * later_days
     state.scratch[seat, BONUS_STEP] = bonus / state.rules[RULE_BONUS_MIN] ** 2
-    # bonus20: the way on to the big bonus counts too; standard: big_min is out of reach
-    state.scratch[seat, BIG_STEP] = (state.rules[RULE_BIG_BONUS] - bonus) / big_min ** 2 if big_min < 1 << 32 else 0.0
+    state.scratch[seat, BIG_STEP] = 0.0
+    if big_bonus_active_nb(state):  # bonus20: the way on to the big bonus counts too
+        state.scratch[seat, BIG_STEP] = (state.rules[RULE_BIG_BONUS] - bonus) / big_min ** 2
     for good in range(N_GOODS):
-        held = held_nb(state, seat, good)
+        held = held_icons_nb(state, seat, good)
         above0 = tied0 = above1 = tied1 = above2 = tied2 = 0
         for other in range(players):  # one pass for 0, 1 and 2 more icons
             if other != seat:
-                theirs = held_nb(state, other, good)
+                theirs = held_icons_nb(state, other, good)
                 above0 += theirs > held
                 tied0 += theirs == held
                 above1 += theirs > held + 1
@@ -163,7 +160,7 @@ def goods_gain_nb(state, seat, good, icons):
     base = state.scratch[seat, GOODS_AT + 3 * good]
     if icons <= 2:
         return state.scratch[seat, GOODS_AT + 3 * good + icons] - base
-    return goods_value_holding_nb(state, seat, good, held_nb(state, seat, good) + icons) - base
+    return goods_value_holding_nb(state, seat, good, held_icons_nb(state, seat, good) + icons) - base
 
 
 @njit(cache=True, error_model="numpy")
