@@ -80,16 +80,18 @@ PROBES = slice(P_EMPTY_MARKET_TURNS, P_TURNS + 1)
 
 @njit(cache=True)
 def _probe_nb(state, seat, params):
-    """Called at the start of every take decision, i.e. once per turn."""
+    """Called at the start of every take decision, i.e. once per turn; counts into the
+    seat's parameter row (strategies get a read-only copy of it as ``params``)."""
+    probes = state.seat_params[seat]
     revealed = state.counts[REVEALED]
-    params[P_TURNS] += 1.0
-    params[P_REVEALS] += revealed
-    if revealed > params[P_MAX_REVEALS]:
-        params[P_MAX_REVEALS] = revealed
+    probes[P_TURNS] += 1.0
+    probes[P_REVEALS] += revealed
+    if revealed > probes[P_MAX_REVEALS]:
+        probes[P_MAX_REVEALS] = revealed
     if state.ship_used[seat] >= state.rules[RULE_CAPACITY]:
-        params[P_FULL_SHIP_TURNS] += 1.0
+        probes[P_FULL_SHIP_TURNS] += 1.0
     if state.counts[MARKET_LEN] == 0:
-        params[P_EMPTY_MARKET_TURNS] += 1.0
+        probes[P_EMPTY_MARKET_TURNS] += 1.0
 
 
 @njit(cache=True)

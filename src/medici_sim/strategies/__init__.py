@@ -1,7 +1,8 @@
 """Strategies: named pairs of jitted decision functions, registered by name.
 
 A strategy is two ``@njit`` functions with these signatures (``state`` is the engine's
-GameState, ``seat`` the deciding seat, ``params`` its float64 parameter vector):
+GameState, ``seat`` the deciding seat, ``params`` its parameters: a tuple of
+``MAX_PARAMS`` floats in the order they are declared, indexed like an array):
 
 - ``reveal_nb(state, seat, params) -> bool``: reveal another card? (R9; only asked when
   the market is not empty, fewer than 3 cards were revealed this turn and the deck is not empty)
