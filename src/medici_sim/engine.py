@@ -39,9 +39,10 @@ MAX_PARAMS = 8  # floats of strategy parameters per seat
 SCRATCH_WIDTH = 64  # floats of working memory per seat, for strategies (the engine never reads it)
 
 # Indices into GameState.counts.
-# TURN_ID numbers every turn this GameState plays, never repeating (strategies key caches on it).
-N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID = range(8)
-N_COUNTS = 8
+# TURN_ID and DAY_ID number every turn and every day this GameState plays, never repeating
+# (strategies key their caches on them).
+N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID, DAY_ID = range(9)
+N_COUNTS = 9
 
 # GameState.unseen[green, column]: the cards still in the deck, which every player can
 # work out (everything else is face up), summed for strategies, green (1) or not (0).
@@ -181,6 +182,7 @@ def play_game_nb(state, table):
     starter = 0  # R7: seats are numbered from the day-1 starting player
     for day in range(DAYS):
         state.counts[DAY] = day
+        state.counts[DAY_ID] += 1
         state.day_starter[day] = starter
         play_day_nb(state, day, starter, table)
         score_day_nb(state, day)

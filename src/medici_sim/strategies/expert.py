@@ -18,14 +18,18 @@ The deck's composition is public (everything else is face up), so the new card i
 averaged over the unseen cards, split into green and non-green (does it cost a place?).
 
 Speed: goods values only change when somebody takes cards, so they are computed once a
-turn (for 0, 1 and 2 more icons of each good) and kept in the seat's scratch row.
+turn (for 0, 1 and 2 more icons of each good) and kept in the seat's scratch row; what
+depends only on the day (the weights, and the bonus and progress of each icon count) is
+computed once a day.
 """
 from numba import njit
 
 from ..deck import MAX_CARDS
 from ..engine import (
     DAY,
+    DAY_ID,
     MARKET_LEN,
+    SCRATCH_WIDTH,
     TURN_ID,
     UNSEEN_CARDS,
     UNSEEN_ICONS,
@@ -36,6 +40,8 @@ from ..engine import (
 )
 from ..rules import (
     DAYS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     N_GOODS,
     RULE_BIG_BONUS,
     RULE_BIG_BONUS_MIN,
@@ -43,39 +49,68 @@ from ..rules import (
     RULE_BONUS_MIN,
     RULE_CAPACITY,
     RULE_PLAYERS,
+    big_bonus_threshold,
+    bonus_threshold,
 )
 from . import Param, Strategy, register
 from .common import big_bonus_active_nb, held_icons_nb
 
 SPREAD, FUTURE_WEIGHT, PROGRESS_WEIGHT, REVEAL_MARGIN = range(4)
 NONE = -1  # no card
-# The seat's scratch row, computed once a turn (nothing but the unseen cards changes
-# until the seat takes; the fill value is taken at the turn's first decision)
+# The seat's scratch row. Per turn (nothing but the unseen cards changes until the seat
+# takes; the fill value is taken at the turn's first decision):
 CACHED_TURN = 0  # the turn the values below were computed for
 CHOICE_KEY, CHOICE = 1, 2  # reveal_nb's best take when it declined to reveal (key: turn id, market size)
-DAY_WEIGHT, PROGRESS_WEIGHT_NOW, BONUS_STEP, BIG_STEP = 3, 4, 5, 6  # goods_value_nb's coefficients
-FILL, SLOPE = 7, 8  # fill_value_nb and ship_slope_nb
-GOODS_AT = 9  # value of each good with 0, 1, 2 more icons (3 per good)
+FILL, SLOPE = 3, 4  # fill_value_nb and ship_slope_nb
+GOODS_AT = 5  # value of each good with 0, 1, 2 more icons (3 per good)
 SHIPS_AT = GOODS_AT + 3 * N_GOODS  # each seat's projected final ship value
+# Per day:
+CACHED_DAY = SHIPS_AT + MAX_PLAYERS  # the day (engine DAY_ID) the values below were computed for
+DAY_WEIGHT = CACHED_DAY + 1  # weight of a majority or bonus held now: today and the days left
+SPREAD_SLOPE = CACHED_DAY + 2  # 0.5 / spread
+ICON_COUNTS = 11  # icon counts 0..10 are told apart; from the highest threshold on, values stay the same
+BONUS_AT = CACHED_DAY + 3  # the bonus (R18, R19) of each icon count
+PROGRESS_AT = BONUS_AT + ICON_COUNTS  # the weighted progress towards the thresholds of each icon count
+assert PROGRESS_AT + ICON_COUNTS <= SCRATCH_WIDTH
+assert all(big_bonus_threshold(p) < ICON_COUNTS for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+assert all(bonus_threshold(p) < ICON_COUNTS for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+@njit(cache=True, error_model="numpy")
+def prepare_day_nb(state, seat, params):
+    """Fill the per-day part of the seat's scratch row."""
+    later_days = DAYS - 1 - state.counts[DAY]
+    bonus = state.rules[RULE_BONUS]
+    bonus_min = state.rules[RULE_BONUS_MIN]
+    big_min = state.rules[RULE_BIG_BONUS_MIN]
+    bonus_step = bonus / bonus_min ** 2
+    big_step = 0.0
+    if big_bonus_active_nb(state):  # bonus20: the way on to the big bonus counts too
+        big_step = (state.rules[RULE_BIG_BONUS] - bonus) / big_min ** 2
+    progress_weight = params[PROGRESS_WEIGHT] * later_days
+    for icons in range(ICON_COUNTS):
+        paid = 0
+        if icons >= big_min:
+            paid = state.rules[RULE_BIG_BONUS]
+        elif icons >= bonus_min:
+            paid = bonus
+        state.scratch[seat, BONUS_AT + icons] = paid
+        state.scratch[seat, PROGRESS_AT + icons] = progress_weight * (
+            bonus_step * min(icons, bonus_min) ** 2 + big_step * min(icons, big_min) ** 2)
+    state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
+    state.scratch[seat, SPREAD_SLOPE] = 0.5 / params[SPREAD]
+    state.scratch[seat, CACHED_DAY] = state.counts[DAY_ID]
 
 
 @njit(cache=True, error_model="numpy")
 def goods_value_nb(state, seat, icons, above, tied):
     """Florins expected from a good held with ``icons`` icons, ``above`` opponents holding more
-    and ``tied`` as many: majority (R15, R17) and bonus (R18, R19) today and on later days,
-    and progress towards the bonus thresholds for the days to come (quadratic)."""
+    and ``tied`` as many: majority (R15, R17) and bonus (R18, R19) today and on later days, and
+    progress towards the bonus thresholds for the days to come (quadratic)."""
     majority = state.majority_share[above, tied] if icons > 0 else 0
-    bonus_min = state.rules[RULE_BONUS_MIN]
-    big_min = state.rules[RULE_BIG_BONUS_MIN]
-    bonus = 0
-    if icons >= big_min:
-        bonus = state.rules[RULE_BIG_BONUS]
-    elif icons >= bonus_min:
-        bonus = state.rules[RULE_BONUS]
-    progress = (state.scratch[seat, BONUS_STEP] * min(icons, bonus_min) ** 2
-                + state.scratch[seat, BIG_STEP] * min(icons, big_min) ** 2)
-    return ((majority + bonus) * state.scratch[seat, DAY_WEIGHT]
-            + state.scratch[seat, PROGRESS_WEIGHT_NOW] * progress)
+    counted = min(icons, ICON_COUNTS - 1)
+    return ((majority + state.scratch[seat, BONUS_AT + counted]) * state.scratch[seat, DAY_WEIGHT]
+            + state.scratch[seat, PROGRESS_AT + counted])
 
 
 @njit(cache=True, error_model="numpy")
@@ -96,16 +131,9 @@ def prepare_nb(state, seat, params):
     """Fill the seat's scratch row with this turn's values (at its first decision)."""
     if state.scratch[seat, CACHED_TURN] == state.counts[TURN_ID]:
         return
+    if state.scratch[seat, CACHED_DAY] != state.counts[DAY_ID]:
+        prepare_day_nb(state, seat, params)
     players = state.rules[RULE_PLAYERS]
-    later_days = DAYS - 1 - state.counts[DAY]
-    bonus = state.rules[RULE_BONUS]
-    big_min = state.rules[RULE_BIG_BONUS_MIN]
-    state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
-    state.scratch[seat, PROGRESS_WEIGHT_NOW] = params[PROGRESS_WEIGHT] * later_days
-    state.scratch[seat, BONUS_STEP] = bonus / state.rules[RULE_BONUS_MIN] ** 2
-    state.scratch[seat, BIG_STEP] = 0.0
-    if big_bonus_active_nb(state):  # bonus20: the way on to the big bonus counts too
-        state.scratch[seat, BIG_STEP] = (state.rules[RULE_BIG_BONUS] - bonus) / big_min ** 2
     for good in range(N_GOODS):
         held = held_icons_nb(state, seat, good)
         above0 = tied0 = above1 = tied1 = above2 = tied2 = 0
@@ -139,10 +167,10 @@ def fill_value_nb(state):
 
 
 @njit(cache=True, error_model="numpy")
-def ship_estimate_nb(state, seat, final_value, params):
+def ship_estimate_nb(state, seat, final_value):
     """Expected ship payout (R14) if this seat's ship ends at ``final_value``."""
     players = state.rules[RULE_PLAYERS]
-    slope = 0.5 / params[SPREAD]
+    slope = state.scratch[seat, SPREAD_SLOPE]
     beaten = 0.0
     for other in range(players):
         if other != seat:
@@ -174,8 +202,8 @@ def ship_slope_nb(state, seat, fill, params):
     free = state.rules[RULE_CAPACITY] - state.ship_used[seat]
     projected = state.ship_value[seat] + free * fill
     half = 0.5 * params[SPREAD]
-    return (ship_estimate_nb(state, seat, projected + half, params)
-            - ship_estimate_nb(state, seat, projected - half, params)) / (2.0 * half)
+    return (ship_estimate_nb(state, seat, projected + half)
+            - ship_estimate_nb(state, seat, projected - half)) / (2.0 * half)
 
 
 @njit(cache=True, error_model="numpy")
