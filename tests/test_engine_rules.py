@@ -46,6 +46,7 @@ from medici_sim.engine import (
     fits_nb,
     market_card_nb,
     pay_places_nb,
+    share_table,
     takes_space_nb,
 )
 from medici_sim.rules import (
@@ -185,7 +186,7 @@ def counts_at(location_row: np.ndarray, players: int) -> dict[str, list[int]]:
 def places(scores, payouts, min_score: int = 0, paid=None) -> list[int]:
     """engine.pay_places_nb on fresh int64 arrays."""
     paid = np.zeros(len(scores), np.int64) if paid is None else np.array(paid, np.int64)
-    pay_places_nb(np.array(scores, np.int64), len(scores), np.array(payouts, np.int64), min_score, paid)
+    pay_places_nb(np.array(scores, np.int64), len(scores), share_table(payouts), min_score, paid)
     return paid.tolist()
 
 

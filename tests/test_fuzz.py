@@ -214,7 +214,7 @@ def pay(scores, payouts, min_score, extra=()):
     padded = np.array(list(scores) + list(extra), np.int64)
     start = np.arange(len(padded), dtype=np.int64) * 1000  # it adds to what is there
     paid = start.copy()
-    engine.pay_places_nb(padded, n, np.array(payouts, np.int64), min_score, paid)
+    engine.pay_places_nb(padded, n, engine.share_table(payouts), min_score, paid)
     assert np.array_equal(paid[n:], start[n:])  # nothing past the n players is touched
     return list(paid[:n] - start[:n])
 

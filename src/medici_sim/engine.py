@@ -84,8 +84,9 @@ STATE_DTYPE = np.dtype([
     ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
     ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
-    # majority_share[place, tied]: each one's majority payout when tied + 1 players share
-    # the places from `place` on (R15, R17), for strategies
+    # ship_share / majority_share[place, others]: each one's payout when others + 1 players
+    # share the places from `place` on (R15 with the R14 / R17 payouts; see share_table_nb)
+    ("ship_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     ("majority_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     # this game's record, one row per day
     ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
@@ -117,9 +118,8 @@ def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payo
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     state.full_deck_unseen[:, :] = state.unseen
-    for place in range(MAX_PLAYERS + 1):
-        for others in range(MAX_PLAYERS + 1):
-            state.majority_share[place, others] = tied_share_nb(MAJORITY_PAYOUTS, place, others + 1)
+    share_table_nb(ship_payouts, state.ship_share)
+    share_table_nb(np.array(MAJORITY_PAYOUTS), state.majority_share)
     return buffer
 
 
@@ -324,12 +324,28 @@ def tied_share_nb(payouts, place, tied):
 
 
 @njit(cache=True)
-def pay_places_nb(scores, n, payouts, min_score, paid):
-    """R15: rank ``scores[:n]`` (highest first) and add each one's share of ``payouts`` to ``paid``.
+def share_table_nb(payouts, table):
+    """Fill ``table[place, others]`` with tied_share_nb(payouts, place, others + 1): scoring
+    looks shares up instead of dividing."""
+    for place in range(table.shape[0]):
+        for others in range(table.shape[1]):
+            table[place, others] = tied_share_nb(payouts, place, others + 1)
 
-    Players with a score below ``min_score`` take no place (R17: no icon, no place).
-    Tied players share the payouts of all the places they occupy, each share rounded
-    down to a multiple of 5.
+
+def share_table(payouts) -> np.ndarray:
+    """share_table_nb for a sequence of payouts by place."""
+    table = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS + 1), np.int64)
+    share_table_nb(np.asarray(payouts, np.int64), table)
+    return table
+
+
+@njit(cache=True)
+def pay_places_nb(scores, n, share, min_score, paid):
+    """R15: rank ``scores[:n]`` (highest first) and add each one's share to ``paid``.
+
+    ``share`` is a share_table_nb of the payouts by place. Players with a score below
+    ``min_score`` take no place (R17: no icon, no place). Tied players share the payouts
+    of all the places they occupy, each share rounded down to a multiple of 5.
     """
     for p in range(n):
         if scores[p] < min_score:
@@ -342,7 +358,7 @@ def pay_places_nb(scores, n, payouts, min_score, paid):
                     place += 1
                 elif scores[q] == scores[p]:
                     tied += 1
-        paid[p] += tied_share_nb(payouts, place, tied)
+        paid[p] += share[place, tied - 1]
 
 
 @njit(cache=True)
@@ -355,14 +371,14 @@ def score_day_nb(state, day):
     ship_pay[:] = 0
     majority_pay[:] = 0
     bonus_pay[:] = 0
-    pay_places_nb(state.ship_value, players, state.ship_payouts[:players], 0, ship_pay)  # R14-R15
+    pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # R14-R15
     for p in range(players):
         for good in range(N_GOODS):
             state.warehouse_icons[p, good] += state.ship_icons[p, good]  # R17: this day's cargo counts
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
     for good in range(N_GOODS):
-        pay_places_nb(state.warehouse_icons[:, good], players, MAJORITY_PAYOUTS, 1, majority_pay)  # R17
+        pay_places_nb(state.warehouse_icons[:, good], players, state.majority_share, 1, majority_pay)  # R17
         for p in range(players):
             icons = state.warehouse_icons[p, good]
             if icons >= big_min:
