@@ -136,19 +136,17 @@ def prepare_nb(state, seat, params):
     players = state.rules[RULE_PLAYERS]
     for good in range(N_GOODS):
         held = held_icons_nb(state, seat, good)
-        above0 = tied0 = above1 = tied1 = above2 = tied2 = 0
-        for other in range(players):  # one pass for 0, 1 and 2 more icons
+        # One pass over the opponents for 0, 1 and 2 more icons: count them by how many
+        # more they hold (-1 or fewer, 0, 1, 2, 3 or more), one 8-bit lane per count.
+        lanes = 0
+        for other in range(players):
             if other != seat:
-                theirs = held_icons_nb(state, other, good)
-                above0 += theirs > held
-                tied0 += theirs == held
-                above1 += theirs > held + 1
-                tied1 += theirs == held + 1
-                above2 += theirs > held + 2
-                tied2 += theirs == held + 2
+                lanes += 1 << (8 * min(max(held_icons_nb(state, other, good) - held + 1, 0), 4))
+        tied0, tied1, tied2 = (lanes >> 8) & 255, (lanes >> 16) & 255, (lanes >> 24) & 255
+        above2 = lanes >> 32
         at = GOODS_AT + 3 * good
-        state.scratch[seat, at] = goods_value_nb(state, seat, held, above0, tied0)
-        state.scratch[seat, at + 1] = goods_value_nb(state, seat, held + 1, above1, tied1)
+        state.scratch[seat, at] = goods_value_nb(state, seat, held, tied1 + tied2 + above2, tied0)
+        state.scratch[seat, at + 1] = goods_value_nb(state, seat, held + 1, tied2 + above2, tied1)
         state.scratch[seat, at + 2] = goods_value_nb(state, seat, held + 2, above2, tied2)
     fill = fill_value_nb(state)
     capacity = state.rules[RULE_CAPACITY]
@@ -167,14 +165,9 @@ def fill_value_nb(state):
 
 
 @njit(cache=True, error_model="numpy")
-def ship_estimate_nb(state, seat, final_value):
-    """Expected ship payout (R14) if this seat's ship ends at ``final_value``."""
+def ship_payout_nb(state, beaten):
+    """Expected ship payout (R14) of a ship expected to beat ``beaten`` others (fractional)."""
     players = state.rules[RULE_PLAYERS]
-    slope = state.scratch[seat, SPREAD_SLOPE]
-    beaten = 0.0
-    for other in range(players):
-        if other != seat:
-            beaten += min(1.0, max(0.0, 0.5 + (final_value - state.scratch[seat, SHIPS_AT + other]) * slope))
     place = (players - 1) - beaten  # 0 = first
     k = int(place)
     here = state.ship_payouts[k]
@@ -202,8 +195,16 @@ def ship_slope_nb(state, seat, fill, params):
     free = state.rules[RULE_CAPACITY] - state.ship_used[seat]
     projected = state.ship_value[seat] + free * fill
     half = 0.5 * params[SPREAD]
-    return (ship_estimate_nb(state, seat, projected + half)
-            - ship_estimate_nb(state, seat, projected - half)) / (2.0 * half)
+    high = projected + half
+    low = projected - half
+    slope = state.scratch[seat, SPREAD_SLOPE]
+    beaten_high = beaten_low = 0.0  # others beaten, graded softly (see the module's docstring)
+    for other in range(state.rules[RULE_PLAYERS]):
+        if other != seat:
+            theirs = state.scratch[seat, SHIPS_AT + other]
+            beaten_high += min(1.0, max(0.0, 0.5 + (high - theirs) * slope))
+            beaten_low += min(1.0, max(0.0, 0.5 + (low - theirs) * slope))
+    return (ship_payout_nb(state, beaten_high) - ship_payout_nb(state, beaten_low)) / (2.0 * half)
 
 
 @njit(cache=True, error_model="numpy")
