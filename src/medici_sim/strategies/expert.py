@@ -67,9 +67,9 @@ SHIPS_AT = GOODS_AT + 3 * N_GOODS  # each seat's projected final ship value
 # Per day:
 CACHED_DAY = SHIPS_AT + MAX_PLAYERS  # the day (engine DAY_ID) the values below were computed for
 DAY_WEIGHT = CACHED_DAY + 1  # weight of a majority or bonus held now: today and the days left
-SPREAD_SLOPE = CACHED_DAY + 2  # 0.5 / spread
+SPREAD_SLOPE, INVERSE_SPREAD = CACHED_DAY + 2, CACHED_DAY + 3  # 0.5 / spread and 1 / spread
 ICON_COUNTS = 11  # icon counts 0..10 are told apart; from the highest threshold on, values stay the same
-BONUS_AT = CACHED_DAY + 3  # the bonus (R18, R19) of each icon count
+BONUS_AT = CACHED_DAY + 4  # the bonus (R18, R19) of each icon count
 PROGRESS_AT = BONUS_AT + ICON_COUNTS  # the weighted progress towards the thresholds of each icon count
 assert PROGRESS_AT + ICON_COUNTS <= SCRATCH_WIDTH
 assert all(big_bonus_threshold(p) < ICON_COUNTS for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -99,6 +99,7 @@ def prepare_day_nb(state, seat, params):
             bonus_step * min(icons, bonus_min) ** 2 + big_step * min(icons, big_min) ** 2)
     state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
     state.scratch[seat, SPREAD_SLOPE] = 0.5 / params[SPREAD]
+    state.scratch[seat, INVERSE_SPREAD] = 1.0 / params[SPREAD]
     state.scratch[seat, CACHED_DAY] = state.counts[DAY_ID]
 
 
@@ -204,7 +205,8 @@ def ship_slope_nb(state, seat, fill, params):
             theirs = state.scratch[seat, SHIPS_AT + other]
             beaten_high += min(1.0, max(0.0, 0.5 + (high - theirs) * slope))
             beaten_low += min(1.0, max(0.0, 0.5 + (low - theirs) * slope))
-    return (ship_payout_nb(state, beaten_high) - ship_payout_nb(state, beaten_low)) / (2.0 * half)
+    rise = ship_payout_nb(state, beaten_high) - ship_payout_nb(state, beaten_low)
+    return rise * state.scratch[seat, INVERSE_SPREAD]  # over high - low = spread
 
 
 @njit(cache=True, error_model="numpy")
@@ -281,8 +283,9 @@ def mean_card_gain_nb(state, seat, green):
         gain += state.unseen[green, UNSEEN_ICONS + 2 * good] * (state.scratch[seat, GOODS_AT + 3 * good + 1] - base)
         gain += state.unseen[green, UNSEEN_ICONS + 2 * good + 1] * (state.scratch[seat, GOODS_AT + 3 * good + 2] - base)
     cards = state.unseen[green, UNSEEN_CARDS]
-    mean_value = state.unseen[green, UNSEEN_VALUE] / cards
-    return gain / cards + state.scratch[seat, SLOPE] * (mean_value - (1 - green) * state.scratch[seat, FILL])
+    places = (1 - green) * cards  # places the cards would take, each giving up a fill
+    ship = state.scratch[seat, SLOPE] * (state.unseen[green, UNSEEN_VALUE] - places * state.scratch[seat, FILL])
+    return (gain + ship) / cards
 
 
 @njit(cache=True, error_model="numpy")
@@ -302,16 +305,16 @@ def reveal_nb(state, seat, params):
     last_gain, second_gain = window_gain_nb(state, seat, 1), window_gain_nb(state, seat, 2)
     now, choice = best_take_nb(state, seat, last, last_gain, takes_space_nb(state, last),
                                second, second_gain, third, window_gain_nb(state, seat, 3))
-    total = state.unseen[0, UNSEEN_CARDS] + state.unseen[1, UNSEEN_CARDS]
-    after = 0.0
+    total = state.unseen[0, UNSEEN_CARDS] + state.unseen[1, UNSEEN_CARDS]  # > 0: the deck is not empty
+    after = 0.0  # the expected best take after one more card, times total (no division)
     for green in range(2):
         count = state.unseen[green, UNSEEN_CARDS]
         if count > 0:
             # the new card must be taken (R10); the old last and 2nd-from-last stay within reach
             gain, _ = best_take_nb(state, seat, NONE, mean_card_gain_nb(state, seat, green), 1 - green,
                                    last, last_gain, second, second_gain)
-            after += count / total * gain
-    if after > now + params[REVEAL_MARGIN]:
+            after += count * gain
+    if after > (now + params[REVEAL_MARGIN]) * total:
         return True
     state.scratch[seat, CHOICE_KEY] = choice_key_nb(state)
     state.scratch[seat, CHOICE] = choice
