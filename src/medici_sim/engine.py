@@ -348,16 +348,14 @@ def pay_places_nb(scores, n, share, min_score, paid):
     of all the places they occupy, each share rounded down to a multiple of 5.
     """
     for p in range(n):
-        if scores[p] < min_score:
+        score = scores[p]
+        if score < min_score:
             continue
         place = 0
         tied = 0
-        for q in range(n):
-            if scores[q] >= min_score:
-                if scores[q] > scores[p]:
-                    place += 1
-                elif scores[q] == scores[p]:
-                    tied += 1
+        for q in range(n):  # whoever scores at least `score` has at least min_score too
+            place += scores[q] > score
+            tied += scores[q] == score
         paid[p] += share[place, tied - 1]
 
 
