@@ -20,7 +20,9 @@ averaged over the unseen cards, split into green and non-green (does it cost a p
 Speed: goods values only change when somebody takes cards, so they are computed once a
 turn (for 0, 1 and 2 more icons of each good) and kept in the seat's scratch row; what
 depends only on the day (the weights, and the bonus and progress of each icon count) is
-computed once a day.
+computed once a day. The small per-card helpers are inlined by numba (``inline="always"``):
+they run several times a decision, and a call cost about as much as their bodies (measured:
+4% of a game's cycles; inlining the larger helpers as well made it slower).
 """
 from numba import njit
 
@@ -176,7 +178,7 @@ def ship_payout_nb(state, beaten):
     return here + (place - k) * (below - here)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def goods_gain_nb(state, seat, good, icons):
     """Goods florins gained by ``icons`` more of ``good``."""
     base = state.scratch[seat, GOODS_AT + 3 * good]
@@ -209,7 +211,7 @@ def ship_slope_nb(state, seat, fill, params):
     return rise * state.scratch[seat, INVERSE_SPREAD]  # over high - low = spread
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def card_gain_nb(state, seat, card, fill, slope):
     """Florins one card brings: its value replaces an expected fill if it takes a place."""
     gain = slope * (state.card_value[card] - takes_space_nb(state, card) * fill)
@@ -219,7 +221,7 @@ def card_gain_nb(state, seat, card, fill, slope):
     return gain
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def same_good_nb(state, a, b):
     return a != NONE and b != NONE and state.card_good[a] >= 0 and state.card_good[a] == state.card_good[b]
 
@@ -288,7 +290,7 @@ def mean_card_gain_nb(state, seat, green):
     return (gain + ship) / cards
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def window_gain_nb(state, seat, back):
     """card_gain_nb of the card ``back`` places from the market's end (0 if none)."""
     card = market_card_nb(state, back)
