@@ -1,0 +1,146 @@
+"""Where the jitted kernel spends its time: `perf` samples mapped to numba functions.
+
+    python benchmarks/profile_kernel.py                      # expert at every seat, 4 players
+    python benchmarks/profile_kernel.py --strategies random --players 6 --seconds 10
+
+Linux only; needs `perf` (allowed to sample this process) and `nm`. numba's machine code
+has no symbols `perf` can read, so this script keeps the object code numba loads from
+its on-disk cache, finds where it was loaded from the kernel's entry point, and maps
+every sample to the function (as numba compiled it, after inlining) it fell in. Samples
+outside the kernel's object (e.g. numba's reference counting, ``NRT_incref``) are
+counted separately: many of them mean arrays are handed to non-inlined functions.
+
+This reads numba internals (``CPUCodeLibrary._set_compiled_object``): a development tool,
+checked with numba 0.68.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+import numba.core.codegen as codegen
+
+_OBJECTS: dict[str, bytes] = {}  # library name -> object code, as loaded from numba's cache
+_set_compiled_object = codegen.CPUCodeLibrary._set_compiled_object
+
+
+def _keep_object(library, value):
+    _OBJECTS[library.name] = value
+    _set_compiled_object(library, value)
+
+
+codegen.CPUCodeLibrary._set_compiled_object = _keep_object
+
+
+def kernel_symbols(obj: bytes) -> dict[str, tuple[int, int]]:
+    """name -> (offset, size) of the functions in an object file."""
+    with tempfile.NamedTemporaryFile(suffix=".o") as f:
+        f.write(obj)
+        f.flush()
+        listing = subprocess.run(["nm", "-S", f.name], capture_output=True, text=True, check=True).stdout
+    symbols = {}
+    for line in listing.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "TtWw":
+            symbols[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
+    return symbols
+
+
+def short_name(symbol: str) -> str:
+    """`_ZN10medici_sim10strategies6expert10prepare_nbB3v69..E..` -> `expert.prepare_nb`."""
+    if not symbol.startswith("_ZN"):
+        return symbol
+    names, rest = [], symbol[3:]
+    while (match := re.match(r"\d+", rest)) is not None:  # <length><name>, repeated
+        length = int(match.group())
+        names.append(rest[match.end():match.end() + length])
+        rest = rest[match.end() + length:]
+    return ".".join(names[-2:]).replace("_3cdynamic_3e", "dispatch")  # "<dynamic>": the generated switch
+
+
+def fail(message: str) -> None:
+    print(f"profile_kernel: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--strategies", default="expert")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    for tool in ("perf", "nm"):
+        if shutil.which(tool) is None:
+            fail(f"`{tool}` is not installed")
+
+    # Compile into numba's cache in a child process, so this one loads (and keeps) the object.
+    warm = (f"from medici_sim.cli import parse_strategies; from medici_sim.deck import default_deck; "
+            f"from medici_sim.simulate import RunConfig, simulate; "
+            f"simulate(RunConfig(deck=default_deck(), players={args.players}, games=10, threads=1, "
+            f"strategies=parse_strategies({args.strategies!r}, {args.players})))")
+    subprocess.run([sys.executable, "-c", warm], check=True)
+
+    from medici_sim import engine
+    from medici_sim.cli import parse_strategies
+    from medici_sim.deck import default_deck
+    from medici_sim.simulate import Kernel, RunConfig
+
+    config = RunConfig(deck=default_deck(), players=args.players, games=1, threads=1, seating="rotate",
+                       strategies=parse_strategies(args.strategies, args.players))
+    kernel = Kernel(config)
+    kernel.play(0, 100)  # loads the kernel from the cache
+    (result,) = engine.play_games_nb.overloads.values()
+    library = result.library
+    symbols = kernel_symbols(_OBJECTS[library.name])
+    entry_offset = symbols[result.fndesc.llvm_func_name][0]
+    base = library.get_pointer_to_function(result.fndesc.llvm_func_name) - entry_offset
+    end = base + max(offset + size for offset, size in symbols.values())
+
+    stop = threading.Event()
+
+    def play() -> None:
+        game = 0
+        while not stop.is_set():
+            kernel.play(game, 20_000)
+            game += 20_000
+
+    player = threading.Thread(target=play)
+    player.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        recorded = subprocess.run(["perf", "record", "-q", "-F", "2000", "-p", str(os.getpid()), "-o", data,
+                                   "--", "sleep", str(args.seconds)], capture_output=True, text=True)
+        stop.set()
+        player.join()
+        if recorded.returncode != 0:  # typically kernel.perf_event_paranoid
+            fail("perf record failed: " + " ".join(recorded.stderr.split())[:300])
+        samples = subprocess.run(["perf", "script", "-i", data, "-F", "ip"],
+                                 capture_output=True, text=True, check=True).stdout.split()
+
+    ordered = sorted(symbols.items(), key=lambda item: item[1][0])
+    counts: collections.Counter[str] = collections.Counter()
+    for sample in samples:
+        address = int(sample, 16)
+        if not base <= address < end:
+            counts["(outside the kernel: numba runtime, Python, the OS)"] += 1
+            continue
+        offset = address - base
+        owner = next((name for name, (start, size) in ordered if start <= offset < start + size), "?")
+        counts[short_name(owner)] += 1
+    total = sum(counts.values())
+    print(f"{total:,} samples over {args.seconds:g} s: {args.strategies} at {args.players} players "
+          f"(self time of each function as compiled, callees inlined into it included)")
+    for name, count in counts.most_common(args.top):
+        print(f"{100 * count / total:6.1f}%  {name}")
+
+
+if __name__ == "__main__":
+    main()
