@@ -69,9 +69,9 @@ SHIPS_AT = GOODS_AT + 3 * N_GOODS  # each seat's projected final ship value
 # Per day:
 CACHED_DAY = SHIPS_AT + MAX_PLAYERS  # the day (engine DAY_ID) the values below were computed for
 DAY_WEIGHT = CACHED_DAY + 1  # weight of a majority or bonus held now: today and the days left
-SPREAD_SLOPE, INVERSE_SPREAD = CACHED_DAY + 2, CACHED_DAY + 3  # 0.5 / spread and 1 / spread
+INVERSE_SPREAD = CACHED_DAY + 2  # 1 / spread
 ICON_COUNTS = 11  # icon counts 0..10 are told apart; from the highest threshold on, values stay the same
-BONUS_AT = CACHED_DAY + 4  # the bonus (R18, R19) of each icon count
+BONUS_AT = CACHED_DAY + 3  # the bonus (R18, R19) of each icon count
 PROGRESS_AT = BONUS_AT + ICON_COUNTS  # the weighted progress towards the thresholds of each icon count
 assert PROGRESS_AT + ICON_COUNTS <= SCRATCH_WIDTH
 assert all(big_bonus_threshold(p) < ICON_COUNTS for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -100,7 +100,6 @@ def prepare_day_nb(state, seat, params):
         state.scratch[seat, PROGRESS_AT + icons] = progress_weight * (
             bonus_step * min(icons, bonus_min) ** 2 + big_step * min(icons, big_min) ** 2)
     state.scratch[seat, DAY_WEIGHT] = 1.0 + params[FUTURE_WEIGHT] * later_days
-    state.scratch[seat, SPREAD_SLOPE] = 0.5 / params[SPREAD]
     state.scratch[seat, INVERSE_SPREAD] = 1.0 / params[SPREAD]
     state.scratch[seat, CACHED_DAY] = state.counts[DAY_ID]
 
@@ -200,7 +199,7 @@ def ship_slope_nb(state, seat, fill, params):
     half = 0.5 * params[SPREAD]
     high = projected + half
     low = projected - half
-    slope = state.scratch[seat, SPREAD_SLOPE]
+    slope = 0.5 * state.scratch[seat, INVERSE_SPREAD]  # from 0 to 1 beaten over one spread
     beaten_high = beaten_low = 0.0  # others beaten, graded softly (see the module's docstring)
     for other in range(state.rules[RULE_PLAYERS]):
         if other != seat:
@@ -240,6 +239,12 @@ def joint_correction_nb(state, seat, cards_a, cards_b, card_c):
     return goods_gain_nb(state, seat, good, icons) - separate
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def pair_correction_nb(state, seat, a, b):
+    """joint_correction_nb of cards ``a`` and ``b`` if they are of one good, else 0."""
+    return joint_correction_nb(state, seat, a, b, NONE) if same_good_nb(state, a, b) else 0.0
+
+
 @njit(cache=True, error_model="numpy")
 def best_take_nb(state, seat, forced, forced_gain, forced_space, near, near_gain, far, far_gain):
     """(best gain, choice bits): take ``forced`` (NONE: an expected card, given by its gain and
@@ -247,18 +252,16 @@ def best_take_nb(state, seat, forced, forced_gain, forced_space, near, near_gain
     The gains are card_gain_nb's; cards of one good taken together are priced jointly."""
     near_fits = near != NONE and fits_nb(state, seat, near, forced_space)
     far_fits = far != NONE and fits_nb(state, seat, far, forced_space)
+    near_joint = pair_correction_nb(state, seat, forced, near) if near_fits else 0.0
+    far_joint = pair_correction_nb(state, seat, forced, far) if far_fits else 0.0
     best = forced_gain
     choice = 0
     if near_fits:
-        gain = forced_gain + near_gain
-        if same_good_nb(state, forced, near):
-            gain += joint_correction_nb(state, seat, forced, near, NONE)
+        gain = forced_gain + near_gain + near_joint
         if gain > best:
             best, choice = gain, 1
     if far_fits:
-        gain = forced_gain + far_gain
-        if same_good_nb(state, forced, far):
-            gain += joint_correction_nb(state, seat, forced, far, NONE)
+        gain = forced_gain + far_gain + far_joint
         if gain > best:
             best, choice = gain, 2
     if near_fits and far_fits and fits_nb(state, seat, far, forced_space + takes_space_nb(state, near)):
@@ -267,10 +270,8 @@ def best_take_nb(state, seat, forced, forced_gain, forced_space, near, near_gain
             third = forced if same_good_nb(state, forced, near) else NONE
             gain += joint_correction_nb(state, seat, near, far, third)
         else:
-            if same_good_nb(state, forced, near):
-                gain += joint_correction_nb(state, seat, forced, near, NONE)
-            if same_good_nb(state, forced, far):
-                gain += joint_correction_nb(state, seat, forced, far, NONE)
+            gain += near_joint
+            gain += far_joint
         if gain > best:
             best, choice = gain, 3
     return best, choice
