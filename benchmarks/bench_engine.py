@@ -19,14 +19,14 @@ import sys
 import tempfile
 import time
 
-from medici_sim.cli import parse_strategies
-from medici_sim.deck import default_deck
-from medici_sim.simulate import RunConfig, simulate
-from medici_sim.strategies import REGISTRY
+from medici_sim.cli.common import parse_strategies
+from medici_sim.games.card.deck import default_deck
+from medici_sim.core.driver import RunConfig, simulate
+from medici_sim.games.card.strategies import REGISTRY
 
 FIRST_GAME = ("import time; t = time.perf_counter(); "
-              "from medici_sim.simulate import RunConfig, simulate; from medici_sim.cli import parse_strategies; "
-              "from medici_sim.deck import default_deck; "
+              "from medici_sim.core.driver import RunConfig, simulate; from medici_sim.cli.common import parse_strategies; "
+              "from medici_sim.games.card.deck import default_deck; "
               "simulate(RunConfig(deck=default_deck(), players=4, games=1, threads=1, "
               "strategies=parse_strategies('random', 4))); print(time.perf_counter() - t)")
 

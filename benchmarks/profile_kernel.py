@@ -82,16 +82,16 @@ def main() -> None:
             fail(f"`{tool}` is not installed")
 
     # Compile into numba's cache in a child process, so this one loads (and keeps) the object.
-    warm = (f"from medici_sim.cli import parse_strategies; from medici_sim.deck import default_deck; "
-            f"from medici_sim.simulate import RunConfig, simulate; "
+    warm = (f"from medici_sim.cli.common import parse_strategies; from medici_sim.games.card.deck import default_deck; "
+            f"from medici_sim.core.driver import RunConfig, simulate; "
             f"simulate(RunConfig(deck=default_deck(), players={args.players}, games=10, threads=1, "
             f"strategies=parse_strategies({args.strategies!r}, {args.players})))")
     subprocess.run([sys.executable, "-c", warm], check=True)
 
-    from medici_sim import engine
-    from medici_sim.cli import parse_strategies
-    from medici_sim.deck import default_deck
-    from medici_sim.simulate import Kernel, RunConfig
+    from medici_sim.games.card import engine
+    from medici_sim.cli.common import parse_strategies
+    from medici_sim.games.card.deck import default_deck
+    from medici_sim.core.driver import Kernel, RunConfig
 
     config = RunConfig(deck=default_deck(), players=args.players, games=1, threads=1, seating="rotate",
                        strategies=parse_strategies(args.strategies, args.players))

@@ -8,8 +8,8 @@ Use it:  medici-sim --plugin examples/green_lover.py --strategies green_lover,ex
 """
 from numba import njit
 
-from medici_sim.engine import MARKET_LEN, REVEALED, fits_nb, market_card_nb, takes_space_nb
-from medici_sim.strategies import Param, Strategy, register
+from medici_sim.games.card.state import MARKET_LEN, REVEALED, fits_nb, market_card_nb, takes_space_nb
+from medici_sim.games.card.strategies import Param, Strategy, register
 
 MIN_VALUE, MAX_REVEALS = range(2)  # positions in the params vector, in the order declared below
 
@@ -42,8 +42,7 @@ def take_nb(state, seat, params):
 
 register(Strategy(
     name="green_lover",
-    reveal_nb=reveal_nb,
-    take_nb=take_nb,
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
         "min_value": Param(4, 0, 100, help="take a non-green earlier card worth at least this"),
         "max_reveals": Param(2, 0, 3, integer=True, help="most cards revealed in a turn"),

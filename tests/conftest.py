@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from medici_sim.cli import main
-from medici_sim.deck import Deck, default_deck, parse_deck
-from medici_sim.rules import VARIANTS
-from medici_sim.simulate import Kernel, RunConfig, seat_strategy
+from medici_sim.games.card.deck import Deck, default_deck, parse_deck
+from medici_sim.games.card.rules import VARIANTS
+from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 
 HEADER = "count,good,icons,value,green\n"
 # 19 cards: days run out (R12) in most games with 3 or more players

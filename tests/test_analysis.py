@@ -14,8 +14,9 @@ import pytest
 from conftest import run
 from scipy.stats import norm
 
-from medici_sim import analysis, engine
-from medici_sim.analysis import (
+from medici_sim.games.card import engine
+from medici_sim.study import analysis
+from medici_sim.study.analysis import (
     BALANCE_COLUMNS,
     HEAD_TO_HEAD_COLUMNS,
     RATING_COLUMNS,
@@ -29,9 +30,10 @@ from medici_sim.analysis import (
     strategy_table,
     verdict,
 )
-from medici_sim.simulate import seat_strategy
-from medici_sim.stats import Z95, mean_interval
-from medici_sim.tournament import Tournament
+from medici_sim.core.driver import seat_strategy
+from medici_sim.core.stats import Z95, mean_interval
+from medici_sim.core.tournament import Tournament
+from medici_sim.core import accounting
 
 Z = float(norm.ppf(0.975))  # 1.95996..., computed independently of stats.Z95
 
@@ -148,7 +150,7 @@ def test_mean_interval_of_one_game_is_a_point():
 
 def win_credits_to_totals(credits: list[Fraction]) -> tuple[int, int]:
     """The kernel's WIN60 totals of a list of per-game win credits (1, 1/k or 0)."""
-    units = [int(c * engine.WIN_UNIT) for c in credits]
+    units = [int(c * accounting.WIN_UNIT) for c in credits]
     return sum(units), sum(u * u for u in units)
 
 
@@ -162,7 +164,7 @@ def test_win_rate_interval_from_win60_units():
     assert rate == Fraction(11, 30)
     variance = sum((c - rate) ** 2 for c in credits) / (n - 1)  # sample variance by definition
     half = Z * math.sqrt(variance / n)
-    mean, low, high = mean_interval(np.array([win60]), np.array([win60_sq]), np.array([n]), engine.WIN_UNIT)
+    mean, low, high = mean_interval(np.array([win60]), np.array([win60_sq]), np.array([n]), accounting.WIN_UNIT)
     assert mean[0] == pytest.approx(11 / 30)
     assert low[0] == pytest.approx(11 / 30 - half) and high[0] == pytest.approx(11 / 30 + half)
 
@@ -172,14 +174,14 @@ def tournament_with_wins(deck, players: int, credits_by_strategy: dict[str, list
     t = Tournament(deck, players, slots(*credits_by_strategy), variant)
     for row, credits in enumerate(credits_by_strategy.values()):
         win60, win60_sq = win_credits_to_totals(credits)
-        t.strategy_stats[row, engine.STAT_GAMES] = len(credits)
-        t.strategy_stats[row, engine.STAT_WIN60] = win60
-        t.strategy_stats[row, engine.STAT_WIN60_SQ] = win60_sq
-        t.strategy_stats[row, engine.STAT_FLORINS] = 100 * len(credits)
-        t.strategy_stats[row, engine.STAT_FLORINS_SQ] = 100 * 100 * len(credits)
+        t.strategy_stats[row, accounting.STAT_GAMES] = len(credits)
+        t.strategy_stats[row, accounting.STAT_WIN60] = win60
+        t.strategy_stats[row, accounting.STAT_WIN60_SQ] = win60_sq
+        t.strategy_stats[row, accounting.STAT_SCORE] = 100 * len(credits)
+        t.strategy_stats[row, accounting.STAT_SCORE_SQ] = 100 * 100 * len(credits)
     games = max(len(c) for c in credits_by_strategy.values())
-    t.run[engine.RUN_GAMES] = games
-    t.seat_stats[:, engine.STAT_GAMES] = games
+    t.run[accounting.RUN_GAMES] = games
+    t.seat_stats[:, accounting.STAT_GAMES] = games
     return t
 
 

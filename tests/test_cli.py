@@ -9,9 +9,13 @@ import pandas as pd
 import pytest
 from conftest import run
 
-from medici_sim.cli import parse_strategies
-from medici_sim.simulate import ConfigError
-from medici_sim.stats import SEAT_COLUMNS, STRATEGY_COLUMNS
+from medici_sim.cli.common import parse_strategies
+from medici_sim.core.driver import ConfigError
+from medici_sim.core.registry import get_game
+from medici_sim.core.stats import seat_columns, strategy_columns
+
+SEAT_COLUMNS = seat_columns(get_game("card"))
+STRATEGY_COLUMNS = strategy_columns(get_game("card"))
 
 
 def test_main_run_prints_tables_and_summary(capsys):
@@ -117,7 +121,7 @@ def test_console_script_entry_point():
     done = subprocess.run([sys.executable, "-m", "medici_sim", "--players", "9"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr == "medici-sim: error: players must be between 2 and 6, got 9\n"
+    assert done.stderr == "medici-sim: error: players must be between 2 and 6 in the card game, got 9\n"
 
 
 def test_help_lists_options(capsys):

@@ -16,9 +16,9 @@ distributed = pytest.importorskip("distributed")
 
 from conftest import run  # noqa: E402
 
-from medici_sim.cli import parse_strategies  # noqa: E402
-from medici_sim.cluster import DaskRunner, connect  # noqa: E402
-from medici_sim.simulate import ConfigError, RunConfig, simulate  # noqa: E402
+from medici_sim.cli.common import parse_strategies  # noqa: E402
+from medici_sim.core.cluster import DaskRunner, connect  # noqa: E402
+from medici_sim.core.driver import ConfigError, RunConfig, simulate  # noqa: E402
 
 MIX = ["--strategies", "expert,random,greedy,cautious", "--seating", "rotate", "--seed", "21", "--quiet"]
 

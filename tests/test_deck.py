@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from conftest import HEADER
 
-from medici_sim.deck import DeckError, default_deck, load_deck, parse_deck
-from medici_sim.rules import GOODS, NO_GOOD
+from medici_sim.games.card.deck import DeckError, default_deck, load_deck, parse_deck
+from medici_sim.games.card.rules import GOODS, NO_GOOD
 
 
 def test_default_deck_is_the_r4_reconstruction(deck):

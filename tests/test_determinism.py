@@ -12,9 +12,11 @@ import sys
 import numpy as np
 import pytest
 
-from medici_sim import engine
-from medici_sim.simulate import Kernel, RunConfig, Totals, seat_strategy, simulate
-from medici_sim.stats import seat_frame, strategy_frame
+from medici_sim.games.card import engine
+from medici_sim.core.driver import Kernel, RunConfig, Totals, seat_strategy, simulate
+from medici_sim.core.stats import seat_frame, strategy_frame
+from medici_sim.core import accounting
+from medici_sim.core.registry import get_game
 
 
 def config(deck, threads, games=30_000, seating="random", seed=123):
@@ -38,7 +40,7 @@ def test_a_game_is_the_same_alone_or_in_a_batch(deck):
     """Game i depends on (seed, i) only: summing games played one by one equals the batch."""
     kernel = Kernel(config(deck, threads=1))
     batch = kernel.play(500, 200)
-    one_by_one = Totals.zeros(4)
+    one_by_one = Totals.zeros(4, get_game("card"))
     for game_index in range(500, 700):
         one_by_one.add(kernel.play(game_index, 1))
     assert np.array_equal(batch.seat, one_by_one.seat)
@@ -53,7 +55,7 @@ def test_trace_matches_batch_game(deck):
     for game_index in (0, 1, 999):
         state = kernel.trace(game_index)
         totals = kernel.play(game_index, 1)
-        assert np.array_equal(totals.seat[:, engine.STAT_FLORINS], state.florins)
+        assert np.array_equal(totals.seat[:, accounting.STAT_SCORE], state.florins)
 
 
 def test_seed_and_index_change_the_game(deck):
@@ -68,7 +70,7 @@ def test_seed_and_index_change_the_game(deck):
 def test_seating_modes(deck, seating):
     """R24: fixed keeps slot i at seat i; rotate moves every slot through every seat equally."""
     result = simulate(config(deck, threads=2, games=4_000, seating=seating))
-    slot_games = result.totals.slot[:, engine.STAT_GAMES]
+    slot_games = result.totals.slot[:, accounting.STAT_GAMES]
     assert (slot_games == 4_000).all()
     kernel = Kernel(config(deck, threads=1, seating=seating))
     seatings = [tuple(kernel.trace(i).seat_slot) for i in range(40)]

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from conftest import SMALL_DECK, kernel_game, tiny_deck
 
-from medici_sim import reference
-from medici_sim.rules import BONUS20, STANDARD
-from medici_sim.simulate import seat_strategy
-from medici_sim.strategies import REGISTRY
+from medici_sim.games.card import reference
+from medici_sim.games.card.rules import BONUS20, STANDARD
+from medici_sim.core.driver import seat_strategy
+from medici_sim.games.card.strategies import REGISTRY
 
 SEEDS_PER_CASE = 40
 CASES = list(itertools.product(range(2, 7), (STANDARD, BONUS20), ("fixed", "rotate", "random")))

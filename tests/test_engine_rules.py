@@ -1,8 +1,8 @@
-"""Rules tests of the jitted engine itself (src/medici_sim/engine.py), RULES.md R6-R21.
+"""Rules tests of the jitted engine itself (src/medici_sim/games/card/engine.py), RULES.md R6-R21.
 
 Four parts:
 
-1. scoring: ``engine.pay_places_nb`` called directly (R14, R15, R17), ``engine.score_day_nb``
+1. scoring: ``core.ranking.pay_places_nb`` called directly (R14, R15, R17), ``engine.score_day_nb``
    on a hand-set state (R13-R19), and the R18/R19 bonus thresholds in traced kernel games;
 2. scripted days on tiny decks, played by the kernel with test-only strategies registered
    below (R6, R8-R12, R21);
@@ -31,9 +31,10 @@ import pytest
 from conftest import SMALL_DECK, tiny_deck
 from numba import njit
 
-from medici_sim import engine
-from medici_sim.deck import Deck, default_deck
-from medici_sim.engine import (
+from medici_sim.core.ranking import pay_places_nb, share_table
+from medici_sim.games.card import engine
+from medici_sim.games.card.deck import Deck, default_deck
+from medici_sim.games.card.state import (
     LOC_DECK,
     LOC_MARKET,
     LOC_OUT,
@@ -45,17 +46,17 @@ from medici_sim.engine import (
     REVEALED,
     fits_nb,
     market_card_nb,
-    pay_places_nb,
-    share_table,
     takes_space_nb,
 )
-from medici_sim.rules import (
+from medici_sim.games.card.rules import (
     BONUS20,
     DAYS,
     MAJORITY_PAYOUTS,
+    MAX_PLAYERS,
     N_GOODS,
     NO_GOOD,
     RULE_CAPACITY,
+    SHARE_COIN,
     SHIP_PAYOUTS,
     STANDARD,
     VARIANTS,
@@ -64,12 +65,12 @@ from medici_sim.rules import (
     rule_arrays,
     ship_capacity,
 )
-from medici_sim.simulate import Kernel, RunConfig, SeatStrategy, seat_strategy
-from medici_sim.strategies import REGISTRY, Param, Strategy, register
+from medici_sim.core.driver import Kernel, RunConfig, SeatStrategy, seat_strategy
+from medici_sim.games.card.strategies import REGISTRY, Param, Strategy, register
 
 # ------------------------------------------------------------------ test-only strategies
 
-# Probe slots at the end of a seat's parameter vector (engine.MAX_PARAMS floats per seat);
+# Probe slots at the end of a seat's parameter vector (MAX_PARAMS floats per seat);
 # test_fixed uses slots 0 and 1 for its own parameters.
 P_EMPTY_MARKET_TURNS = 3  # turns taken with an empty market (R12: must never happen)
 P_FULL_SHIP_TURNS = 4  # turns given to a full ship (R8: must never happen)
@@ -139,11 +140,11 @@ def _take_fixed_nb(state, seat, params):
 
 
 TEST_STRATEGIES = (
-    Strategy(name="test_always", reveal_nb=_reveal_always_nb, take_nb=_take_all_fitting_nb,
+    Strategy(name="test_always", decisions={"reveal_nb": _reveal_always_nb, "take_nb": _take_all_fitting_nb},
              summary="test only: always reveal; take every card that fits"),
-    Strategy(name="test_never", reveal_nb=_reveal_never_nb, take_nb=_take_last_nb,
+    Strategy(name="test_never", decisions={"reveal_nb": _reveal_never_nb, "take_nb": _take_last_nb},
              summary="test only: reveal only when obliged; take only the last card"),
-    Strategy(name="test_fixed", reveal_nb=_reveal_up_to_nb, take_nb=_take_fixed_nb,
+    Strategy(name="test_fixed", decisions={"reveal_nb": _reveal_up_to_nb, "take_nb": _take_fixed_nb},
              params={"reveals": Param(3, 0, 3, integer=True), "choice": Param(0, -8, 8, integer=True)},
              summary="test only: reveal up to `reveals` cards; return `choice` as the take, unchecked"),
 )
@@ -184,9 +185,9 @@ def counts_at(location_row: np.ndarray, players: int) -> dict[str, list[int]]:
 # ------------------------------------------------------------------ 1. scoring
 
 def places(scores, payouts, min_score: int = 0, paid=None) -> list[int]:
-    """engine.pay_places_nb on fresh int64 arrays."""
+    """pay_places_nb on fresh int64 arrays."""
     paid = np.zeros(len(scores), np.int64) if paid is None else np.array(paid, np.int64)
-    pay_places_nb(np.array(scores, np.int64), len(scores), share_table(payouts), min_score, paid)
+    pay_places_nb(np.array(scores, np.int64), len(scores), share_table(payouts, SHARE_COIN, MAX_PLAYERS), min_score, paid)
     return paid.tolist()
 
 

@@ -4,7 +4,7 @@
    every seating, mixed strategies with random parameters: the kernel keeps every card in
    exactly one place, pays only multiples of 5, keeps florins equal to the payouts, respects
    R10/R11/R16/R21, and plays the same game as the reference engine.
-2. Random score vectors through ``engine.pay_places_nb`` with the R14 ship tables and the
+2. Random score vectors through ``pay_places_nb`` with the R14 ship tables and the
    R17 majority table (R15 ties): bounded by the table, equal shares for ties, monotone,
    symmetric, and equal to ``reference.ship_payouts`` / ``majority_payouts``.
 3. Malformed deck files and option values through the command line: always exit code 2,
@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from test_differential import assert_same_game
 
-from medici_sim import engine, reference
-from medici_sim.deck import COLUMNS, MAX_CARDS, MAX_VALUE, load_deck, parse_deck
-from medici_sim.rules import (
+from medici_sim.games.card import engine, reference
+from medici_sim.games.card.deck import COLUMNS, MAX_CARDS, MAX_VALUE, load_deck, parse_deck
+from medici_sim.games.card.rules import (
     DAYS,
     GOODS,
     MAJORITY_PAYOUTS,
@@ -38,8 +38,12 @@ from medici_sim.rules import (
     VARIANTS,
     ship_capacity,
 )
-from medici_sim.simulate import MAX_GAMES, MAX_THREADS, Kernel, RunConfig, seat_strategy
-from medici_sim.strategies import REGISTRY
+from medici_sim.core.driver import MAX_GAMES, MAX_THREADS, Kernel, RunConfig, seat_strategy
+from medici_sim.games.card.strategies import REGISTRY
+from medici_sim.core.ranking import pay_places_nb, share_table
+from medici_sim.core.seating import SEATING_MODES
+from medici_sim.games.card import state
+from medici_sim.games.card.rules import MAX_PLAYERS, SHARE_COIN
 
 REFERENCE_NAMES = ("random", "greedy", "cautious", "gambler", "collector")  # not "expert"
 GREEN_WORDS = ("yes", "no", "Yes", "NO", "y", "n", "true", "false", "1", "0")
@@ -115,30 +119,30 @@ def check_invariants(deck, players, variant, t):
     """What must hold for any game on any deck (R10-R22), from the kernel's own record."""
     good, icons, value, green = deck.card_arrays()
     capacity = ship_capacity(players)
-    valid = {engine.LOC_DECK, engine.LOC_MARKET, engine.LOC_OUT}
-    valid |= {engine.LOC_SHIP + p for p in range(players)} | {engine.LOC_WAREHOUSE + p for p in range(players)}
+    valid = {state.LOC_DECK, state.LOC_MARKET, state.LOC_OUT}
+    valid |= {state.LOC_SHIP + p for p in range(players)} | {state.LOC_WAREHOUSE + p for p in range(players)}
     paid = t.day_ship_pay + t.day_majority_pay + t.day_bonus_pay
     for day in range(DAYS):
         loc = t.day_card_location[day]
         assert loc.shape == (deck.n_cards,)
         # every card in exactly one place: never unseen (-1), never in two places (-2)
-        assert not np.isin(loc, (engine.LOC_UNSEEN, engine.LOC_TWICE)).any(), loc
+        assert not np.isin(loc, (state.LOC_UNSEEN, state.LOC_TWICE)).any(), loc
         assert set(loc.tolist()) <= valid, loc
         # R16: only goods reach warehouses; only no-good cards leave the game
-        assert (good[loc >= engine.LOC_WAREHOUSE] >= 0).all()
-        assert (good[loc == engine.LOC_OUT] < 0).all()
+        assert (good[loc >= state.LOC_WAREHOUSE] >= 0).all()
+        assert (good[loc == state.LOC_OUT] < 0).all()
         if t.day_ran_out[day]:
             # R12: the day ran out, so deck and market were both empty
-            assert not np.isin(loc, (engine.LOC_DECK, engine.LOC_MARKET)).any()
+            assert not np.isin(loc, (state.LOC_DECK, state.LOC_MARKET)).any()
         full = 0
         for p in range(players):
-            aboard = loc == engine.LOC_SHIP + p
+            aboard = loc == state.LOC_SHIP + p
             assert value[aboard].sum() == t.day_ship_value[day, p]  # R13: green cards count
             used = (aboard & (green == 0)).sum()
             assert used <= capacity  # R10
             full += used == capacity
             # R17: this day's cargo unloaded into the warehouse
-            stored = aboard | (loc == engine.LOC_WAREHOUSE + p)
+            stored = aboard | (loc == state.LOC_WAREHOUSE + p)
             for g in range(len(GOODS)):
                 assert t.day_warehouse_icons[day, p, g] == icons[stored & (good == g)].sum()
         if not t.day_ran_out[day]:
@@ -146,13 +150,13 @@ def check_invariants(deck, players, variant, t):
         if day > 0:
             before = t.day_card_location[day - 1]
             # warehouses keep their cards; cards out stay out (R16)
-            kept = before >= engine.LOC_WAREHOUSE
+            kept = before >= state.LOC_WAREHOUSE
             assert np.array_equal(loc[kept], before[kept])
-            assert (loc[before == engine.LOC_OUT] == engine.LOC_OUT).all()
-            on_ship = (before >= engine.LOC_SHIP) & (before < engine.LOC_WAREHOUSE)
-            assert (loc[on_ship & (good < 0)] == engine.LOC_OUT).all()
+            assert (loc[before == state.LOC_OUT] == state.LOC_OUT).all()
+            on_ship = (before >= state.LOC_SHIP) & (before < state.LOC_WAREHOUSE)
+            assert (loc[on_ship & (good < 0)] == state.LOC_OUT).all()
             unloaded = on_ship & (good >= 0)
-            assert np.array_equal(loc[unloaded], before[unloaded] + (engine.LOC_WAREHOUSE - engine.LOC_SHIP))
+            assert np.array_equal(loc[unloaded], before[unloaded] + (state.LOC_WAREHOUSE - state.LOC_SHIP))
             # R21: the fewest florins starts the next day
             so_far = paid[:day].sum(axis=0)
             assert so_far[t.day_starter[day]] == so_far.min()
@@ -175,7 +179,7 @@ def check_invariants(deck, players, variant, t):
 
 @settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), deck_text=deck_texts(), players=st.integers(2, 6), variant=st.sampled_from((0, 1)),
-       seating=st.sampled_from(engine.SEATING_MODES), seed=st.integers(0, 2**63 - 1))
+       seating=st.sampled_from(SEATING_MODES), seed=st.integers(0, 2**63 - 1))
 def test_random_decks_keep_invariants_and_match_reference(data, deck_text, players, variant, seating, seed):
     text, rows = deck_text
     deck = parse_deck(text, "fuzz")
@@ -209,12 +213,12 @@ def test_tiny_decks_run_out_alike(rows, players, variant, seed):
 # ============================================================== 2. scoring situations (R14-R19)
 
 def pay(scores, payouts, min_score, extra=()):
-    """engine.pay_places_nb on ``scores`` (padded with ``extra`` entries it must ignore)."""
+    """pay_places_nb on ``scores`` (padded with ``extra`` entries it must ignore)."""
     n = len(scores)
     padded = np.array(list(scores) + list(extra), np.int64)
     start = np.arange(len(padded), dtype=np.int64) * 1000  # it adds to what is there
     paid = start.copy()
-    engine.pay_places_nb(padded, n, engine.share_table(payouts), min_score, paid)
+    pay_places_nb(padded, n, share_table(payouts, SHARE_COIN, MAX_PLAYERS), min_score, paid)
     assert np.array_equal(paid[n:], start[n:])  # nothing past the n players is touched
     return list(paid[:n] - start[:n])
 
@@ -449,7 +453,7 @@ BAD_OPTIONS = st.one_of(
     st.tuples(st.just("--strategies"), _bad_strategy_params()),
     st.tuples(st.just("--strategies"), st.sampled_from([2, 3, 5, 6]).map(lambda k: ",".join(["random"] * k))),
     st.tuples(st.just("--variant"), st.text(max_size=15).filter(lambda s: s not in VARIANTS)),
-    st.tuples(st.just("--seating"), st.text(max_size=15).filter(lambda s: s not in engine.SEATING_MODES)),
+    st.tuples(st.just("--seating"), st.text(max_size=15).filter(lambda s: s not in SEATING_MODES)),
 )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import HEADER
 
-from medici_sim import checkpoint
+from medici_sim.core import checkpoint
 
 RUN = ["--games", "3000000", "--strategies", "expert,random,greedy,cautious", "--seating", "rotate",
        "--seed", "5", "--quiet"]

@@ -9,8 +9,8 @@ import itertools
 import numpy as np
 import pytest
 
-from medici_sim.deck import default_deck, parse_deck
-from medici_sim.reference import (
+from medici_sim.games.card.deck import default_deck, parse_deck
+from medici_sim.games.card.reference import (
     LOC_DECK,
     LOC_MARKET,
     LOC_OUT,
@@ -29,8 +29,8 @@ from medici_sim.reference import (
     run_game,
     ship_payouts,
 )
-from medici_sim.rng import GameRandom
-from medici_sim.rules import BONUS20, NO_GOOD, SHIP_PAYOUTS, STANDARD, ship_capacity
+from medici_sim.core.rng import GameRandom
+from medici_sim.games.card.rules import BONUS20, NO_GOOD, SHIP_PAYOUTS, STANDARD, ship_capacity
 
 HEADER = "count,good,icons,value,green\n"
 KEYS = {"seat_slot", "starter", "ran_out", "ship_value", "ship_pay", "majority_pay", "bonus_pay",

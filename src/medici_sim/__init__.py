@@ -1,3 +1,5 @@
-"""medici-sim: a fast Monte Carlo simulator for Medici: The Card Game."""
+"""medici-sim: a fast Monte Carlo simulator for Reiner Knizia's Medici games."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+from . import games  # noqa: E402,F401  registers the games

@@ -12,9 +12,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import engine
-from .stats import mean_interval
-from .tournament import Tournament
+from ..core import accounting as acc
+from ..core.stats import mean_interval, run_counters
+from ..core.tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
                           "win_rate_ci_high", "mean_florins", "mean_florins_ci_low", "mean_florins_ci_high",
@@ -35,12 +35,12 @@ class AnalysisDependencyError(ImportError):
 
 
 def _win_rates(stats: np.ndarray):
-    return mean_interval(stats[:, engine.STAT_WIN60], stats[:, engine.STAT_WIN60_SQ],
-                         stats[:, engine.STAT_GAMES], engine.WIN_UNIT)
+    return mean_interval(stats[:, acc.STAT_WIN60], stats[:, acc.STAT_WIN60_SQ],
+                         stats[:, acc.STAT_GAMES], acc.WIN_UNIT)
 
 
 def _shares(stats: np.ndarray) -> dict[str, np.ndarray]:
-    parts = stats[:, [engine.STAT_SHIP, engine.STAT_MAJORITY, engine.STAT_BONUS]].astype(float)
+    parts = stats[:, [acc.STAT_SHIP, acc.STAT_MAJORITY, acc.STAT_BONUS]].astype(float)
     total = np.maximum(parts.sum(axis=1), 1)
     return {"ship_share": parts[:, 0] / total, "majority_share": parts[:, 1] / total,
             "bonus_share": parts[:, 2] / total}
@@ -50,11 +50,11 @@ def strategy_table(tournament: Tournament) -> pd.DataFrame:
     """Per strategy: win rate and mean florins with intervals, and where the florins came from."""
     stats = tournament.strategy_stats
     win, win_low, win_high = _win_rates(stats)
-    florins, florins_low, florins_high = mean_interval(stats[:, engine.STAT_FLORINS],
-                                                       stats[:, engine.STAT_FLORINS_SQ], stats[:, engine.STAT_GAMES])
+    florins, florins_low, florins_high = mean_interval(stats[:, acc.STAT_SCORE],
+                                                       stats[:, acc.STAT_SCORE_SQ], stats[:, acc.STAT_GAMES])
     return pd.DataFrame({
         "players": tournament.players, "variant": tournament.variant, "strategy": tournament.labels,
-        "games": stats[:, engine.STAT_GAMES], "win_rate": win, "win_rate_ci_low": np.clip(win_low, 0, 1),
+        "games": stats[:, acc.STAT_GAMES], "win_rate": win, "win_rate_ci_low": np.clip(win_low, 0, 1),
         "win_rate_ci_high": np.clip(win_high, 0, 1), "mean_florins": florins,
         "mean_florins_ci_low": florins_low, "mean_florins_ci_high": florins_high, **_shares(stats),
     })[STRATEGY_TABLE_COLUMNS]
@@ -124,8 +124,8 @@ def rules_row(tournament: Tournament) -> dict:
         "seat1_win_rate": win[0], "seat1_ci_low": max(low[0], 0.0), "seat1_ci_high": min(high[0], 1.0),
         "fair_win_rate": fair,
         "seat_advantage": win[0] - fair, **{k: v[0] for k, v in shares.items()},
-        "mean_win_margin": tournament.run[engine.RUN_WIN_MARGIN] / games,
-        "variant_decided_rate": tournament.run[engine.RUN_VARIANT_DECIDED] / games,
+        "mean_win_margin": tournament.run[acc.RUN_WIN_MARGIN] / games,
+        "variant_decided_rate": run_counters(tournament.run, tournament.game_def).get("variant_decided", 0) / games,
     }
 
 

@@ -1,6 +1,6 @@
 """The simulation driver: configuration, batching, seeding and threads.
 
-A run is a :class:`RunConfig`. :func:`simulate` cuts its games into batches, each batch
+A run is a :class:`RunConfig` naming its game (``core.registry``). :func:`simulate` cuts its games into batches, each batch
 into one contiguous chunk per thread, and runs the chunks on a thread pool (the kernel
 releases the GIL). Every game's randomness depends only on (seed, game index) (R25) and
 the statistics are integer sums, so the totals are bit-identical for any thread count,
@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import engine
-from .deck import Deck
+from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
 from .dispatch import strategy_table
-from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, rule_arrays, variant_id
-from .strategies import REGISTRY, strategy_id
+from .registry import MAX_PARAMS, Game, UnknownGame, get_game
+from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
 BATCH_SECONDS = 0.25  # a batch's target duration: progress updates, checkpoints and Ctrl-C
@@ -41,25 +40,41 @@ class SeatStrategy:
 
     name: str
     params: tuple[tuple[str, float], ...] = ()
+    game: str = "card"
 
     @property
     def label(self) -> str:
-        """The name, with any parameters that differ from the defaults."""
-        defaults = REGISTRY[self.name].params
-        changed = [f"{k}={v:g}" for k, v in self.params if defaults[k].default != v]
+        """The name, with any parameters that differ from the defaults (in full precision:
+        two strategies that differ in a parameter never share a label)."""
+        defaults = get_game(self.game).registry[self.name].params
+        changed = [f"{k}={format_number(v)}" for k, v in self.params if defaults[k].default != v]
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def vector(self) -> np.ndarray:
-        out = np.zeros(engine.MAX_PARAMS)
+        out = np.zeros(MAX_PARAMS)
         out[: len(self.params)] = [v for _, v in self.params]
         return out
 
 
-def seat_strategy(name: str, **overrides: float) -> SeatStrategy:
-    """A slot for strategy ``name`` with its defaults, some of them overridden."""
-    if name not in REGISTRY:
-        raise ConfigError(f"unknown strategy {name!r} (known: {', '.join(REGISTRY)})")
-    params = REGISTRY[name].params
+def format_number(value: float) -> str:
+    """The shortest text that reads back as exactly ``value`` (2.0 -> "2", 0.1 -> "0.1")."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except UnknownGame as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def seat_strategy(name: str, game: str = "card", **overrides: float) -> SeatStrategy:
+    """A slot for strategy ``name`` of ``game`` with its defaults, some of them overridden."""
+    registry = _game(game).registry
+    if name not in registry:
+        raise ConfigError(f"unknown strategy {name!r} (known: {', '.join(registry)}) in the {game} game")
+    params = registry[name].params
     unknown = set(overrides) - set(params)
     if unknown:
         known = ", ".join(params) or "none"
@@ -68,12 +83,12 @@ def seat_strategy(name: str, **overrides: float) -> SeatStrategy:
         values = tuple((k, p.check(name, k, float(overrides.get(k, p.default)))) for k, p in params.items())
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    return SeatStrategy(name, values)
+    return SeatStrategy(name, values, game)
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    deck: Deck
+    deck: object  # the game's component data (the card game's Deck); None: the game's default
     players: int
     strategies: tuple[SeatStrategy, ...]  # one slot per player
     games: int
@@ -81,10 +96,13 @@ class RunConfig:
     variant: str = "standard"
     seating: str = "fixed"
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
+    game: str = "card"
 
     def __post_init__(self):
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {self.players}")
+        game = _game(self.game)
+        if not game.min_players <= self.players <= game.max_players:
+            raise ConfigError(f"players must be between {game.min_players} and {game.max_players} in the "
+                              f"{game.name} game, got {self.players}")
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
                               f"(or one for all seats), got {len(self.strategies)}")
@@ -92,10 +110,19 @@ class RunConfig:
             raise ConfigError(f"games must be between 1 and {MAX_GAMES:.0e}, got {self.games}")
         if not 0 <= self.seed < 2**63:
             raise ConfigError(f"seed must be between 0 and 2**63-1, got {self.seed}")
-        if self.variant not in VARIANTS:
-            raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
-        if self.seating not in engine.SEATING_MODES:
-            raise ConfigError(f"seating must be one of {', '.join(engine.SEATING_MODES)}, got {self.seating!r}")
+        if self.variant not in game.variants:
+            raise ConfigError(f"variant must be one of {', '.join(game.variants)} in the {game.name} game, "
+                              f"got {self.variant!r}")
+        if self.seating not in SEATING_MODES:
+            raise ConfigError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
+        for slot in self.strategies:
+            if slot.game != self.game:
+                raise ConfigError(f"strategy {slot.name} is a {slot.game} strategy, not a {self.game} one")
+        if game.check_config is not None:
+            try:
+                game.check_config(self)
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
         if not 1 <= self.threads <= MAX_THREADS:
             raise ConfigError(f"threads must be between 1 and {MAX_THREADS}, got {self.threads}")
 
@@ -104,17 +131,18 @@ class RunConfig:
 class Totals:
     """The additive statistics of a set of games (fixed size, whatever the game count)."""
 
-    seat: np.ndarray  # (players, N_STATS): by seat, R7 numbering
-    slot: np.ndarray  # (players, N_STATS): by strategy slot
-    pairs: np.ndarray  # (players, players): engine.pair_stats, by strategy slot
-    run: np.ndarray  # (N_RUN_STATS,)
+    seat: np.ndarray  # (players, stats): by seat (seat 1 starts day 1)
+    slot: np.ndarray  # (players, stats): by strategy slot
+    pairs: np.ndarray  # (players, players): accounting's pair_stats, by strategy slot
+    run: np.ndarray  # (run stats,)
 
     @classmethod
-    def zeros(cls, players: int) -> Totals:
-        return cls(np.zeros((players, engine.N_STATS), np.int64),
-                   np.zeros((players, engine.N_STATS), np.int64),
+    def zeros(cls, players: int, game: Game) -> Totals:
+        n_stats = N_COMMON_STATS + len(game.stat_columns)
+        return cls(np.zeros((players, n_stats), np.int64),
+                   np.zeros((players, n_stats), np.int64),
                    np.zeros((players, players), np.int64),
-                   np.zeros(engine.N_RUN_STATS, np.int64))
+                   np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64))
 
     def to_dict(self) -> dict:
         return {name: getattr(self, name).tolist() for name in ("seat", "slot", "pairs", "run")}
@@ -131,7 +159,7 @@ class Totals:
 
     @property
     def games(self) -> int:
-        return int(self.run[engine.RUN_GAMES])
+        return int(self.run[RUN_GAMES])
 
 
 @dataclass
@@ -151,64 +179,28 @@ class RunResult:
         return self.totals.games == self.config.games
 
 
-@dataclass(frozen=True)
-class GameTrace:
-    """One game as the kernel played it: per-day records (rows are days), seats in R7 order."""
-
-    seat_slot: np.ndarray  # (players,) strategy slot at each seat
-    seat_params: np.ndarray  # (players, MAX_PARAMS)
-    florins: np.ndarray  # (players,) at the end
-    warehouse_icons: np.ndarray  # (players, goods) at the end
-    day_starter: np.ndarray  # (days,)
-    day_ran_out: np.ndarray  # (days,) R12
-    day_ship_value: np.ndarray  # (days, players)
-    day_ship_pay: np.ndarray  # (days, players)
-    day_majority_pay: np.ndarray  # (days, players)
-    day_bonus_pay: np.ndarray  # (days, players)
-    day_warehouse_icons: np.ndarray  # (days, players, goods) after unloading
-    day_card_location: np.ndarray  # (days, cards) at the end of the day's turns (engine.LOC_*)
-
-
 class Kernel:
     """The prepared, read-only inputs of a run's kernel calls."""
 
     def __init__(self, config: RunConfig):
         self.config = config
-        self.cards = config.deck.card_arrays()
-        self.rules, self.ship_payouts = rule_arrays(config.players, variant_id(config.variant))
-        self.seating = engine.SEATING_MODES.index(config.seating)
-        self.slot_strategy = np.array([strategy_id(s.name) for s in config.strategies], np.int64)
+        self.game = get_game(config.game)
+        self.inputs = self.game.kernel_inputs(config)
+        self.seating = SEATING_MODES.index(config.seating)
+        self.slot_strategy = np.array([self.game.registry.id(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
-        self.table = strategy_table()
+        self.table = strategy_table(self.game.registry)
 
     def play(self, first_game: int, n_games: int) -> Totals:
-        totals = Totals.zeros(self.config.players)
-        engine.play_games_nb(self.config.seed, first_game, n_games, *self.cards, self.rules,
-                             self.ship_payouts, self.seating, self.slot_strategy, self.slot_params,
-                             totals.seat, totals.slot, totals.pairs, totals.run, self.table)
+        totals = Totals.zeros(self.config.players, self.game)
+        self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
+                                self.slot_strategy, self.slot_params,
+                                totals.seat, totals.slot, totals.pairs, totals.run, self.table)
         return totals
 
-    def trace(self, game_index: int) -> GameTrace:
-        """Play one game and return its day-by-day record (card locations included)."""
-        buffer = engine.trace_game_nb(self.config.seed, game_index, *self.cards, self.rules,
-                                      self.ship_payouts, self.seating, self.slot_strategy,
-                                      self.slot_params, self.table)
-        state = buffer[0]
-        p, c = self.config.players, self.config.deck.n_cards
-        return GameTrace(
-            seat_slot=state["seat_slot"][:p].copy(),
-            seat_params=state["seat_params"][:p].copy(),
-            florins=state["florins"][:p].copy(),
-            warehouse_icons=state["warehouse_icons"][:p].copy(),
-            day_starter=state["day_starter"].copy(),
-            day_ran_out=state["day_ran_out"].copy(),
-            day_ship_value=state["day_ship_value"][:, :p].copy(),
-            day_ship_pay=state["day_ship_pay"][:, :p].copy(),
-            day_majority_pay=state["day_majority_pay"][:, :p].copy(),
-            day_bonus_pay=state["day_bonus_pay"][:, :p].copy(),
-            day_warehouse_icons=state["day_warehouse_icons"][:, :p].copy(),
-            day_card_location=state["day_card_location"][:, :c].copy(),
-        )
+    def trace(self, game_index: int):
+        """Play one game and return the game's day-by-day record of it."""
+        return self.game.trace(self, game_index)
 
 
 def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
@@ -255,7 +247,7 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
     """
     kernel = Kernel(config)
     kernel.play(0, 1)  # compile (or load from cache) before the clock starts
-    totals = Totals.zeros(config.players)
+    totals = Totals.zeros(config.players, kernel.game)
     if done is not None:
         totals.add(done)
     batch = batch_size or FIRST_BATCH
@@ -264,7 +256,7 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         while totals.games < config.games and not (stop is not None and stop.is_set()):
             n = min(batch, config.games - totals.games)
             began = time.perf_counter()
-            batch_totals = Totals.zeros(config.players)
+            batch_totals = Totals.zeros(config.players, kernel.game)
             for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts)):
                 batch_totals.add(part)
             totals.add(batch_totals)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from functools import lru_cache
 
-from .simulate import ConfigError, Kernel, RunConfig, Totals
+from .driver import ConfigError, Kernel, RunConfig, Totals
 
 CHUNKS_PER_WORKER_THREAD = 2  # a little slack for uneven workers
 

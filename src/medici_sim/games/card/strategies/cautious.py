@@ -1,7 +1,7 @@
 """``cautious``: takes what the market already offers whenever it is acceptable; rarely reveals."""
 from numba import njit
 
-from ..engine import REVEALED, market_card_nb
+from ..state import REVEALED, market_card_nb
 from . import Param, Strategy, register
 from .common import take_by_score_nb
 
@@ -30,8 +30,7 @@ def take_nb(state, seat, params):
 
 register(Strategy(
     name="cautious",
-    reveal_nb=reveal_nb,
-    take_nb=take_nb,
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
         "accept_min": Param(3, 0, 1e6, help="a card worth this much (or two icons, or green) is acceptable"),
         "max_reveals": Param(1, 0, 3, integer=True,

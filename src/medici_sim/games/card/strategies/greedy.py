@@ -19,8 +19,7 @@ def take_nb(state, seat, params):
 
 register(Strategy(
     name="greedy",
-    reveal_nb=reveal_nb,
-    take_nb=take_nb,
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
         "reveal_below": Param(4, 0, 1e6, help="reveal another card while no takeable card is worth this much"),
         "take_min": Param(2, 0, 1e6, help="take an earlier card (2nd/3rd from last) worth at least this"),

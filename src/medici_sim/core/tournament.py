@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import engine
+from .accounting import RUN_GAMES
 from .checkpoint import deck_identity, strategies_identity
-from .deck import Deck
-from .simulate import RunConfig, SeatStrategy, Totals, simulate
+from .driver import RunConfig, SeatStrategy, Totals, simulate
+from .registry import Game, get_game
 
 LINEUP_BLOCK = 1 << 36  # game indices reserved for one lineup of one configuration
 CONFIG_BLOCK = 1 << 48  # ... and for one configuration (player count, rules)
@@ -33,18 +33,19 @@ def lineups(strategies: tuple[SeatStrategy, ...], players: int) -> list[tuple[Se
 class Tournament:
     """The running totals of one configuration: player count, rules and strategies."""
 
-    deck: Deck
+    deck: object  # the game's component data (the card game's Deck), or None
     players: int
     strategies: tuple[SeatStrategy, ...]
     variant: str = "standard"
     seed: int = 0
     threads: int = 1
     config_index: int = 0  # which block of game indices this configuration owns
+    game: str = "card"
     target: int = 0  # games per lineup asked for so far
     done: list[int] = field(init=False)  # games played per lineup
     labels: list[str] = field(init=False)
     strategy_stats: np.ndarray = field(init=False)  # (strategies, N_STATS)
-    pairs: np.ndarray = field(init=False)  # (strategies, strategies) engine.pair_stats
+    pairs: np.ndarray = field(init=False)  # (strategies, strategies) accounting's pair_stats
     seat_stats: np.ndarray = field(init=False)  # (players, N_STATS)
     run: np.ndarray = field(init=False)
     elapsed: float = 0.0
@@ -54,10 +55,15 @@ class Tournament:
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
         self.done = [0] * len(self.lineups)
         n = len(self.labels)
-        self.strategy_stats = np.zeros((n, engine.N_STATS), np.int64)
+        empty = Totals.zeros(self.players, self.game_def)
+        self.strategy_stats = np.zeros((n, empty.slot.shape[1]), np.int64)
         self.pairs = np.zeros((n, n), np.int64)
-        self.seat_stats = np.zeros((self.players, engine.N_STATS), np.int64)
-        self.run = np.zeros(engine.N_RUN_STATS, np.int64)
+        self.seat_stats = empty.seat
+        self.run = empty.run
+
+    @property
+    def game_def(self) -> Game:
+        return get_game(self.game)
 
     @property
     def lineups(self) -> list[tuple[SeatStrategy, ...]]:
@@ -65,7 +71,7 @@ class Tournament:
 
     @property
     def games(self) -> int:
-        return int(self.run[engine.RUN_GAMES])
+        return int(self.run[RUN_GAMES])
 
     @property
     def complete(self) -> bool:
@@ -90,7 +96,7 @@ class Tournament:
                 continue
             config = RunConfig(deck=self.deck, players=self.players, strategies=lineup,
                                games=self.target - self.done[k], seed=self.seed, variant=self.variant,
-                               seating="rotate", threads=self.threads)
+                               seating="rotate", threads=self.threads, game=self.game)
 
             def add_batch(batch: Totals, k=k, lineup=lineup) -> None:
                 self._add(lineup, batch)
@@ -105,7 +111,7 @@ class Tournament:
 
     def configuration(self) -> dict:
         """What a checkpoint of this tournament must match to be resumed."""
-        return {"players": self.players, "variant": self.variant, "seed": self.seed,
+        return {"game": self.game, "players": self.players, "variant": self.variant, "seed": self.seed,
                 "config_index": self.config_index, "deck": deck_identity(self.deck),
                 "strategies": strategies_identity(self.strategies)}
 

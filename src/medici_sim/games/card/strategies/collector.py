@@ -6,7 +6,7 @@ bonus threshold (R18, R19): 5 icons (7 with 2 players), or 8 (10) under bonus20.
 """
 from numba import njit
 
-from ..engine import MARKET_LEN, market_card_nb
+from ..state import MARKET_LEN, market_card_nb
 from ..rules import N_GOODS
 from . import Param, Strategy, register
 from .common import bonus_target_nb, held_icons_nb, take_by_score_nb
@@ -69,8 +69,7 @@ def take_nb(state, seat, params):
 
 register(Strategy(
     name="collector",
-    reveal_nb=reveal_nb,
-    take_nb=take_nb,
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
         "focus": Param(2, 1, 2, integer=True, help="how many goods to concentrate on"),
         "value_weight": Param(0.25, 0, 10, help="score per point of card value (per icon: 4 in focus)"),

@@ -6,21 +6,30 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from .strategies import REGISTRY
+from .registry import GAMES
 
 
 class PluginError(ValueError):
     """A plug-in file that cannot be loaded; the message says which and why."""
 
 
-def load_plugin(path: str | Path) -> list[str]:
-    """Import a plug-in file (it calls ``register``); return the strategy names it added."""
+def _registered() -> set[tuple[str, str]]:
+    return {(game.name, name) for game in GAMES.values() for name in game.registry}
+
+
+def _strategies_from(module_name: str) -> list[tuple[str, str]]:
+    return [(game.name, name) for game in GAMES.values() for name, strategy in game.registry.items()
+            if any(fn.py_func.__module__ == module_name for fn in strategy.decisions.values())]
+
+
+def load_plugin(path: str | Path) -> list[tuple[str, str]]:
+    """Import a plug-in file (it calls a game's ``register``); return the (game, strategy)
+    pairs it registered."""
     path = Path(path)
     if not path.is_file():
         raise PluginError(f"--plugin {path}: no such file")
     # a stable module name per file content, so numba can cache the plug-in's functions
     name = "medici_plugin_" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    before = set(REGISTRY)
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
@@ -32,7 +41,10 @@ def load_plugin(path: str | Path) -> list[str]:
         except Exception as exc:  # a broken plug-in is the user's input: report it in one line
             del sys.modules[name]
             raise PluginError(f"--plugin {path}: {type(exc).__name__}: {exc}".replace("\n", " ")) from None
-    added = sorted(set(REGISTRY) - before)
-    if not added and not any(REGISTRY[n].reveal_nb.py_func.__module__ == name for n in REGISTRY):
-        raise PluginError(f"--plugin {path}: registered no strategy (call medici_sim.strategies.register)")
+    added = sorted(_strategies_from(name))
+    if not added:
+        raise PluginError(f"--plugin {path}: registered no strategy (call a game's register, e.g. "
+                          "medici_sim.games.card.strategies.register)")
+    for game, strategy in added:
+        GAMES[game].registry.origin[strategy] = str(path)
     return added

@@ -74,3 +74,4 @@ def rule_arrays(players: int, variant: int) -> tuple[np.ndarray, np.ndarray]:
 
 def variant_id(name: str) -> int:
     return VARIANTS.index(name)
+SHARE_COIN = 5  # R15: 5 florins is the smallest payment: shares are rounded down to it

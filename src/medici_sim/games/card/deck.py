@@ -161,5 +161,5 @@ def load_deck(path: str | Path) -> Deck:
 
 def default_deck() -> Deck:
     """The reconstructed 110-card deck shipped with the package (R4)."""
-    text = resources.files("medici_sim").joinpath("data/default_deck.csv").read_text("utf-8")
+    text = resources.files(__package__).joinpath("data/default_deck.csv").read_text("utf-8")
     return parse_deck(text, "default (R4 reconstruction)")

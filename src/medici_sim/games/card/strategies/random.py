@@ -1,8 +1,8 @@
 """``random``: the canonical baseline (R23), every decision an independent fair coin."""
 from numba import njit
 
-from ..engine import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
-from ..rng import coin_nb
+from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
+from ....core.rng import coin_nb
 from . import Strategy, register
 
 
@@ -26,7 +26,6 @@ def take_nb(state, seat, params):
 
 register(Strategy(
     name="random",
-    reveal_nb=reveal_nb,
-    take_nb=take_nb,
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     summary="R23 baseline: reveal another card on a fair coin; take each fitting earlier card on a fair coin.",
 ))

@@ -27,7 +27,7 @@ they run several times a decision, and a call cost about as much as their bodies
 from numba import njit
 
 from ..deck import MAX_CARDS
-from ..engine import (
+from ..state import (
     DAY,
     DAY_ID,
     MARKET_LEN,
@@ -343,8 +343,7 @@ def take_nb(state, seat, params):
 
 register(Strategy(
     name="expert",
-    reveal_nb=reveal_nb,
-    take_nb=take_nb,
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
         "spread": Param(2, 0.5, 100, help="ship values this close are graded as uncertain, not ranked"),
         "future_weight": Param(0.7, 0, 2, help="weight of each later day's majority and bonus"),

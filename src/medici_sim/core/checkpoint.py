@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import __version__
-from .deck import Deck
+from .. import __version__
 from .output import atomic_write
 
 FORMAT = 1  # bump when the statistics layout changes: older checkpoints are refused
@@ -26,8 +25,10 @@ def strategies_identity(strategies) -> list:
     return [[s.name, dict(s.params)] for s in strategies]
 
 
-def deck_identity(deck: Deck) -> dict:
-    """The deck's contents (not its file name: a moved deck file still resumes)."""
+def deck_identity(deck) -> dict | None:
+    """The deck's contents (not its file name: a moved deck file still resumes); None for no deck."""
+    if deck is None:
+        return None
     return {"cards": deck.n_cards, "fingerprint": deck.fingerprint(), "contents": deck.to_csv()}
 
 

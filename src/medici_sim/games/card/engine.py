@@ -1,101 +1,64 @@
-"""The jitted game engine: Medici: The Card Game on numpy arrays (RULES.md R6-R22).
+"""The card game's jitted engine: Medici: The Card Game on numpy arrays (R6-R22).
 
-One game is a ``GameState``: a numpy record holding fixed-size arrays (see
-:data:`STATE_DTYPE`), reused from game to game and driven by :func:`play_game_nb`. Numba
-passes a record by pointer, so a call costs the same however much state there is, and
-its arrays need no reference counting. The engine never names a strategy: every decision goes through
-``dispatch.reveal_nb`` / ``dispatch.take_nb`` with the strategy table it is handed, so
-adding a strategy never touches this file. Random draws follow docs/protocol.md exactly, so the
-reference engine (``reference.py``) plays the same games.
+A game is a ``GameState`` record (``state.py``), reused from game to game and driven by
+:func:`play_game_nb`. The engine never names a strategy: every decision goes through the
+dispatchers ``reveal_nb`` / ``take_nb`` declared in ``state.py`` with the strategy table it
+is handed, so adding a strategy never touches this file. Random draws follow
+docs/protocol.md exactly, so the reference engine (``reference.py``) plays the same games.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .deck import MAX_CARDS
-from .dispatch import reveal_nb, take_nb
-from .rng import below_nb, seed_game_nb
+from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
+from ...core.ranking import pay_places_nb, share_table_nb
+from ...core.rng import below_nb, seed_game_nb
+from ...core.seating import seat_players_nb
 from .rules import (
     DAYS,
     MAJORITY_PAYOUTS,
-    MAX_PLAYERS,
     MAX_REVEALS_PER_TURN,
     N_GOODS,
-    N_RULES,
     RULE_BIG_BONUS,
     RULE_BIG_BONUS_MIN,
     RULE_BONUS,
     RULE_BONUS_MIN,
     RULE_CAPACITY,
     RULE_PLAYERS,
+    SHARE_COIN,
+)
+from .state import (
+    DAY,
+    DAY_ID,
+    DECK_LEN,
+    LOC_DECK,
+    LOC_MARKET,
+    LOC_OUT,
+    LOC_SHIP,
+    LOC_TWICE,
+    LOC_UNSEEN,
+    LOC_WAREHOUSE,
+    MARKET_LEN,
+    N_CARDS,
+    OUT_LEN,
+    RECORD_LOCATIONS,
+    REVEALED,
+    STATE_DTYPE,
+    TURN_ID,
+    UNSEEN_CARDS,
+    UNSEEN_ICONS,
+    UNSEEN_NO_GOOD,
+    UNSEEN_VALUE,
+    fits_nb,
+    reveal_nb,
+    take_nb,
+    takes_space_nb,
 )
 
-# Seating modes (R24): which strategy slot sits at which seat.
-SEATING_MODES = ("fixed", "rotate", "random")
-SEATING_FIXED, SEATING_ROTATE, SEATING_RANDOM = 0, 1, 2
-
-MAX_PARAMS = 8  # floats of strategy parameters per seat
-SCRATCH_WIDTH = 64  # floats of working memory per seat, for strategies (the engine never reads it)
-
-# Indices into GameState.counts.
-# TURN_ID and DAY_ID number every turn and every day this GameState plays, never repeating
-# (strategies key their caches on them).
-N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID, DAY_ID = range(9)
-N_COUNTS = 9
-
-# GameState.unseen[green, column]: the cards still in the deck, which every player can
-# work out (everything else is face up), summed for strategies, green (1) or not (0).
-UNSEEN_CARDS, UNSEEN_VALUE, UNSEEN_NO_GOOD = 0, 1, 2
-UNSEEN_ICONS = 3  # UNSEEN_ICONS + 2 * good + (icons - 1): cards of that good and icon count
-UNSEEN_WIDTH = UNSEEN_ICONS + 2 * N_GOODS
-
-# Card locations recorded for the invariant and differential tests.
-LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
-LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 3 + MAX_PLAYERS
-
-# Columns of the per-seat and per-slot statistics accumulated by play_games_nb.
-(STAT_GAMES, STAT_WIN60, STAT_WIN60_SQ, STAT_OUTRIGHT, STAT_SHARED, STAT_FLORINS,
- STAT_FLORINS_SQ, STAT_SHIP, STAT_MAJORITY, STAT_BONUS) = range(10)
-N_STATS = 10
-# Columns of the run-wide counters.
-RUN_GAMES, RUN_RAN_OUT_DAYS, RUN_WIN_MARGIN, RUN_VARIANT_DECIDED = range(4)
-N_RUN_STATS = 4
-# pair_stats[a, b] for strategy slots a, b in the same game: 2 when a finished above b,
-# 1 each when they tied (half-points keep it an integer)
-WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22)
-
-_I8 = np.int64
-STATE_DTYPE = np.dtype([
-    # deck data and rules (read-only during a game)
-    ("card_good", _I8, MAX_CARDS), ("card_icons", _I8, MAX_CARDS), ("card_value", _I8, MAX_CARDS),
-    ("card_green", _I8, MAX_CARDS), ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS),
-    # the table; counts[N_CARDS] cards and rules[RULE_PLAYERS] players are in use
-    ("deck", _I8, MAX_CARDS), ("market", _I8, MAX_CARDS), ("out", _I8, MAX_CARDS),
-    ("counts", _I8, N_COUNTS), ("unseen", _I8, (2, UNSEEN_WIDTH)),
-    ("full_deck_unseen", _I8, (2, UNSEEN_WIDTH)),  # `unseen` at the start of a game
-    ("ship", _I8, (MAX_PLAYERS, MAX_CARDS)), ("ship_len", _I8, MAX_PLAYERS),
-    ("ship_used", _I8, MAX_PLAYERS), ("ship_value", _I8, MAX_PLAYERS),
-    ("ship_icons", _I8, (MAX_PLAYERS, N_GOODS)),
-    ("warehouse", _I8, (MAX_PLAYERS, MAX_CARDS)), ("warehouse_len", _I8, MAX_PLAYERS),
-    ("warehouse_icons", _I8, (MAX_PLAYERS, N_GOODS)), ("florins", _I8, MAX_PLAYERS),
-    ("variant_extra", _I8, MAX_PLAYERS),  # florins bonus20 paid beyond the standard bonus (R19)
-    # who plays where
-    ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
-    ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
-    ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
-    # ship_share / majority_share[place, others]: each one's payout when others + 1 players
-    # share the places from `place` on (R15 with the R14 / R17 payouts; see share_table_nb)
-    ("ship_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
-    ("majority_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
-    # this game's record, one row per day
-    ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
-    ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
-    ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
-    ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
-    ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when recording locations
-    ("rng", np.uint64, 1),
-], align=True)
+# The card game's own run-wide counters, after the common ones (core.accounting).
+RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED = range(N_COMMON_RUN_STATS, N_COMMON_RUN_STATS + 2)
+N_RUN_STATS = N_COMMON_RUN_STATS + 2
 
 
 @njit(cache=True)
@@ -118,31 +81,9 @@ def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payo
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     state.full_deck_unseen[:, :] = state.unseen
-    share_table_nb(ship_payouts, state.ship_share)
-    share_table_nb(np.array(MAJORITY_PAYOUTS), state.majority_share)
+    share_table_nb(ship_payouts, SHARE_COIN, state.ship_share)
+    share_table_nb(np.array(MAJORITY_PAYOUTS), SHARE_COIN, state.majority_share)
     return buffer
-
-
-# ---------------------------------------------------------------- helpers for strategies
-
-@njit(cache=True)
-def market_card_nb(state, back):
-    """The card ``back`` places from the end of the market (1 = last), or -1 if none."""
-    n = state.counts[MARKET_LEN]
-    return state.market[n - back] if back <= n else -1
-
-
-@njit(cache=True)
-def takes_space_nb(state, card):
-    """1 if the card needs a place on a ship (R1, R2: green cards do not), else 0."""
-    return 1 - state.card_green[card]
-
-
-@njit(cache=True)
-def fits_nb(state, seat, card, pending_space):
-    """R10: can ``card`` go aboard after ``pending_space`` places already chosen this turn?"""
-    return (state.card_green[card] == 1
-            or state.ship_used[seat] + pending_space < state.rules[RULE_CAPACITY])
 
 
 # ---------------------------------------------------------------- a game
@@ -151,18 +92,7 @@ def fits_nb(state, seat, card, pending_space):
 def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     """Seed game ``game_index`` (R25), seat the strategies (R24) and clear the table."""
     seed_game_nb(state.rng, seed, game_index)
-    players = state.rules[RULE_PLAYERS]
-    for seat in range(players):
-        state.seat_slot[seat] = (seat + game_index) % players if seating == SEATING_ROTATE else seat
-    if seating == SEATING_RANDOM:
-        for j in range(players - 1, 0, -1):
-            r = below_nb(state.rng, j + 1)
-            state.seat_slot[j], state.seat_slot[r] = state.seat_slot[r], state.seat_slot[j]
-    for seat in range(players):
-        slot = state.seat_slot[seat]
-        state.seat_strategy[seat] = slot_strategy[slot]
-        for k in range(MAX_PARAMS):
-            state.seat_params[seat, k] = slot_params[slot, k]
+    seat_players_nb(state, state.rules[RULE_PLAYERS], game_index, seating, slot_strategy, slot_params)
     n_cards = state.counts[N_CARDS]
     for card in range(n_cards):
         state.deck[card] = card
@@ -311,55 +241,6 @@ def board_nb(state, seat, card):
 # ---------------------------------------------------------------- scoring
 
 @njit(cache=True)
-def tied_share_nb(payouts, place, tied):
-    """R15: the share of each of ``tied`` players occupying places ``place`` onward.
-
-    They add the payouts of those places (places past the table pay 0), divide by the
-    number of tied players and round each share down to a multiple of 5.
-    """
-    total = 0
-    for k in range(place, min(place + tied, len(payouts))):
-        total += payouts[k]
-    return total // tied // 5 * 5
-
-
-@njit(cache=True)
-def share_table_nb(payouts, table):
-    """Fill ``table[place, others]`` with tied_share_nb(payouts, place, others + 1): scoring
-    looks shares up instead of dividing."""
-    for place in range(table.shape[0]):
-        for others in range(table.shape[1]):
-            table[place, others] = tied_share_nb(payouts, place, others + 1)
-
-
-def share_table(payouts) -> np.ndarray:
-    """share_table_nb for a sequence of payouts by place."""
-    table = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS + 1), np.int64)
-    share_table_nb(np.asarray(payouts, np.int64), table)
-    return table
-
-
-@njit(cache=True)
-def pay_places_nb(scores, n, share, min_score, paid):
-    """R15: rank ``scores[:n]`` (highest first) and add each one's share to ``paid``.
-
-    ``share`` is a share_table_nb of the payouts by place. Players with a score below
-    ``min_score`` take no place (R17: no icon, no place). Tied players share the payouts
-    of all the places they occupy, each share rounded down to a multiple of 5.
-    """
-    for p in range(n):
-        score = scores[p]
-        if score < min_score:
-            continue
-        place = 0
-        tied = 0
-        for q in range(n):  # whoever scores at least `score` has at least min_score too
-            place += scores[q] > score
-            tied += scores[q] == score
-        paid[p] += share[place, tied - 1]
-
-
-@njit(cache=True)
 def score_day_nb(state, day):
     """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses."""
     players = state.rules[RULE_PLAYERS]
@@ -461,55 +342,39 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     """Add one finished game to the running totals (integers only: exact in any order)."""
     florins = state.florins
     players = state.rules[RULE_PLAYERS]
+    record_outcome_nb(florins, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)
     best = florins[0]
     best_standard = florins[0] - state.variant_extra[0]
     for p in range(players):
         best = max(best, florins[p])
         best_standard = max(best_standard, florins[p] - state.variant_extra[p])
-    winners = 0
-    runner_up = -1
     decided = False  # by the variant: the winners differ when its extra florins are taken away
     for p in range(players):
-        winners += florins[p] == best
-        if florins[p] < best:
-            runner_up = max(runner_up, florins[p])
         decided |= (florins[p] == best) != (florins[p] - state.variant_extra[p] == best_standard)
-    run_stats[RUN_WIN_MARGIN] += best - runner_up if winners == 1 else 0
     run_stats[RUN_VARIANT_DECIDED] += decided
-    for a in range(players):
-        for b in range(players):
-            if a != b:
-                pair_stats[state.seat_slot[a], state.seat_slot[b]] += (
-                    2 if florins[a] > florins[b] else (1 if florins[a] == florins[b] else 0))
     for seat in range(players):
-        won = florins[seat] == best
-        share = WIN_UNIT // winners if won else 0  # R22: k joint winners get 1/k each
         ship = majority = bonus = 0
         for day in range(DAYS):
             ship += state.day_ship_pay[day, seat]
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
         for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
-            stats[STAT_GAMES] += 1
-            stats[STAT_WIN60] += share
-            stats[STAT_WIN60_SQ] += share * share
-            stats[STAT_OUTRIGHT] += won and winners == 1
-            stats[STAT_SHARED] += won and winners > 1
-            stats[STAT_FLORINS] += florins[seat]
-            stats[STAT_FLORINS_SQ] += florins[seat] * florins[seat]
             stats[STAT_SHIP] += ship
             stats[STAT_MAJORITY] += majority
             stats[STAT_BONUS] += bonus
-    run_stats[RUN_GAMES] += 1
     for day in range(DAYS):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
 
 
 @njit(cache=True, nogil=True)
-def play_games_nb(seed, first_game, n_games, card_good, card_icons, card_value, card_green,
-                  rules, ship_payouts, seating, slot_strategy, slot_params,
+def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
                   seat_stats, slot_stats, pair_stats, run_stats, table):
-    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays."""
+    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
+
+    ``inputs`` is (card_good, card_icons, card_value, card_green, rules, ship_payouts): see
+    ``kernel_inputs``.
+    """
+    card_good, card_icons, card_value, card_green, rules, ship_payouts = inputs
     buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
     # The record buffer[0] does not own its memory: numba frees an array after its last use,
     # so the loop takes the array itself, which this call then keeps alive to the end.
@@ -528,9 +393,9 @@ def play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slo
 
 
 @njit(cache=True)
-def trace_game_nb(seed, game_index, card_good, card_icons, card_value, card_green,
-                  rules, ship_payouts, seating, slot_strategy, slot_params, table):
+def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game; return its GameState buffer, day records and card locations included."""
+    card_good, card_icons, card_value, card_green, rules, ship_payouts = inputs
     buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, True)
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)

@@ -1,11 +1,11 @@
 """The reference engine: Medici: The Card Game in plain, readable Python.
 
-This is an independent implementation of /work/shared/RULES.md (points R1..R25, cited in
+This is an independent implementation of the rules in docs/rules-card.md (points R1..R25, cited in
 the comments) that follows the randomness contract of docs/protocol.md to the letter, so
 that for the same (seed, game index) it plays exactly the same game as the jitted kernel in
-``medici_sim.engine``. It shares only the generator (``medici_sim.rng``), the deck data
-(``medici_sim.deck``), the rule constants (``medici_sim.rules``) and the strategies' parameter
-declarations (defaults and ranges, from ``medici_sim.strategies.REGISTRY``) with the kernel;
+``engine.py``. It shares only the generator (``medici_sim.core.rng``), the deck data
+(``deck.py``), the rule constants (``rules.py``) and the strategies' parameter
+declarations (defaults and ranges, from ``medici_sim.games.card.strategies.REGISTRY``) with the kernel;
 the game logic is written here from the rules text, and the built-in strategies bar ``expert``
 are written afresh as plain classes over this engine's objects, making the same decisions as
 the kernel's down to the tie-breaks. Speed does not matter here; clarity does.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .deck import Deck
-from .rng import GameRandom
+from ...core.rng import GameRandom
 from .rules import (
     BIG_BONUS,
     BONUS,

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import AnalysisDependencyError
-from .output import atomic_write
+from ..core.output import atomic_write
 
 
 def _pyplot():

@@ -1,0 +1,95 @@
+"""The ``medici-sim`` command group: the main command's options, the subcommands, and the
+one place where every user error becomes one line and exit code 2."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from ..core.plugins import load_plugin
+from ..core.registry import GAMES
+from .common import GAME_HELP, INTERRUPTED, USER_ERRORS, fail
+from .listing import list_strategies
+from .run import run_main
+from .study import balance, compare
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
+              help=GAME_HELP)
+@click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
+@click.option("--players", "-p", type=int, default=4, show_default=True,
+              help="Players per game (card: 2-6; classic: 3-6, C1).")
+@click.option("--strategies", "-s", default="random", show_default=True,
+              help="One strategy for every seat, or a comma list with one per seat; "
+                   "parameters as name:param=value (see `medici-sim strategies --game GAME`).")
+@click.option("--variant", default=None,
+              help="card: standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), "
+                   "R19. classic: standard only.")
+@click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed",
+              show_default=True, help="fixed: the i-th strategy sits at seat i; rotate: each game "
+                                      "rotates them one seat; random: a random seating per game (R24, C20).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25, C20).")
+@click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
+@click.option("--deck", "deck_path", type=str, default=None,
+              help="card only: deck CSV (count,good,icons,value,green). Default: the built-in reconstruction "
+                   "of the 110-card deck (R3-R4), not the publisher's exact breakdown.")
+@click.option("--out", "out_path", type=str, default=None,
+              help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
+                   "table at FILE, the per-strategy table and the summary beside it as "
+                   "FILE-strategies.EXT and FILE-summary.EXT; JSON: all in one file.")
+@click.option("--plugin", "plugins", multiple=True, metavar="FILE",
+              help="Load strategies from a Python file that registers them (repeatable).")
+@click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+              help="After every batch, save the configuration and the statistics so far to FILE.")
+@click.option("--resume", "resume_path", default=None, metavar="FILE",
+              help="Continue the run saved in FILE (same options as the run that saved it); "
+                   "checkpoints go on to FILE unless --checkpoint names another.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on an existing Dask cluster (e.g. tcp://host:8786); needs medici-sim[distributed].")
+@click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
+              help="Start a local Dask cluster of N worker processes for the run.")
+@click.option("--quiet", "-q", is_flag=True, help="Print no progress bar.")
+@click.version_option(__version__, prog_name="medici-sim")
+@click.pass_context
+def cli(ctx, game_name, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins,
+        checkpoint_path, resume_path, scheduler, cluster_spec, quiet):
+    """Play Medici many times and print per-seat and per-strategy statistics.
+
+    Two games: the card game (default; rules R1-R25 in docs/rules-card.md) and the 1995
+    auction game (--game classic; rules C1-C21 in docs/rules-classic.md).
+    Strategies: see `medici-sim strategies --game GAME`.
+    """
+    if ctx.invoked_subcommand is not None:
+        given = [p for p in ctx.command.params
+                 if p.expose_value and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]
+        if given:
+            option = given[0].opts[0]
+            raise click.UsageError(f"{option} is an option of the main command; put it after the subcommand: "
+                                   f"medici-sim {ctx.invoked_subcommand} {option} ...")
+        return
+    for plugin in plugins:
+        load_plugin(plugin)
+    run_main(game_name, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins,
+             checkpoint_path, resume_path, scheduler, cluster_spec, quiet)
+
+
+cli.add_command(compare)
+cli.add_command(balance)
+cli.add_command(list_strategies)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the command, turning every user error into one line and exit code 2."""
+    try:
+        cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("medici-sim: interrupted", err=True)
+        sys.exit(INTERRUPTED)
+    except click.ClickException as exc:
+        fail(exc.format_message().replace("\n", " "))
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))

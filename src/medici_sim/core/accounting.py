@@ -1,0 +1,55 @@
+"""The statistics every game counts, accumulated by its kernel game by game.
+
+A game's per-seat and per-slot statistics are integer rows: the common columns below
+(the game's kernel fills the florin sources), then the game's own (``Game.stat_columns``). Integers only, so totals are exact and equal
+in any order of addition (any threads, batches or machines, R25).
+"""
+from __future__ import annotations
+
+from numba import njit
+
+# Common columns of the per-seat and per-slot statistics.
+(STAT_GAMES, STAT_WIN60, STAT_WIN60_SQ, STAT_OUTRIGHT, STAT_SHARED, STAT_SCORE, STAT_SCORE_SQ) = range(7)
+# Every game has three sources of florins and counts them next: ships, majorities, bonuses.
+STAT_SHIP, STAT_MAJORITY, STAT_BONUS = 7, 8, 9
+N_COMMON_STATS = 10
+# Common run-wide counters.
+RUN_GAMES, RUN_WIN_MARGIN = range(2)
+N_COMMON_RUN_STATS = 2
+# pair_stats[a, b] for strategy slots a, b in the same game: 2 when a finished above b,
+# 1 each when they tied (half-points keep it an integer)
+WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22, C18)
+
+
+@njit(cache=True)
+def record_outcome_nb(score, players, seat_slot, seat_stats, slot_stats, pair_stats, run_stats):
+    """Add a finished game's final scores (florins) to the common statistics.
+
+    The most florins win; k tied winners are each credited 1/k (R22, C18).
+    """
+    best = score[0]
+    for p in range(players):
+        best = max(best, score[p])
+    winners = 0
+    runner_up = -(1 << 62)
+    for p in range(players):
+        winners += score[p] == best
+        if score[p] < best:
+            runner_up = max(runner_up, score[p])
+    run_stats[RUN_GAMES] += 1
+    run_stats[RUN_WIN_MARGIN] += best - runner_up if winners == 1 else 0
+    for a in range(players):
+        for b in range(players):
+            if a != b:
+                pair_stats[seat_slot[a], seat_slot[b]] += 2 if score[a] > score[b] else (1 if score[a] == score[b] else 0)
+    for seat in range(players):
+        won = score[seat] == best
+        share = WIN_UNIT // winners if won else 0
+        for stats in (seat_stats[seat], slot_stats[seat_slot[seat]]):
+            stats[STAT_GAMES] += 1
+            stats[STAT_WIN60] += share
+            stats[STAT_WIN60_SQ] += share * share
+            stats[STAT_OUTRIGHT] += won and winners == 1
+            stats[STAT_SHARED] += won and winners > 1
+            stats[STAT_SCORE] += score[seat]
+            stats[STAT_SCORE_SQ] += score[seat] * score[seat]

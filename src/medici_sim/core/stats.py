@@ -1,0 +1,148 @@
+"""Statistics: turn the kernel's integer totals into pandas tables with 95% intervals.
+
+Win rates count a shared win among k players as 1/k (R22). Each seat's win credit per
+game is 0, 1/k or 1; its mean and variance come from exact integer sums, and the 95%
+interval is the normal one, mean ± 1.96 standard errors, clipped to [0, 1].
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .accounting import (
+    N_COMMON_RUN_STATS,
+    N_COMMON_STATS,
+    RUN_WIN_MARGIN,
+    STAT_BONUS,
+    STAT_GAMES,
+    STAT_MAJORITY,
+    STAT_OUTRIGHT,
+    STAT_SCORE,
+    STAT_SCORE_SQ,
+    STAT_SHARED,
+    STAT_SHIP,
+    STAT_WIN60,
+    STAT_WIN60_SQ,
+    WIN_UNIT,
+)
+from .driver import RunResult, Totals
+from .registry import Game, get_game
+
+Z95 = 1.959963984540054
+
+COMMON_COLUMNS = ["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "outright_wins",
+                  "shared_wins", "mean_florins", "std_florins", "mean_ship_florins",
+                  "mean_majority_florins", "mean_bonus_florins"]
+
+
+def stat_columns(game: Game) -> list[str]:
+    """The statistics columns of a game's per-seat and per-strategy tables."""
+    return COMMON_COLUMNS + [c.name for c in game.stat_columns]
+
+
+def seat_columns(game: Game) -> list[str]:
+    return ["seat", "strategy"] + stat_columns(game)
+
+
+def strategy_columns(game: Game) -> list[str]:
+    return ["strategy"] + stat_columns(game)
+
+
+def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: float = 1.0):
+    """Mean and 95% interval of a per-game quantity from its sum and sum of squares.
+
+    ``total`` and ``total_sq`` are sums of ``x * unit`` and ``(x * unit) ** 2`` over ``n``
+    games; with no games, NaN (a strategy an interrupted tournament never reached).
+    """
+    n = np.asarray(n, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.asarray(total, float) / unit / n
+        second = np.asarray(total_sq, float) / unit**2 / n
+        variance = np.maximum(second - mean**2, 0.0) * n / np.maximum(n - 1, 1)  # sample variance
+        half = Z95 * np.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
+    """The statistics columns of a (k, stats) integer totals array of ``game``."""
+    games = rows[:, STAT_GAMES]
+    win, low, high = mean_interval(rows[:, STAT_WIN60], rows[:, STAT_WIN60_SQ], games, WIN_UNIT)
+    florins, _, _ = mean_interval(rows[:, STAT_SCORE], rows[:, STAT_SCORE_SQ], games)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        second = rows[:, STAT_SCORE_SQ] / games
+        std = np.sqrt(np.maximum(second - florins**2, 0.0) * games / np.maximum(games - 1, 1))
+        frame = pd.DataFrame({
+            "games": games,
+            "win_rate": win,
+            "win_rate_ci_low": np.clip(low, 0.0, 1.0),
+            "win_rate_ci_high": np.clip(high, 0.0, 1.0),
+            "outright_wins": rows[:, STAT_OUTRIGHT],
+            "shared_wins": rows[:, STAT_SHARED],
+            "mean_florins": florins,
+            "std_florins": std,
+            "mean_ship_florins": rows[:, STAT_SHIP] / games,
+            "mean_majority_florins": rows[:, STAT_MAJORITY] / games,
+            "mean_bonus_florins": rows[:, STAT_BONUS] / games,
+        })
+        names = [c.name for c in game.stat_columns]
+        for k, column in enumerate(game.stat_columns):
+            total = rows[:, N_COMMON_STATS + k]
+            per = games if column.kind == "mean" else rows[:, N_COMMON_STATS + names.index(column.per)]
+            frame[column.name] = total / per
+    return frame
+
+
+def run_counters(run: np.ndarray, game: Game) -> dict[str, int]:
+    """The game's run-wide counters by name (with the common winning margin total)."""
+    counters = {"win_margin_total": int(run[RUN_WIN_MARGIN])}
+    for k, name in enumerate(game.run_columns):
+        counters[name] = int(run[N_COMMON_RUN_STATS + k])
+    return counters
+
+
+def seat_frame(result: RunResult) -> pd.DataFrame:
+    """Per seat (R7: seat 1 starts day 1): who sat there and how the seat fared."""
+    config = result.config
+    labels = [s.label for s in config.strategies]
+    if config.seating == "fixed" or len(set(labels)) == 1:
+        seat_labels = labels
+    else:
+        seat_labels = ["(rotated)" if config.seating == "rotate" else "(random seating)"] * config.players
+    frame = stat_frame(result.totals.seat, get_game(config.game))
+    frame.insert(0, "strategy", seat_labels)
+    frame.insert(0, "seat", np.arange(1, config.players + 1))
+    return frame
+
+
+def strategy_frame(result: RunResult) -> pd.DataFrame:
+    """Per strategy (a strategy listed at several slots is one row), best win rate first."""
+    labels = [s.label for s in result.config.strategies]
+    order = list(dict.fromkeys(labels))
+    merged = np.zeros((len(order), result.totals.slot.shape[1]), np.int64)
+    for slot, label in enumerate(labels):
+        merged[order.index(label)] += result.totals.slot[slot]
+    frame = stat_frame(merged, get_game(result.config.game))
+    frame.insert(0, "strategy", order)
+    return frame.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def summary(result: RunResult) -> dict:
+    config = result.config
+    totals: Totals = result.totals
+    game = get_game(config.game)
+    counters = run_counters(totals.run, game)
+    return {
+        "partial": not result.complete,
+        "game": game.name,
+        "games": totals.games,
+        "games_requested": config.games,
+        "players": config.players,
+        "variant": config.variant,
+        "seating": config.seating,
+        **({"deck": config.deck.name, "deck_cards": config.deck.n_cards} if config.deck is not None else {}),
+        "seed": config.seed,
+        "threads": config.threads,
+        "elapsed_seconds": round(result.elapsed, 3),
+        "games_per_second": round(result.games_per_second),
+        **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
+    }

@@ -1,0 +1,6 @@
+"""The games medici-sim plays; each registers itself (``core.registry.register_game``) on import.
+
+A new game is a new folder here (rules data, state, engine, reference engine, strategies and
+a ``Game`` record) and one line below.
+"""
+from . import card  # noqa: F401

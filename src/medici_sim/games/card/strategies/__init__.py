@@ -1,0 +1,41 @@
+"""The card game's strategies: named sets of jitted decision functions, registered by name.
+
+A card strategy is two ``@njit`` functions with these signatures (``state`` is the game's
+``GameState``, documented in ``state.py``; ``seat`` the deciding seat; ``params`` its
+parameters: a tuple of ``MAX_PARAMS`` floats in the order they are declared, indexed like
+an array, read-only):
+
+- ``reveal_nb(state, seat, params) -> bool``: reveal another card? (R9; only asked when
+  the market is not empty, fewer than 3 cards were revealed this turn and the deck is not empty)
+- ``take_nb(state, seat, params) -> int``: besides the last card, which of the
+  2nd-from-last (bit 0) and 3rd-from-last (bit 1) cards to take (R10; must fit)
+
+Register one with ``register(Strategy(name, decisions={"reveal_nb": ..., "take_nb": ...}, ...))``;
+the engine dispatches on strategy ids through a table built from :data:`REGISTRY`
+(``core/dispatch.py``), so neither the engine loop nor any other strategy changes.
+Built-ins are registered when this package is imported.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ....core.registry import Param, Strategy, StrategyRegistry
+from ..state import DECISIONS
+
+REGISTRY = StrategyRegistry("card", DECISIONS, Path(__file__).parent.parent)
+
+
+def register(strategy: Strategy) -> Strategy:
+    """Add a card-game strategy to the registry under its name (replacing one of the same name)."""
+    return REGISTRY.register(strategy)
+
+
+def strategy_id(name: str) -> int:
+    return REGISTRY.id(name)
+
+
+__all__ = ["REGISTRY", "Param", "Strategy", "register", "strategy_id", "BUILT_INS"]
+
+BUILT_INS = ("random", "greedy", "collector", "cautious", "gambler", "expert")
+# Registers the built-ins, in this order (their ids).
+from . import random, greedy, collector, cautious, gambler, expert  # noqa: E402,F401,I001  isort: skip
