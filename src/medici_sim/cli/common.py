@@ -17,7 +17,7 @@ import click
 import pandas as pd
 
 from ..core.checkpoint import CheckpointError
-from ..core.driver import ConfigError, SeatStrategy, seat_strategy
+from ..core.driver import ConfigError, IllegalDecision, SeatStrategy, seat_strategy
 from ..core.output import OutputError
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, Game, UnknownGame, get_game
@@ -25,7 +25,7 @@ from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
 
 USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
-               UnknownGame)
+               UnknownGame, IllegalDecision)
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."

@@ -64,8 +64,8 @@ def run_main(game_name, games, players, strategies, variant, seating, seed, thre
     seats, by_strategy, run = seat_frame(result), strategy_frame(result), summary(result)
     if not result.complete:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {result.totals.games} of {games} games")
-    win_note = "R22" if game.name == "card" else "C18"
-    print_table(f"Per seat (seat 1 starts day 1; win_rate counts a k-way shared win as 1/k, {win_note})", seats)
+    start, shared = ("R7", "R22") if game.name == "card" else ("C6", "C18")
+    print_table(f"Per seat (seat 1 starts day 1, {start}; win_rate counts a k-way shared win as 1/k, {shared})", seats)
     if config.seating != "fixed" or len(by_strategy) > 1:
         print_table("Per strategy", by_strategy)
     click.echo("\nRun")

@@ -36,13 +36,19 @@ _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "dispatch.py", "registry.py")
 
 
-def strategy_table(registry: StrategyRegistry) -> np.void:
-    """A one-byte record naming (by its dtype) the strategies registered now in ``registry``."""
-    strategies = tuple(registry.values())
+def strategy_table(registry: StrategyRegistry, used=()) -> tuple[np.void, tuple[str, ...]]:
+    """A one-byte record naming (by its dtype) the strategies a run's kernel dispatches to,
+    and their names in id order.
+
+    Those are the game's built-ins, then the plug-in strategies the run uses: every mix of
+    built-ins shares one table (one compiled kernel), and a plug-in that is loaded but not
+    used is never compiled, so it cannot break a run.
+    """
+    strategies = tuple(s for name, s in registry.items() if registry.origin[name] == "built-in" or name in used)
     key = (registry.game, *map(id, strategies))  # the objects stay alive in the registry and _TABLES
-    if key not in _NAMES:  # sources hashed once per registry snapshot: every batch asks for the table
+    if key not in _NAMES:  # sources hashed once per snapshot: every batch asks for the table
         _NAMES[key] = _table_name(registry, strategies)
-    return np.zeros(1, np.dtype([(_NAMES[key], np.uint8)]))[0]
+    return np.zeros(1, np.dtype([(_NAMES[key], np.uint8)]))[0], tuple(s.name for s in strategies)
 
 
 def strategies_fingerprint(strategy) -> str:

@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
 from .dispatch import strategy_table
-from .registry import MAX_PARAMS, Game, UnknownGame, get_game
+from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -32,6 +33,10 @@ MAX_THREADS = 1024
 
 class ConfigError(ValueError):
     """A run that cannot be set up; the message says what is wrong, in one line."""
+
+
+class IllegalDecision(ValueError):
+    """A strategy made a decision the rules do not allow (the message names it and the seat)."""
 
 
 @dataclass(frozen=True)
@@ -187,20 +192,33 @@ class Kernel:
         self.game = get_game(config.game)
         self.inputs = self.game.kernel_inputs(config)
         self.seating = SEATING_MODES.index(config.seating)
-        self.slot_strategy = np.array([self.game.registry.id(s.name) for s in config.strategies], np.int64)
+        self.table, self.table_names = strategy_table(self.game.registry, {s.name for s in config.strategies})
+        self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
-        self.table = strategy_table(self.game.registry)
 
     def play(self, first_game: int, n_games: int) -> Totals:
         totals = Totals.zeros(self.config.players, self.game)
-        self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
-                                self.slot_strategy, self.slot_params,
-                                totals.seat, totals.slot, totals.pairs, totals.run, self.table)
+        with self.naming_illegal_decisions():
+            self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
+                                    self.slot_strategy, self.slot_params,
+                                    totals.seat, totals.slot, totals.pairs, totals.run, self.table)
         return totals
 
     def trace(self, game_index: int):
         """Play one game and return the game's day-by-day record of it."""
-        return self.game.trace(self, game_index)
+        with self.naming_illegal_decisions():
+            return self.game.trace(self, game_index)
+
+    @contextmanager
+    def naming_illegal_decisions(self):
+        """Turn a kernel's illegal-decision error into an IllegalDecision naming strategy and seat."""
+        try:
+            yield
+        except ValueError as exc:
+            if len(exc.args) != 4 or exc.args[0] != ILLEGAL:
+                raise
+            _, seat, strategy, what = exc.args
+            raise IllegalDecision(f"strategy {self.table_names[strategy]} at seat {seat + 1} {what}") from None
 
 
 def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:

@@ -15,12 +15,16 @@ Every game's state record has the fields the shared code relies on: ``rng`` (uin
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_PARAMS = 8  # floats of strategy parameters per seat
 SCRATCH_WIDTH = 64  # floats of working memory per seat, cleared before every game (the engine never reads it)
+# A kernel that meets a decision the rules forbid raises ValueError(ILLEGAL, seat, strategy id, what it did);
+# the driver turns that into a message naming the strategy and the seat.
+ILLEGAL = "illegal decision"
 
 
 @dataclass(frozen=True)
@@ -57,31 +61,42 @@ class Strategy:
 
 
 class StrategyRegistry:
-    """The strategies of one game, in registration order (a strategy's id is its position)."""
+    """The strategies of one game, in registration order.
 
-    def __init__(self, game: str, decisions: tuple[str, ...], package_dir: Path):
+    A strategy whose decision functions live in the game's own package is a built-in; any
+    other (a plug-in, or one registered from a notebook) is dispatched to only by the runs
+    that use it (``dispatch.strategy_table``).
+    """
+
+    def __init__(self, game: str, decisions: tuple[str, ...], package: str):
         self.game = game
         self.decisions = decisions  # the decision functions every strategy of this game defines
-        self.package_dir = package_dir  # the game's sources: hashed into the strategy table's name
+        self.package = package  # the game's package, e.g. "medici_sim.games.card"
+        self.package_dir = Path(sys.modules[package].__file__).parent  # its sources: hashed into table names
         self.strategies: dict[str, Strategy] = {}
-        self.origin: dict[str, str] = {}  # strategy name -> "built-in" or the plug-in file
+        self.origin: dict[str, str] = {}  # strategy name -> "built-in", or where it came from
 
-    def register(self, strategy: Strategy, origin: str = "built-in") -> Strategy:
+    def register(self, strategy: Strategy, origin: str | None = None) -> Strategy:
         """Add a strategy under its name (replacing one of the same name)."""
+        if not isinstance(strategy, Strategy):
+            raise TypeError(f"register() takes a Strategy, got {type(strategy).__name__}")
         if not strategy.name.isidentifier():
             raise ValueError(f"strategy name must be an identifier, got {strategy.name!r}")
         if len(strategy.params) > MAX_PARAMS:
             raise ValueError(f"strategy {strategy.name} has more than {MAX_PARAMS} parameters")
-        missing = [d for d in self.decisions if d not in strategy.decisions]
-        extra = [d for d in strategy.decisions if d not in self.decisions]
-        if missing or extra:
+        if not isinstance(strategy.decisions, dict) or set(strategy.decisions) != set(self.decisions):
             raise ValueError(f"strategy {strategy.name}: a {self.game} strategy defines exactly the decisions "
                              f"{', '.join(self.decisions)}")
         for fn in strategy.decisions.values():
             if not hasattr(fn, "py_func"):
                 raise TypeError(f"strategy {strategy.name}: {fn!r} is not a numba @njit function")
+        for name, param in strategy.params.items():
+            if not isinstance(param, Param):
+                raise TypeError(f"strategy {strategy.name}: parameter {name} is not a Param")
+        modules = {fn.py_func.__module__ for fn in strategy.decisions.values()}
+        built_in = all(m.startswith(self.package + ".") for m in modules)
         self.strategies[strategy.name] = strategy
-        self.origin[strategy.name] = origin
+        self.origin[strategy.name] = origin or ("built-in" if built_in else ", ".join(sorted(modules)))
         return strategy
 
     def __getitem__(self, name: str) -> Strategy:
@@ -101,9 +116,6 @@ class StrategyRegistry:
 
     def items(self):
         return self.strategies.items()
-
-    def id(self, name: str) -> int:
-        return list(self.strategies).index(name)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from numba import njit
 
 from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
 from ...core.ranking import pay_places_nb, share_table_nb
+from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.seating import seat_players_nb
 from .rules import (
@@ -204,15 +205,15 @@ def take_cards_nb(state, seat, choice):
     take_second = (choice & 1) != 0
     take_third = (choice & 2) != 0
     if (take_second and n < 2) or (take_third and n < 3) or choice < 0 or choice > 3:
-        raise ValueError("a strategy chose a card that is not in the market (R10)")
+        raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that is not in the market (R10)")
     last = state.market[n - 1]
     pending = takes_space_nb(state, last)
     if take_second:
         if not fits_nb(state, seat, state.market[n - 2], pending):
-            raise ValueError("a strategy chose a card that does not fit on its ship (R10)")
+            raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that does not fit on its ship (R10)")
         pending += takes_space_nb(state, state.market[n - 2])
     if take_third and not fits_nb(state, seat, state.market[n - 3], pending):
-        raise ValueError("a strategy chose a card that does not fit on its ship (R10)")
+        raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that does not fit on its ship (R10)")
     board_nb(state, seat, last)
     if take_second:
         board_nb(state, seat, state.market[n - 2])

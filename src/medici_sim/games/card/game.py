@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -85,4 +84,3 @@ GAME = Game(
     check_config=check_config,
     trace=trace,
 )
-assert Path(__file__).parent == REGISTRY.package_dir

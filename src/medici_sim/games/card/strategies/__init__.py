@@ -17,12 +17,10 @@ Built-ins are registered when this package is imported.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from ....core.registry import Param, Strategy, StrategyRegistry
 from ..state import DECISIONS
 
-REGISTRY = StrategyRegistry("card", DECISIONS, Path(__file__).parent.parent)
+REGISTRY = StrategyRegistry("card", DECISIONS, "medici_sim.games.card")
 
 
 def register(strategy: Strategy) -> Strategy:
@@ -30,11 +28,7 @@ def register(strategy: Strategy) -> Strategy:
     return REGISTRY.register(strategy)
 
 
-def strategy_id(name: str) -> int:
-    return REGISTRY.id(name)
-
-
-__all__ = ["REGISTRY", "Param", "Strategy", "register", "strategy_id", "BUILT_INS"]
+__all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
 BUILT_INS = ("random", "greedy", "collector", "cautious", "gambler", "expert")
 # Registers the built-ins, in this order (their ids).
