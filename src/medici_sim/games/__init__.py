@@ -4,3 +4,4 @@ A new game is a new folder here (rules data, state, engine, reference engine, st
 a ``Game`` record) and one line below.
 """
 from . import card  # noqa: F401
+from . import classic  # noqa: F401

@@ -1,0 +1,504 @@
+"""The classic game's jitted engine: Medici, the 1995 auction game, on numpy arrays (C3-C18).
+
+A game is a ``GameState`` record (``state.py``), reused from game to game and driven by
+:func:`play_game_nb`. The engine never names a strategy: every decision goes through the
+dispatchers ``draw_nb`` / ``bid_nb`` declared in ``state.py`` with the strategy table it
+is handed, so adding a strategy never touches this file. Random draws follow
+docs/protocol-classic.md exactly, so the reference engine (``reference.py``) plays the
+same games. Recording a game's turn log and card locations (for the tests) costs one flag
+check per turn and per day when it is off.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.accounting import (
+    N_COMMON_RUN_STATS,
+    N_COMMON_STATS,
+    STAT_BONUS,
+    STAT_MAJORITY,
+    STAT_SHIP,
+    record_outcome_nb,
+)
+from ...core.ranking import pay_places_nb, share_table_nb
+from ...core.registry import ILLEGAL
+from ...core.rng import below_nb, seed_game_nb
+from ...core.seating import seat_players_nb
+from .rules import (
+    DAYS,
+    HOLDS,
+    MAJORITY_PAYOUTS,
+    MAX_LOT,
+    N_CARDS,
+    N_GOODS,
+    RULE_PLAYERS,
+    RULE_REMOVED,
+    RULE_START_MONEY,
+    TRACK_BONUS,
+    TRACK_MAX,
+)
+from .state import (
+    AUCTIONEER,
+    DAY,
+    DAY_ID,
+    DECK_LEN,
+    DISCARD_LEN,
+    GOLD_ROW,
+    HIGH_BIDDER,
+    HIGHEST,
+    LOC_DECK,
+    LOC_DISCARDED,
+    LOC_REMOVED,
+    LOC_SHIP,
+    LOC_TWICE,
+    LOC_UNSEEN,
+    LOT_LEN,
+    LOT_VALUE,
+    MAX_FREE,
+    OPEN_SHIPS,
+    RECORD,
+    STATE_DTYPE,
+    TURN_ID,
+    UNSEEN,
+    UNSEEN_BY_VALUE,
+    UNSEEN_CARDS,
+    UNSEEN_VALUE,
+    bid_nb,
+    draw_nb,
+)
+
+SHARE_COIN = 1  # C13, C15: a shared payout is rounded down to a whole florin
+
+# The classic game's statistics columns, after the common ones (game.py declares them in
+# this order). STAT_PRICE_SPENT holds the florins spent again: it is the numerator of the
+# ratio column price_per_card (spent / cards bought; core.stats divides a ratio column's
+# own total by the total of its ``per`` column).
+(STAT_SPENT, STAT_LOTS_BOUGHT, STAT_CARDS_BOUGHT, STAT_LOTS_DISCARDED, STAT_FREE_CARDS,
+ STAT_PRICE_SPENT) = range(N_COMMON_STATS, N_COMMON_STATS + 6)
+N_STATS = N_COMMON_STATS + 6
+# The classic game's run-wide counters, after the common ones (core.accounting).
+RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
+N_RUN_STATS = N_COMMON_RUN_STATS + 1
+
+
+@njit(cache=True)
+def new_state_nb(card_good, card_value, rules, ship_payouts, record):
+    """A one-element array holding a GameState for this player count.
+
+    Keep the array alive while its record (``array[0]``) is in use.
+    """
+    buffer = np.zeros(1, STATE_DTYPE)
+    state = buffer[0]
+    state.card_good[:] = card_good
+    state.card_value[:] = card_value
+    state.rules[:] = rules
+    state.ship_payouts[:ship_payouts.size] = ship_payouts
+    state.track_bonus[:] = np.array(TRACK_BONUS)
+    state.counts[RECORD] = record
+    for card in range(N_CARDS):
+        good = card_good[card]
+        row = good if good >= 0 else GOLD_ROW
+        state.card_row[card] = row
+        state.full_unseen[row, UNSEEN_CARDS] += 1
+        state.full_unseen[row, UNSEEN_VALUE] += card_value[card]
+        state.full_unseen[row, UNSEEN_BY_VALUE + card_value[card]] += 1
+    share_table_nb(ship_payouts, SHARE_COIN, state.ship_share)
+    share_table_nb(np.array(MAJORITY_PAYOUTS), SHARE_COIN, state.majority_share)
+    return buffer
+
+
+# ---------------------------------------------------------------- a game
+
+@njit(cache=True)
+def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
+    """Seed game ``game_index`` (C20), seat the strategies (C20, first thing) and reset the
+    game-long state: money (C4), tracks (C14) and the C21 totals."""
+    seed_game_nb(state.rng, seed, game_index)
+    players = state.rules[RULE_PLAYERS]
+    seat_players_nb(state, players, game_index, seating, slot_strategy, slot_params)
+    state.money[:] = state.rules[RULE_START_MONEY]
+    state.track[:, :] = 0
+    state.spent[:] = 0
+    state.lots_bought[:] = 0
+    state.cards_bought[:] = 0
+    state.lots_discarded[:] = 0
+    state.free_cards[:] = 0
+
+
+@njit(cache=True)
+def play_game_nb(state, table):
+    """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
+    starter = 0  # C6: seat 0 starts day 1
+    for day in range(DAYS):
+        state.counts[DAY] = day
+        state.counts[DAY_ID] += 1
+        state.day_starter[day] = starter
+        start_day_nb(state)
+        state.day_ran_out[day] = play_day_nb(state, starter, table)
+        if state.counts[RECORD]:
+            record_day_nb(state, day)
+        score_day_nb(state, day)
+        if day < DAYS - 1:
+            starter = next_starter_nb(state)  # C6 (no draw after day 3)
+
+
+@njit(cache=True)
+def start_day_nb(state):
+    """C5, C17: all 36 cards in the pile, ships empty, then the removed cards dealt face down."""
+    players = state.rules[RULE_PLAYERS]
+    for card in range(N_CARDS):
+        state.deck[card] = card
+    state.counts[DECK_LEN] = N_CARDS
+    state.counts[DISCARD_LEN] = 0
+    state.counts[OPEN_SHIPS] = players
+    state.counts[UNSEEN] = N_CARDS  # the removed cards stay unseen (C5)
+    state.unseen[:, :] = state.full_unseen
+    state.ship_len[:] = 0
+    state.ship_value[:] = 0
+    state.ship_goods[:, :] = 0
+    state.counts[LOT_LEN] = 0
+    state.counts[LOT_VALUE] = 0
+    if state.counts[RECORD]:
+        state.day_log_len[state.counts[DAY]] = 0
+    for i in range(state.rules[RULE_REMOVED]):
+        state.removed[i] = deal_nb(state)
+
+
+@njit(cache=True)
+def deal_nb(state):
+    """The top card of the shuffled deck: a uniformly random card of the pile, the pile's
+    last card filling its place (protocol: the day's deck)."""
+    n = state.counts[DECK_LEN]
+    j = below_nb(state.rng, n)
+    card = state.deck[j]
+    state.deck[j] = state.deck[n - 1]
+    state.counts[DECK_LEN] = n - 1
+    return card
+
+
+@njit(cache=True)
+def reveal_nb(state, card):
+    """A card dealt face up: take it out of the unseen-card sums."""
+    row = state.card_row[card]
+    value = state.card_value[card]
+    state.unseen[row, UNSEEN_CARDS] -= 1
+    state.unseen[row, UNSEEN_VALUE] -= value
+    state.unseen[row, UNSEEN_BY_VALUE + value] -= 1
+    state.counts[UNSEEN] -= 1
+
+
+@njit(cache=True)
+def load_nb(state, seat, card):
+    """C10, C11: put a card into the seat's next free hold (cards never move once loaded)."""
+    state.ship[seat, state.ship_len[seat]] = card
+    state.ship_len[seat] += 1
+    state.ship_value[seat] += state.card_value[card]
+    good = state.card_good[card]
+    if good >= 0:
+        state.ship_goods[seat, good] += 1
+
+
+@njit(cache=True)
+def play_day_nb(state, starter, table):
+    """C7-C12: turns from ``starter`` until the day ends. Returns 1 if it ran out (C12)."""
+    players = state.rules[RULE_PLAYERS]
+    seat = starter
+    while True:
+        if state.counts[DECK_LEN] == 0:
+            return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
+        if play_turn_nb(state, seat, table):
+            return 0  # C11 (or no open ship left): the day is over
+        seat += 1  # C7: clockwise, skipping full ships (at least two ships are open here)
+        if seat == players:
+            seat = 0
+        while state.ship_len[seat] == HOLDS:
+            seat += 1
+            if seat == players:
+                seat = 0
+
+
+@njit(cache=True)
+def play_turn_nb(state, auctioneer, table):
+    """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns True when the day
+    ends after it (C11: the last open ship was filled, or no ship is open)."""
+    counts = state.counts
+    players = state.rules[RULE_PLAYERS]
+    counts[TURN_ID] += 1
+    counts[AUCTIONEER] = auctioneer
+    counts[HIGHEST] = 0
+    counts[HIGH_BIDDER] = -1
+    max_free = 0
+    for p in range(players):
+        state.turn_bid[p] = -1
+        max_free = max(max_free, HOLDS - state.ship_len[p])  # a full ship has 0
+    counts[MAX_FREE] = max_free
+
+    # C8: the first card is obligatory; another is asked for only while the lot has fewer
+    # than 3 cards, the deck is not empty and some open ship could hold the bigger lot.
+    card = deal_nb(state)
+    reveal_nb(state, card)
+    state.lot[0] = card
+    lot_len = 1
+    counts[LOT_LEN] = 1
+    counts[LOT_VALUE] = state.card_value[card]
+    strategy = state.seat_strategy[auctioneer]
+    while lot_len < MAX_LOT and counts[DECK_LEN] > 0 and max_free > lot_len:
+        if not draw_nb(table, strategy, state, auctioneer):
+            break
+        card = deal_nb(state)
+        reveal_nb(state, card)
+        state.lot[lot_len] = card
+        lot_len += 1
+        counts[LOT_LEN] = lot_len
+        counts[LOT_VALUE] += state.card_value[card]
+
+    # C9: one chance each, from the auctioneer's left; the auctioneer decides last. A seat
+    # with too few free holds (a full ship has none) or too little money passes unasked.
+    seat = auctioneer
+    for _ in range(players):
+        seat += 1
+        if seat == players:
+            seat = 0
+        highest = counts[HIGHEST]
+        money = state.money[seat]
+        if HOLDS - state.ship_len[seat] < lot_len or money <= highest:
+            continue
+        answer = bid_nb(table, state.seat_strategy[seat], state, seat)
+        amount = np.int64(answer)
+        if amount != answer:
+            raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
+                             "bid a number of florins that is not whole (C9)")
+        if amount != 0:
+            if amount <= highest or amount > money:
+                raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
+                                 "bid out of range: a bid is 0 (pass) or from the highest bid + 1 to its money (C9)")
+            counts[HIGHEST] = amount
+            counts[HIGH_BIDDER] = seat
+        state.turn_bid[seat] = amount
+
+    # C10: the sale (the price goes to the bank, the lot aboard in lot order), or the discard.
+    winner = counts[HIGH_BIDDER]
+    free_seat = -1
+    if winner >= 0:
+        price = counts[HIGHEST]
+        state.money[winner] -= price
+        state.spent[winner] += price
+        state.lots_bought[winner] += 1
+        state.cards_bought[winner] += lot_len
+        for i in range(lot_len):
+            load_nb(state, winner, state.lot[i])
+        if state.ship_len[winner] == HOLDS:
+            counts[OPEN_SHIPS] -= 1
+    else:
+        for i in range(lot_len):
+            state.discard[counts[DISCARD_LEN]] = state.lot[i]
+            counts[DISCARD_LEN] += 1
+        state.lots_discarded[auctioneer] += 1
+
+    # C11: a sale that leaves exactly one open ship fills it for free from the deck.
+    free_from = 0
+    if winner >= 0 and counts[OPEN_SHIPS] == 1:
+        free_seat = 0
+        while state.ship_len[free_seat] == HOLDS:
+            free_seat += 1
+        free_from = state.ship_len[free_seat]
+        while state.ship_len[free_seat] < HOLDS and counts[DECK_LEN] > 0:
+            card = deal_nb(state)
+            reveal_nb(state, card)
+            load_nb(state, free_seat, card)
+        state.free_cards[free_seat] += state.ship_len[free_seat] - free_from
+    if counts[RECORD]:
+        record_turn_nb(state, auctioneer, free_seat, free_from)
+    counts[LOT_LEN] = 0
+    counts[LOT_VALUE] = 0
+    return free_seat >= 0 or counts[OPEN_SHIPS] == 0
+
+
+# ---------------------------------------------------------------- scoring
+
+@njit(cache=True)
+def score_day_nb(state, day):
+    """C13-C16, in this order: ships by rank, tracks rise (capped at 7), majorities for each
+    good in good order, bonuses. Payouts are added to money."""
+    players = state.rules[RULE_PLAYERS]
+    ship_pay = state.day_ship_pay[day]
+    majority_pay = state.day_majority_pay[day]
+    bonus_pay = state.day_bonus_pay[day]
+    ship_pay[:] = 0
+    majority_pay[:] = 0
+    bonus_pay[:] = 0
+    for p in range(players):
+        state.day_ship_value[day, p] = state.ship_value[p]
+    pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # C13: every ship ranks
+    for p in range(players):
+        for good in range(N_GOODS):
+            state.track[p, good] = min(TRACK_MAX, state.track[p, good] + state.ship_goods[p, good])  # C14
+    for good in range(N_GOODS):
+        pay_places_nb(state.track[:, good], players, state.majority_share, 0, majority_pay)  # C15: level 0 too
+        for p in range(players):
+            bonus_pay[p] += state.track_bonus[state.track[p, good]]  # C16: never shared
+    for p in range(players):
+        state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
+    if state.counts[RECORD]:
+        for p in range(players):
+            state.day_money[day, p] = state.money[p]
+            for good in range(N_GOODS):
+                state.day_track[day, p, good] = state.track[p, good]
+
+
+@njit(cache=True)
+def next_starter_nb(state):
+    """C6: the fewest florins starts the next day; among k > 1 such seats (ascending),
+    ``tied[below(k)]``; with one, no draw."""
+    players = state.rules[RULE_PLAYERS]
+    fewest = state.money[0]
+    tied = 0
+    for p in range(players):
+        if state.money[p] < fewest:
+            fewest = state.money[p]
+            tied = 0
+        if state.money[p] == fewest:
+            tied += 1
+    pick = below_nb(state.rng, tied) if tied > 1 else 0
+    for p in range(players):
+        if state.money[p] == fewest:
+            if pick == 0:
+                return p
+            pick -= 1
+    return -1  # unreachable
+
+
+# ---------------------------------------------------------------- recording (tests only)
+
+@njit(cache=True)
+def record_turn_nb(state, auctioneer, free_seat, free_from):
+    """Append the turn just played to the day's log, in the reference engine's format:
+    auctioneer, L, lot..., A, (seat, bid) x A, winner, price, free_seat, F, free..."""
+    day = state.counts[DAY]
+    log = state.day_log[day]
+    n = state.day_log_len[day]
+    players = state.rules[RULE_PLAYERS]
+    lot_len = state.counts[LOT_LEN]
+    log[n] = auctioneer
+    log[n + 1] = lot_len
+    n += 2
+    for i in range(lot_len):
+        log[n] = state.lot[i]
+        n += 1
+    asked_at = n
+    n += 1
+    asked = 0
+    for step in range(1, players + 1):
+        seat = (auctioneer + step) % players
+        if state.turn_bid[seat] >= 0:
+            log[n] = seat
+            log[n + 1] = state.turn_bid[seat]
+            n += 2
+            asked += 1
+    log[asked_at] = asked
+    winner = state.counts[HIGH_BIDDER]
+    log[n] = winner
+    log[n + 1] = state.counts[HIGHEST] if winner >= 0 else 0
+    log[n + 2] = free_seat
+    n += 3
+    if free_seat >= 0:
+        log[n] = state.ship_len[free_seat] - free_from
+        n += 1
+        for i in range(free_from, state.ship_len[free_seat]):
+            log[n] = state.ship[free_seat, i]
+            n += 1
+    else:
+        log[n] = 0
+        n += 1
+    state.day_log_len[day] = n
+
+
+@njit(cache=True)
+def _locate_nb(location, card, place):
+    location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
+
+
+@njit(cache=True)
+def record_day_nb(state, day):
+    """At the end of the day's turns: the removed cards, the ships' cards and where every
+    card is (LOC_*; LOC_UNSEEN or LOC_TWICE would be a bug)."""
+    players = state.rules[RULE_PLAYERS]
+    for i in range(state.rules[RULE_REMOVED]):
+        state.day_removed[day, i] = state.removed[i]
+    state.day_ship_cards[day, :, :] = -1
+    location = state.day_card_location[day]
+    location[:] = LOC_UNSEEN
+    for i in range(state.counts[DECK_LEN]):
+        _locate_nb(location, state.deck[i], LOC_DECK)
+    for i in range(state.rules[RULE_REMOVED]):
+        _locate_nb(location, state.removed[i], LOC_REMOVED)
+    for i in range(state.counts[DISCARD_LEN]):
+        _locate_nb(location, state.discard[i], LOC_DISCARDED)
+    for p in range(players):
+        for i in range(state.ship_len[p]):
+            state.day_ship_cards[day, p, i] = state.ship[p, i]
+            _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
+
+
+# ---------------------------------------------------------------- many games
+
+@njit(cache=True)
+def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
+    """Add one finished game to the running totals (integers only: exact in any order)."""
+    players = state.rules[RULE_PLAYERS]
+    record_outcome_nb(state.money, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)  # C18
+    for seat in range(players):
+        ship = majority = bonus = 0
+        for day in range(DAYS):
+            ship += state.day_ship_pay[day, seat]
+            majority += state.day_majority_pay[day, seat]
+            bonus += state.day_bonus_pay[day, seat]
+        for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):  # C21
+            stats[STAT_SHIP] += ship
+            stats[STAT_MAJORITY] += majority
+            stats[STAT_BONUS] += bonus
+            stats[STAT_SPENT] += state.spent[seat]
+            stats[STAT_LOTS_BOUGHT] += state.lots_bought[seat]
+            stats[STAT_CARDS_BOUGHT] += state.cards_bought[seat]
+            stats[STAT_LOTS_DISCARDED] += state.lots_discarded[seat]
+            stats[STAT_FREE_CARDS] += state.free_cards[seat]
+            stats[STAT_PRICE_SPENT] += state.spent[seat]
+    for day in range(DAYS):
+        run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
+
+
+@njit(cache=True, nogil=True)
+def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, pair_stats, run_stats, table):
+    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
+
+    ``inputs`` is (card_good, card_value, rules, ship_payouts): see ``game.kernel_inputs``.
+    """
+    card_good, card_value, rules, ship_payouts = inputs
+    buffer = new_state_nb(card_good, card_value, rules, ship_payouts, 0)
+    # The record buffer[0] does not own its memory: numba frees an array after its last use,
+    # so the loop takes the array itself, which this call then keeps alive to the end.
+    play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, pair_stats, run_stats, table)
+
+
+@njit(cache=True)
+def play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
+                  seat_stats, slot_stats, pair_stats, run_stats, table):
+    state = buffer[0]
+    for game_index in range(first_game, first_game + n_games):
+        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+        play_game_nb(state, table)
+        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
+
+
+@njit(cache=True)
+def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
+    """Play one game recording everything; return its GameState buffer (see game.trace)."""
+    card_good, card_value, rules, ship_payouts = inputs
+    buffer = new_state_nb(card_good, card_value, rules, ship_payouts, 1)
+    state = buffer[0]
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+    play_game_nb(state, table)
+    return buffer

@@ -1,0 +1,114 @@
+"""The classic game as the shared code sees it: its ``Game`` record, kernel inputs and trace."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ...core.registry import Game, StatColumn
+from . import engine
+from .rules import DAYS, MAX_PLAYERS, MIN_PLAYERS, card_arrays, removed_cards, rule_arrays
+from .strategies import BUILT_INS, REGISTRY
+
+VARIANTS = ("standard",)
+
+
+def kernel_inputs(config) -> tuple:
+    """(card_good, card_value, rules, ship_payouts) for play_games_nb (rules.card_arrays, rule_arrays)."""
+    return (*card_arrays(), *rule_arrays(config.players))
+
+
+@dataclass(frozen=True)
+class GameTrace:
+    """One game as the kernel played it, field for field the reference engine's record
+    (``reference.play_game``; seats in C6 order, rows are days)."""
+
+    seat_slot: np.ndarray  # (P,) strategy slot at each seat (C20)
+    starter: np.ndarray  # (D,) the day's starting seat (C6)
+    ran_out: np.ndarray  # (D,) 1 if the day ended by C12
+    removed: np.ndarray  # (D, R) cards removed face down, in dealing order (C5)
+    lots: list  # D flat int64 turn logs (reference module doc)
+    card_location: np.ndarray  # (D, 36) where each card was when the day's turns ended (LOC_*)
+    ship_cards: np.ndarray  # (D, P, 5) in loading order, -1 for an empty hold
+    ship_value: np.ndarray  # (D, P)
+    ship_pay: np.ndarray  # (D, P) C13
+    majority_pay: np.ndarray  # (D, P) C15, summed over the goods
+    bonus_pay: np.ndarray  # (D, P) C16
+    track: np.ndarray  # (D, P, 5) after the day's rise (C14)
+    money: np.ndarray  # (D, P) after the day's scoring
+    spent: np.ndarray  # (P,) C21 totals of the game
+    lots_bought: np.ndarray
+    cards_bought: np.ndarray
+    lots_discarded: np.ndarray
+    free_cards: np.ndarray
+    winner_share60: np.ndarray  # (P,) 60 // k for each of k joint winners (C18)
+
+    def record(self) -> dict:
+        """The trace as a dict with the reference record's keys."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def trace(kernel, game_index: int) -> GameTrace:
+    """Play one game with everything recorded and return it in the reference's record format."""
+    buffer = engine.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
+                                  kernel.slot_strategy, kernel.slot_params, kernel.table)
+    state = buffer[0]
+    p = kernel.config.players
+    money = state["money"][:p].copy()
+    winners = money == money.max()
+    return GameTrace(
+        seat_slot=state["seat_slot"][:p].copy(),
+        starter=state["day_starter"].copy(),
+        ran_out=state["day_ran_out"].copy(),
+        removed=state["day_removed"][:, :removed_cards(p)].copy(),
+        lots=[state["day_log"][d, :state["day_log_len"][d]].copy() for d in range(DAYS)],
+        card_location=state["day_card_location"].copy(),
+        ship_cards=state["day_ship_cards"][:, :p].copy(),
+        ship_value=state["day_ship_value"][:, :p].copy(),
+        ship_pay=state["day_ship_pay"][:, :p].copy(),
+        majority_pay=state["day_majority_pay"][:, :p].copy(),
+        bonus_pay=state["day_bonus_pay"][:, :p].copy(),
+        track=state["day_track"][:, :p].copy(),
+        money=state["day_money"][:, :p].copy(),
+        spent=state["spent"][:p].copy(),
+        lots_bought=state["lots_bought"][:p].copy(),
+        cards_bought=state["cards_bought"][:p].copy(),
+        lots_discarded=state["lots_discarded"][:p].copy(),
+        free_cards=state["free_cards"][:p].copy(),
+        winner_share60=np.where(winners, 60 // winners.sum(), 0).astype(np.int64),
+    )
+
+
+def check_config(config) -> None:
+    """The classic game has no deck files: its 36 cards are fixed (C2)."""
+    if config.deck is not None:
+        raise ValueError("the classic game takes no deck (its 36 cards are fixed, C2)")
+
+
+GAME = Game(
+    name="classic",
+    title="Medici (1995 auction game)",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=4,
+    variants=VARIANTS,
+    registry=REGISTRY,
+    built_ins=BUILT_INS,
+    play_games_nb=engine.play_games_nb,
+    kernel_inputs=kernel_inputs,
+    stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
+        StatColumn("mean_spent"),
+        StatColumn("mean_lots_bought"),
+        StatColumn("mean_cards_bought"),
+        StatColumn("mean_lots_discarded"),
+        StatColumn("mean_free_cards"),
+        StatColumn("price_per_card", "ratio", per="mean_cards_bought"),  # its own total is the florins spent
+    ),
+    run_columns=("ran_out_days",),  # C12
+    rules_page="docs/rules-classic.md",
+    uses_deck=False,
+    check_config=check_config,
+    trace=trace,
+)
+assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
+assert len(GAME.run_columns) == engine.N_RUN_STATS - engine.N_COMMON_RUN_STATS
