@@ -255,12 +255,13 @@ def play_turn_nb(state, auctioneer, table):
 
     # C9: one chance each, from the auctioneer's left; the auctioneer decides last. A seat
     # with too few free holds (a full ship has none) or too little money passes unasked.
+    highest = 0
+    winner = -1
     seat = auctioneer
     for _ in range(players):
         seat += 1
         if seat == players:
             seat = 0
-        highest = counts[HIGHEST]
         money = state.money[seat]
         if HOLDS - state.ship_len[seat] < lot_len or money <= highest:
             continue
@@ -273,15 +274,16 @@ def play_turn_nb(state, auctioneer, table):
             if amount <= highest or amount > money:
                 raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
                                  "bid out of range: a bid is 0 (pass) or from the highest bid + 1 to its money (C9)")
+            highest = amount
+            winner = seat
             counts[HIGHEST] = amount
             counts[HIGH_BIDDER] = seat
         state.turn_bid[seat] = amount
 
     # C10: the sale (the price goes to the bank, the lot aboard in lot order), or the discard.
-    winner = counts[HIGH_BIDDER]
     free_seat = -1
     if winner >= 0:
-        price = counts[HIGHEST]
+        price = highest
         state.money[winner] -= price
         state.spent[winner] += price
         state.lots_bought[winner] += 1
@@ -334,10 +336,13 @@ def score_day_nb(state, day):
     for p in range(players):
         for good in range(N_GOODS):
             state.track[p, good] = min(TRACK_MAX, state.track[p, good] + state.ship_goods[p, good])  # C14
+    levels = state.good_levels  # one good's column of `track`, contiguous: ranked ~2x faster than a strided view
     for good in range(N_GOODS):
-        pay_places_nb(state.track[:, good], players, state.majority_share, 0, majority_pay)  # C15: level 0 too
         for p in range(players):
-            bonus_pay[p] += state.track_bonus[state.track[p, good]]  # C16: never shared
+            level = state.track[p, good]
+            levels[p] = level
+            bonus_pay[p] += state.track_bonus[level]  # C16: never shared
+        pay_places_nb(levels, players, state.majority_share, 0, majority_pay)  # C15: level 0 too
     for p in range(players):
         state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
     if state.counts[RECORD]:
