@@ -11,6 +11,7 @@ from ..core.plugins import load_plugin
 from ..core.registry import GAMES
 from .common import GAME_HELP, INTERRUPTED, USER_ERRORS, fail
 from .listing import list_strategies
+from .play import play_command
 from .run import run_main
 from .study import balance, compare
 
@@ -78,6 +79,7 @@ def cli(ctx, game_name, games, players, strategies, variant, seating, seed, thre
 cli.add_command(compare)
 cli.add_command(balance)
 cli.add_command(list_strategies)
+cli.add_command(play_command)
 
 
 def main(argv: list[str] | None = None) -> None:

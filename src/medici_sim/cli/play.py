@@ -1,0 +1,121 @@
+"""``medici-sim play``: a person plays one game at a chosen or random seat against the bots.
+
+The bots are the real jitted strategies; the person is the ``human`` strategy
+(``core/human.py``), whose decisions call back into Python, and each game's table
+(``games/*/table.py``) shows what a player at the table can see, offers the legal choices,
+narrates the bots' moves and explains each day's scoring.
+
+Terminal: plain text and ``click.prompt`` (click is already a dependency). Everything
+shown is lines of text and every answer is one short value checked by the table, so a
+terminal library (rich, prompt_toolkit) would add an install for no new ability; plain
+lines also read the same in a pipe, a log or a screen reader. Bad input is re-asked;
+Ctrl-C or end of input at any moment leaves with one line and exit code 130.
+
+Deterministic: the seed fixes the deck order, the bots' draws and a random seat (R25,
+C20), so the same seed, seat and answers replay the same game.
+"""
+from __future__ import annotations
+
+import secrets
+import sys
+
+import click
+
+from ..core.driver import ConfigError, Kernel, RunConfig, seat_strategy
+from ..core.plugins import load_plugin
+from ..core.registry import get_game
+from ..core.rng import GameRandom
+from .common import INTERRUPTED, check_players, game_option, load_game_deck, parse_strategy_list
+
+SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
+TABLES = {"card": ("medici_sim.games.card.table", "CardTable"),
+          "classic": ("medici_sim.games.classic.table", "ClassicTable")}
+
+
+def ask(question: str, default: str, parse):
+    """Prompt until ``parse`` accepts the answer (Enter takes ``default``); bad input is re-asked."""
+    while True:
+        text = click.prompt(question, default=default, show_default=True, type=str)
+        try:
+            return parse(text)
+        except ValueError as exc:
+            click.echo(f"  Not a legal answer: {exc}.")
+
+
+def choose_seat(spec: str, players: int, seed: int) -> int:
+    """--seat: 1..players, or random (drawn from the seed, so a replay sits at the same seat). 0-based."""
+    if spec.strip().lower() == "random":
+        return GameRandom(seed, SEAT_DRAW).below(players)
+    try:
+        seat = int(spec)
+    except ValueError:
+        seat = 0
+    if not 1 <= seat <= players:
+        raise ConfigError(f"--seat must be 1 to {players} or random, got {spec!r}")
+    return seat - 1
+
+
+@click.command("play")
+@game_option
+@click.option("--players", "-p", type=int, default=None,
+              help="Players at the table, you included (card 2-6, classic 3-6) [default: 4].")
+@click.option("--opponents", "-o", default="expert", show_default=True,
+              help="The bots: one strategy for every other seat, or a comma list, one per other seat in seat "
+                   "order; parameters as name:param=value (see `medici-sim strategies --game GAME`).")
+@click.option("--seat", default="random", show_default=True,
+              help="Your seat, 1 to players (seat 1 starts day 1, R7, C6), or random (drawn from the seed).")
+@click.option("--seed", type=int, default=None,
+              help="The game's seed (R25, C20): the same seed, seat and answers replay the same game "
+                   "[default: a fresh one, printed].")
+@click.option("--variant", default=None,
+              help="card: standard [default] or bonus20 (20 florins for 8+ icons of a good, R19); classic: standard.")
+@click.option("--plugin", "plugins", multiple=True, metavar="FILE",
+              help="Load opponent strategies from a Python file that registers them (repeatable).")
+def play_command(game_name, players, opponents, seat, seed, variant, plugins):
+    """Play one game yourself against the bots, in the terminal.
+
+    Example: medici-sim play --game classic --players 4 --opponents expert,value,random --seat 2
+    """
+    import importlib
+
+    from ..core import human  # registers `human` in every game (only this command does)
+
+    game = get_game(game_name)
+    players = check_players(game, game.default_players if players is None else players)
+    for plugin in plugins:
+        load_plugin(plugin)
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    me = choose_seat(seat, players, seed)
+    bots = list(parse_strategy_list(opponents, game.name))
+    if len(bots) == 1:
+        bots *= players - 1
+    if len(bots) != players - 1:
+        raise ConfigError(f"--opponents: {players} players are you and {players - 1} bots: give 1 or "
+                          f"{players - 1} strategies, got {len(bots)}")
+    if any(b.name == human.HUMAN for b in bots):
+        raise ConfigError("--opponents: 'human' is you; name the bots' strategies")
+    slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
+    config = RunConfig(deck=load_game_deck(game, None), players=players, strategies=tuple(slots), games=1,
+                       seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
+                       threads=1, game=game.name)
+    module, cls = TABLES[game.name]
+    kernel = Kernel(config)
+    table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], click.echo, ask)
+
+    others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
+    click.echo(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
+    click.echo(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
+               f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
+               + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
+               + ". Ctrl-C leaves.")
+    click.echo("Dealing... (the first game after installing compiles the engine: up to a minute, once)", err=True)
+    try:
+        with human.seated(table), kernel.naming_illegal_decisions():
+            table.play()
+    except (KeyboardInterrupt, EOFError, click.exceptions.Abort):
+        click.echo("")
+        click.echo("medici-sim play: goodbye (you left the game)", err=True)
+        sys.exit(INTERRUPTED)
+    click.echo("")
+    click.echo(table.standings())

@@ -1,0 +1,170 @@
+"""A person at the table: the ``human`` strategy, whose decisions are asked in Python.
+
+The jitted engine cannot wait for a keyboard, so the human's decision functions leave
+nopython mode for a moment (``numba.objmode``) and call :func:`_decide`, a module-level
+function that forwards to the Python object seated with :func:`seated` (a game's table in
+``games/*/table.py``). That object reads the live game from the state buffer it created
+and handed to the jitted game (the record is passed by pointer, so Python sees every card
+as it moves), asks the person, checks the answer against the rules and re-asks until it is
+legal: the engine only ever receives legal decisions (and still checks them, as it does
+every strategy's). A game's table driver reports what happens between decisions (turns,
+day ends) through :func:`event_nb` in the same way.
+
+The functions are game-agnostic: a game's first decision (card: reveal another? classic:
+draw another?) is ``first_nb``, its second (card: take which? classic: bid how much?) is
+``second_nb``; both answer whole numbers, which every game's engine accepts.
+
+``human`` is registered into every game's registry only when this module is imported
+(``medici-sim play`` does; nothing else does), and it is never a built-in: its functions
+live outside the games' packages, so ``dispatch.strategy_table`` leaves it out of every
+table but those of runs that seat it (registry.origin). Normal runs never compile it and
+never see its name (``--strategies human`` is an unknown strategy there).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
+from typing import Protocol
+
+from numba import njit, objmode
+
+from .registry import GAMES, Game, Strategy
+
+HUMAN = "human"
+ORIGIN = "medici-sim play"  # what registry.origin says of it: not "built-in"
+
+# Events every game's table driver reports: event_nb(kind, seat, a, b).
+DAY_START = 0  # seat: the day's starting seat, a: the day (0-based)
+TURN_START = 1  # seat: whose turn it is
+TURN_END = 2  # seat: whose turn it was
+DAY_OVER = 3  # the day's turns are over (before scoring); a: the day, b: 1 if it ran out (R12, C12)
+DAY_SCORED = 4  # the day was scored; seat: the next day's starting seat (-1 after the last), a: the day
+GAME_EVENTS = 16  # a game's own events are numbered from here
+
+
+class Seat(Protocol):
+    """What :func:`seated` takes: the Python side of the table."""
+
+    def decide(self, decision: int, seat: int) -> int:
+        """Answer decision 0 (the game's first) or 1 (its second) for ``seat``; only legal answers."""
+
+    def event(self, kind: int, seat: int, a: int, b: int) -> None:
+        """Something happened at the table (DAY_START, ..., or a game's own event)."""
+
+
+_seated: list[Seat] = []  # the current table (a stack: one at a time in practice)
+
+
+def _decide(decision, seat):
+    """Called from jitted code (objmode): the seated table's answer."""
+    if not _seated:
+        raise RuntimeError("the human strategy plays only at a table (medici-sim play)")
+    return int(_seated[-1].decide(int(decision), int(seat)))
+
+
+def _event(kind, seat, a, b):
+    """Called from jitted code (objmode): tell the seated table, if any."""
+    if _seated:
+        _seated[-1].event(int(kind), int(seat), int(a), int(b))
+
+
+@contextmanager
+def seated(table: Seat):
+    """Let ``table`` answer the human's decisions and hear the events while the block runs."""
+    _seated.append(table)
+    try:
+        yield table
+    finally:
+        _seated.remove(table)
+
+
+@njit(cache=True)
+def first_nb(state, seat, params):
+    """The game's first decision (card: reveal another card? classic: draw another card?)."""
+    with objmode(answer="int64"):
+        answer = _decide(0, seat)
+    return answer
+
+
+@njit(cache=True)
+def second_nb(state, seat, params):
+    """The game's second decision (card: which earlier cards to take; classic: the bid)."""
+    with objmode(answer="int64"):
+        answer = _decide(1, seat)
+    return answer
+
+
+@njit(cache=True)
+def event_nb(kind, seat, a, b):
+    """Report an event to the seated table (a table driver calls this between decisions)."""
+    with objmode():
+        _event(kind, seat, a, b)
+
+
+def register_human(game: Game) -> Strategy:
+    """Register ``human`` in a game's registry (its decisions, in the game's order)."""
+    first, second = game.registry.decisions
+    strategy = Strategy(HUMAN, decisions={first: first_nb, second: second_nb},
+                        summary="you, at the keyboard (medici-sim play)")
+    return game.registry.register(strategy, origin=ORIGIN)
+
+
+for _game in GAMES.values():
+    register_human(_game)
+
+
+# ---------------------------------------------------------------- what a person is told
+# Plain Python shared by the games' tables (games/*/table.py).
+
+def standings(names: Sequence[str], money: Sequence[int], breakdown: Mapping[str, Sequence[int]],
+              unit: str, rule: str, me: int) -> str:
+    """The final standings, richest first, and the winners (``rule``: R22 or C18); ``me``: the person's seat."""
+    order = sorted(range(len(names)), key=lambda p: (-money[p], p))
+    width = max(len(n) for n in names)
+    best = max(money)
+    lines = [f"=== Final standings ({rule}: the richest wins; players tied for the most share the win) ==="]
+    for p in order:
+        rank = 1 + sum(m > money[p] for m in money)
+        tied = sum(m == money[p] for m in money) > 1
+        parts = ", ".join(f"{k} {int(v[p])}" for k, v in breakdown.items())
+        lines.append(f"  {str(rank) + ('=' if tied else '.'):<3} {names[p]:<{width}}  {money[p]:>4} {unit}   ({parts})")
+    winners = [p for p in order if money[p] == best]
+    if len(winners) == 1:
+        lines.append("You win!" if winners[0] == me else f"{names[winners[0]].capitalize()} wins.")
+    else:
+        lines.append("Shared win: " + ", ".join(names[p] for p in winners) + (" (you among them)." if me in winners
+                                                                              else "."))
+    return "\n".join(lines)
+
+
+def next_starter_text(names: Sequence[str], money: Sequence[int], starter: int, rule: str, me: int) -> str:
+    """Who starts the next day and why: the least money; a tie drawn at random (``rule``: R21 or C6)."""
+    fewest = min(money)
+    tied = [p for p, m in enumerate(money) if m == fewest]
+    who = "You start" if starter == me else f"{names[starter].capitalize()} starts"
+    if len(tied) == 1:
+        return f"{who} the next day: the least money ({fewest} florins) ({rule})."
+    among = ", ".join(names[p] for p in tied)
+    return f"{who} the next day: drawn at random among the least money ({fewest} florins): {among} ({rule})."
+
+
+def yes_no(text: str) -> int:
+    """A y/n answer as 1/0, or ValueError."""
+    answer = text.strip().lower()
+    if answer in ("y", "yes"):
+        return 1
+    if answer in ("n", "no"):
+        return 0
+    raise ValueError("answer y or n")
+
+
+def number_in(text: str, low: int, high: int, *, also: int | None = None) -> int:
+    """A whole number from ``low`` to ``high`` (or exactly ``also``), or ValueError saying which."""
+    allowed = (f"{also}, or " if also is not None else "") + (f"{low}" if low == high else f"{low} to {high}")
+    try:
+        number = int(text.strip())
+    except ValueError:
+        raise ValueError(f"type {allowed}") from None
+    if number != also and not low <= number <= high:
+        raise ValueError(f"type {allowed}")
+    return number

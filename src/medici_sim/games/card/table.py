@@ -1,0 +1,394 @@
+"""A person at the card-game table: the one-game driver and what the player sees (R6-R22).
+
+:func:`play_table_nb` plays ONE game on a state buffer the Python side created
+(``engine.new_state_nb`` with recording on), with the engine's own turn
+(``engine.play_turn_nb``, which logs each turn in ``day_turns``), scoring and day end, and
+the seats' real strategies through the dispatchers. Only its day and turn loops are written
+out here (``engine.play_game_nb``'s and ``play_day_nb``'s), so that it can report each turn,
+each day's end and each scoring to Python (``core.human.event_nb``); tests/test_play.py
+checks that it plays exactly the engine's games, record for record.
+
+:class:`CardTable` is the Python side: it answers the ``human`` seat's decisions (asking
+the person, offering only legal choices and re-asking on bad input) and prints what a
+player at the table can see: the market, every ship and warehouse, florins, the deck's
+size, the day and turn; each bot's turn (from the engine's turn log, decoded by
+``narrate.decode_turn``); each day's scoring explained from the state and the rule data
+with the trace narrator's rankings (``narrate.rank_places``/``render_ranking``: places,
+ties, pooling and rounding, R13-R19), the next starting player (R21); the final standings
+(R22).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from ...core import human
+from ...core.human import event_nb
+from .engine import (
+    end_day_nb,
+    new_state_nb,
+    next_starter_nb,
+    play_turn_nb,
+    record_card_locations_nb,
+    score_day_nb,
+    start_game_nb,
+)
+from .narrate import FROM_END, card_name, decode_turn, rank_places, render_ranking
+from .rules import (
+    DAYS,
+    GOODS,
+    MAJORITY_PAYOUTS,
+    MAX_REVEALS_PER_TURN,
+    N_GOODS,
+    RULE_BIG_BONUS,
+    RULE_BIG_BONUS_MIN,
+    RULE_BONUS,
+    RULE_BONUS_MIN,
+    RULE_CAPACITY,
+    RULE_PLAYERS,
+    SHARE_COIN,
+)
+from .state import DAY, DAY_ID, DECK_LEN, MARKET_LEN, RECORD_LOCATIONS, REVEALED
+
+# ---------------------------------------------------------------- the driver
+
+@njit(cache=True)
+def play_table_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
+    """Start and play game ``game_index`` on ``buffer[0]`` (engine.play_game_nb's day loop,
+    reporting to Python)."""
+    state = buffer[0]
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+    starter = 0  # R7
+    for day in range(DAYS):
+        state.counts[DAY] = day
+        state.counts[DAY_ID] += 1
+        state.day_starter[day] = starter
+        event_nb(human.DAY_START, starter, day, 0)
+        _play_day_nb(state, day, starter, table)
+        event_nb(human.DAY_OVER, -1, day, state.day_ran_out[day])
+        score_day_nb(state, day)
+        end_day_nb(state)
+        if day < DAYS - 1:
+            starter = next_starter_nb(state)
+        event_nb(human.DAY_SCORED, starter if day < DAYS - 1 else -1, day, 0)
+
+
+@njit(cache=True)
+def _play_day_nb(state, day, starter, table):
+    """engine.play_day_nb, reporting each turn (R8, R11, R12)."""
+    players = state.rules[RULE_PLAYERS]
+    capacity = state.rules[RULE_CAPACITY]
+    state.ship_len[:] = 0
+    state.ship_used[:] = 0
+    state.ship_value[:] = 0
+    state.ship_icons[:, :] = 0
+    open_ships = players
+    final_turn = False
+    ran_out = 0
+    seat = starter
+    while True:
+        if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
+            ran_out = 1  # R12
+            break
+        event_nb(human.TURN_START, seat, 0, 0)
+        play_turn_nb(state, seat, table)
+        event_nb(human.TURN_END, seat, 0, 0)
+        if final_turn:
+            break  # R11
+        if state.ship_used[seat] == capacity:
+            open_ships -= 1
+        if open_ships == 0:
+            break
+        final_turn = open_ships == 1
+        seat = (seat + 1) % players  # R8
+        while state.ship_used[seat] == capacity:
+            seat = (seat + 1) % players
+    state.day_ran_out[day] = ran_out
+    for p in range(players):
+        state.day_ship_value[day, p] = state.ship_value[p]
+    if state.counts[RECORD_LOCATIONS]:
+        record_card_locations_nb(state, day)
+
+
+def new_buffer(inputs) -> np.ndarray:
+    """A state buffer for ``Kernel.inputs`` (engine.new_state_nb), which Python keeps and reads;
+    it records (the turn log, card locations) as the engine's trace does."""
+    return new_state_nb(*inputs, True)
+
+
+# ---------------------------------------------------------------- what a player sees
+
+def card_text(s, card: int) -> str:
+    """A card as the trace names it (narrate.card_name): 'grain 3', 'spice 0 (2 icons)', 'green fur 0', 'black 7'."""
+    return card_name(int(s["card_good"][card]), int(s["card_icons"][card]), int(s["card_value"][card]),
+                     bool(s["card_green"][card]))
+
+
+def cards_text(s, cards) -> str:
+    return ", ".join(card_text(s, c) for c in cards) if len(cards) else "nothing"
+
+
+def legal_takes(s, seat: int) -> list[int]:
+    """The take choices R10 allows (bit 0: the 2nd-from-last card, bit 1: the 3rd), as the engine checks them."""
+    n = int(s["counts"][MARKET_LEN])
+    market = s["market"]
+    used, capacity = int(s["ship_used"][seat]), int(s["rules"][RULE_CAPACITY])
+
+    def space(card):
+        return 1 - int(s["card_green"][card])
+
+    def fits(card, pending):
+        return bool(s["card_green"][card]) or used + pending < capacity
+
+    choices = [0]
+    if n >= 2 and fits(market[n - 2], space(market[n - 1])):
+        choices.append(1)
+    if n >= 3 and fits(market[n - 3], space(market[n - 1])):
+        choices.append(2)
+    if (n >= 3 and fits(market[n - 2], space(market[n - 1]))
+            and fits(market[n - 3], space(market[n - 1]) + space(market[n - 2]))):
+        choices.append(3)
+    return choices
+
+
+def taken_cards(s, choice: int) -> list[int]:
+    """The cards a take choice moves to the ship, in the engine's order (last, 2nd, 3rd from last)."""
+    n = int(s["counts"][MARKET_LEN])
+    market = s["market"]
+    cards = [int(market[n - 1])]
+    if choice & 1:
+        cards.append(int(market[n - 2]))
+    if choice & 2:
+        cards.append(int(market[n - 3]))
+    return cards
+
+
+class CardTable:
+    """The Python side of a card game with a person at seat ``human_seat`` (0-based)."""
+
+    def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
+                 ask: Callable[..., object]):
+        self.kernel = kernel
+        self.buffer = new_buffer(kernel.inputs)
+        self.me = human_seat
+        self.say = say
+        self.ask = ask
+        self.variant = kernel.config.variant
+        self.players = kernel.config.players
+        self.names = [f"you (seat {p + 1})" if p == human_seat else f"seat {p + 1} {strategies[p]}"
+                      for p in range(self.players)]
+        self.day = 0
+        self.turn = 0  # turns played today
+        self.market_before: list[int] = []  # the market as this turn began
+        self.market_seen: list[int] = []  # the market as the person last saw it
+        self.sailed: list[list[int]] = []  # each ship's cards when the day's turns ended
+
+    @property
+    def s(self):
+        return self.buffer[0]
+
+    def play(self) -> None:
+        k = self.kernel
+        play_table_nb(self.buffer, k.config.seed, 0, k.seating, k.slot_strategy, k.slot_params, k.table)
+
+    def market(self) -> list[int]:
+        s = self.s
+        return [int(c) for c in s["market"][:int(s["counts"][MARKET_LEN])]]
+
+    # ------------------------------------------------------------ decisions
+
+    def decide(self, decision: int, seat: int) -> int:
+        market = self.market()
+        if market != self.market_seen:
+            new = market[len(self.market_seen):] if market[:len(self.market_seen)] == self.market_seen else []
+            if new:
+                forced = " (the market was empty: the first card is obligatory, R9)" if not self.market_seen else ""
+                self.say(f"You turn up {cards_text(self.s, new)}{forced}.")
+            self.say(f"Market: {self.market_line()}")
+        return self.ask_reveal(seat) if decision == 0 else self.ask_take(seat)
+
+    def ask_reveal(self, seat: int) -> int:
+        """R9: reveal another card? (asked only while the engine allows one)."""
+        s = self.s
+        done = int(s["counts"][REVEALED])
+        last = card_text(s, s["market"][int(s["counts"][MARKET_LEN]) - 1])
+        self.say(f"You may turn up {MAX_REVEALS_PER_TURN - done} more card(s) this turn (R9); "
+                 f"if you stop, you must take the last card, {last}.")
+        return int(self.ask("Reveal another card (y/n)", default="n", parse=human.yes_no))
+
+    def ask_take(self, seat: int) -> int:
+        """R10: the last card, and which of the two before it; only legal combinations are offered."""
+        s = self.s
+        market = self.market()
+        n = len(market)
+        choices = legal_takes(s, seat)
+        capacity, used = int(s["rules"][RULE_CAPACITY]), int(s["ship_used"][seat])
+        lines = [f"Take: the last card, {card_text(s, market[-1])}, is yours (R10); you may add the 2nd- and "
+                 f"3rd-from-last if they fit (your ship holds {used} of {capacity} non-green cards)."]
+        for back, bit in ((2, 1), (3, 2)):
+            if n >= back and not any(c & bit for c in choices):
+                lines.append(f"  The {FROM_END[back]} card, {card_text(s, market[n - back])}, does not fit on your "
+                             "ship (R10).")
+        if len(choices) == 1:
+            self.say("\n".join(lines[1:] + [f"You take {card_text(s, market[-1])}: nothing else can be taken."]))
+            return 0
+        for number, choice in enumerate(choices, 1):
+            cards = taken_cards(s, choice)
+            value = sum(int(s["card_value"][c]) for c in cards)
+            lines.append(f"  {number}) {cards_text(s, cards)}   (+{value} ship value)")
+        self.say("\n".join(lines))
+        number = self.ask(f"Your choice (1-{len(choices)})", default="1",
+                          parse=lambda text: human.number_in(text, 1, len(choices)))
+        return choices[int(number) - 1]
+
+    # ------------------------------------------------------------ events
+
+    def event(self, kind: int, seat: int, a: int, b: int) -> None:
+        s = self.s
+        if kind == human.DAY_START:
+            self.day, self.turn = a, 0
+            who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
+            self.say(f"\n=== Day {a + 1} of {DAYS}: {who} (R7, R21); "
+                     f"{int(s['counts'][DECK_LEN])} cards in the deck ===")
+        elif kind == human.TURN_START:
+            self.turn += 1
+            self.market_before = self.market()
+            if seat == self.me:
+                self.say(self.view())
+        elif kind == human.TURN_END:
+            self.say(self.turn_line(seat))
+        elif kind == human.DAY_OVER:
+            self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
+            full = all(s["ship_used"][p] == s["rules"][RULE_CAPACITY] for p in range(self.players))
+            why = ("the deck and the market are empty (R12)" if b else "every ship is full (R11)" if full
+                   else "the last open ship had its one more turn (R11)")
+            self.say(f"\nDay {a + 1} is over: {why}.")
+        elif kind == human.DAY_SCORED:
+            self.say(self.scoring(a, seat))
+
+    def turn_line(self, seat: int) -> str:
+        """The turn just played, from the engine's turn log."""
+        s = self.s
+        day = self.day
+        logged, revealed, backs = decode_turn(s["day_turns"][day, int(s["day_turn_count"][day]) - 1])
+        if logged != seat:
+            raise RuntimeError(f"the turn log names seat {logged + 1}, seat {seat + 1} played")
+        before = self.market_before + revealed
+        taken = [before[-back] for back in (1, *backs)]
+        who = "You" if seat == self.me else self.names[seat].capitalize()
+        shown = f"turned up {cards_text(s, revealed)}" if revealed else "turned up nothing"
+        full = " (full)" if s["ship_used"][seat] == s["rules"][RULE_CAPACITY] else ""
+        return (f"Day {day + 1} turn {self.turn}: {who} {shown}; took {cards_text(s, taken)} "
+                f"-> ship value {int(s['ship_value'][seat])}, {int(s['ship_used'][seat])}/"
+                f"{int(s['rules'][RULE_CAPACITY])} places{full}.")
+
+    # ------------------------------------------------------------ the table
+
+    def market_line(self) -> str:
+        s = self.s
+        self.market_seen = self.market()
+        return cards_text(s, self.market_seen) + ("  (the last card at the end)" if self.market_seen else "")
+
+    def view(self) -> str:
+        """Everything a player at the table can see, as text."""
+        s = self.s
+        capacity = int(s["rules"][RULE_CAPACITY])
+        width = max(len(n) for n in self.names)
+        lines = [f"--- Day {self.day + 1} of {DAYS}, turn {self.turn}: your turn (seat {self.me + 1}) --- "
+                 f"deck: {int(s['counts'][DECK_LEN])} cards",
+                 f"Market: {self.market_line()}",
+                 f"  {'':<{width}}  florins  ship  used  " + " ".join(f"{g:>5}" for g in GOODS) + "  cargo"]
+        for p in range(self.players):
+            icons = " ".join(f"{int(s['warehouse_icons'][p, g]):>5}" for g in range(N_GOODS))
+            lines.append(f"  {self.names[p]:<{width}}  {int(s['florins'][p]):>7}  {int(s['ship_value'][p]):>4}  "
+                         f"{int(s['ship_used'][p]):>2}/{capacity}  {icons}  "
+                         f"{cards_text(s, s['ship'][p, :int(s['ship_len'][p])])}")
+        lines.append(f"(ship: the cargo's value, R13; used: places of {capacity}, green cards take none, R6, R10; "
+                     f"goods: icons in the warehouse, the cargo's join them at the day's end, R16, R17; "
+                     f"bonus: {self.bonus_rule()})")
+        return "\n".join(lines)
+
+    def bonus_rule(self) -> str:
+        s = self.s
+        rule = f"{int(s['rules'][RULE_BONUS])} florins for {int(s['rules'][RULE_BONUS_MIN])}+ icons of a good (R18)"
+        if self.variant == "bonus20":
+            rule += (f", {int(s['rules'][RULE_BIG_BONUS])} instead for {int(s['rules'][RULE_BIG_BONUS_MIN])}+ "
+                     "(R19, bonus20)")
+        return rule
+
+    # ------------------------------------------------------------ scoring
+
+    def scoring(self, day: int, next_starter: int) -> str:
+        """Day ``day``'s scoring explained from the state and the rule data (R13-R19, R21)."""
+        s = self.s
+        players, names = self.players, self.names
+        values = [int(v) for v in s["day_ship_value"][day, :players]]
+        payouts = [int(v) for v in s["ship_payouts"][:players]]
+        ships = rank_places(values, payouts, SHARE_COIN, "R14-R15")
+        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
+                 f"Ships (R13: the value of all cards aboard, green ones too; R14 pays "
+                 f"{' / '.join(map(str, payouts))}; ties R15):"]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
+        for p in range(players):
+            if self.sailed and self.sailed[p]:
+                lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
+        lines.append("Unloading (R16): goods cards go to the warehouses; green 2s and black 7s leave the game.")
+        lines.append(f"Goods (R17: most icons {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}, today's included; "
+                     f"no icon, no place; ties R15) and bonuses ({self.bonus_rule()}):")
+        icons = s["day_warehouse_icons"][day]
+        majority_pay, bonus_pay = [0] * players, [0] * players
+        bonus_min, big_min = int(s["rules"][RULE_BONUS_MIN]), int(s["rules"][RULE_BIG_BONUS_MIN])
+        for g in range(N_GOODS):
+            counts = [int(icons[p, g]) for p in range(players)]
+            if not any(counts):
+                lines.append(f"  {GOODS[g]}: nobody has any")
+                continue
+            ranking = rank_places(counts, MAJORITY_PAYOUTS, SHARE_COIN, "R17", [n > 0 for n in counts])
+            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN)
+            for p in range(players):
+                majority_pay[p] += ranking["pay"][p]
+                if counts[p] >= big_min:
+                    bonus, rule = int(s["rules"][RULE_BIG_BONUS]), "R19"
+                elif counts[p] >= bonus_min:
+                    bonus, rule = int(s["rules"][RULE_BONUS]), "R18"
+                else:
+                    continue
+                bonus_pay[p] += bonus
+                parts.append(f"bonus seat {p + 1}: {bonus} ({rule})")
+            lines.append(f"  {GOODS[g]}: " + "; ".join(parts))
+        paid = self.check_pays(day, ships["pay"], majority_pay, bonus_pay)
+        lines.append("The day's florins (ships + goods + bonuses = paid; florins now):")
+        width = max(len(n) for n in names)
+        for p in range(players):
+            lines.append(f"  {names[p]:<{width}}  {paid[0][p]:>3} + {paid[1][p]:>3} + {paid[2][p]:>3} "
+                         f"= {sum(x[p] for x in paid):>3}   {int(s['florins'][p]):>4}")
+        if next_starter >= 0:
+            lines.append(human.next_starter_text(names, [int(f) for f in s["florins"][:players]], next_starter,
+                                                 "R21", self.me))
+        return "\n".join(lines)
+
+    def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
+        """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""
+        s = self.s
+        p = self.players
+        engine = [[int(x) for x in s[field][day, :p]] for field in ("day_ship_pay", "day_majority_pay",
+                                                                   "day_bonus_pay")]
+        if [list(ship_pay), list(majority_pay), list(bonus_pay)] != engine:
+            self.say("(note: this explanation disagrees with the engine's payouts; the engine's are shown)")
+        return engine
+
+    def standings(self) -> str:
+        s = self.s
+        p = self.players
+        return human.standings(self.names, [int(f) for f in s["florins"][:p]],
+                               {"ships": s["day_ship_pay"][:, :p].sum(axis=0),
+                                "goods": s["day_majority_pay"][:, :p].sum(axis=0),
+                                "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
+                               "florins", "R22", self.me)
+
+
+def paying(ranking: dict, places: int) -> dict:
+    """A ranking's groups that start on a paying place (the others get nothing)."""
+    return {**ranking, "groups": [g for g in ranking["groups"] if g["places"] and g["places"][0] <= places]}

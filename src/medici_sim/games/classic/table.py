@@ -1,0 +1,379 @@
+"""A person at the classic-game table: the one-game driver and what the player sees (C3-C18).
+
+:func:`play_table_nb` plays ONE game on a state buffer the Python side created
+(``engine.new_state_nb`` with recording on, so the engine logs every auction), with the
+engine's own pieces (``start_day_nb``, ``play_turn_nb``, ``record_day_nb``,
+``score_day_nb``, ``next_starter_nb``) and the seats' real strategies; only its day and
+turn loops are written out here, so that it can report each auction and each day's end and
+scoring to Python (``core.human.event_nb``). It plays exactly the games
+``engine.play_game_nb`` plays: tests/test_play.py compares the two record for record.
+
+:class:`ClassicTable` is the Python side: it answers the ``human`` seat's decisions (draw
+another card into the lot? how much to bid?), offering only legal answers and re-asking on
+bad input, and prints what a player at the table can see: the lot, every ship, every
+track level, money, the cards left in the deck, the bids so far, the highest bid and who
+bids after; the bots' auctions (from the engine's own turn log, read with
+``reference.turn_records``); each day's scoring explained from the state and the rule data
+with the trace narrator's rankings (``narrate.rank_places``/``render_ranking``: places, ties
+and rounding, C13-C16), the next starting player (C6); the final standings (C18).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from ...core import human
+from ...core.human import event_nb
+from .engine import (
+    new_state_nb,
+    next_starter_nb,
+    play_turn_nb,
+    record_day_nb,
+    score_day_nb,
+    start_day_nb,
+    start_game_nb,
+)
+from .narrate import card_name, rank_places, render_ranking
+from .reference import turn_records
+from .rules import (
+    DAYS,
+    GOODS,
+    HOLDS,
+    MAJORITY_PAYOUTS,
+    MAX_LOT,
+    N_GOODS,
+    RULE_PLAYERS,
+    RULE_REMOVED,
+    RULE_START_MONEY,
+    TRACK_BONUS,
+)
+from .state import (
+    AUCTIONEER,
+    DAY,
+    DAY_ID,
+    DECK_LEN,
+    HIGH_BIDDER,
+    HIGHEST,
+    LOT_LEN,
+    LOT_VALUE,
+    MAX_FREE,
+    RECORD,
+    TURN_ID,
+)
+
+# ---------------------------------------------------------------- the driver
+
+@njit(cache=True)
+def play_table_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
+    """Start and play game ``game_index`` on ``buffer[0]`` (engine.play_game_nb's day loop,
+    reporting to Python)."""
+    state = buffer[0]
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+    starter = 0  # C6
+    for day in range(DAYS):
+        state.counts[DAY] = day
+        state.counts[DAY_ID] += 1
+        state.day_starter[day] = starter
+        start_day_nb(state)
+        event_nb(human.DAY_START, starter, day, 0)
+        state.day_ran_out[day] = _play_day_nb(state, starter, table)
+        if state.counts[RECORD]:
+            record_day_nb(state, day)
+        event_nb(human.DAY_OVER, -1, day, state.day_ran_out[day])
+        score_day_nb(state, day)
+        if day < DAYS - 1:
+            starter = next_starter_nb(state)
+        event_nb(human.DAY_SCORED, starter if day < DAYS - 1 else -1, day, 0)
+
+
+@njit(cache=True)
+def _play_day_nb(state, starter, table):
+    """engine.play_day_nb, reporting each auction (C7, C11, C12). Returns 1 if the day ran out."""
+    players = state.rules[RULE_PLAYERS]
+    seat = starter
+    while True:
+        if state.counts[DECK_LEN] == 0:
+            return 1  # C12
+        event_nb(human.TURN_START, seat, 0, 0)
+        over = play_turn_nb(state, seat, table)
+        event_nb(human.TURN_END, seat, 0, 0)
+        if over:
+            return 0  # C11
+        seat += 1
+        if seat == players:
+            seat = 0
+        while state.ship_len[seat] == HOLDS:
+            seat += 1
+            if seat == players:
+                seat = 0
+
+
+def new_buffer(inputs) -> np.ndarray:
+    """A state buffer for ``Kernel.inputs``, recording the turn log the table reads."""
+    card_good, card_value, rules, ship_payouts = inputs
+    return new_state_nb(card_good, card_value, rules, ship_payouts, 1)
+
+
+# ---------------------------------------------------------------- what a player sees
+
+def card_text(s, card: int) -> str:
+    """A card as the trace names it (narrate.card_name): 'grain 3', 'gold 10' (C2)."""
+    return card_name(int(s["card_good"][card]), int(s["card_value"][card]))
+
+
+def cards_text(s, cards) -> str:
+    return ", ".join(card_text(s, c) for c in cards) if len(cards) else "nothing"
+
+
+class ClassicTable:
+    """The Python side of a classic game with a person at seat ``human_seat``."""
+
+    rule_file = "docs/rules-classic.md"
+
+    def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
+                 ask: Callable[..., object]):
+        self.kernel = kernel
+        self.buffer = new_buffer(kernel.inputs)
+        self.me = human_seat
+        self.say = say
+        self.ask = ask
+        self.players = kernel.config.players
+        self.names = [f"you (seat {p + 1})" if p == human_seat else f"seat {p + 1} {strategies[p]}"
+                      for p in range(self.players)]
+        self.day = 0
+        self.turn = 0
+        self.turn_shown = -1  # the TURN_ID whose table the person has seen
+        self.lot_shown = 0  # the lot's size when they last saw it
+        self.last_free = -1  # the seat filled for free by the last auction (C11), else -1
+        self.sailed: list[list[int]] = []
+        self.track_before = np.zeros((self.players, N_GOODS), np.int64)
+
+    @property
+    def s(self):
+        return self.buffer[0]
+
+    def play(self) -> None:
+        k = self.kernel
+        play_table_nb(self.buffer, k.config.seed, 0, k.seating, k.slot_strategy, k.slot_params, k.table)
+
+    # ------------------------------------------------------------ decisions
+
+    def decide(self, decision: int, seat: int) -> int:
+        return self.ask_draw(seat) if decision == 0 else self.ask_bid(seat)
+
+    def show_table(self) -> None:
+        """The whole table at the person's first decision of an auction; after that, the lot when it grew."""
+        s = self.s
+        turn_id, lot_len = int(s["counts"][TURN_ID]), int(s["counts"][LOT_LEN])
+        if self.turn_shown != turn_id:
+            self.say(self.view())
+        elif self.lot_shown != lot_len:
+            self.say(f"Lot: {self.lot_line()}")
+        self.turn_shown, self.lot_shown = turn_id, lot_len
+
+    def ask_draw(self, seat: int) -> int:
+        """C8: draw another card into the lot? (asked only while C8 allows one)."""
+        self.show_table()
+        s = self.s
+        lot_len = int(s["counts"][LOT_LEN])
+        biggest = min(MAX_LOT, int(s["counts"][MAX_FREE]))
+        self.say(f"The lot has {lot_len} card(s) and may grow to {biggest}: {MAX_LOT} at most, and some ship must "
+                 f"have room for it (the most free holds: {int(s['counts'][MAX_FREE])}) (C8).")
+        return int(self.ask("Draw another card into the lot (y/n)", default="n", parse=human.yes_no))
+
+    def ask_bid(self, seat: int) -> int:
+        """C9: 0 to pass, or a whole number from the highest bid + 1 to your money."""
+        self.show_table()
+        s = self.s
+        highest, money = int(s["counts"][HIGHEST]), int(s["money"][seat])
+        self.say(self.bidding_line(seat))
+        return int(self.ask(f"Your bid: 0 to pass, or {highest + 1} to {money}", default="0",
+                            parse=lambda text: human.number_in(text, highest + 1, money, also=0)))
+
+    def bidding_line(self, seat: int) -> str:
+        """Who said what so far on this lot, the highest bid, and who speaks after ``seat``."""
+        s = self.s
+        players = self.players
+        auctioneer = int(s["counts"][AUCTIONEER])
+        lot_len = int(s["counts"][LOT_LEN])
+        order = [(auctioneer + k) % players for k in range(1, players + 1)]  # C9: from the left, auctioneer last
+        at = order.index(seat)
+        said = []
+        for p in order[:at]:
+            bid = int(s["turn_bid"][p])
+            if bid < 0:
+                why = "no room" if HOLDS - int(s["ship_len"][p]) < lot_len else "not enough florins"
+                said.append(f"{self.names[p]} cannot bid ({why})")
+            else:
+                said.append(f"{self.names[p]} " + ("passed" if bid == 0 else f"bid {bid}"))
+        high_bidder = int(s["counts"][HIGH_BIDDER])
+        highest = (f"{int(s['counts'][HIGHEST])} by {self.names[high_bidder]}" if high_bidder >= 0
+                   else "none yet")
+        after = [f"{self.names[p]}{' (auctioneer)' if p == auctioneer else ''}"
+                 for p in order[at + 1:] if HOLDS - int(s["ship_len"][p]) >= lot_len]
+        return (f"Bidding (C9: one chance each, from the auctioneer's left; the auctioneer last): "
+                f"{'; '.join(said) if said else 'you speak first'}.\n"
+                f"Highest bid: {highest}. "
+                + (f"After you: {', '.join(after) if after else 'nobody'}. " if seat != auctioneer
+                   else "You are the auctioneer: you speak last. ")
+                + f"You have {int(s['money'][seat])} florins and {HOLDS - int(s['ship_len'][seat])} free holds.")
+
+    # ------------------------------------------------------------ events
+
+    def event(self, kind: int, seat: int, a: int, b: int) -> None:
+        s = self.s
+        if kind == human.DAY_START:
+            self.day, self.turn = a, 0
+            who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
+            removed = int(s["rules"][RULE_REMOVED])
+            self.say(f"\n=== Day {a + 1} of {DAYS}: {who} (C6); {int(s['counts'][DECK_LEN])} cards in the deck, "
+                     f"{removed} set aside unseen (C5) ===")
+        elif kind == human.TURN_START:
+            self.turn += 1
+        elif kind == human.TURN_END:
+            self.say(self.auction_text())
+        elif kind == human.DAY_OVER:
+            self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
+            self.track_before = s["track"][:self.players].copy()
+            if b:
+                why = "the deck is empty (C12)"
+            elif self.last_free >= 0:
+                why = "the last open ship was filled (C11)"
+            else:
+                why = "every ship is full (C3)"
+            self.say(f"\nDay {a + 1} is over: {why}.")
+        elif kind == human.DAY_SCORED:
+            self.say(self.scoring(a, seat))
+
+    def auction_text(self) -> str:
+        """The auction just played, from the engine's turn log (reference.turn_records reads it)."""
+        s = self.s
+        turn = turn_records(s["day_log"][self.day, :int(s["day_log_len"][self.day])])[-1]
+        self.last_free = turn.free_seat
+        me = self.me
+        names = ["You" if p == me else n.capitalize() for p, n in enumerate(self.names)]  # as a sentence's subject
+        value = sum(int(s["card_value"][c]) for c in turn.lot)
+        text = (f"Day {self.day + 1} turn {self.turn}: {names[turn.auctioneer]} "
+                f"{'auction' if turn.auctioneer == me else 'auctions'} {cards_text(s, turn.lot)} (value {value}). ")
+        said = [("you pass" if p == me else f"{self.names[p]} passes") if bid == 0
+                else f"{'you' if p == me else self.names[p]} {bid}" for p, bid in turn.bids]
+        text += ("Bids: " + ", ".join(said) + ". ") if said else "Nobody can bid. "
+        if turn.winner >= 0:
+            w = turn.winner
+            text += (f"{names[w]} {'buy' if w == me else 'buys'} it for {turn.price} ({int(s['money'][w])} florins "
+                     f"left; ship {int(s['ship_len'][w])}/{HOLDS}, value {int(s['ship_value'][w])}).")
+        else:
+            text += "Nobody bought it: the lot is put aside (C10)."
+        if turn.free_seat >= 0:
+            f = turn.free_seat
+            text += (f"\n  {names[f]} {'have' if f == me else 'has'} the last open ship and "
+                     f"{'fill' if f == me else 'fills'} it for free: {cards_text(s, turn.free)} (C11).")
+        return text
+
+    # ------------------------------------------------------------ the table
+
+    def lot_line(self) -> str:
+        s = self.s
+        n = int(s["counts"][LOT_LEN])
+        return f"{cards_text(s, s['lot'][:n])} (value {int(s['counts'][LOT_VALUE])})"
+
+    def view(self) -> str:
+        """Everything a player at the table can see, as text."""
+        s = self.s
+        auctioneer = int(s["counts"][AUCTIONEER])
+        width = max(len(n) for n in self.names)
+        whose = "you auction" if auctioneer == self.me else f"{self.names[auctioneer].capitalize()} auctions"
+        lines = [f"--- Day {self.day + 1} of {DAYS}, turn {self.turn}: {whose} --- deck: "
+                 f"{int(s['counts'][DECK_LEN])} cards left",
+                 f"Lot: {self.lot_line()}",
+                 f"  {'':<{width}}  money  ship  free  " + " ".join(f"{g:>5}" for g in GOODS) + "  cargo",
+                 ]
+        for p in range(self.players):
+            n = int(s["ship_len"][p])
+            levels = " ".join(f"{int(s['track'][p, g]):>5}" for g in range(N_GOODS))
+            lines.append(f"  {self.names[p]:<{width}}  {int(s['money'][p]):>5}  {int(s['ship_value'][p]):>4}  "
+                         f"{HOLDS - n:>4}  {levels}  {cards_text(s, s['ship'][p, :n])}")
+        lines.append(f"(ship: the cargo's value, C13; free: empty holds of {HOLDS}, C3; goods: track levels, which "
+                     f"the cargo raises at the day's end, C14; levels 5/6/7 pay {TRACK_BONUS[5]}/{TRACK_BONUS[6]}/"
+                     f"{TRACK_BONUS[7]} a day, C16)")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ scoring
+
+    def scoring(self, day: int, next_starter: int) -> str:
+        """Day ``day``'s scoring explained from the state and the rule data (C13-C16, C6)."""
+        s = self.s
+        players, names = self.players, self.names
+        values = [int(v) for v in s["day_ship_value"][day, :players]]
+        payouts = [int(v) for v in s["ship_payouts"][:players]]
+        ships = rank_places(values, payouts, "C13")
+        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
+                 f"Ships (C13 pays {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
+                 "their places, each share rounded down to a whole florin):"]
+        lines += [f"  {line}" for line in render_ranking(ships, "value")]
+        for p in range(players):
+            if self.sailed and self.sailed[p]:
+                lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
+        track = s["track"][:players]
+        rises = []
+        for p in range(players):
+            moved = [f"{GOODS[g]} {int(self.track_before[p, g])}->{int(track[p, g])}" for g in range(N_GOODS)
+                     if track[p, g] != self.track_before[p, g]]
+            if moved:
+                rises.append(f"seat {p + 1}: {', '.join(moved)}")
+        lines.append("Tracks rise one step per card of the good aboard, up to 7 (C14): "
+                     + ("; ".join(rises) if rises else "no change") + ".")
+        lines.append(f"Majorities (C15: highest level {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}; "
+                     "everyone ranks, level 0 too) and bonuses (C16: level 5, 6, 7 pay "
+                     f"{TRACK_BONUS[5]}, {TRACK_BONUS[6]}, {TRACK_BONUS[7]}, never shared):")
+        majority_pay, bonus_pay = [0] * players, [0] * players
+        for g in range(N_GOODS):
+            levels = [int(track[p, g]) for p in range(players)]
+            ranking = rank_places(levels, MAJORITY_PAYOUTS, "C15")
+            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level")
+            for p in range(players):
+                majority_pay[p] += ranking["pay"][p]
+                bonus = TRACK_BONUS[levels[p]]
+                if bonus:
+                    bonus_pay[p] += bonus
+                    parts.append(f"bonus seat {p + 1}: {bonus} (level {levels[p]}, C16)")
+            lines.append(f"  {GOODS[g]}: " + "; ".join(parts))
+        paid = self.check_pays(day, ships["pay"], majority_pay, bonus_pay)
+        lines.append("The day's florins (ships + majorities + bonuses = paid; money now):")
+        width = max(len(n) for n in names)
+        for p in range(players):
+            lines.append(f"  {names[p]:<{width}}  {paid[0][p]:>3} + {paid[1][p]:>3} + {paid[2][p]:>3} "
+                         f"= {sum(x[p] for x in paid):>3}   {int(s['money'][p]):>4}")
+        if next_starter >= 0:
+            lines.append(human.next_starter_text(names, [int(m) for m in s["money"][:players]], next_starter,
+                                                 "C6", self.me))
+        return "\n".join(lines)
+
+    def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
+        """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""
+        s = self.s
+        p = self.players
+        engine = [[int(x) for x in s[field][day, :p]] for field in ("day_ship_pay", "day_majority_pay",
+                                                                   "day_bonus_pay")]
+        if [list(ship_pay), list(majority_pay), list(bonus_pay)] != engine:
+            self.say("(note: this explanation disagrees with the engine's payouts; the engine's are shown)")
+        return engine
+
+    def standings(self) -> str:
+        s = self.s
+        p = self.players
+        start = int(s["rules"][RULE_START_MONEY])
+        return human.standings(self.names, [int(m) for m in s["money"][:p]],
+                               {"start": [start] * p, "spent": -s["spent"][:p],
+                                "ships": s["day_ship_pay"][:, :p].sum(axis=0),
+                                "majorities": s["day_majority_pay"][:, :p].sum(axis=0),
+                                "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
+                               "florins", "C18", self.me)
+
+
+
+def paying(ranking: dict, places: int) -> dict:
+    """A ranking's groups that start on a paying place (the others get nothing)."""
+    return {**ranking, "groups": [g for g in ranking["groups"] if g["places"] and g["places"][0] <= places]}
