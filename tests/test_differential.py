@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from conftest import SMALL_DECK, kernel_game, tiny_deck
 
+from medici_sim.core.driver import seat_strategy
 from medici_sim.games.card import reference
 from medici_sim.games.card.rules import BONUS20, STANDARD
-from medici_sim.core.driver import seat_strategy
 from medici_sim.games.card.strategies import REGISTRY
 
 SEEDS_PER_CASE = 40

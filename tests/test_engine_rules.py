@@ -31,23 +31,10 @@ import pytest
 from conftest import SMALL_DECK, tiny_deck
 from numba import njit
 
+from medici_sim.core.driver import Kernel, RunConfig, SeatStrategy, seat_strategy
 from medici_sim.core.ranking import pay_places_nb, share_table
 from medici_sim.games.card import engine
 from medici_sim.games.card.deck import Deck, default_deck
-from medici_sim.games.card.state import (
-    LOC_DECK,
-    LOC_MARKET,
-    LOC_OUT,
-    LOC_SHIP,
-    LOC_TWICE,
-    LOC_UNSEEN,
-    LOC_WAREHOUSE,
-    MARKET_LEN,
-    REVEALED,
-    fits_nb,
-    market_card_nb,
-    takes_space_nb,
-)
 from medici_sim.games.card.rules import (
     BONUS20,
     DAYS,
@@ -65,7 +52,20 @@ from medici_sim.games.card.rules import (
     rule_arrays,
     ship_capacity,
 )
-from medici_sim.core.driver import Kernel, RunConfig, SeatStrategy, seat_strategy
+from medici_sim.games.card.state import (
+    LOC_DECK,
+    LOC_MARKET,
+    LOC_OUT,
+    LOC_SHIP,
+    LOC_TWICE,
+    LOC_UNSEEN,
+    LOC_WAREHOUSE,
+    MARKET_LEN,
+    REVEALED,
+    fits_nb,
+    market_card_nb,
+    takes_space_nb,
+)
 from medici_sim.games.card.strategies import REGISTRY, Param, Strategy, register
 
 # ------------------------------------------------------------------ test-only strategies
@@ -187,7 +187,8 @@ def counts_at(location_row: np.ndarray, players: int) -> dict[str, list[int]]:
 def places(scores, payouts, min_score: int = 0, paid=None) -> list[int]:
     """pay_places_nb on fresh int64 arrays."""
     paid = np.zeros(len(scores), np.int64) if paid is None else np.array(paid, np.int64)
-    pay_places_nb(np.array(scores, np.int64), len(scores), share_table(payouts, SHARE_COIN, MAX_PLAYERS), min_score, paid)
+    share = share_table(payouts, SHARE_COIN, MAX_PLAYERS)
+    pay_places_nb(np.array(scores, np.int64), len(scores), share, min_score, paid)
     return paid.tolist()
 
 

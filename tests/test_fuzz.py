@@ -27,23 +27,22 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from test_differential import assert_same_game
 
-from medici_sim.games.card import engine, reference
+from medici_sim.core.driver import MAX_GAMES, MAX_THREADS, Kernel, RunConfig, seat_strategy
+from medici_sim.core.ranking import pay_places_nb, share_table
+from medici_sim.core.seating import SEATING_MODES
+from medici_sim.games.card import reference, state
 from medici_sim.games.card.deck import COLUMNS, MAX_CARDS, MAX_VALUE, load_deck, parse_deck
 from medici_sim.games.card.rules import (
     DAYS,
     GOODS,
     MAJORITY_PAYOUTS,
     MAX_PLAYERS,
+    SHARE_COIN,
     SHIP_PAYOUTS,
     VARIANTS,
     ship_capacity,
 )
-from medici_sim.core.driver import MAX_GAMES, MAX_THREADS, Kernel, RunConfig, seat_strategy
 from medici_sim.games.card.strategies import REGISTRY
-from medici_sim.core.ranking import pay_places_nb, share_table
-from medici_sim.core.seating import SEATING_MODES
-from medici_sim.games.card import state
-from medici_sim.games.card.rules import MAX_PLAYERS, SHARE_COIN
 
 REFERENCE_NAMES = ("random", "greedy", "cautious", "gambler", "collector")  # not "expert"
 GREEN_WORDS = ("yes", "no", "Yes", "NO", "y", "n", "true", "false", "1", "0")

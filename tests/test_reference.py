@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
+from medici_sim.core.rng import GameRandom
 from medici_sim.games.card.deck import default_deck, parse_deck
 from medici_sim.games.card.reference import (
     LOC_DECK,
@@ -29,7 +30,6 @@ from medici_sim.games.card.reference import (
     run_game,
     ship_payouts,
 )
-from medici_sim.core.rng import GameRandom
 from medici_sim.games.card.rules import BONUS20, NO_GOOD, SHIP_PAYOUTS, STANDARD, ship_capacity
 
 HEADER = "count,good,icons,value,green\n"

@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from medici_sim.games.card import engine
 from medici_sim.cli.common import parse_strategies
 from medici_sim.core.driver import ConfigError, RunConfig, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import strategy_columns, strategy_frame
+from medici_sim.games.card import engine
+from medici_sim.games.card.strategies import REGISTRY
 
 STRATEGY_COLUMNS = strategy_columns(get_game("card"))
-from medici_sim.games.card.strategies import REGISTRY
 
 BUILT_INS = ["random", "greedy", "collector", "cautious", "gambler", "expert"]
 EXAMPLE = Path(__file__).parent.parent / "examples" / "green_lover.py"

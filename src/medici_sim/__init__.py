@@ -1,5 +1,37 @@
-"""medici-sim: a fast Monte Carlo simulator for Reiner Knizia's Medici games."""
+"""medici-sim: a fast Monte Carlo simulator for Reiner Knizia's Medici games.
+
+Two games: Medici: The Card Game (``game="card"``, rules R1-R25 in docs/rules-card.md) and
+the 1995 auction game (``game="classic"``, rules C1-C21 in docs/rules-classic.md).
+
+The Python API mirrors the command line and returns pandas DataFrames:
+
+- :func:`simulate` -- one configuration, many games (``medici-sim --games N``);
+- :func:`compare` -- which strategy is best (``medici-sim compare``);
+- :func:`balance` -- does the card game's bonus20 variant change the balance;
+- :func:`strategies`, :func:`list_games` -- what there is to play.
+
+Bad options raise ``ValueError`` subclasses with the command line's one-line messages.
+"""
 
 __version__ = "0.2.0"
 
+from pathlib import Path  # noqa: E402
+
+from .core.cache import configure_numba_cache  # noqa: E402
+
+configure_numba_cache(Path(__file__).parent)
+
 from . import games  # noqa: E402,F401  registers the games
+from .api import BalanceReport, CompareReport, RunReport, balance, compare, list_games, simulate, strategies  # noqa: E402
+from .core.checkpoint import CheckpointError  # noqa: E402
+from .core.driver import ConfigError, IllegalDecision, StrategyCompileError  # noqa: E402
+from .core.output import OutputError  # noqa: E402
+from .core.plugins import PluginError  # noqa: E402
+from .games.card.deck import DeckError  # noqa: E402
+
+__all__ = [
+    "simulate", "compare", "balance", "strategies", "list_games",
+    "RunReport", "CompareReport", "BalanceReport",
+    "ConfigError", "DeckError", "PluginError", "OutputError", "CheckpointError", "IllegalDecision",
+    "StrategyCompileError", "__version__",
+]

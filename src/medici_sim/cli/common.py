@@ -10,22 +10,33 @@ import os
 import signal
 import sys
 import threading
-from contextlib import contextmanager
+import traceback
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
-import pandas as pd
+from click.core import ParameterSource
 
+from ..core import checkpoint
 from ..core.checkpoint import CheckpointError
-from ..core.driver import ConfigError, IllegalDecision, SeatStrategy, seat_strategy
-from ..core.output import OutputError
+from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError
+from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, out_files
 from ..core.plugins import PluginError
-from ..core.registry import GAMES, Game, UnknownGame, get_game
+from ..core.registry import GAMES, UnknownGame
+from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
+    check_players,
+    default_threads,
+    load_game_deck,
+    parse_player_counts,
+    parse_strategies,
+    parse_strategy_list,
+)
 from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
 
 USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
-               UnknownGame, IllegalDecision)
+               UnknownGame, IllegalDecision, StrategyCompileError)
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
@@ -36,80 +47,49 @@ def game_option(command):
                         show_default=True, help=GAME_HELP)(command)
 
 
-def parse_strategy_list(spec: str, game: str = "card") -> tuple[SeatStrategy, ...]:
-    """``name[:param=value]...`` separated by commas.
-
-    A ``param=value`` token after a strategy adds another parameter to it, so
-    ``collector:focus=1,value_weight=2,greedy`` is two strategies.
-    """
-    slots: list[tuple[str, dict[str, float]]] = []
-    for token in (t.strip() for t in spec.split(",")):
-        if not token:
-            raise ConfigError(f"--strategies {spec!r}: empty strategy name")
-        name, sep, rest = token.partition(":")
-        if not sep and "=" in token:
-            if not slots:
-                raise ConfigError(f"--strategies {spec!r}: parameter {token!r} before any strategy")
-            assignments = [token]
-        else:
-            slots.append((name.strip(), {}))
-            assignments = [a for a in rest.split(":") if a.strip()] if sep else []
-        for assignment in assignments:
-            key, eq, value = assignment.partition("=")
-            if not eq:
-                raise ConfigError(f"--strategies: expected param=value, got {assignment!r}")
-            key = key.strip()
-            if key in slots[-1][1]:
-                raise ConfigError(f"--strategies: parameter {key} of {slots[-1][0]} given twice")
-            try:
-                slots[-1][1][key] = float(value)
-            except ValueError:
-                raise ConfigError(f"--strategies: parameter {key} of {slots[-1][0]} must be a "
-                                  f"number, got {value.strip()!r}") from None
-    return tuple(seat_strategy(name, game, **params) for name, params in slots)
+def given_options(ctx: click.Context) -> set[str]:
+    """The parameters the user gave on the command line (not left at their defaults)."""
+    return {p.name for p in ctx.command.params
+            if p.expose_value and ctx.get_parameter_source(p.name) not in (None, ParameterSource.DEFAULT)}
 
 
-def check_players(game: Game, players: int) -> int:
-    if not game.min_players <= players <= game.max_players:
-        raise ConfigError(f"players must be between {game.min_players} and {game.max_players} in the "
-                          f"{game.name} game, got {players}")
-    return players
+@dataclass
+class RunFiles:
+    """Every file a command reads or writes, checked together before the first game."""
 
+    out: str | None = None
+    plot: str | None = None
+    checkpoint: str | None = None
+    resume: str | None = None
+    overwrite_checkpoint: bool = False
+    deck: str | None = None
+    plugins: tuple[str, ...] = ()
 
-def parse_strategies(spec: str, players: int, game: str = "card") -> tuple[SeatStrategy, ...]:
-    """One strategy per seat; a single strategy fills every seat."""
-    check_players(get_game(game), players)
-    slots = parse_strategy_list(spec, game)
-    if len(slots) == 1:
-        slots *= players
-    if len(slots) != players:
-        raise ConfigError(f"--strategies: {players} players need 1 or {players} strategies, got {len(slots)}")
-    return slots
+    @property
+    def checkpoint_target(self) -> str | None:
+        """Where checkpoints go: --checkpoint, else the file being resumed."""
+        return self.checkpoint or self.resume
 
+    def check(self, table_names: list[str]) -> None:
+        outputs: list[tuple[str, Path]] = []
+        if self.out:
+            check_out_path(self.out)
+            outputs += out_files(self.out, table_names)
+        if self.plot:
+            outputs.append(("--plot", check_plot_path(self.plot)))
+        if self.checkpoint_target:
+            outputs.append(("--checkpoint", Path(self.checkpoint_target)))
+        inputs = [("--deck", Path(self.deck))] if self.deck else []
+        inputs += [("--plugin", Path(p)) for p in self.plugins]
+        if self.resume and self.checkpoint:
+            inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
+        check_plan(outputs, inputs)
+        if self.checkpoint:
+            checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)
 
-def parse_player_counts(spec: str, game: str = "card") -> list[int]:
-    """``all`` (every count the game allows), one count, or a comma list."""
-    definition = get_game(game)
-    if spec.strip().lower() == "all":
-        return list(range(definition.min_players, definition.max_players + 1))
-    try:
-        counts = sorted({int(part) for part in spec.split(",")})
-    except ValueError:
-        raise ConfigError(f"--players must be 'all' or numbers like 3,4,5, got {spec!r}") from None
-    for count in counts:
-        check_players(definition, count)
-    return counts
-
-
-def load_game_deck(game: Game, deck_path: str | None):
-    """The run's deck: the card game's default or ``--deck``; a game without decks takes none."""
-    from ..games.card.deck import default_deck, load_deck
-
-    if not game.uses_deck:
-        if deck_path is not None:
-            raise ConfigError(f"--deck: the {game.name} game has no deck files")
-        return None
-    return load_deck(deck_path) if deck_path is not None else default_deck()
+    def locked(self):
+        """Hold the checkpoint's lock for the run (no two runs write one checkpoint)."""
+        return checkpoint.lock(self.checkpoint_target) if self.checkpoint_target else nullcontext()
 
 
 def progress_bar(total: int, quiet: bool):
@@ -121,15 +101,34 @@ def progress_bar(total: int, quiet: bool):
                 file=sys.stderr, leave=False)
 
 
-def print_table(title: str, frame: pd.DataFrame) -> None:
-    click.echo(f"\n{title}")
-    click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+_DEBUG = False
 
 
-def fail(message: str) -> None:
+def _set_debug(ctx, param, value) -> None:
+    global _DEBUG
+    _DEBUG = _DEBUG or value
+
+
+wide_option = click.option("--wide", is_flag=True,
+                           help="Print every column at full precision (the default tables fit 100 columns; "
+                                "--out files always hold every column).")
+debug_option = click.option("--debug", is_flag=True, expose_value=False, callback=_set_debug,
+                            help="On an error, show the full trace as well (e.g. why a plug-in does not compile).")
+
+
+def fail(message: str, exc: BaseException | None = None) -> None:
+    """One line on stderr and exit code 2 (with --debug, the full trace first)."""
+    if _DEBUG and exc is not None:
+        traceback.print_exception(exc, file=sys.stderr)
     one_line = " ".join(message.split("\n"))  # user input quoted in a message may hold newlines
     click.echo(f"medici-sim: error: {one_line}", err=True)
     sys.exit(2)
+
+
+def nothing_played() -> None:
+    """Ctrl-C before any game finished: say so, print no table of empty statistics."""
+    click.echo("medici-sim: interrupted before any game finished; nothing to report", err=True)
+    sys.exit(INTERRUPTED)
 
 
 def absolute(plugins) -> tuple[str, ...]:

@@ -9,11 +9,13 @@ import click
 from .. import __version__
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
-from .common import GAME_HELP, INTERRUPTED, USER_ERRORS, fail
+from .check_plugin import check_plugin_command
+from .common import GAME_HELP, INTERRUPTED, USER_ERRORS, debug_option, fail, given_options, wide_option
 from .listing import list_strategies
 from .play import play_command
 from .run import run_main
 from .study import balance, compare
+from .trace import trace_command
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -47,43 +49,50 @@ from .study import balance, compare
 @click.option("--resume", "resume_path", default=None, metavar="FILE",
               help="Continue the run saved in FILE (same options as the run that saved it); "
                    "checkpoints go on to FILE unless --checkpoint names another.")
+@click.option("--overwrite-checkpoint", is_flag=True,
+              help="Start over even if --checkpoint FILE already holds a run (its progress is lost).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on an existing Dask cluster (e.g. tcp://host:8786); needs medici-sim[distributed].")
 @click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
               help="Start a local Dask cluster of N worker processes for the run.")
 @click.option("--quiet", "-q", is_flag=True, help="Print no progress bar.")
+@wide_option
+@debug_option
 @click.version_option(__version__, prog_name="medici-sim")
 @click.pass_context
-def cli(ctx, game_name, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins,
-        checkpoint_path, resume_path, scheduler, cluster_spec, quiet):
+def cli(ctx, **options):
     """Play Medici many times and print per-seat and per-strategy statistics.
 
     Two games: the card game (default; rules R1-R25 in docs/rules-card.md) and the 1995
     auction game (--game classic; rules C1-C21 in docs/rules-classic.md).
     Strategies: see `medici-sim strategies --game GAME`.
     """
+    given = given_options(ctx)
     if ctx.invoked_subcommand is not None:
-        given = [p for p in ctx.command.params
-                 if p.expose_value and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]
         if given:
-            option = given[0].opts[0]
+            option = next(p.opts[0] for p in ctx.command.params if p.name in given)
             raise click.UsageError(f"{option} is an option of the main command; put it after the subcommand: "
                                    f"medici-sim {ctx.invoked_subcommand} {option} ...")
         return
-    for plugin in plugins:
+    for plugin in options["plugins"]:
         load_plugin(plugin)
-    run_main(game_name, games, players, strategies, variant, seating, seed, threads, deck_path, out_path, plugins,
-             checkpoint_path, resume_path, scheduler, cluster_spec, quiet)
+    run_main(options, given)
 
 
 cli.add_command(compare)
 cli.add_command(balance)
 cli.add_command(list_strategies)
+cli.add_command(check_plugin_command)
+cli.add_command(trace_command)
 cli.add_command(play_command)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the command, turning every user error into one line and exit code 2."""
+    """Entry point: run the command, turning every user error into one line and exit code 2.
+
+    A reader that goes away (``medici-sim ... | head -1``) is click's to handle: it ends the
+    output quietly; every file was written before anything was printed.
+    """
     try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
@@ -92,6 +101,6 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         fail(exc.format_message().replace("\n", " "))
     except USER_ERRORS as exc:
-        fail(str(exc))
+        fail(str(exc), exc)
     except OSError as exc:
-        fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
+        fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc), exc)

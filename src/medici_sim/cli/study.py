@@ -1,7 +1,11 @@
-"""``compare`` and ``balance``: tournaments that answer questions, with intervals and verdicts."""
+"""``compare`` and ``balance``: tournaments that answer questions, with intervals and verdicts.
+
+The computations are ``study.studies``'s (the Python API shares them); this module reads
+the options or a checkpoint, checks every file before the first game, shows progress,
+checkpoints, and writes and prints the answer.
+"""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -10,23 +14,28 @@ import pandas as pd
 
 from ..core import checkpoint
 from ..core.cluster import connect
-from ..core.driver import ConfigError
-from ..core.output import check_output_path, check_plot_path, check_writable, write_tables
+from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
-from ..core.tournament import Tournament
-from ..study.analysis import balance_tables, head_to_head_table, max_half_width, ratings_table, strategy_table, verdict
+from ..study import studies
+from ..study.studies import Study
 from .common import (
     GAME_HELP,
     INTERRUPTED,
+    RunFiles,
     absolute,
+    debug_option,
+    default_threads,
+    given_options,
     interruptible,
     load_game_deck,
+    nothing_played,
     parse_player_counts,
     parse_strategy_list,
-    print_table,
     progress_bar,
+    wide_option,
 )
+from .tables import print_table
 
 
 def study_options(command):
@@ -37,7 +46,8 @@ def study_options(command):
         click.option("--games", "-n", type=int, default=100_000, show_default=True,
                      help="Games per configuration (player count and rules); with --precision, per batch."),
         click.option("--players", "-p", "players_spec", default="all", show_default=True,
-                     help="Player counts: all (every count the game allows), one count, or a comma list such as 3,4,5."),
+                     help="Player counts: all (every count the game allows), one count, or a comma list "
+                          "such as 3,4,5."),
         click.option("--strategies", "-s", "strategies_spec", default=None,
                      help="The strategies to compare (parameters as name:param=value) [default: the game's "
                           "built-ins]. With more strategies than seats every combination plays; each lineup "
@@ -56,210 +66,167 @@ def study_options(command):
         click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
                      help="After every batch, save the configuration and the statistics so far to FILE."),
         click.option("--resume", "resume_path", default=None, metavar="FILE",
-                     help="Continue the run saved in FILE (same options as the run that saved it)."),
+                     help="Continue the run saved in FILE with its saved configuration (options given as "
+                          "well must agree with it)."),
+        click.option("--overwrite-checkpoint", is_flag=True,
+                     help="Start over even if --checkpoint FILE already holds a run (its progress is lost)."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
         click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
                      help="Start a local Dask cluster of N worker processes for the run."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
+        wide_option,
+        debug_option,
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-MAX_PRECISION_GAMES = 10**10  # --precision gives up past this many games per configuration
+def _from_options(options: dict, command: str) -> Study:
+    game = get_game(options["game_name"])
+    return Study(game=game, counts=tuple(parse_player_counts(options["players_spec"], game.name)),
+                 strategies=parse_strategy_list(options["strategies_spec"] or ",".join(game.built_ins), game.name),
+                 variant=options.get("variant"), seed=options["seed"],
+                 deck=load_game_deck(game, options["deck_path"]), games=options["games"],
+                 precision=options["precision"], threads=default_threads(options["threads"]))
 
 
-def _study_setup(game_name, games, players_spec, strategies_spec, threads, deck_path, out_path, plot_path, precision,
-                 plugins, checkpoint_path):
-    for plugin in plugins:
+def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], command: str) -> Study:
+    """The study a checkpoint saved; options given as well must agree with it (say which does not)."""
+    conf = saved.configuration
+    first = conf["tournaments"][0]
+    game = get_game(first["game"])
+    study = Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in conf["tournaments"])),
+                  strategies=checkpoint.saved_strategies(first["strategies"], game.name),
+                  variant=first["variant"] if command == "compare" else None, seed=first["seed"],
+                  deck=checkpoint.saved_deck(first["deck"], game), games=conf["games"], precision=conf["precision"],
+                  threads=default_threads(options["threads"]))
+    if given - {"resume_path", "checkpoint_path", "threads", "quiet", "out_path", "plot_path", "plugins",
+                "scheduler", "cluster_spec", "overwrite_checkpoint"}:
+        mine = _from_options(options if "game_name" in given else {**options, "game_name": game.name}, command)
+        checkpoint.check_matches(options["resume_path"], conf,
+                                 studies.configuration(mine, studies.plan(mine, command)), given)
+    return study
+
+
+def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFiles, checkpoint.Saved | None]:
+    """Load plug-ins, resolve the study, check every request and every file before any game."""
+    for plugin in options["plugins"]:
         load_plugin(plugin)
-    game = get_game(game_name)
-    counts = parse_player_counts(players_spec, game.name)
-    strategies = parse_strategy_list(strategies_spec or ",".join(game.built_ins), game.name)
-    deck = load_game_deck(game, deck_path)
-    if games <= 0:
-        raise ConfigError(f"games must be a positive integer, got {games}")
-    if precision is not None and not 0 < precision < 0.5:
-        raise ConfigError(f"--precision must be between 0 and 0.5 (a win-rate half-width), got {precision}")
-    if out_path:
-        check_output_path(out_path)
-    if plot_path:
-        check_plot_path(plot_path)
-    if checkpoint_path:
-        check_writable("--checkpoint", Path(checkpoint_path))
-    if threads is not None and threads < 1:
-        raise ConfigError(f"threads must be at least 1, got {threads}")
-    return game, counts, strategies, deck, threads or (os.cpu_count() or 1)
+    files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
+                     resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
+                     deck=options["deck_path"], plugins=options["plugins"])
+    saved = checkpoint.read(files.resume, command) if files.resume else None
+    study = _from_checkpoint(saved, options, given, command) if saved else _from_options(options, command)
+    study.check(command)
+    files.check(studies.COMPARE_TABLES if command == "compare" else studies.BALANCE_TABLES)
+    return study, files, saved
 
 
-def _play(tournaments: list[Tournament], command: str, games: int, precision: float | None, quiet: bool,
-          checkpoint_path: str | None, resume_path: str | None, runner) -> bool:
-    """Fixed games for each configuration, or batches until the precision is reached; with
-    checkpoints and resume, and Ctrl-C stopping after the current batch. True if complete."""
-    configuration = {"games": games, "precision": precision, "tournaments": [t.configuration() for t in tournaments]}
-    if resume_path:
-        saved = checkpoint.load(resume_path, command, configuration)
-        for t, progress in zip(tournaments, saved["tournaments"], strict=True):
+def _run(options: dict, given: set[str], command: str):
+    """Play the study with progress, checkpoints and Ctrl-C; (study, files, tournaments, complete)."""
+    study, files, saved = _setup(options, given, command)
+    tournaments = studies.plan(study, command)
+    configuration = studies.configuration(study, tournaments)
+    if saved is not None:
+        if configuration != saved.configuration:  # the study rebuilt from the file is the file's study
+            raise checkpoint.CheckpointError(f"--resume {files.resume}: its study cannot be rebuilt exactly")
+        for t, progress in zip(tournaments, saved.progress["tournaments"], strict=True):
             t.restore(progress)
-    checkpoint_path = checkpoint_path or resume_path
-    for t in tournaments:
-        t.runner = runner
 
     def save() -> None:
-        checkpoint.save(checkpoint_path, command, configuration, {"tournaments": [t.progress() for t in tournaments]})
+        checkpoint.save(files.checkpoint_target, command, configuration,
+                        {"tournaments": [t.progress() for t in tournaments]})
 
-    bar = progress_bar(games * sum(len(t.lineups) for t in tournaments), quiet)
-    update = bar.update if bar else None
-    on_batch = save if checkpoint_path else None
-    try:
-        with interruptible() as stop:
-            for t in tournaments:
-                if t.target == 0:
-                    t.play(games, update, stop, on_batch)
-                else:  # resumed: finish what the saved run had asked for
-                    t.catch_up(update, stop, on_batch)
-            while precision is not None and not stop.is_set():
-                wide = [t for t in tournaments if max_half_width(t) >= precision]
-                if not wide:
-                    break
-                if any(t.games >= MAX_PRECISION_GAMES for t in wide):
-                    raise ConfigError(f"--precision {precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
-                if bar:
-                    bar.total += games * sum(len(t.lineups) for t in wide)
-                for t in wide:
-                    t.play(games, update, stop, on_batch)
-            return not stop.is_set()
-    finally:
+    bar = progress_bar(study.games * sum(len(t.lineups) for t in tournaments), options["quiet"])
+
+    def more(games: int) -> None:
         if bar:
-            bar.close()
+            bar.total += games
+
+    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
+        for t in tournaments:
+            t.runner = runner
+        try:
+            with interruptible() as stop:
+                complete = studies.play(tournaments, study, bar.update if bar else None, stop,
+                                        save if files.checkpoint_target else None, more)
+        finally:
+            if bar:
+                bar.close()
+    if not studies.played_any(tournaments, command):
+        nothing_played()
+    return study, files, tournaments, complete
 
 
-def _nothing_played() -> None:
-    click.echo("medici-sim: interrupted before there was anything to report", err=True)
-    sys.exit(INTERRUPTED)
-
-
-def _played(tournaments: list[Tournament]) -> list[Tournament]:
-    """The tournaments with games to report (Ctrl-C may stop a run before some have any)."""
-    played = [t for t in tournaments if t.games > 0]
-    if not played:
-        _nothing_played()
-    return played
-
-
-def _study_summary(tournaments, seed, precision, complete) -> dict:
-    elapsed = sum(t.elapsed for t in tournaments)
-    games = sum(t.games for t in tournaments)
-    return {
-        "partial": not complete,
-        "configurations": len(tournaments),
-        "games_per_configuration": ",".join(str(t.games) for t in tournaments),
-        "games": games,
-        "precision": precision if precision is not None else "",
-        "widest_half_width": round(max(max_half_width(t) for t in tournaments), 5),
-        "game": tournaments[0].game,
-        **({"deck": tournaments[0].deck.name} if tournaments[0].deck is not None else {}),
-        "seed": seed,
-        "threads": tournaments[0].threads,
-        "elapsed_seconds": round(elapsed, 3),
-        "games_per_second": round(games / elapsed) if elapsed > 0 else 0,
-    }
-
-
-def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, out_path) -> None:
+def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
+            figure=None, verdict_text: str | None = None) -> None:
+    """Write the files first (all or none), then print: a closed stdout cannot lose them."""
+    writes = table_writes(files.out, tables, run) if files.out else []
+    if figure is not None:
+        writes.append(("--plot", Path(files.plot), figure))
+    atomic_write_all(writes)
     if run["partial"]:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} games")
     for name, frame in tables.items():
-        print_table(titles[name], frame)
+        print_table(titles[name], frame, name, wide)
     click.echo("\nRun")
     for key, value in run.items():
-        click.echo(f"  {key:24} {value}")
-    if out_path:
-        for path in write_tables(out_path, tables, run):
-            click.echo(f"  wrote {path}")
+        if key != "verdict":
+            click.echo(f"  {key:24} {value}")
+    if verdict_text is not None:
+        click.echo(f"\nVerdict\n{verdict_text}")
+    for path in dict.fromkeys(target for _, target, _ in writes):
+        click.echo(f"  wrote {path}")
 
 
 @click.command()
 @study_options
-@click.option("--variant", default=None, help="The rules to play (card: standard or bonus20, R19) [default: the game's standard rules].")
-def compare(game_name, games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, checkpoint_path, resume_path, scheduler, cluster_spec, quiet, variant):
+@click.option("--variant", default=None,
+              help="The rules to play (card: standard or bonus20, R19) [default: the game's standard rules].")
+@click.pass_context
+def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
-    game, counts, strategies, deck, threads = _study_setup(game_name, games, players_spec, strategies_spec, threads,
-                                                           deck_path, out_path, plot_path, precision, plugins,
-                                                           checkpoint_path)
-    variant = game.variants[0] if variant is None else variant
-    if variant not in game.variants:
-        raise ConfigError(f"--variant: the {game.name} game's rules are {', '.join(game.variants)}, got {variant!r}")
-    tournaments = [Tournament(deck, players, strategies, variant, seed, threads, config_index=i, game=game.name)
-                   for i, players in enumerate(counts)]
-    with connect(scheduler, cluster_spec, absolute(plugins)) as runner:
-        complete = _play(tournaments, "compare", games, precision, quiet, checkpoint_path, resume_path, runner)
-    tournaments = _played(tournaments)
-    tables = {
-        "strategies": pd.concat([strategy_table(t) for t in tournaments], ignore_index=True),
-        "ratings": pd.concat([ratings_table(t) for t in tournaments], ignore_index=True),
-        "head_to_head": pd.concat([head_to_head_table(t) for t in tournaments], ignore_index=True),
-    }
+    study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
+    tables = studies.compare_answer(tournaments)
+    shared = "R22" if study.game.name == "card" else "C18"
     titles = {
-        "strategies": "Per strategy (win rate counts a k-way shared win as 1/k, R22; 95% intervals)",
+        "strategies": f"Per strategy (win rate counts a k-way shared win as 1/k, {shared}; 95% intervals)",
         "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
                    "95% intervals)",
         "head_to_head": "Head to head (above_rate: how often strategy finished above opponent; ties half)",
     }
-    _report(tables, titles, _study_summary(tournaments, seed, precision, complete), out_path)
-    if plot_path:
+    figure = None
+    if files.plot:
         from ..study.plots import plot_compare
 
-        plot_compare(tables["ratings"], tables["head_to_head"], plot_path)
-        click.echo(f"  wrote {plot_path}")
+        figure = plot_compare(tables["ratings"], tables["head_to_head"])
+    played = [t for t in tournaments if t.games > 0]
+    _report(tables, titles, studies.summary(played, study, complete), files, options["wide"], figure)
     if not complete:
         sys.exit(INTERRUPTED)
 
 
 @click.command()
 @study_options
-def balance(game_name, games, players_spec, strategies_spec, seed, threads, deck_path, out_path, plot_path,
-            precision, plugins, checkpoint_path, resume_path, scheduler, cluster_spec, quiet):
+@click.pass_context
+def balance(ctx, **options):
     """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
-    game, counts, strategies, deck, threads = _study_setup(game_name, games, players_spec, strategies_spec, threads,
-                                                           deck_path, out_path, plot_path, precision, plugins,
-                                                           checkpoint_path)
-    if game.variants != ("standard", "bonus20"):
-        raise ConfigError(f"balance compares the card game's standard rules with its bonus20 variant (R19); "
-                          f"the {game.name} game has no variants to compare (use compare --game {game.name})")
-    # both rules play the same game indices: the same shuffles wherever play coincides
-    pairs = [(Tournament(deck, players, strategies, "standard", seed, threads, config_index=i),
-              Tournament(deck, players, strategies, "bonus20", seed, threads, config_index=i))
-             for i, players in enumerate(counts)]
-    tournaments = [t for pair in pairs for t in pair]
-    with connect(scheduler, cluster_spec, absolute(plugins)) as runner:
-        complete = _play(tournaments, "balance", games, precision, quiet, checkpoint_path, resume_path, runner)
-    pairs = [(std, b20) for std, b20 in pairs if std.games > 0 and b20.games > 0]  # Ctrl-C: what both have
-    if not pairs:
-        _nothing_played()
-    tournaments = [t for pair in pairs for t in pair]
-    per_strategy, per_rules = zip(*(balance_tables(std, b20) for std, b20 in pairs), strict=True)
-    tables = {"strategies": pd.concat(per_strategy, ignore_index=True),
-              "rules": pd.concat(per_rules, ignore_index=True)}
+    study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
+    tables, text = studies.balance_answer(tournaments)
     titles = {
         "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)",
         "rules": "Seat advantage (seat 1 starts day 1, R7), florin sources, winning margin, "
                  "games the variant decided",
     }
-    text = verdict(tables["strategies"], tables["rules"])
-    run = {**_study_summary(tournaments, seed, precision, complete), "verdict": text}
-    _report(tables, titles, {k: v for k, v in run.items() if k != "verdict"}, None)
-    click.echo(f"\nVerdict\n{text}")
-    if out_path:
-        for path in write_tables(out_path, tables, run):
-            click.echo(f"  wrote {path}")
-    if plot_path:
+    figure = None
+    if files.plot:
         from ..study.plots import plot_balance
 
-        plot_balance(tables["strategies"], plot_path)
-        click.echo(f"  wrote {plot_path}")
+        figure = plot_balance(tables["strategies"])
+    played = [t for t in tournaments if t.games > 0]
+    _report(tables, titles, {**studies.summary(played, study, complete), "verdict": text}, files, options["wide"],
+            figure, text)
     if not complete:
         sys.exit(INTERRUPTED)

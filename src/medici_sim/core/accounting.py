@@ -1,8 +1,9 @@
 """The statistics every game counts, accumulated by its kernel game by game.
 
-A game's per-seat and per-slot statistics are integer rows: the common columns below
-(the game's kernel fills the florin sources), then the game's own (``Game.stat_columns``). Integers only, so totals are exact and equal
-in any order of addition (any threads, batches or machines, R25).
+A game's per-seat and per-slot statistics are integer rows: the common columns below (the
+game's kernel fills the florin sources), then the game's own (``Game.stat_columns``).
+Integers only, so totals are exact and equal in any order of addition (any threads,
+batches or machines, R25).
 """
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ N_COMMON_RUN_STATS = 2
 # pair_stats[a, b] for strategy slots a, b in the same game: 2 when a finished above b,
 # 1 each when they tied (half-points keep it an integer)
 WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22, C18)
+
+
+class InconsistentTotals(ValueError):
+    """Totals no honest run of the game can produce (a game's ``totals_rules`` raise it)."""
 
 
 @njit(cache=True)
@@ -41,7 +46,8 @@ def record_outcome_nb(score, players, seat_slot, seat_stats, slot_stats, pair_st
     for a in range(players):
         for b in range(players):
             if a != b:
-                pair_stats[seat_slot[a], seat_slot[b]] += 2 if score[a] > score[b] else (1 if score[a] == score[b] else 0)
+                above = 2 if score[a] > score[b] else (1 if score[a] == score[b] else 0)
+                pair_stats[seat_slot[a], seat_slot[b]] += above
     for seat in range(players):
         won = score[seat] == best
         share = WIN_UNIT // winners if won else 0

@@ -43,7 +43,7 @@ What :func:`read` checks of the statistics is what an honest engine guarantees, 
 - run: outright games <= win margin <= the scores' total (no margin without an outright win);
 - a tournament's target is a whole number of rounds, its lineups are played in order
   (``core.tournament``): done[k] is non-increasing, within one round of the target;
-- the few identities a game adds (:data:`_GAME_RULES`, keyed by game name): the card
+- the few identities a game adds (``Game.totals_rules``, in the game's ``game.py``): the card
   game's florins are exactly its ships + majorities + bonuses (R13-R19), paid in 5s;
   the classic game's money is its starting money - spent + those sources (C4, C13-C16).
 """
@@ -70,17 +70,15 @@ from .accounting import (
     N_COMMON_STATS,
     RUN_GAMES,
     RUN_WIN_MARGIN,
-    STAT_BONUS,
     STAT_GAMES,
-    STAT_MAJORITY,
     STAT_OUTRIGHT,
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_SHIP,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
+    InconsistentTotals,
 )
 from .dispatch import strategies_fingerprint
 from .driver import MAX_GAMES, ConfigError, RunConfig, SeatStrategy, format_number, seat_strategy
@@ -91,6 +89,7 @@ from .seating import SEATING_MODES
 FORMAT = 2  # bump when the layout changes: older checkpoints are refused
 MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); bigger files are not read
 MAX_INT = 2**63 - 1  # the statistics are int64 sums
+MAX_DECK_CARDS = 10**6  # far above any deck a game accepts (the game's own parser has the real limit)
 MAX_ORIGIN = 4096  # characters of a strategy's recorded origin (a plug-in file's path)
 COMMANDS = ("run", "compare", "balance")
 RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
@@ -330,13 +329,9 @@ def check_strategies(path: str | Path, saved_identity: list, current_strategies)
                                             "since the checkpoint was saved"))
 
 
-def saved_deck(identity: dict | None):
+def saved_deck(identity: dict | None, game: Game):
     """The deck a validated configuration's ``deck`` entry holds (None for none)."""
-    if identity is None:
-        return None
-    from ..games.card.deck import parse_deck
-
-    return parse_deck(identity["contents"], f"from the checkpoint ({identity['fingerprint']})")
+    return None if identity is None else game.deck_from_text(identity["contents"])
 
 
 def saved_strategies(identity: list, game: str) -> tuple[SeatStrategy, ...]:
@@ -653,7 +648,7 @@ class _Rules:
         self.shares = sorted(set(shares))
         self.share_gcd = reduce(math.gcd, shares)
         self.square_gcd = reduce(math.gcd, [s * s for s in shares])
-        self.extra = _GAME_RULES.get(game.name)
+        self.extra = game.totals_rules
 
     def table(self, rows: list[list[int]], where: str, row_games: list[int], games: int) -> None:
         """Rows of statistics, row r over ``row_games[r]`` games; ``games`` games in all."""
@@ -696,7 +691,10 @@ class _Rules:
         if not (score * score <= score_sq * n and score <= score_sq <= score * score):
             raise _Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
         if self.extra is not None:
-            self.extra.row(self, row, where, n)
+            try:
+                self.extra.row(row, where, n, self.players, self.variant)
+            except InconsistentTotals as exc:
+                raise _Invalid(str(exc)) from None
 
     def run(self, run: list[int], where: str, games: int, seat: list[list[int]]) -> None:
         if games == 0:
@@ -711,7 +709,10 @@ class _Rules:
             raise _Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
                            f"and scores adding up to {scores}")
         if self.extra is not None:
-            self.extra.run(self, run, where, games)
+            try:
+                self.extra.run(run, where, games, self.players, self.variant)
+            except InconsistentTotals as exc:
+                raise _Invalid(str(exc)) from None
 
 
 def _share_counts(shares: list[int], moments: tuple[int, int, int]) -> bool | None:
@@ -752,73 +753,6 @@ def _same_sums(rows: list[list[int]], where: str, others: list[list[int]], other
         a, b = sum(row[j] for row in rows), sum(row[j] for row in others)
         if a != b:
             raise _Invalid(f"column {j} of {others_where} adds up to {b}, but the same column of {where} to {a}")
-
-
-class _CardRules:
-    """The card game: florins are exactly ships + majorities + bonuses, all paid in 5s (R13-R19,
-    R15), bonuses in 10s; three days of which any may run out (R12); the standard rules pay
-    no variant florins, so no game is decided by the variant."""
-
-    @staticmethod
-    def row(rules: _Rules, row: list[int], where: str, n: int) -> None:
-        from ..games.card.rules import BONUS, SHARE_COIN
-
-        sources = row[STAT_SHIP] + row[STAT_MAJORITY] + row[STAT_BONUS]
-        if row[STAT_SCORE] != sources:
-            raise _Invalid(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but ships, majorities and bonuses paid "
-                           f"{sources} florins")
-        for column, unit in ((STAT_SHIP, SHARE_COIN), (STAT_MAJORITY, SHARE_COIN), (STAT_BONUS, BONUS),
-                             (STAT_SCORE_SQ, SHARE_COIN**2)):
-            if row[column] % unit:
-                raise _Invalid(f"{where}[{column}] is {row[column]}, not a multiple of {unit}")
-
-    @staticmethod
-    def run(rules: _Rules, run: list[int], where: str, games: int) -> None:
-        from ..games.card.engine import RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED
-        from ..games.card.rules import DAYS
-
-        if run[RUN_RAN_OUT_DAYS] > DAYS * games:
-            raise _Invalid(f"{where}[{RUN_RAN_OUT_DAYS}] is {run[RUN_RAN_OUT_DAYS]}, more than the {DAYS * games} "
-                           f"days of {games} games")
-        decided = run[RUN_VARIANT_DECIDED]
-        if decided > games or (decided and rules.variant == "standard"):
-            raise _Invalid(f"{where}[{RUN_VARIANT_DECIDED}] is {decided}, impossible in {games} games "
-                           f"with the {rules.variant} rules")
-
-
-class _ClassicRules:
-    """The classic game: money is the starting money (C4) - florins spent + ships, majorities
-    and bonuses (C13-C16); the price column repeats the florins spent; three days (C12, C18)."""
-
-    @staticmethod
-    def row(rules: _Rules, row: list[int], where: str, n: int) -> None:
-        from ..games.classic.rules import starting_money
-
-        names = [c.name for c in rules.game.stat_columns]
-        if "mean_spent" not in names:
-            return
-        spent = row[N_COMMON_STATS + names.index("mean_spent")]
-        expected = starting_money(rules.players) * n - spent + row[STAT_SHIP] + row[STAT_MAJORITY] + row[STAT_BONUS]
-        if row[STAT_SCORE] != expected:
-            raise _Invalid(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but the starting money, the florins spent "
-                           f"and the payouts make {expected}")
-        if "price_per_card" in names and row[N_COMMON_STATS + names.index("price_per_card")] != spent:
-            column = N_COMMON_STATS + names.index("price_per_card")
-            raise _Invalid(f"{where}[{column}] is {row[column]}, but the florins spent are {spent}")
-
-    @staticmethod
-    def run(rules: _Rules, run: list[int], where: str, games: int) -> None:
-        from ..games.classic.rules import DAYS
-
-        if "ran_out_days" in rules.game.run_columns:
-            column = N_COMMON_RUN_STATS + rules.game.run_columns.index("ran_out_days")
-            if run[column] > DAYS * games:
-                raise _Invalid(f"{where}[{column}] is {run[column]}, more than the {DAYS * games} days of "
-                               f"{games} games")
-
-
-# The identities a game adds to the common rules (small; a game not named here gets the common ones).
-_GAME_RULES = {"card": _CardRules, "classic": _ClassicRules}
 
 
 # ---------------------------------------------------------------- structure and types
@@ -928,15 +862,13 @@ def _deck(value, where: str, game: Game):
             raise _Invalid(f"{where} is {_show(value)}, but the {game.name} game takes no deck")
         return None
     _keys(value, where, ("cards", "fingerprint", "contents"))
-    from ..games.card.deck import MAX_CARDS, DeckError, parse_deck
-
-    cards = _int(value["cards"], f"{where}.cards", 1, MAX_CARDS)
+    cards = _int(value["cards"], f"{where}.cards", 1, MAX_DECK_CARDS)
     contents = value["contents"]
     if type(contents) is not str:
         raise _Invalid(f"{where}.contents is {_show(contents)}, not the deck's CSV text")
     try:
-        deck = parse_deck(contents, "in the checkpoint")
-    except (DeckError, csv.Error, ValueError) as exc:
+        deck = game.deck_from_text(contents)
+    except (csv.Error, ValueError) as exc:
         raise _Invalid(f"{where}.contents: {exc}") from None
     if deck.n_cards != cards:
         raise _Invalid(f"{where}.cards is {cards}, but its contents hold {deck.n_cards} cards")

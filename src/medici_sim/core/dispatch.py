@@ -16,6 +16,12 @@ chain over the registered strategies' functions for that decision. So:
   an array, and a seat's parameters reach its strategy as a tuple of floats (every array
   argument costs reference-count updates at each call; profiled: about 6% of an
   ``expert`` game).
+
+A *checked* table (``strategy_table(..., checked=True)``, used by ``medici-sim check-plugin``)
+names the same strategies under another name, so it compiles a kernel of its own: its
+``decide`` wraps every decision in a byte-for-byte comparison of the state record before
+and after the call (the deciding seat's ``scratch`` row and ``rng`` excepted) and raises an
+illegal decision naming the first field changed. Normal tables never pay for it.
 """
 from __future__ import annotations
 
@@ -24,31 +30,40 @@ import inspect
 from pathlib import Path
 
 import numpy as np
+from numba import carray, njit
 from numba.core import types
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
-from .registry import MAX_PARAMS, StrategyRegistry
+from .registry import ILLEGAL, MAX_PARAMS, StrategyRegistry
 
 _TABLE_PREFIX = "strategy_table_"
+_CHECKED_SUFFIX = "_checked"
+STATE_CHANGED = "changed the game state outside its scratch"  # what a checked decide reports
 _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
 _NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "dispatch.py", "registry.py")
 
 
-def strategy_table(registry: StrategyRegistry, used=()) -> tuple[np.void, tuple[str, ...]]:
+def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False) -> tuple[np.void, tuple[str, ...]]:
     """A one-byte record naming (by its dtype) the strategies a run's kernel dispatches to,
     and their names in id order.
 
     Those are the game's built-ins, then the plug-in strategies the run uses: every mix of
     built-ins shares one table (one compiled kernel), and a plug-in that is loaded but not
-    used is never compiled, so it cannot break a run.
+    used is never compiled, so it cannot break a run. ``checked``: the same strategies in a
+    table whose kernel checks that no decision writes the state outside its own scratch
+    (a separate, slower kernel; see the module doc).
     """
     strategies = tuple(s for name, s in registry.items() if registry.origin[name] == "built-in" or name in used)
     key = (registry.game, *map(id, strategies))  # the objects stay alive in the registry and _TABLES
     if key not in _NAMES:  # sources hashed once per snapshot: every batch asks for the table
         _NAMES[key] = _table_name(registry, strategies)
-    return np.zeros(1, np.dtype([(_NAMES[key], np.uint8)]))[0], tuple(s.name for s in strategies)
+    name = _NAMES[key]
+    if checked:
+        name += _CHECKED_SUFFIX
+        _TABLES[name] = strategies
+    return np.zeros(1, np.dtype([(name, np.uint8)]))[0], tuple(s.name for s in strategies)
 
 
 def strategies_fingerprint(strategy) -> str:
@@ -77,10 +92,14 @@ def _table_name(registry: StrategyRegistry, strategies: tuple) -> str:
 
 
 def _strategies_of(table_type) -> tuple:
+    return _TABLES[_name_of(table_type)]
+
+
+def _name_of(table_type) -> str:
     if not isinstance(table_type, types.Record):
         raise TypeError("the strategy table must come from strategy_table()")
     (name,) = table_type.fields
-    return _TABLES[name]
+    return name
 
 
 def _switch(functions):
@@ -103,6 +122,81 @@ def _switch(functions):
     return njit(namespace["decide"])
 
 
+@intrinsic
+def _record_pointer(typingctx, record, word):
+    """A pointer to a state record's data as words of type ``word`` (np.uint8 or np.uint64):
+    numba passes a record as a pointer to its data, so this is a cast."""
+    if not isinstance(record, types.Record) or not isinstance(word, types.NumberClass):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+    return types.CPointer(word.instance_type)(record, word), codegen
+
+
+def _checked_switch(functions, state_type):
+    """``_switch`` wrapped in a check that the decision wrote nothing in the state record
+    but the deciding seat's ``scratch`` row and ``rng``: the record's bytes are copied before
+    the call and compared after it (8 bytes at a time where the record's size allows).
+
+    A change raises ``ValueError(ILLEGAL, seat, strategy, "... (field NAME)")``, NAME the
+    first field changed (the field list is the record's, so any game's state works).
+    """
+    inner = _switch(functions)
+    dtype = state_type.dtype
+    word = 8 if dtype.itemsize % 8 == 0 else 1
+    scratch, scratch_at = dtype.fields["scratch"][:2]
+    rng, rng_at = dtype.fields["rng"][:2]
+    if scratch_at % word or rng_at % word or scratch.itemsize // scratch.shape[0] % word or rng.itemsize % word:
+        word = 1
+    row = scratch.itemsize // scratch.shape[0]  # bytes of one seat's scratch
+    fields = sorted((offset, name) for name, (_, offset, *_) in dtype.fields.items())
+    lines = ["def decide(strategy, state, seat):",
+             f"    live = carray(record_pointer(state, WORD), {dtype.itemsize // word}, WORD)",
+             "    before = live.copy()",
+             "    result = inner(strategy, state, seat)",
+             f"    mine = ({scratch_at} + seat * {row}) // {word}",
+             f"    before[mine:mine + {row // word}] = live[mine:mine + {row // word}]",
+             f"    before[{rng_at // word}:{(rng_at + rng.itemsize) // word}] = "
+             f"live[{rng_at // word}:{(rng_at + rng.itemsize) // word}]",
+             "    if differ(before, live):",
+             f"        at = first_difference(before, live) * {word}"]
+    ends = [offset for offset, _ in fields[1:]] + [dtype.itemsize]
+    for (_, name), end in zip(fields, ends, strict=True):  # the field holding byte `at`
+        what = STATE_CHANGED + (" (another seat's scratch)" if name == "scratch" else f" (field {name})")
+        lines += [f"        if at < {end}:", f"            changed(seat, strategy, {what!r})"]
+    lines += [f"        changed(seat, strategy, {STATE_CHANGED!r})", "    return result"]
+    namespace = {"carray": carray, "record_pointer": _record_pointer, "WORD": np.uint64 if word == 8 else np.uint8,
+                 "inner": inner, "differ": _differ_nb, "first_difference": _first_difference_nb, "changed": _changed_nb}
+    exec("\n".join(lines), namespace)
+    return njit(namespace["decide"])
+
+
+@njit(cache=True)
+def _changed_nb(seat, strategy, what):
+    """Raise the illegal decision of a checked decide. It lives here, cached, not in the
+    generated decide: numba cannot rebuild a generated function's exception values when it
+    loads a kernel from its cache."""
+    raise ValueError(ILLEGAL, seat, strategy, what)
+
+
+@njit(cache=True)
+def _differ_nb(a, b):
+    """Whether two equal-length arrays differ (a branch-free loop the compiler vectorizes)."""
+    acc = a[0] ^ a[0]
+    for i in range(a.size):
+        acc |= a[i] ^ b[i]
+    return acc != 0
+
+
+@njit(cache=True)
+def _first_difference_nb(a, b):
+    for i in range(a.size):
+        if a[i] != b[i]:
+            return i
+    return a.size
+
+
 def decision(kind: str):
     """A decision the kernel can ask of the strategy at a seat: ``kind(table, strategy, state, seat)``.
 
@@ -112,7 +206,9 @@ def decision(kind: str):
         raise NotImplementedError(f"{kind} is only callable from jitted code")
 
     def typer(table, strategy, state, seat):
-        decide = _switch([s.decisions[kind] for s in _strategies_of(table)])
+        functions = [s.decisions[kind] for s in _strategies_of(table)]
+        checked = _name_of(table).endswith(_CHECKED_SUFFIX)
+        decide = _checked_switch(functions, state) if checked else _switch(functions)
 
         def impl(table, strategy, state, seat):
             return decide(strategy, state, seat)

@@ -1,8 +1,8 @@
 """The simulation driver: configuration, batching, seeding and threads.
 
-A run is a :class:`RunConfig` naming its game (``core.registry``). :func:`simulate` cuts its games into batches, each batch
-into one contiguous chunk per thread, and runs the chunks on a thread pool (the kernel
-releases the GIL). Every game's randomness depends only on (seed, game index) (R25) and
+A run is a :class:`RunConfig` naming its game (``core.registry``). :func:`simulate` cuts its
+games into batches, each batch into one contiguous chunk per thread, and runs the chunks on
+a thread pool (the kernel releases the GIL). Every game's randomness depends only on (seed, game index) (R25) and
 the statistics are integer sums, so the totals are bit-identical for any thread count,
 batch size or machine. Memory is fixed: a GameState per thread and the stats arrays.
 """
@@ -12,11 +12,12 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
 from .dispatch import strategy_table
@@ -33,6 +34,10 @@ MAX_THREADS = 1024
 
 class ConfigError(ValueError):
     """A run that cannot be set up; the message says what is wrong, in one line."""
+
+
+class StrategyCompileError(ValueError):
+    """A strategy whose code numba cannot compile; the message names it and its file."""
 
 
 class IllegalDecision(ValueError):
@@ -204,6 +209,51 @@ class Kernel:
                                     totals.seat, totals.slot, totals.pairs, totals.run, self.table)
         return totals
 
+    def warm_up(self, stop: threading.Event | None = None) -> bool:
+        """Compile the kernel (or load it from numba's cache) by playing one game, on a
+        thread of its own so that a stop request (Ctrl-C) is answered at once, even while a
+        strategy's decision runs; False if stopped first.
+
+        A strategy that does not compile is a StrategyCompileError naming it (and its file).
+        """
+        outcome: list[BaseException | None] = []
+
+        def compile_kernel() -> None:
+            try:
+                self.play(0, 1)
+                outcome.append(None)
+            except BaseException as exc:  # handed to the calling thread below
+                outcome.append(exc)
+
+        worker = threading.Thread(target=compile_kernel, name="medici-sim-compile", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+            if stop is not None and stop.is_set():
+                return False
+        failure = outcome[0]
+        plugins_in_use = any(self.game.registry.origin[name] != "built-in" for name in self.table_names)
+        if isinstance(failure, NumbaError) or (plugins_in_use and failure is not None
+                                               and not isinstance(failure, IllegalDecision)):
+            # numba's compiler can fail on a plug-in's code with any exception (a KeyError for an
+            # unknown state field); built-ins compile, so the plug-in is the one to name
+            raise StrategyCompileError(self._compile_failure(failure)) from failure
+        if outcome[0] is not None:
+            raise outcome[0]
+        return True
+
+    def _compile_failure(self, error: Exception) -> str:
+        """One line naming the strategy (and plug-in file) whose code failed to compile."""
+        registry = self.game.registry
+        suspects = [name for name in self.table_names if registry.origin[name] != "built-in"]
+        text = str(error)
+        named = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
+                                                   for fn in registry[name].decisions.values())]
+        culprit = (named or suspects or list(self.table_names))[0]
+        first = next((line.strip() for line in text.splitlines() if line.strip()), type(error).__name__)
+        return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} "
+                "(--debug shows numba's full report)")
+
     def trace(self, game_index: int):
         """Play one game and return the game's day-by-day record of it."""
         with self.naming_illegal_decisions():
@@ -264,10 +314,11 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
       default) or a Dask cluster (``cluster.DaskRunner``); the totals are the same.
     """
     kernel = Kernel(config)
-    kernel.play(0, 1)  # compile (or load from cache) before the clock starts
     totals = Totals.zeros(config.players, kernel.game)
     if done is not None:
         totals.add(done)
+    if not kernel.warm_up(stop):
+        return RunResult(config, totals, 0.0, 0)
     batch = batch_size or FIRST_BATCH
     start = time.perf_counter()
     with runner or ThreadRunner(config.threads) as active:

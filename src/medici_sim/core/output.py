@@ -1,15 +1,26 @@
-"""Writing result tables: CSV, Parquet or JSON by extension, always atomically.
+"""The user's files: bounded reads, checked paths and atomic writes.
 
-A run's tables are written in one go: JSON holds every table and the run summary in one
-object; CSV and Parquet hold the first (main) table at the given path and each further
-table, the run summary last, beside it as ``<stem>-<table>.<ext>``. Every file goes to a temporary name in the
-same directory first and is renamed into place, so no reader ever sees half a file.
+- Reads are bounded (:func:`read_limited`): a file far larger than any real one, or one
+  that is not a regular file (a FIFO would block, a device never ends), is refused.
+- Every file a run will write is checked before the first game (:func:`check_plan`): it
+  must be a regular file or not exist yet, its directory writable, and it must be neither
+  an input of the run (a deck, a plug-in) nor another output of it.
+- Writes are atomic (:func:`atomic_write`, :func:`write_tables`): each file goes to a
+  temporary name beside it and is renamed into place, a set of files only once every one
+  of them is written. New files get the user's usual permissions (umask); an existing
+  file keeps its mode. A failure (a full disk) leaves no file half-written and names the path.
+
+Result tables: JSON holds every table and the run summary in one object; CSV and Parquet
+hold the first (main) table at the given path and each further table, the run summary
+last, beside it as ``<stem>-<table>.<ext>``.
 """
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -18,13 +29,49 @@ FORMATS = (".csv", ".parquet", ".json")
 
 
 class OutputError(ValueError):
-    """An output path that cannot be written."""
+    """A path that cannot be read or written as asked; the message names it."""
+
+
+def read_limited(path: str | Path, limit: int, option: str) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, else OutputError."""
+    path = Path(path)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputError(f"{option} {path}: not a regular file")
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > limit:
+                raise OutputError(f"{option} {path}: larger than {limit:,} bytes; not a medici-sim file")
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise OutputError(f"{option} {path}: larger than {limit:,} bytes; not a medici-sim file")
+    return data
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def check_writable(option: str, path: Path) -> Path:
-    if path.is_dir():
+    """``path`` can be created or replaced by a regular file: fail early if not."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot use ({exc.strerror or exc})") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{option} {path}: is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"{option} {path}: not a regular file; refusing to replace it")
+    directory = Path(os.path.realpath(path)).parent
     try:
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".medici-sim-probe-"):
             pass
@@ -33,8 +80,8 @@ def check_writable(option: str, path: Path) -> Path:
     return path
 
 
-def check_output_path(path: str | Path) -> Path:
-    """Fail early (before any games are played) if ``path`` cannot be written."""
+def check_out_path(path: str | Path) -> Path:
+    """``--out``: a known format whose library is installed."""
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
         raise OutputError(f"--out {path}: the extension must be one of {', '.join(FORMATS)}")
@@ -43,28 +90,74 @@ def check_output_path(path: str | Path) -> Path:
             import pyarrow  # noqa: F401
         except ImportError:
             raise OutputError("--out *.parquet needs pyarrow: pip install 'medici-sim[parquet]'") from None
-    return check_writable("--out", path)
+    return path
 
 
 def check_plot_path(path: str | Path) -> Path:
-    """Fail early if ``path`` is not a writable .png file name."""
+    """``--plot``: a .png file name, and matplotlib installed (checked before any game)."""
     path = Path(path)
     if path.suffix.lower() != ".png":
         raise OutputError(f"--plot {path}: the file name must end in .png")
-    return check_writable("--plot", path)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise OutputError("--plot needs matplotlib: pip install 'medici-sim[analysis]'") from None
+    return path
 
 
-def atomic_write(path: Path, write) -> None:
-    """Write through ``write(temporary_path)`` and rename into place."""
+def check_plan(outputs: list[tuple[str, Path]], inputs: list[tuple[str, Path]]) -> None:
+    """Refuse, before any game, a run whose outputs (option, path) cannot all be written, or
+    would replace one of its inputs (option, path) or each other."""
+    for k, (option, path) in enumerate(outputs):
+        check_writable(option, path)
+        for other_option, other in inputs:
+            if _same_file(path, other):
+                raise OutputError(f"{option} {path} is the run's {other_option} file; refusing to overwrite it")
+        for other_option, other in outputs[:k]:
+            if _same_file(path, other):
+                raise OutputError(f"{option} {path} is also written as {other_option}; give them different files")
+
+
+def _new_file_mode(path: Path) -> int:
+    """An existing file keeps its mode; a new one gets the user's umask, as ``open`` would."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _temporary_beside(path: Path) -> str:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
+    os.chmod(tmp, _new_file_mode(path))
+    return tmp
+
+
+def atomic_write_all(writes: list[tuple[str, Path, Callable[[str], None]]]) -> None:
+    """Write a set of files (option, path, write(temporary path)): every file goes to a
+    temporary name first, and they are renamed into place only once all are written."""
+    done: list[tuple[str, Path]] = []
     try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        for option, path, write in writes:
+            target = Path(os.path.realpath(path))  # a symbolic link keeps pointing at the new file
+            done.append((_temporary_beside(target), target))
+            try:
+                write(done[-1][0])
+            except OSError as exc:
+                raise OutputError(f"{option} {path}: cannot write ({exc.strerror or exc})") from None
+        for tmp, target in done:
+            os.replace(tmp, target)
+    finally:
+        for tmp, _ in done:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def atomic_write(path: Path, write: Callable[[str], None], option: str = "--out") -> None:
+    """Write one file through ``write(temporary_path)`` and rename it into place."""
+    atomic_write_all([(option, Path(path), write)])
 
 
 def table_paths(path: str | Path, names: list[str]) -> dict[str, Path]:
@@ -76,22 +169,34 @@ def table_paths(path: str | Path, names: list[str]) -> dict[str, Path]:
             for i, name in enumerate(names)}
 
 
-def write_tables(path: str | Path, tables: dict[str, pd.DataFrame], summary: dict) -> list[Path]:
-    """Write ``tables`` (the first is the main one) and return the files written."""
+def out_files(path: str | Path, names: list[str]) -> list[tuple[str, Path]]:
+    """Every (option, path) ``write_tables`` will write for tables ``names`` (summary included)."""
+    paths = table_paths(path, [*names, "summary"])
+    return [("--out", p) for p in dict.fromkeys(paths.values())]
+
+
+def table_writes(path: str | Path, tables: dict[str, pd.DataFrame], summary: dict) -> list[tuple]:
+    """The (option, path, write) set that writes ``tables`` (the first is the main one)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".json":
         document = {"summary": summary, **{name: json.loads(t.to_json(orient="records", double_precision=15))
                                            for name, t in tables.items()}}
-        atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(document, indent=2) + "\n"))
-        return [path]
+        text = json.dumps(document, indent=2) + "\n"
+        return [("--out", path, lambda tmp: Path(tmp).write_text(text))]
     tables = {**tables, "summary": pd.DataFrame([summary])}
-    written = []
+    writes = []
     for name, target in table_paths(path, list(tables)).items():
         table = tables[name]
         if suffix == ".csv":
-            atomic_write(target, lambda tmp, t=table: t.to_csv(tmp, index=False))
+            writes.append(("--out", target, lambda tmp, t=table: t.to_csv(tmp, index=False)))
         else:
-            atomic_write(target, lambda tmp, t=table: t.to_parquet(tmp, index=False))
-        written.append(target)
-    return written
+            writes.append(("--out", target, lambda tmp, t=table: t.to_parquet(tmp, index=False)))
+    return writes
+
+
+def write_tables(path: str | Path, tables: dict[str, pd.DataFrame], summary: dict) -> list[Path]:
+    """Write ``tables`` as one set of files; return the files written."""
+    writes = table_writes(path, tables, summary)
+    atomic_write_all(writes)
+    return [target for _, target, _ in writes]

@@ -6,7 +6,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from .output import OutputError, read_limited
 from .registry import GAMES
+
+MAX_PLUGIN_BYTES = 1 << 22  # a plug-in is a small Python file
 
 
 class PluginError(ValueError):
@@ -26,21 +29,28 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
     """Import a plug-in file (it calls a game's ``register``); return the (game, strategy)
     pairs it registered."""
     path = Path(path)
-    if not path.is_file():
-        raise PluginError(f"--plugin {path}: no such file")
+    try:
+        source = read_limited(path, MAX_PLUGIN_BYTES, "--plugin")
+    except OutputError as exc:
+        raise PluginError(str(exc)) from None
     # a stable module name per file content, so numba can cache the plug-in's functions
-    name = "medici_plugin_" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    name = "medici_plugin_" + hashlib.sha256(source).hexdigest()[:16]
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
             raise PluginError(f"--plugin {path}: not a Python file")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
+        before = {game.name: (dict(game.registry.strategies), dict(game.registry.origin)) for game in GAMES.values()}
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:  # a broken plug-in is the user's input: report it in one line
+        except (Exception, SystemExit) as exc:  # a broken plug-in is the user's input: report it in one line
             del sys.modules[name]
-            raise PluginError(f"--plugin {path}: {type(exc).__name__}: {exc}".replace("\n", " ")) from None
+            for game in GAMES.values():  # what it registered before failing goes too
+                game.registry.strategies, game.registry.origin = before[game.name]
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise PluginError(f"--plugin {path}: cannot load it: {type(exc).__name__}: {first} "
+                              "(--debug shows the full trace)") from exc
     added = sorted(_strategies_from(name))
     if not added:
         raise PluginError(f"--plugin {path}: registered no strategy (call a game's register, e.g. "

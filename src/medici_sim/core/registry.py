@@ -147,8 +147,19 @@ class Game:
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
     rules_page: str  # the docs page holding the game's rules
     uses_deck: bool = False  # True if the game takes a deck file (--deck)
+    load_deck: Callable | None = None  # (path or None) -> the deck of that file, or the game's default deck
+    deck_from_text: Callable | None = None  # (a deck's file contents) -> the deck (checkpoints hold decks as text)
     check_config: Callable | None = None  # (RunConfig) -> None, raises ValueError for an unplayable run
-    trace: Callable | None = None  # (Kernel, game_index) -> the game's day-by-day record
+    trace: Callable | None = None  # (Kernel, game_index) -> a trace whose .record() is the reference's record
+    reference_game: Callable | None = None  # (RunConfig, game_index) -> the reference engine's record of that game
+    reference_strategies: Callable | None = None  # () -> the strategy names the reference engine plays
+    invariants: Callable | None = None  # (record, RunConfig) -> None; AssertionError names a broken invariant
+    # what the game adds to the consistency rules of saved totals (core.checkpoint): an object with
+    # row(row, where, games, players, variant) and run(run, where, games, players, variant), raising
+    # accounting.InconsistentTotals
+    totals_rules: object | None = None
+    narrate: Callable | None = None  # (Kernel, game_index) -> (data, text): the kernel's game told turn by turn
+    #                                   with its scoring explained (JSON-serialisable dict, text; `medici-sim trace`)
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)

@@ -72,16 +72,22 @@ def head_to_head_table(tournament: Tournament) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HEAD_TO_HEAD_COLUMNS)
 
 
+def require_statsmodels():
+    """statsmodels (for the ratings), or AnalysisDependencyError: checked before any game."""
+    try:
+        import statsmodels.api as sm
+    except ImportError:
+        raise AnalysisDependencyError("ratings need statsmodels: pip install 'medici-sim[analysis]'") from None
+    return sm
+
+
 def ratings_table(tournament: Tournament) -> pd.DataFrame:
     """Bradley–Terry ratings (log-odds of finishing above) with 95% intervals.
 
     The first strategy is the reference at 0. Half a win is added to each side of every
     pairing so that a strategy that never lost (or never won) still gets a finite rating.
     """
-    try:
-        import statsmodels.api as sm
-    except ImportError:
-        raise AnalysisDependencyError("ratings need statsmodels: pip install 'medici-sim[analysis]'") from None
+    sm = require_statsmodels()
     labels = tournament.labels
     n = len(labels)
     if n == 1:
@@ -161,17 +167,19 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
     paragraphs = []
     for players, rows in per_strategy.groupby("players", sort=True):
         rules = per_rules[per_rules["players"] == players].set_index("variant")
-        biggest = rows.loc[rows["difference"].abs().idxmax()]
-        half = biggest["difference_ci_high"] - biggest["difference"]
-        change = (f"{'raises' if biggest['difference'] > 0 else 'lowers'} {biggest['strategy']}'s win rate "
-                  f"from {points(biggest['win_rate_standard'])}% to {points(biggest['win_rate_bonus20'])}% "
-                  f"({'+' if biggest['difference'] >= 0 else '-'}{points(abs(biggest['difference']))} "
-                  f"± {points(half)} points)")
-        if biggest["significant"]:
-            first = f"With {players} players, bonus20 {change}"
+        significant = rows[rows["significant"]]
+        if len(significant):  # the largest significant change; a change within the noise is never named as one
+            biggest = significant.loc[significant["difference"].abs().idxmax()]
+            half = biggest["difference_ci_high"] - biggest["difference"]
+            first = (f"With {players} players, bonus20 {'raises' if biggest['difference'] > 0 else 'lowers'} "
+                     f"{biggest['strategy']}'s win rate from {points(biggest['win_rate_standard'])}% to "
+                     f"{points(biggest['win_rate_bonus20'])}% "
+                     f"({'+' if biggest['difference'] >= 0 else '-'}{points(abs(biggest['difference']))} "
+                     f"± {points(half)} points)")
         else:
+            widest = rows["difference_ci_high"] - rows["difference"]
             first = (f"With {players} players, bonus20 changes no strategy's win rate significantly "
-                     f"(largest: it {change})")
+                     f"(every difference is within its 95% interval of zero, ± up to {points(widest.max())} points)")
         std, b20 = rules.loc["standard"], rules.loc["bonus20"]
         seat_half = np.hypot(std["seat1_ci_high"] - std["seat1_win_rate"],
                              b20["seat1_ci_high"] - b20["seat1_win_rate"])

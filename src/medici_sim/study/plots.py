@@ -1,13 +1,10 @@
 """Figures for ``compare`` and ``balance`` (matplotlib, optional: pip install 'medici-sim[analysis]')."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
 from .analysis import AnalysisDependencyError
-from ..core.output import atomic_write
 
 
 def _pyplot():
@@ -21,11 +18,15 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path: Path) -> None:
-    atomic_write(Path(path), lambda tmp: fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight"))
+def _writer(fig):
+    """The figure's PNG writer, ``write(path)``: the caller writes it with the run's other files."""
+    def write(path: str) -> None:
+        fig.savefig(path, format="png", dpi=120, bbox_inches="tight")
+        _pyplot().close(fig)
+    return write
 
 
-def plot_compare(ratings: pd.DataFrame, head_to_head: pd.DataFrame, path: Path) -> None:
+def plot_compare(ratings: pd.DataFrame, head_to_head: pd.DataFrame):
     """Left: each strategy's rating with its interval, per player count. Right: how often the
     row strategy finished above the column strategy, over all player counts."""
     plt = _pyplot()
@@ -59,11 +60,10 @@ def plot_compare(ratings: pd.DataFrame, head_to_head: pd.DataFrame, path: Path) 
                 right.text(j, i, f"{100 * value:.0f}%", ha="center", va="center", fontsize=8)
     right.set_title("Head to head: row finishes above column")
     fig.colorbar(image, ax=right, fraction=0.046, pad=0.04)
-    _save(fig, path)
-    plt.close(fig)
+    return _writer(fig)
 
 
-def plot_balance(per_strategy: pd.DataFrame, path: Path) -> None:
+def plot_balance(per_strategy: pd.DataFrame):
     """One panel per player count: each strategy's win rate under both rules, with intervals."""
     plt = _pyplot()
     counts = sorted(per_strategy["players"].unique())
@@ -82,5 +82,4 @@ def plot_balance(per_strategy: pd.DataFrame, path: Path) -> None:
     axes[0][0].set_ylabel("win rate (95% interval); dashed: 1 / players")
     axes[0][0].legend(fontsize="small")
     fig.suptitle("Win rate by strategy: standard rules against bonus20")
-    _save(fig, path)
-    plt.close(fig)
+    return _writer(fig)

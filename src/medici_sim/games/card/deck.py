@@ -14,11 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.output import OutputError, read_limited
 from .rules import DAYS, GOODS, NO_GOOD, ship_capacity
 
 COLUMNS = ("count", "good", "icons", "value", "green")
 MAX_CARDS = 1_000  # the engine's arrays are this size; far above any real deck (110)
 MAX_VALUE = 1_000_000
+MAX_DECK_BYTES = 1 << 20  # a real deck file is a few hundred bytes
 _TRUE = {"yes", "y", "true", "1"}
 _FALSE = {"no", "n", "false", "0"}
 
@@ -146,14 +148,15 @@ def parse_deck(text: str, name: str) -> Deck:
 
 
 def load_deck(path: str | Path) -> Deck:
-    """Read a deck file; any problem (missing, unreadable, not text, invalid) is a DeckError."""
+    """Read a deck file; any problem (missing, unreadable, not a regular file, far too large,
+    not text, invalid) is a DeckError."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_limited(path, MAX_DECK_BYTES, "deck").decode("utf-8-sig")
     except UnicodeDecodeError:
         raise DeckError(f"deck {path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise DeckError(f"deck {path}: cannot read ({exc.strerror or exc})") from None
+    except OutputError as exc:
+        raise DeckError(str(exc)) from None
     if "\x00" in text:
         raise DeckError(f"deck {path}: not a text file")
     return parse_deck(text, path.name)

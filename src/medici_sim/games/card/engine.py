@@ -46,7 +46,11 @@ from .state import (
     RECORD_LOCATIONS,
     REVEALED,
     STATE_DTYPE,
+    TURN_CARD_AT,
+    TURN_CARD_BITS,
     TURN_ID,
+    TURN_REVEALED_AT,
+    TURN_TAKE_AT,
     UNSEEN_CARDS,
     UNSEEN_ICONS,
     UNSEEN_NO_GOOD,
@@ -105,6 +109,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.warehouse_icons[:, :] = 0
     state.florins[:] = 0
     state.variant_extra[:] = 0
+    state.day_turn_count[:] = 0
 
 
 @njit(cache=True)
@@ -168,7 +173,10 @@ def play_turn_nb(state, seat, table):
         if state.counts[MARKET_LEN] > 0 and not reveal_nb(table, strategy, state, seat):
             break
         reveal_card_nb(state)
-    take_cards_nb(state, seat, take_nb(table, strategy, state, seat))
+    choice = take_nb(table, strategy, state, seat)
+    if state.counts[RECORD_LOCATIONS]:  # tracing only: the one check a turn costs otherwise
+        record_turn_nb(state, seat, choice)
+    take_cards_nb(state, seat, choice)
 
 
 @njit(cache=True)
@@ -210,7 +218,8 @@ def take_cards_nb(state, seat, choice):
     pending = takes_space_nb(state, last)
     if take_second:
         if not fits_nb(state, seat, state.market[n - 2], pending):
-            raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that does not fit on its ship (R10)")
+            raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
+                             "chose a card that does not fit on its ship (R10)")
         pending += takes_space_nb(state, state.market[n - 2])
     if take_third and not fits_nb(state, seat, state.market[n - 3], pending):
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that does not fit on its ship (R10)")
@@ -311,6 +320,21 @@ def next_starter_nb(state):
                 return p
             pick -= 1
     return -1  # unreachable
+
+
+@njit(cache=True)
+def record_turn_nb(state, seat, choice):
+    """Append the turn being played to the day's turns (packed as state.TURN_* describes):
+    the seat, the cards it revealed (the market's last REVEALED cards) and the take flags of
+    its ``choice``. Called before ``take_cards_nb``, which refuses an illegal choice."""
+    day = state.counts[DAY]
+    n = state.counts[MARKET_LEN]
+    revealed = state.counts[REVEALED]
+    word = seat | (revealed << TURN_REVEALED_AT) | ((choice & 3) << TURN_TAKE_AT)
+    for i in range(revealed):
+        word |= state.market[n - revealed + i] << (TURN_CARD_AT + TURN_CARD_BITS * i)
+    state.day_turns[day, state.day_turn_count[day]] = word
+    state.day_turn_count[day] += 1
 
 
 @njit(cache=True)

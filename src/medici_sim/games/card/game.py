@@ -5,10 +5,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game
-from . import engine
-from .deck import default_deck
-from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, rule_arrays
+from . import engine, narrate, reference, state
+from .deck import default_deck, load_deck, parse_deck
+from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, rule_arrays
 from .strategies import BUILT_INS, REGISTRY
 
 
@@ -35,6 +36,20 @@ class GameTrace:
     day_bonus_pay: np.ndarray  # (days, players)
     day_warehouse_icons: np.ndarray  # (days, players, goods) after unloading
     day_card_location: np.ndarray  # (days, cards) at the end of the day's turns (state.LOC_*)
+    day_turns: tuple = ()  # per day, its turns in order, packed as state.TURN_* describes (narrate.py reads them)
+
+    def record(self) -> dict[str, np.ndarray]:
+        """The trace in the reference engine's record format (``reference.play_game``)."""
+        paid = self.day_ship_pay + self.day_majority_pay + self.day_bonus_pay
+        winners = self.florins == self.florins.max()
+        return {
+            "seat_slot": self.seat_slot, "starter": self.day_starter, "ran_out": self.day_ran_out,
+            "ship_value": self.day_ship_value, "ship_pay": self.day_ship_pay,
+            "majority_pay": self.day_majority_pay, "bonus_pay": self.day_bonus_pay,
+            "florins": np.cumsum(paid, axis=0), "warehouse_icons": self.day_warehouse_icons,
+            "card_location": self.day_card_location,
+            "winner_share60": np.where(winners, 60 // winners.sum(), 0),
+        }
 
 
 def trace(kernel, game_index: int) -> GameTrace:
@@ -57,7 +72,62 @@ def trace(kernel, game_index: int) -> GameTrace:
         day_bonus_pay=state["day_bonus_pay"][:, :p].copy(),
         day_warehouse_icons=state["day_warehouse_icons"][:, :p].copy(),
         day_card_location=state["day_card_location"][:, :c].copy(),
+        day_turns=tuple(state["day_turns"][d, :state["day_turn_count"][d]].copy() for d in range(DAYS)),
     )
+
+
+def reference_game(config, game_index: int) -> dict[str, np.ndarray]:
+    """The reference engine's record of game ``game_index`` of the run ``config``."""
+    deck = config.deck if config.deck is not None else default_deck()
+    return reference.play_game(deck, config.players, VARIANTS.index(config.variant),
+                               [s.name for s in config.strategies], config.seed, game_index, config.seating,
+                               [dict(s.params) for s in config.strategies])
+
+
+def invariants(record: dict, config) -> None:
+    """What holds in every card game: every card in exactly one place at the end of each
+    day's turns (R16, R20), goods only in warehouses and no-good cards out (R16), florins
+    only from the day's payouts (R13-R19) and never falling, warehouses never shrinking."""
+    location = record["card_location"]
+    assert not np.isin(location, (state.LOC_UNSEEN, state.LOC_TWICE)).any(), "a card is nowhere or twice"
+    paid = record["ship_pay"] + record["majority_pay"] + record["bonus_pay"]
+    assert (paid >= 0).all() and np.array_equal(record["florins"], np.cumsum(paid, axis=0)), "florins not conserved"
+    assert (np.diff(record["warehouse_icons"], axis=0) >= 0).all(), "a warehouse lost icons"
+    assert record["winner_share60"].sum() == 60, "the win was not shared out exactly (R22)"
+
+
+class TotalsRules:
+    """What honest card-game totals satisfy: florins are exactly ships + majorities + bonuses,
+    paid in 5s (R13-R19, R15), bonuses in 10s; at most three days run out per game (R12); the
+    standard rules pay no variant florins, so no game is decided by the variant."""
+
+    @staticmethod
+    def row(row, where: str, games: int, players: int, variant: str) -> None:
+        sources = row[STAT_SHIP] + row[STAT_MAJORITY] + row[STAT_BONUS]
+        if row[STAT_SCORE] != sources:
+            raise InconsistentTotals(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but ships, majorities and "
+                                     f"bonuses paid {sources} florins")
+        for column, unit in ((STAT_SHIP, SHARE_COIN), (STAT_MAJORITY, SHARE_COIN), (STAT_BONUS, BONUS),
+                             (STAT_SCORE_SQ, SHARE_COIN**2)):
+            if row[column] % unit:
+                raise InconsistentTotals(f"{where}[{column}] is {row[column]}, not a multiple of {unit}")
+
+    @staticmethod
+    def run(run, where: str, games: int, players: int, variant: str) -> None:
+        if run[engine.RUN_RAN_OUT_DAYS] > DAYS * games:
+            raise InconsistentTotals(f"{where}[{engine.RUN_RAN_OUT_DAYS}] is {run[engine.RUN_RAN_OUT_DAYS]}, more "
+                                     f"than the {DAYS * games} days of {games} games")
+        decided = run[engine.RUN_VARIANT_DECIDED]
+        if decided > games or (decided and variant == "standard"):
+            raise InconsistentTotals(f"{where}[{engine.RUN_VARIANT_DECIDED}] is {decided}, impossible in {games} "
+                                     f"games with the {variant} rules")
+
+
+def deck_from_text(contents: str):
+    """A deck from its file contents: the default deck itself when it is the default's."""
+    deck = parse_deck(contents, "saved in the checkpoint")
+    default = default_deck()
+    return default if deck.fingerprint() == default.fingerprint() else deck
 
 
 def check_config(config) -> None:
@@ -81,6 +151,13 @@ GAME = Game(
     run_columns=("ran_out_days", "variant_decided"),
     rules_page="docs/rules-card.md",
     uses_deck=True,
+    load_deck=lambda path: load_deck(path) if path is not None else default_deck(),
+    deck_from_text=deck_from_text,
     check_config=check_config,
     trace=trace,
+    reference_game=reference_game,
+    reference_strategies=lambda: tuple(reference.REFERENCE_STRATEGIES),
+    invariants=invariants,
+    totals_rules=TotalsRules,
+    narrate=narrate.narrate,
 )

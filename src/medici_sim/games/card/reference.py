@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .deck import Deck
 from ...core.rng import GameRandom
+from .deck import Deck
 from .rules import (
     BIG_BONUS,
     BONUS,

@@ -36,6 +36,17 @@ UNSEEN_CARDS, UNSEEN_VALUE, UNSEEN_NO_GOOD = 0, 1, 2
 UNSEEN_ICONS = 3  # UNSEEN_ICONS + 2 * good + (icons - 1): cards of that good and icon count
 UNSEEN_WIDTH = UNSEEN_ICONS + 2 * N_GOODS
 
+# A day's turns, recorded only when the state records (counts[RECORD_LOCATIONS], set by the
+# trace): ``day_turns[day, :day_turn_count[day]]``, one int64 per turn in playing order:
+#     bits 0-3 the seat; bits 4-5 R, the cards it revealed (R9); bit 6 / bit 7: it took the
+#     2nd- / 3rd-from-last card besides the last (R10); bits 8 + 16 i: the i-th card it
+#     revealed (i < R), in the order turned up.
+# The market before the turn follows from the day's earlier turns (a day starts with an
+# empty market, R20), so the cards taken and left follow too. Every turn takes a card that
+# then leaves the market for the day, so a day has at most MAX_CARDS turns.
+TURN_SEAT_BITS, TURN_REVEALED_AT, TURN_TAKE_AT, TURN_CARD_AT, TURN_CARD_BITS = 4, 4, 6, 8, 16
+assert MAX_CARDS < 1 << TURN_CARD_BITS
+
 # Card locations recorded for the invariant and differential tests.
 LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
 LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 3 + MAX_PLAYERS
@@ -70,6 +81,7 @@ STATE_DTYPE = np.dtype([
     ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
     ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when recording locations
+    ("day_turns", _I8, (DAYS, MAX_CARDS)), ("day_turn_count", _I8, DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
 ], align=True)
 

@@ -5,9 +5,20 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game, StatColumn
-from . import engine
-from .rules import DAYS, MAX_PLAYERS, MIN_PLAYERS, card_arrays, removed_cards, rule_arrays
+from . import engine, narrate, reference, state
+from .rules import (
+    DAYS,
+    HOLDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TRACK_MAX,
+    card_arrays,
+    removed_cards,
+    rule_arrays,
+    starting_money,
+)
 from .strategies import BUILT_INS, REGISTRY
 
 VARIANTS = ("standard",)
@@ -79,6 +90,52 @@ def trace(kernel, game_index: int) -> GameTrace:
     )
 
 
+def reference_game(config, game_index: int) -> dict:
+    """The reference engine's record of game ``game_index`` of the run ``config``."""
+    return reference.play_game(config.players, [s.name for s in config.strategies], config.seed, game_index,
+                               config.seating, [dict(s.params) for s in config.strategies])
+
+
+def invariants(record: dict, config) -> None:
+    """What holds in every classic game: every card in exactly one place each day (C5, C10),
+    ships within their holds (C3), tracks rising and capped at 7 (C14), money never negative
+    and conserved: start money, less what was spent on lots, plus the payouts (C4, C10, C13-C16)."""
+    players = config.players
+    location = record["card_location"]
+    assert not np.isin(location, (state.LOC_UNSEEN, state.LOC_TWICE)).any(), "a card is nowhere or twice"
+    assert ((record["ship_cards"] >= 0).sum(axis=2) <= HOLDS).all(), "a ship holds more than 5 cards"
+    track = record["track"]
+    assert (track <= TRACK_MAX).all() and (np.diff(track, axis=0) >= 0).all(), "a track fell or passed 7"
+    paid = (record["ship_pay"] + record["majority_pay"] + record["bonus_pay"]).sum(axis=0)
+    assert (record["money"] >= 0).all(), "money went negative"
+    assert np.array_equal(record["money"][-1], starting_money(players) - record["spent"] + paid), "money not conserved"
+    assert record["winner_share60"].sum() == 60, "the win was not shared out exactly (C18)"
+
+
+class TotalsRules:
+    """What honest classic totals satisfy: money is the starting money (C4) less the florins
+    spent plus ships, majorities and bonuses (C13-C16); the price column's total is the florins
+    spent; at most three days run out per game (C12, C18)."""
+
+    @staticmethod
+    def row(row, where: str, games: int, players: int, variant: str) -> None:
+        spent = row[engine.STAT_SPENT]
+        expected = starting_money(players) * games - spent + row[STAT_SHIP] + row[STAT_MAJORITY] + row[STAT_BONUS]
+        if row[STAT_SCORE] != expected:
+            raise InconsistentTotals(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but the starting money, the "
+                                     f"florins spent and the payouts make {expected}")
+        price = engine.STAT_PRICE_SPENT
+        if row[price] != spent:
+            raise InconsistentTotals(f"{where}[{price}] is {row[price]}, but the florins spent are {spent}")
+
+    @staticmethod
+    def run(run, where: str, games: int, players: int, variant: str) -> None:
+        column = engine.RUN_RAN_OUT_DAYS
+        if run[column] > DAYS * games:
+            raise InconsistentTotals(f"{where}[{column}] is {run[column]}, more than the {DAYS * games} days of "
+                                     f"{games} games")
+
+
 def check_config(config) -> None:
     """The classic game has no deck files: its 36 cards are fixed (C2)."""
     if config.deck is not None:
@@ -109,6 +166,11 @@ GAME = Game(
     uses_deck=False,
     check_config=check_config,
     trace=trace,
+    reference_game=reference_game,
+    reference_strategies=lambda: tuple(reference.STRATEGIES),
+    invariants=invariants,
+    totals_rules=TotalsRules,
+    narrate=narrate.narrate,
 )
 assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
 assert len(GAME.run_columns) == engine.N_RUN_STATS - engine.N_COMMON_RUN_STATS

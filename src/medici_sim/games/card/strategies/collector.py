@@ -6,8 +6,8 @@ bonus threshold (R18, R19): 5 icons (7 with 2 players), or 8 (10) under bonus20.
 """
 from numba import njit
 
-from ..state import MARKET_LEN, market_card_nb
 from ..rules import N_GOODS
+from ..state import MARKET_LEN, market_card_nb
 from . import Param, Strategy, register
 from .common import bonus_target_nb, held_icons_nb, take_by_score_nb
 

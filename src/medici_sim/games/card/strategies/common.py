@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
 from ..rules import RULE_BIG_BONUS_MIN, RULE_BONUS_MIN
+from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
 
 
 @njit(cache=True)

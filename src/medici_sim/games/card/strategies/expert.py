@@ -27,19 +27,6 @@ they run several times a decision, and a call cost about as much as their bodies
 from numba import njit
 
 from ..deck import MAX_CARDS
-from ..state import (
-    DAY,
-    DAY_ID,
-    MARKET_LEN,
-    SCRATCH_WIDTH,
-    TURN_ID,
-    UNSEEN_CARDS,
-    UNSEEN_ICONS,
-    UNSEEN_VALUE,
-    fits_nb,
-    market_card_nb,
-    takes_space_nb,
-)
 from ..rules import (
     DAYS,
     MAX_PLAYERS,
@@ -53,6 +40,19 @@ from ..rules import (
     RULE_PLAYERS,
     big_bonus_threshold,
     bonus_threshold,
+)
+from ..state import (
+    DAY,
+    DAY_ID,
+    MARKET_LEN,
+    SCRATCH_WIDTH,
+    TURN_ID,
+    UNSEEN_CARDS,
+    UNSEEN_ICONS,
+    UNSEEN_VALUE,
+    fits_nb,
+    market_card_nb,
+    takes_space_nb,
 )
 from . import Param, Strategy, register
 from .common import big_bonus_active_nb, held_icons_nb

@@ -1,8 +1,8 @@
 """``random``: the canonical baseline (R23), every decision an independent fair coin."""
 from numba import njit
 
-from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
 from ....core.rng import coin_nb
+from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
 from . import Strategy, register
 
 

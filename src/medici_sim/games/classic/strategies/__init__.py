@@ -32,6 +32,6 @@ def register(strategy: Strategy) -> Strategy:
 
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
-BUILT_INS = ("random",)
+BUILT_INS = ("random", "value", "collector", "bargain", "expert")
 # Registers the built-ins, in this order (their ids).
-from . import random  # noqa: E402,F401,I001  isort: skip
+from . import random, value, collector, bargain, expert  # noqa: E402,F401,I001  isort: skip

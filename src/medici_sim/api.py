@@ -1,0 +1,150 @@
+"""The Python API: the command line's runs as functions that return pandas DataFrames.
+
+The options, defaults, determinism and checks are the command line's (the same code serves
+both); a bad option raises one of the command line's errors (``ConfigError``, ``DeckError``,
+``PluginError``, ...: all ``ValueError``) instead of exiting. Results depend only on the
+options and the seed (R25, C20): the thread count never changes them.
+
+>>> import medici_sim
+>>> run = medici_sim.simulate(games=20_000, players=4, strategies="expert,random,random,random")
+>>> run.strategies[["strategy", "win_rate"]]          # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .core.driver import RunConfig, Totals
+from .core.driver import simulate as play_run
+from .core.plugins import load_plugin
+from .core.registry import GAMES, get_game
+from .core.specs import default_threads, load_game_deck, parse_player_counts, parse_strategies, parse_strategy_list
+from .core.stats import seat_frame, strategy_frame, summary
+from .study import studies
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """The main command's answer: per seat, per strategy, and the run's summary."""
+
+    seats: pd.DataFrame
+    strategies: pd.DataFrame
+    summary: dict
+    totals: Totals  # the additive statistics the tables come from
+
+
+@dataclass(frozen=True)
+class CompareReport:
+    """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary."""
+
+    strategies: pd.DataFrame
+    ratings: pd.DataFrame
+    head_to_head: pd.DataFrame
+    summary: dict
+
+
+@dataclass(frozen=True)
+class BalanceReport:
+    """``balance``'s answer: win rates under both rules, the seat advantage and florin
+    sources per rules, the verdict in words, and the summary."""
+
+    strategies: pd.DataFrame
+    rules: pd.DataFrame
+    verdict: str
+    summary: dict
+
+
+def _spec(strategies: str | Sequence[str] | None) -> str | None:
+    """Strategies as the command line writes them: a comma list, or a list of names."""
+    if strategies is None or isinstance(strategies, str):
+        return strategies
+    return ",".join(strategies)
+
+
+def _load(plugins: Sequence[str]) -> None:
+    for plugin in plugins:
+        load_plugin(plugin)
+
+
+def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
+             variant: str | None = None, seating: str = "fixed", seed: int = 0, threads: int | None = None,
+             deck: str | None = None, plugins: Sequence[str] = ()) -> RunReport:
+    """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
+
+    ``strategies``: one for every seat, or one per seat (``"expert,random,random,random"`` or a
+    list), parameters as ``name:param=value``; ``seating``: fixed, rotate or random (R24);
+    ``deck``: a deck file (card game, R3-R5) or None for the default; ``plugins``: files that
+    register strategies.
+    """
+    _load(plugins)
+    definition = get_game(game)
+    config = RunConfig(deck=load_game_deck(definition, deck), players=players,
+                       strategies=parse_strategies(_spec(strategies), players, definition.name), games=games,
+                       seed=seed, variant=definition.variants[0] if variant is None else variant, seating=seating,
+                       threads=default_threads(threads), game=definition.name)
+    result = play_run(config)
+    return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals)
+
+
+def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
+           strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
+           deck: str | None, precision: float | None, plugins: Sequence[str]):
+    _load(plugins)
+    definition = get_game(game)
+    counts = players if isinstance(players, str) else (str(players) if isinstance(players, int)
+                                                       else ",".join(map(str, players)))
+    study = studies.Study(
+        game=definition, counts=tuple(parse_player_counts(counts, definition.name)),
+        strategies=parse_strategy_list(_spec(strategies) or ",".join(definition.built_ins), definition.name),
+        variant=variant, seed=seed, deck=load_game_deck(definition, deck), games=games, precision=precision,
+        threads=default_threads(threads))
+    study.check(command)
+    tournaments = studies.plan(study, command)
+    complete = studies.play(tournaments, study)
+    return study, tournaments, complete
+
+
+def compare(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
+            strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
+            threads: int | None = None, deck: str | None = None, precision: float | None = None,
+            plugins: Sequence[str] = ()) -> CompareReport:
+    """Which strategy is best, and by how much (``medici-sim compare``): every combination of
+    the strategies at each player count, each lineup rotated through the seats (R24).
+
+    ``players``: "all", a count, or counts; ``strategies``: default the game's built-ins;
+    ``precision``: instead of a fixed number of games, play batches of ``games`` until every
+    win rate's 95% interval half-width is below it.
+    """
+    study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
+                                          deck, precision, plugins)
+    tables = studies.compare_answer(tournaments)
+    return CompareReport(**tables, summary=studies.summary(tournaments, study, complete))
+
+
+def balance(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
+            strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
+            deck: str | None = None, precision: float | None = None, plugins: Sequence[str] = ()) -> BalanceReport:
+    """Does the card game's bonus20 variant (R19) change the balance (``medici-sim balance``)?
+    The same tournaments under both rules, side by side, with a verdict in words."""
+    study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
+                                          precision, plugins)
+    tables, text = studies.balance_answer(tournaments)
+    return BalanceReport(**tables, verdict=text,
+                         summary={**studies.summary(tournaments, study, complete), "verdict": text})
+
+
+def strategies(game: str = "card") -> pd.DataFrame:
+    """A game's strategies: name, one-line summary, parameters with defaults and ranges."""
+    rows = []
+    for name, strategy in get_game(game).registry.items():
+        params = {k: {"default": p.default, "low": p.low, "high": p.high, "integer": p.integer, "help": p.help}
+                  for k, p in strategy.params.items()}
+        rows.append({"strategy": name, "summary": strategy.summary, "parameters": params})
+    return pd.DataFrame(rows)
+
+
+def list_games() -> list[str]:
+    """The games medici-sim plays."""
+    return sorted(GAMES)

@@ -1,0 +1,94 @@
+"""Tables as people read them on a terminal: the main columns in 100 characters.
+
+By default each table shows its main columns — win rate as a percentage with its 95%
+interval, mean florins, where the florins came from — formatted and aligned, best first
+where the order is free. ``--wide`` prints every column at full precision; ``--out`` files
+always hold every column.
+"""
+from __future__ import annotations
+
+import click
+import pandas as pd
+
+WIDTH = 100  # the terminal width the default tables fit
+
+
+def _pct(value: float) -> str:
+    return "" if pd.isna(value) else f"{100 * value:.1f}%"
+
+
+def _interval(mean: pd.Series, low: pd.Series, high: pd.Series) -> list[str]:
+    """``25.3% [24.9, 25.7]`` from rates."""
+    return [f"{_pct(m)} [{100 * lo:.1f}, {100 * hi:.1f}]" if not pd.isna(m) else ""
+            for m, lo, hi in zip(mean, low, high, strict=True)]
+
+
+def _number(series: pd.Series, digits: int = 1) -> list[str]:
+    return ["" if pd.isna(v) else f"{v:,.{digits}f}" for v in series]
+
+
+def _sources(frame: pd.DataFrame) -> dict[str, list[str]]:
+    """Mean florins from ships, majorities and bonuses, or their shares, whichever the table has."""
+    if "mean_ship_florins" in frame:
+        return {"ships": _number(frame["mean_ship_florins"]), "majorities": _number(frame["mean_majority_florins"]),
+                "bonuses": _number(frame["mean_bonus_florins"])}
+    return {"ships": [_pct(v) for v in frame["ship_share"]], "majorities": [_pct(v) for v in frame["majority_share"]],
+            "bonuses": [_pct(v) for v in frame["bonus_share"]]}
+
+
+def _results(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per seat or per strategy: who, win rate with interval, mean florins, the sources."""
+    shown = {key: frame[key] for key in keys if key in frame}
+    shown["games"] = _number(frame["games"], 0)
+    shown["win rate [95% CI]"] = _interval(frame["win_rate"], frame["win_rate_ci_low"], frame["win_rate_ci_high"])
+    shown["florins"] = _number(frame["mean_florins"])
+    shown.update(_sources(frame))
+    if "mean_spent" in frame:  # the classic game: florins paid for lots, and per card (C21)
+        shown["spent"] = _number(frame["mean_spent"])
+        shown["per card"] = _number(frame["price_per_card"], 2)
+    return pd.DataFrame(shown)
+
+
+def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """The main columns of table ``name``, formatted for reading."""
+    if name in ("seats", "strategies") and "win_rate" in frame:
+        if "players" in frame:  # compare: best first within each player count
+            frame = frame.sort_values(["players", "win_rate"], ascending=[True, False], kind="stable")
+        return _results(frame, ["players", "variant", "seat", "strategy"])
+    if name == "ratings":
+        frame = frame.sort_values(["players", "rating"], ascending=[True, False], kind="stable")
+        return pd.DataFrame({"players": frame["players"], "strategy": frame["strategy"],
+                             "rating": _number(frame["rating"], 2),
+                             "95% CI": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in
+                                        zip(frame["rating_ci_low"], frame["rating_ci_high"], strict=True)]})
+    if name == "head_to_head":
+        return pd.DataFrame({"players": frame["players"], "strategy": frame["strategy"],
+                             "opponent": frame["opponent"], "meetings": _number(frame["meetings"], 0),
+                             "finishes above": [_pct(v) for v in frame["above_rate"]]})
+    if name == "strategies":  # balance: win rate under each rule, and the change
+        half = frame["difference_ci_high"] - frame["difference"]
+        return pd.DataFrame({
+            "players": frame["players"], "strategy": frame["strategy"],
+            "standard": _interval(frame["win_rate_standard"], frame["win_rate_standard_ci_low"],
+                                  frame["win_rate_standard_ci_high"]),
+            "bonus20": _interval(frame["win_rate_bonus20"], frame["win_rate_bonus20_ci_low"],
+                                 frame["win_rate_bonus20_ci_high"]),
+            "change": [f"{100 * d:+.1f} ± {100 * h:.1f}" for d, h in zip(frame["difference"], half, strict=True)],
+            "significant": ["yes" if s else "no" for s in frame["significant"]]})
+    if name == "rules":
+        return pd.DataFrame({
+            "players": frame["players"], "rules": frame["variant"],
+            "seat 1 wins [95% CI]": _interval(frame["seat1_win_rate"], frame["seat1_ci_low"], frame["seat1_ci_high"]),
+            "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame),
+            "margin": _number(frame["mean_win_margin"]),
+            "variant decided": [_pct(v) for v in frame["variant_decided_rate"]]})
+    return frame
+
+
+def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool) -> None:
+    """A titled table: its main columns in 100 characters, or every column with ``wide``."""
+    click.echo(f"\n{title}")
+    if wide:
+        click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    else:
+        click.echo(compact(name, frame).to_string(index=False))

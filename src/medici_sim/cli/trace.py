@@ -1,0 +1,100 @@
+"""``medici-sim trace``: one game of a run, told turn by turn with its scoring explained.
+
+The game is game ``--index`` of the run with ``--seed`` (R25, C20): the very game the
+simulation plays for that seed and index, played by the jitted kernel with any strategies
+(expert and plug-ins included). The game's narrator (``games/<game>/narrate.py``) replays
+the kernel's turn log, explains every payout from the rules and checks its own account
+against the kernel's records before anything is printed.
+"""
+from __future__ import annotations
+
+import json
+
+import click
+from numba.core.errors import NumbaError
+
+from ..core.driver import MAX_GAMES, ConfigError, IllegalDecision, Kernel, RunConfig, StrategyCompileError
+from ..core.plugins import load_plugin
+from ..core.registry import GAMES, get_game
+from .common import GAME_HELP, debug_option, load_game_deck, parse_strategies
+
+
+def trace_config(game_name: str, players: int, strategies: str, seed: int, index: int, seating: str,
+                 variant: str | None, deck_path: str | None) -> RunConfig:
+    """The run whose game ``index`` is traced; any bad option is a ConfigError (or DeckError)."""
+    game = get_game(game_name)
+    if not 0 <= index < MAX_GAMES:
+        raise ConfigError(f"--index must be between 0 and {MAX_GAMES - 1:,} (10**15 - 1), got {index}")
+    slots = parse_strategies(strategies, players, game.name)
+    return RunConfig(deck=load_game_deck(game, deck_path), players=players, strategies=slots, games=index + 1,
+                     seed=seed, variant=game.variants[0] if variant is None else variant, seating=seating,
+                     threads=1, game=game.name)
+
+
+def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
+    """(data, text) of game ``index`` of the run ``config`` (see the game's narrate module)."""
+    kernel = Kernel(config)
+    game = kernel.game
+    if game.narrate is None:
+        raise ConfigError(f"the {game.name} game cannot be traced")
+    plugins_in_use = any(game.registry.origin[name] != "built-in" for name in kernel.table_names)
+    try:
+        return game.narrate(kernel, index)
+    except (IllegalDecision, AssertionError):
+        raise  # a strategy's illegal move is the user's; a narration mismatch is a bug to show in full
+    except Exception as exc:
+        # numba can fail on a plug-in's code with any exception: name the strategy, in one line
+        if isinstance(exc, NumbaError) or plugins_in_use:
+            raise StrategyCompileError(kernel._compile_failure(exc)) from exc
+        raise
+
+
+@click.command("trace")
+@click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
+              help=GAME_HELP)
+@click.option("--players", "-p", type=int, default=4, show_default=True,
+              help="Players (card: 2-6, R6; classic: 3-6, C1).")
+@click.option("--strategies", "-s", default="random", show_default=True,
+              help="One strategy for every seat, or a comma list with one per strategy slot; parameters as "
+                   "name:param=value (see `medici-sim strategies --game GAME`).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed of the run (R25, C20).")
+@click.option("--index", "-i", "index", type=int, default=0, show_default=True,
+              help="Which game of the run: 0 <= G < 10**15. Game G of seed S is the same game in every run "
+                   "with that seed, whatever its size, threads or batches (R25, C20).")
+@click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed", show_default=True,
+              help="As in the run: fixed, rotate (game G rotates the strategies G seats) or random (R24, C20).")
+@click.option("--variant", default=None,
+              help="card: standard [default] or bonus20 (R19); classic: standard only.")
+@click.option("--deck", "deck_path", default=None, help="card only: the deck CSV the run played with (R3, R5).")
+@click.option("--plugin", "plugins", multiple=True, metavar="FILE",
+              help="Load strategies from a Python file that registers them (repeatable).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: the narration; json: the same content as data (keys documented in "
+                   "medici_sim.games.card.narrate / medici_sim.games.classic.narrate).")
+@debug_option
+def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format):
+    """Tell one game of a run turn by turn: game G (--index) of the run with seed S (--seed),
+    exactly as the simulation plays it (R25, C20), with any strategies, plug-ins included.
+
+    Card game: each turn's reveals (R9) and takes (R10) and what was left, the end of each
+    day (R11, R12), the ships (R13) and each day's scoring with its reasons: the ship
+    ranking with ties and shares rounded down to 5 (R14, R15), each good's majority ranking
+    (R17), bonuses (R18; R19 under bonus20), the next starting player (R21), and the final
+    standings and winners (R22).
+
+    Classic game: each auction's lot (C8), bids and passes (C9), sale or discard (C10), the
+    last ship's free cards (C11), the ships (C13), the tracks (C14), majorities with shares
+    rounded down to a florin (C15), bonuses (C16), the next starting player (C6) and the
+    winners (C18).
+
+    Seats are numbered from 1, seat 1 starting day 1 (R7, C6).
+    """
+    for plugin in plugins:
+        load_plugin(plugin)
+    config = trace_config(game_name, players, strategies, seed, index, seating, variant, deck_path)
+    data, text = narrate_game(config, index)
+    if output_format == "json":
+        click.echo(json.dumps(data, indent=1))
+    else:
+        click.echo(text, nl=False)

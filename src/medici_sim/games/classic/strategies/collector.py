@@ -1,0 +1,94 @@
+"""``collector``: a track collector. A lot is worth to it what its goods bring on the tracks:
+the change in this day's majority (C15) and bonus (C16) payouts against its rivals' levels
+(what they hold and have aboard), weighted up for the days left, plus a price per level
+climbed; goods outside its focus (the goods it is highest on) count for less. Card values
+(C13) count a little. It draws (C8) until a card of a focus good is in the lot.
+"""
+import math
+
+from numba import njit
+
+from ..state import LOT_LEN, LOT_VALUE
+from . import Param, Strategy, register
+from .common import (
+    N_GOODS,
+    end_level_nb,
+    later_days_nb,
+    limit_bid_nb,
+    lot_count_nb,
+    room_for_more_nb,
+    track_gain_nb,
+)
+
+FOCUS, TRACK_WEIGHT, LEVEL_WORTH, FUTURE_WEIGHT, VALUE_WEIGHT, OTHER_WEIGHT = range(6)
+
+
+@njit(cache=True)
+def focus_rank_nb(state, seat, good):
+    """How many goods rank above ``good`` for this seat (0: its strongest): the higher level
+    at the day's end (C14, with what is aboard), then more cards of it in the lot, then the
+    lower good number."""
+    mine = end_level_nb(state, seat, good)
+    offered = lot_count_nb(state, good)
+    rank = 0
+    for other in range(N_GOODS):
+        if other != good:
+            theirs = end_level_nb(state, seat, other)
+            if theirs > mine:
+                rank += 1
+            elif theirs == mine:
+                other_offered = lot_count_nb(state, other)
+                if other_offered > offered or (other_offered == offered and other < good):
+                    rank += 1
+    return rank
+
+
+@njit(cache=True)
+def worth_nb(state, seat, params):
+    """Florins the current lot is worth to it (module doc), goods in order 0..4."""
+    day_weight = params[TRACK_WEIGHT] * (1.0 + params[FUTURE_WEIGHT] * later_days_nb(state))
+    worth = params[VALUE_WEIGHT] * state.counts[LOT_VALUE]
+    for good in range(N_GOODS):
+        extra = lot_count_nb(state, good)
+        if extra == 0:
+            continue
+        level = end_level_nb(state, seat, good)
+        climbed = min(7, level + extra) - level
+        gain = track_gain_nb(state, seat, good, extra) * day_weight + params[LEVEL_WORTH] * climbed
+        if focus_rank_nb(state, seat, good) >= params[FOCUS]:
+            gain = gain * params[OTHER_WEIGHT]
+        worth = worth + gain
+    return worth
+
+
+@njit(cache=True)
+def draw_nb(state, seat, params):
+    """C8: another card while none in the lot is of a focus good (and its ship has room)."""
+    if not room_for_more_nb(state, seat):
+        return False
+    for i in range(state.counts[LOT_LEN]):
+        good = state.card_good[state.lot[i]]
+        if good >= 0 and focus_rank_nb(state, seat, good) < params[FOCUS]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def bid_nb(state, seat, params):
+    """C9: its limit is the lot's worth rounded down."""
+    return limit_bid_nb(state, seat, int(math.floor(worth_nb(state, seat, params))))
+
+
+register(Strategy(
+    name="collector",
+    decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
+    params={
+        "focus": Param(2, 1, 5, integer=True, help="how many goods it concentrates on (its highest levels)"),
+        "track_weight": Param(0.15, 0, 5, help="florins it pays per florin of majority and bonus a lot brings"),
+        "level_worth": Param(0.5, 0, 20, help="florins per level climbed on a goods track"),
+        "future_weight": Param(0.5, 0, 2, help="weight of each later day's majority and bonus"),
+        "value_weight": Param(0.2, 0, 5, help="florins per point of card value"),
+        "other_weight": Param(0.3, 0, 1, help="weight of goods outside its focus"),
+    },
+    summary="Values lots by the track majorities and bonuses they bring, mostly in its strongest goods.",
+))

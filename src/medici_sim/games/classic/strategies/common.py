@@ -1,0 +1,81 @@
+"""Building blocks the classic built-in strategies share (jitted, read-only on the state).
+
+Every helper here has a plain-Python twin in ``reference.py`` (the reference strategies),
+written independently from the reference engine's own state: the two must agree to the
+last bit, so where floats are involved they are combined in the same order.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from ..rules import DAYS, HOLDS, N_GOODS, RULE_PLAYERS, TRACK_MAX
+from ..state import AUCTIONEER, DAY, HIGHEST, LOT_LEN
+
+
+@njit(cache=True, inline="always")
+def later_days_nb(state):
+    """Days still to be played after this one (2 on day 1, 0 on day 3; C18)."""
+    return DAYS - 1 - state.counts[DAY]
+
+
+@njit(cache=True, inline="always")
+def end_level_nb(state, seat, good):
+    """C14: the seat's level in ``good`` at this day's end with what is aboard now (capped at 7)."""
+    return min(TRACK_MAX, state.track[seat, good] + state.ship_goods[seat, good])
+
+
+@njit(cache=True)
+def majority_at_nb(state, seat, good, level):
+    """C15: what ``seat`` would be paid for ``good`` at this day's scoring if its level were
+    ``level`` and every other seat ended the day with what it holds now (ties shared)."""
+    above = 0
+    tied = 0
+    for other in range(state.rules[RULE_PLAYERS]):
+        if other != seat:
+            theirs = end_level_nb(state, other, good)
+            above += theirs > level
+            tied += theirs == level
+    return state.majority_share[above, tied]
+
+
+@njit(cache=True)
+def track_gain_nb(state, seat, good, extra):
+    """C15, C16: florins this day's scoring would pay ``seat`` for ``good`` with ``extra``
+    more such cards aboard, less what it pays without them (majority and bonus)."""
+    before = end_level_nb(state, seat, good)
+    after = min(TRACK_MAX, before + extra)
+    return (majority_at_nb(state, seat, good, after) + state.track_bonus[after]
+            - majority_at_nb(state, seat, good, before) - state.track_bonus[before])
+
+
+@njit(cache=True, inline="always")
+def lot_count_nb(state, good):
+    """Cards of ``good`` in the current lot (C8)."""
+    n = 0
+    for i in range(state.counts[LOT_LEN]):
+        n += state.card_good[state.lot[i]] == good
+    return n
+
+
+@njit(cache=True, inline="always")
+def limit_bid_nb(state, seat, limit):
+    """C9 for a bidder with a price limit: pass unless the limit (capped by its money)
+    beats the highest bid; then the auctioneer, who speaks last, takes the lot at the
+    highest bid + 1, and anyone else bids its limit."""
+    limit = min(limit, state.money[seat])
+    highest = state.counts[HIGHEST]
+    if limit <= highest:
+        return 0
+    if seat == state.counts[AUCTIONEER]:
+        return highest + 1
+    return limit
+
+
+@njit(cache=True, inline="always")
+def room_for_more_nb(state, seat):
+    """The seat's own ship could take the lot with one more card (C3, C8)."""
+    return state.counts[LOT_LEN] < HOLDS - state.ship_len[seat]
+
+
+__all__ = ["N_GOODS", "end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb", "majority_at_nb",
+           "room_for_more_nb", "track_gain_nb"]

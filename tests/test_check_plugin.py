@@ -1,0 +1,192 @@
+"""``medici-sim check-plugin``: each kind of problem is found, named and counted; a clean
+plug-in passes; bad input is one line and exit code 2.
+
+Most tests compile a kernel for their plug-in (numba caches it: slow only the first time).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run
+
+from medici_sim.cli import common
+from medici_sim.core.dispatch import strategy_table
+from medici_sim.games.card.strategies import REGISTRY
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "green_lover.py"
+GAMES = "300"  # per strategy: 30 per configuration (2-6 players, alone and with built-ins)
+
+HEADER = """\
+from numba import njit
+from medici_sim.games.card.rules import RULE_PLAYERS
+from medici_sim.games.card.state import MARKET_LEN, TURN_ID, fits_nb, market_card_nb, takes_space_nb
+from medici_sim.games.card.strategies import Strategy, register
+
+
+@njit
+def never_nb(state, seat, params):
+    return False
+
+
+@njit
+def last_only_nb(state, seat, params):
+    return 0
+"""
+
+TAKES_EVERYTHING = HEADER + """
+@njit
+def take_all_nb(state, seat, params):
+    # every earlier card on offer, whether it fits on the ship or not (R10)
+    n = state.counts[MARKET_LEN]
+    return 3 if n >= 3 else (1 if n == 2 else 0)
+
+
+@njit
+def always_nb(state, seat, params):
+    return True
+
+
+register(Strategy(name="hoarder", decisions={"reveal_nb": always_nb, "take_nb": take_all_nb}))
+"""
+
+WRITES_STATE = HEADER + """
+@njit
+def pay_myself_nb(state, seat, params):
+    state.florins[seat] += 1
+    return 0
+
+
+@njit
+def note_for_neighbour_nb(state, seat, params):
+    state.scratch[seat, 0] += 1.0  # its own row: allowed
+    state.scratch[(seat + 1) % state.rules[RULE_PLAYERS], 0] += 1.0  # the next seat's: not allowed
+    return False
+
+
+register(Strategy(name="cheater", decisions={"reveal_nb": never_nb, "take_nb": pay_myself_nb}))
+register(Strategy(name="meddler", decisions={"reveal_nb": note_for_neighbour_nb, "take_nb": last_only_nb}))
+"""
+
+COUNTS_TURNS = HEADER + """
+@njit
+def every_third_turn_nb(state, seat, params):
+    # a "free coin": but TURN_ID runs on from game to game, so it depends on what came before
+    return state.counts[TURN_ID] % 3 == 0
+
+
+@njit
+def second_if_it_fits_nb(state, seat, params):
+    pending = takes_space_nb(state, market_card_nb(state, 1))
+    if state.counts[MARKET_LEN] >= 2 and fits_nb(state, seat, market_card_nb(state, 2), pending):
+        return 1
+    return 0
+
+
+register(Strategy(name="turn_counter", decisions={"reveal_nb": every_third_turn_nb, "take_nb": second_if_it_fits_nb}))
+"""
+
+TYPO = HEADER + """
+@njit
+def typo_nb(state, seat, params):
+    return stat.counts[MARKET_LEN] > 4
+
+
+register(Strategy(name="typo", decisions={"reveal_nb": typo_nb, "take_nb": last_only_nb}))
+"""
+
+
+def plugin(tmp_path: Path, source: str, name: str = "plugin.py") -> str:
+    path = tmp_path / name
+    path.write_text(source)
+    return str(path)
+
+
+@pytest.fixture(autouse=True)
+def no_debug(monkeypatch):
+    """--debug is remembered for the process: each test starts without it."""
+    monkeypatch.setattr(common, "_DEBUG", False)
+
+
+def test_checked_table_is_another_kernel_and_leaves_the_normal_one_alone():
+    normal, names = strategy_table(REGISTRY)
+    checked, checked_names = strategy_table(REGISTRY, checked=True)
+    assert checked_names == names
+    assert checked.dtype.names[0] == normal.dtype.names[0] + "_checked"
+    assert strategy_table(REGISTRY)[0].dtype == normal.dtype  # asking for a checked table changes nothing
+
+
+@pytest.mark.slow
+def test_clean_plugin_passes(capsys):
+    code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", GAMES)
+    assert code == 0, err
+    assert out.strip().splitlines() == [f"check-plugin {EXAMPLE}: 1 strategy, 300 games, no problems found"]
+
+
+@pytest.mark.slow
+def test_illegal_decision_names_strategy_and_seat(capsys, tmp_path):
+    code, out, err = run(capsys, "check-plugin", plugin(tmp_path, TAKES_EVERYTHING), "--games", GAMES)
+    assert code == 1, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 2  # one finding (its repeats counted in it), then the summary
+    assert lines[0].startswith("illegal decision: strategy hoarder chose a card that does not fit on its ship (R10)")
+    assert "at seat " in lines[0] and "card game, 2 players, hoarder at every seat, game " in lines[0]
+    assert "and in 9 other configurations" in lines[0]
+    assert lines[1].endswith("1 strategy, 300 games, 1 problem")
+
+
+@pytest.mark.slow
+def test_state_changed_outside_scratch(capsys, tmp_path):
+    code, out, err = run(capsys, "check-plugin", plugin(tmp_path, WRITES_STATE), "--games", GAMES)
+    assert code == 1, err
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("state changed: strategy cheater changed the game state outside its scratch "
+                               "(field florins) (at seat ")
+    assert lines[1].startswith("state changed: strategy meddler changed the game state outside its scratch "
+                               "(another seat's scratch) (at seat ")
+    assert lines[2].endswith("2 strategies, 600 games, 2 problems")
+
+
+@pytest.mark.slow
+def test_results_that_depend_on_batches(capsys, tmp_path):
+    code, out, err = run(capsys, "check-plugin", plugin(tmp_path, COUNTS_TURNS), "--games", GAMES)
+    assert code == 1, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("depends on threads or batches: strategy turn_counter gives other totals")
+    assert "other totals on 3 threads in batches of 8" in lines[0]
+    assert lines[1].endswith("1 problem")
+
+
+@pytest.mark.slow
+def test_compile_failure_is_one_line_naming_the_strategy(capsys, tmp_path):
+    path = plugin(tmp_path, TYPO)
+    code, out, err = run(capsys, "check-plugin", path, "--games", GAMES)
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert lines[0] == (f"does not compile: strategy typo (card game, {path}): "
+                        "NameError: name 'stat' is not defined (in typo_nb)")
+    assert lines[1].endswith("1 strategy, 0 games, 1 problem")
+    assert "Traceback" not in out + err
+    code, out, err = run(capsys, "check-plugin", path, "--games", GAMES, "--debug")
+    assert code == 1
+    assert "Traceback" in err and "NameError" in err  # numba's full report
+
+
+@pytest.mark.parametrize("source, message", [
+    ("raise RuntimeError('boom')\n", "cannot load it: RuntimeError: boom"),
+    ("x = 1\n", "registered no strategy"),
+    (None, "cannot read"),
+])
+def test_bad_plugin_is_one_line_exit_2(capsys, tmp_path, source, message):
+    path = plugin(tmp_path, source) if source is not None else str(tmp_path / "missing.py")
+    code, out, err = run(capsys, "check-plugin", path)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("medici-sim: error: ") and path in err and message in err
+    assert "Traceback" not in err
+
+
+def test_games_must_be_positive(capsys):
+    code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", "0")
+    assert code == 2 and "--games must be at least 1" in err and not out
