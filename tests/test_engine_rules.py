@@ -1,4 +1,4 @@
-"""Rules tests of the jitted engine itself (src/medici_sim/games/card/engine.py), RULES.md R6-R21.
+"""Rules tests of the jitted engine itself (src/medici_sim/games/card/engine.py), docs/rules-card.md R6-R21.
 
 Four parts:
 

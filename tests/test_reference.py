@@ -1,6 +1,6 @@
 """Tests of the reference engine alone (src/medici_sim/reference.py).
 
-Test names and docstrings cite the points of RULES.md (R1..R25) they check.
+Test names and docstrings cite the points of docs/rules-card.md (R1..R25) they check.
 """
 from __future__ import annotations
 

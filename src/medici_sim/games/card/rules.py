@@ -1,4 +1,4 @@
-"""The rules of Medici: The Card Game as plain data (RULES.md R6, R14, R17-R19).
+"""The rules of Medici: The Card Game as plain data (docs/rules-card.md R6, R14, R17-R19).
 
 Everything here is plain Python; the kernels receive these numbers as arrays built by
 :func:`rule_arrays`, so the rules live in exactly one place.

@@ -1,4 +1,4 @@
-"""The card game's state: its layout and what strategies may read (RULES.md R1-R25).
+"""The card game's state: its layout and what strategies may read (docs/rules-card.md, R1-R25).
 
 One game is a ``GameState``: a numpy record holding fixed-size arrays (:data:`STATE_DTYPE`),
 reused from game to game. Numba passes a record by pointer, so a call costs the same
