@@ -50,21 +50,34 @@ def test_bad_parameters_are_clear_errors(spec, message):
     assert message in str(err.value)
 
 
-def test_a_new_mix_compiles_nothing(deck):
-    """One compiled kernel for every mix of strategies, seats and parameters."""
-    def run(spec):
+def test_a_new_mix_of_the_same_strategies_compiles_nothing(deck):
+    """One compiled kernel serves every mix of a set of strategies: any seats, any parameters.
+    A tournament names all of its strategies, so all its lineups share that kernel."""
+    def run(spec, kernel_strategies=()):
         config = RunConfig(deck=deck, players=4, strategies=parse_strategies(spec, 4), games=2_000,
-                           seating="rotate", threads=1)
+                           seating="rotate", threads=1, kernel_strategies=kernel_strategies)
         return simulate(config)
 
-    run("random")
+    every = ("random", "greedy", "collector", "cautious", "gambler", "expert")
+    run("random", every)
     signatures = list(engine.play_games_nb.signatures)
     compiled = sum(engine.play_games_nb.stats.cache_misses.values())
     for spec in ("expert,greedy,collector,cautious", "gambler,expert:spread=3,random,greedy:take_min=5",
                  "collector:focus=1,collector,cautious,expert"):
-        run(spec)
+        run(spec, every)
     assert engine.play_games_nb.signatures == signatures
     assert sum(engine.play_games_nb.stats.cache_misses.values()) == compiled
+
+
+def test_a_run_compiles_only_the_strategies_it_uses(deck):
+    """Only what a run uses is compiled: a run of random alone dispatches to nothing else."""
+    from medici_sim.core.driver import Kernel
+
+    alone = Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1))
+    assert alone.table_names == ("random",)
+    mixed = Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("expert", 4), games=1,
+                             kernel_strategies=("random", "expert")))
+    assert mixed.table_names == ("random", "expert")  # registration order: the same table for any order
 
 
 def test_per_strategy_table_merges_repeated_strategies(deck):

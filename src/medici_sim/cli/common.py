@@ -92,6 +92,37 @@ class RunFiles:
         return checkpoint.lock(self.checkpoint_target) if self.checkpoint_target else nullcontext()
 
 
+class CompileNotice:
+    """Says once on stderr that the engine is compiling and roughly how long that takes, with
+    a timer while it does (a first run compiles; later runs load the kernel from the cache)."""
+
+    TYPICAL = "10-30 s on 2 cores"
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.bar = None
+        self.told = False
+
+    def __call__(self, kernel, seconds: float) -> None:
+        if self.quiet:
+            return
+        if not self.told:
+            self.told = True
+            click.echo(f"medici-sim: compiling the {kernel.game.name} engine for {', '.join(kernel.table_names)} "
+                       f"(once: typically {self.TYPICAL}; later runs load it from the cache)", err=True)
+            if sys.stderr.isatty():
+                from tqdm import tqdm
+
+                self.bar = tqdm(desc="compiling", bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
 def progress_bar(total: int, quiet: bool):
     if quiet or not sys.stderr.isatty():
         return None

@@ -13,6 +13,7 @@ from ..core.registry import get_game
 from ..core.stats import seat_frame, strategy_frame, summary
 from .common import (
     INTERRUPTED,
+    CompileNotice,
     RunFiles,
     absolute,
     default_threads,
@@ -81,12 +82,14 @@ def run_main(options: dict, given: set[str]) -> None:
     bar = progress_bar(config.games, options["quiet"])
     if bar and done is not None:
         bar.update(done.games)
+    notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner, \
             interruptible() as stop:
         try:
             result = simulate(config, progress=bar.update if bar else None, stop=stop, done=done,
-                              on_batch=save if files.checkpoint_target else None, runner=runner)
+                              on_batch=save if files.checkpoint_target else None, runner=runner, compiling=notice)
         finally:
+            notice.close()
             if bar:
                 bar.close()
     if result.totals.games == 0:

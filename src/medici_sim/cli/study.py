@@ -7,6 +7,7 @@ checkpoints, and writes and prints the answer.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -14,21 +15,23 @@ import pandas as pd
 
 from ..core import checkpoint
 from ..core.cluster import connect
+from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
+from ..games.card.deck import ALL_DECKS, named_decks
 from ..study import studies
 from ..study.studies import Study
 from .common import (
     GAME_HELP,
     INTERRUPTED,
+    CompileNotice,
     RunFiles,
     absolute,
     debug_option,
     default_threads,
     given_options,
     interruptible,
-    load_game_deck,
     nothing_played,
     parse_player_counts,
     parse_strategy_list,
@@ -54,7 +57,14 @@ def study_options(command):
                           "rotates (R24)."),
         click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25)."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
-        click.option("--deck", "deck_path", default=None, help="Deck CSV (see the main command)."),
+        click.option("--deck", "deck_path", multiple=True, metavar="NAME|FILE",
+                     help="A shipped deck by name (default, or see --decks) or a deck CSV file (see the main "
+                          "command). Repeat it to play each deck in turn: one table per deck."),
+        click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
+                     help="Several decks at once: all (every shipped deck: "
+                          f"{', '.join(named_decks())}; all reconstructions, R3) or a comma list of names or "
+                          "files. Each deck plays its own games; one table per deck, and balance says on how "
+                          "many decks each finding holds."),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
                           "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
@@ -83,12 +93,26 @@ def study_options(command):
     return command
 
 
+def _deck_specs(options: dict) -> list[str]:
+    """The decks asked for: --deck (repeated) or --decks (all, or a comma list), not both."""
+    if options["decks_spec"] is None:
+        return list(options["deck_path"])
+    if options["deck_path"]:
+        raise ConfigError("--deck and --decks: give one or the other (--deck repeated, or --decks all or "
+                          "--decks NAME,NAME)")
+    specs = [part.strip() for part in options["decks_spec"].split(",")]
+    if not all(specs):
+        raise ConfigError(f"--decks {options['decks_spec']!r}: an empty deck name (all, or names or files "
+                          "separated by commas)")
+    return specs
+
+
 def _from_options(options: dict, command: str) -> Study:
     game = get_game(options["game_name"])
     return Study(game=game, counts=tuple(parse_player_counts(options["players_spec"], game.name)),
                  strategies=parse_strategy_list(options["strategies_spec"] or ",".join(game.built_ins), game.name),
                  variant=options.get("variant"), seed=options["seed"],
-                 deck=load_game_deck(game, options["deck_path"]), games=options["games"],
+                 decks=studies.load_decks(game, _deck_specs(options)), games=options["games"],
                  precision=options["precision"], threads=default_threads(options["threads"]))
 
 
@@ -97,16 +121,25 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
     conf = saved.configuration
     first = conf["tournaments"][0]
     game = get_game(first["game"])
+    identities = []  # every deck the study plays, in order (each its own block of tournaments)
+    for t in conf["tournaments"]:
+        if t["deck"] not in identities:
+            identities.append(t["deck"])
+    decks = tuple(studies.known_deck(checkpoint.saved_deck(identity, game), len(identities) > 1)
+                  for identity in identities)
     study = Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in conf["tournaments"])),
                   strategies=checkpoint.saved_strategies(first["strategies"], game.name),
                   variant=first["variant"] if command == "compare" else None, seed=first["seed"],
-                  deck=checkpoint.saved_deck(first["deck"], game), games=conf["games"], precision=conf["precision"],
+                  decks=decks, games=conf["games"], precision=conf["precision"],
                   threads=default_threads(options["threads"]))
+    given = {"deck_path" if name == "decks_spec" else name for name in given}  # both are checked as --deck
     if given - {"resume_path", "checkpoint_path", "threads", "quiet", "out_path", "plot_path", "plugins",
                 "scheduler", "cluster_spec", "overwrite_checkpoint"}:
         mine = _from_options(options if "game_name" in given else {**options, "game_name": game.name}, command)
         checkpoint.check_matches(options["resume_path"], conf,
                                  studies.configuration(mine, studies.plan(mine, command)), given)
+        if "deck_path" in given:  # the same decks (checked): keep the names their files give them
+            study = replace(study, decks=mine.decks)
     return study
 
 
@@ -114,14 +147,29 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
     """Load plug-ins, resolve the study, check every request and every file before any game."""
     for plugin in options["plugins"]:
         load_plugin(plugin)
+    specs = _deck_specs(options)
+    deck_files = [spec for spec in specs if spec not in named_decks() and spec != ALL_DECKS]
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=options["deck_path"], plugins=options["plugins"])
+                     deck=deck_files[0] if deck_files else None, plugins=options["plugins"])
     saved = checkpoint.read(files.resume, command) if files.resume else None
     study = _from_checkpoint(saved, options, given, command) if saved else _from_options(options, command)
     study.check(command)
-    files.check(studies.COMPARE_TABLES if command == "compare" else studies.BALANCE_TABLES)
+    if study.several_decks and files.plot:
+        raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
+                          "deck, or leave out --plot)")
+    names = table_names(study, command)
+    for deck_file in deck_files[1:]:  # no output may replace any of the decks read
+        replace(files, deck=deck_file).check(names)
+    files.check(names)
     return study, files, saved
+
+
+def table_names(study: Study, command: str) -> list[str]:
+    """The tables the answer holds (and --out writes)."""
+    if command == "compare":
+        return studies.COMPARE_TABLES
+    return studies.BALANCE_TABLES + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else [])
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -145,14 +193,16 @@ def _run(options: dict, given: set[str], command: str):
         if bar:
             bar.total += games
 
+    notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
         for t in tournaments:
-            t.runner = runner
+            t.runner, t.compiling = runner, notice
         try:
             with interruptible() as stop:
                 complete = studies.play(tournaments, study, bar.update if bar else None, stop,
                                         save if files.checkpoint_target else None, more)
         finally:
+            notice.close()
             if bar:
                 bar.close()
     if not studies.played_any(tournaments, command):
@@ -162,15 +212,23 @@ def _run(options: dict, given: set[str], command: str):
 
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
             figure=None, verdict_text: str | None = None) -> None:
-    """Write the files first (all or none), then print: a closed stdout cannot lose them."""
+    """Write the files first (all or none), then print: a closed stdout cannot lose them.
+    Tables with a ``deck`` column (several decks) are printed deck by deck."""
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
     atomic_write_all(writes)
     if run["partial"]:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} games")
-    for name, frame in tables.items():
-        print_table(titles[name], frame, name, wide)
+    shown = {name: frame for name, frame in tables.items() if name in titles}  # across_decks: in the verdict
+    decks = list(dict.fromkeys(next(iter(shown.values())).get("deck", pd.Series([None]))))
+    for deck in decks:
+        for name, frame in shown.items():
+            if deck is None:
+                print_table(titles[name], frame, name, wide)
+            else:
+                print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
+                            name, wide)
     click.echo("\nRun")
     for key, value in run.items():
         if key != "verdict":
@@ -189,7 +247,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
-    tables = studies.compare_answer(tournaments)
+    tables = studies.compare_answer(tournaments, study)
     shared = "R22" if study.game.name == "card" else "C18"
     titles = {
         "strategies": f"Per strategy (win rate counts a k-way shared win as 1/k, {shared}; 95% intervals)",
@@ -214,7 +272,7 @@ def compare(ctx, **options):
 def balance(ctx, **options):
     """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
-    tables, text = studies.balance_answer(tournaments)
+    tables, text = studies.balance_answer(tournaments, study)
     titles = {
         "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)",
         "rules": "Seat advantage (seat 1 starts day 1, R7), florin sources, winning margin, "

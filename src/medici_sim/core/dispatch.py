@@ -42,20 +42,22 @@ STATE_CHANGED = "changed the game state outside its scratch"  # what a checked d
 _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
 _NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _CORE = Path(__file__).parent
-_KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "dispatch.py", "registry.py")
+_KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py")
 
 
 def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False) -> tuple[np.void, tuple[str, ...]]:
     """A one-byte record naming (by its dtype) the strategies a run's kernel dispatches to,
     and their names in id order.
 
-    Those are the game's built-ins, then the plug-in strategies the run uses: every mix of
-    built-ins shares one table (one compiled kernel), and a plug-in that is loaded but not
-    used is never compiled, so it cannot break a run. ``checked``: the same strategies in a
+    Those are the strategies the run uses, in registration order: only what a run uses is
+    compiled (a run of ``random`` alone compiles no ``expert``), every mix of the same
+    strategies (any seats, any parameters) shares one table and one compiled kernel, cached
+    by numba for later runs, and a plug-in that is loaded but not used is never compiled, so
+    it cannot break a run. ``checked``: the same strategies in a
     table whose kernel checks that no decision writes the state outside its own scratch
     (a separate, slower kernel; see the module doc).
     """
-    strategies = tuple(s for name, s in registry.items() if registry.origin[name] == "built-in" or name in used)
+    strategies = tuple(s for name, s in registry.items() if name in used)
     key = (registry.game, *map(id, strategies))  # the objects stay alive in the registry and _TABLES
     if key not in _NAMES:  # sources hashed once per snapshot: every batch asks for the table
         _NAMES[key] = _table_name(registry, strategies)

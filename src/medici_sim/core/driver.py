@@ -30,6 +30,7 @@ MAX_BATCH = 1 << 21
 MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
+COMPILE_TICK = 0.5  # seconds: how often a slow start (compiling) is reported
 
 
 class ConfigError(ValueError):
@@ -107,6 +108,9 @@ class RunConfig:
     seating: str = "fixed"
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
     game: str = "card"
+    # the strategies the kernel is compiled for (default: this run's); a tournament names all of
+    # its strategies, so that every lineup shares one kernel
+    kernel_strategies: tuple[str, ...] = ()
 
     def __post_init__(self):
         game = _game(self.game)
@@ -197,7 +201,8 @@ class Kernel:
         self.game = get_game(config.game)
         self.inputs = self.game.kernel_inputs(config)
         self.seating = SEATING_MODES.index(config.seating)
-        self.table, self.table_names = strategy_table(self.game.registry, {s.name for s in config.strategies})
+        used = {s.name for s in config.strategies} | set(config.kernel_strategies)
+        self.table, self.table_names = strategy_table(self.game.registry, used)
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
@@ -209,12 +214,15 @@ class Kernel:
                                     totals.seat, totals.slot, totals.pairs, totals.run, self.table)
         return totals
 
-    def warm_up(self, stop: threading.Event | None = None) -> bool:
+    def warm_up(self, stop: threading.Event | None = None,
+                compiling: Callable[[Kernel, float], None] | None = None) -> bool:
         """Compile the kernel (or load it from numba's cache) by playing one game, on a
         thread of its own so that a stop request (Ctrl-C) is answered at once, even while a
         strategy's decision runs; False if stopped first.
 
-        A strategy that does not compile is a StrategyCompileError naming it (and its file).
+        ``compiling(kernel, seconds)`` is called every ``COMPILE_TICK`` seconds while this takes
+        longer than that (a first run compiles; later runs load the kernel in a fraction of a
+        second). A strategy that does not compile is a StrategyCompileError naming it (and its file).
         """
         outcome: list[BaseException | None] = []
 
@@ -226,11 +234,17 @@ class Kernel:
                 outcome.append(exc)
 
         worker = threading.Thread(target=compile_kernel, name="medici-sim-compile", daemon=True)
+        began = time.perf_counter()
         worker.start()
+        ticks = 0
         while worker.is_alive():
             worker.join(0.05)
             if stop is not None and stop.is_set():
                 return False
+            elapsed = time.perf_counter() - began
+            if compiling is not None and elapsed >= (ticks + 1) * COMPILE_TICK:
+                ticks += 1
+                compiling(self, elapsed)
         failure = outcome[0]
         plugins_in_use = any(self.game.registry.origin[name] != "built-in" for name in self.table_names)
         if isinstance(failure, NumbaError) or (plugins_in_use and failure is not None
@@ -299,7 +313,7 @@ class ThreadRunner:
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
              batch_size: int | None = None, first_game: int = 0, *, stop: threading.Event | None = None,
              done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None,
-             runner=None) -> RunResult:
+             runner=None, compiling: Callable[[Kernel, float], None] | None = None) -> RunResult:
     """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
     - ``done``: totals of the first games of this range, already played (a resumed run);
@@ -312,12 +326,13 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
       stop request is answered promptly. Batches never change the results (R25).
     - ``runner``: what plays a batch's chunks: threads here (``ThreadRunner``, the
       default) or a Dask cluster (``cluster.DaskRunner``); the totals are the same.
+    - ``compiling(kernel, seconds)``: told while the kernel compiles (see ``Kernel.warm_up``).
     """
     kernel = Kernel(config)
     totals = Totals.zeros(config.players, kernel.game)
     if done is not None:
         totals.add(done)
-    if not kernel.warm_up(stop):
+    if not kernel.warm_up(stop, compiling):
         return RunResult(config, totals, 0.0, 0)
     batch = batch_size or FIRST_BATCH
     start = time.perf_counter()

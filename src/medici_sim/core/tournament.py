@@ -50,6 +50,7 @@ class Tournament:
     run: np.ndarray = field(init=False)
     elapsed: float = 0.0
     runner: object = None  # what plays the batches: threads here (None) or a Dask cluster
+    compiling: object = None  # told while a kernel compiles (see driver.simulate)
 
     def __post_init__(self):
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
@@ -96,7 +97,8 @@ class Tournament:
                 continue
             config = RunConfig(deck=self.deck, players=self.players, strategies=lineup,
                                games=self.target - self.done[k], seed=self.seed, variant=self.variant,
-                               seating="rotate", threads=self.threads, game=self.game)
+                               seating="rotate", threads=self.threads, game=self.game,
+                               kernel_strategies=tuple(dict.fromkeys(s.name for s in self.strategies)))
 
             def add_batch(batch: Totals, k=k, lineup=lineup) -> None:
                 self._add(lineup, batch)
@@ -106,7 +108,7 @@ class Tournament:
 
             first = self.config_index * CONFIG_BLOCK + k * LINEUP_BLOCK + self.done[k]
             result = simulate(config, progress=progress, first_game=first, stop=stop, on_batch=add_batch,
-                              runner=self.runner)
+                              runner=self.runner, compiling=self.compiling)
             self.elapsed += result.elapsed
 
     def configuration(self) -> dict:

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
+from ...core.arrays import copy1_nb, copy2_nb
 from ...core.ranking import pay_places_nb, share_table_nb
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
@@ -75,17 +76,17 @@ def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payo
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
     n_cards = card_good.size
-    state.card_good[:n_cards] = card_good
-    state.card_icons[:n_cards] = card_icons
-    state.card_value[:n_cards] = card_value
-    state.card_green[:n_cards] = card_green
-    state.rules[:] = rules
-    state.ship_payouts[:ship_payouts.size] = ship_payouts
+    copy1_nb(state.card_good, card_good)
+    copy1_nb(state.card_icons, card_icons)
+    copy1_nb(state.card_value, card_value)
+    copy1_nb(state.card_green, card_green)
+    copy1_nb(state.rules, rules)
+    copy1_nb(state.ship_payouts, ship_payouts)
     state.counts[N_CARDS] = n_cards
     state.counts[RECORD_LOCATIONS] = record_locations
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
-    state.full_deck_unseen[:, :] = state.unseen
+    copy2_nb(state.full_deck_unseen, state.unseen)
     share_table_nb(ship_payouts, SHARE_COIN, state.ship_share)
     share_table_nb(np.array(MAJORITY_PAYOUTS), SHARE_COIN, state.majority_share)
     return buffer
@@ -101,7 +102,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     n_cards = state.counts[N_CARDS]
     for card in range(n_cards):
         state.deck[card] = card
-    state.unseen[:, :] = state.full_deck_unseen
+    copy2_nb(state.unseen, state.full_deck_unseen)
     state.counts[DECK_LEN] = n_cards
     state.counts[MARKET_LEN] = 0
     state.counts[OUT_LEN] = 0

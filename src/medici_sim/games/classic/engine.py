@@ -21,6 +21,7 @@ from ...core.accounting import (
     STAT_SHIP,
     record_outcome_nb,
 )
+from ...core.arrays import copy1_nb, copy2_nb
 from ...core.ranking import pay_places_nb, share_table_nb
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
@@ -90,11 +91,11 @@ def new_state_nb(card_good, card_value, rules, ship_payouts, record):
     """
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
-    state.card_good[:] = card_good
-    state.card_value[:] = card_value
-    state.rules[:] = rules
-    state.ship_payouts[:ship_payouts.size] = ship_payouts
-    state.track_bonus[:] = np.array(TRACK_BONUS)
+    copy1_nb(state.card_good, card_good)
+    copy1_nb(state.card_value, card_value)
+    copy1_nb(state.rules, rules)
+    copy1_nb(state.ship_payouts, ship_payouts)
+    copy1_nb(state.track_bonus, np.array(TRACK_BONUS))
     state.counts[RECORD] = record
     for card in range(N_CARDS):
         good = card_good[card]
@@ -153,7 +154,7 @@ def start_day_nb(state):
     state.counts[DISCARD_LEN] = 0
     state.counts[OPEN_SHIPS] = players
     state.counts[UNSEEN] = N_CARDS  # the removed cards stay unseen (C5)
-    state.unseen[:, :] = state.full_unseen
+    copy2_nb(state.unseen, state.full_unseen)
     state.ship_len[:] = 0
     state.ship_value[:] = 0
     state.ship_goods[:, :] = 0
