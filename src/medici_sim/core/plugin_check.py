@@ -125,11 +125,13 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
             plans.append(([strategy, *others], "rotate",
                           f"{strategy} with {', '.join(others)}, seats rotated every game"))
     per = max(MIN_GAMES_PER_CONFIGURATION, math.ceil(games / len(plans)))
+    compiled_for = (strategy, *partners)  # one kernel (and one checked kernel) serves every configuration
     out = []
     for names, seating, text in plans:
         slots = tuple(seat_strategy(name, game.name) for name in names)
         config = RunConfig(deck=None, players=len(names), strategies=slots, games=per, seed=seed,
-                           variant=game.variants[0], seating=seating, threads=1, game=game.name)
+                           variant=game.variants[0], seating=seating, threads=1, game=game.name,
+                           kernel_strategies=compiled_for)
         out.append(Configuration(config, f"{game.name} game, {len(names)} players, {text}"))
     return out
 
