@@ -37,7 +37,8 @@ class RunReport:
 
 @dataclass(frozen=True)
 class CompareReport:
-    """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary."""
+    """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary
+    (with several decks, each table has a first column ``deck``)."""
 
     strategies: pd.DataFrame
     ratings: pd.DataFrame
@@ -48,12 +49,15 @@ class CompareReport:
 @dataclass(frozen=True)
 class BalanceReport:
     """``balance``'s answer: win rates under both rules, the seat advantage and florin
-    sources per rules, the verdict in words, and the summary."""
+    sources per rules, the verdict in words, and the summary. With several decks the tables
+    have a first column ``deck``, the verdict goes deck by deck and ends with the lines
+    "Across N decks", and ``across_decks`` says on how many decks each finding holds."""
 
     strategies: pd.DataFrame
     rules: pd.DataFrame
     verdict: str
     summary: dict
+    across_decks: pd.DataFrame | None = None  # several decks only
 
 
 def _spec(strategies: str | Sequence[str] | None) -> str | None:
@@ -90,7 +94,7 @@ def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, stra
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
-           deck: str | None, precision: float | None, plugins: Sequence[str]):
+           deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str]):
     _load(plugins)
     definition = get_game(game)
     counts = players if isinstance(players, str) else (str(players) if isinstance(players, int)
@@ -98,7 +102,7 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
     study = studies.Study(
         game=definition, counts=tuple(parse_player_counts(counts, definition.name)),
         strategies=parse_strategy_list(_spec(strategies) or ",".join(definition.built_ins), definition.name),
-        variant=variant, seed=seed, deck=load_game_deck(definition, deck), games=games, precision=precision,
+        variant=variant, seed=seed, decks=studies.load_decks(definition, deck), games=games, precision=precision,
         threads=default_threads(threads))
     study.check(command)
     tournaments = studies.plan(study, command)
@@ -108,29 +112,34 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
 
 def compare(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
-            threads: int | None = None, deck: str | None = None, precision: float | None = None,
+            threads: int | None = None, deck: str | Sequence[str] | None = None, precision: float | None = None,
             plugins: Sequence[str] = ()) -> CompareReport:
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
     ``players``: "all", a count, or counts; ``strategies``: default the game's built-ins;
     ``precision``: instead of a fixed number of games, play batches of ``games`` until every
-    win rate's 95% interval half-width is below it.
+    win rate's 95% interval half-width is below it; ``deck``: a shipped deck's name or a deck
+    file (card game; None: the default deck), a list of them, or "all" (every shipped deck),
+    each deck playing its own games.
     """
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
                                           deck, precision, plugins)
-    tables = studies.compare_answer(tournaments)
+    tables = studies.compare_answer(tournaments, study)
     return CompareReport(**tables, summary=studies.summary(tournaments, study, complete))
 
 
 def balance(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
-            deck: str | None = None, precision: float | None = None, plugins: Sequence[str] = ()) -> BalanceReport:
+            deck: str | Sequence[str] | None = None, precision: float | None = None,
+            plugins: Sequence[str] = ()) -> BalanceReport:
     """Does the card game's bonus20 variant (R19) change the balance (``medici-sim balance``)?
-    The same tournaments under both rules, side by side, with a verdict in words."""
+    The same tournaments under both rules, side by side, with a verdict in words. ``deck``
+    as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
+    count of decks on which each finding of the verdict holds."""
     study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
                                           precision, plugins)
-    tables, text = studies.balance_answer(tournaments)
+    tables, text = studies.balance_answer(tournaments, study)
     return BalanceReport(**tables, verdict=text,
                          summary={**studies.summary(tournaments, study, complete), "verdict": text})
 

@@ -504,7 +504,7 @@ def _check_study(configuration, progress, command: str) -> None:
     for i, t in enumerate(saved):
         where = f"configuration.tournaments[{i}]"
         _keys(t, where, TOURNAMENT_KEYS)
-        for key in ("game", "seed", "deck", "strategies"):  # one run plays one of each
+        for key in ("game", "seed", "strategies"):  # one run plays one of each (decks: see _study_shape)
             if i and t[key] != saved[0][key]:
                 raise _Invalid(f"{where}.{key} is {_show(t[key])}, but tournaments[0] has {_show(saved[0][key])}")
         tournaments.append(_tournament(t, where))
@@ -545,18 +545,44 @@ def _tournament(saved, where: str) -> _Tournament:
 
 
 def _study_shape(tournaments: list[_Tournament], command: str) -> None:
-    """What the command builds (cli/study.py): one tournament per player count (compare), or
-    a standard and a bonus20 one per player count (balance), numbered by config_index."""
-    first = tournaments[0]
+    """What the command builds (study/studies.py plan): one tournament per player count
+    (compare), or a standard and a bonus20 one per player count (balance), numbered by
+    config_index; with several decks, that block again for each deck (each deck once, every
+    deck the same player counts), the numbering going on from one deck to the next."""
+    decks = []
+    for t in tournaments:
+        if t.deck not in decks:
+            decks.append(t.deck)
+    size = len(tournaments) // len(decks)
+    if size * len(decks) != len(tournaments):
+        raise _Invalid(f"configuration.tournaments has {len(tournaments)} tournaments for {len(decks)} decks, "
+                       "not the same number for each deck")
+    for d in range(len(decks)):
+        block = tournaments[d * size:(d + 1) * size]
+        for i, t in enumerate(block):
+            if t.deck != block[0].deck:
+                raise _Invalid(f"configuration.tournaments[{d * size + i}].deck is not the deck of "
+                               f"tournaments[{d * size}]: each deck's tournaments come together")
+            if d and t.players != tournaments[i].players:
+                raise _Invalid(f"configuration.tournaments[{d * size + i}].players is {t.players}, but the first "
+                               f"deck's tournaments[{i}] has {tournaments[i].players}: every deck plays the same "
+                               "player counts")
+        _deck_shape(block, command, d * size, d * (size if command == "compare" else size // 2), tournaments[0])
+
+
+def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first_index: int,
+                first: _Tournament) -> None:
+    """One deck's tournaments (configuration.tournaments[offset:]), numbered from first_index;
+    ``first``: the study's first tournament (compare plays its rules throughout)."""
     for i, t in enumerate(tournaments):
-        where = f"configuration.tournaments[{i}]"
+        where = f"configuration.tournaments[{offset + i}]"
         if command == "compare":
-            index, variant = i, first.variant
+            index, variant = first_index + i, first.variant
         else:
             if first.game.variants != ("standard", "bonus20"):
                 raise _Invalid(f"balance compares the standard and bonus20 rules; the {first.game.name} game has "
                                "no bonus20 rules")
-            index, variant = i // 2, ("standard", "bonus20")[i % 2]
+            index, variant = first_index + i // 2, ("standard", "bonus20")[i % 2]
             if i % 2 and t.players != tournaments[i - 1].players:
                 raise _Invalid(f"{where}.players is {t.players}, but its standard tournament has "
                                f"{tournaments[i - 1].players}")
@@ -889,9 +915,14 @@ def _options_of(configuration: dict) -> dict:
         return out
     tournaments = configuration["tournaments"]
     first = tournaments[0]
+    decks = []
+    for t in tournaments:
+        if t["deck"] not in decks:
+            decks.append(t["deck"])
     out = {"games": configuration["games"], "precision": configuration["precision"], "game": first["game"],
            "players": list(dict.fromkeys(t["players"] for t in tournaments)), "seed": first["seed"],
-           "deck": first["deck"], "strategies": [(entry[0], entry[1]) for entry in first["strategies"]]}
+           "deck": decks[0] if len(decks) == 1 else decks,
+           "strategies": [(entry[0], entry[1]) for entry in first["strategies"]]}
     variants = {t["variant"] for t in tournaments}
     if len(variants) == 1:
         out["variant"] = first["variant"]
@@ -899,6 +930,8 @@ def _options_of(configuration: dict) -> dict:
 
 
 def _render(key: str, value) -> str:
+    if key == "deck" and isinstance(value, list):  # a study of several decks
+        return f"{len(value)} decks: " + "; ".join(_render(key, deck) for deck in value)
     if key == "deck":
         return "no deck" if value is None else f"{value['cards']} cards, fingerprint {value['fingerprint']}"
     if key == "players" and isinstance(value, list):

@@ -6,22 +6,31 @@ in its own block of game indices, R24, R25); :func:`play` plays them (fixed game
 batches until every win rate is as precise as asked); :func:`compare_answer` and
 :func:`balance_answer` turn them into tables. The command line and the Python API
 (``medici_sim.compare``, ``medici_sim.balance``) share all of it.
+
+A study may play several decks (the card game's deck is a reconstruction, R3, R4): each
+deck is its own block of configurations (its own game indices), its tables carry a
+``deck`` column, and balance says on how many decks each finding of the verdict holds.
+With one deck the tables and numbers are exactly those of a single-deck study.
 """
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
+import numpy as np
 import pandas as pd
 
 from ..core.driver import ConfigError, SeatStrategy
 from ..core.registry import Game
+from ..core.specs import load_game_deck
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
+from ..games.card.deck import ALL_DECKS, named_decks, resolve_deck, shipped_name
 from .analysis import (
     balance_tables,
     head_to_head_table,
     max_half_width,
+    points,
     ratings_table,
     require_statsmodels,
     strategy_table,
@@ -33,6 +42,56 @@ Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 BALANCED_VARIANTS = ("standard", "bonus20")  # balance compares these rules (R19)
+ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
+ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
+MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
+
+
+def load_decks(game: Game, specs: str | Sequence[str] | None) -> tuple:
+    """The study's decks, one block of configurations each.
+
+    ``specs``: None or empty for the game's default deck; ``"all"`` for every shipped deck
+    (``named_decks``: the default first); otherwise shipped decks' names or deck files'
+    paths. The same deck twice (the same cards) is refused. A game without decks has the
+    single deck None.
+    """
+    specs = [specs] if isinstance(specs, str) else list(specs or ())
+    if not game.uses_deck or not specs:
+        return (load_game_deck(game, specs[0] if specs else None),)
+    if ALL_DECKS in specs:
+        if len(specs) > 1:
+            raise ConfigError(f"--decks all is every shipped deck ({', '.join(named_decks())}); name no other "
+                              "deck with it")
+        return tuple(named_decks().values())
+    decks = tuple(resolve_deck(spec) if game.name == "card" else game.load_deck(spec) for spec in specs)
+    seen: dict[str, str] = {}
+    for spec, deck in zip(specs, decks, strict=True):
+        if deck.fingerprint() in seen:
+            raise ConfigError(f"--deck {seen[deck.fingerprint()]} and --deck {spec} are the same deck (the same "
+                              "cards); give each deck once")
+        seen[deck.fingerprint()] = spec
+    return decks
+
+
+def deck_labels(decks: Sequence) -> list[str]:
+    """Each deck's name in the tables' ``deck`` column: a shipped deck's name (whatever file
+    it came from), else the deck's own name (its file's name); names that would repeat get
+    the deck's fingerprint."""
+    labels = [(shipped_name(d) if hasattr(d, "kinds") else None) or (d.name if d is not None else "none")
+              for d in decks]
+    return [f"{label} ({d.fingerprint()})" if labels.count(label) > 1 else label
+            for label, d in zip(labels, decks, strict=True)]
+
+
+def known_deck(deck, several: bool):
+    """A deck read back from a checkpoint: a shipped deck under its own name; another one
+    (with ``several`` decks) named by its fingerprint, its file's name being unknown."""
+    if deck is None or not hasattr(deck, "kinds"):
+        return deck
+    name = shipped_name(deck)
+    if name is not None:
+        return named_decks()[name]
+    return replace(deck, name=f"deck {deck.fingerprint()}") if several else deck
 
 
 @dataclass(frozen=True)
@@ -44,10 +103,19 @@ class Study:
     strategies: tuple[SeatStrategy, ...]
     variant: str | None  # compare: the rules to play (None: the game's standard rules); balance: None
     seed: int
-    deck: object
+    decks: tuple  # one or more decks (``load_decks``), each its own block of configurations
     games: int
     precision: float | None
     threads: int
+
+    @property
+    def several_decks(self) -> bool:
+        return len(self.decks) > 1
+
+    @property
+    def labels(self) -> list[str]:
+        """The decks' names in the tables (``deck_labels``)."""
+        return deck_labels(self.decks)
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
@@ -74,6 +142,10 @@ class Study:
     def _check_blocks(self) -> None:
         """More lineups or games than a configuration's block of game indices holds (blocks
         never overlap, R25), or a precision that could need more than MAX_PRECISION_GAMES."""
+        if len(self.decks) * len(self.counts) > MAX_CONFIGURATIONS:
+            raise ConfigError(f"{len(self.decks)} decks and {len(self.counts)} player counts make "
+                              f"{len(self.decks) * len(self.counts):,} configurations; at most "
+                              f"{MAX_CONFIGURATIONS:,} fit in the game indices")
         for players in self.counts:
             n_lineups = len(lineups(self.strategies, players))
             if n_lineups > CONFIG_BLOCK // LINEUP_BLOCK:
@@ -95,11 +167,19 @@ class Study:
 def plan(study: Study, command: str) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or a standard and a bonus20
     one per player count on the same game indices (balance: the same shuffles wherever play
-    coincides)."""
+    coincides). Deck after deck, each deck's configurations numbered after the previous
+    deck's, so no two decks share a game index (the first deck's are a one-deck study's)."""
     variants = BALANCED_VARIANTS if command == "balance" else (study.variant or study.game.variants[0],)
-    return [Tournament(study.deck, players, study.strategies, variant, study.seed, study.threads, config_index=i,
-                       game=study.game.name)
-            for i, players in enumerate(study.counts) for variant in variants]
+    n = len(study.counts)
+    return [Tournament(deck, players, study.strategies, variant, study.seed, study.threads,
+                       config_index=d * n + i, game=study.game.name)
+            for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts) for variant in variants]
+
+
+def by_deck(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
+    """The tournaments of each deck (``plan`` lays them out deck after deck), with its label."""
+    size = len(tournaments) // len(study.decks)
+    return [(label, tournaments[d * size:(d + 1) * size]) for d, label in enumerate(study.labels)]
 
 
 def configuration(study: Study, tournaments: list[Tournament]) -> dict:
@@ -147,7 +227,8 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "precision": study.precision if study.precision is not None else "",
         "widest_half_width": round(max(max_half_width(t) for t in tournaments), 5),
         "game": study.game.name,
-        **({"deck": study.deck.name} if study.deck is not None else {}),
+        **({"decks": len(study.decks), "deck": ", ".join(study.labels)} if study.several_decks else
+           {"deck": study.decks[0].name} if study.decks[0] is not None else {}),
         "seed": study.seed,
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
@@ -155,9 +236,18 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
     }
 
 
-def compare_answer(tournaments: list[Tournament]) -> dict[str, pd.DataFrame]:
-    """Per strategy, ratings and head to head, over the tournaments that played games."""
+def _with_deck(label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    return {name: frame.assign(deck=label)[["deck", *frame.columns]] for name, frame in tables.items()}
+
+
+def _concat(parts: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
+    return {name: pd.concat([p[name] for p in parts], ignore_index=True) for name in parts[0]}
+
+
+def _compare_tables(tournaments: list[Tournament]) -> dict[str, pd.DataFrame] | None:
     played = [t for t in tournaments if t.games > 0]
+    if not played:
+        return None
     return {
         "strategies": pd.concat([strategy_table(t) for t in played], ignore_index=True),
         "ratings": pd.concat([ratings_table(t) for t in played], ignore_index=True),
@@ -165,14 +255,119 @@ def compare_answer(tournaments: list[Tournament]) -> dict[str, pd.DataFrame]:
     }
 
 
-def balance_answer(tournaments: list[Tournament]) -> tuple[dict[str, pd.DataFrame], str]:
-    """Standard against bonus20 for each player count both rules have played: tables and verdict."""
+def compare_answer(tournaments: list[Tournament], study: Study | None = None) -> dict[str, pd.DataFrame]:
+    """Per strategy, ratings and head to head, over the tournaments that played games; with
+    several decks, deck after deck in a first column ``deck``."""
+    if study is None or not study.several_decks:
+        return _compare_tables(tournaments)
+    parts = [(label, _compare_tables(block)) for label, block in by_deck(tournaments, study)]
+    return _concat([_with_deck(label, tables) for label, tables in parts if tables is not None])
+
+
+def _balance_tables(tournaments: list[Tournament]) -> dict[str, pd.DataFrame] | None:
     pairs = [(std, b20) for std, b20 in zip(tournaments[::2], tournaments[1::2], strict=True)
              if std.games > 0 and b20.games > 0]
+    if not pairs:
+        return None
     per_strategy, per_rules = zip(*(balance_tables(std, b20) for std, b20 in pairs), strict=True)
-    tables = {"strategies": pd.concat(per_strategy, ignore_index=True),
-              "rules": pd.concat(per_rules, ignore_index=True)}
-    return tables, verdict(tables["strategies"], tables["rules"])
+    return {"strategies": pd.concat(per_strategy, ignore_index=True), "rules": pd.concat(per_rules, ignore_index=True)}
+
+
+def balance_answer(tournaments: list[Tournament], study: Study | None = None) -> tuple[dict[str, pd.DataFrame], str]:
+    """Standard against bonus20 for each player count both rules have played: tables and verdict.
+
+    With several decks: the tables deck after deck (a first column ``deck``), the verdict
+    deck by deck, then "Across N decks": on how many decks each finding of the verdicts
+    holds (also as the table ``across_decks``).
+    """
+    if study is None or not study.several_decks:
+        tables = _balance_tables(tournaments)
+        return tables, verdict(tables["strategies"], tables["rules"])
+    per_deck = [(label, tables) for label, block in by_deck(tournaments, study)
+                if (tables := _balance_tables(block)) is not None]
+    texts = [f"Deck {label}:\n{verdict(tables['strategies'], tables['rules'])}" for label, tables in per_deck]
+    across = across_decks(per_deck)
+    lines = [f"  {line}" for line in across_lines(across, per_deck)]
+    text = "\n\n".join(texts) + f"\n\nAcross {len(per_deck)} decks\n" + "\n".join(lines)
+    return {**_concat([_with_deck(label, tables) for label, tables in per_deck]), ACROSS_DECKS_TABLE: across}, text
+
+
+# ---------------------------------------------------------------- findings across decks
+
+def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, dict]:
+    """What ``analysis.verdict`` says for each player count, as data, by the verdict's own
+    rules: the headline (the largest significant change: ("raises" or "lowers", strategy),
+    or ("none", "") when no change is significant: a change within the noise is never one),
+    whether the seat advantage changed, and the share of games the variant decided."""
+    out = {}
+    for players, rows in per_strategy.groupby("players", sort=True):
+        rules = per_rules[per_rules["players"] == players].set_index("variant")
+        significant = rows[rows["significant"]]
+        if len(significant):
+            biggest = significant.loc[significant["difference"].abs().idxmax()]
+            headline = ("raises" if biggest["difference"] > 0 else "lowers", biggest["strategy"])
+        else:
+            headline = ("none", "")
+        std, b20 = rules.loc["standard"], rules.loc["bonus20"]
+        seat_half = np.hypot(std["seat1_ci_high"] - std["seat1_win_rate"], b20["seat1_ci_high"] - b20["seat1_win_rate"])
+        seat_changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
+        out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed else "unchanged",
+                             "decided": float(b20["variant_decided_rate"]), "rows": rows}
+    return out
+
+
+def _holds(finding: tuple[str, str], found: dict) -> bool:
+    """Whether a finding holds on one deck at one player count (its tables, the verdict's rules)."""
+    kind, what = finding
+    rows = found["rows"]
+    if kind == "seat":
+        return found["seat"] == what
+    if kind == "none":
+        return not rows["significant"].any()
+    mine = rows[rows["strategy"] == what]
+    sign = 1 if kind == "raises" else -1
+    return bool((mine["significant"] & (sign * mine["difference"] > 0)).any())
+
+
+def _finding_text(finding: tuple[str, str]) -> str:
+    kind, what = finding
+    if kind == "seat":
+        return f"seat advantage {what}"
+    if kind == "none":
+        return "bonus20 changes no strategy's win rate significantly"
+    return f"bonus20 {kind} {what}'s win rate"
+
+
+def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
+    """One row per finding of any deck's verdict (its headline, and whether the seat advantage
+    changed), per player count: on how many of the decks that played that count it holds."""
+    found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_deck]
+    rows = []
+    for players in sorted({p for _, f in found for p in f}):
+        here = [(label, f[players]) for label, f in found if players in f]
+        said = [f["headline"] for _, f in here] + [("seat", f["seat"]) for _, f in here]
+        for finding in dict.fromkeys(said):
+            holding = [label for label, f in here if _holds(finding, f)]
+            rows.append((players, _finding_text(finding), len(holding), len(here), ", ".join(holding)))
+    return pd.DataFrame(rows, columns=ACROSS_COLUMNS)
+
+
+def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
+    """The across-decks table in words, and the range of games the variant decided."""
+    lines = []
+    for players, rows in across.groupby("players", sort=True):
+        here = [(label, tables["rules"]) for label, tables in per_deck if players in set(tables["rules"]["players"])]
+        for row in rows.itertuples(index=False):
+            holding = row.holds_on.split(", ") if row.holds_on else []
+            missing = [label for label, _ in here if label not in holding]
+            note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
+                    else f" (all but {', '.join(missing)})")
+            lines.append(f"{row.finding} at {players} players: {row.decks_holding} of {row.decks} decks{note}")
+        decided = [float(rules.loc[(rules["players"] == players) & (rules["variant"] == "bonus20"),
+                                   "variant_decided_rate"].iloc[0]) for _, rules in here]
+        lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
+                     f"{players} players, by deck")
+    return lines
 
 
 def played_any(tournaments: list[Tournament], command: str) -> bool:

@@ -9,6 +9,7 @@ import csv
 import hashlib
 import io
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -166,3 +167,48 @@ def default_deck() -> Deck:
     """The reconstructed 110-card deck shipped with the package (R4)."""
     text = resources.files(__package__).joinpath("data/default_deck.csv").read_text("utf-8")
     return parse_deck(text, "default (R4 reconstruction)")
+
+
+# ---------------------------------------------------------------- shipped decks by name
+
+SHIPPED_PREFIX = "deck-"  # data/deck-NAME.csv is the shipped deck NAME; data/default_deck.csv is "default"
+ALL_DECKS = "all"  # every shipped deck (--decks all)
+
+
+@cache
+def _shipped_texts() -> dict[str, str]:
+    data = resources.files(__package__).joinpath("data")
+    texts = {}
+    for entry in sorted(data.iterdir(), key=lambda e: e.name):
+        if entry.name.startswith(SHIPPED_PREFIX) and entry.name.endswith(".csv"):
+            texts[entry.name[len(SHIPPED_PREFIX):-len(".csv")]] = entry.read_text("utf-8")
+    return texts
+
+
+def named_decks() -> dict[str, Deck]:
+    """The decks shipped with the package, by name: ``default`` (R4) first, then each
+    ``data/deck-NAME.csv`` in name order. All are reconstructions (R3); each file's comment
+    header says how it differs from the default."""
+    decks = {"default": default_deck()}
+    for name, text in _shipped_texts().items():
+        decks[name] = parse_deck(text, f"{name} (reconstruction)")
+    return decks
+
+
+def shipped_name(deck: Deck) -> str | None:
+    """The name of the shipped deck with exactly this deck's cards, or None."""
+    for name, shipped in named_decks().items():
+        if shipped.fingerprint() == deck.fingerprint():
+            return name
+    return None
+
+
+def resolve_deck(spec: str) -> Deck:
+    """A shipped deck's name (``named_decks``), or else a deck file's path."""
+    decks = named_decks()
+    if spec in decks:
+        return decks[spec]
+    if not Path(spec).exists() and not Path(spec).is_symlink():
+        raise DeckError(f"deck {spec}: no such file, and no shipped deck of that name (shipped decks: "
+                        f"{', '.join(decks)})")
+    return load_deck(spec)
