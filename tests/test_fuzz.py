@@ -25,7 +25,7 @@ import pytest
 from conftest import HEADER, run
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
-from test_differential import assert_same_game
+from test_card_differential import assert_same_game
 
 from medici_sim.core.driver import MAX_GAMES, MAX_THREADS, Kernel, RunConfig, seat_strategy
 from medici_sim.core.ranking import pay_places_nb, share_table
