@@ -51,11 +51,26 @@ def kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...] | 
                             seating=seating, threads=1))
 
 
-def assert_same_game(players: int, seating: str, seed: int, game_index: int) -> dict:
-    ours = kernel(players, seating, seed).trace(game_index).record()
-    theirs = reference.play_game(players, ["random"] * players, seed, game_index, seating)
+@cache
+def mixed_kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...], params: tuple[tuple, ...]) -> Kernel:
+    slots = tuple(seat_strategy(name, game="classic", **dict(p)) for name, p in zip(strategies, params, strict=True))
+    return Kernel(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+                            seating=seating, threads=1))
+
+
+def assert_same_game(players: int, seating: str, seed: int, game_index: int,
+                     strategies: tuple[str, ...] | None = None, params: tuple[tuple, ...] | None = None) -> dict:
+    """One game in both engines, compared field by field. ``strategies`` and ``params`` are
+    per slot (``params[slot]`` a tuple of (name, value) pairs); the default is all random."""
+    if strategies is None:
+        ours = kernel(players, seating, seed).trace(game_index).record()
+        theirs = reference.play_game(players, ["random"] * players, seed, game_index, seating)
+    else:
+        ours = mixed_kernel(players, seating, seed, strategies, params).trace(game_index).record()
+        theirs = reference.play_game(players, list(strategies), seed, game_index, seating,
+                                     params=[dict(p) for p in params])
     assert set(ours) == set(theirs)
-    where = f"players={players} seating={seating} seed={seed} game={game_index}"
+    where = f"players={players} seating={seating} seed={seed} game={game_index} strategies={strategies}"
     for day in range(3):
         a, b = ours["lots"][day], theirs["lots"][day]
         if not np.array_equal(a, b):
@@ -104,6 +119,53 @@ def test_strategy_slots_follow_the_seating():
             ours = kernel(5, seating, 9).trace(game_index)
             theirs = reference.play_game(5, ["random"] * 5, 9, game_index, seating)
             assert ours.seat_slot.tolist() == theirs["seat_slot"].tolist()
+
+
+# -- the heuristic strategies (value, collector, bargain) against the reference's ----------------
+
+# Non-default parameters (each differs from its default), as (name, value) pairs per slot.
+VALUE_ALT = (("per_point", 0.9), ("per_card", 0.5), ("draw_below", 3.0))
+COLLECTOR_ALT = (("focus", 1.0), ("track_weight", 0.4), ("level_worth", 1.5), ("future_weight", 0.8),
+                 ("value_weight", 0.35), ("other_weight", 0.5))
+BARGAIN_ALT = (("per_point", 1.5), ("per_card", 2.0), ("discount", 0.8), ("reserve", 4.0), ("wait_ships", 3.0),
+               ("draw_below", 3.5))
+MIXES = {  # per player count: strategy and parameters of each slot (defaults and alternatives mixed)
+    3: (("value", VALUE_ALT), ("collector", ()), ("bargain", BARGAIN_ALT)),
+    4: (("random", ()), ("collector", COLLECTOR_ALT), ("bargain", ()), ("value", ())),
+    5: (("bargain", BARGAIN_ALT), ("value", ()), ("collector", COLLECTOR_ALT), ("random", ()), ("bargain", ())),
+    6: (("collector", ()), ("value", VALUE_ALT), ("bargain", BARGAIN_ALT), ("collector", COLLECTOR_ALT),
+        ("random", ()), ("value", ())),
+}
+MIXED_GAMES_PER_CASE = 60  # 4 player counts x 3 seatings x 60 = 720 games
+
+
+@pytest.mark.parametrize("players,seating", CASES)
+def test_mixed_strategy_games_identical(players, seating):
+    """The kernel's value, collector and bargain decide exactly as the reference's, with
+    default and other parameters, among each other and random, in every seating."""
+    names = tuple(name for name, _ in MIXES[players])
+    params = tuple(p for _, p in MIXES[players])
+    seed = 500 + 10 * players + len(seating)
+    indices = list(range(MIXED_GAMES_PER_CASE // 2)) + [(1 << 33) + 104_729 * i for i in range(MIXED_GAMES_PER_CASE // 2)]
+    bought = np.zeros(players, np.int64)
+    free = discarded = 0
+    for game_index in indices:
+        record = assert_same_game(players, seating, seed, game_index, names, params)
+        for seat in range(players):
+            bought[record["seat_slot"][seat]] += record["lots_bought"][seat]
+        free += record["free_cards"].sum()
+        discarded += record["lots_discarded"].sum()
+    # every slot's strategy bought lots (its bids were compared, not only its passes); C10 and C11 happened
+    assert (bought > 0).all(), bought
+    assert free > 0 and discarded > 0
+
+
+def test_reference_strategies_have_the_kernels_defaults():
+    """The reference's parameter defaults are the registered ones, name for name, in order."""
+    for name, cls in reference.STRATEGIES.items():
+        registered = get_game("classic").registry[name].params
+        assert list(cls.PARAMS) == list(registered), name
+        assert all(cls.PARAMS[k] == registered[k].default for k in registered), name
 
 
 # -- statistics -------------------------------------------------------------------------------------

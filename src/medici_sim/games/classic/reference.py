@@ -71,6 +71,7 @@ little money (C9) means a seat passes without being asked. :func:`turn_records` 
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -87,6 +88,7 @@ from .rules import (
     MAX_LOT,
     N_CARDS,
     N_GOODS,
+    NO_GOOD,
     SHIP_PAYOUTS,
     TRACK_BONUS,
     TRACK_MAX,
@@ -211,8 +213,152 @@ class RandomStrategy(Strategy):
         return highest + 1 + game.rng.below(top - highest)
 
 
+# The heuristic strategies below are the kernel's ``value``, ``collector`` and ``bargain``
+# (``strategies/*.py``) written again from their descriptions, reading only the public game
+# state: the same decisions down to the tie-breaks, and the same floating-point operations
+# in the same order, so that the differential tests can compare mixed games exactly.
+
+def _later_days(game: ClassicGame) -> int:
+    """Days still to be played after this one (C18)."""
+    return DAYS - 1 - game.day
+
+
+def _level_at_day_end(game: ClassicGame, seat: int, good: int) -> int:
+    """C14: the seat's level in ``good`` if the day ended now (what is aboard counted), capped at 7."""
+    aboard = sum(1 for card in game.ships[seat] if CARD_GOOD[card] == good)
+    return raise_track(game.track[seat][good], aboard)
+
+
+def _scoring_for_good(game: ClassicGame, seat: int, good: int, level: int) -> int:
+    """C15 + C16: what this day's scoring would pay ``seat`` for ``good`` at ``level``, every
+    other seat ending the day with what it holds now."""
+    levels = [_level_at_day_end(game, s, good) for s in range(game.players)]
+    levels[seat] = level
+    return majority_payouts(levels)[seat] + track_bonus(level)
+
+
+def _lot_value(game: ClassicGame) -> int:
+    return sum(CARD_VALUE[card] for card in game.lot)
+
+
+def _lot_count(game: ClassicGame, good: int) -> int:
+    return sum(1 for card in game.lot if CARD_GOOD[card] == good)
+
+
+def _room_for_more(game: ClassicGame, seat: int) -> bool:
+    """Its own ship could take the lot with one more card (C3, C8)."""
+    return len(game.lot) < game.free_holds(seat)
+
+
+def _bid_up_to(game: ClassicGame, seat: int, limit: int) -> int:
+    """C9 with a price limit (capped by its money): pass unless it beats the highest bid;
+    the auctioneer (last to speak) then bids the highest bid + 1, anyone else its limit."""
+    limit = min(limit, game.money[seat])
+    if limit <= game.highest:
+        return 0
+    if seat == game.auctioneer:
+        return game.highest + 1
+    return limit
+
+
+class ValueStrategy(Strategy):
+    """``value``: a fixed price per point of card value and per card; draws while the lot is
+    cheap per card."""
+
+    name = "value"
+    PARAMS = {"per_point": 0.5, "per_card": 0.0, "draw_below": 2.0}
+
+    def wants_card(self, game: ClassicGame, seat: int) -> bool:
+        return _room_for_more(game, seat) and _lot_value(game) < self.params["draw_below"] * len(game.lot)
+
+    def bid(self, game: ClassicGame, seat: int) -> int:
+        limit = math.floor(self.params["per_point"] * _lot_value(game) + self.params["per_card"] * len(game.lot))
+        return _bid_up_to(game, seat, int(limit))
+
+
+class CollectorStrategy(Strategy):
+    """``collector``: values a lot by the majorities and bonuses its goods bring (C15, C16),
+    weighted for the days left, plus a price per level climbed; goods outside its focus
+    (its highest levels) count for less. Draws until a card of a focus good is in the lot."""
+
+    name = "collector"
+    PARAMS = {"focus": 2.0, "track_weight": 0.15, "level_worth": 0.5, "future_weight": 0.5,
+              "value_weight": 0.2, "other_weight": 0.3}
+
+    def focus_rank(self, game: ClassicGame, seat: int, good: int) -> int:
+        """How many goods rank above ``good``: a higher day-end level, then more cards of it
+        in the lot, then a lower good number."""
+        def key(g):
+            return (-_level_at_day_end(game, seat, g), -_lot_count(game, g), g)
+        return sorted(range(N_GOODS), key=key).index(good)
+
+    def in_focus(self, game: ClassicGame, seat: int, good: int) -> bool:
+        return self.focus_rank(game, seat, good) < self.params["focus"]
+
+    def worth(self, game: ClassicGame, seat: int) -> float:
+        p = self.params
+        day_weight = p["track_weight"] * (1.0 + p["future_weight"] * _later_days(game))
+        worth = p["value_weight"] * _lot_value(game)
+        for good in range(N_GOODS):
+            extra = _lot_count(game, good)
+            if extra == 0:
+                continue
+            level = _level_at_day_end(game, seat, good)
+            after = raise_track(level, extra)
+            paid = _scoring_for_good(game, seat, good, after) - _scoring_for_good(game, seat, good, level)
+            gain = paid * day_weight + p["level_worth"] * (after - level)
+            if not self.in_focus(game, seat, good):
+                gain = gain * p["other_weight"]
+            worth = worth + gain
+        return worth
+
+    def wants_card(self, game: ClassicGame, seat: int) -> bool:
+        if not _room_for_more(game, seat):
+            return False
+        return not any(CARD_GOOD[card] != NO_GOOD and self.in_focus(game, seat, CARD_GOOD[card])
+                       for card in game.lot)
+
+    def bid(self, game: ClassicGame, seat: int) -> int:
+        return _bid_up_to(game, seat, int(math.floor(self.worth(game, seat))))
+
+
+class BargainStrategy(Strategy):
+    """``bargain``: bids only the lowest legal bid, only on lots cheap against its estimate,
+    keeping a reserve; waits for the last ship's free cards (C11) when few ships are open
+    and its own is the emptiest."""
+
+    name = "bargain"
+    PARAMS = {"per_point": 2.0, "per_card": 1.0, "discount": 0.6, "reserve": 10.0, "wait_ships": 2.0,
+              "draw_below": 2.5}
+
+    def waiting(self, game: ClassicGame, seat: int) -> bool:
+        if len(game.open_seats()) > self.params["wait_ships"]:
+            return False
+        mine = game.free_holds(seat)
+        return all(game.free_holds(other) < mine for other in range(game.players) if other != seat)
+
+    def wants_card(self, game: ClassicGame, seat: int) -> bool:
+        if self.waiting(game, seat):
+            # fill the others faster, as long as another ship could take the bigger lot
+            return any(game.free_holds(other) > len(game.lot) for other in range(game.players) if other != seat)
+        return _room_for_more(game, seat) and _lot_value(game) < self.params["draw_below"] * len(game.lot)
+
+    def bid(self, game: ClassicGame, seat: int) -> int:
+        if self.waiting(game, seat):
+            return 0
+        p = self.params
+        price = game.highest + 1
+        estimate = p["per_point"] * _lot_value(game) + p["per_card"] * len(game.lot)
+        if price <= p["discount"] * estimate and game.money[seat] - price >= p["reserve"]:
+            return price
+        return 0
+
+
 STRATEGIES: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
+    "value": ValueStrategy,
+    "collector": CollectorStrategy,
+    "bargain": BargainStrategy,
 }
 
 
