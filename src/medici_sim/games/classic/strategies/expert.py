@@ -1,14 +1,63 @@
-"""``expert`` (v3 draft): worth of a lot in florins, fast; rivals modelled by observed bids."""
+"""``expert``: what is a lot worth to it in florins, and what will the others pay?
+
+Money is the score (C18), so a lot is worth buying only for less than the florins it is
+expected to bring. The estimate of a lot (its *worth*) adds up, in florins:
+
+- **Ship** (C13). Every ship is projected to its final value: its value now plus each
+  free hold filled with the mean value of an unseen card (the deck and the removed cards,
+  which nobody can tell apart, C5), times the share of free holds the deck can still
+  fill. Its place against each rival is graded softly: within about ``spread`` standard
+  deviations (which shrink as holds fill) a linear slope from "beaten" to "beats" instead
+  of a step; the expected payout is read off the C13 table at the expected place (exact
+  for 3 and 4 players, whose payouts fall in equal steps). The lot's ship worth is the
+  payout with the lot's cards in its holds, less the payout without them.
+- **Goods tracks** (C14-C16). For each good in the lot, its level at the day's end (held +
+  aboard + the lot, capped at 7) against each rival's (held + aboard + its free holds times
+  the chance an unseen card is of that good), graded softly the same way; the majority
+  payout (10 / 5, C15) today and ``future`` times it on each later day, the bonus (C16)
+  today and on every later day (levels never fall), and ``progress`` times the square of
+  the level for the days to come (nearly there is worth much more than halfway).
+- **Holds**: ``hold_price`` florins for each hold the lot fills (what a later lot would cost).
+
+The total is divided by 1 + ``money_weight`` * days left: a florin kept early is worth a
+little more than a point, as it pays the next days' lots; on day 3 a florin is exactly a
+point.
+
+**Bidding** (C9: once around, the auctioneer last). The auctioneer, who speaks last, takes
+a lot worth more than the highest bid at the highest bid + 1. Anyone else bids just enough
+to beat what the seats still to speak are expected to pay, or, when that is more than the
+lot is worth to it, its worth (rounded down), so that whoever takes the lot pays for it.
+What a rival will pay is learnt during the game from its bids: each rival's florins per
+"lot point" (a lot's value plus 2 per card), from the bids (and the passes, which cap it)
+it made before this seat spoke, averaged with weight 1/5, times ``rival_pay``.
+
+**Drawing** (C8). With the same estimates: it draws while its surplus on the lot (its worth
+less what the others are expected to pay) is below ``draw_margin`` florins a card, and its
+own ship could take the bigger lot: a lot worth more to it than to the others is offered
+as it is; one it does not want is grown, as another card may make it so.
+
+Speed (about 60,000 games/s per core with four experts; profiled with perf, see
+benchmarks/profile_kernel.py). Everything that depends only on the day (weights, the
+bonus and progress of each level, the slopes for every count of free holds) is computed
+once a day; the ships' projections and this seat's payout without the lot once per
+"version" of the ships (they change only when cards are loaded: a sale or C11), keyed on
+the number of cards out of the ships, which stays put between two loads. A lot's worth is
+one pass over the rivals for the ship and every good in it at once, and is remembered for
+the turn, so the auctioneer's bid reuses its last draw decision's estimate. The small
+helpers are inlined; no arrays are allocated; no fastmath (the games must be the same on
+every machine).
+"""
 import math
 
 from numba import njit
 
-from ..rules import HOLDS, N_GOODS, RULE_PLAYERS, TRACK_MAX
+from ..rules import HOLDS, N_CARDS, RULE_PLAYERS, RULE_REMOVED, TRACK_MAX
 from ..state import (
     AUCTIONEER,
     DAY,
     DAY_ID,
     DECK_LEN,
+    DISCARD_LEN,
     GOLD_ROW,
     HIGHEST,
     LOT_LEN,
@@ -22,104 +71,38 @@ from . import Param, Strategy, register
 
 MARGIN, FUTURE, PROGRESS, SPREAD, HOLD_PRICE, RIVAL_PAY, MONEY_WEIGHT, DRAW_MARGIN = range(8)
 
-CARD_VAR = 7.5  # variance of a card's value over the 36 cards (C2)
-GOOD_VAR = 0.16  # q (1 - q) for q ~ 7/36, the chance that an unseen card is of a given good
+CARD_VAR = 7.55  # variance of a card's value over the 36 cards (C2): 446/36 - (110/36)**2
+GOOD_VAR = 0.16  # q (1 - q) for q ~ 7/36: the chance that an unseen card is of a given good
 LOT_POINTS_PER_CARD = 2.0  # a lot's size for the rival model: its value plus this per card
-RATIO_PRIOR = 0.8
-RATIO_RATE = 0.2
+RATIO_PRIOR = 0.8  # florins per lot point a rival is expected to pay before it has bid
+RATIO_RATE = 0.2  # weight of each new observation of a rival's bids
+MAX_FREE = 2 * HOLDS  # free holds of two ships together (the slope tables' size - 1)
 
-# scratch row
-VERSION_KEY, DAY_KEY, SEEN_KEY, W_MAJ, MONEY, FILL, Q_SCALE, MEAN, CARD_KEY, CARD_WORTH, PAY0, INV_UNSEEN = range(12)
-LEVEL_AT = 12  # 8 levels
-INV_SHIP = LEVEL_AT + 8  # by total free holds 0..10
-INV_GOODS = INV_SHIP + 11
-RATIO_AT = INV_GOODS + 11  # by seat
-THEIRS_AT = RATIO_AT + 6  # by seat: projected final ship value
-assert THEIRS_AT + 6 <= 64
+# The seat's scratch row (cleared before every game).
+(VERSION_KEY, DAY_KEY, SEEN_KEY, LOT_KEY, LOT_WORTH, W_MAJ, MONEY, FILL, Q_SCALE) = range(9)
+LEVEL_AT = 9  # per day: florins of each track level 0..7 (bonus today and later, progress)
+SLOPE_SHIP = LEVEL_AT + TRACK_MAX + 1  # per game: ship grading slope by free holds of both ships
+SLOPE_GOODS = SLOPE_SHIP + MAX_FREE + 1  # per game: track grading slope by free holds of both ships
+RATIO_AT = SLOPE_GOODS + MAX_FREE + 1  # per game: each seat's florins per lot point
+assert RATIO_AT + 6 <= 64  # SCRATCH_WIDTH
 
 
 @njit(cache=True, error_model="numpy")
 def prepare_day_nb(state, seat, params):
-    sc = state.scratch
-    later = 2 - state.counts[DAY]
-    sc[seat, W_MAJ] = 1.0 + params[FUTURE] * later
-    sc[seat, MONEY] = 1.0 / (1.0 + params[MONEY_WEIGHT] * later)
-    for level in range(TRACK_MAX + 1):
-        sc[seat, LEVEL_AT + level] = (state.track_bonus[level] * (1.0 + later)
-                                      + params[PROGRESS] * later * level * level * 0.2)
-    for f in range(2 * HOLDS + 1):
-        sc[seat, INV_SHIP + f] = 0.5 / (0.5 + params[SPREAD] * math.sqrt(CARD_VAR * f))
-        sc[seat, INV_GOODS + f] = 0.5 / (0.5 + params[SPREAD] * math.sqrt(GOOD_VAR * f))
-    if state.counts[DAY] == 0:
-        for p in range(6):
-            sc[seat, RATIO_AT + p] = RATIO_PRIOR
-    sc[seat, DAY_KEY] = state.counts[DAY_ID]
-
-
-@njit(cache=True, error_model="numpy")
-def prepare_nb(state, seat, params):
-    """Refresh the caches: per day, and per version of the ships (a sale changes them)."""
-    players = state.rules[RULE_PLAYERS]
-    loaded = 0
-    for p in range(players):
-        loaded += state.ship_len[p]
-    version = state.counts[DAY_ID] * 64 + loaded
-    if state.scratch[seat, VERSION_KEY] == version:
-        return
-    if state.scratch[seat, DAY_KEY] != state.counts[DAY_ID]:
-        prepare_day_nb(state, seat, params)
-    free = players * HOLDS - loaded
-    unseen = state.counts[UNSEEN]
-    value = 0
-    for row in range(GOLD_ROW + 1):
-        value += state.unseen[row, UNSEEN_VALUE]
-    phi = min(1.0, state.counts[DECK_LEN] / free) if free > 0 else 1.0
-    mean = value / unseen if unseen > 0 else 0.0
-    fill = mean * phi
-    state.scratch[seat, MEAN] = mean
-    state.scratch[seat, FILL] = fill
-    state.scratch[seat, Q_SCALE] = phi / unseen if unseen > 0 else 0.0
-    state.scratch[seat, INV_UNSEEN] = 1.0 / unseen if unseen > 0 else 0.0
-    mine = HOLDS - state.ship_len[seat]
-    x0 = state.ship_value[seat] + mine * fill
-    b0 = 0.0
-    for o in range(players):
-        fo = HOLDS - state.ship_len[o]
-        theirs = state.ship_value[o] + fo * fill
-        state.scratch[seat, THEIRS_AT + o] = theirs
-        if o != seat:
-            b0 += clamp01(0.5 + (x0 - theirs) * state.scratch[seat, INV_SHIP + mine + fo])
-    state.scratch[seat, PAY0] = ship_pay_nb(state, players, b0)
-    state.scratch[seat, VERSION_KEY] = version
-
-
-@njit(cache=True, error_model="numpy")
-def observe_nb(state, seat):
-    """Learn each rival's bids per lot point from the answers given before this seat speaks."""
-    players = state.rules[RULE_PLAYERS]
-    auct = state.counts[AUCTIONEER]
-    turn = state.counts[TURN_ID]
-    points = state.counts[LOT_VALUE] + LOT_POINTS_PER_CARD * state.counts[LOT_LEN]
-    if state.scratch[seat, SEEN_KEY] == turn:
-        return
-    state.scratch[seat, SEEN_KEY] = turn
-    running = 0
-    other = auct
-    for _ in range(players - 1):
-        other += 1
-        if other == players:
-            other = 0
-        if other == seat:
-            break
-        b = state.turn_bid[other]
-        if b < 0:
-            continue
-        r = state.scratch[seat, RATIO_AT + other]
-        if b > 0:
-            state.scratch[seat, RATIO_AT + other] = r + RATIO_RATE * (b / points - r)
-        elif r * points > running:
-            state.scratch[seat, RATIO_AT + other] = r + RATIO_RATE * (running / points - r)
-        running = max(running, b)
+    """The per-day part of the scratch row (and, at a game's start, the per-game part)."""
+    later = 2 - state.counts[DAY]  # days after this one (C18)
+    state.scratch[seat, W_MAJ] = 1.0 + params[FUTURE] * later
+    state.scratch[seat, MONEY] = 1.0 / (1.0 + params[MONEY_WEIGHT] * later)
+    for level in range(TRACK_MAX + 1):  # C16: a bonus is paid today and on every later day
+        state.scratch[seat, LEVEL_AT + level] = (state.track_bonus[level] * (1.0 + later)
+                                                 + params[PROGRESS] * later * level * level * 0.2)
+    if state.counts[DAY] == 0:  # once a game
+        for free in range(MAX_FREE + 1):  # half the inverse width of the soft grading
+            state.scratch[seat, SLOPE_SHIP + free] = 0.5 / (0.5 + params[SPREAD] * math.sqrt(CARD_VAR * free))
+            state.scratch[seat, SLOPE_GOODS + free] = 0.5 / (0.5 + params[SPREAD] * math.sqrt(GOOD_VAR * free))
+        for other in range(6):
+            state.scratch[seat, RATIO_AT + other] = RATIO_PRIOR
+    state.scratch[seat, DAY_KEY] = state.counts[DAY_ID]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -129,7 +112,7 @@ def clamp01(x):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def ship_pay_nb(state, players, beaten):
-    """C13 payout at a fractional place (players - 1 - beaten), interpolated between places."""
+    """C13: the payout at the fractional place ``players - 1 - beaten``, interpolated."""
     place = (players - 1) - beaten
     k = min(int(place), players - 2)
     here = state.ship_payouts[k]
@@ -137,137 +120,237 @@ def ship_pay_nb(state, players, beaten):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def ship_gain_nb(state, seat, players, value, left):
-    """Expected change of the seat's C13 payout when ``value`` points join its ship and it is
-    left with ``left`` holds to fill (against the cached projections of the other ships)."""
-    x1 = state.ship_value[seat] + value + left * state.scratch[seat, FILL]
-    b1 = 0.0
-    for o in range(players):
-        if o != seat:
-            b1 += clamp01(0.5 + (x1 - state.scratch[seat, THEIRS_AT + o])
-                          * state.scratch[seat, INV_SHIP + left + HOLDS - state.ship_len[o]])
-    return ship_pay_nb(state, players, b1) - state.scratch[seat, PAY0]
+def prepare_nb(state, seat, params):
+    """Refresh the caches if the ships changed: the cards out of the ships (deck, lot and
+    discards) stay as many between two loads (C10, C11), and DAY_ID starts a new count."""
+    version = state.counts[DAY_ID] * 64 + state.counts[DECK_LEN] + state.counts[LOT_LEN] + state.counts[DISCARD_LEN]
+    if state.scratch[seat, VERSION_KEY] != version:
+        refresh_nb(state, seat, params, version)
 
 
 @njit(cache=True, error_model="numpy")
-def goods_gain_nb(state, seat, players, good, e, free, left):
-    """Expected change of the seat's C15 majority and C16 bonus in ``good`` (today and later)
-    with ``e`` more cards of it, left with ``left`` of its ``free`` holds."""
-    q = state.unseen[good, UNSEEN_CARDS] * state.scratch[seat, Q_SCALE]
-    level = min(TRACK_MAX, state.track[seat, good] + state.ship_goods[seat, good])
-    after = min(TRACK_MAX, level + e)
-    m0 = level + free * q
-    m1 = after + left * q
-    b0 = 0.0
-    b1 = 0.0
-    for o in range(players):
-        if o != seat:
-            fo = HOLDS - state.ship_len[o]
-            theirs = min(TRACK_MAX, state.track[o, good] + state.ship_goods[o, good]) + fo * q
-            b0 += clamp01(0.5 + (m0 - theirs) * state.scratch[seat, INV_GOODS + free + fo])
-            b1 += clamp01(0.5 + (m1 - theirs) * state.scratch[seat, INV_GOODS + left + fo])
-    maj = max(0.0, 10.0 - 5.0 * ((players - 1) - b1)) - max(0.0, 10.0 - 5.0 * ((players - 1) - b0))
-    return maj * state.scratch[seat, W_MAJ] + state.scratch[seat, LEVEL_AT + after] - state.scratch[seat, LEVEL_AT + level]
+def refresh_nb(state, seat, params, version):
+    """What a free hold is expected to bring in this version of the ships."""
+    if state.scratch[seat, DAY_KEY] != state.counts[DAY_ID]:
+        prepare_day_nb(state, seat, params)
+    players = state.rules[RULE_PLAYERS]
+    out = state.counts[DECK_LEN] + state.counts[LOT_LEN] + state.counts[DISCARD_LEN]
+    free = players * HOLDS - (N_CARDS - state.rules[RULE_REMOVED] - out)  # holds less the cards aboard
+    unseen = state.counts[UNSEEN]
+    value = 0
+    for row in range(GOLD_ROW + 1):
+        value += state.unseen[row, UNSEEN_VALUE]
+    deck = state.counts[DECK_LEN]
+    fillable = 1.0 if deck >= free else deck / free  # the share of free holds the deck can fill
+    per_unseen = 1.0 / unseen if unseen > 0 else 0.0
+    state.scratch[seat, FILL] = value * per_unseen * fillable  # C5: the removed cards are unseen too
+    state.scratch[seat, Q_SCALE] = fillable * per_unseen
+    state.scratch[seat, VERSION_KEY] = version
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
+def track_gain_nb(state, seat, players, beaten_without, beaten_with, level, after):
+    """C15, C16: the majority (today, and ``future`` times it later) and the bonus and
+    progress gained by beating ``beaten_with`` rivals at ``after`` instead of
+    ``beaten_without`` at ``level``."""
+    majority = (max(0.0, 10.0 - 5.0 * ((players - 1) - beaten_with))
+                - max(0.0, 10.0 - 5.0 * ((players - 1) - beaten_without)))
+    return (majority * state.scratch[seat, W_MAJ]
+            + state.scratch[seat, LEVEL_AT + after] - state.scratch[seat, LEVEL_AT + level])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def worth_nb(state, seat, params):
-    """Florins the current lot is worth to ``seat``."""
+    """Florins the current lot is worth to ``seat`` (module doc): one pass over the rivals
+    grades the ship and every good in the lot."""
     players = state.rules[RULE_PLAYERS]
     cards = state.counts[LOT_LEN]
     free = HOLDS - state.ship_len[seat]
-    left = free - cards
-    gain = ship_gain_nb(state, seat, players, state.counts[LOT_VALUE], left)
-    g0 = state.card_good[state.lot[0]]
-    g1 = state.card_good[state.lot[1]] if cards > 1 else -1
-    g2 = state.card_good[state.lot[2]] if cards > 2 else -1
-    if g0 >= 0:
-        gain += goods_gain_nb(state, seat, players, g0, 1 + (g1 == g0) + (g2 == g0), free, left)
-    if g1 >= 0 and g1 != g0:
-        gain += goods_gain_nb(state, seat, players, g1, 1 + (g2 == g1), free, left)
-    if g2 >= 0 and g2 != g0 and g2 != g1:
-        gain += goods_gain_nb(state, seat, players, g2, 1, free, left)
+    left = free - cards  # its free holds after the lot
+    # the lot's goods: up to three different ones, a, b, c, with their counts (gold has none)
+    a = state.card_good[state.lot[0]]
+    count_a = 1
+    b = -1
+    count_b = 0
+    c = -1
+    if cards > 1:
+        good = state.card_good[state.lot[1]]
+        if good == a:
+            count_a += 1
+        else:
+            b = good
+            count_b = 1
+    if cards > 2:
+        good = state.card_good[state.lot[2]]
+        if good == a:
+            count_a += 1
+        elif good == b:
+            count_b += 1
+        else:
+            c = good
+    q_scale = state.scratch[seat, Q_SCALE]  # an unseen card of a good, per free hold, is q
+    qa = state.unseen[a, UNSEEN_CARDS] * q_scale if a >= 0 else 0.0
+    qb = state.unseen[b, UNSEEN_CARDS] * q_scale if b >= 0 else 0.0
+    qc = state.unseen[c, UNSEEN_CARDS] * q_scale if c >= 0 else 0.0
+    level_a = min(TRACK_MAX, state.track[seat, a] + state.ship_goods[seat, a]) if a >= 0 else 0
+    level_b = min(TRACK_MAX, state.track[seat, b] + state.ship_goods[seat, b]) if b >= 0 else 0
+    level_c = min(TRACK_MAX, state.track[seat, c] + state.ship_goods[seat, c]) if c >= 0 else 0
+    after_a = min(TRACK_MAX, level_a + count_a)
+    after_b = min(TRACK_MAX, level_b + count_b)
+    after_c = min(TRACK_MAX, level_c + 1)
+    mine_a0 = level_a + free * qa
+    mine_a1 = after_a + left * qa
+    mine_b0 = level_b + free * qb
+    mine_b1 = after_b + left * qb
+    mine_c0 = level_c + free * qc
+    mine_c1 = after_c + left * qc
+    fill = state.scratch[seat, FILL]
+    projected0 = state.ship_value[seat] + free * fill
+    projected1 = state.ship_value[seat] + state.counts[LOT_VALUE] + left * fill
+    ship0 = ship1 = 0.0
+    a0 = a1 = b0 = b1 = c0 = c1 = 0.0
+    for other in range(players):
+        if other == seat:
+            continue
+        theirs_free = HOLDS - state.ship_len[other]
+        theirs = state.ship_value[other] + theirs_free * fill
+        ship0 += clamp01(0.5 + (projected0 - theirs) * state.scratch[seat, SLOPE_SHIP + free + theirs_free])
+        ship1 += clamp01(0.5 + (projected1 - theirs) * state.scratch[seat, SLOPE_SHIP + left + theirs_free])
+        slope0 = state.scratch[seat, SLOPE_GOODS + free + theirs_free]
+        slope1 = state.scratch[seat, SLOPE_GOODS + left + theirs_free]
+        if a >= 0:
+            theirs = min(TRACK_MAX, state.track[other, a] + state.ship_goods[other, a]) + theirs_free * qa
+            a0 += clamp01(0.5 + (mine_a0 - theirs) * slope0)
+            a1 += clamp01(0.5 + (mine_a1 - theirs) * slope1)
+        if b >= 0:
+            theirs = min(TRACK_MAX, state.track[other, b] + state.ship_goods[other, b]) + theirs_free * qb
+            b0 += clamp01(0.5 + (mine_b0 - theirs) * slope0)
+            b1 += clamp01(0.5 + (mine_b1 - theirs) * slope1)
+        if c >= 0:
+            theirs = min(TRACK_MAX, state.track[other, c] + state.ship_goods[other, c]) + theirs_free * qc
+            c0 += clamp01(0.5 + (mine_c0 - theirs) * slope0)
+            c1 += clamp01(0.5 + (mine_c1 - theirs) * slope1)
+    gain = ship_pay_nb(state, players, ship1) - ship_pay_nb(state, players, ship0)
+    if a >= 0:
+        gain += track_gain_nb(state, seat, players, a0, a1, level_a, after_a)
+    if b >= 0:
+        gain += track_gain_nb(state, seat, players, b0, b1, level_b, after_b)
+    if c >= 0:
+        gain += track_gain_nb(state, seat, players, c0, c1, level_c, after_c)
     return (gain + cards * params[HOLD_PRICE]) * state.scratch[seat, MONEY]
 
 
-@njit(cache=True, error_model="numpy")
-def card_worth_nb(state, seat, params):
-    """Florins an unseen card is worth to the seat on average as a one-card lot (once a turn)."""
-    if state.scratch[seat, CARD_KEY] == state.scratch[seat, VERSION_KEY]:
-        return state.scratch[seat, CARD_WORTH]
-    players = state.rules[RULE_PLAYERS]
-    free = HOLDS - state.ship_len[seat]
-    gain = ship_gain_nb(state, seat, players, state.scratch[seat, MEAN], free - 1)
-    total = 0.0
-    for good in range(N_GOODS):
-        n = state.unseen[good, UNSEEN_CARDS]
-        if n > 0:
-            total += n * goods_gain_nb(state, seat, players, good, 1, free, free - 1)
-    worth = (gain + total * state.scratch[seat, INV_UNSEEN] + params[HOLD_PRICE]) * state.scratch[seat, MONEY]
-    state.scratch[seat, CARD_KEY] = state.scratch[seat, VERSION_KEY]
-    state.scratch[seat, CARD_WORTH] = worth
+@njit(cache=True, error_model="numpy", inline="always")
+def lot_worth_nb(state, seat, params):
+    """worth_nb of the current lot, remembered for the turn and the lot's size (the
+    auctioneer's last draw decision and its bid see the same lot)."""
+    key = state.counts[TURN_ID] * 4 + state.counts[LOT_LEN]
+    if state.scratch[seat, LOT_KEY] == key:
+        return state.scratch[seat, LOT_WORTH]
+    worth = worth_nb(state, seat, params)
+    state.scratch[seat, LOT_KEY] = key
+    state.scratch[seat, LOT_WORTH] = worth
     return worth
 
 
-@njit(cache=True, error_model="numpy")
-def need_nb(state, seat, order, cards, points, params):
-    """The most the seats speaking after bid-order position ``order`` are expected to pay."""
+@njit(cache=True, error_model="numpy", inline="always")
+def observe_nb(state, seat):
+    """Learn from the answers given on this lot before this seat speaks (once a turn): a
+    bid is what that rival pays per lot point; a pass caps it at the highest bid it saw."""
+    turn = state.counts[TURN_ID]
+    if state.scratch[seat, SEEN_KEY] == turn:
+        return
+    state.scratch[seat, SEEN_KEY] = turn
     players = state.rules[RULE_PLAYERS]
-    o = seat
-    need = 0.0
-    for _ in range(order + 1, players):
-        o += 1
-        if o >= players:
-            o -= players
-        if HOLDS - state.ship_len[o] >= cards:
-            need = max(need, min(state.money[o], state.scratch[seat, RATIO_AT + o] * points))
-    return need * params[RIVAL_PAY]
+    per_point = 1.0 / (state.counts[LOT_VALUE] + LOT_POINTS_PER_CARD * state.counts[LOT_LEN])
+    highest = 0
+    other = state.counts[AUCTIONEER]
+    for _ in range(players - 1):
+        other += 1
+        if other == players:
+            other = 0
+        if other == seat:
+            break
+        answer = state.turn_bid[other]
+        if answer < 0:  # not asked (C9: full ship, too few holds or too little money)
+            continue
+        ratio = state.scratch[seat, RATIO_AT + other]
+        if answer > 0:
+            state.scratch[seat, RATIO_AT + other] = ratio + RATIO_RATE * (answer * per_point - ratio)
+        elif ratio > highest * per_point:
+            state.scratch[seat, RATIO_AT + other] = ratio + RATIO_RATE * (highest * per_point - ratio)
+        highest = max(highest, answer)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def rivals_pay_nb(state, seat, first, last):
+    """The most the seats at bid-order steps ``first``..``last`` after ``seat`` (1 = the next
+    seat clockwise) are expected to pay for the current lot, each capped by its money;
+    seats without room for the lot cannot bid (C9)."""
+    players = state.rules[RULE_PLAYERS]
+    cards = state.counts[LOT_LEN]
+    points = state.counts[LOT_VALUE] + LOT_POINTS_PER_CARD * cards
+    other = seat + first - 1
+    if other >= players:
+        other -= players
+    most = 0.0
+    for _ in range(first, last + 1):
+        other += 1
+        if other == players:
+            other = 0
+        if HOLDS - state.ship_len[other] >= cards:
+            most = max(most, min(state.money[other], state.scratch[seat, RATIO_AT + other] * points))
+    return most
 
 
 @njit(cache=True, error_model="numpy")
 def bid_nb(state, seat, params):
+    """C9: the auctioneer takes a lot worth more than the highest bid at highest + 1; the
+    others bid just above what the seats after them would pay, or their worth if lower."""
     prepare_nb(state, seat, params)
     observe_nb(state, seat)
-    v = min(worth_nb(state, seat, params) - params[MARGIN], state.money[seat])
+    worth = min(lot_worth_nb(state, seat, params) - params[MARGIN], state.money[seat])
     highest = state.counts[HIGHEST]
-    if v < highest + 1:
+    if worth < highest + 1:
         return 0
     players = state.rules[RULE_PLAYERS]
-    order = seat - state.counts[AUCTIONEER] - 1
-    if order < 0:
-        order += players
-    if order == players - 1:
+    after = state.counts[AUCTIONEER] - seat  # seats still to speak: up to the auctioneer
+    if after < 0:
+        after += players
+    if after == 0:
         return highest + 1
-    cards = state.counts[LOT_LEN]
-    need = need_nb(state, seat, order, cards, state.counts[LOT_VALUE] + LOT_POINTS_PER_CARD * cards, params)
-    bid = math.floor(need) + 1
-    if bid > v:
-        bid = math.floor(v)
+    rivals = rivals_pay_nb(state, seat, 1, after) * params[RIVAL_PAY]
+    bid = math.floor(rivals) + 1
+    if bid > worth:
+        bid = math.floor(worth)
     return max(highest + 1, int(bid))
 
 
 @njit(cache=True, error_model="numpy")
 def draw_nb(state, seat, params):
-    """Draw while the lot is worth less to it per card than an unseen card, by a margin."""
+    """C8: another card while its surplus on the lot (worth less what the others would pay)
+    is below ``draw_margin`` florins a card, if its own ship could take the bigger lot."""
     prepare_nb(state, seat, params)
     cards = state.counts[LOT_LEN]
     if HOLDS - state.ship_len[seat] <= cards:
         return False
-    return worth_nb(state, seat, params) < cards * (card_worth_nb(state, seat, params) - params[DRAW_MARGIN])
+    rivals = rivals_pay_nb(state, seat, 1, state.rules[RULE_PLAYERS] - 1) * params[RIVAL_PAY]
+    return lot_worth_nb(state, seat, params) - rivals < cards * params[DRAW_MARGIN]
 
 
 register(Strategy(
     name="expert",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={
-        "margin": Param(2, -20, 20, help="florins of profit it wants from a lot"),
-        "future": Param(0.3, 0, 2, help="weight of each later day's majority"),
-        "progress": Param(0.0, 0, 3, help="weight of progress towards the track bonuses"),
-        "spread": Param(1.25, 0, 5, help="uncertainty of projections, in standard deviations"),
-        "hold_price": Param(0, -10, 10, help="florins a hold used now saves on later lots"),
-        "rival_pay": Param(1.0, 0, 3, help="scale of the rivals' observed bids per lot point"),
-        "money_weight": Param(1.0, 0, 3, help="extra worth of a florin per later day"),
-        "draw_margin": Param(3, -20, 20, help="florins per card a draw must gain"),
+        "margin": Param(0, -20, 20, help="florins of profit it wants on a lot (bids at most its worth less this)"),
+        "future": Param(0.2, 0, 2, help="weight of a track majority on each later day"),
+        "progress": Param(0.5, 0, 3, help="weight of the climb towards the track bonuses on the days to come"),
+        "spread": Param(0.8, 0.01, 5, help="how uncertain the projected ships and tracks are, in standard deviations"),
+        "hold_price": Param(0, -10, 10, help="florins each hold a lot fills is worth beyond its cards"),
+        "rival_pay": Param(0.9, 0, 3, help="scale of what rivals are expected to pay (learnt from their bids)"),
+        "money_weight": Param(0.3, 0, 3, help="extra worth of a florin per later day (a florin is a point on day 3)"),
+        "draw_margin": Param(-3, -20, 20, help="draws while its surplus on the lot is below this per card"),
     },
-    summary="Estimates each lot's worth in florins (ship rank, tracks, days left) and bids just above rivals.",
+    summary="Estimates each lot's worth in florins (ship rank, tracks, days left, unseen cards) "
+            "and bids just above what the rivals after it would pay.",
 ))
