@@ -1,6 +1,7 @@
 """Shared helpers: play one game in the jitted kernel and record it like the reference engine."""
 from __future__ import annotations
 
+import os
 from functools import cache
 
 import numpy as np
@@ -10,6 +11,11 @@ from medici_sim.cli import main
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
 from medici_sim.games.card.rules import VARIANTS
+
+# One kernel per game for every mix of built-ins (core.driver.KERNEL_ENV): the suite plays many
+# mixes, and compiling each set of strategies apart would cost minutes. Subprocesses inherit it;
+# tests of the default (a kernel holds only what its run uses) clear it with monkeypatch.
+os.environ["MEDICI_SIM_KERNEL"] = "all"
 
 HEADER = "count,good,icons,value,green\n"
 # 19 cards: days run out (R12) in most games with 3 or more players

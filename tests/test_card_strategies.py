@@ -69,15 +69,20 @@ def test_a_new_mix_of_the_same_strategies_compiles_nothing(deck):
     assert sum(engine.play_games_nb.stats.cache_misses.values()) == compiled
 
 
-def test_a_run_compiles_only_the_strategies_it_uses(deck):
+def test_a_run_compiles_only_the_strategies_it_uses(deck, monkeypatch):
     """Only what a run uses is compiled: a run of random alone dispatches to nothing else."""
-    from medici_sim.core.driver import Kernel
+    from medici_sim.core.driver import KERNEL_ENV, Kernel
+
+    monkeypatch.delenv(KERNEL_ENV)
 
     alone = Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1))
     assert alone.table_names == ("random",)
     mixed = Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("expert", 4), games=1,
                              kernel_strategies=("random", "expert")))
     assert mixed.table_names == ("random", "expert")  # registration order: the same table for any order
+    monkeypatch.setenv(KERNEL_ENV, "all")  # ... or, asked, every built-in
+    assert Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1)).table_names \
+        == ("random", "greedy", "collector", "cautious", "gambler", "expert")
 
 
 def test_per_strategy_table_merges_repeated_strategies(deck):
