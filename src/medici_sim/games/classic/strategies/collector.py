@@ -1,17 +1,19 @@
 """``collector``: a track collector. A lot is worth to it what its goods bring on the tracks:
-the change in this day's majority (C15) and bonus (C16) payouts against its rivals' levels
-(what they hold and have aboard), weighted up for the days left, plus a price per level
-climbed; goods outside its focus (the goods it is highest on) count for less. Card values
-(C13) count a little. It draws (C8) until a card of a focus good is in the lot.
+``track_weight`` florins per florin of change in this day's majority (C15) and bonus (C16)
+payouts against its rivals' levels (what they hold and have aboard), weighted up by
+``future_weight`` for each day left, plus ``level_worth`` per level climbed (C14, to 7);
+goods outside its focus (the ``focus`` goods it is highest on) count ``other_weight`` as
+much. Card values (C13) count ``value_weight`` a point. It bids that worth (the auctioneer:
+the highest bid + 1, C9) and draws (C8) until a card of a focus good is in the lot.
 """
 import math
 
 from numba import njit
 
+from ..rules import N_GOODS, TRACK_MAX
 from ..state import LOT_LEN, LOT_VALUE
 from . import Param, Strategy, register
 from .common import (
-    N_GOODS,
     end_level_nb,
     later_days_nb,
     limit_bid_nb,
@@ -53,7 +55,7 @@ def worth_nb(state, seat, params):
         if extra == 0:
             continue
         level = end_level_nb(state, seat, good)
-        climbed = min(7, level + extra) - level
+        climbed = min(TRACK_MAX, level + extra) - level
         gain = track_gain_nb(state, seat, good, extra) * day_weight + params[LEVEL_WORTH] * climbed
         if focus_rank_nb(state, seat, good) >= params[FOCUS]:
             gain = gain * params[OTHER_WEIGHT]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..rules import DAYS, HOLDS, N_GOODS, RULE_PLAYERS, TRACK_MAX
+from ..rules import DAYS, HOLDS, RULE_PLAYERS, TRACK_MAX
 from ..state import AUCTIONEER, DAY, HIGHEST, LOT_LEN
 
 
@@ -77,5 +77,5 @@ def room_for_more_nb(state, seat):
     return state.counts[LOT_LEN] < HOLDS - state.ship_len[seat]
 
 
-__all__ = ["N_GOODS", "end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb", "majority_at_nb",
+__all__ = ["end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb", "majority_at_nb",
            "room_for_more_nb", "track_gain_nb"]
