@@ -52,7 +52,8 @@ def kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...] | 
 
 
 @cache
-def mixed_kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...], params: tuple[tuple, ...]) -> Kernel:
+def mixed_kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...],
+                 params: tuple[tuple, ...]) -> Kernel:
     slots = tuple(seat_strategy(name, game="classic", **dict(p)) for name, p in zip(strategies, params, strict=True))
     return Kernel(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
@@ -146,7 +147,8 @@ def test_mixed_strategy_games_identical(players, seating):
     names = tuple(name for name, _ in MIXES[players])
     params = tuple(p for _, p in MIXES[players])
     seed = 500 + 10 * players + len(seating)
-    indices = list(range(MIXED_GAMES_PER_CASE // 2)) + [(1 << 33) + 104_729 * i for i in range(MIXED_GAMES_PER_CASE // 2)]
+    half = MIXED_GAMES_PER_CASE // 2
+    indices = list(range(half)) + [(1 << 33) + 104_729 * i for i in range(half)]
     bought = np.zeros(players, np.int64)
     free = discarded = 0
     for game_index in indices:
