@@ -17,6 +17,7 @@ import pytest
 from conftest import run
 
 import medici_sim
+from medici_sim.cli import common
 from medici_sim.core import checkpoint
 from medici_sim.core.registry import get_game
 from medici_sim.core.specs import parse_strategy_list
@@ -91,6 +92,7 @@ def test_named_decks_are_the_data_files():
 @pytest.mark.parametrize("command", ["compare", "balance"])
 def test_bad_deck_requests_are_one_line_and_exit_2(capsys, tmp_path, monkeypatch, command, args, message):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(common, "_DEBUG", False)  # an earlier in-process run with --debug leaves it on
     code, out, err = run(capsys, command, *SMALL, *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("medici-sim: error: ")
     assert message in err, err
