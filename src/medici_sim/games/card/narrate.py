@@ -419,15 +419,14 @@ def render(data: dict) -> str:
             parts = []
             if turn["final"]:
                 parts.append("the last open ship's final turn (R11)")
+            shown = [cards[c]["name"] for c in turn["revealed"]]
+            if turn["obligatory"]:
+                shown[0] += " (obligatory)"
+            reveals = f"reveals {', '.join(shown)} (R9)" if shown else "reveals nothing (R9)"
             if turn["market_before"]:
-                parts.append(f"market: {names(turn['market_before'])}")
-            if turn["revealed"]:
-                shown = [cards[c]["name"] for c in turn["revealed"]]
-                if turn["obligatory"]:
-                    shown[0] += " (obligatory: the market was empty)"
-                parts.append(f"reveals {', '.join(shown)} (R9)")
+                parts += [f"market: {names(turn['market_before'])}", reveals]
             else:
-                parts.append("reveals nothing (R9)")
+                parts.append(f"market empty: {reveals}")
             took = ", ".join(f"{FROM_END[b]} {cards[c]['name']}"
                              for c, b in zip(turn["taken"], turn["taken_from"], strict=True))
             parts.append(f"takes {took} (R10)")
