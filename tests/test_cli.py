@@ -20,11 +20,14 @@ STRATEGY_COLUMNS = strategy_columns(get_game("card"))
 
 
 def test_main_run_prints_tables_and_summary(capsys):
-    code, out, err = run(capsys, "--games", "3000", "--players", "3", "--seed", "7", "--quiet")
+    code, out, err = run(capsys, "--games", "3000", "--players", "3", "--seed", "7", "--quiet", "--wide")
     assert code == 0, err
     assert "Per seat" in out
-    for column in SEAT_COLUMNS:
+    for column in SEAT_COLUMNS:  # --wide: every column
         assert column in out
+    code, out, err = run(capsys, "--games", "3000", "--players", "3", "--seed", "7", "--quiet")
+    assert code == 0 and "win rate [95% CI]" in out and "mean_ship_florins" not in out
+    assert max(len(line) for line in out.splitlines()) <= 100  # the default tables fit 100 columns
     for key in ("games", "players", "variant", "deck", "deck_cards", "seed", "threads",
                 "elapsed_seconds", "games_per_second", "ran_out_days"):
         assert f"\n  {key} " in out

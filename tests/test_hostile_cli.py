@@ -192,9 +192,9 @@ def test_precision_that_cannot_be_reached_is_refused_up_front(capsys, never_play
 
 def test_lineups_that_overflow_their_block_of_game_indices_are_refused(capsys, never_played, monkeypatch):
     monkeypatch.setattr(tournament_module, "LINEUP_BLOCK", 1 << 20)
-    import medici_sim.cli.study as study
+    import medici_sim.study.studies as studies
 
-    monkeypatch.setattr(study, "LINEUP_BLOCK", 1 << 20)
+    monkeypatch.setattr(studies, "LINEUP_BLOCK", 1 << 20)
     assert_refused(*run(capsys, "compare", "-n", str(3 << 20), "-p", "2", "-s", "random,greedy"),
                    "block of")
 

@@ -135,6 +135,11 @@ def progress_bar(total: int, quiet: bool):
 _DEBUG = False
 
 
+def reset_debug() -> None:
+    global _DEBUG
+    _DEBUG = False
+
+
 def _set_debug(ctx, param, value) -> None:
     global _DEBUG
     _DEBUG = _DEBUG or value

@@ -9,6 +9,7 @@ import click
 from .. import __version__
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
+from . import common
 from .check_plugin import check_plugin_command
 from .common import GAME_HELP, INTERRUPTED, USER_ERRORS, debug_option, fail, given_options, wide_option
 from .listing import list_strategies
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     A reader that goes away (``medici-sim ... | head -1``) is click's to handle: it ends the
     output quietly; every file was written before anything was printed.
     """
+    common.reset_debug()  # --debug holds for one command, not for the rest of the process
     try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
