@@ -412,7 +412,7 @@ def render(data: dict) -> str:
                 filled = (f"it fills it free from the deck: {names(last['cards'])}" if last["cards"]
                           else "the deck is empty, so it sails as it is")
                 out.append(f"      Only seat {last['seat']}'s ship is still open: {filled} (C11)")
-        ending = {"last ship": "the last ship is filled (C11)", "all ships full": "every ship is full (C3)",
+        ending = {"last ship": "a sale left a single open ship (C11)", "all ships full": "every ship is full (C3)",
                   "ran out": "the deck is empty at the start of a turn (C12)"}[day["end"]]
         out.append(f"  The day ends: {ending}.")
         out.append("  Ships sail (C13: value = the cards' values; empty holds add nothing):")
