@@ -1,8 +1,8 @@
 """``random``: the canonical baseline (C19), drawing exactly as docs/protocol-classic.md says."""
 from numba import njit
 
-from ..state import HIGHEST
 from ....core.rng import below_nb, coin_nb
+from ..state import HIGHEST
 from . import Strategy, register
 
 
