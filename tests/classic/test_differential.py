@@ -75,7 +75,7 @@ def assert_same_game(players: int, seating: str, seed: int, game_index: int,
     for day in range(3):
         a, b = ours["lots"][day], theirs["lots"][day]
         if not np.array_equal(a, b):
-            turns = list(zip(reference.turn_records(a), reference.turn_records(b)))
+            turns = list(zip(reference.turn_records(a), reference.turn_records(b), strict=False))
             first = next((k for k, (x, y) in enumerate(turns) if x != y), len(turns))
             detail = turns[first] if first < len(turns) else "(one log is longer)"
             raise AssertionError(f"turn log of day {day + 1} differs at turn {first}: {where}\n"

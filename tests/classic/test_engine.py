@@ -25,8 +25,8 @@ from medici_sim.games.classic import engine, rules
 from medici_sim.games.classic.reference import turn_records
 from medici_sim.games.classic.state import (
     AUCTIONEER,
-    DECK_LEN,
     DECISIONS,
+    DECK_LEN,
     GOLD_ROW,
     HIGH_BIDDER,
     HIGHEST,

@@ -603,10 +603,10 @@ def test_deterministic_c20():
     assert a.keys() == b.keys()
     for key in a:
         if key == "lots":
-            assert all(np.array_equal(x, y) for x, y in zip(a[key], b[key]))
+            assert all(np.array_equal(x, y) for x, y in zip(a[key], b[key], strict=True))
         else:
             assert np.array_equal(a[key], b[key]), key
-    assert not all(np.array_equal(x, y) for x, y in zip(a["lots"], c["lots"]))
+    assert not all(np.array_equal(x, y) for x, y in zip(a["lots"], c["lots"], strict=True))
 
 
 def test_turn_log_round_trip():

@@ -3,5 +3,7 @@
 A new game is a new folder here (rules data, state, engine, reference engine, strategies and
 a ``Game`` record) and one line below.
 """
-from . import card  # noqa: F401
-from . import classic  # noqa: F401
+from . import (
+    card,  # noqa: F401
+    classic,  # noqa: F401
+)
