@@ -97,6 +97,7 @@ class CompileNotice:
     a timer while it does (a first run compiles; later runs load the kernel from the cache)."""
 
     TYPICAL = "10-30 s on 2 cores"
+    AFTER = 2.0  # seconds: loading a cached kernel takes well under this, even on a busy machine
 
     def __init__(self, quiet: bool):
         self.quiet = quiet
@@ -104,7 +105,7 @@ class CompileNotice:
         self.told = False
 
     def __call__(self, kernel, seconds: float) -> None:
-        if self.quiet:
+        if self.quiet or seconds < self.AFTER:
             return
         if not self.told:
             self.told = True
