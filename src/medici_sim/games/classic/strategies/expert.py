@@ -79,8 +79,9 @@ RATIO_RATE = 0.2  # weight of each new observation of a rival's bids
 MAX_FREE = 2 * HOLDS  # free holds of two ships together (the slope tables' size - 1)
 
 # The seat's scratch row (cleared before every game).
-(VERSION_KEY, DAY_KEY, SEEN_KEY, LOT_KEY, LOT_WORTH, W_MAJ, MONEY, FILL, Q_SCALE) = range(9)
-LEVEL_AT = 9  # per day: florins of each track level 0..7 (bonus today and later, progress)
+(VERSION_KEY, DAY_KEY, LOT_KEY, LOT_WORTH, W_MAJ, MONEY, FILL, Q_SCALE) = range(8)
+
+LEVEL_AT = 8  # per day: florins of each track level 0..7 (bonus today and later, progress)
 SLOPE_SHIP = LEVEL_AT + TRACK_MAX + 1  # per game: ship grading slope by free holds of both ships
 SLOPE_GOODS = SLOPE_SHIP + MAX_FREE + 1  # per game: track grading slope by free holds of both ships
 RATIO_AT = SLOPE_GOODS + MAX_FREE + 1  # per game: each seat's florins per lot point
@@ -255,14 +256,11 @@ def lot_worth_nb(state, seat, params):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def observe_nb(state, seat):
-    """Learn from the answers given on this lot before this seat speaks (once a turn): a
-    bid is what that rival pays per lot point; a pass caps it at the highest bid it saw."""
-    turn = state.counts[TURN_ID]
-    if state.scratch[seat, SEEN_KEY] == turn:
-        return
-    state.scratch[seat, SEEN_KEY] = turn
+    """Learn from the answers given on this lot before this seat speaks (a seat is asked once
+    a lot, C9): a bid is what that rival pays per lot point; a pass caps it at the highest
+    bid it saw."""
     players = state.rules[RULE_PLAYERS]
-    per_point = 1.0 / (state.counts[LOT_VALUE] + LOT_POINTS_PER_CARD * state.counts[LOT_LEN])
+    per_point = -1.0  # computed at the first answer
     highest = 0
     other = state.counts[AUCTIONEER]
     for _ in range(players - 1):
@@ -274,6 +272,8 @@ def observe_nb(state, seat):
         answer = state.turn_bid[other]
         if answer < 0:  # not asked (C9: full ship, too few holds or too little money)
             continue
+        if per_point < 0.0:
+            per_point = 1.0 / (state.counts[LOT_VALUE] + LOT_POINTS_PER_CARD * state.counts[LOT_LEN])
         ratio = state.scratch[seat, RATIO_AT + other]
         if answer > 0:
             state.scratch[seat, RATIO_AT + other] = ratio + RATIO_RATE * (answer * per_point - ratio)
