@@ -326,7 +326,7 @@ def test_second_ctrl_c_ends_a_run_stuck_in_a_strategy(tmp_path):
     """The first Ctrl-C waits for the batch, which never ends; only the second one can end the run."""
     plugin = write_plugin(tmp_path, "spinner.py", SPINNER)
     checkpoint = tmp_path / "c.ckpt"
-    proc = medici("-n", "100000000", "-q", "-t", "1", "--plugin", plugin, "-s", "spinner,random",
+    proc = medici("-n", "100000000", "-q", "-t", "1", "-p", "2", "--plugin", plugin, "-s", "spinner,random",
                   "--checkpoint", str(checkpoint))
     deadline = time.monotonic() + 240
     while not checkpoint.exists():  # the first batch is done; the next one soon spins

@@ -105,16 +105,15 @@ class CompileNotice:
         self.told = False
 
     def __call__(self, kernel, seconds: float) -> None:
-        if self.quiet or seconds < self.AFTER:
+        if self.quiet or seconds < self.AFTER or not sys.stderr.isatty():  # for people, not logs
             return
         if not self.told:
             self.told = True
             click.echo(f"medici-sim: compiling the {kernel.game.name} engine for {', '.join(kernel.table_names)} "
                        f"(once: typically {self.TYPICAL}; later runs load it from the cache)", err=True)
-            if sys.stderr.isatty():
-                from tqdm import tqdm
+            from tqdm import tqdm
 
-                self.bar = tqdm(desc="compiling", bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
+            self.bar = tqdm(desc="compiling", bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
         if self.bar is not None:
             self.bar.refresh()
 

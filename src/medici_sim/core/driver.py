@@ -31,9 +31,10 @@ MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
 COMPILE_TICK = 0.5  # seconds: how often a slow start (compiling) is reported
-# MEDICI_SIM_KERNEL=all compiles every built-in strategy of a game into each kernel: one (longer)
-# compilation then serves every mix of built-ins, for whoever tries many mixes (and the test suite).
-# By default a kernel holds only the strategies its run uses.
+# MEDICI_SIM_KERNEL=all compiles every built-in strategy of a game into each kernel of built-ins:
+# one (longer) compilation then serves every mix of built-ins, for whoever tries many mixes (and the
+# test suite). A run with a plug-in still compiles only what it uses. By default a kernel holds only
+# the strategies its run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
 
 
@@ -206,8 +207,9 @@ class Kernel:
         self.inputs = self.game.kernel_inputs(config)
         self.seating = SEATING_MODES.index(config.seating)
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
-        if os.environ.get(KERNEL_ENV) == "all":  # one kernel for every mix of built-ins (see KERNEL_ENV)
-            used |= {name for name, origin in self.game.registry.origin.items() if origin == "built-in"}
+        built_ins = {name for name, origin in self.game.registry.origin.items() if origin == "built-in"}
+        if os.environ.get(KERNEL_ENV) == "all" and used <= built_ins:  # one kernel for every mix of built-ins
+            used = built_ins
         self.table, self.table_names = strategy_table(self.game.registry, used)
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])

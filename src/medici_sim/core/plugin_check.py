@@ -138,8 +138,7 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
 
 def _checked_kernel(config: RunConfig) -> Kernel:
     kernel = Kernel(config)
-    kernel.table, names = strategy_table(kernel.game.registry, {s.name for s in config.strategies}
-                                         | set(config.kernel_strategies), checked=True)
+    kernel.table, names = strategy_table(kernel.game.registry, set(kernel.table_names), checked=True)
     assert names == kernel.table_names
     return kernel
 

@@ -1,8 +1,9 @@
 """Building blocks the classic built-in strategies share (jitted, read-only on the state).
 
-Every helper here has a plain-Python twin in ``reference.py`` (the reference strategies),
-written independently from the reference engine's own state: the two must agree to the
-last bit, so where floats are involved they are combined in the same order.
+The reference engine's ``value``, ``collector`` and ``bargain`` (``reference.py``) compute the
+same quantities again from the reference game's own state; the differential tests compare
+their games with these, decision for decision, so where floats are involved both combine
+them in the same order.
 """
 from __future__ import annotations
 

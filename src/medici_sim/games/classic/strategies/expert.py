@@ -12,11 +12,12 @@ expected to bring. The estimate of a lot (its *worth*) adds up, in florins:
   for 3 and 4 players, whose payouts fall in equal steps). The lot's ship worth is the
   payout with the lot's cards in its holds, less the payout without them.
 - **Goods tracks** (C14-C16). For each good in the lot, its level at the day's end (held +
-  aboard + the lot, capped at 7) against each rival's (held + aboard + its free holds times
-  the chance an unseen card is of that good), graded softly the same way; the majority
-  payout (10 / 5, C15) today and ``future`` times it on each later day, the bonus (C16)
-  today and on every later day (levels never fall), and ``progress`` times the square of
-  the level for the days to come (nearly there is worth much more than halfway).
+  aboard + the lot, capped at 7, + its free holds left times the chance that an unseen card
+  is of that good) against each rival's (held + aboard + its free holds times that chance),
+  graded softly the same way; the majority payout (10 / 5, C15) today and ``future`` times
+  it on each later day, the bonus (C16) today and on every later day (levels never fall),
+  and ``progress`` times the square of the level for the days to come (nearly there is
+  worth much more than halfway).
 - **Holds**: ``hold_price`` florins for each hold the lot fills (what a later lot would cost).
 
 The total is divided by 1 + ``money_weight`` * days left: a florin kept early is worth a
@@ -28,8 +29,9 @@ a lot worth more than the highest bid at the highest bid + 1. Anyone else bids j
 to beat what the seats still to speak are expected to pay, or, when that is more than the
 lot is worth to it, its worth (rounded down), so that whoever takes the lot pays for it.
 What a rival will pay is learnt during the game from its bids: each rival's florins per
-"lot point" (a lot's value plus 2 per card), from the bids (and the passes, which cap it)
-it made before this seat spoke, averaged with weight 1/5, times ``rival_pay``.
+"lot point" (a lot's value plus 2 per card), 0.8 before it has answered, then moved a fifth
+of the way towards each bid it makes before this seat speaks (a pass caps it at the highest
+bid it saw), times ``rival_pay``.
 
 **Drawing** (C8). With the same estimates: it draws while its surplus on the lot (its worth
 less what the others are expected to pay) is below ``draw_margin`` florins a card, and its
@@ -37,15 +39,15 @@ own ship could take the bigger lot: a lot worth more to it than to the others is
 as it is; one it does not want is grown, as another card may make it so.
 
 Speed (about 60,000 games/s per core with four experts; profiled with perf, see
-benchmarks/profile_kernel.py). Everything that depends only on the day (weights, the
-bonus and progress of each level, the slopes for every count of free holds) is computed
-once a day; the ships' projections and this seat's payout without the lot once per
-"version" of the ships (they change only when cards are loaded: a sale or C11), keyed on
-the number of cards out of the ships, which stays put between two loads. A lot's worth is
-one pass over the rivals for the ship and every good in it at once, and is remembered for
-the turn, so the auctioneer's bid reuses its last draw decision's estimate. The small
-helpers are inlined; no arrays are allocated; no fastmath (the games must be the same on
-every machine).
+benchmarks/profile_kernel.py). What depends only on the parameters (the grading slopes for
+every count of free holds) is computed once a game, what depends on the day (weights, the
+bonus and progress of each level) once a day, and what a free hold is expected to bring
+once per "version" of the ships (they change only when cards are loaded: a sale or C11),
+keyed on the number of cards out of the ships, which stays put between two loads. A lot's
+worth is one pass over the rivals, for the ship with and without the lot and for every
+good in it at once, and is remembered for the turn, so the auctioneer's bid reuses its last
+draw decision's estimate. The small helpers are inlined; no arrays are allocated; no
+fastmath (the games must be the same on every machine).
 """
 import math
 
@@ -343,12 +345,12 @@ register(Strategy(
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={
         "margin": Param(0, -20, 20, help="florins of profit it wants on a lot (bids at most its worth less this)"),
-        "future": Param(0.2, 0, 2, help="weight of a track majority on each later day"),
+        "future": Param(0.15, 0, 2, help="weight of a track majority on each later day"),
         "progress": Param(0.5, 0, 3, help="weight of the climb towards the track bonuses on the days to come"),
-        "spread": Param(0.8, 0.01, 5, help="how uncertain the projected ships and tracks are, in standard deviations"),
-        "hold_price": Param(0, -10, 10, help="florins each hold a lot fills is worth beyond its cards"),
-        "rival_pay": Param(0.9, 0, 3, help="scale of what rivals are expected to pay (learnt from their bids)"),
-        "money_weight": Param(0.3, 0, 3, help="extra worth of a florin per later day (a florin is a point on day 3)"),
+        "spread": Param(0.75, 0.01, 5, help="how uncertain the projected ships and tracks are, in standard deviations"),
+        "hold_price": Param(-0.125, -10, 10, help="florins each hold a lot fills is worth beyond its cards"),
+        "rival_pay": Param(1.1, 0, 3, help="scale of what rivals are expected to pay (learnt from their bids)"),
+        "money_weight": Param(0.25, 0, 3, help="extra worth of a florin per later day (a florin is a point on day 3)"),
         "draw_margin": Param(-3, -20, 20, help="draws while its surplus on the lot is below this per card"),
     },
     summary="Estimates each lot's worth in florins (ship rank, tracks, days left, unseen cards) "

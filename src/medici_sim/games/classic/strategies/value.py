@@ -1,6 +1,7 @@
-"""``value``: a value bidder. Its price for a lot is a fixed number of florins per point of
-card value plus a fixed number per card (C9); it draws (C8) while the lot's value per card
-is low and its own ship could take the bigger lot.
+"""``value``: a value bidder. Its price for a lot is ``per_point`` florins per point of card
+value plus ``per_card`` per card; it bids that price, or as auctioneer (last to speak) the
+highest bid + 1 when the price beats it (C9). It draws (C8) while the lot is worth less
+than ``draw_below`` points a card and its own ship could take the bigger lot.
 """
 import math
 
