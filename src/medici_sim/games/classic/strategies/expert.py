@@ -35,10 +35,12 @@ bid it saw), times ``rival_pay``.
 
 **Drawing** (C8). With the same estimates: it draws while its surplus on the lot (its worth
 less what the others are expected to pay) is below ``draw_margin`` florins a card, and its
-own ship could take the bigger lot: a lot worth more to it than to the others is offered
-as it is; one it does not want is grown, as another card may make it so.
+own ship could take the bigger lot: a lot already worth clearly more to it than to the
+others is offered as it is; any other is grown, as the auctioneer, who speaks last, takes
+a big lot as cheaply as a small one when the others bid little (in self-play, drawing more
+won more often).
 
-Speed (about 60,000 games/s per core with four experts; profiled with perf, see
+Speed (about 110,000 games/s per core with four experts; profiled with perf, see
 benchmarks/profile_kernel.py). What depends only on the parameters (the grading slopes for
 every count of free holds) is computed once a game, what depends on the day (weights, the
 bonus and progress of each level) once a day, and what a free hold is expected to bring
@@ -346,12 +348,12 @@ register(Strategy(
     params={
         "margin": Param(0, -20, 20, help="florins of profit it wants on a lot (bids at most its worth less this)"),
         "future": Param(0.15, 0, 2, help="weight of a track majority on each later day"),
-        "progress": Param(0.5, 0, 3, help="weight of the climb towards the track bonuses on the days to come"),
+        "progress": Param(0.2, 0, 3, help="weight of the climb towards the track bonuses on the days to come"),
         "spread": Param(0.75, 0.01, 5, help="how uncertain the projected ships and tracks are, in standard deviations"),
         "hold_price": Param(-0.125, -10, 10, help="florins each hold a lot fills is worth beyond its cards"),
         "rival_pay": Param(1.1, 0, 3, help="scale of what rivals are expected to pay (learnt from their bids)"),
         "money_weight": Param(0.25, 0, 3, help="extra worth of a florin per later day (a florin is a point on day 3)"),
-        "draw_margin": Param(-3, -20, 20, help="draws while its surplus on the lot is below this per card"),
+        "draw_margin": Param(8, -20, 20, help="draws while its surplus on the lot is below this per card"),
     },
     summary="Estimates each lot's worth in florins (ship rank, tracks, days left, unseen cards) "
             "and bids just above what the rivals after it would pay.",
