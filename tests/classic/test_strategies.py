@@ -17,7 +17,7 @@ from conftest import run as run_cli
 from test_engine import check_game  # the replay of every rule a traced game's log shows (C3-C18)
 
 from medici_sim.cli.common import parse_strategies
-from medici_sim.core.driver import KERNEL_ENV, ConfigError, Kernel, RunConfig, simulate
+from medici_sim.core.driver import ConfigError, Kernel, RunConfig, simulate
 from medici_sim.core.plugin_check import check_strategy
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, strategy_frame
@@ -122,12 +122,9 @@ def test_expert_never_bids_illegally_in_many_games():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["value", "collector", "bargain", "expert"])
-def test_decisions_write_only_their_scratch_and_carry_nothing_between_games(name, monkeypatch):
+def test_decisions_write_only_their_scratch_and_carry_nothing_between_games(name):
     """check-plugin's checks on a built-in: no decision writes the state outside its own
     scratch row, none is illegal, and threads or batches never change the totals."""
-    # check-plugin compiles its kernels for the strategies it plays (its checked kernel has no
-    # one-kernel-for-all-built-ins mode, which the suite's conftest turns on for the others)
-    monkeypatch.delenv(KERNEL_ENV, raising=False)
     report = check_strategy(GAME, name, 2_000, seed=5)
     assert report.games == 2_000 and report.findings == [], report.findings
 
