@@ -309,7 +309,7 @@ SPINNER = textwrap.dedent('''
     @njit(cache=True)
     def reveal_nb(state, seat, params):
         # deep in a batch (never in the one-game warm-up), think forever
-        while state.counts[TURN_ID] > 400_000 and state.rng[0] != 0:
+        while state.counts[TURN_ID] > 2_000_000 and state.rng[0] != 0:
             pass
         return False
 
