@@ -44,10 +44,12 @@ def human():
         game.registry.origin.pop(human.HUMAN, None)
 
 
-def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int, variant: str = "standard") -> Kernel:
+def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int, variant: str = "standard",
+                 also: tuple[str, ...] = ()) -> Kernel:
+    """A kernel with the human at seat ``me``; ``also``: more strategies it can dispatch to."""
     slots = [seat_strategy(name, game) for name in bots[:me] + ["human"] + bots[me:]]
     return Kernel(RunConfig(deck=None, players=players, strategies=tuple(slots), games=1, seed=seed,
-                            variant=variant, seating="fixed", threads=1, game=game))
+                            variant=variant, seating="fixed", threads=1, game=game, kernel_strategies=also))
 
 
 def new_table(game: str, kernel: Kernel, me: int, lines: list[str], ask):
@@ -71,13 +73,14 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     pool = CARD_BOTS if game == "card" else CLASSIC_BOTS
     names = [pool[(seed + k) % len(pool)] for k in range(players)]
     me = seed % players
-    kernel = table_kernel(game, players, names[:me] + names[me + 1:], me, seed, variant)
+    kernel = table_kernel(game, players, names[:me] + names[me + 1:], me, seed, variant, also=(names[me],))
     kernel.slot_strategy[me] = kernel.table_names.index(names[me])
     kernel.slot_params[me] = seat_strategy(names[me], game).vector()
     lines: list[str] = []
     table = new_table(game, kernel, me, lines, never_asked)
     plain = Kernel(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
-                             games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game))
+                             games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game,
+                             kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
     engine = card_engine if game == "card" else classic_engine
     traced = engine.trace_game_nb(seed, 0, plain.inputs, plain.seating, plain.slot_strategy, plain.slot_params,
                                   plain.table)
