@@ -7,7 +7,8 @@ so it takes a lot worth more than the highest bid at the highest bid + 1; anyone
 a share of the lot's worth. As auctioneer it draws (C8) while the lot is worth little per
 card and its own ship could take one more.
 
-Use it:  medici-sim --game classic --plugin examples/classic_plugin.py --players 3 --seating rotate --strategies majority_hunter,expert,value
+Use it:  medici-sim --game classic --plugin examples/classic_plugin.py --players 3 --seating rotate \
+             --strategies majority_hunter,expert,value
 Check it: medici-sim check-plugin examples/classic_plugin.py
 
 A classic strategy is two jitted functions of (state, seat, params); ``state`` is the game's
