@@ -9,6 +9,7 @@ batch size or machine. Memory is fixed: a GameState per thread and the stats arr
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -268,7 +269,7 @@ class Kernel:
         """One line naming the strategy (and plug-in file) whose code failed to compile."""
         registry = self.game.registry
         suspects = [name for name in self.table_names if registry.origin[name] != "built-in"]
-        text = str(error)
+        text = error_text(error)
         named = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
                                                    for fn in registry[name].decisions.values())]
         culprit = (named or suspects or list(self.table_names))[0]
@@ -291,6 +292,15 @@ class Kernel:
                 raise
             _, seat, strategy, what = exc.args
             raise IllegalDecision(f"strategy {self.table_names[strategy]} at seat {seat + 1} {what}") from None
+
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def error_text(error: BaseException) -> str:
+    """An exception's text without terminal colour codes (numba colours its reports when
+    colorama is installed)."""
+    return _ANSI_ESCAPE.sub("", str(error))
 
 
 def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:

@@ -33,7 +33,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from .dispatch import STATE_CHANGED, strategy_table
-from .driver import IllegalDecision, Kernel, RunConfig, ThreadRunner, Totals, seat_strategy, simulate
+from .driver import IllegalDecision, Kernel, error_text, RunConfig, ThreadRunner, Totals, seat_strategy, simulate
 from .plugins import load_plugin
 from .registry import Game, get_game
 
@@ -173,7 +173,7 @@ def while_compiling(error: BaseException | None) -> bool:
 def compile_failure(error: BaseException, strategy) -> str:
     """numba's report of a compile failure, as one line: its innermost message, and which
     decision function (and line of the plug-in) it is about where numba says."""
-    text = _without_records(str(error))
+    text = _without_records(error_text(error))
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     errors = [line for line in lines if _ERROR_LINE.match(line) and not line.startswith(_NUMBA_FRAMING)]
     message = next(iter(errors), next((line for line in lines if not line.startswith(_NUMBA_FRAMING)), ""))
