@@ -17,6 +17,7 @@ from .play import play_command
 from .run import run_main
 from .study import balance, compare
 from .trace import trace_command
+from .tune import tune_command
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -86,6 +87,7 @@ cli.add_command(list_strategies)
 cli.add_command(check_plugin_command)
 cli.add_command(trace_command)
 cli.add_command(play_command)
+cli.add_command(tune_command)
 
 
 def main(argv: list[str] | None = None) -> None:

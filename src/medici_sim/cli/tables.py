@@ -82,6 +82,18 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame),
             "margin": _number(frame["mean_win_margin"]),
             "variant decided": [_pct(v) for v in frame["variant_decided_rate"]]})
+    if name == "tuned":
+        half = frame["improvement_ci_high"] - frame["improvement"]
+        return pd.DataFrame({
+            "strategy": frame["strategy"], "players": frame["players"], "rules": frame["variant"],
+            "default [95% CI]": _interval(frame["default_win_rate"], frame["default_ci_low"],
+                                          frame["default_ci_high"]),
+            "tuned [95% CI]": _interval(frame["tuned_win_rate"], frame["tuned_ci_low"], frame["tuned_ci_high"]),
+            "change": [f"{100 * d:+.1f} ± {100 * h:.1f}" for d, h in zip(frame["improvement"], half, strict=True)],
+            "significant": ["yes" if s else "no" for s in frame["significant"]]})
+    if name == "rounds":
+        return pd.DataFrame({"round": frame["round"], "mean": [_pct(v) for v in frame["mean_win_rate"]],
+                             "best": [_pct(v) for v in frame["best_win_rate"]], "incumbent": frame["incumbent"]})
     return frame
 
 

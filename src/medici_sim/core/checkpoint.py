@@ -91,7 +91,7 @@ MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); big
 MAX_INT = 2**63 - 1  # the statistics are int64 sums
 MAX_DECK_CARDS = 10**6  # far above any deck a game accepts (the game's own parser has the real limit)
 MAX_ORIGIN = 4096  # characters of a strategy's recorded origin (a plug-in file's path)
-COMMANDS = ("run", "compare", "balance")
+COMMANDS = ("run", "compare", "balance", "tune")
 RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
 STUDY_KEYS = ("games", "precision", "tournaments")
 TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "deck", "strategies")
@@ -118,7 +118,7 @@ class _Invalid(Exception):
 class Saved:
     """A checkpoint that passed every check of :func:`read`."""
 
-    command: str  # "run", "compare" or "balance"
+    command: str  # "run", "compare", "balance" or "tune"
     configuration: dict  # as the command saved it (``cli.run.run_configuration``, ``cli.study._play``)
     progress: dict  # {"totals": Totals.to_dict()} or {"tournaments": [Tournament.progress(), ...]}
 
@@ -426,6 +426,8 @@ def _validate(document, command: str) -> Saved:
     configuration, progress = document["configuration"], document["progress"]
     if command == "run":
         _check_run(configuration, progress)
+    elif command == "tune":
+        _check_tune(configuration, progress)
     else:
         _check_study(configuration, progress, command)
     if document["checksum"] != _checksum(document):  # last: a broken rule is named first
@@ -487,6 +489,108 @@ def _run_config(deck, players, strategies, games, seed, variant, seating, game: 
                   seating=seating, threads=1, game=game.name)
     except ConfigError as exc:
         raise _Invalid(f"configuration: {exc}") from None
+
+
+# ---------------------------------------------------------------- tune
+
+TUNE_TASK_KEYS = ("game", "strategy", "players", "variant", "against", "evaluations", "games_per_eval",
+                  "fresh_games", "seed", "popsize", "deck", "identity")
+TUNE_PROGRESS_KEYS = ("rounds", "tuned", "fresh")
+ROUND_KEYS = ("candidates", "win60", "incumbent")
+MAX_TUNE_TASKS = 10_000
+
+
+def _check_tune(configuration, progress) -> None:
+    """Tasks as ``tuning.TuneTask`` builds them; rounds as the optimiser asked them (each
+    candidate a valid set of parameters, each win credit possible for its games); a task's
+    fresh check only once its rounds are complete; tasks done in order. Whether the rounds
+    are what the optimiser proposes for the seed is checked when they are replayed."""
+    from .tuning import task_from_configuration
+
+    _keys(configuration, "configuration", ("tasks",))
+    saved = configuration["tasks"]
+    if type(saved) is not list or not 0 < len(saved) <= MAX_TUNE_TASKS:
+        raise _Invalid(f"configuration.tasks is {_show(saved)}, not a list of tuning tasks")
+    tasks = []
+    for i, entry in enumerate(saved):
+        where = f"configuration.tasks[{i}]"
+        _keys(entry, where, TUNE_TASK_KEYS)
+        game = _game(entry["game"], f"{where}.game")
+        players = _players(entry["players"], f"{where}.players", game)
+        _strategies(entry["identity"], f"{where}.identity", game, 1)
+        if entry["against"] is not None:
+            _strategies(entry["against"], f"{where}.against", game, players - 1)
+        _deck(entry["deck"], f"{where}.deck", game)
+        for key, high in (("evaluations", MAX_INT), ("games_per_eval", MAX_INT), ("fresh_games", MAX_INT),
+                          ("seed", MAX_INT), ("popsize", 1000)):
+            _int(entry[key], f"{where}.{key}", 2 if key == "popsize" else 0 if key == "seed" else 1, high)
+        try:
+            tasks.append(task_from_configuration(entry))
+        except (ConfigError, ValueError) as exc:
+            raise _Invalid(f"{where}: {exc}") from None
+    _keys(progress, "progress", ("tasks",))
+    done = progress["tasks"]
+    if type(done) is not list or len(done) != len(tasks):
+        raise _Invalid(f"progress.tasks is {_show(done)}, not one entry per task ({len(tasks)})")
+    unfinished = None
+    for i, (task, entry) in enumerate(zip(tasks, done, strict=True)):
+        where = f"progress.tasks[{i}]"
+        _keys(entry, where, TUNE_PROGRESS_KEYS)
+        rounds = entry["rounds"]
+        if type(rounds) is not list or len(rounds) > task.rounds:
+            raise _Invalid(f"{where}.rounds is {_show(rounds)}, not a list of at most {task.rounds} rounds")
+        if rounds and unfinished is not None:
+            raise _Invalid(f"{where} has rounds, but task {unfinished + 1} before it is not finished")
+        for r, saved_round in enumerate(rounds):
+            _tune_round(saved_round, f"{where}.rounds[{r}]", task)
+        tuned, fresh = entry["tuned"], entry["fresh"]
+        if (tuned is not None or fresh is not None) and len(rounds) < task.rounds:
+            raise _Invalid(f"{where} has a result, but only {len(rounds)} of its {task.rounds} rounds")
+        if tuned is not None:
+            _tune_values(tuned, f"{where}.tuned", task)
+        if fresh is not None:
+            if tuned is None:
+                raise _Invalid(f"{where}.fresh is given without {where}.tuned")
+            _keys(fresh, f"{where}.fresh", ("tuned", "default"))
+            for key in ("tuned", "default"):
+                _win_moments(fresh[key], f"{where}.fresh.{key}", task.fresh_games)
+        if fresh is None and unfinished is None:
+            unfinished = i
+
+
+def _tune_round(saved, where: str, task) -> None:
+    _keys(saved, where, ROUND_KEYS)
+    candidates, win60 = saved["candidates"], saved["win60"]
+    if type(candidates) is not list or len(candidates) != task.popsize:
+        raise _Invalid(f"{where}.candidates is {_show(candidates)}, not {task.popsize} candidates")
+    for j, candidate in enumerate(candidates):
+        _tune_values(candidate, f"{where}.candidates[{j}]", task)
+    _tune_values(saved["incumbent"], f"{where}.incumbent", task)
+    if type(win60) is not list or len(win60) != task.popsize:
+        raise _Invalid(f"{where}.win60 is {_show(win60)}, not {task.popsize} win credits")
+    for j, credit in enumerate(win60):
+        _int(credit, f"{where}.win60[{j}]", 0, WIN_UNIT * task.games_per_eval)
+
+
+def _tune_values(values, where: str, task) -> None:
+    names = task.box.names
+    if type(values) is not list or len(values) != len(names) or any(type(v) is not float for v in values):
+        raise _Invalid(f"{where} is {_show(values)}, not {len(names)} parameter values of {task.strategy}")
+    try:
+        task.slot(values)
+    except ConfigError as exc:
+        raise _Invalid(f"{where}: {exc}") from None
+
+
+def _win_moments(value, where: str, games: int) -> None:
+    """[games, win60, win60_sq] of one slot over ``games`` games: shares of 60 // k each."""
+    if type(value) is not list or len(value) != 3:
+        raise _Invalid(f"{where} is {_show(value)}, not [games, win credit, its squares]")
+    n = _int(value[0], f"{where}[0]", games, games)
+    w = _int(value[1], f"{where}[1]", 0, WIN_UNIT * n)
+    q = _int(value[2], f"{where}[2]", 0, WIN_UNIT * WIN_UNIT * n)
+    if w * w > q * n or q > WIN_UNIT * w:
+        raise _Invalid(f"{where}: win credits {w} with squares {q} are impossible in {n} games")
 
 
 # ---------------------------------------------------------------- compare and balance

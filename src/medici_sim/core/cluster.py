@@ -54,9 +54,12 @@ class DaskRunner:
         pass
 
     def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
-        futures = self.client.map(play_chunk, [kernel.config] * len(ranges), [first for first, _ in ranges],
-                                  [n for _, n in ranges], [self.plugins] * len(ranges), pure=False)
-        return self.client.gather(futures)  # in submission order: the batch order
+        return self.play_tasks([(kernel, first, n) for first, n in ranges])
+
+    def play_tasks(self, tasks: list[tuple[Kernel, int, int]]) -> list[Totals]:
+        futures = self.client.map(play_chunk, [kernel.config for kernel, _, _ in tasks], [t[1] for t in tasks],
+                                  [t[2] for t in tasks], [self.plugins] * len(tasks), pure=False)
+        return self.client.gather(futures)  # in submission order
 
 
 def parse_cluster(spec: str) -> int:

@@ -306,8 +306,8 @@ def error_text(error: BaseException) -> str:
 def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
     """Split a range of games into at most ``parts`` contiguous (first, count) chunks."""
     parts = max(1, min(parts, n_games // MIN_CHUNK))
-    bounds = np.linspace(first_game, first_game + n_games, parts + 1).astype(np.int64)
-    return [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    bounds = [first_game + n_games * i // parts for i in range(parts + 1)]  # integers: exact up to 2**63
+    return [(a, b - a) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
 
 class ThreadRunner:
@@ -325,7 +325,12 @@ class ThreadRunner:
         self._pool.shutdown()
 
     def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
-        return list(self._pool.map(lambda r: kernel.play(*r), ranges))
+        return self.play_tasks([(kernel, first, n) for first, n in ranges])
+
+    def play_tasks(self, tasks: list[tuple[Kernel, int, int]]) -> list[Totals]:
+        """Play (kernel, first game, games) tasks, several kernels at once (tuning plays a
+        round's candidates side by side); the totals in the tasks' order."""
+        return list(self._pool.map(lambda task: task[0].play(task[1], task[2]), tasks))
 
 
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,

@@ -1,4 +1,4 @@
-"""Figures for ``compare`` and ``balance`` (matplotlib, optional: pip install 'medici-sim[analysis]')."""
+"""Figures for ``compare``, ``balance`` and ``tune`` (matplotlib, optional: pip install 'medici-sim[analysis]')."""
 from __future__ import annotations
 
 import numpy as np
@@ -82,4 +82,42 @@ def plot_balance(per_strategy: pd.DataFrame):
     axes[0][0].set_ylabel("win rate (95% interval); dashed: 1 / players")
     axes[0][0].legend(fontsize="small")
     fig.suptitle("Win rate by strategy: standard rules against bonus20")
+    return _writer(fig)
+
+
+MAX_TUNE_PANELS = 12
+
+
+def plot_tuning(history: pd.DataFrame, result: pd.DataFrame):
+    """Convergence, one panel per tuned task: every evaluation's win rate, each round's mean,
+    and the fresh-games check of the default and the tuned parameters (95% intervals)."""
+    plt = _pyplot()
+    keys = list(dict.fromkeys(zip(history["strategy"], history["players"], history["variant"], strict=True)))
+    columns = min(3, len(keys))
+    rows_n = -(-len(keys) // columns)
+    fig, axes = plt.subplots(rows_n, columns, figsize=(5.2 * columns, 3.8 * rows_n), squeeze=False)
+    for ax in axes.flat[len(keys):]:
+        ax.set_visible(False)
+    for ax, (strategy, players, variant) in zip(axes.flat, keys, strict=False):
+        mine = history[(history["strategy"] == strategy) & (history["players"] == players)
+                       & (history["variant"] == variant)]
+        ax.scatter(mine["evaluation"], mine["win_rate"], s=6, alpha=0.4, color="tab:blue", label="evaluation")
+        means = mine.groupby("round").agg(evaluation=("evaluation", "max"), win_rate=("win_rate", "mean"))
+        ax.plot(means["evaluation"], means["win_rate"], color="tab:blue", label="round mean")
+        end = mine["evaluation"].max()
+        check = result[(result["strategy"] == strategy) & (result["players"] == players)
+                       & (result["variant"] == variant)] if len(result) else result
+        for row in check.itertuples(index=False):
+            for kind, color, shift in (("default", "grey", 0.02), ("tuned", "tab:red", 0.05)):
+                rate = getattr(row, f"{kind}_win_rate")
+                ax.errorbar([end * (1 + shift)], [rate], yerr=[[rate - getattr(row, f"{kind}_ci_low")],
+                                                              [getattr(row, f"{kind}_ci_high") - rate]],
+                            fmt="o", color=color, capsize=3, label=f"{kind}, fresh games")
+        ax.axhline(1 / players, color="grey", lw=0.8, ls="--")
+        ax.set_title(f"{strategy}, {players} players, {variant}", fontsize="medium")
+        ax.set_xlabel("evaluation")
+        ax.set_ylabel("win rate")
+    axes.flat[0].legend(fontsize="x-small", loc="best")
+    fig.suptitle("Tuning: win rate of the tuned seat (dashed: 1 / players)")
+    fig.tight_layout()
     return _writer(fig)

@@ -32,7 +32,7 @@ register(Strategy(
     name="cautious",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
-        "accept_min": Param(3, 0, 1e6, help="a card worth this much (or two icons, or green) is acceptable"),
+        "accept_min": Param(3, 0, 20, help="a card worth this much (or two icons, or green) is acceptable"),
         "max_reveals": Param(1, 0, 3, integer=True,
                              help="most cards revealed in a turn, an obligatory first one included"),
     },

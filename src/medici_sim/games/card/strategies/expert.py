@@ -345,10 +345,10 @@ register(Strategy(
     name="expert",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
-        "spread": Param(2, 0.5, 100, help="ship values this close are graded as uncertain, not ranked"),
+        "spread": Param(2, 0.5, 20, help="ship values this close are graded as uncertain, not ranked"),
         "future_weight": Param(0.7, 0, 2, help="weight of each later day's majority and bonus"),
         "progress_weight": Param(0.5, 0, 2, help="weight of progress towards the bonus thresholds"),
-        "reveal_margin": Param(0, -100, 100, help="florins a reveal must gain on average to be worth it"),
+        "reveal_margin": Param(0, -30, 30, help="florins a reveal must gain on average to be worth it"),
     },
     summary="Estimates the florins each choice brings (ship rank, majorities, bonuses, days left, unseen cards).",
 ))

@@ -20,6 +20,6 @@ def take_nb(state, seat, params):
 register(Strategy(
     name="gambler",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
-    params={"take_min": Param(3, 0, 1e6, help="take an earlier card worth at least this")},
+    params={"take_min": Param(3, 0, 20, help="take an earlier card worth at least this")},
     summary="Always reveals three cards, then takes the valuable ones.",
 ))

@@ -21,8 +21,8 @@ register(Strategy(
     name="greedy",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
-        "reveal_below": Param(4, 0, 1e6, help="reveal another card while no takeable card is worth this much"),
-        "take_min": Param(2, 0, 1e6, help="take an earlier card (2nd/3rd from last) worth at least this"),
+        "reveal_below": Param(4, 0, 20, help="reveal another card while no takeable card is worth this much"),
+        "take_min": Param(2, 0, 20, help="take an earlier card (2nd/3rd from last) worth at least this"),
     },
     summary="Ship value first: takes the most valuable cards, reveals while the offer is poor.",
 ))

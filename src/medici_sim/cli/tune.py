@@ -1,0 +1,296 @@
+"""``tune``: the best parameters of a play style, found by self-play and checked on fresh games.
+
+The computation is ``core.tuning``'s; this module reads the options or a checkpoint, checks
+every file before the first game, shows progress, checkpoints after every round, and
+writes and prints the answer.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ..core import checkpoint, tuning
+from ..core.cluster import connect
+from ..core.driver import ConfigError, ThreadRunner
+from ..core.optimize import ReplayMismatch
+from ..core.output import atomic_write_all, table_writes
+from ..core.plugins import load_plugin
+from ..core.registry import GAMES, get_game
+from ..games.card.deck import named_decks
+from ..study.studies import load_decks
+from .common import (
+    GAME_HELP,
+    INTERRUPTED,
+    CompileNotice,
+    RunFiles,
+    absolute,
+    debug_option,
+    default_threads,
+    given_options,
+    interruptible,
+    nothing_played,
+    parse_player_counts,
+    parse_strategy_list,
+    wide_option,
+)
+from .tables import print_table
+
+TABLES = ["tuned", "history", "rounds"]
+ALL = "all"
+TASK_OPTIONS = {"strategy_spec", "game_name", "players_spec", "variant_spec", "against", "evaluations",
+                "games_per_eval", "fresh_games", "seed", "popsize", "deck_path"}
+
+
+def default_popsize(parameters: int) -> int:
+    """CMA-ES's own default population for this many parameters."""
+    return 4 + int(3 * math.log(parameters))
+
+
+def _strategies(spec: str, game) -> list[str]:
+    """``all`` (the built-ins with parameters) or a comma list of strategy names."""
+    if spec.strip().lower() == ALL:
+        return [name for name in game.built_ins if game.registry[name].params]
+    names = [part.strip() for part in spec.split(",")]
+    for name in names:
+        if ":" in name or "=" in name:
+            raise ConfigError(f"tune takes strategy names, got {name!r}: tuning starts from the defaults and "
+                              "searches every declared parameter")
+        tuning.tunable_box(game.name, name)
+    if len(set(names)) != len(names):
+        raise ConfigError(f"STRATEGY {spec!r} names a strategy twice")
+    return names
+
+
+def _variants(spec: str | None, game) -> list[str]:
+    if spec is None:
+        return [game.variants[0]]
+    if spec.strip().lower() == ALL:
+        return list(game.variants)
+    if spec not in game.variants:
+        raise ConfigError(f"--variant must be one of {', '.join(game.variants)} or all in the {game.name} game, "
+                          f"got {spec!r}")
+    return [spec]
+
+
+def _against(spec: str, game, players: int):
+    if spec.strip().lower() == tuning.SELF:
+        return None
+    lineup = parse_strategy_list(spec, game.name)
+    if len(lineup) == 1:
+        return lineup * (players - 1)
+    if len(lineup) != players - 1:
+        raise ConfigError(f"--against: {players} players need 1 or {players - 1} opponents, got {len(lineup)}")
+    return lineup
+
+
+def _whole_rotations(games: int, players: int, option: str) -> int:
+    if games <= 0:
+        raise ConfigError(f"{option} must be a positive number of games, got {games}")
+    return -(-games // players) * players  # every seat equally often (R24)
+
+
+def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
+    game = get_game(options["game_name"])
+    names = _strategies(options["strategy_spec"], game)
+    counts = parse_player_counts(options["players_spec"] or str(game.default_players), game.name)
+    variants = _variants(options["variant_spec"], game)
+    deck = load_decks(game, [options["deck_path"]] if options["deck_path"] else None)[0]
+    if options["evaluations"] <= 0:
+        raise ConfigError(f"--evaluations must be positive, got {options['evaluations']}")
+    if options["popsize"] is not None and not 2 <= options["popsize"] <= 1000:
+        raise ConfigError(f"--popsize must be between 2 and 1000, got {options['popsize']}")
+    if not 0 <= options["seed"] < 2**63:
+        raise ConfigError(f"--seed must be between 0 and 2**63-1, got {options['seed']}")
+    tasks = []
+    for name in names:
+        popsize = options["popsize"] or default_popsize(len(game.registry[name].params))
+        for players in counts:
+            for variant in variants:
+                tasks.append(tuning.TuneTask(
+                    game.name, name, players, variant, _against(options["against"], game, players),
+                    options["evaluations"], _whole_rotations(options["games_per_eval"], players, "--games-per-eval"),
+                    _whole_rotations(options["fresh_games"], players, "--fresh-games"), options["seed"], popsize,
+                    deck))
+    return tasks
+
+
+def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) -> list[tuning.TuneTask]:
+    """The checkpoint's tasks; task options given as well must agree with them."""
+    tasks = [tuning.task_from_configuration(entry) for entry in saved.configuration["tasks"]]
+    if given & TASK_OPTIONS:
+        first = tasks[0]
+        defaults = {"game_name": first.game, "strategy_spec": ",".join(dict.fromkeys(t.strategy for t in tasks))}
+        mine = tasks_from_options({**options, **{k: v for k, v in defaults.items() if k not in given}})
+        for key in ("strategy", "players", "variant", "against", "evaluations", "games_per_eval", "fresh_games",
+                    "seed", "popsize", "deck", "game"):
+            ours = [tuning.task_configuration(t)[key] for t in mine]
+            theirs = [entry[key] for entry in saved.configuration["tasks"]]
+            if ours != theirs:
+                raise checkpoint.CheckpointError(
+                    f"--resume {options['resume_path']}: the {key} differs from the checkpoint's; leave the option "
+                    "out to continue the saved tuning")
+    return tasks
+
+
+def _print_answer(results, run: dict, files: RunFiles, wide: bool, figure) -> None:
+    """Write the files (all or none), then print."""
+    tables = {"tuned": tuning.result_table(results), "history": tuning.history_table(results),
+              "rounds": tuning.round_table(results)}
+    writes = table_writes(files.out, tables, run) if files.out else []
+    if figure is not None:
+        writes.append(("--plot", Path(files.plot), figure(tables)))
+    atomic_write_all(writes)
+    if run["partial"]:
+        click.echo(f"\nPARTIAL RESULTS: interrupted after {run['evaluations']} evaluations")
+    if len(results) == 1 and len(tables["rounds"]):
+        print_table("Rounds (win rate of the tuned seat; every candidate of a round plays the same games)",
+                    tables["rounds"], "rounds", wide)
+    if len(tables["tuned"]):
+        print_table("Tuned against default on fresh games (win rate of the tuned seat, 95% intervals)",
+                    tables["tuned"], "tuned", wide)
+        click.echo("\nBest parameters (paste into --strategies)")
+        for row in tables["tuned"].itertuples(index=False):
+            where = f"{row.strategy}, {row.players} players, {row.variant}"
+            if row.significant:
+                click.echo(f"  {where}: {row.best}")
+            else:
+                click.echo(f"  {where}: no significant improvement on fresh games; keep the defaults "
+                           f"({row.best}) [tuning's pick: {row.tuned}]")
+    click.echo("\nRun")
+    for key, value in run.items():
+        click.echo(f"  {key:24} {value}")
+    for path in dict.fromkeys(target for _, target, _ in writes):
+        click.echo(f"  wrote {path}")
+
+
+@click.command("tune")
+@click.argument("strategy_spec", metavar="STRATEGY")
+@click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
+              help=GAME_HELP)
+@click.option("--players", "-p", "players_spec", default=None,
+              help="Player counts: one, a comma list such as 3,4,5, or all [default: the game's usual 4].")
+@click.option("--variant", "variant_spec", default=None,
+              help="The rules: standard [default], bonus20 (card, R19), or all (each tuned on its own).")
+@click.option("--against", default="self", show_default=True,
+              help="The other seats: self (copies of the current best, round after round) or a lineup such as "
+                   "greedy or greedy,collector,cautious (one strategy fills every other seat).")
+@click.option("--evaluations", "-e", type=int, default=200, show_default=True,
+              help="Candidates evaluated per task (whole rounds of --popsize).")
+@click.option("--games-per-eval", "-m", type=int, default=8000, show_default=True,
+              help="Games per candidate (rounded up to whole rotations of the seats).")
+@click.option("--fresh-games", type=int, default=100_000, show_default=True,
+              help="Games of the final check, for the tuned and for the default parameters each, on game "
+                   "indices tuning never used.")
+@click.option("--popsize", type=int, default=None,
+              help="Candidates per round [default: CMA-ES's 4 + 3 ln(parameters)].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25).")
+@click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
+@click.option("--deck", "deck_path", default=None, metavar="NAME|FILE", help="card only: the deck (see compare).")
+@click.option("--out", "out_path", default=None,
+              help="Write the tables (tuned, history: every evaluation, rounds): FILE.json holds them all and the "
+                   "summary (and is what balance --tuned reads); FILE.csv or FILE.parquet the first, the others "
+                   "beside it.")
+@click.option("--plot", "plot_path", default=None, help="Draw the convergence as a PNG figure.")
+@click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies.")
+@click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+              help="After every round, save the tuning so far to FILE.")
+@click.option("--resume", "resume_path", default=None, metavar="FILE",
+              help="Continue the tuning saved in FILE (options given as well must agree with it).")
+@click.option("--overwrite-checkpoint", is_flag=True,
+              help="Start over even if --checkpoint FILE already holds a tuning (its progress is lost).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on an existing Dask cluster; needs medici-sim[distributed].")
+@click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
+              help="Start a local Dask cluster of N worker processes.")
+@click.option("--quiet", "-q", is_flag=True, help="Print no progress bar.")
+@wide_option
+@debug_option
+@click.pass_context
+def tune_command(ctx, **options):
+    """Tune STRATEGY's parameters (CMA-ES over the ranges it declares) for the highest win rate
+    of its seat, with rotated seats (R24), then check the result on fresh games.
+
+    STRATEGY: a strategy name, a comma list of names, or all (every built-in with parameters).
+    Example: medici-sim tune expert --players 4 --evaluations 200 --out expert.json
+    """
+    given = given_options(ctx)
+    for plugin in options["plugins"]:
+        load_plugin(plugin)
+    deck_file = options["deck_path"] if options["deck_path"] not in (None, *named_decks()) else None
+    files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
+                     resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
+                     deck=deck_file, plugins=options["plugins"])
+    saved = checkpoint.read(files.resume, "tune") if files.resume else None
+    tasks = _from_checkpoint(saved, options, given) if saved else tasks_from_options(options)
+    if files.plot and len(tasks) > 12:
+        raise ConfigError(f"--plot draws at most 12 tasks, this tuning has {len(tasks)} (leave out --plot, or tune "
+                          "fewer)")
+    files.check(TABLES)
+    results = ([tuning.task_result(t, entry) for t, entry in zip(tasks, saved.progress["tasks"], strict=True)]
+               if saved else [tuning.TaskResult(t, []) for t in tasks])
+    configuration = {"tasks": [tuning.task_configuration(t) for t in tasks]}
+    threads = default_threads(options["threads"])
+    if not 1 <= threads <= 1024:
+        raise ConfigError(f"threads must be between 1 and 1024, got {threads}")
+
+    def save(_result=None) -> None:
+        if files.checkpoint_target:
+            checkpoint.save(files.checkpoint_target, "tune", configuration,
+                            {"tasks": [tuning.task_progress(r) for r in results]})
+
+    total = sum(t.rounds * t.popsize for t in tasks)
+    done_before = sum(len(r.rounds) * r.task.popsize for r in results)
+    bar = None
+    if not options["quiet"] and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=done_before, unit=" evals", file=sys.stderr, leave=False, delay=1.0)
+
+    def on_round(result: tuning.TaskResult) -> None:
+        save()
+        if bar is not None and result.rounds and not result.complete:
+            bar.update(result.task.popsize)
+            bar.set_postfix_str(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
+
+    notice = CompileNotice(options["quiet"])
+    began = time.perf_counter()
+    try:
+        with files.locked(), connect(options["scheduler"], options["cluster_spec"],
+                                     absolute(files.plugins)) as dask_runner, interruptible() as stop:
+            with dask_runner or ThreadRunner(threads) as runner:
+                evaluator = tuning.Evaluator(runner, threads, stop, notice)
+                try:
+                    complete = tuning.tune_all(tasks, results, evaluator, on_round, stop)
+                except tuning.Stopped:
+                    complete = False
+                except ReplayMismatch as exc:
+                    raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
+    finally:
+        notice.close()
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - began
+    played = sum(len(r.rounds) * r.task.popsize for r in results) - done_before
+    if not any(r.rounds for r in results):
+        nothing_played()
+    evaluations = sum(len(r.rounds) * r.task.popsize for r in results)
+    run = {"partial": not complete, "game": tasks[0].game, "tasks": len(tasks),
+           "tasks_done": sum(r.complete for r in results), "evaluations": evaluations,
+           "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
+                        + (2 * r.task.fresh_games if r.complete else 0) for r in results),
+           "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
+           "elapsed_seconds": round(elapsed, 2),
+           "evaluations_per_minute": round(60 * played / elapsed, 1) if elapsed > 0 else 0}
+
+    def figure(tables):
+        from ..study.plots import plot_tuning
+
+        return plot_tuning(tables["history"], tables["tuned"])
+
+    _print_answer(results, run, files, options["wide"], figure if files.plot else None)
+    if not complete:
+        sys.exit(INTERRUPTED)

@@ -1,0 +1,323 @@
+"""Tuning a strategy's parameters by self-play, and checking the result on fresh games.
+
+A :class:`TuneTask` is one strategy at one player count under one set of rules. Its
+objective is the win rate of the candidate's seat against the opponents (``against``: a
+fixed lineup, or copies of the optimiser's current best: self-play), with rotated seating
+(R24) so that every candidate sits in every seat equally often. The optimiser
+(``core.optimize``) proposes a round of candidates; they all play the *same* game indices
+(common random numbers: the same shuffles, so the comparison within a round is not drowned
+by deal luck), and each round plays its own indices. Every game depends only on (seed,
+game index) (R25), so a tuning is deterministic for its seed, on threads or Dask.
+
+The optimiser's pick is then re-measured beside the default parameters on fresh game
+indices that tuning never used (the same for both), with 95% intervals. An improvement
+whose interval does not exclude zero is reported as none: the recommended parameters are
+then the defaults.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import accounting as acc
+from . import checkpoint
+from .driver import ConfigError, Kernel, RunConfig, SeatStrategy, Totals, chunks, format_number, seat_strategy
+from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
+from .registry import get_game
+from .stats import mean_interval
+
+ROUND_BLOCK = 1 << 40  # game indices of one round; rounds start at round * ROUND_BLOCK
+MAX_ROUNDS = 1 << 20
+FRESH_FIRST = 1 << 62  # the fresh games of the final check: far beyond every round's indices
+MAX_GAMES_PER_EVAL = ROUND_BLOCK
+SELF = "self"
+
+
+class Stopped(Exception):
+    """Ctrl-C while a kernel compiled: nothing of this task was played."""
+
+
+def tunable_box(game: str, strategy: str) -> Box:
+    """The strategy's declared parameters as a search box (ConfigError if it has none)."""
+    registry = get_game(game).registry
+    if strategy not in registry:
+        raise ConfigError(f"unknown strategy {strategy!r} (known: {', '.join(registry)}) in the {game} game")
+    params = registry[strategy].params
+    if not params:
+        raise ConfigError(f"strategy {strategy} has no parameters to tune")
+    try:
+        return Box(tuple(params), tuple(p.low for p in params.values()), tuple(p.high for p in params.values()),
+                   tuple(p.integer for p in params.values()))
+    except ValueError as exc:
+        raise ConfigError(f"strategy {strategy}: {exc} (declare low and high in its Param)") from None
+
+
+def spec(strategy: SeatStrategy) -> str:
+    """A ready-to-paste ``--strategies`` entry naming every parameter."""
+    return strategy.name + (":" + ",".join(f"{k}={format_number(v)}" for k, v in strategy.params)
+                            if strategy.params else "")
+
+
+@dataclass(frozen=True)
+class TuneTask:
+    """One strategy tuned at one player count under one set of rules."""
+
+    game: str
+    strategy: str
+    players: int
+    variant: str
+    against: tuple[SeatStrategy, ...] | None  # the other seats (players - 1); None: self-play
+    evaluations: int
+    games_per_eval: int  # a whole number of rotations
+    fresh_games: int  # the final check's games, for each of tuned and default (a whole number of rotations)
+    seed: int
+    popsize: int
+    deck: object = None
+    box: Box = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "box", tunable_box(self.game, self.strategy))
+        if self.against is not None and len(self.against) != self.players - 1:
+            raise ConfigError(f"{self.players} players need {self.players - 1} opponents, got {len(self.against)}")
+        if rounds_for(self.evaluations, self.popsize) > MAX_ROUNDS:
+            raise ConfigError(f"--evaluations {self.evaluations}: more than {MAX_ROUNDS:,} rounds")
+        for name, games in (("--games-per-eval", self.games_per_eval), ("--fresh-games", self.fresh_games)):
+            if not 0 < games <= MAX_GAMES_PER_EVAL or games % self.players:
+                raise ConfigError(f"{name} must be a positive multiple of the player count up to "
+                                  f"{MAX_GAMES_PER_EVAL:,}, got {games}")
+
+    @property
+    def rounds(self) -> int:
+        return rounds_for(self.evaluations, self.popsize)
+
+    @property
+    def label(self) -> str:
+        return f"{self.strategy}, {self.players} players, {self.variant}"
+
+    def slot(self, values: Sequence[float]) -> SeatStrategy:
+        return seat_strategy(self.strategy, self.game, **dict(zip(self.box.names, values, strict=True)))
+
+    @property
+    def default(self) -> SeatStrategy:
+        return seat_strategy(self.strategy, self.game)
+
+    def opponents(self, incumbent: Sequence[float] | None) -> tuple[SeatStrategy, ...]:
+        """The fixed lineup, or (self-play) copies of the incumbent (the defaults when None)."""
+        if self.against is not None:
+            return self.against
+        return ((self.slot(incumbent) if incumbent is not None else self.default),) * (self.players - 1)
+
+    def against_label(self) -> str:
+        return SELF if self.against is None else ",".join(s.label for s in self.against)
+
+    def kernel_strategies(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([self.strategy, *(s.name for s in self.against or ())]))
+
+
+class Evaluator:
+    """Plays lineups side by side on a runner (threads or Dask): the totals of the first slot."""
+
+    def __init__(self, runner, threads: int, stop: threading.Event | None = None,
+                 compiling: Callable | None = None):
+        self.runner, self.threads, self.stop, self.compiling = runner, threads, stop, compiling
+        self.warm: set = set()
+
+    def first_slot(self, task: TuneTask, lineups: list[tuple[SeatStrategy, ...]], first_game: int,
+                   games: int) -> list[np.ndarray]:
+        kernels = [Kernel(RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate",
+                                    self.threads, task.game, task.kernel_strategies())) for lineup in lineups]
+        key = (task.game, kernels[0].table_names)
+        if key not in self.warm:  # compile (or load) once, answering Ctrl-C meanwhile
+            if not kernels[0].warm_up(self.stop, self.compiling):
+                raise Stopped
+            self.warm.add(key)
+        parts = chunks(first_game, games, self.runner.parts)
+        results = self.runner.play_tasks([(k, first, n) for k in kernels for first, n in parts])
+        rows = []
+        for i in range(len(kernels)):
+            total = Totals.zeros(task.players, kernels[i].game)
+            for part in results[i * len(parts):(i + 1) * len(parts)]:
+                total.add(part)
+            rows.append(total.slot[0].copy())
+        return rows
+
+
+def win_rate(row: np.ndarray) -> float:
+    return float(row[acc.STAT_WIN60]) / (acc.WIN_UNIT * float(row[acc.STAT_GAMES]))
+
+
+@dataclass
+class Fresh:
+    """The final check: first-slot statistics of the tuned and the default parameters."""
+
+    tuned: np.ndarray  # [games, win60, win60_sq]
+    default: np.ndarray
+
+    def to_list(self) -> dict:
+        return {"tuned": [int(v) for v in self.tuned], "default": [int(v) for v in self.default]}
+
+
+@dataclass
+class TaskResult:
+    task: TuneTask
+    rounds: list[Round]
+    tuned: tuple[float, ...] | None = None  # the optimiser's pick once every round is played
+    fresh: Fresh | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.fresh is not None
+
+    def row(self) -> dict:
+        """The task's line of the result table."""
+        task = self.task
+        (rate, low, high) = (np.asarray(v) for v in _interval(np.stack([self.fresh.tuned, self.fresh.default])))
+        difference = rate[0] - rate[1]
+        half = float(np.hypot(rate[0] - low[0], rate[1] - low[1]))  # the two are sampled separately
+        significant = difference - half > 0
+        tuned = task.slot(self.tuned)
+        return {
+            "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
+            "against": task.against_label(), "evaluations": sum(len(r.candidates) for r in self.rounds),
+            "games_per_eval": task.games_per_eval, "fresh_games": task.fresh_games,
+            "fair_share": 1 / task.players,
+            "default_win_rate": rate[1], "default_ci_low": low[1], "default_ci_high": high[1],
+            "tuned_win_rate": rate[0], "tuned_ci_low": low[0], "tuned_ci_high": high[0],
+            "improvement": difference, "improvement_ci_low": difference - half,
+            "improvement_ci_high": difference + half, "significant": bool(significant),
+            "tuned": spec(tuned), "best": spec(tuned if significant else task.default),
+        }
+
+    def history(self) -> pd.DataFrame:
+        task = self.task
+        rows = []
+        for r, done in enumerate(self.rounds):
+            for candidate, score in zip(done.candidates, done.scores, strict=True):
+                rows.append({"strategy": task.strategy, "players": task.players, "variant": task.variant,
+                             "evaluation": len(rows) + 1, "round": r + 1, "win_rate": score,
+                             **dict(zip(task.box.names, candidate, strict=True)),
+                             "incumbent": spec(task.slot(done.incumbent))})
+        return pd.DataFrame(rows)
+
+
+def _interval(rows: np.ndarray):
+    """Win rates of [games, win60, win60_sq] rows with their 95% intervals."""
+    return mean_interval(rows[:, 1], rows[:, 2], rows[:, 0], acc.WIN_UNIT)
+
+
+def _fresh_row(stats: np.ndarray) -> np.ndarray:
+    return np.array([stats[acc.STAT_GAMES], stats[acc.STAT_WIN60], stats[acc.STAT_WIN60_SQ]], np.int64)
+
+
+def tune_task(task: TuneTask, evaluator: Evaluator, result: TaskResult,
+              on_round: Callable[[TaskResult], None] | None = None, stop: threading.Event | None = None) -> None:
+    """Play the task's rounds (after the ones ``result`` holds), then its fresh check."""
+    def score_round(index: int, candidates: list[tuple[float, ...]], incumbent: tuple[float, ...]) -> list[float]:
+        opponents = task.opponents(incumbent)
+        rows = evaluator.first_slot(task, [(task.slot(c), *opponents) for c in candidates],
+                                    index * ROUND_BLOCK, task.games_per_eval)
+        return [win_rate(row) for row in rows]
+
+    def record(done: Round) -> None:
+        result.rounds.append(done)
+        if on_round is not None:
+            on_round(result)
+
+    rounds, best = maximise(score_round, task.box, _default_values(task), evaluations=task.evaluations,
+                            popsize=task.popsize, seed=task.seed, history=list(result.rounds), on_round=record,
+                            stop=stop)
+    if len(rounds) < task.rounds or (stop is not None and stop.is_set()):
+        return
+    if result.tuned is not None and result.tuned != best:
+        raise ReplayMismatch("the saved tuned parameters are not the optimiser's pick for its saved rounds")
+    result.tuned = best
+    opponents = task.opponents(None)  # fresh games: against the lineup, or (self-play) the defaults
+    tuned, default = evaluator.first_slot(task, [(task.slot(best), *opponents), (task.default, *opponents)],
+                                          FRESH_FIRST, task.fresh_games)
+    result.fresh = Fresh(_fresh_row(tuned), _fresh_row(default))
+    if on_round is not None:
+        on_round(result)
+
+
+def tune_all(tasks: Sequence[TuneTask], results: list[TaskResult], evaluator: Evaluator,
+             on_round: Callable[[TaskResult], None] | None = None, stop: threading.Event | None = None) -> bool:
+    """Tune the tasks in order, each from where ``results`` left it; True when all are done."""
+    for task, result in zip(tasks, results, strict=True):
+        if not result.complete:
+            tune_task(task, evaluator, result, on_round, stop)
+        if not result.complete:
+            return False
+    return True
+
+
+def result_table(results: Sequence[TaskResult]) -> pd.DataFrame:
+    """One line per finished task: default and tuned win rates on fresh games, the improvement."""
+    return pd.DataFrame([r.row() for r in results if r.complete])
+
+
+def history_table(results: Sequence[TaskResult]) -> pd.DataFrame:
+    """Every evaluation of every task: its parameters and win rate."""
+    frames = [r.history() for r in results if r.rounds]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def round_table(results: Sequence[TaskResult]) -> pd.DataFrame:
+    """Per round: the candidates' mean and best win rates, and the incumbent they started from."""
+    rows = []
+    for result in results:
+        task = result.task
+        for r, done in enumerate(result.rounds):
+            rows.append({"strategy": task.strategy, "players": task.players, "variant": task.variant,
+                         "round": r + 1, "mean_win_rate": float(np.mean(done.scores)),
+                         "best_win_rate": max(done.scores), "incumbent": spec(task.slot(done.incumbent))})
+    return pd.DataFrame(rows)
+
+
+def _default_values(task: TuneTask) -> tuple[float, ...]:
+    return tuple(v for _, v in task.default.params)
+
+
+# ---------------------------------------------------------------- checkpoints (core.checkpoint checks them)
+
+def task_configuration(task: TuneTask) -> dict:
+    """What a checkpoint records of a task, and a resumed tuning must match."""
+    return {"game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
+            "against": None if task.against is None else checkpoint.strategies_identity(task.against),
+            "evaluations": task.evaluations, "games_per_eval": task.games_per_eval,
+            "fresh_games": task.fresh_games, "seed": task.seed, "popsize": task.popsize,
+            "deck": checkpoint.deck_identity(task.deck),
+            "identity": checkpoint.strategies_identity([task.default])}
+
+
+def task_from_configuration(saved: dict) -> TuneTask:
+    game = get_game(saved["game"])
+    against = None if saved["against"] is None else checkpoint.saved_strategies(saved["against"], game.name)
+    name = saved["identity"][0][0]
+    if saved["strategy"] != name:
+        raise ConfigError(f"strategy is {saved['strategy']!r}, but its identity names {name!r}")
+    return TuneTask(game.name, name, saved["players"], saved["variant"], against, saved["evaluations"],
+                    saved["games_per_eval"], saved["fresh_games"], saved["seed"], saved["popsize"],
+                    checkpoint.saved_deck(saved["deck"], game))
+
+
+def task_progress(result: TaskResult) -> dict:
+    g = acc.WIN_UNIT * result.task.games_per_eval
+    return {"rounds": [{"candidates": [list(c) for c in r.candidates], "win60": [round(s * g) for s in r.scores],
+                        "incumbent": list(r.incumbent)} for r in result.rounds],
+            "tuned": None if result.tuned is None else list(result.tuned),
+            "fresh": None if result.fresh is None else result.fresh.to_list()}
+
+
+def task_result(task: TuneTask, saved: dict) -> TaskResult:
+    """A task's progress as a validated checkpoint holds it."""
+    g = acc.WIN_UNIT * task.games_per_eval
+    rounds = [Round(tuple(tuple(c) for c in r["candidates"]), tuple(w / g for w in r["win60"]),
+                    tuple(r["incumbent"])) for r in saved["rounds"]]
+    fresh = saved["fresh"]
+    return TaskResult(task, rounds, None if saved["tuned"] is None else tuple(saved["tuned"]),
+                      None if fresh is None else Fresh(np.array(fresh["tuned"], np.int64),
+                                                       np.array(fresh["default"], np.int64)))
