@@ -42,7 +42,8 @@ STATE_CHANGED = "changed the game state outside its scratch"  # what a checked d
 _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
 _NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _CORE = Path(__file__).parent
-_KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py")
+_KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
+                      "rollout.py")
 
 
 def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False) -> tuple[np.void, tuple[str, ...]]:

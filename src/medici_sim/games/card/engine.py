@@ -16,6 +16,7 @@ from ...core.arrays import copy1_nb, copy2_nb
 from ...core.ranking import pay_places_nb, share_table_nb
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
+from ...core.rollout import rollout_copies
 from ...core.seating import seat_players_nb
 from .rules import (
     DAYS,
@@ -113,46 +114,78 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.day_turn_count[:] = 0
 
 
+# Where play resumes in a turn (``finish_day_nb``, ``finish_game_nb``): a search player's
+# rollouts (strategies/search.py) start from the decision being searched, not from a turn's start.
+TURN_START, TURN_REVEAL, TURN_TAKE, TURN_OVER = range(4)  # before it; asking R9; asking R10; after R10
+
+
 @njit(cache=True)
 def play_game_nb(state, table):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
-    starter = 0  # R7: seats are numbered from the day-1 starting player
-    for day in range(DAYS):
-        state.counts[DAY] = day
-        state.counts[DAY_ID] += 1
-        state.day_starter[day] = starter
-        play_day_nb(state, day, starter, table)
-        score_day_nb(state, day)
-        end_day_nb(state)
-        if day < DAYS - 1:
-            starter = next_starter_nb(state)
+    start_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
+    finish_game_nb(state, table, 0, TURN_START, DAYS - 1)
 
 
 @njit(cache=True)
-def play_day_nb(state, day, starter, table):
-    """Turns from ``starter`` until the day ends (R8, R11, R12)."""
-    players = state.rules[RULE_PLAYERS]
-    capacity = state.rules[RULE_CAPACITY]
+def finish_game_nb(state, table, seat, phase, last_day):
+    """Play on from ``seat``'s turn at ``phase`` (TURN_*) on the current day to the end of
+    day ``last_day``, scored and unloaded (R8-R21). A whole game is ``play_game_nb``; a search
+    player's rollout plays a copy of the state from its decision to the end (or the day's end)."""
+    day = state.counts[DAY]
+    while True:
+        finish_day_nb(state, day, seat, phase, table)
+        score_day_nb(state, day)
+        end_day_nb(state)
+        if day >= last_day:
+            return
+        day += 1
+        seat = next_starter_nb(state)  # R21 (no draw after day 3)
+        phase = TURN_START
+        start_day_nb(state, day, seat)
+
+
+@njit(cache=True)
+def start_day_nb(state, day, starter):
+    """A new day: ships empty (R16 unloaded them), ``starter`` to play first (R8, R21)."""
+    state.counts[DAY] = day
+    state.counts[DAY_ID] += 1
+    state.day_starter[day] = starter
     state.ship_len[:] = 0
     state.ship_used[:] = 0
     state.ship_value[:] = 0
     state.ship_icons[:, :] = 0
-    open_ships = players
-    final_turn = False
+
+
+@njit(cache=True)
+def open_ships_nb(state):
+    """Ships not full (R8, R11)."""
+    capacity = state.rules[RULE_CAPACITY]
+    n = 0
+    for p in range(state.rules[RULE_PLAYERS]):
+        n += state.ship_used[p] < capacity
+    return n
+
+
+@njit(cache=True)
+def finish_day_nb(state, day, seat, phase, table):
+    """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12)."""
+    players = state.rules[RULE_PLAYERS]
+    capacity = state.rules[RULE_CAPACITY]
     ran_out = 0
-    seat = starter
     while True:
-        if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
-            ran_out = 1  # R12
-            break
-        play_turn_nb(state, seat, table)
-        if final_turn:
-            break  # R11: the last open ship's one more turn is over
-        if state.ship_used[seat] == capacity:
-            open_ships -= 1
-        if open_ships == 0:
-            break
-        final_turn = open_ships == 1  # R11: the one player left takes one more turn
+        # R11: a turn played when exactly one ship is open is that player's final turn (its
+        # ship was open when its turn began: a turn already over may have filled it)
+        open_before = open_ships_nb(state) + (phase == TURN_OVER and state.ship_used[seat] == capacity)
+        if phase == TURN_START:
+            if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
+                ran_out = 1  # R12
+                break
+            play_turn_nb(state, seat, table)
+        elif phase != TURN_OVER:
+            finish_turn_nb(state, seat, phase == TURN_REVEAL, table)
+        phase = TURN_START
+        if open_before == 1 or open_ships_nb(state) == 0:
+            break  # R11: the final turn is over, or every ship is full
         seat = (seat + 1) % players  # R8: clockwise, skipping full ships
         while state.ship_used[seat] == capacity:
             seat = (seat + 1) % players
@@ -166,10 +199,17 @@ def play_day_nb(state, day, starter, table):
 @njit(cache=True)
 def play_turn_nb(state, seat, table):
     """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
-    strategy = state.seat_strategy[seat]
     state.counts[TURN_ID] += 1
     state.counts[REVEALED] = 0
-    while state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
+    finish_turn_nb(state, seat, True, table)
+
+
+@njit(cache=True)
+def finish_turn_nb(state, seat, revealing, table):
+    """The rest of a turn: more reveals while the strategy asks for them (R9; ``revealing``
+    False: it has stopped), then the take (R10)."""
+    strategy = state.seat_strategy[seat]
+    while revealing and state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
         if state.counts[MARKET_LEN] > 0 and not reveal_nb(table, strategy, state, seat):
             break
@@ -324,6 +364,42 @@ def next_starter_nb(state):
 
 
 @njit(cache=True)
+def copy_play_nb(dst, src):
+    """Make ``dst`` play on exactly as ``src`` would: copy what play reads or changes, within
+    the lengths in use (a search player's rollout, strategies/search.py). ``dst`` must already
+    hold ``src``'s deck and rule data (a copy of the record made once per decision); play only
+    ever writes past the used part of ``deck``, ``out``, ``ship`` and ``warehouse``, or inside
+    it, so the rest never needs copying back: copying the whole record (200 kB with the
+    largest deck and the day records) would cost more than a rollout."""
+    copy1_nb(dst.counts, src.counts)
+    copy2_nb(dst.unseen, src.unseen)
+    for i in range(src.counts[DECK_LEN]):
+        dst.deck[i] = src.deck[i]
+    for i in range(src.counts[MARKET_LEN]):
+        dst.market[i] = src.market[i]
+    for i in range(src.counts[OUT_LEN]):
+        dst.out[i] = src.out[i]
+    for p in range(src.rules[RULE_PLAYERS]):
+        for i in range(src.ship_len[p]):
+            dst.ship[p, i] = src.ship[p, i]
+        for i in range(src.warehouse_len[p]):
+            dst.warehouse[p, i] = src.warehouse[p, i]
+    copy1_nb(dst.ship_len, src.ship_len)
+    copy1_nb(dst.ship_used, src.ship_used)
+    copy1_nb(dst.ship_value, src.ship_value)
+    copy2_nb(dst.ship_icons, src.ship_icons)
+    copy1_nb(dst.warehouse_len, src.warehouse_len)
+    copy2_nb(dst.warehouse_icons, src.warehouse_icons)
+    copy1_nb(dst.florins, src.florins)
+    copy1_nb(dst.variant_extra, src.variant_extra)
+    copy1_nb(dst.seat_slot, src.seat_slot)
+    copy1_nb(dst.seat_strategy, src.seat_strategy)
+    copy2_nb(dst.seat_params, src.seat_params)
+    copy2_nb(dst.scratch, src.scratch)
+    dst.rng[0] = src.rng[0]
+
+
+@njit(cache=True)
 def record_turn_nb(state, seat, choice):
     """Append the turn being played to the day's turns (packed as state.TURN_* describes):
     the seat, the cards it revealed (the market's last REVEALED cards) and the take flags of
@@ -359,6 +435,10 @@ def record_card_locations_nb(state, day):
             _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
         for i in range(state.warehouse_len[p]):
             _locate_nb(location, state.warehouse[p, i], LOC_WAREHOUSE + p)
+
+
+# The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why).
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "finish_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
 
 
 # ---------------------------------------------------------------- many games

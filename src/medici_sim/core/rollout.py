@@ -1,0 +1,89 @@
+"""What the games' search players share (``games/<game>/strategies/search.py``).
+
+A search player decides by simulation: it plays each legal action out to the end of the
+game (or of the day) many times on a copy of the state, with a fast built-in policy at every
+seat, and takes the action with the best mean outcome. Here:
+
+- the random stream of a decision's rollouts: a hash of the game's generator state and the
+  seat, never a draw from it. So (seed, game index) fixes every rollout (threads, batches
+  and workers change nothing, R25 / C20), the real game's cards are dealt exactly as without
+  the search, and the rollouts' deck orders are unrelated to the order the real generator
+  will deal (mix64 of a salted state is independent of the states the game steps through);
+- common random numbers: rollout ``i`` of every action starts from the same stream, so two
+  actions are compared on the same deals as far as play lets them stay the same, which
+  makes the difference of their means far less noisy than the means themselves;
+- the outcome of a rollout for the searching seat: its win credit (1/k of a k-way tie for
+  the most florins, R22 / C18), plus ``margin_weight`` times its florin margin over the best
+  other seat. Win credit is what the player is judged on; the margin, smaller by far, tells
+  apart the many rollouts that all win or all lose (see the README's search section).
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+from numba import njit
+
+from .rng import GAMMA_U, mix64_nb
+
+ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
+
+
+@njit(cache=True)
+def decision_stream_nb(rng, seat):
+    """The base of a decision's rollout streams (``rng``: the game's generator, read only)."""
+    return mix64_nb(mix64_nb(rng[0] ^ ROLLOUT_SALT) + np.uint64(seat + 1) * GAMMA_U)
+
+
+@njit(cache=True)
+def rollout_stream_nb(base, rollout):
+    """The generator state rollout ``rollout`` of a decision starts from (the same for every action)."""
+    return mix64_nb(base + np.uint64(rollout + 1) * GAMMA_U)
+
+
+@njit(cache=True)
+def outcome_nb(score, players, seat, margin_weight):
+    """The seat's win credit (1/k of a k-way tie for the highest score) plus ``margin_weight``
+    times its margin over the best other seat (negative when behind)."""
+    best_other = -(1 << 62)
+    for p in range(players):
+        if p != seat and score[p] > best_other:
+            best_other = score[p]
+    mine = score[seat]
+    win = 0.0
+    if mine > best_other:
+        win = 1.0
+    elif mine == best_other:
+        tied = 0
+        for p in range(players):
+            tied += score[p] == mine
+        win = 1.0 / tied
+    return win + margin_weight * (mine - best_other)
+
+
+@njit(cache=True)
+def best_action_nb(totals, n_actions):
+    """The action with the highest total (the first on a tie: the caller lists the
+    policy's own choice or the cautious one first)."""
+    best = 0
+    for a in range(1, n_actions):
+        if totals[a] > totals[best]:
+            best = a
+    return best
+
+
+def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
+    """New dispatchers of the engine functions ``names`` (taken from a module's ``namespace``),
+    calling one another: the play loop a search player's rollouts run.
+
+    A search decision is compiled while the kernel's own play loop is being compiled (the loop
+    calls the strategies), so the rollouts cannot call that loop's dispatchers: numba takes a
+    call to a function it is compiling for a recursive call, and links it to the wrong symbol
+    when the signature differs (here, the rollouts' strategy table). The copies run the same
+    code; they are not cached on their own (they are part of the kernel, which is).
+    """
+    rebound = dict(namespace)
+    for name in names:
+        fn = namespace[name].py_func
+        rebound[name] = njit(types.FunctionType(fn.__code__, rebound, fn.__name__, fn.__defaults__, fn.__closure__))
+    return tuple(rebound[name] for name in names)
