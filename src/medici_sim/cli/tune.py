@@ -6,6 +6,7 @@ writes and prints the answer.
 """
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -41,8 +42,6 @@ from .tables import print_table
 
 TABLES = ["tuned", "history", "rounds"]
 ALL = "all"
-TASK_OPTIONS = {"strategy_spec", "game_name", "players_spec", "variant_spec", "against", "evaluations",
-                "games_per_eval", "fresh_games", "seed", "popsize", "deck_path"}
 
 
 def default_popsize(parameters: int) -> int:
@@ -118,17 +117,24 @@ def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
     return tasks
 
 
+OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec": "players", "variant_spec": "variant",
+               "against": "against", "evaluations": "evaluations", "games_per_eval": "games_per_eval",
+               "fresh_games": "fresh_games", "seed": "seed", "popsize": "popsize", "deck_path": "deck"}
+
+
 def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) -> list[tuning.TuneTask]:
     """The checkpoint's tasks; task options given as well must agree with them."""
     tasks = [tuning.task_from_configuration(entry) for entry in saved.configuration["tasks"]]
-    if given & TASK_OPTIONS:
-        first = tasks[0]
-        defaults = {"game_name": first.game, "strategy_spec": ",".join(dict.fromkeys(t.strategy for t in tasks))}
-        mine = tasks_from_options({**options, **{k: v for k, v in defaults.items() if k not in given}})
-        for key in ("strategy", "players", "variant", "against", "evaluations", "games_per_eval", "fresh_games",
-                    "seed", "popsize", "deck", "game"):
-            ours = [tuning.task_configuration(t)[key] for t in mine]
-            theirs = [entry[key] for entry in saved.configuration["tasks"]]
+    if given & set(OPTION_KEYS):
+        variants = list(dict.fromkeys(t.variant for t in tasks))
+        from_saved = {"game_name": tasks[0].game, "strategy_spec": ",".join(dict.fromkeys(t.strategy for t in tasks)),
+                      "players_spec": ",".join(str(p) for p in dict.fromkeys(t.players for t in tasks)),
+                      "variant_spec": ALL if len(variants) > 1 else variants[0]}
+        mine = tasks_from_options({**options, **{k: v for k, v in from_saved.items() if k not in given}})
+        for option in sorted(given & set(OPTION_KEYS)):
+            key = OPTION_KEYS[option]
+            ours = {json.dumps(tuning.task_configuration(t)[key], sort_keys=True) for t in mine}
+            theirs = {json.dumps(entry[key], sort_keys=True) for entry in saved.configuration["tasks"]}
             if ours != theirs:
                 raise checkpoint.CheckpointError(
                     f"--resume {options['resume_path']}: the {key} differs from the checkpoint's; leave the option "

@@ -35,7 +35,8 @@ class ReplayMismatch(ValueError):
 class Box:
     """The parameters searched: names, bounds and which are whole numbers.
 
-    Candidates are searched in the unit cube; :meth:`values` maps a point to parameter
+    Candidates are searched in the unit cube (folded over the whole space: ``_reflect``);
+    :meth:`values` maps a point to parameter
     values (whole numbers rounded, others rounded to 1/10,000 of their range, so that
     the values read well and a default maps back to itself exactly).
     """
@@ -57,7 +58,7 @@ class Box:
     def values(self, point: Sequence[float]) -> tuple[float, ...]:
         out = []
         for x, low, high, whole in zip(point, self.low, self.high, self.integer, strict=True):
-            value = low + min(max(float(x), 0.0), 1.0) * (high - low)
+            value = low + _reflect(float(x)) * (high - low)
             if whole:
                 value = float(round(value))
             else:
@@ -68,6 +69,14 @@ class Box:
 
     def point(self, values: Sequence[float]) -> np.ndarray:
         return np.array([(v - low) / (high - low) for v, low, high in zip(values, self.low, self.high, strict=True)])
+
+
+def _reflect(x: float) -> float:
+    """The unit interval folded over the real line (0.25 -> 0.25, 1.25 -> 0.75, -0.25 -> 0.25):
+    a point outside the box stands for its mirror image inside, so the search never sees a
+    flat plateau beyond a face."""
+    y = x % 2.0
+    return 2.0 - y if y > 1.0 else y
 
 
 @dataclass(frozen=True)
@@ -91,7 +100,9 @@ class Optimiser:
         options = {
             "seed": np.nan,  # leave numpy's global generator alone: sampling uses ``rng`` only
             "randn": lambda lam, n: rng.standard_normal((lam, n)),
-            "bounds": [0.0, 1.0], "popsize": popsize, "minstd": steps,
+            # the box is kept by reflection at its faces (``_reflect``), not by cma's "bounds",
+            # which fails in one dimension
+            "popsize": popsize, "minstd": steps if len(steps) > 1 else steps[0],
             "verbose": -9, "verb_log": 0, "verb_disp": 0,
             # the budget is the number of rounds asked for: no early stop on a flat or noisy landscape
             "tolfun": 0, "tolfunhist": 0, "tolx": 0, "tolflatfitness": 10**9, "tolstagnation": 10**9,

@@ -215,7 +215,9 @@ def _fresh_row(stats: np.ndarray) -> np.ndarray:
 
 def tune_task(task: TuneTask, evaluator: Evaluator, result: TaskResult,
               on_round: Callable[[TaskResult], None] | None = None, stop: threading.Event | None = None) -> None:
-    """Play the task's rounds (after the ones ``result`` holds), then its fresh check."""
+    """Play the task's rounds (after the ones ``result`` holds), then its fresh check. Saved
+    rounds are replayed, not played: the optimiser must propose exactly them (a finished
+    task is replayed too, so a saved answer is always the optimiser's own)."""
     def score_round(index: int, candidates: list[tuple[float, ...]], incumbent: tuple[float, ...]) -> list[float]:
         opponents = task.opponents(incumbent)
         rows = evaluator.first_slot(task, [(task.slot(c), *opponents) for c in candidates],
@@ -235,6 +237,8 @@ def tune_task(task: TuneTask, evaluator: Evaluator, result: TaskResult,
     if result.tuned is not None and result.tuned != best:
         raise ReplayMismatch("the saved tuned parameters are not the optimiser's pick for its saved rounds")
     result.tuned = best
+    if result.fresh is not None:  # a finished task, replayed to check what was saved
+        return
     opponents = task.opponents(None)  # fresh games: against the lineup, or (self-play) the defaults
     tuned, default = evaluator.first_slot(task, [(task.slot(best), *opponents), (task.default, *opponents)],
                                           FRESH_FIRST, task.fresh_games)
@@ -247,8 +251,7 @@ def tune_all(tasks: Sequence[TuneTask], results: list[TaskResult], evaluator: Ev
              on_round: Callable[[TaskResult], None] | None = None, stop: threading.Event | None = None) -> bool:
     """Tune the tasks in order, each from where ``results`` left it; True when all are done."""
     for task, result in zip(tasks, results, strict=True):
-        if not result.complete:
-            tune_task(task, evaluator, result, on_round, stop)
+        tune_task(task, evaluator, result, on_round, stop)
         if not result.complete:
             return False
     return True

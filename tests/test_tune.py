@@ -1,0 +1,317 @@
+"""``medici-sim tune``: the optimiser finds planted optima, tuning is deterministic and
+resumable, the fresh-games check refuses noise, and bad input is one line and exit code 2."""
+from __future__ import annotations
+
+import json
+import math
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import run
+from test_interrupts import medici
+
+from medici_sim.core import checkpoint, tuning
+from medici_sim.core.driver import ConfigError, chunks
+from medici_sim.core.optimize import Box, ReplayMismatch, Round, maximise
+from medici_sim.core.registry import GAMES
+
+QUICK = ["--players", "2", "--evaluations", "12", "--popsize", "4", "--games-per-eval", "400",
+         "--fresh-games", "2000", "--seed", "3", "--quiet"]
+
+# A strategy whose parameter changes which games are played but not how well: its decisions are
+# fair coins drawn from a stream salted by the parameter. Any "improvement" tuning finds is noise.
+SALTED = """\
+from numba import njit
+from medici_sim.core.rng import mix64_nb, next_u64_nb
+from medici_sim.games.card.strategies import Param, Strategy, register
+
+
+@njit
+def coin_nb(state, params):
+    return mix64_nb(next_u64_nb(state.rng) ^ np.uint64(int(params[0] * 10))) & np.uint64(1) == np.uint64(1)
+
+
+@njit
+def reveal_nb(state, seat, params):
+    return coin_nb(state, params)
+
+
+@njit
+def take_nb(state, seat, params):
+    return 0
+
+
+register(Strategy(name="salted", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
+                  params={"salt": Param(0, 0, 1000, help="which random stream; no effect on strength")}))
+"""
+
+
+# ---------------------------------------------------------------- the optimiser
+
+def planted(point: tuple[float, ...], round_index: int) -> float:
+    """A smooth objective with its maximum at (13.3, 0.42, 4) and noise: a common offset per
+    round (like a round's shared deals) and a little noise per candidate."""
+    rng = np.random.default_rng([round_index, *(int(v * 1000) for v in point)])
+    a, b, n = point
+    value = -((a - 13.3) / 20) ** 2 - ((b - 0.42) / 1) ** 2 - 0.02 * (n - 4) ** 2
+    return value + 0.3 * math.sin(round_index) + 0.002 * rng.standard_normal()
+
+
+BOX = Box(("a", "b", "n"), (0.0, 0.0, 1.0), (20.0, 1.0, 6.0), (False, False, True))
+
+
+def test_optimiser_finds_a_planted_optimum_through_noise():
+    rounds, best = maximise(lambda r, cands, inc: [planted(c, r) for c in cands], BOX, (2.0, 0.9, 1.0),
+                            evaluations=240, popsize=8, seed=11)
+    assert len(rounds) == 30 and all(len(r.candidates) == 8 for r in rounds)
+    assert abs(best[0] - 13.3) < 1.0 and abs(best[1] - 0.42) < 0.05 and best[2] == 4.0
+
+
+def test_optimiser_finds_an_optimum_on_a_face_and_in_one_dimension():
+    one = Box(("x",), (0.0,), (20.0,), (False,))
+    _, best = maximise(lambda r, cands, inc: [-(c[0] - 19.9) ** 2 for c in cands], one, (3.0,),
+                       evaluations=90, popsize=6, seed=1)
+    assert abs(best[0] - 19.9) < 0.2
+
+
+def test_optimiser_is_deterministic_and_replays_its_history_without_scoring_it():
+    def score(r, cands, inc):
+        return [planted(c, r) for c in cands]
+
+    rounds, best = maximise(score, BOX, (2.0, 0.9, 1.0), evaluations=80, popsize=8, seed=5)
+    again, best_again = maximise(score, BOX, (2.0, 0.9, 1.0), evaluations=80, popsize=8, seed=5)
+    assert rounds == again and best == best_again
+    other, _ = maximise(score, BOX, (2.0, 0.9, 1.0), evaluations=80, popsize=8, seed=6)
+    assert other != rounds
+
+    asked = []
+
+    def only_new(r, cands, inc):
+        asked.append(r)
+        return score(r, cands, inc)
+
+    replayed, best_replayed = maximise(only_new, BOX, (2.0, 0.9, 1.0), evaluations=80, popsize=8, seed=5,
+                                       history=rounds[:6])
+    assert asked == [6, 7, 8, 9] and replayed == rounds and best_replayed == best
+    forged = [*rounds[:2], Round(rounds[2].candidates, rounds[2].scores, (1.0, 0.5, 2.0))]
+    with pytest.raises(ReplayMismatch, match="round 3"):
+        maximise(score, BOX, (2.0, 0.9, 1.0), evaluations=80, popsize=8, seed=5, history=forged)
+
+
+def test_box_maps_every_built_in_default_to_itself_and_keeps_whole_numbers_whole():
+    for game in GAMES.values():
+        for name in game.built_ins:
+            params = game.registry[name].params
+            if not params:
+                continue
+            box = tuning.tunable_box(game.name, name)
+            defaults = tuple(p.default for p in params.values())
+            assert box.values(box.point(defaults)) == defaults, name
+    assert BOX.values((0.5, 1.25, 0.49)) == (10.0, 0.75, 3.0)  # folded at a face, rounded to whole
+    assert BOX.values((-0.25, 2.0, 1.0)) == (5.0, 0.0, 6.0)
+
+
+def test_a_strategy_without_parameters_or_finite_ranges_cannot_be_tuned(capsys, tmp_path):
+    with pytest.raises(ConfigError, match="random has no parameters"):
+        tuning.tunable_box("card", "random")
+    plugin = tmp_path / "open.py"
+    plugin.write_text("import numpy as np\n" + SALTED.replace('Param(0, 0, 1000,', 'Param(0, 0,')
+                      .replace('name="salted"', 'name="open_ended"'))
+    code, _, err = run(capsys, "tune", "open_ended", "--plugin", str(plugin), "--quiet")
+    assert code == 2 and err.count("\n") == 1
+    assert "strategy open_ended: parameter salt: the search needs a finite range, got 0 to inf" in err
+
+
+def test_game_ranges_are_split_exactly_far_out():
+    first = tuning.FRESH_FIRST
+    parts = chunks(first, 100_003, 7)
+    assert parts[0][0] == first and sum(n for _, n in parts) == 100_003
+    assert all(a + n == b for (a, n), (b, _) in zip(parts, parts[1:]))
+
+
+# ---------------------------------------------------------------- the command
+
+def _tables(path: Path) -> dict:
+    data = json.loads(path.read_text())
+    return {name: data[name] for name in ("tuned", "history", "rounds")}
+
+
+def test_tune_is_deterministic_for_a_seed_and_any_thread_count(capsys, tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    code, out, err = run(capsys, "tune", "greedy", *QUICK, "--threads", "1", "--out", str(a))
+    assert code == 0, err
+    assert "Best parameters (paste into --strategies)" in out and "evaluations_per_minute" in out
+    code, _, err = run(capsys, "tune", "greedy", *QUICK, "--threads", "2", "--out", str(b))
+    assert code == 0, err
+    assert _tables(a) == _tables(b)
+    tables = _tables(a)
+    assert len(tables["history"]) == 12 and len(tables["rounds"]) == 3
+    row = tables["tuned"][0]
+    assert row["strategy"] == "greedy" and row["players"] == 2 and row["against"] == "self"
+    assert row["games_per_eval"] == 400 and row["fresh_games"] == 2000
+    assert row["tuned"].startswith("greedy:reveal_below=") and ",take_min=" in row["tuned"]
+    assert row["improvement_ci_low"] < row["improvement"] < row["improvement_ci_high"]
+
+
+def test_tune_against_a_lineup_and_each_rule(capsys, tmp_path):
+    out_path = tmp_path / "t.csv"
+    code, out, err = run(capsys, "tune", "cautious", *QUICK, "--players", "3", "--against", "greedy,random",
+                         "--variant", "all", "--out", str(out_path))
+    assert code == 0, err
+    import pandas as pd
+
+    tuned = pd.read_csv(out_path)
+    assert list(tuned["variant"]) == ["standard", "bonus20"] and set(tuned["against"]) == {"greedy,random"}
+    assert (tmp_path / "t-history.csv").exists() and (tmp_path / "t-rounds.csv").exists()
+    assert "cautious, 3 players, bonus20:" in out
+
+
+def test_noise_only_improvement_is_reported_as_none(capsys, tmp_path):
+    plugin = tmp_path / "salted.py"
+    plugin.write_text("import numpy as np\n" + SALTED)
+    out_path = tmp_path / "t.json"
+    code, out, err = run(capsys, "tune", "salted", "--plugin", str(plugin), "--players", "3", "--evaluations", "24",
+                         "--popsize", "6", "--games-per-eval", "600", "--fresh-games", "30000", "--seed", "1",
+                         "--quiet", "--out", str(out_path))
+    assert code == 0, err
+    tables = _tables(out_path)
+    row = tables["tuned"][0]
+    best_in_tuning = max(h["win_rate"] for h in tables["history"])
+    assert best_in_tuning > 1 / 3 + 0.02  # tuning saw "improvements": the luck of single evaluations
+    assert row["tuned"] != "salted:salt=0"  # and picked something other than the default
+    assert not row["significant"] and row["best"] == "salted:salt=0"
+    assert row["improvement_ci_low"] < 0 < row["improvement_ci_high"]
+    assert "no significant improvement on fresh games; keep the defaults (salted:salt=0)" in out
+
+
+def test_plot_and_table_files(capsys, tmp_path):
+    code, out, err = run(capsys, "tune", "greedy", *QUICK, "--out", str(tmp_path / "t.json"),
+                         "--plot", str(tmp_path / "t.png"))
+    assert code == 0, err
+    assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["random"], "random has no parameters to tune"),
+    (["nosuch"], "unknown strategy 'nosuch'"),
+    (["greedy:take_min=3"], "tune takes strategy names"),
+    (["greedy,greedy"], "names a strategy twice"),
+    (["greedy", "--evaluations", "0"], "--evaluations must be positive"),
+    (["greedy", "--games-per-eval", "-4"], "--games-per-eval must be a positive number"),
+    (["greedy", "--fresh-games", "0"], "--fresh-games must be a positive number"),
+    (["greedy", "--popsize", "1"], "--popsize must be between 2 and 1000"),
+    (["greedy", "--variant", "bonus30"], "--variant must be one of standard, bonus20 or all"),
+    (["greedy", "--players", "7"], "players must be between 2 and 6"),
+    (["greedy", "--players", "3", "--against", "greedy,random,cautious"], "3 players need 1 or 2 opponents"),
+    (["greedy", "--against", "nosuch"], "unknown strategy 'nosuch'"),
+    (["greedy", "--seed", "-1"], "--seed must be between 0"),
+    (["greedy", "--threads", "0"], "threads must be between 1 and 1024"),
+    (["greedy", "--plot", "x.pdf"], "must end in .png"),
+    (["value", "--game", "classic", "--players", "2"], "players must be between 3 and 6"),
+    (["greedy", "--resume", "nosuch.ckpt"], "no such file"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "tune", *args, "--quiet")
+    assert code == 2, (out, err)
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_outputs_never_collide_with_the_checkpoint(capsys, tmp_path):
+    same = str(tmp_path / "x.json")
+    code, _, err = run(capsys, "tune", "greedy", *QUICK, "--out", same, "--checkpoint", same)
+    assert code == 2 and err.count("\n") == 1
+
+
+def _checkpointed(capsys, tmp_path) -> Path:
+    saved = tmp_path / "t.ckpt"
+    code, _, err = run(capsys, "tune", "greedy", *QUICK, "--checkpoint", str(saved))
+    assert code == 0, err
+    return saved
+
+
+def test_a_finished_checkpoint_resumes_to_the_same_answer_and_refuses_other_options(capsys, tmp_path):
+    saved = _checkpointed(capsys, tmp_path)
+    whole = tmp_path / "whole.json"
+    run(capsys, "tune", "greedy", *QUICK, "--out", str(whole))
+    again = tmp_path / "again.json"
+    code, _, err = run(capsys, "tune", "greedy", "--resume", str(saved), "--quiet", "--out", str(again))
+    assert code == 0, err
+    assert _tables(again) == _tables(whole)
+    code, _, err = run(capsys, "tune", "greedy", "--resume", str(saved), "--evaluations", "16", "--quiet")
+    assert code == 2 and "the evaluations differs" in err
+    code, _, err = run(capsys, "tune", "greedy", *QUICK, "--checkpoint", str(saved))
+    assert code == 2 and "already holds a run" in err and "--resume" in err
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d["progress"]["tasks"][0]["rounds"][0]["win60"].__setitem__(0, 10**9), "outside"),
+    (lambda d: d["progress"]["tasks"][0]["rounds"][0]["candidates"][0].__setitem__(0, 99.0),
+     "must be between 0 and 20"),
+    (lambda d: d["progress"]["tasks"][0]["fresh"]["tuned"].__setitem__(1, 7), None),
+    (lambda d: d["configuration"]["tasks"][0].__setitem__("popsize", 1), "outside 2..1000"),
+    (lambda d: d["progress"]["tasks"][0]["rounds"].pop(), "only 2 of its 3 rounds"),
+    (lambda d: d["progress"]["tasks"][0]["rounds"][1]["win60"].__setitem__(1, 61), "checksum"),
+    (lambda d: d.__setitem__("command", "run"), "saved by `run`, not `tune`"),
+])
+def test_a_tampered_checkpoint_is_refused_in_one_line(capsys, tmp_path, edit, message):
+    saved = _checkpointed(capsys, tmp_path)
+    document = json.loads(saved.read_text())
+    edit(document)
+    saved.write_text(json.dumps(document))
+    code, out, err = run(capsys, "tune", "greedy", "--resume", str(saved), "--quiet")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert message is None or message in err, err
+
+
+def test_a_checkpoint_the_optimiser_does_not_reproduce_is_refused(capsys, tmp_path):
+    saved = _checkpointed(capsys, tmp_path)
+    document = json.loads(saved.read_text())
+    document["progress"]["tasks"][0]["rounds"][1]["incumbent"][0] = 5.0
+    document["checksum"] = checkpoint._checksum(document)  # a forger who recomputes the checksum
+    saved.write_text(json.dumps(document))
+    code, _, err = run(capsys, "tune", "greedy", "--resume", str(saved), "--quiet")
+    assert code == 2 and "round 2 of the saved history is not what the optimiser proposes" in err
+
+
+SLOW_RUN = ["tune", "expert", "--players", "4", "--evaluations", "64", "--popsize", "8", "--games-per-eval", "8000",
+            "--fresh-games", "8000", "--seed", "2", "--quiet"]
+
+
+def _rounds_saved(path: Path) -> int:
+    return len(json.loads(path.read_text())["progress"]["tasks"][0]["rounds"]) if path.exists() else 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+def test_tuning_stopped_and_resumed_ends_like_an_uninterrupted_one(tmp_path, how):
+    whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "t.ckpt"
+    assert medici(*SLOW_RUN, "--out", str(whole)).wait(timeout=600) == 0
+    proc = medici(*SLOW_RUN, "--checkpoint", str(saved))
+    deadline = time.monotonic() + 300
+    while _rounds_saved(saved) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(how)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == (-signal.SIGKILL if how == signal.SIGKILL else 130), err
+    if how == signal.SIGINT:
+        assert "PARTIAL RESULTS" in out
+    assert 2 <= _rounds_saved(saved) < 8
+    done = medici("tune", "expert", "--resume", str(saved), "--quiet", "--out", str(resumed))
+    _, err = done.communicate(timeout=600)
+    assert done.returncode == 0, err
+    assert _tables(whole) == _tables(resumed)
+
+
+@pytest.mark.slow
+def test_tuning_on_a_dask_cluster_equals_tuning_on_threads(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert run(capsys, "tune", "greedy", *QUICK, "--out", str(a))[0] == 0
+    code, _, err = run(capsys, "tune", "greedy", *QUICK, "--cluster", "local:2", "--out", str(b))
+    assert code == 0, err
+    assert _tables(a) == _tables(b)
