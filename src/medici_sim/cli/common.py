@@ -64,6 +64,7 @@ class RunFiles:
     overwrite_checkpoint: bool = False
     deck: str | None = None
     plugins: tuple[str, ...] = ()
+    tuned: str | None = None  # balance --tuned FILE (or "shipped": the package's, never written)
 
     @property
     def checkpoint_target(self) -> str | None:
@@ -81,6 +82,8 @@ class RunFiles:
             outputs.append(("--checkpoint", Path(self.checkpoint_target)))
         inputs = [("--deck", Path(self.deck))] if self.deck else []
         inputs += [("--plugin", Path(p)) for p in self.plugins]
+        if self.tuned and self.tuned != "shipped":
+            inputs.append(("--tuned", Path(self.tuned)))
         if self.resume and self.checkpoint:
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)

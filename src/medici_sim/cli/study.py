@@ -13,9 +13,9 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..core import checkpoint
+from ..core import checkpoint, tuning
 from ..core.cluster import connect
-from ..core.driver import ConfigError
+from ..core.driver import ConfigError, seat_strategy
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
@@ -109,11 +109,13 @@ def _deck_specs(options: dict) -> list[str]:
 
 def _from_options(options: dict, command: str) -> Study:
     game = get_game(options["game_name"])
+    tuned = options.get("tuned_spec")
     return Study(game=game, counts=tuple(parse_player_counts(options["players_spec"], game.name)),
                  strategies=parse_strategy_list(options["strategies_spec"] or ",".join(game.built_ins), game.name),
                  variant=options.get("variant"), seed=options["seed"],
                  decks=studies.load_decks(game, _deck_specs(options)), games=options["games"],
-                 precision=options["precision"], threads=default_threads(options["threads"]))
+                 precision=options["precision"], threads=default_threads(options["threads"]),
+                 tuned=None if tuned is None else tuning.load_tuned(tuned, game.name))
 
 
 def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], command: str) -> Study:
@@ -127,14 +129,21 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
             identities.append(t["deck"])
     decks = tuple(studies.known_deck(checkpoint.saved_deck(identity, game), len(identities) > 1)
                   for identity in identities)
+    strategies = checkpoint.saved_strategies(first["strategies"], game.name)
+    tuned = None
+    if "tuned" in conf:  # each configuration's own parameters, as saved
+        tuned = tuning.TunedParameters(conf["tuned"], {
+            (s.name, t["players"], t["variant"]): s for t in conf["tournaments"]
+            for s in checkpoint.saved_strategies(t["strategies"], game.name)})
+        strategies = tuple(seat_strategy(s.name, game.name) for s in strategies)
     study = Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in conf["tournaments"])),
-                  strategies=checkpoint.saved_strategies(first["strategies"], game.name),
+                  strategies=strategies,
                   variant=first["variant"] if command == "compare" else None, seed=first["seed"],
                   decks=decks, games=conf["games"], precision=conf["precision"],
-                  threads=default_threads(options["threads"]))
+                  threads=default_threads(options["threads"]), tuned=tuned)
     given = {"deck_path" if name == "decks_spec" else name for name in given}  # both are checked as --deck
     if given - {"resume_path", "checkpoint_path", "threads", "quiet", "out_path", "plot_path", "plugins",
-                "scheduler", "cluster_spec", "overwrite_checkpoint"}:
+                "scheduler", "cluster_spec", "overwrite_checkpoint", "tuned_spec"}:
         mine = _from_options(options if "game_name" in given else {**options, "game_name": game.name}, command)
         checkpoint.check_matches(options["resume_path"], conf,
                                  studies.configuration(mine, studies.plan(mine, command)), given)
@@ -151,7 +160,8 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
     deck_files = [spec for spec in specs if spec not in named_decks() and spec != ALL_DECKS]
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=deck_files[0] if deck_files else None, plugins=options["plugins"])
+                     deck=deck_files[0] if deck_files else None, plugins=options["plugins"],
+                     tuned=options.get("tuned_spec"))
     saved = checkpoint.read(files.resume, command) if files.resume else None
     study = _from_checkpoint(saved, options, given, command) if saved else _from_options(options, command)
     study.check(command)
@@ -169,7 +179,8 @@ def table_names(study: Study, command: str) -> list[str]:
     """The tables the answer holds (and --out writes)."""
     if command == "compare":
         return studies.COMPARE_TABLES
-    return studies.BALANCE_TABLES + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else [])
+    return (studies.BALANCE_TABLES + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else [])
+            + ([studies.TUNED_TABLE] if study.tuned is not None else []))
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -268,15 +279,20 @@ def compare(ctx, **options):
 
 @click.command()
 @study_options
+@click.option("--tuned", "tuned_spec", default=None, metavar="FILE|shipped",
+              help="Play every strategy with the parameters tuned for each rule and player count: a file written "
+                   "by `tune --out FILE.json`, or shipped (the package's, see the README).")
 @click.pass_context
 def balance(ctx, **options):
     """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     tables, text = studies.balance_answer(tournaments, study)
     titles = {
-        "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)",
+        "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)"
+                      + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
         "rules": "Seat advantage (seat 1 starts day 1, R7), florin sources, winning margin, "
                  "games the variant decided",
+        studies.TUNED_TABLE: "Tuned parameters under each rule",
     }
     figure = None
     if files.plot:

@@ -596,7 +596,11 @@ def _win_moments(value, where: str, games: int) -> None:
 # ---------------------------------------------------------------- compare and balance
 
 def _check_study(configuration, progress, command: str) -> None:
-    _keys(configuration, "configuration", STUDY_KEYS)
+    tuned = type(configuration) is dict and "tuned" in configuration and command == "balance"
+    _keys(configuration, "configuration", (*STUDY_KEYS, "tuned") if tuned else STUDY_KEYS)
+    if tuned and (type(configuration["tuned"]) is not str or not 0 < len(configuration["tuned"]) <= MAX_ORIGIN):
+        raise _Invalid(f"configuration.tuned is {_show(configuration['tuned'])}, not where the tuned parameters "
+                       "came from")
     games = _int(configuration["games"], "configuration.games", 1, MAX_GAMES)
     precision = configuration["precision"]
     if precision is not None and (type(precision) not in (int, float) or not 0 < precision < 0.5):
@@ -609,7 +613,12 @@ def _check_study(configuration, progress, command: str) -> None:
         where = f"configuration.tournaments[{i}]"
         _keys(t, where, TOURNAMENT_KEYS)
         for key in ("game", "seed", "strategies"):  # one run plays one of each (decks: see _study_shape)
-            if i and t[key] != saved[0][key]:
+            mine, first = t.get(key), saved[0].get(key)
+            if key == "strategies" and tuned and type(mine) is list and type(first) is list:
+                # tuned play: each configuration its own parameters, the same strategies
+                mine = [e[0] if type(e) is list and e else e for e in mine]
+                first = [e[0] if type(e) is list and e else e for e in first]
+            if i and mine != first:
                 raise _Invalid(f"{where}.{key} is {_show(t[key])}, but tournaments[0] has {_show(saved[0][key])}")
         tournaments.append(_tournament(t, where))
     _study_shape(tournaments, command)

@@ -16,9 +16,12 @@ then the defaults.
 """
 from __future__ import annotations
 
+import json
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -324,3 +327,81 @@ def task_result(task: TuneTask, saved: dict) -> TaskResult:
     return TaskResult(task, rounds, None if saved["tuned"] is None else tuple(saved["tuned"]),
                       None if fresh is None else Fresh(np.array(fresh["tuned"], np.int64),
                                                        np.array(fresh["default"], np.int64)))
+
+
+# ---------------------------------------------------------------- tuned parameters, as balance --tuned reads them
+
+SHIPPED = "shipped"
+MAX_TUNED_BYTES = 64 << 20
+
+
+@dataclass(frozen=True)
+class TunedParameters:
+    """The best parameters of each strategy per (player count, rules): what ``tune --out
+    FILE.json`` wrote (its ``tuned`` table; an improvement that did not hold on fresh games
+    keeps the defaults there)."""
+
+    source: str  # the file, or "shipped"
+    best: dict  # (strategy, players, variant) -> SeatStrategy
+
+    def lineup(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> tuple[SeatStrategy, ...]:
+        """The strategies with their tuned parameters for this player count and rules (a
+        strategy without parameters plays as it is); ConfigError for one never tuned there."""
+        out = []
+        for s in strategies:
+            registry = get_game(s.game).registry
+            if not registry[s.name].params:
+                out.append(s)
+            elif (s.name, players, variant) in self.best:
+                out.append(self.best[s.name, players, variant])
+            else:
+                raise ConfigError(f"--tuned {self.source} has no parameters for {s.name} at {players} players "
+                                  f"under the {variant} rules (tune it: medici-sim tune {s.name} --game {s.game} "
+                                  f"--players {players} --variant {variant} --out FILE.json)")
+        return tuple(out)
+
+
+def shipped_path(game: str) -> Path:
+    """The tuned parameters shipped with the package for a game (``games/GAME/data/tuned/``)."""
+    return Path(sys.modules[get_game(game).registry.package].__file__).parent / "data" / "tuned" / "tuned.json"
+
+
+def load_tuned(spec: str, game: str) -> TunedParameters:
+    """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry."""
+    from .output import read_limited
+    from .specs import parse_strategy_list
+
+    path = shipped_path(game) if spec == SHIPPED else Path(spec)
+    if spec == SHIPPED and not path.exists():
+        raise ConfigError(f"--tuned shipped: no tuned parameters are shipped for the {game} game")
+    shown = SHIPPED if spec == SHIPPED else spec
+    data = read_limited(path, MAX_TUNED_BYTES, "--tuned")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, RecursionError, ValueError) as exc:  # JSONDecodeError is a ValueError
+        raise ConfigError(f"--tuned {shown}: not a file written by tune --out FILE.json ({exc})") from None
+    rows = document.get("tuned") if isinstance(document, dict) else None
+    if not isinstance(rows, list):
+        raise ConfigError(f"--tuned {shown}: not a file written by tune --out FILE.json (no tuned table)")
+    best = {}
+    for i, row in enumerate(rows):
+        where = f"--tuned {shown}: entry {i + 1}"
+        if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "variant", "best")):
+            raise ConfigError(f"{where} lacks game, strategy, players, variant or best")
+        if row["game"] != game:
+            continue
+        if not isinstance(row["best"], str) or type(row["players"]) is not int or row["variant"] not in \
+                get_game(game).variants:
+            raise ConfigError(f"{where}: not a tuned strategy of the {game} game")
+        try:
+            (slot,) = parse_strategy_list(row["best"], game)
+        except (ConfigError, ValueError) as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        key = (slot.name, row["players"], row["variant"])
+        if slot.name != row["strategy"] or key in best:
+            raise ConfigError(f"{where}: {row['best']!r} is not {row['strategy']}'s, or it is tuned twice at "
+                              f"{row['players']} players under {row['variant']}")
+        best[key] = slot
+    if not best:
+        raise ConfigError(f"--tuned {shown}: no tuned strategies of the {game} game")
+    return TunedParameters(shown, best)

@@ -25,6 +25,8 @@ from ..core.driver import ConfigError, SeatStrategy
 from ..core.registry import Game
 from ..core.specs import load_game_deck
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
+from ..core.tuning import TunedParameters
+from ..core.tuning import spec as strategy_spec
 from ..games.card.deck import ALL_DECKS, named_decks, resolve_deck, shipped_name
 from .analysis import (
     balance_tables,
@@ -41,6 +43,8 @@ MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need mo
 Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
+TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
+TUNED_COLUMNS = ["players", "strategy", "standard", "bonus20", "same"]
 BALANCED_VARIANTS = ("standard", "bonus20")  # balance compares these rules (R19)
 ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
 ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
@@ -107,6 +111,7 @@ class Study:
     games: int
     precision: float | None
     threads: int
+    tuned: TunedParameters | None = None  # balance --tuned: each rule and player count plays its own parameters
 
     @property
     def several_decks(self) -> bool:
@@ -138,6 +143,27 @@ class Study:
         self._check_blocks()
         if command == "compare":
             require_statsmodels()
+        if self.tuned is not None:
+            self._check_tuned(command)
+
+    def _check_tuned(self, command: str) -> None:
+        """Tuned play names each strategy once, by name: the parameters are the file's."""
+        if command != "balance":
+            raise ConfigError("--tuned is balance's: it plays each rule with its own tuned parameters")
+        names = [s.name for s in self.strategies]
+        if len(set(names)) != len(names):
+            raise ConfigError("--tuned: name each strategy once (its tuned parameters are the file's)")
+        given = [s.label for s in self.strategies if s.label != s.name]
+        if given:
+            raise ConfigError(f"--tuned: {given[0]} gives parameters; with --tuned the file gives them "
+                              "(name the strategy alone)")
+        for players in self.counts:
+            for variant in BALANCED_VARIANTS:
+                self.tuned.lineup(self.strategies, players, variant)
+
+    def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
+        """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
+        return self.strategies if self.tuned is None else self.tuned.lineup(self.strategies, players, variant)
 
     def _check_blocks(self) -> None:
         """More lineups or games than a configuration's block of game indices holds (blocks
@@ -171,7 +197,7 @@ def plan(study: Study, command: str) -> list[Tournament]:
     deck's, so no two decks share a game index (the first deck's are a one-deck study's)."""
     variants = BALANCED_VARIANTS if command == "balance" else (study.variant or study.game.variants[0],)
     n = len(study.counts)
-    return [Tournament(deck, players, study.strategies, variant, study.seed, study.threads,
+    return [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
                        config_index=d * n + i, game=study.game.name)
             for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts) for variant in variants]
 
@@ -184,8 +210,9 @@ def by_deck(tournaments: list[Tournament], study: Study) -> list[tuple[str, list
 
 def configuration(study: Study, tournaments: list[Tournament]) -> dict:
     """What a checkpoint of the study records, and a resumed study must match."""
+    tuned = {} if study.tuned is None else {"tuned": study.tuned.source}
     return {"games": study.games, "precision": study.precision,
-            "tournaments": [t.configuration() for t in tournaments]}
+            "tournaments": [t.configuration() for t in tournaments], **tuned}
 
 
 def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], None] | None = None,
@@ -264,13 +291,36 @@ def compare_answer(tournaments: list[Tournament], study: Study | None = None) ->
     return _concat([_with_deck(label, tables) for label, tables in parts if tables is not None])
 
 
-def _balance_tables(tournaments: list[Tournament]) -> dict[str, pd.DataFrame] | None:
+def _balance_tables(tournaments: list[Tournament], tuned: bool = False) -> dict[str, pd.DataFrame] | None:
+    """Per strategy and per rules; with tuned play the strategies are named (their parameters,
+    which differ between the rules, are in the table ``parameters``)."""
     pairs = [(std, b20) for std, b20 in zip(tournaments[::2], tournaments[1::2], strict=True)
              if std.games > 0 and b20.games > 0]
     if not pairs:
         return None
     per_strategy, per_rules = zip(*(balance_tables(std, b20) for std, b20 in pairs), strict=True)
-    return {"strategies": pd.concat(per_strategy, ignore_index=True), "rules": pd.concat(per_rules, ignore_index=True)}
+    tables = {"strategies": pd.concat(per_strategy, ignore_index=True),
+              "rules": pd.concat(per_rules, ignore_index=True)}
+    if tuned:
+        tables["strategies"]["strategy"] = [s.name for std, _ in pairs for s in std.strategies]
+        tables[TUNED_TABLE] = pd.DataFrame(
+            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b)
+             for std, b20 in pairs for a, b in zip(std.strategies, b20.strategies, strict=True)],
+            columns=TUNED_COLUMNS)
+    return tables
+
+
+def tuned_lines(parameters: pd.DataFrame) -> list[str]:
+    """Whether bonus20 changes the best parameters, per player count, in words."""
+    lines = []
+    for players, rows in parameters.groupby("players", sort=True):
+        tuned = rows[rows["standard"] != rows["strategy"]]  # the strategies with parameters
+        changed = list(tuned.loc[~tuned["same"], "strategy"])
+        same = list(tuned.loc[tuned["same"], "strategy"])
+        lines.append(f"With {players} players, the tuned parameters differ between the rules for "
+                     f"{', '.join(changed) or 'no strategy'}" + (f" and are the same for {', '.join(same)}" if same
+                                                                  else ""))
+    return lines
 
 
 def balance_answer(tournaments: list[Tournament], study: Study | None = None) -> tuple[dict[str, pd.DataFrame], str]:
@@ -280,11 +330,15 @@ def balance_answer(tournaments: list[Tournament], study: Study | None = None) ->
     deck by deck, then "Across N decks": on how many decks each finding of the verdicts
     holds (also as the table ``across_decks``).
     """
+    tuned = study is not None and study.tuned is not None
     if study is None or not study.several_decks:
-        tables = _balance_tables(tournaments)
-        return tables, verdict(tables["strategies"], tables["rules"])
+        tables = _balance_tables(tournaments, tuned)
+        text = verdict(tables["strategies"], tables["rules"])
+        if tuned:
+            text += "\n" + "\n".join(f"{line}." for line in tuned_lines(tables[TUNED_TABLE]))
+        return tables, text
     per_deck = [(label, tables) for label, block in by_deck(tournaments, study)
-                if (tables := _balance_tables(block)) is not None]
+                if (tables := _balance_tables(block, tuned)) is not None]
     texts = [f"Deck {label}:\n{verdict(tables['strategies'], tables['rules'])}" for label, tables in per_deck]
     across = across_decks(per_deck)
     lines = [f"  {line}" for line in across_lines(across, per_deck)]
