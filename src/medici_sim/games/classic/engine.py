@@ -25,6 +25,7 @@ from ...core.arrays import copy1_nb, copy2_nb
 from ...core.ranking import pay_places_nb, share_table_nb
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
+from ...core.rollout import rollout_copies
 from ...core.seating import seat_players_nb
 from .rules import (
     DAYS,
@@ -127,21 +128,45 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.free_cards[:] = 0
 
 
+# Where play resumes in a turn (``finish_day_nb``, ``finish_game_nb``): a search player's
+# rollouts (strategies/search.py) start from the decision being searched, not from a turn's start.
+TURN_START, TURN_DRAW, TURN_BID, TURN_SALE = range(4)  # before it; asking C8; asking C9 from a seat; C10 on
+
+
 @njit(cache=True)
 def play_game_nb(state, table):
     """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
-    starter = 0  # C6: seat 0 starts day 1
-    for day in range(DAYS):
-        state.counts[DAY] = day
-        state.counts[DAY_ID] += 1
-        state.day_starter[day] = starter
-        start_day_nb(state)
-        state.day_ran_out[day] = play_day_nb(state, starter, table)
+    begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
+    finish_game_nb(state, table, 0, TURN_START, 0, DAYS - 1)
+
+
+@njit(cache=True)
+def finish_game_nb(state, table, seat, phase, bidder, last_day):
+    """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*; ``bidder``: the next
+    seat to answer at TURN_BID) on the current day to the end of day ``last_day``, scored
+    (C5-C17). A whole game is ``play_game_nb``; a search player's rollout plays a copy of the
+    state from its decision to the end (or the day's end)."""
+    day = state.counts[DAY]
+    while True:
+        state.day_ran_out[day] = finish_day_nb(state, seat, phase, bidder, table)
         if state.counts[RECORD]:
             record_day_nb(state, day)
         score_day_nb(state, day)
-        if day < DAYS - 1:
-            starter = next_starter_nb(state)  # C6 (no draw after day 3)
+        if day >= last_day:
+            return
+        day += 1
+        seat = next_starter_nb(state)  # C6 (no draw after day 3)
+        phase = TURN_START
+        begin_day_nb(state, day, seat)
+
+
+@njit(cache=True)
+def begin_day_nb(state, day, starter):
+    """Day ``day`` with ``starter`` to auction first (C6), its deck dealt (start_day_nb)."""
+    state.counts[DAY] = day
+    state.counts[DAY_ID] += 1
+    state.day_starter[day] = starter
+    start_day_nb(state)
 
 
 @njit(cache=True)
@@ -201,14 +226,19 @@ def load_nb(state, seat, card):
 
 
 @njit(cache=True)
-def play_day_nb(state, starter, table):
-    """C7-C12: turns from ``starter`` until the day ends. Returns 1 if it ran out (C12)."""
+def finish_day_nb(state, seat, phase, bidder, table):
+    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*) until the day ends.
+    Returns 1 if it ran out (C12)."""
     players = state.rules[RULE_PLAYERS]
-    seat = starter
     while True:
-        if state.counts[DECK_LEN] == 0:
-            return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
-        if play_turn_nb(state, seat, table):
+        if phase == TURN_START:
+            if state.counts[DECK_LEN] == 0:
+                return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
+            over = play_turn_nb(state, seat, table)
+        else:
+            over = finish_turn_nb(state, seat, phase, bidder, table)
+            phase = TURN_START
+        if over:
             return 0  # C11 (or no open ship left): the day is over
         seat += 1  # C7: clockwise, skipping full ships (at least two ships are open here)
         if seat == players:
@@ -234,57 +264,75 @@ def play_turn_nb(state, auctioneer, table):
         state.turn_bid[p] = -1
         max_free = max(max_free, HOLDS - state.ship_len[p])  # a full ship has 0
     counts[MAX_FREE] = max_free
+    counts[LOT_LEN] = 0
+    counts[LOT_VALUE] = 0
+    add_to_lot_nb(state)  # C8: the first card is obligatory
+    return finish_turn_nb(state, auctioneer, TURN_DRAW, 0, table)
 
-    # C8: the first card is obligatory; another is asked for only while the lot has fewer
-    # than 3 cards, the deck is not empty and some open ship could hold the bigger lot.
+
+@njit(cache=True)
+def add_to_lot_nb(state):
+    """C8: deal a card face up onto the end of the lot."""
     card = deal_nb(state)
     reveal_nb(state, card)
-    state.lot[0] = card
-    lot_len = 1
-    counts[LOT_LEN] = 1
-    counts[LOT_VALUE] = state.card_value[card]
-    strategy = state.seat_strategy[auctioneer]
-    while lot_len < MAX_LOT and counts[DECK_LEN] > 0 and max_free > lot_len:
-        if not draw_nb(table, strategy, state, auctioneer):
-            break
-        card = deal_nb(state)
-        reveal_nb(state, card)
-        state.lot[lot_len] = card
-        lot_len += 1
-        counts[LOT_LEN] = lot_len
-        counts[LOT_VALUE] += state.card_value[card]
+    state.lot[state.counts[LOT_LEN]] = card
+    state.counts[LOT_LEN] += 1
+    state.counts[LOT_VALUE] += state.card_value[card]
+
+
+@njit(cache=True)
+def answer_nb(state, seat, answer):
+    """C9: take ``seat``'s answer (0 pass, or a bid), refusing an illegal one."""
+    amount = np.int64(answer)
+    if amount != answer:
+        raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "bid a number of florins that is not whole (C9)")
+    if amount != 0:
+        if amount <= state.counts[HIGHEST] or amount > state.money[seat]:
+            raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
+                             "bid out of range: a bid is 0 (pass) or from the highest bid + 1 to its money (C9)")
+        state.counts[HIGHEST] = amount
+        state.counts[HIGH_BIDDER] = seat
+    state.turn_bid[seat] = amount
+
+
+@njit(cache=True)
+def finish_turn_nb(state, auctioneer, phase, bidder, table):
+    """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
+    asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
+    (TURN_BID; from the auctioneer's left after drawing, C9), then the sale (C10, C11).
+    Returns True when the day ends after it."""
+    counts = state.counts
+    players = state.rules[RULE_PLAYERS]
+    # C8: another card is asked for only while the lot has fewer than 3 cards, the deck is
+    # not empty and some open ship could hold the bigger lot.
+    if phase == TURN_DRAW:
+        strategy = state.seat_strategy[auctioneer]
+        while counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]:
+            if not draw_nb(table, strategy, state, auctioneer):
+                break
+            add_to_lot_nb(state)
+        phase = TURN_BID
+        bidder = auctioneer + 1 if auctioneer + 1 < players else 0
+    lot_len = counts[LOT_LEN]
 
     # C9: one chance each, from the auctioneer's left; the auctioneer decides last. A seat
     # with too few free holds (a full ship has none) or too little money passes unasked.
-    highest = 0
-    winner = -1
-    seat = auctioneer
-    for _ in range(players):
-        seat += 1
-        if seat == players:
-            seat = 0
-        money = state.money[seat]
-        if HOLDS - state.ship_len[seat] < lot_len or money <= highest:
-            continue
-        answer = bid_nb(table, state.seat_strategy[seat], state, seat)
-        amount = np.int64(answer)
-        if amount != answer:
-            raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
-                             "bid a number of florins that is not whole (C9)")
-        if amount != 0:
-            if amount <= highest or amount > money:
-                raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
-                                 "bid out of range: a bid is 0 (pass) or from the highest bid + 1 to its money (C9)")
-            highest = amount
-            winner = seat
-            counts[HIGHEST] = amount
-            counts[HIGH_BIDDER] = seat
-        state.turn_bid[seat] = amount
+    if phase == TURN_BID:
+        seat = bidder
+        while True:
+            if HOLDS - state.ship_len[seat] >= lot_len and state.money[seat] > counts[HIGHEST]:
+                answer_nb(state, seat, bid_nb(table, state.seat_strategy[seat], state, seat))
+            if seat == auctioneer:
+                break
+            seat += 1
+            if seat == players:
+                seat = 0
 
     # C10: the sale (the price goes to the bank, the lot aboard in lot order), or the discard.
+    winner = counts[HIGH_BIDDER]
     free_seat = -1
     if winner >= 0:
-        price = highest
+        price = counts[HIGHEST]
         state.money[winner] -= price
         state.spent[winner] += price
         state.lots_bought[winner] += 1
@@ -316,6 +364,37 @@ def play_turn_nb(state, auctioneer, table):
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
     return free_seat >= 0 or counts[OPEN_SHIPS] == 0
+
+
+@njit(cache=True)
+def copy_play_nb(dst, src):
+    """Make ``dst`` play on exactly as ``src`` would: copy what play reads or changes (a search
+    player's rollout, strategies/search.py). ``dst`` must already hold ``src``'s rule data (a
+    copy of the record made once per decision); the day records and the turn log are only
+    ever written."""
+    copy1_nb(dst.counts, src.counts)
+    copy1_nb(dst.lot, src.lot)
+    copy1_nb(dst.turn_bid, src.turn_bid)
+    copy1_nb(dst.money, src.money)
+    copy2_nb(dst.track, src.track)
+    copy2_nb(dst.ship, src.ship)
+    copy1_nb(dst.ship_len, src.ship_len)
+    copy1_nb(dst.ship_value, src.ship_value)
+    copy2_nb(dst.ship_goods, src.ship_goods)
+    copy2_nb(dst.unseen, src.unseen)
+    copy1_nb(dst.deck, src.deck)
+    copy1_nb(dst.removed, src.removed)
+    copy1_nb(dst.discard, src.discard)
+    copy1_nb(dst.spent, src.spent)
+    copy1_nb(dst.lots_bought, src.lots_bought)
+    copy1_nb(dst.cards_bought, src.cards_bought)
+    copy1_nb(dst.lots_discarded, src.lots_discarded)
+    copy1_nb(dst.free_cards, src.free_cards)
+    copy1_nb(dst.seat_slot, src.seat_slot)
+    copy1_nb(dst.seat_strategy, src.seat_strategy)
+    copy2_nb(dst.seat_params, src.seat_params)
+    copy2_nb(dst.scratch, src.scratch)
+    dst.rng[0] = src.rng[0]
 
 
 # ---------------------------------------------------------------- scoring
@@ -508,3 +587,8 @@ def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params,
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     play_game_nb(state, table)
     return buffer
+
+
+# The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
+# last in the module, so that the copies find every function they call.
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "finish_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
