@@ -101,7 +101,9 @@ def prepare_day_nb(state, seat, params):
     for level in range(TRACK_MAX + 1):  # C16: a bonus is paid today and on every later day
         state.scratch[seat, LEVEL_AT + level] = (state.track_bonus[level] * (1.0 + later)
                                                  + params[PROGRESS] * later * level * level * 0.2)
-    if state.counts[DAY] == 0:  # once a game
+    # once a game; or later if the row is empty (a search player's rollouts start experts
+    # mid-game on a cleared row; a slope is never 0 once set)
+    if state.counts[DAY] == 0 or state.scratch[seat, SLOPE_SHIP] == 0.0:
         for free in range(MAX_FREE + 1):  # half the inverse width of the soft grading
             state.scratch[seat, SLOPE_SHIP + free] = 0.5 / (0.5 + params[SPREAD] * math.sqrt(CARD_VAR * free))
             state.scratch[seat, SLOPE_GOODS + free] = 0.5 / (0.5 + params[SPREAD] * math.sqrt(GOOD_VAR * free))
