@@ -208,7 +208,9 @@ class Kernel:
         self.inputs = self.game.kernel_inputs(config)
         self.seating = SEATING_MODES.index(config.seating)
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
-        built_ins = {name for name, origin in self.game.registry.origin.items() if origin == "built-in"}
+        # the heuristics (game.built_ins): a search player, built in too, plays them again in its
+        # rollouts (a second table, compiled with it), so it joins a kernel only when a run uses it
+        built_ins = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
         if os.environ.get(KERNEL_ENV) == "all" and used <= built_ins:  # one kernel for every mix of built-ins
             used = built_ins
         self.table, self.table_names = strategy_table(self.game.registry, used)

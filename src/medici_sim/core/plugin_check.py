@@ -33,7 +33,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from .dispatch import STATE_CHANGED, strategy_table
-from .driver import IllegalDecision, Kernel, error_text, RunConfig, ThreadRunner, Totals, seat_strategy, simulate
+from .driver import IllegalDecision, Kernel, RunConfig, ThreadRunner, Totals, error_text, seat_strategy, simulate
 from .plugins import load_plugin
 from .registry import Game, get_game
 
@@ -114,7 +114,8 @@ class Configuration:
 
 def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Configuration]:
     """Every player count, the strategy at every seat (fixed) and among built-ins (rotated)."""
-    built_ins = [name for name in game.registry if game.registry.origin[name] == "built-in" and name != strategy]
+    built_ins = [name for name in game.built_ins  # the heuristics: fast partners (a search player is slow)
+                 if game.registry.origin.get(name) == "built-in" and name != strategy]
     partners = list(dict.fromkeys([built_ins[0], built_ins[-1]]))[:MIXED_WITH] if built_ins else []
     counts = range(game.min_players, game.max_players + 1)
     plans = []

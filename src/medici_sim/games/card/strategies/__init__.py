@@ -31,5 +31,7 @@ def register(strategy: Strategy) -> Strategy:
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
 BUILT_INS = ("random", "greedy", "collector", "cautious", "gambler", "expert")
-# Registers the built-ins, in this order (their ids).
-from . import random, greedy, collector, cautious, gambler, expert  # noqa: E402,F401,I001  isort: skip
+# Registers the built-ins, in this order (their ids). BUILT_INS are the heuristics; ``search``
+# (registered last, a built-in too) plays them in its rollouts and is far slower, so default
+# lineups and MEDICI_SIM_KERNEL=all leave it out.
+from . import random, greedy, collector, cautious, gambler, expert, search  # noqa: E402,F401,I001  isort: skip

@@ -1,0 +1,153 @@
+"""``search``: decides by simulation, playing each legal choice out with a built-in policy.
+
+At each decision (R9 reveal another card or stop; R10 which earlier cards to take) it lists
+the legal choices and plays each one out ``rollouts`` times on a copy of the state, to the
+end of the game (or of the day, ``horizon`` 1), with the built-in ``policy`` deciding for
+itself afterwards and the built-in ``opponents`` for every other seat (each with its
+default parameters), then takes the choice with the best mean outcome (core.rollout: win
+credit, R22, plus ``margin_weight`` times the florin margin).
+
+What it cannot see is the deck's order (R7, R20: the deck is shuffled; which cards are in it
+is public, ``state.unseen``). The engine draws lazily (docs/protocol.md), so a rollout
+samples a deck order consistent with everything seen simply by drawing with a generator
+of its own: the copy's ``rng`` is replaced by the rollout's stream (core.rollout), never
+advancing the real one. The real game is only ever read: rollouts play a copy
+(``engine.copy_play_nb``), so the game with a search seat is the game its decisions make
+(tests/test_search.py replays them in the reference engine).
+
+The rollouts run the engine's own code from the decision on (``engine.finish_game_nb``, as
+``rollout_game_nb``),
+dispatching through a strategy table of their own (the built-ins but this one: a search
+inside a rollout would make the table refer to itself, which numba cannot type, and would
+cost rollouts squared). The table is a constant of this module; the decision functions are
+not cached by numba on their own (``cache=False``): their code names that table, whose name
+(a hash of the package's sources) is not part of their signature. The kernel that holds
+them is cached under its own table's name, which covers this file and the policies'.
+"""
+import numpy as np
+from numba import njit
+
+from ....core.arrays import copy_record_nb
+from ....core.dispatch import strategy_table
+from ....core.registry import MAX_PARAMS
+from ....core.rollout import best_action_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
+from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
+from ..rules import DAYS, RULE_PLAYERS
+from ..state import DAY, MARKET_LEN, RECORD_LOCATIONS, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
+from . import BUILT_INS, REGISTRY, Param, Strategy, register
+
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT = range(5)
+HORIZON_GAME, HORIZON_DAY = 0, 1
+MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-last, or both
+
+# The strategies rollouts play: every built-in but search, with their ids in this order.
+POLICIES = tuple(name for name in BUILT_INS if name != "search")
+_ROLLOUT_TABLE = np.zeros(1, strategy_table(REGISTRY, POLICIES)[0].dtype)  # [0] is the table record
+_POLICY_PARAMS = np.zeros((len(POLICIES), MAX_PARAMS))  # each policy's default parameters
+for _id, _name in enumerate(POLICIES):
+    _defaults = [p.default for p in REGISTRY[_name].params.values()]
+    _POLICY_PARAMS[_id, :len(_defaults)] = _defaults
+STATE_BYTES = STATE_DTYPE.itemsize
+POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
+
+
+@njit
+def reveal_nb(state, seat, params):
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    actions[1] = 1  # 0: stop revealing (first: a tie keeps the cards in the deck), 1: reveal one more
+    return actions[search_nb(state, seat, params, actions, 2, False)] == 1
+
+
+@njit
+def take_nb(state, seat, params):
+    """R10: the legal choices are taking the last card alone, with the 2nd-from-last if it
+    fits, with the 3rd-from-last if it fits, and with both if both fit."""
+    n = state.counts[MARKET_LEN]
+    pending = takes_space_nb(state, market_card_nb(state, 1))
+    second = market_card_nb(state, 2)
+    third = market_card_nb(state, 3)
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    count = 1  # taking the last card alone is always legal
+    if n >= 2 and fits_nb(state, seat, second, pending):
+        actions[count] = 1
+        count += 1
+    if n >= 3 and fits_nb(state, seat, third, pending):
+        actions[count] = 2
+        count += 1
+        if n >= 2 and fits_nb(state, seat, second, pending) and fits_nb(
+                state, seat, third, pending + takes_space_nb(state, second)):
+            actions[count] = 3
+            count += 1
+    if count == 1:
+        return 0
+    return actions[search_nb(state, seat, params, actions, count, True)]
+
+
+@njit
+def search_nb(state, seat, params, actions, n_actions, taking):
+    """The index of the action with the best mean rollout outcome: R10 take choices
+    (``taking``) or R9 answers (0 stop, 1 reveal)."""
+    # numba frees an array after its last use, so the body takes the array, not just its record
+    return search_on_nb(np.empty(1, STATE_DTYPE), state, seat, params, actions, n_actions, taking)
+
+
+@njit
+def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
+    sim = buffer[0]  # the state rollouts play on
+    rollouts = np.int64(params[ROLLOUTS])
+    policy = np.int64(params[POLICY])
+    opponents = np.int64(params[OPPONENTS])
+    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else DAYS - 1
+    players = state.rules[RULE_PLAYERS]
+    copy_record_nb(sim, state, STATE_BYTES)  # the deck and rule data, once; each rollout then
+    #                                        copies only what play changes (copy_play_nb)
+    table = _ROLLOUT_TABLE[0]
+    base = decision_stream_nb(state.rng, seat)
+    totals = np.zeros(MAX_ACTIONS)
+    for i in range(rollouts):
+        stream = rollout_stream_nb(base, i)
+        for a in range(n_actions):
+            set_up_nb(sim, state, seat, policy, opponents, stream)  # R7, R20: a deck order of its own
+            if taking:
+                take_cards_nb(sim, seat, actions[a])
+                phase = TURN_OVER
+            elif actions[a] == 1:
+                reveal_card_nb(sim)
+                phase = TURN_REVEAL
+            else:
+                phase = TURN_TAKE
+            rollout_game_nb(sim, table, seat, phase, last_day)  # engine.finish_game_nb's code
+            totals[a] += outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
+    return best_action_nb(totals, n_actions)
+
+
+@njit
+def set_up_nb(sim, state, seat, policy, opponents, stream):
+    """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
+    (default parameters, empty scratch), generator at ``stream``, recording nothing."""
+    copy_play_nb(sim, state)
+    sim.counts[RECORD_LOCATIONS] = 0  # a trace records the real game only
+    sim.rng[0] = stream
+    for p in range(state.rules[RULE_PLAYERS]):
+        chosen = policy if p == seat else opponents
+        sim.seat_strategy[p] = chosen
+        for k in range(MAX_PARAMS):
+            sim.seat_params[p, k] = _POLICY_PARAMS[chosen, k]
+        sim.scratch[p, :] = 0.0  # no strategy's cache is carried into another's row
+
+
+register(Strategy(
+    name="search",
+    decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
+    params={
+        "rollouts": Param(32, 1, 100_000, integer=True, help="rollouts of each legal choice at every decision"),
+        "policy": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
+                        help=f"the built-in that plays its own later decisions in rollouts ({POLICY_HELP})"),
+        "opponents": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
+                           help="the built-in that models every other seat in rollouts (same ids)"),
+        "horizon": Param(HORIZON_GAME, 0, 1, integer=True,
+                         help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
+        "margin_weight": Param(0.01, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+    },
+    summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
+))

@@ -1,0 +1,190 @@
+"""``search``: decides by simulation, playing each candidate out with a built-in policy.
+
+At each decision (C8: draw another card into the lot or stop; C9: pass or bid) it lists
+the candidates and plays each one out ``rollouts`` times on a copy of the state, to the end
+of the game (or of the day, ``horizon`` 1), with the built-in ``policy`` deciding for itself
+afterwards and the built-in ``opponents`` for every other seat (each with its default
+parameters), then takes the candidate with the best mean outcome (core.rollout: win credit,
+C18, plus ``margin_weight`` times the florin margin).
+
+Bids are a few candidate amounts, not every whole number: pass; what the policy itself
+would bid here (a strong, informed amount; listed first, so it is kept on a tie); the
+lowest legal bid; and ``bid_levels`` - 1 more amounts between the lowest bid and all its
+money, spaced on a square law (most of them low: a lot is rarely worth most of one's money).
+
+What it cannot see (C5) is the deck's order and which of the unseen cards were removed
+face down: the unseen cards are public (everything else is face up), so a rollout deals
+them out again, a random ``RULE_REMOVED`` of them removed and the rest the deck, with a
+generator of its own (core.rollout: never the real one), and the engine's lazy dealing
+(docs/protocol-classic.md) does the shuffling. It reads ``deck`` and ``removed`` only to
+pool them. The real game is only ever read: rollouts play a copy (``engine.copy_play_nb``),
+so the game with a search seat is the game its decisions make (tests/test_search.py replays
+them in the reference engine).
+
+The rollouts run the engine's own code from the decision on (``engine.finish_game_nb``, as
+``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
+this one: a search inside a rollout would make the table refer to itself, which numba cannot
+type, and would cost rollouts squared). The table is a constant of this module; the decision
+functions are not cached by numba on their own (``cache=False``): their code names that
+table, whose name (a hash of the package's sources) is not part of their signature. The
+kernel that holds them is cached under its own table's name, which covers this file.
+"""
+import numpy as np
+from numba import njit
+
+from ....core.arrays import copy_record_nb
+from ....core.dispatch import strategy_table
+from ....core.registry import MAX_PARAMS
+from ....core.rng import below_nb
+from ....core.rollout import best_action_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
+from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
+from ..rules import DAYS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
+from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, RECORD, STATE_DTYPE
+from ..state import bid_nb as ask_bid_nb
+from . import BUILT_INS, REGISTRY, Param, Strategy, register
+
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS = range(6)
+HORIZON_GAME, HORIZON_DAY = 0, 1
+MAX_LEVELS = 12
+MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
+
+# The strategies rollouts play: every built-in but search, with their ids in this order.
+POLICIES = tuple(name for name in BUILT_INS if name != "search")
+_ROLLOUT_TABLE = np.zeros(1, strategy_table(REGISTRY, POLICIES)[0].dtype)  # [0] is the table record
+_POLICY_PARAMS = np.zeros((len(POLICIES), MAX_PARAMS))  # each policy's default parameters
+for _id, _name in enumerate(POLICIES):
+    _defaults = [p.default for p in REGISTRY[_name].params.values()]
+    _POLICY_PARAMS[_id, :len(_defaults)] = _defaults
+STATE_BYTES = STATE_DTYPE.itemsize
+POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
+DRAWING = -1  # search_nb's ``actions`` hold C8 answers (0 stop, 1 draw), not bids
+
+
+@njit
+def draw_nb(state, seat, params):
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    actions[1] = 1  # 0: offer the lot as it is (first: kept on a tie), 1: draw another card
+    return actions[search_nb(state, seat, params, actions, 2, DRAWING)] == 1
+
+
+@njit
+def bid_nb(state, seat, params):
+    """C9: pass, the policy's own bid, the lowest bid and the levels above it (distinct)."""
+    lowest = state.counts[HIGHEST] + 1
+    money = state.money[seat]
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    # actions[0]: the policy's own bid, asked in search_nb
+    count = 1
+    levels = min(max(np.int64(params[BID_LEVELS]), 1), MAX_LEVELS)
+    for k in range(levels):
+        amount = lowest + np.int64((money - lowest) * (k / levels) ** 2)
+        known = False
+        for a in range(1, count):
+            known |= actions[a] == amount
+        if not known:
+            actions[count] = amount
+            count += 1
+    actions[count] = 0  # pass
+    count += 1
+    return actions[search_nb(state, seat, params, actions, count, 0)]
+
+
+@njit
+def search_nb(state, seat, params, actions, n_actions, kind):
+    """The index of the candidate with the best mean rollout outcome: C8 answers (``kind``
+    DRAWING) or C9 bids, ``actions[0]`` then being the policy's own bid (asked here; left
+    out if it passes or repeats another candidate)."""
+    # numba frees an array after its last use, so the body takes the array, not just its record
+    return search_on_nb(np.empty(1, STATE_DTYPE), state, seat, params, actions, n_actions, kind)
+
+
+@njit
+def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
+    sim = buffer[0]  # the state rollouts play on
+    rollouts = np.int64(params[ROLLOUTS])
+    policy = np.int64(params[POLICY])
+    opponents = np.int64(params[OPPONENTS])
+    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else DAYS - 1
+    players = state.rules[RULE_PLAYERS]
+    auctioneer = state.counts[AUCTIONEER]
+    removed = state.rules[RULE_REMOVED]
+    copy_record_nb(sim, state, STATE_BYTES)  # the rule data, once; each rollout then copies only
+    #                                          what play changes (copy_play_nb)
+    table = _ROLLOUT_TABLE[0]
+    pool = np.empty(N_CARDS, np.int64)
+    base = decision_stream_nb(state.rng, seat)
+    totals = np.zeros(MAX_ACTIONS)
+    first = 0
+    if kind != DRAWING:  # the policy's own bid: asked once, on the copy, as a rollout would ask it
+        set_up_nb(sim, state, seat, policy, opponents, base)
+        own = np.int64(ask_bid_nb(table, policy, sim, seat))
+        actions[0] = own
+        for b in range(1, n_actions):
+            if actions[b] == own:
+                first = 1  # pass, or a bid listed already: not tried twice
+    for i in range(rollouts):
+        stream = rollout_stream_nb(base, i)
+        for a in range(first, n_actions):
+            set_up_nb(sim, state, seat, policy, opponents, stream)
+            # C5: deal the unseen cards again, a random `removed` of them face down
+            deck_len = state.counts[DECK_LEN]
+            for j in range(deck_len):
+                pool[j] = state.deck[j]
+            for j in range(removed):
+                pool[deck_len + j] = state.removed[j]
+            unseen = deck_len + removed
+            for j in range(removed):
+                pick = j + below_nb(sim.rng, unseen - j)
+                pool[j], pool[pick] = pool[pick], pool[j]
+                sim.removed[j] = pool[j]
+            for j in range(deck_len):
+                sim.deck[j] = pool[removed + j]
+            if kind == DRAWING:
+                if actions[a] == 1:
+                    add_to_lot_nb(sim)
+                    phase, bidder = TURN_DRAW, 0
+                else:
+                    phase, bidder = TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
+            else:
+                answer_nb(sim, seat, actions[a])
+                if seat == auctioneer:
+                    phase, bidder = TURN_SALE, 0
+                else:
+                    phase, bidder = TURN_BID, seat + 1 if seat + 1 < players else 0
+            rollout_game_nb(sim, table, auctioneer, phase, bidder, last_day)
+            totals[a] += outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
+    return best_action_nb(totals[first:], n_actions - first) + first
+
+
+@njit
+def set_up_nb(sim, state, seat, policy, opponents, stream):
+    """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
+    (default parameters, empty scratch), generator at ``stream``, recording nothing."""
+    copy_play_nb(sim, state)
+    sim.counts[RECORD] = 0  # a trace records the real game only
+    sim.rng[0] = stream
+    for p in range(state.rules[RULE_PLAYERS]):
+        chosen = policy if p == seat else opponents
+        sim.seat_strategy[p] = chosen
+        for k in range(MAX_PARAMS):
+            sim.seat_params[p, k] = _POLICY_PARAMS[chosen, k]
+        sim.scratch[p, :] = 0.0  # no strategy's cache is carried into another's row
+
+
+register(Strategy(
+    name="search",
+    decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
+    params={
+        "rollouts": Param(32, 1, 100_000, integer=True, help="rollouts of each candidate at every decision"),
+        "policy": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
+                        help=f"the built-in that plays its own later decisions in rollouts ({POLICY_HELP})"),
+        "opponents": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
+                           help="the built-in that models every other seat in rollouts (same ids)"),
+        "horizon": Param(HORIZON_GAME, 0, 1, integer=True,
+                         help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
+        "margin_weight": Param(0.01, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+        "bid_levels": Param(4, 1, MAX_LEVELS, integer=True,
+                            help="bids tried besides pass and the policy's own: the lowest, more up to all its money"),
+    },
+    summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
+))
