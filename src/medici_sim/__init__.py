@@ -7,7 +7,9 @@ The Python API mirrors the command line and returns pandas DataFrames:
 
 - :func:`simulate` -- one configuration, many games (``medici-sim --games N``);
 - :func:`compare` -- which strategy is best (``medici-sim compare``);
-- :func:`balance` -- does the card game's bonus20 variant change the balance;
+- :func:`balance` -- does the card game's bonus20 variant change the balance (``tuned=``:
+  under each rule's tuned parameters);
+- :func:`tune` -- a strategy's best parameters, by self-play, checked on fresh games;
 - :func:`strategies`, :func:`list_games` -- what there is to play.
 
 Bad options raise ``ValueError`` subclasses with the command line's one-line messages.
@@ -22,7 +24,18 @@ from .core.cache import configure_numba_cache  # noqa: E402
 configure_numba_cache(Path(__file__).parent)
 
 from . import games  # noqa: E402,F401  registers the games
-from .api import BalanceReport, CompareReport, RunReport, balance, compare, list_games, simulate, strategies  # noqa: E402
+from .api import (  # noqa: E402
+    BalanceReport,
+    CompareReport,
+    RunReport,
+    TuneReport,
+    balance,
+    compare,
+    list_games,
+    simulate,
+    strategies,
+    tune,
+)
 from .core.checkpoint import CheckpointError  # noqa: E402
 from .core.driver import ConfigError, IllegalDecision, StrategyCompileError  # noqa: E402
 from .core.output import OutputError  # noqa: E402
@@ -30,8 +43,8 @@ from .core.plugins import PluginError  # noqa: E402
 from .games.card.deck import DeckError  # noqa: E402
 
 __all__ = [
-    "simulate", "compare", "balance", "strategies", "list_games",
-    "RunReport", "CompareReport", "BalanceReport",
+    "simulate", "compare", "balance", "tune", "strategies", "list_games",
+    "RunReport", "CompareReport", "BalanceReport", "TuneReport",
     "ConfigError", "DeckError", "PluginError", "OutputError", "CheckpointError", "IllegalDecision",
     "StrategyCompileError", "__version__",
 ]

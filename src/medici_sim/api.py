@@ -11,12 +11,14 @@ options and the seed (R25, C20): the thread count never changes them.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
-from .core.driver import RunConfig, Totals
+from .core import tuning
+from .core.driver import RunConfig, ThreadRunner, Totals
 from .core.driver import simulate as play_run
 from .core.plugins import load_plugin
 from .core.registry import GAMES, get_game
@@ -58,6 +60,7 @@ class BalanceReport:
     verdict: str
     summary: dict
     across_decks: pd.DataFrame | None = None  # several decks only
+    parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
 
 
 def _spec(strategies: str | Sequence[str] | None) -> str | None:
@@ -94,7 +97,8 @@ def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, stra
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
-           deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str]):
+           deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
+           tuned: str | None = None):
     _load(plugins)
     definition = get_game(game)
     counts = players if isinstance(players, str) else (str(players) if isinstance(players, int)
@@ -103,7 +107,7 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
         game=definition, counts=tuple(parse_player_counts(counts, definition.name)),
         strategies=parse_strategy_list(_spec(strategies) or ",".join(definition.built_ins), definition.name),
         variant=variant, seed=seed, decks=studies.load_decks(definition, deck), games=games, precision=precision,
-        threads=default_threads(threads))
+        threads=default_threads(threads), tuned=None if tuned is None else tuning.load_tuned(tuned, definition.name))
     study.check(command)
     tournaments = studies.plan(study, command)
     complete = studies.play(tournaments, study)
@@ -132,16 +136,57 @@ def compare(games: int = 100_000, *, game: str = "card", players: str | int | Se
 def balance(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | Sequence[str] | None = None, precision: float | None = None,
-            plugins: Sequence[str] = ()) -> BalanceReport:
+            plugins: Sequence[str] = (), tuned: str | None = None) -> BalanceReport:
     """Does the card game's bonus20 variant (R19) change the balance (``medici-sim balance``)?
     The same tournaments under both rules, side by side, with a verdict in words. ``deck``
     as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
-    count of decks on which each finding of the verdict holds."""
+    count of decks on which each finding of the verdict holds. ``tuned``: a file written by
+    ``tune``, or ``"shipped"``: every strategy plays each rule and player count with its
+    own tuned parameters (the table ``parameters``)."""
     study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
-                                          precision, plugins)
+                                          precision, plugins, tuned)
     tables, text = studies.balance_answer(tournaments, study)
     return BalanceReport(**tables, verdict=text,
                          summary={**studies.summary(tournaments, study, complete), "verdict": text})
+
+
+@dataclass(frozen=True)
+class TuneReport:
+    """``tune``'s answer: per task the default and tuned win rates on fresh games with the
+    improvement (``tuned``; its ``best`` column is a ready ``strategies`` entry), every
+    evaluation (``history``), each round (``rounds``), and the summary."""
+
+    tuned: pd.DataFrame
+    history: pd.DataFrame
+    rounds: pd.DataFrame
+    summary: dict
+
+
+def tune(strategy: str, *, game: str = "card", players: str | int | Sequence[int] | None = None,
+         variant: str | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
+         games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
+         threads: int | None = None, deck: str | None = None, plugins: Sequence[str] = ()) -> TuneReport:
+    """Tune a strategy's parameters by self-play (``against="self"``) or against a lineup
+    (``medici-sim tune``): CMA-ES over the ranges its parameters declare, every candidate of a
+    round on the same games, the pick checked beside the defaults on fresh games. ``strategy``:
+    a name, a comma list, or ``"all"``; ``variant``: None (standard), a rule, or ``"all"``."""
+    _load(plugins)
+    definition = get_game(game)
+    counts = None if players is None else (players if isinstance(players, str) else (
+        str(players) if isinstance(players, int) else ",".join(map(str, players))))
+    tasks = tuning.plan_tasks(definition.name, strategy, counts, variant, _spec(against), evaluations,
+                              games_per_eval, fresh_games, seed, popsize, studies.load_decks(definition, deck)[0])
+    results = [tuning.TaskResult(task, []) for task in tasks]
+    threads = default_threads(threads)
+    began = time.perf_counter()
+    with ThreadRunner(threads) as runner:
+        tuning.tune_all(tasks, results, tuning.Evaluator(runner, threads))
+    elapsed = time.perf_counter() - began
+    evaluations_done = sum(len(r.rounds) * r.task.popsize for r in results)
+    return TuneReport(tuning.result_table(results), tuning.history_table(results), tuning.round_table(results),
+                      {"game": definition.name, "tasks": len(tasks), "evaluations": evaluations_done, "seed": seed,
+                       "threads": threads, "elapsed_seconds": round(elapsed, 2),
+                       "evaluations_per_minute": round(60 * evaluations_done / elapsed, 1) if elapsed else 0})
 
 
 def strategies(game: str = "card") -> pd.DataFrame:

@@ -7,7 +7,6 @@ writes and prints the answer.
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -34,87 +33,19 @@ from .common import (
     given_options,
     interruptible,
     nothing_played,
-    parse_player_counts,
-    parse_strategy_list,
     wide_option,
 )
 from .tables import print_table
 
 TABLES = ["tuned", "history", "rounds"]
-ALL = "all"
-
-
-def default_popsize(parameters: int) -> int:
-    """CMA-ES's own default population for this many parameters."""
-    return 4 + int(3 * math.log(parameters))
-
-
-def _strategies(spec: str, game) -> list[str]:
-    """``all`` (the built-ins with parameters) or a comma list of strategy names."""
-    if spec.strip().lower() == ALL:
-        return [name for name in game.built_ins if game.registry[name].params]
-    names = [part.strip() for part in spec.split(",")]
-    for name in names:
-        if ":" in name or "=" in name:
-            raise ConfigError(f"tune takes strategy names, got {name!r}: tuning starts from the defaults and "
-                              "searches every declared parameter")
-        tuning.tunable_box(game.name, name)
-    if len(set(names)) != len(names):
-        raise ConfigError(f"STRATEGY {spec!r} names a strategy twice")
-    return names
-
-
-def _variants(spec: str | None, game) -> list[str]:
-    if spec is None:
-        return [game.variants[0]]
-    if spec.strip().lower() == ALL:
-        return list(game.variants)
-    if spec not in game.variants:
-        raise ConfigError(f"--variant must be one of {', '.join(game.variants)} or all in the {game.name} game, "
-                          f"got {spec!r}")
-    return [spec]
-
-
-def _against(spec: str, game, players: int):
-    if spec.strip().lower() == tuning.SELF:
-        return None
-    lineup = parse_strategy_list(spec, game.name)
-    if len(lineup) == 1:
-        return lineup * (players - 1)
-    if len(lineup) != players - 1:
-        raise ConfigError(f"--against: {players} players need 1 or {players - 1} opponents, got {len(lineup)}")
-    return lineup
-
-
-def _whole_rotations(games: int, players: int, option: str) -> int:
-    if games <= 0:
-        raise ConfigError(f"{option} must be a positive number of games, got {games}")
-    return -(-games // players) * players  # every seat equally often (R24)
 
 
 def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
     game = get_game(options["game_name"])
-    names = _strategies(options["strategy_spec"], game)
-    counts = parse_player_counts(options["players_spec"] or str(game.default_players), game.name)
-    variants = _variants(options["variant_spec"], game)
     deck = load_decks(game, [options["deck_path"]] if options["deck_path"] else None)[0]
-    if options["evaluations"] <= 0:
-        raise ConfigError(f"--evaluations must be positive, got {options['evaluations']}")
-    if options["popsize"] is not None and not 2 <= options["popsize"] <= 1000:
-        raise ConfigError(f"--popsize must be between 2 and 1000, got {options['popsize']}")
-    if not 0 <= options["seed"] < 2**63:
-        raise ConfigError(f"--seed must be between 0 and 2**63-1, got {options['seed']}")
-    tasks = []
-    for name in names:
-        popsize = options["popsize"] or default_popsize(len(game.registry[name].params))
-        for players in counts:
-            for variant in variants:
-                tasks.append(tuning.TuneTask(
-                    game.name, name, players, variant, _against(options["against"], game, players),
-                    options["evaluations"], _whole_rotations(options["games_per_eval"], players, "--games-per-eval"),
-                    _whole_rotations(options["fresh_games"], players, "--fresh-games"), options["seed"], popsize,
-                    deck))
-    return tasks
+    return tuning.plan_tasks(game.name, options["strategy_spec"], options["players_spec"], options["variant_spec"],
+                             options["against"], options["evaluations"], options["games_per_eval"],
+                             options["fresh_games"], options["seed"], options["popsize"], deck)
 
 
 OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec": "players", "variant_spec": "variant",
@@ -129,7 +60,7 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) ->
         variants = list(dict.fromkeys(t.variant for t in tasks))
         from_saved = {"game_name": tasks[0].game, "strategy_spec": ",".join(dict.fromkeys(t.strategy for t in tasks)),
                       "players_spec": ",".join(str(p) for p in dict.fromkeys(t.players for t in tasks)),
-                      "variant_spec": ALL if len(variants) > 1 else variants[0]}
+                      "variant_spec": tuning.ALL if len(variants) > 1 else variants[0]}
         mine = tasks_from_options({**options, **{k: v for k, v in from_saved.items() if k not in given}})
         for option in sorted(given & set(OPTION_KEYS)):
             key = OPTION_KEYS[option]

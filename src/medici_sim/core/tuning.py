@@ -17,6 +17,7 @@ then the defaults.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -31,6 +32,7 @@ from . import checkpoint
 from .driver import ConfigError, Kernel, RunConfig, SeatStrategy, Totals, chunks, format_number, seat_strategy
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
 from .registry import get_game
+from .specs import parse_player_counts, parse_strategy_list
 from .stats import mean_interval
 
 ROUND_BLOCK = 1 << 40  # game indices of one round; rounds start at round * ROUND_BLOCK
@@ -287,6 +289,87 @@ def _default_values(task: TuneTask) -> tuple[float, ...]:
     return tuple(v for _, v in task.default.params)
 
 
+# ---------------------------------------------------------------- tasks as the command line describes them
+
+ALL = "all"
+
+
+def default_popsize(parameters: int) -> int:
+    """CMA-ES's own default population for this many parameters."""
+    return 4 + int(3 * math.log(parameters))
+
+
+def _strategies(spec: str, game) -> list[str]:
+    """``all`` (the built-ins with parameters) or a comma list of strategy names."""
+    if spec.strip().lower() == ALL:
+        return [name for name in game.built_ins if game.registry[name].params]
+    names = [part.strip() for part in spec.split(",")]
+    for name in names:
+        if ":" in name or "=" in name:
+            raise ConfigError(f"tune takes strategy names, got {name!r}: tuning starts from the defaults and "
+                              "searches every declared parameter")
+        tunable_box(game.name, name)
+    if len(set(names)) != len(names):
+        raise ConfigError(f"STRATEGY {spec!r} names a strategy twice")
+    return names
+
+
+def _variants(spec: str | None, game) -> list[str]:
+    if spec is None:
+        return [game.variants[0]]
+    if spec.strip().lower() == ALL:
+        return list(game.variants)
+    if spec not in game.variants:
+        raise ConfigError(f"--variant must be one of {', '.join(game.variants)} or all in the {game.name} game, "
+                          f"got {spec!r}")
+    return [spec]
+
+
+def _against(spec: str, game, players: int):
+    if spec.strip().lower() == SELF:
+        return None
+    lineup = parse_strategy_list(spec, game.name)
+    if len(lineup) == 1:
+        return lineup * (players - 1)
+    if len(lineup) != players - 1:
+        raise ConfigError(f"--against: {players} players need 1 or {players - 1} opponents, got {len(lineup)}")
+    return lineup
+
+
+def _whole_rotations(games: int, players: int, option: str) -> int:
+    if games <= 0:
+        raise ConfigError(f"{option} must be a positive number of games, got {games}")
+    return -(-games // players) * players  # every seat equally often (R24)
+
+
+def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, variant_spec: str | None,
+               against_spec: str, evaluations: int, games_per_eval: int, fresh_games: int, seed: int,
+               popsize: int | None, deck) -> list[TuneTask]:
+    """The tasks of a tuning as the command line (and the API) describe it: strategies (names,
+    or all), player counts (None: the game's usual), rules (None: standard; all), opponents."""
+    game = get_game(game_name)
+    names = _strategies(strategy_spec, game)
+    counts = parse_player_counts(players_spec or str(game.default_players), game.name)
+    variants = _variants(variant_spec, game)
+    if evaluations <= 0:
+        raise ConfigError(f"--evaluations must be positive, got {evaluations}")
+    if popsize is not None and not 2 <= popsize <= 1000:
+        raise ConfigError(f"--popsize must be between 2 and 1000, got {popsize}")
+    if not 0 <= seed < 2**63:
+        raise ConfigError(f"--seed must be between 0 and 2**63-1, got {seed}")
+    tasks = []
+    for name in names:
+        size = popsize or default_popsize(len(game.registry[name].params))
+        for players in counts:
+            for variant in variants:
+                tasks.append(TuneTask(
+                    game.name, name, players, variant, _against(against_spec, game, players), evaluations,
+                    _whole_rotations(games_per_eval, players, "--games-per-eval"),
+                    _whole_rotations(fresh_games, players, "--fresh-games"), seed, size, deck))
+    return tasks
+
+
+
 # ---------------------------------------------------------------- checkpoints (core.checkpoint checks them)
 
 def task_configuration(task: TuneTask) -> dict:
@@ -369,7 +452,6 @@ def shipped_path(game: str) -> Path:
 def load_tuned(spec: str, game: str) -> TunedParameters:
     """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry."""
     from .output import read_limited
-    from .specs import parse_strategy_list
 
     path = shipped_path(game) if spec == SHIPPED else Path(spec)
     if spec == SHIPPED and not path.exists():
