@@ -29,6 +29,8 @@ FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the m
 BATCH_SECONDS = 0.25  # a batch's target duration: progress updates, checkpoints and Ctrl-C
 MAX_BATCH = 1 << 21
 MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
+SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's) gets batches and chunks
+#                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
 COMPILE_TICK = 0.5  # seconds: how often a slow start (compiling) is reported
@@ -214,6 +216,7 @@ class Kernel:
         if os.environ.get(KERNEL_ENV) == "all" and used <= built_ins:  # one kernel for every mix of built-ins
             used = built_ins
         self.table, self.table_names = strategy_table(self.game.registry, used)
+        self.seconds_per_game = 0.0  # measured by warm_up
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
@@ -240,6 +243,9 @@ class Kernel:
         def compile_kernel() -> None:
             try:
                 self.play(0, 1)
+                began = time.perf_counter()
+                self.play(0, 1)  # once more, compiled: how long a game takes (sizes the batches of slow kernels)
+                self.seconds_per_game = time.perf_counter() - began
                 outcome.append(None)
             except BaseException as exc:  # handed to the calling thread below
                 outcome.append(exc)
@@ -305,9 +311,9 @@ def error_text(error: BaseException) -> str:
     return _ANSI_ESCAPE.sub("", str(error))
 
 
-def chunks(first_game: int, n_games: int, parts: int) -> list[tuple[int, int]]:
+def chunks(first_game: int, n_games: int, parts: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
     """Split a range of games into at most ``parts`` contiguous (first, count) chunks."""
-    parts = max(1, min(parts, n_games // MIN_CHUNK))
+    parts = max(1, min(parts, n_games // min_chunk))
     bounds = [first_game + n_games * i // parts for i in range(parts + 1)]  # integers: exact up to 2**63
     return [(a, b - a) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
@@ -360,18 +366,22 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
     if not kernel.warm_up(stop, compiling):
         return RunResult(config, totals, 0.0, 0)
     batch = batch_size or FIRST_BATCH
+    slow = kernel.seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
+    min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     start = time.perf_counter()
     with runner or ThreadRunner(config.threads) as active:
+        if slow and batch_size is None:  # a stop request answered within about a batch from the first one on
+            batch = max(active.parts, int(active.parts * BATCH_SECONDS / kernel.seconds_per_game))
         while totals.games < config.games and not (stop is not None and stop.is_set()):
             n = min(batch, config.games - totals.games)
             began = time.perf_counter()
             batch_totals = Totals.zeros(config.players, kernel.game)
-            for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts)):
+            for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts, min_chunk)):
                 batch_totals.add(part)
             totals.add(batch_totals)
             if batch_size is None:  # aim for batches of about BATCH_SECONDS
                 rate = n / max(time.perf_counter() - began, 1e-6)
-                batch = int(min(max(rate * BATCH_SECONDS, MIN_CHUNK), MAX_BATCH))
+                batch = int(min(max(rate * BATCH_SECONDS, active.parts if slow else MIN_CHUNK), MAX_BATCH))
             if on_batch is not None:
                 on_batch(batch_totals)
             if progress is not None:

@@ -437,10 +437,6 @@ def record_card_locations_nb(state, day):
             _locate_nb(location, state.warehouse[p, i], LOC_WAREHOUSE + p)
 
 
-# The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why).
-rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "finish_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
-
-
 # ---------------------------------------------------------------- many games
 
 @njit(cache=True)
@@ -507,3 +503,8 @@ def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params,
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     play_game_nb(state, table)
     return buffer
+
+
+# The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
+# last in the module, so that the copies find every function they call.
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "finish_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
