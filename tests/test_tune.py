@@ -315,3 +315,67 @@ def test_tuning_on_a_dask_cluster_equals_tuning_on_threads(capsys, tmp_path):
     code, _, err = run(capsys, "tune", "greedy", *QUICK, "--cluster", "local:2", "--out", str(b))
     assert code == 0, err
     assert _tables(a) == _tables(b)
+
+
+# ---------------------------------------------------------------- balance under tuned play
+
+def _tuned_file(tmp_path: Path) -> Path:
+    """greedy tuned differently under each rule at 2 players (as tune --out FILE.json writes it)."""
+    rows = [{"game": "card", "strategy": "greedy", "players": 2, "variant": variant, "best": best}
+            for variant, best in (("standard", "greedy:reveal_below=4,take_min=1"),
+                                  ("bonus20", "greedy:reveal_below=6,take_min=5"))]
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps({"summary": {}, "tuned": rows}))
+    return path
+
+
+def test_balance_tuned_plays_each_rule_with_its_own_parameters(capsys, tmp_path):
+    tuned = _tuned_file(tmp_path)
+    out_path = tmp_path / "b.json"
+    code, out, err = run(capsys, "balance", "--tuned", str(tuned), "-s", "greedy,random", "-p", "2", "-n", "4000",
+                         "--quiet", "--out", str(out_path))
+    assert code == 0, err
+    answer = json.loads(out_path.read_text())
+    assert [r["strategy"] for r in answer["strategies"]] == ["greedy", "random"]
+    assert answer["parameters"][0] == {"players": 2, "strategy": "greedy", "standard": "greedy:reveal_below=4,"
+                                       "take_min=1", "bonus20": "greedy:reveal_below=6,take_min=5", "same": False}
+    assert "the tuned parameters differ between the rules for greedy" in out
+    # the standard tournament is exactly compare's with those parameters (the same games, R25)
+    compared = tmp_path / "c.json"
+    code, _, err = run(capsys, "compare", "-s", "greedy:take_min=1,random", "-p", "2", "-n", "4000", "--quiet",
+                       "--out", str(compared))
+    assert code == 0, err
+    rate = {r["strategy"]: r["win_rate"] for r in json.loads(compared.read_text())["strategies"]}
+    assert answer["strategies"][0]["win_rate_standard"] == rate["greedy:take_min=1"]
+
+
+def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path):
+    tuned = _tuned_file(tmp_path)
+    saved = tmp_path / "b.ckpt"
+    args = ["balance", "-s", "greedy,random", "-p", "2", "-n", "2000", "--quiet"]
+    code, first, err = run(capsys, *args, "--tuned", str(tuned), "--checkpoint", str(saved))
+    assert code == 0, err
+    code, again, err = run(capsys, "balance", "--resume", str(saved), "--quiet")
+    assert code == 0, err
+    assert again.split("\nRun")[0] == first.split("\nRun")[0]
+    code, _, err = run(capsys, *args, "-p", "3", "--tuned", str(tuned))
+    assert code == 2 and "has no parameters for greedy at 3 players under the standard rules" in err
+    code, _, err = run(capsys, "balance", "-s", "greedy:take_min=3,random", "-p", "2", "--tuned", str(tuned))
+    assert code == 2 and "greedy:take_min=3 gives parameters" in err
+    code, _, err = run(capsys, "compare", "-s", "greedy,random", "-p", "2", "--tuned", str(tuned))
+    assert code == 2 and "No such option '--tuned'" in err
+    code, _, err = run(capsys, *args, "--tuned", str(tuned), "--out", str(tuned))
+    assert code == 2 and "is the run's --tuned file" in err
+    document = json.loads(saved.read_text())
+    document["configuration"]["tournaments"][1]["strategies"].reverse()
+    saved.write_text(json.dumps(document))
+    code, _, err = run(capsys, "balance", "--resume", str(saved), "--quiet")
+    assert code == 2 and "but tournaments[0] has" in err
+
+
+def test_balance_api_under_tuned_play(tmp_path):
+    import medici_sim
+
+    report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(_tuned_file(tmp_path)))
+    assert list(report.parameters["same"]) == [False, True]
+    assert "differ between the rules for greedy" in report.verdict
