@@ -129,7 +129,7 @@ def test_game_ranges_are_split_exactly_far_out():
     first = tuning.FRESH_FIRST
     parts = chunks(first, 100_003, 7)
     assert parts[0][0] == first and sum(n for _, n in parts) == 100_003
-    assert all(a + n == b for (a, n), (b, _) in zip(parts, parts[1:]))
+    assert all(a + n == b for (a, n), (b, _) in zip(parts, parts[1:], strict=False))
 
 
 # ---------------------------------------------------------------- the command
@@ -362,8 +362,9 @@ def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path)
     assert code == 2 and "has no parameters for greedy at 3 players under the standard rules" in err
     code, _, err = run(capsys, "balance", "-s", "greedy:take_min=3,random", "-p", "2", "--tuned", str(tuned))
     assert code == 2 and "greedy:take_min=3 gives parameters" in err
-    code, _, err = run(capsys, "compare", "-s", "greedy,random", "-p", "2", "--tuned", str(tuned))
-    assert code == 2 and "No such option '--tuned'" in err
+    code, out, err = run(capsys, "compare", "-s", "greedy,random", "-p", "2", "-n", "2000", "--variant", "bonus20",
+                         "--tuned", str(tuned), "--quiet")
+    assert code == 0 and "greedy:reveal_below=6,take_min=5" in out, err  # compare plays its rule's parameters
     code, _, err = run(capsys, *args, "--tuned", str(tuned), "--out", str(tuned))
     assert code == 2 and "is the run's --tuned file" in err
     document = json.loads(saved.read_text())

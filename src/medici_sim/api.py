@@ -117,7 +117,7 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
 def compare(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
             threads: int | None = None, deck: str | Sequence[str] | None = None, precision: float | None = None,
-            plugins: Sequence[str] = ()) -> CompareReport:
+            plugins: Sequence[str] = (), tuned: str | None = None) -> CompareReport:
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
@@ -125,10 +125,11 @@ def compare(games: int = 100_000, *, game: str = "card", players: str | int | Se
     ``precision``: instead of a fixed number of games, play batches of ``games`` until every
     win rate's 95% interval half-width is below it; ``deck``: a shipped deck's name or a deck
     file (card game; None: the default deck), a list of them, or "all" (every shipped deck),
-    each deck playing its own games.
+    each deck playing its own games; ``tuned``: a file written by ``tune`` or ``"shipped"``,
+    every strategy with its parameters tuned for the rules and each player count.
     """
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
-                                          deck, precision, plugins)
+                                          deck, precision, plugins, tuned)
     tables = studies.compare_answer(tournaments, study)
     return CompareReport(**tables, summary=studies.summary(tournaments, study, complete))
 

@@ -84,6 +84,9 @@ def study_options(command):
                      help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
         click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
                      help="Start a local Dask cluster of N worker processes for the run."),
+        click.option("--tuned", "tuned_spec", default=None, metavar="FILE|shipped",
+                     help="Play every strategy with its parameters tuned for each rule and player count: a file "
+                          "written by `tune --out FILE.json`, or shipped (the package's; see the README)."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
         wide_option,
         debug_option,
@@ -279,9 +282,6 @@ def compare(ctx, **options):
 
 @click.command()
 @study_options
-@click.option("--tuned", "tuned_spec", default=None, metavar="FILE|shipped",
-              help="Play every strategy with the parameters tuned for each rule and player count: a file written "
-                   "by `tune --out FILE.json`, or shipped (the package's, see the README).")
 @click.pass_context
 def balance(ctx, **options):
     """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""

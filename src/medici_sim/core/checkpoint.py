@@ -596,7 +596,7 @@ def _win_moments(value, where: str, games: int) -> None:
 # ---------------------------------------------------------------- compare and balance
 
 def _check_study(configuration, progress, command: str) -> None:
-    tuned = type(configuration) is dict and "tuned" in configuration and command == "balance"
+    tuned = type(configuration) is dict and "tuned" in configuration
     _keys(configuration, "configuration", (*STUDY_KEYS, "tuned") if tuned else STUDY_KEYS)
     if tuned and (type(configuration["tuned"]) is not str or not 0 < len(configuration["tuned"]) <= MAX_ORIGIN):
         raise _Invalid(f"configuration.tuned is {_show(configuration['tuned'])}, not where the tuned parameters "

@@ -148,8 +148,6 @@ class Study:
 
     def _check_tuned(self, command: str) -> None:
         """Tuned play names each strategy once, by name: the parameters are the file's."""
-        if command != "balance":
-            raise ConfigError("--tuned is balance's: it plays each rule with its own tuned parameters")
         names = [s.name for s in self.strategies]
         if len(set(names)) != len(names):
             raise ConfigError("--tuned: name each strategy once (its tuned parameters are the file's)")
@@ -157,8 +155,9 @@ class Study:
         if given:
             raise ConfigError(f"--tuned: {given[0]} gives parameters; with --tuned the file gives them "
                               "(name the strategy alone)")
+        variants = BALANCED_VARIANTS if command == "balance" else (self.variant or self.game.variants[0],)
         for players in self.counts:
-            for variant in BALANCED_VARIANTS:
+            for variant in variants:
                 self.tuned.lineup(self.strategies, players, variant)
 
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
