@@ -1,0 +1,153 @@
+"""How strong and how fast the ``search`` strategy is, in both games.
+
+    python benchmarks/bench_search.py                        # both games, budgets 8, 32, 128
+    python benchmarks/bench_search.py --game card --games 400 --budgets 32
+    python benchmarks/bench_search.py --speed-only           # rollouts/s and games/s only
+
+1. Strength: one ``search:rollouts=B`` seat against ``expert`` at every other seat, seats
+   rotated every game (R24, C20), for each budget B: card game with 2 and 4 players, classic
+   with 3 and 4. Printed: search's win rate (a shared win counts 1/k, R22 / C18) with its
+   95% interval, an expert seat's, the difference in standard errors of the difference
+   (the strength tests' measure: more than 3 is a clear win), and games per second.
+2. Speed: rollouts per second per core, timed on one thread from a game's first decision
+   (each rollout then plays a whole game), beside the rollout policy's own games per second
+   per core: a rollout costs about what playing the game with the policy alone costs.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import time
+
+import numpy as np
+from numba import njit
+
+from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.registry import MAX_PARAMS, get_game
+from medici_sim.core.stats import Z95, strategy_frame
+from medici_sim.games.card import engine as card_engine
+from medici_sim.games.card.strategies import search as card_search
+from medici_sim.games.classic import engine as classic_engine
+from medici_sim.games.classic import state as classic_state
+from medici_sim.games.classic.rules import HOLDS
+from medici_sim.games.classic.strategies import search as classic_search
+
+SETTINGS = {"card": (2, 4), "classic": (3, 4)}
+
+
+def config(game: str, players: int, spec: str, games: int, threads: int, seed: int) -> RunConfig:
+    return RunConfig(deck=load_game_deck(get_game(game), None), game=game, players=players, games=games, seed=seed,
+                     seating="rotate", threads=threads, strategies=parse_strategies(spec, players, game))
+
+
+def strength_row(game: str, players: int, budget: int, games: int, threads: int, seed: int) -> None:
+    spec = ",".join([f"search:rollouts={budget}"] + ["expert"] * (players - 1))
+    result = simulate(config(game, players, spec, games, threads, seed))
+    table = strategy_frame(result).set_index("strategy")
+    label = f"search:rollouts={budget}" if f"search:rollouts={budget}" in table.index else "search"
+    search, expert = table.loc[label], table.loc["expert"]
+    se_s = (search.win_rate_ci_high - search.win_rate) / Z95
+    se_e = (expert.win_rate_ci_high - expert.win_rate) / Z95
+    edge = (search.win_rate - expert.win_rate) / math.hypot(se_s, se_e)
+    print(f"{game:8} {players:>7} {budget:>8} {games:>7} {search.win_rate:>8.3f} "
+          f"[{search.win_rate_ci_low:.3f}, {search.win_rate_ci_high:.3f}] {expert.win_rate:>8.3f} {edge:>8.1f} "
+          f"{result.games_per_second:>9.1f} {result.games_per_second / threads:>9.1f}", flush=True)
+
+
+# -- speed ------------------------------------------------------------------------------------------
+
+@njit
+def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, repeats):
+    """Start a card game, reveal its first card (R9: obligatory) and search seat 0's first
+    decision (reveal another or stop) ``repeats`` times: 2 x rollouts x repeats whole games."""
+    state = buffer[0]
+    card_engine.start_game_nb(state, seed, 0, seating, slot_strategy, slot_params)
+    card_engine.start_day_nb(state, 0, 0)
+    state.counts[card_engine.TURN_ID] += 1
+    card_engine.reveal_card_nb(state)
+    actions = np.zeros(card_search.MAX_ACTIONS, np.int64)
+    actions[1] = 1
+    chosen = 0
+    for _ in range(repeats):
+        chosen += card_search.search_nb(state, 0, params, actions, 2, False)
+    return chosen
+
+
+@njit
+def classic_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, repeats):
+    """Start a classic game, deal the first auction's first card (C8) and search the
+    auctioneer's first draw decision ``repeats`` times: 2 x rollouts x repeats whole games."""
+    state = buffer[0]
+    classic_engine.start_game_nb(state, seed, 0, seating, slot_strategy, slot_params)
+    classic_engine.begin_day_nb(state, 0, 0)
+    counts = state.counts
+    counts[classic_state.TURN_ID] += 1  # engine.play_turn_nb's opening, up to the first question
+    counts[classic_state.AUCTIONEER] = 0
+    counts[classic_state.HIGHEST] = 0
+    counts[classic_state.HIGH_BIDDER] = -1
+    state.turn_bid[:] = -1
+    counts[classic_state.MAX_FREE] = HOLDS
+    classic_engine.add_to_lot_nb(state)
+    actions = np.zeros(classic_search.MAX_ACTIONS, np.int64)
+    actions[1] = 1
+    chosen = 0
+    for _ in range(repeats):
+        chosen += classic_search.search_nb(state, 0, params, actions, 2, classic_search.DRAWING)
+    return chosen
+
+
+def rollouts_per_second(game: str, players: int, rollouts: int, repeats: int) -> float:
+    kernel = Kernel(config(game, players, ",".join(["search"] + ["expert"] * (players - 1)), 1, 1, 1))
+    buffer = (card_engine if game == "card" else classic_engine).new_state_nb(*kernel.inputs, False)
+    search = get_game(game).registry["search"]
+    params = np.zeros(MAX_PARAMS)
+    params[:len(search.params)] = [p.default for p in search.params.values()]
+    params[0] = rollouts
+    fn = card_first_decision_nb if game == "card" else classic_first_decision_nb
+    args = (buffer, 1, 1, kernel.slot_strategy, kernel.slot_params, tuple(params))
+    fn(*args, 1)  # compile
+    began = time.perf_counter()
+    fn(*args, repeats)
+    return 2 * rollouts * repeats / (time.perf_counter() - began)
+
+
+def policy_games_per_second(game: str, players: int, games: int) -> float:
+    return max(simulate(config(game, players, "expert", games, 1, 1)).games_per_second for _ in range(3))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=sorted(SETTINGS), action="append", help="the game(s) to measure [both]")
+    parser.add_argument("--budgets", default="8,32,128", help="rollouts per action, comma-separated")
+    parser.add_argument("--games", type=int, default=1000, help="games per setting (a budget of 128 plays a quarter)")
+    parser.add_argument("--players", type=int, action="append", help="player counts [card 2 and 4, classic 3 and 4]")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--speed-only", action="store_true", help="skip the strength table")
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    games = args.game or sorted(SETTINGS)
+    start = time.perf_counter()
+    if not args.speed_only:
+        print(f"search:rollouts=B at one seat, expert at the others, seats rotated; {args.threads} threads")
+        print(f"{'game':8} {'players':>7} {'rollouts':>8} {'games':>7} {'search':>8} {'95% interval':>16} "
+              f"{'expert':>8} {'SE diff':>8} {'games/s':>9} {'per core':>9}")
+        for game in games:
+            for players in args.players or SETTINGS[game]:
+                for budget in budgets:
+                    n = args.games if budget <= 32 else max(args.games // 4, 100)
+                    strength_row(game, players, budget, n, args.threads, args.seed)
+    print("\nspeed on one thread: rollouts of whole games (the first decision's) and the policy's own games")
+    print(f"{'game':8} {'players':>7} {'rollouts/s':>11} {'expert games/s':>15} {'ratio':>6}")
+    for game in games:
+        for players in args.players or SETTINGS[game]:
+            rollouts = rollouts_per_second(game, players, 64, 20)
+            alone = policy_games_per_second(game, players, 20_000)
+            print(f"{game:8} {players:>7} {rollouts:>11,.0f} {alone:>15,.0f} {rollouts / alone:>6.2f}", flush=True)
+    print(f"(took {time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
