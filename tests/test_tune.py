@@ -338,7 +338,8 @@ def test_balance_tuned_plays_each_rule_with_its_own_parameters(capsys, tmp_path)
     answer = json.loads(out_path.read_text())
     assert [r["strategy"] for r in answer["strategies"]] == ["greedy", "random"]
     assert answer["parameters"][0] == {"players": 2, "strategy": "greedy", "standard": "greedy:reveal_below=4,"
-                                       "take_min=1", "bonus20": "greedy:reveal_below=6,take_min=5", "same": False}
+                                       "take_min=1", "bonus20": "greedy:reveal_below=6,take_min=5", "same": False,
+                                       "cross_check": "not measured"}
     assert "the tuned parameters differ between the rules for greedy" in out
     # the standard tournament is exactly compare's with those parameters (the same games, R25)
     compared = tmp_path / "c.json"
@@ -380,3 +381,47 @@ def test_balance_api_under_tuned_play(tmp_path):
     report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(_tuned_file(tmp_path)))
     assert list(report.parameters["same"]) == [False, True]
     assert "differ between the rules for greedy" in report.verdict
+
+
+def _finished(variant: str, tuned: tuple[float, ...], players: int = 2) -> tuning.TaskResult:
+    """A finished greedy task whose tuned parameters clearly beat the defaults."""
+    task = tuning.TuneTask("card", "greedy", players, variant, None, 4, 600, 2400, 0, 4)
+    fresh = tuning.Fresh(np.array([2400, 2400 * 45, 2400 * 45 * 45]), np.array([2400, 2400 * 20, 2400 * 20 * 20]))
+    return tuning.TaskResult(task, [], tuned, fresh)
+
+
+def test_cross_check_plays_each_rules_parameters_against_the_others(capsys):
+    from medici_sim.core.driver import ThreadRunner
+
+    results = [_finished("standard", (4.0, 1.0)), _finished("bonus20", (12.0, 9.0)),
+               _finished("standard", (5.0, 2.0), players=3), _finished("bonus20", (5.0, 2.0), players=3)]
+    with ThreadRunner(2) as runner:
+        table = tuning.cross_check(results, tuning.Evaluator(runner, 2))
+    assert list(table["rules"]) == ["standard", "bonus20", "standard", "bonus20"]
+    first = table.iloc[0]
+    assert first["own"] == "greedy:reveal_below=4,take_min=1" and first["other"] == "greedy:reveal_below=12,take_min=9"
+    assert first["games"] == 2400 and first["own_ci_low"] <= first["own_win_rate"] <= first["own_ci_high"]
+    # greedy taking every card worth 1 or more beats greedy waiting for 9s, under either rule
+    assert first["own_better"] and not first["other_better"]
+    assert table.iloc[1]["other_better"] and not table.iloc[1]["own_better"]
+    assert list(table["games"][2:]) == [0, 0]  # the same parameters under both rules: nothing to play
+
+
+def test_balance_verdict_cites_tunes_cross_check(tmp_path):
+    import medici_sim
+
+    path = _tuned_file(tmp_path)
+    document = json.loads(path.read_text())
+    document["cross_check"] = [{"game": "card", "strategy": "greedy", "players": 2, "rules": rules,
+                                "own": "x", "other": "y", "games": 2000, "own_win_rate": 0.6, "own_ci_low": 0.57,
+                                "own_ci_high": 0.63, "fair_share": 0.5, "own_better": True, "other_better": False}
+                               for rules in ("standard", "bonus20")]
+    path.write_text(json.dumps(document))
+    report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(path))
+    assert report.parameters["cross_check"][0] == "each rule's own are better"
+    assert "each rule's own parameters are better for greedy (bonus20 changes the best parameters" in report.verdict
+    document["cross_check"][0]["own_better"] = False  # under standard neither set is better
+    path.write_text(json.dumps(document))
+    report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(path))
+    assert report.parameters["cross_check"][0] == "bonus20's better under bonus20 only"
+    assert "each rule's own parameters are better for no strategy" in report.verdict

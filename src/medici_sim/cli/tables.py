@@ -91,10 +91,24 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "tuned [95% CI]": _interval(frame["tuned_win_rate"], frame["tuned_ci_low"], frame["tuned_ci_high"]),
             "change": [f"{100 * d:+.1f} ± {100 * h:.1f}" for d, h in zip(frame["improvement"], half, strict=True)],
             "significant": ["yes" if s else "no" for s in frame["significant"]]})
+    if name == "cross_check":  # tune's: each rule's parameters against another rule's
+        return pd.DataFrame({
+            "strategy": frame["strategy"], "players": frame["players"], "under": frame["rules"],
+            "its own parameters [95% CI]": _interval(frame["own_win_rate"], frame["own_ci_low"], frame["own_ci_high"]),
+            "fair": [_pct(v) for v in frame["fair_share"]],
+            "verdict": [cross_verdict(row) for row in frame.itertuples(index=False)]})
     if name == "rounds":
         return pd.DataFrame({"round": frame["round"], "mean": [_pct(v) for v in frame["mean_win_rate"]],
                              "best": [_pct(v) for v in frame["best_win_rate"]], "incumbent": frame["incumbent"]})
     return frame
+
+
+def cross_verdict(row) -> str:
+    """One line of tune's cross check in words."""
+    if row.games == 0:
+        return "same parameters"
+    return "its own are better" if row.own_better else "the other's are better" if row.other_better else \
+        "no significant difference"
 
 
 def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool) -> None:

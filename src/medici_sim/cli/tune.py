@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import click
+import pandas as pd
 
 from ..core import checkpoint, tuning
 from ..core.cluster import connect
@@ -37,7 +38,7 @@ from .common import (
 )
 from .tables import print_table
 
-TABLES = ["tuned", "history", "rounds"]
+TABLES = ["tuned", "history", "rounds", "cross_check"]
 
 
 def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
@@ -73,10 +74,10 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) ->
     return tasks
 
 
-def _print_answer(results, run: dict, files: RunFiles, wide: bool, figure) -> None:
+def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure) -> None:
     """Write the files (all or none), then print."""
     tables = {"tuned": tuning.result_table(results), "history": tuning.history_table(results),
-              "rounds": tuning.round_table(results)}
+              "rounds": tuning.round_table(results), "cross_check": rules}
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure(tables)))
@@ -97,6 +98,9 @@ def _print_answer(results, run: dict, files: RunFiles, wide: bool, figure) -> No
             else:
                 click.echo(f"  {where}: no significant improvement on fresh games; keep the defaults "
                            f"({row.best}) [tuning's pick: {row.tuned}]")
+    if len(rules):
+        print_table("Each rule's best parameters against another rule's, under that rule (one seat against the "
+                    "others, fresh games, 95% intervals)", rules, "cross_check", wide)
     click.echo("\nRun")
     for key, value in run.items():
         click.echo(f"  {key:24} {value}")
@@ -202,8 +206,10 @@ def tune_command(ctx, **options):
                 evaluator = tuning.Evaluator(runner, threads, stop, notice)
                 try:
                     complete = tuning.tune_all(tasks, results, evaluator, on_round, stop)
+                    rules = tuning.cross_check(results, evaluator, stop) if complete else None
+                    complete = complete and not stop.is_set()
                 except tuning.Stopped:
-                    complete = False
+                    complete, rules = False, None
                 except ReplayMismatch as exc:
                     raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
     finally:
@@ -228,6 +234,7 @@ def tune_command(ctx, **options):
 
         return plot_tuning(tables["history"], tables["tuned"])
 
-    _print_answer(results, run, files, options["wide"], figure if files.plot else None)
+    _print_answer(results, rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), run, files,
+                  options["wide"], figure if files.plot else None)
     if not complete:
         sys.exit(INTERRUPTED)

@@ -38,6 +38,9 @@ from .stats import mean_interval
 ROUND_BLOCK = 1 << 40  # game indices of one round; rounds start at round * ROUND_BLOCK
 MAX_ROUNDS = 1 << 20
 FRESH_FIRST = 1 << 62  # the fresh games of the final check: far beyond every round's indices
+CROSS_FIRST = FRESH_FIRST + (1 << 61)  # the rules' cross check: fresh games of its own
+CROSS_COLUMNS = ["game", "strategy", "players", "rules", "own", "other", "games", "own_win_rate", "own_ci_low",
+                 "own_ci_high", "fair_share", "own_better", "other_better"]
 MAX_GAMES_PER_EVAL = ROUND_BLOCK
 SELF = "self"
 
@@ -177,14 +180,22 @@ class TaskResult:
     def complete(self) -> bool:
         return self.fresh is not None
 
+    def check(self) -> tuple:
+        """The fresh check: win rates (tuned, default) with 95% intervals, the improvement,
+        its half-width, and whether it is significant."""
+        rate, low, high = _interval(np.stack([self.fresh.tuned, self.fresh.default]))
+        difference = float(rate[0] - rate[1])
+        half = float(np.hypot(rate[0] - low[0], rate[1] - low[1]))  # the two are sampled separately
+        return rate, low, high, difference, half, difference - half > 0
+
+    def best(self) -> SeatStrategy:
+        """The recommendation: the tuned parameters if they beat the defaults on fresh games."""
+        return self.task.slot(self.tuned) if self.check()[-1] else self.task.default
+
     def row(self) -> dict:
         """The task's line of the result table."""
         task = self.task
-        (rate, low, high) = (np.asarray(v) for v in _interval(np.stack([self.fresh.tuned, self.fresh.default])))
-        difference = rate[0] - rate[1]
-        half = float(np.hypot(rate[0] - low[0], rate[1] - low[1]))  # the two are sampled separately
-        significant = difference - half > 0
-        tuned = task.slot(self.tuned)
+        rate, low, high, difference, half, significant = self.check()
         return {
             "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
             "against": task.against_label(), "evaluations": sum(len(r.candidates) for r in self.rounds),
@@ -194,7 +205,7 @@ class TaskResult:
             "tuned_win_rate": rate[0], "tuned_ci_low": low[0], "tuned_ci_high": high[0],
             "improvement": difference, "improvement_ci_low": difference - half,
             "improvement_ci_high": difference + half, "significant": bool(significant),
-            "tuned": spec(tuned), "best": spec(tuned if significant else task.default),
+            "tuned": spec(task.slot(self.tuned)), "best": spec(self.best()),
         }
 
     def history(self) -> pd.DataFrame:
@@ -260,6 +271,36 @@ def tune_all(tasks: Sequence[TuneTask], results: list[TaskResult], evaluator: Ev
         if not result.complete:
             return False
     return True
+
+
+def cross_check(results: Sequence[TaskResult], evaluator: Evaluator,
+                stop: threading.Event | None = None) -> pd.DataFrame:
+    """Does a rule change the best parameters? For each strategy and player count tuned under
+    several rules, under each rule: one seat with that rule's best parameters against the
+    other seats with another rule's (fresh games, 95% intervals). Its win rate above the
+    fair share (``own_better``) means the rule's own parameters are really better there;
+    below it (``other_better``), the other rule's are; neither: the tuned difference does
+    not matter. Identical parameters play no games (their rows have 0 games)."""
+    done = {(r.task.strategy, r.task.players, r.task.variant): r for r in results if r.complete}
+    rows = []
+    for (strategy, players, variant), result in done.items():
+        for (other_strategy, other_players, other_variant), other in done.items():
+            if (other_strategy, other_players) != (strategy, players) or other_variant == variant:
+                continue
+            if stop is not None and stop.is_set():
+                return pd.DataFrame(rows, columns=CROSS_COLUMNS)
+            own, theirs = result.best(), other.best()
+            if own == theirs:
+                rate = low = high = 1 / players
+                games = 0
+            else:
+                row = _fresh_row(evaluator.first_slot(result.task, [(own, *(theirs,) * (players - 1))], CROSS_FIRST,
+                                                      result.task.fresh_games)[0])
+                (rate,), (low,), (high,) = _interval(row[None, :])
+                games = int(row[0])
+            rows.append((result.task.game, strategy, players, variant, spec(own), spec(theirs), games, rate, low,
+                         high, 1 / players, bool(low > 1 / players), bool(high < 1 / players)))
+    return pd.DataFrame(rows, columns=CROSS_COLUMNS)
 
 
 def result_table(results: Sequence[TaskResult]) -> pd.DataFrame:
@@ -426,6 +467,9 @@ class TunedParameters:
 
     source: str  # the file, or "shipped"
     best: dict  # (strategy, players, variant) -> SeatStrategy
+    # (strategy, players, variant) -> "own", "other", "neither" or "same": tune's cross check, where
+    # the variant's parameters played another rule's under that variant (the file's cross_check table)
+    cross: dict = field(default_factory=dict)
 
     def lineup(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies with their tuned parameters for this player count and rules (a
@@ -486,4 +530,10 @@ def load_tuned(spec: str, game: str) -> TunedParameters:
         best[key] = slot
     if not best:
         raise ConfigError(f"--tuned {shown}: no tuned strategies of the {game} game")
-    return TunedParameters(shown, best)
+    cross = {}
+    for row in document.get("cross_check") or ():
+        if isinstance(row, dict) and row.get("game") == game and all(k in row for k in CROSS_COLUMNS):
+            found = "same" if row["games"] == 0 else "own" if row["own_better"] else \
+                "other" if row["other_better"] else "neither"
+            cross[row["strategy"], row["players"], row["rules"]] = found
+    return TunedParameters(shown, best, cross)

@@ -44,7 +44,8 @@ Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
-TUNED_COLUMNS = ["players", "strategy", "standard", "bonus20", "same"]
+TUNED_COLUMNS = ["players", "strategy", "standard", "bonus20", "same", "cross_check"]
+RULES_DIFFER = "each rule's own are better"  # the cross check's finding that bonus20 changes the best parameters
 BALANCED_VARIANTS = ("standard", "bonus20")  # balance compares these rules (R19)
 ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
 ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
@@ -290,7 +291,8 @@ def compare_answer(tournaments: list[Tournament], study: Study | None = None) ->
     return _concat([_with_deck(label, tables) for label, tables in parts if tables is not None])
 
 
-def _balance_tables(tournaments: list[Tournament], tuned: bool = False) -> dict[str, pd.DataFrame] | None:
+def _balance_tables(tournaments: list[Tournament],
+                    tuned: TunedParameters | None = None) -> dict[str, pd.DataFrame] | None:
     """Per strategy and per rules; with tuned play the strategies are named (their parameters,
     which differ between the rules, are in the table ``parameters``)."""
     pairs = [(std, b20) for std, b20 in zip(tournaments[::2], tournaments[1::2], strict=True)
@@ -300,25 +302,54 @@ def _balance_tables(tournaments: list[Tournament], tuned: bool = False) -> dict[
     per_strategy, per_rules = zip(*(balance_tables(std, b20) for std, b20 in pairs), strict=True)
     tables = {"strategies": pd.concat(per_strategy, ignore_index=True),
               "rules": pd.concat(per_rules, ignore_index=True)}
-    if tuned:
+    if tuned is not None:
         tables["strategies"]["strategy"] = [s.name for std, _ in pairs for s in std.strategies]
         tables[TUNED_TABLE] = pd.DataFrame(
-            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b)
+            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b, cross_words(tuned, a.name, std.players))
              for std, b20 in pairs for a, b in zip(std.strategies, b20.strategies, strict=True)],
             columns=TUNED_COLUMNS)
     return tables
 
 
+def cross_words(tuned: TunedParameters, strategy: str, players: int) -> str:
+    """tune's cross check of one strategy and player count in words: under each rule, one seat
+    with that rule's parameters played the other rule's parameters."""
+    found = [tuned.cross.get((strategy, players, rules)) for rules in BALANCED_VARIANTS]
+    if None in found:
+        return "not measured"
+    if "same" in found:
+        return "same parameters"
+    # who won under each rule: "own" under standard is standard's set, under bonus20 bonus20's
+    winners = [{"own": own, "other": other}.get(f) for f, own, other in
+               zip(found, ("standard's", "bonus20's"), ("bonus20's", "standard's"), strict=True)]
+    if winners == ["standard's", "bonus20's"]:
+        return RULES_DIFFER
+    if winners[0] == winners[1] and winners[0]:
+        return f"{winners[0]} better under both"
+    if winners == [None, None]:
+        return "no significant difference"
+    won = [f"{w} better under {rules}" for w, rules in zip(winners, BALANCED_VARIANTS, strict=True) if w]
+    return ", ".join(won) + (" only" if len(won) == 1 else "")
+
+
 def tuned_lines(parameters: pd.DataFrame) -> list[str]:
-    """Whether bonus20 changes the best parameters, per player count, in words."""
+    """Whether bonus20 changes the best parameters, per player count, in words: where the tuned
+    parameters differ, and (where the tuned file holds tune's cross check) whether the
+    difference matters when one set plays the other under bonus20."""
     lines = []
     for players, rows in parameters.groupby("players", sort=True):
         tuned = rows[rows["standard"] != rows["strategy"]]  # the strategies with parameters
-        changed = list(tuned.loc[~tuned["same"], "strategy"])
-        same = list(tuned.loc[tuned["same"], "strategy"])
-        lines.append(f"With {players} players, the tuned parameters differ between the rules for "
-                     f"{', '.join(changed) or 'no strategy'}" + (f" and are the same for {', '.join(same)}" if same
-                                                                  else ""))
+        differ = tuned[~tuned["same"]]
+        line = (f"With {players} players, the tuned parameters differ between the rules for "
+                f"{', '.join(differ['strategy']) or 'no strategy'}")
+        if tuned["same"].any():
+            line += f" and are the same for {', '.join(tuned.loc[tuned['same'], 'strategy'])}"
+        measured = differ[differ["cross_check"] != "not measured"]
+        if len(measured):
+            changed = list(measured.loc[measured["cross_check"] == RULES_DIFFER, "strategy"])
+            line += (f"; played against each other under each rule, each rule's own parameters are better for "
+                     f"{', '.join(changed) or 'no strategy'} (bonus20 changes the best parameters only there)")
+        lines.append(line)
     return lines
 
 
@@ -329,11 +360,11 @@ def balance_answer(tournaments: list[Tournament], study: Study | None = None) ->
     deck by deck, then "Across N decks": on how many decks each finding of the verdicts
     holds (also as the table ``across_decks``).
     """
-    tuned = study is not None and study.tuned is not None
+    tuned = study.tuned if study is not None else None
     if study is None or not study.several_decks:
         tables = _balance_tables(tournaments, tuned)
         text = verdict(tables["strategies"], tables["rules"])
-        if tuned:
+        if tuned is not None:
             text += "\n" + "\n".join(f"{line}." for line in tuned_lines(tables[TUNED_TABLE]))
         return tables, text
     per_deck = [(label, tables) for label, block in by_deck(tournaments, study)
