@@ -425,3 +425,27 @@ def test_balance_verdict_cites_tunes_cross_check(tmp_path):
     report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(path))
     assert report.parameters["cross_check"][0] == "bonus20's better under bonus20 only"
     assert "each rule's own parameters are better for no strategy" in report.verdict
+
+
+def test_balance_plays_another_rules_parameters_where_the_cross_check_found_them_better(tmp_path):
+    from medici_sim.core.driver import seat_strategy
+
+    path = _tuned_file(tmp_path)
+    document = json.loads(path.read_text())
+    bonus20_best = "greedy:reveal_below=6,take_min=5"
+    document["cross_check"] = [
+        {"game": "card", "strategy": "greedy", "players": 2, "rules": "standard", "own": "x", "other": bonus20_best,
+         "games": 2000, "own_win_rate": 0.4, "own_ci_low": 0.37, "own_ci_high": 0.43, "fair_share": 0.5,
+         "own_better": False, "other_better": True},
+        {"game": "card", "strategy": "greedy", "players": 2, "rules": "bonus20", "own": bonus20_best, "other": "x",
+         "games": 2000, "own_win_rate": 0.6, "own_ci_low": 0.57, "own_ci_high": 0.63, "fair_share": 0.5,
+         "own_better": True, "other_better": False}]
+    path.write_text(json.dumps(document))
+    tuned = tuning.load_tuned(str(path), "card")
+    best = seat_strategy("greedy", reveal_below=6, take_min=5)
+    assert tuned.lineup([seat_strategy("greedy")], 2, "standard") == (best,)
+    assert tuned.lineup([seat_strategy("greedy")], 2, "bonus20") == (best,)
+    document["cross_check"][0]["strategy"] = "expert"  # a check of nothing the file tuned
+    path.write_text(json.dumps(document))
+    with pytest.raises(ConfigError, match="cross_check entry 1 is not tune's check of a tuned strategy"):
+        tuning.load_tuned(str(path), "card")

@@ -463,13 +463,17 @@ MAX_TUNED_BYTES = 64 << 20
 class TunedParameters:
     """The best parameters of each strategy per (player count, rules): what ``tune --out
     FILE.json`` wrote (its ``tuned`` table; an improvement that did not hold on fresh games
-    keeps the defaults there)."""
+    keeps the defaults there). Where tune's cross check found another rule's parameters
+    better under a rule than that rule's own (the tuning of that rule stopped short), those
+    are the best known for it, and :meth:`lineup` plays them."""
 
     source: str  # the file, or "shipped"
     best: dict  # (strategy, players, variant) -> SeatStrategy
     # (strategy, players, variant) -> "own", "other", "neither" or "same": tune's cross check, where
     # the variant's parameters played another rule's under that variant (the file's cross_check table)
     cross: dict = field(default_factory=dict)
+    # (strategy, players, variant) -> the other rule's parameters, where they beat the variant's own under it
+    better: dict = field(default_factory=dict)
 
     def lineup(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies with their tuned parameters for this player count and rules (a
@@ -479,8 +483,9 @@ class TunedParameters:
             registry = get_game(s.game).registry
             if not registry[s.name].params:
                 out.append(s)
-            elif (s.name, players, variant) in self.best:
-                out.append(self.best[s.name, players, variant])
+            elif (s.name, players, variant) in self.best:  # the best known: its own, or another rule's that beat it
+                key = (s.name, players, variant)
+                out.append(self.better.get(key, self.best[key]))
             else:
                 raise ConfigError(f"--tuned {self.source} has no parameters for {s.name} at {players} players "
                                   f"under the {variant} rules (tune it: medici-sim tune {s.name} --game {s.game} "
@@ -530,10 +535,19 @@ def load_tuned(spec: str, game: str) -> TunedParameters:
         best[key] = slot
     if not best:
         raise ConfigError(f"--tuned {shown}: no tuned strategies of the {game} game")
-    cross = {}
-    for row in document.get("cross_check") or ():
-        if isinstance(row, dict) and row.get("game") == game and all(k in row for k in CROSS_COLUMNS):
-            found = "same" if row["games"] == 0 else "own" if row["own_better"] else \
-                "other" if row["other_better"] else "neither"
-            cross[row["strategy"], row["players"], row["rules"]] = found
-    return TunedParameters(shown, best, cross)
+    cross, better = {}, {}
+    for i, row in enumerate(document.get("cross_check") or ()):
+        if not isinstance(row, dict) or row.get("game") != game:
+            continue
+        key = (row.get("strategy"), row.get("players"), row.get("rules"))
+        if not all(k in row for k in CROSS_COLUMNS) or key not in best:
+            raise ConfigError(f"--tuned {shown}: cross_check entry {i + 1} is not tune's check of a tuned strategy")
+        found = "same" if row["games"] == 0 else "own" if row["own_better"] else \
+            "other" if row["other_better"] else "neither"
+        cross[key] = found
+        if found == "other":
+            try:
+                (better[key],) = parse_strategy_list(row["other"], game)
+            except (ConfigError, ValueError) as exc:
+                raise ConfigError(f"--tuned {shown}: cross_check entry {i + 1}: {exc}") from None
+    return TunedParameters(shown, best, cross, better)

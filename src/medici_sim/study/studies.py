@@ -344,11 +344,13 @@ def tuned_lines(parameters: pd.DataFrame) -> list[str]:
                 f"{', '.join(differ['strategy']) or 'no strategy'}")
         if tuned["same"].any():
             line += f" and are the same for {', '.join(tuned.loc[tuned['same'], 'strategy'])}"
-        measured = differ[differ["cross_check"] != "not measured"]
+        measured = tuned[tuned["cross_check"] != "not measured"]
         if len(measured):
             changed = list(measured.loc[measured["cross_check"] == RULES_DIFFER, "strategy"])
-            line += (f"; played against each other under each rule, each rule's own parameters are better for "
-                     f"{', '.join(changed) or 'no strategy'} (bonus20 changes the best parameters only there)")
+            line += ("; played against each other under each rule (tune's cross check), each rule's own "
+                     + (f"parameters win for {', '.join(changed)}: bonus20 changes their best parameters"
+                        if changed else "parameters win for no strategy: bonus20 changes no strategy's best "
+                        "parameters measurably"))
         lines.append(line)
     return lines
 
