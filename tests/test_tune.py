@@ -419,12 +419,12 @@ def test_balance_verdict_cites_tunes_cross_check(tmp_path):
     path.write_text(json.dumps(document))
     report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(path))
     assert report.parameters["cross_check"][0] == "each rule's own are better"
-    assert "each rule's own parameters are better for greedy (bonus20 changes the best parameters" in report.verdict
+    assert "each rule's own parameters win for greedy: bonus20 changes their best parameters" in report.verdict
     document["cross_check"][0]["own_better"] = False  # under standard neither set is better
     path.write_text(json.dumps(document))
     report = medici_sim.balance(2000, players=2, strategies="greedy,random", tuned=str(path))
     assert report.parameters["cross_check"][0] == "bonus20's better under bonus20 only"
-    assert "each rule's own parameters are better for no strategy" in report.verdict
+    assert "bonus20 changes no strategy's best parameters measurably" in report.verdict
 
 
 def test_balance_plays_another_rules_parameters_where_the_cross_check_found_them_better(tmp_path):
