@@ -147,7 +147,7 @@ register(Strategy(
                            help="the built-in that models every other seat in rollouts (same ids)"),
         "horizon": Param(HORIZON_GAME, 0, 1, integer=True,
                          help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
-        "margin_weight": Param(0.01, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
     },
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
 ))
