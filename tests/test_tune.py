@@ -114,6 +114,11 @@ def test_box_maps_every_built_in_default_to_itself_and_keeps_whole_numbers_whole
     assert BOX.values((-0.25, 2.0, 1.0)) == (5.0, 0.0, 6.0)
 
 
+def test_a_range_too_wide_to_measure_is_refused():
+    with pytest.raises(ValueError, match="finite range"):
+        Box(("x",), (-1e308,), (1e308,), (False,))
+
+
 def test_a_strategy_without_parameters_or_finite_ranges_cannot_be_tuned(capsys, tmp_path):
     with pytest.raises(ConfigError, match="random has no parameters"):
         tuning.tunable_box("card", "random")
@@ -212,6 +217,13 @@ def test_plot_and_table_files(capsys, tmp_path):
     (["greedy", "--plot", "x.pdf"], "must end in .png"),
     (["value", "--game", "classic", "--players", "2"], "players must be between 3 and 6"),
     (["greedy", "--resume", "nosuch.ckpt"], "no such file"),
+    (["greedy", "--players", ""], "--players must be 'all' or numbers"),
+    (["greedy", "--out", ""], "--out: an empty file name"),
+    (["greedy", "--plot", " "], "--plot: an empty file name"),
+    (["greedy", "--deck", ""], "--deck: an empty file name"),
+    (["greedy", "--overwrite-checkpoint"], "--overwrite-checkpoint needs --checkpoint FILE"),
+    (["greedy", "--against", ","], "--against ',': empty strategy name"),
+    (["greedy", "--players", "2", "--against", "greedy,random"], "2 players need 1 opponent, got 2"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -247,6 +259,11 @@ def test_a_finished_checkpoint_resumes_to_the_same_answer_and_refuses_other_opti
     assert code == 2 and "already holds a run" in err and "--resume" in err
 
 
+def _resum(document: dict, _edit=None) -> None:
+    """An edit whose author also recomputed the checksum: the rules must catch it."""
+    document["checksum"] = checkpoint._checksum(document)
+
+
 @pytest.mark.parametrize(("edit", "message"), [
     (lambda d: d["progress"]["tasks"][0]["rounds"][0]["win60"].__setitem__(0, 10**9), "outside"),
     (lambda d: d["progress"]["tasks"][0]["rounds"][0]["candidates"][0].__setitem__(0, 99.0),
@@ -254,8 +271,13 @@ def test_a_finished_checkpoint_resumes_to_the_same_answer_and_refuses_other_opti
     (lambda d: d["progress"]["tasks"][0]["fresh"]["tuned"].__setitem__(1, 7), None),
     (lambda d: d["configuration"]["tasks"][0].__setitem__("popsize", 1), "outside 2..1000"),
     (lambda d: d["progress"]["tasks"][0]["rounds"].pop(), "only 2 of its 3 rounds"),
-    (lambda d: d["progress"]["tasks"][0]["rounds"][1]["win60"].__setitem__(1, 61), "checksum"),
+    (lambda d: (w := d["progress"]["tasks"][0]["rounds"][1]["win60"]).__setitem__(1, w[1] + 30), "checksum"),
     (lambda d: d.__setitem__("command", "run"), "saved by `run`, not `tune`"),
+    # a 2-player win credit is 60 or 30 per game
+    (lambda d: _resum(d, d["progress"]["tasks"][0]["rounds"][0]["win60"].__setitem__(0, 6421)), "multiples of 30"),
+    (lambda d: _resum(d, d["configuration"]["tasks"].append(d["configuration"]["tasks"][0])
+                      or d["progress"]["tasks"].append({"rounds": [], "tuned": None, "fresh": None})),
+     "tunes greedy, 2 players, standard a second time"),
 ])
 def test_a_tampered_checkpoint_is_refused_in_one_line(capsys, tmp_path, edit, message):
     saved = _checkpointed(capsys, tmp_path)
@@ -368,11 +390,34 @@ def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path)
     assert code == 0 and "greedy:reveal_below=6,take_min=5" in out, err  # compare plays its rule's parameters
     code, _, err = run(capsys, *args, "--tuned", str(tuned), "--out", str(tuned))
     assert code == 2 and "is the run's --tuned file" in err
+    other = tmp_path / "other.json"
+    other.write_text(tuned.read_text().replace("take_min=5", "take_min=6"))
+    code, _, err = run(capsys, "balance", "--resume", str(saved), "--tuned", str(other), "--quiet")
+    assert code == 2 and "disagrees with the checkpoint's parameters at 2 players under bonus20" in err
+    code, again_tuned, err = run(capsys, "balance", "--resume", str(saved), "--tuned", str(tuned), "--quiet")
+    assert code == 0 and again_tuned.split("\nRun")[0] == first.split("\nRun")[0], err
     document = json.loads(saved.read_text())
     document["configuration"]["tournaments"][1]["strategies"].reverse()
     saved.write_text(json.dumps(document))
     code, _, err = run(capsys, "balance", "--resume", str(saved), "--quiet")
     assert code == 2 and "but tournaments[0] has" in err
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ({"players": 99}, "players 99 or rules 'standard' are not the card game's"),
+    ({"game": ["x"]}, "game ['x'] is not a game medici-sim knows"),
+    ({"best": "greedy,random"}, "names 2 strategies, not one"),
+    ({"best": ""}, "best is '', not a strategy with its parameters"),
+    ({"best": "greedy:take_min=99"}, "parameter take_min of greedy must be between 0 and 20"),
+])
+def test_a_bad_tuned_file_entry_is_named(tmp_path, entry, message):
+    path = _tuned_file(tmp_path)
+    document = json.loads(path.read_text())
+    document["tuned"][0].update(entry)
+    path.write_text(json.dumps(document))
+    with pytest.raises(ConfigError, match="entry 1") as error:
+        tuning.load_tuned(str(path), "card")
+    assert message in str(error.value)
 
 
 def test_balance_api_under_tuned_play(tmp_path):
@@ -449,3 +494,25 @@ def test_balance_plays_another_rules_parameters_where_the_cross_check_found_them
     path.write_text(json.dumps(document))
     with pytest.raises(ConfigError, match="cross_check entry 1 is not tune's check of a tuned strategy"):
         tuning.load_tuned(str(path), "card")
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_the_fresh_check_stops_and_resume_redoes_it(tmp_path):
+    args = ["tune", "greedy", "--players", "2", "--evaluations", "8", "--popsize", "4", "--games-per-eval", "2000",
+            "--fresh-games", "6000000", "--seed", "3", "--quiet", "--threads", "2"]
+    whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "t.ckpt"
+    assert medici(*args, "--out", str(whole)).wait(timeout=600) == 0
+    proc = medici(*args, "--checkpoint", str(saved))
+    deadline = time.monotonic() + 300
+    while _rounds_saved(saved) < 2:  # every round saved: the fresh check is under way
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "PARTIAL RESULTS" in out, (out, err)
+    assert json.loads(saved.read_text())["progress"]["tasks"][0]["fresh"] is None
+    done = medici("tune", "greedy", "--resume", str(saved), "--quiet", "--out", str(resumed))
+    _, err = done.communicate(timeout=600)
+    assert done.returncode == 0, err
+    assert _tables(whole) == _tables(resumed)

@@ -17,6 +17,15 @@ Bad options raise ``ValueError`` subclasses with the command line's one-line mes
 
 __version__ = "0.2.0"
 
+import os as _os  # noqa: E402
+import signal as _signal  # noqa: E402
+import sys as _sys  # noqa: E402
+
+if _sys.argv and _os.path.basename(_sys.argv[0]) == "medici-sim":
+    # the command starting up (numba's import takes a second or two): Ctrl-C quits quietly with
+    # the usual code; cli.main restores Python's handler once it runs
+    _signal.signal(_signal.SIGINT, lambda signum, frame: (_os.write(2, b"medici-sim: interrupted\n"), _os._exit(130)))
+
 from pathlib import Path  # noqa: E402
 
 from .core.cache import configure_numba_cache  # noqa: E402

@@ -72,6 +72,12 @@ class RunFiles:
         return self.checkpoint or self.resume
 
     def check(self, table_names: list[str]) -> None:
+        for option, value in (("--out", self.out), ("--plot", self.plot), ("--checkpoint", self.checkpoint),
+                              ("--resume", self.resume), ("--deck", self.deck), ("--tuned", self.tuned)):
+            if value is not None and not value.strip():
+                raise ConfigError(f"{option}: an empty file name")
+        if self.overwrite_checkpoint and not self.checkpoint:
+            raise ConfigError("--overwrite-checkpoint needs --checkpoint FILE (the file to start over in)")
         outputs: list[tuple[str, Path]] = []
         if self.out:
             check_out_path(self.out)

@@ -2,6 +2,7 @@
 one place where every user error becomes one line and exit code 2."""
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     A reader that goes away (``medici-sim ... | head -1``) is click's to handle: it ends the
     output quietly; every file was written before anything was printed.
     """
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # the start-up's quiet exit is over (see medici_sim)
     common.reset_debug()  # --debug holds for one command, not for the rest of the process
     try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)

@@ -144,6 +144,8 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
                   variant=first["variant"] if command == "compare" else None, seed=first["seed"],
                   decks=decks, games=conf["games"], precision=conf["precision"],
                   threads=default_threads(options["threads"]), tuned=tuned)
+    if "tuned_spec" in given:
+        _check_tuned_matches(options, conf, study)
     given = {"deck_path" if name == "decks_spec" else name for name in given}  # both are checked as --deck
     if given - {"resume_path", "checkpoint_path", "threads", "quiet", "out_path", "plot_path", "plugins",
                 "scheduler", "cluster_spec", "overwrite_checkpoint", "tuned_spec"}:
@@ -153,6 +155,24 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
         if "deck_path" in given:  # the same decks (checked): keep the names their files give them
             study = replace(study, decks=mine.decks)
     return study
+
+
+def _check_tuned_matches(options: dict, conf: dict, study: Study) -> None:
+    """--tuned next to --resume: the file must give every configuration the parameters it was saved with."""
+    shown = f"--resume {options['resume_path']}"
+    if "tuned" not in conf:
+        raise checkpoint.CheckpointError(f"{shown}: its run played no tuned parameters; leave out --tuned")
+    tuned = tuning.load_tuned(options["tuned_spec"], study.game.name)
+    for t in conf["tournaments"]:
+        saved = checkpoint.saved_strategies(t["strategies"], study.game.name)
+        try:
+            mine = tuned.lineup(study.strategies, t["players"], t["variant"])
+        except ConfigError:
+            mine = None
+        if mine != saved:
+            raise checkpoint.CheckpointError(f"{shown}: --tuned {options['tuned_spec']} disagrees with the "
+                                             f"checkpoint's parameters at {t['players']} players under "
+                                             f"{t['variant']}; leave out --tuned to continue the saved run")
 
 
 def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFiles, checkpoint.Saved | None]:

@@ -254,8 +254,12 @@ def lock(path: str | Path) -> Iterator[Path]:
             break
         os.close(fd)
     try:
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError as exc:  # a full disk
+            raise CheckpointError(f"--checkpoint {shown}: cannot write the lock file {_text(sidecar)} "
+                                  f"({exc.strerror or exc})") from None
         yield sidecar
     finally:
         try:
@@ -525,9 +529,12 @@ def _check_tune(configuration, progress) -> None:
                           ("seed", MAX_INT), ("popsize", 1000)):
             _int(entry[key], f"{where}.{key}", 2 if key == "popsize" else 0 if key == "seed" else 1, high)
         try:
-            tasks.append(task_from_configuration(entry))
+            task = task_from_configuration(entry)
         except (ConfigError, ValueError) as exc:
             raise _Invalid(f"{where}: {exc}") from None
+        if any((t.strategy, t.players, t.variant) == (task.strategy, task.players, task.variant) for t in tasks):
+            raise _Invalid(f"{where} tunes {task.label} a second time")
+        tasks.append(task)
     _keys(progress, "progress", ("tasks",))
     done = progress["tasks"]
     if type(done) is not list or len(done) != len(tasks):
@@ -568,8 +575,12 @@ def _tune_round(saved, where: str, task) -> None:
     _tune_values(saved["incumbent"], f"{where}.incumbent", task)
     if type(win60) is not list or len(win60) != task.popsize:
         raise _Invalid(f"{where}.win60 is {_show(win60)}, not {task.popsize} win credits")
+    unit = reduce(math.gcd, (WIN_UNIT // k for k in range(1, task.players + 1)))  # every game's credit is a multiple
     for j, credit in enumerate(win60):
         _int(credit, f"{where}.win60[{j}]", 0, WIN_UNIT * task.games_per_eval)
+        if credit % unit:
+            raise _Invalid(f"{where}.win60[{j}] is {credit}, not a sum of {task.players}-player win credits "
+                           f"(multiples of {unit})")
 
 
 def _tune_values(values, where: str, task) -> None:

@@ -48,7 +48,7 @@ class Box:
 
     def __post_init__(self):
         for name, low, high in zip(self.names, self.low, self.high, strict=True):
-            if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            if not (math.isfinite(low) and math.isfinite(high) and low < high and math.isfinite(high - low)):
                 raise ValueError(f"parameter {name}: the search needs a finite range, got {low:g} to {high:g}")
 
     @property

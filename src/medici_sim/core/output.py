@@ -147,8 +147,11 @@ def atomic_write_all(writes: list[tuple[str, Path, Callable[[str], None]]]) -> N
                 write(done[-1][0])
             except OSError as exc:
                 raise OutputError(f"{option} {path}: cannot write ({exc.strerror or exc})") from None
-        for tmp, target in done:
-            os.replace(tmp, target)
+        for (tmp, target), (option, path, _) in zip(done, writes, strict=True):
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise OutputError(f"{option} {path}: cannot write ({exc.strerror or exc})") from None
     finally:
         for tmp, _ in done:
             if os.path.exists(tmp):

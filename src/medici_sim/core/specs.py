@@ -8,20 +8,21 @@ from .driver import ConfigError, SeatStrategy, seat_strategy
 from .registry import Game, get_game
 
 
-def parse_strategy_list(spec: str, game: str = "card") -> tuple[SeatStrategy, ...]:
+def parse_strategy_list(spec: str, game: str = "card", option: str = "--strategies") -> tuple[SeatStrategy, ...]:
     """``name[:param=value]...`` separated by commas.
 
     A ``param=value`` token after a strategy adds another parameter to it, so
-    ``collector:focus=1,value_weight=2,greedy`` is two strategies.
+    ``collector:focus=1,value_weight=2,greedy`` is two strategies. ``option`` names the
+    option in messages.
     """
     slots: list[tuple[str, dict[str, float]]] = []
     for token in (t.strip() for t in spec.split(",")):
         if not token:
-            raise ConfigError(f"--strategies {spec!r}: empty strategy name")
+            raise ConfigError(f"{option} {spec!r}: empty strategy name")
         name, sep, rest = token.partition(":")
         if not sep and "=" in token:
             if not slots:
-                raise ConfigError(f"--strategies {spec!r}: parameter {token!r} before any strategy")
+                raise ConfigError(f"{option} {spec!r}: parameter {token!r} before any strategy")
             assignments = [token]
         else:
             slots.append((name.strip(), {}))
@@ -29,14 +30,14 @@ def parse_strategy_list(spec: str, game: str = "card") -> tuple[SeatStrategy, ..
         for assignment in assignments:
             key, eq, value = assignment.partition("=")
             if not eq:
-                raise ConfigError(f"--strategies: expected param=value, got {assignment!r}")
+                raise ConfigError(f"{option}: expected param=value, got {assignment!r}")
             key = key.strip()
             if key in slots[-1][1]:
-                raise ConfigError(f"--strategies: parameter {key} of {slots[-1][0]} given twice")
+                raise ConfigError(f"{option}: parameter {key} of {slots[-1][0]} given twice")
             try:
                 slots[-1][1][key] = float(value)
             except ValueError:
-                raise ConfigError(f"--strategies: parameter {key} of {slots[-1][0]} must be a "
+                raise ConfigError(f"{option}: parameter {key} of {slots[-1][0]} must be a "
                                   f"number, got {value.strip()!r}") from None
     return tuple(seat_strategy(name, game, **params) for name, params in slots)
 

@@ -31,7 +31,7 @@ from . import accounting as acc
 from . import checkpoint
 from .driver import ConfigError, Kernel, RunConfig, SeatStrategy, Totals, chunks, format_number, seat_strategy
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
-from .registry import get_game
+from .registry import GAMES, get_game
 from .specs import parse_player_counts, parse_strategy_list
 from .stats import mean_interval
 
@@ -42,11 +42,12 @@ CROSS_FIRST = FRESH_FIRST + (1 << 61)  # the rules' cross check: fresh games of 
 CROSS_COLUMNS = ["game", "strategy", "players", "rules", "own", "other", "games", "own_win_rate", "own_ci_low",
                  "own_ci_high", "fair_share", "own_better", "other_better"]
 MAX_GAMES_PER_EVAL = ROUND_BLOCK
+STOP_BLOCK = 1 << 17  # games played between two looks at a stop request (Ctrl-C)
 SELF = "self"
 
 
 class Stopped(Exception):
-    """Ctrl-C while a kernel compiled: nothing of this task was played."""
+    """Ctrl-C: the round or check under way is dropped (a resumed tuning plays it again)."""
 
 
 def tunable_box(game: str, strategy: str) -> Box:
@@ -143,15 +144,17 @@ class Evaluator:
             if not kernels[0].warm_up(self.stop, self.compiling):
                 raise Stopped
             self.warm.add(key)
-        parts = chunks(first_game, games, self.runner.parts)
-        results = self.runner.play_tasks([(k, first, n) for k in kernels for first, n in parts])
-        rows = []
-        for i in range(len(kernels)):
-            total = Totals.zeros(task.players, kernels[i].game)
-            for part in results[i * len(parts):(i + 1) * len(parts)]:
-                total.add(part)
-            rows.append(total.slot[0].copy())
-        return rows
+        totals = [Totals.zeros(task.players, k.game) for k in kernels]
+        block = max(1, STOP_BLOCK // len(kernels))
+        for start in range(first_game, first_game + games, block):  # a stop request is answered between blocks
+            if self.stop is not None and self.stop.is_set():
+                raise Stopped
+            parts = chunks(start, min(block, first_game + games - start), self.runner.parts)
+            results = self.runner.play_tasks([(k, first, n) for k in kernels for first, n in parts])
+            for i, total in enumerate(totals):
+                for part in results[i * len(parts):(i + 1) * len(parts)]:
+                    total.add(part)
+        return [total.slot[0].copy() for total in totals]
 
 
 def win_rate(row: np.ndarray) -> float:
@@ -290,8 +293,8 @@ def cross_check(results: Sequence[TaskResult], evaluator: Evaluator,
             if stop is not None and stop.is_set():
                 return pd.DataFrame(rows, columns=CROSS_COLUMNS)
             own, theirs = result.best(), other.best()
-            if own == theirs:
-                rate = low = high = 1 / players
+            if own == theirs:  # nothing to measure
+                rate = low = high = math.nan
                 games = 0
             else:
                 row = _fresh_row(evaluator.first_slot(result.task, [(own, *(theirs,) * (players - 1))], CROSS_FIRST,
@@ -369,11 +372,12 @@ def _variants(spec: str | None, game) -> list[str]:
 def _against(spec: str, game, players: int):
     if spec.strip().lower() == SELF:
         return None
-    lineup = parse_strategy_list(spec, game.name)
+    lineup = parse_strategy_list(spec, game.name, "--against")
     if len(lineup) == 1:
         return lineup * (players - 1)
     if len(lineup) != players - 1:
-        raise ConfigError(f"--against: {players} players need 1 or {players - 1} opponents, got {len(lineup)}")
+        need = "1 opponent" if players == 2 else f"1 or {players - 1} opponents"
+        raise ConfigError(f"--against: {players} players need {need}, got {len(lineup)}")
     return lineup
 
 
@@ -390,7 +394,7 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
     or all), player counts (None: the game's usual), rules (None: standard; all), opponents."""
     game = get_game(game_name)
     names = _strategies(strategy_spec, game)
-    counts = parse_player_counts(players_spec or str(game.default_players), game.name)
+    counts = parse_player_counts(str(game.default_players) if players_spec is None else players_spec, game.name)
     variants = _variants(variant_spec, game)
     if evaluations <= 0:
         raise ConfigError(f"--evaluations must be positive, got {evaluations}")
@@ -519,15 +523,24 @@ def load_tuned(spec: str, game: str) -> TunedParameters:
         where = f"--tuned {shown}: entry {i + 1}"
         if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "variant", "best")):
             raise ConfigError(f"{where} lacks game, strategy, players, variant or best")
+        if not isinstance(row["game"], str) or row["game"] not in GAMES:
+            raise ConfigError(f"{where}: game {row['game']!r} is not a game medici-sim knows ({', '.join(GAMES)})")
         if row["game"] != game:
             continue
-        if not isinstance(row["best"], str) or type(row["players"]) is not int or row["variant"] not in \
-                get_game(game).variants:
-            raise ConfigError(f"{where}: not a tuned strategy of the {game} game")
+        definition = get_game(game)
+        if type(row["players"]) is not int or not definition.min_players <= row["players"] <= definition.max_players \
+                or row["variant"] not in definition.variants:
+            raise ConfigError(f"{where}: players {row['players']!r} or rules {row['variant']!r} are not the {game} "
+                              "game's")
+        if not isinstance(row["best"], str) or not row["best"].strip():
+            raise ConfigError(f"{where}: best is {row['best']!r}, not a strategy with its parameters")
         try:
-            (slot,) = parse_strategy_list(row["best"], game)
-        except (ConfigError, ValueError) as exc:
-            raise ConfigError(f"{where}: {exc}") from None
+            slots = parse_strategy_list(row["best"], game, f"{where}: best")
+        except ConfigError as exc:  # a parameter's own check does not name the file
+            raise ConfigError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
+        if len(slots) != 1:
+            raise ConfigError(f"{where}: best {row['best']!r} names {len(slots)} strategies, not one")
+        (slot,) = slots
         key = (slot.name, row["players"], row["variant"])
         if slot.name != row["strategy"] or key in best:
             raise ConfigError(f"{where}: {row['best']!r} is not {row['strategy']}'s, or it is tuned twice at "
