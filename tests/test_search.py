@@ -33,7 +33,7 @@ from medici_sim.games.card.state import TURN_REVEALED_AT, TURN_SEAT_BITS, TURN_T
 from medici_sim.games.classic import reference as classic_reference
 
 CARD, CLASSIC = get_game("card"), get_game("classic")
-PARAMS = ["rollouts", "policy", "opponents", "horizon", "margin_weight"]
+PARAMS = ["rollouts", "policy", "opponents", "horizon", "margin_weight"]  # then classic: bid_levels; both: confidence
 
 
 def config(game, players: int, spec: str, games: int, seed: int = 3, seating: str = "rotate", threads: int = 1,

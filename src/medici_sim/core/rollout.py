@@ -62,14 +62,28 @@ def outcome_nb(score, players, seat, margin_weight):
 
 
 @njit(cache=True)
-def best_action_nb(totals, n_actions):
-    """The action with the highest total (the first on a tie: the caller lists the
-    policy's own choice or the cautious one first)."""
-    best = 0
-    for a in range(1, n_actions):
-        if totals[a] > totals[best]:
+def choose_nb(values, n_actions, rollouts, own, confidence):
+    """The action to take, from ``values[action, rollout]`` (rollout i of every action played
+    on the same stream): the policy's own choice ``own``, unless the action with the best
+    mean beats it by more than ``confidence`` standard errors of their paired differences.
+
+    Why not simply the best mean: with few rollouts the best mean is mostly noise, and a
+    search that takes it plays worse than its policy (measured: 26% against expert's 74%
+    with 8 rollouts, card game, 2 players). Deviating only on evidence makes a small budget
+    play like the policy and a large one like the search.
+    """
+    best = own
+    for a in range(n_actions):
+        if values[a, :rollouts].sum() > values[best, :rollouts].sum():
             best = a
-    return best
+    if best == own:
+        return own
+    if rollouts < 2:
+        return best if confidence <= 0.0 else own
+    diff = values[best, :rollouts] - values[own, :rollouts]
+    mean = diff.mean()
+    spread = np.sqrt(((diff - mean) ** 2).sum() / (rollouts - 1) / rollouts)
+    return best if mean > confidence * spread else own
 
 
 def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:

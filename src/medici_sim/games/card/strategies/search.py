@@ -5,7 +5,8 @@ the legal choices and plays each one out ``rollouts`` times on a copy of the sta
 end of the game (or of the day, ``horizon`` 1), with the built-in ``policy`` deciding for
 itself afterwards and the built-in ``opponents`` for every other seat (each with its
 default parameters), then takes the choice with the best mean outcome (core.rollout: win
-credit, R22, plus ``margin_weight`` times the florin margin).
+credit, R22, plus ``margin_weight`` times the florin margin) if it beats the policy's own
+choice by more than ``confidence`` standard errors, else the policy's (core.rollout.choose_nb).
 
 What it cannot see is the deck's order (R7, R20: the deck is shuffled; which cards are in it
 is public, ``state.unseen``). The engine draws lazily (docs/protocol.md), so a rollout
@@ -30,13 +31,15 @@ from numba import njit
 from ....core.arrays import copy_record_nb
 from ....core.dispatch import strategy_table
 from ....core.registry import MAX_PARAMS
-from ....core.rollout import best_action_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
+from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
 from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
 from ..rules import DAYS, RULE_PLAYERS
 from ..state import DAY, MARKET_LEN, RECORD_LOCATIONS, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
+from ..state import reveal_nb as ask_reveal_nb
+from ..state import take_nb as ask_take_nb
 from . import BUILT_INS, REGISTRY, Param, Strategy, register
 
-ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT = range(5)
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE = range(6)
 HORIZON_GAME, HORIZON_DAY = 0, 1
 MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-last, or both
 
@@ -85,8 +88,8 @@ def take_nb(state, seat, params):
 
 @njit
 def search_nb(state, seat, params, actions, n_actions, taking):
-    """The index of the action with the best mean rollout outcome: R10 take choices
-    (``taking``) or R9 answers (0 stop, 1 reveal)."""
+    """The index of the action to take (core.rollout.choose_nb): R10 take choices (``taking``)
+    or R9 answers (0 stop, 1 reveal)."""
     # numba frees an array after its last use, so the body takes the array, not just its record
     return search_on_nb(np.empty(1, STATE_DTYPE), state, seat, params, actions, n_actions, taking)
 
@@ -103,7 +106,16 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
     #                                        copies only what play changes (copy_play_nb)
     table = _ROLLOUT_TABLE[0]
     base = decision_stream_nb(state.rng, seat)
-    totals = np.zeros(MAX_ACTIONS)
+    set_up_nb(sim, state, seat, policy, opponents, base)  # the policy's own choice, as a rollout would ask it
+    own = 0
+    if taking:
+        choice = ask_take_nb(table, policy, sim, seat)
+        for a in range(n_actions):
+            if actions[a] == choice:
+                own = a
+    else:
+        own = 1 if ask_reveal_nb(table, policy, sim, seat) else 0
+    values = np.empty((MAX_ACTIONS, rollouts))
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
@@ -117,8 +129,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
             else:
                 phase = TURN_TAKE
             rollout_game_nb(sim, table, seat, phase, last_day)  # engine.finish_game_nb's code
-            totals[a] += outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
-    return best_action_nb(totals, n_actions)
+            values[a, i] = outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
+    return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
 
 @njit
@@ -148,6 +160,7 @@ register(Strategy(
         "horizon": Param(HORIZON_GAME, 0, 1, integer=True,
                          help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
         "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+        "confidence": Param(1, 0, 10, help="leave the policy's own choice only for one better by this many SEs"),
     },
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
 ))

@@ -5,7 +5,8 @@ the candidates and plays each one out ``rollouts`` times on a copy of the state,
 of the game (or of the day, ``horizon`` 1), with the built-in ``policy`` deciding for itself
 afterwards and the built-in ``opponents`` for every other seat (each with its default
 parameters), then takes the candidate with the best mean outcome (core.rollout: win credit,
-C18, plus ``margin_weight`` times the florin margin).
+C18, plus ``margin_weight`` times the florin margin) if it beats the policy's own choice by
+more than ``confidence`` standard errors, else the policy's (core.rollout.choose_nb).
 
 Bids are a few candidate amounts, not every whole number: pass; what the policy itself
 would bid here (a strong, informed amount; listed first, so it is kept on a tie); the
@@ -36,14 +37,15 @@ from ....core.arrays import copy_record_nb
 from ....core.dispatch import strategy_table
 from ....core.registry import MAX_PARAMS
 from ....core.rng import below_nb
-from ....core.rollout import best_action_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
+from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
 from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
 from ..rules import DAYS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
 from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, RECORD, STATE_DTYPE
 from ..state import bid_nb as ask_bid_nb
+from ..state import draw_nb as ask_draw_nb
 from . import BUILT_INS, REGISTRY, Param, Strategy, register
 
-ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS = range(6)
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE = range(7)
 HORIZON_GAME, HORIZON_DAY = 0, 1
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
@@ -91,9 +93,9 @@ def bid_nb(state, seat, params):
 
 @njit
 def search_nb(state, seat, params, actions, n_actions, kind):
-    """The index of the candidate with the best mean rollout outcome: C8 answers (``kind``
-    DRAWING) or C9 bids, ``actions[0]`` then being the policy's own bid (asked here; left
-    out if it passes or repeats another candidate)."""
+    """The index of the candidate to take (core.rollout.choose_nb): C8 answers (``kind``
+    DRAWING) or C9 bids, ``actions[0]`` then being the policy's own bid (asked here; if it
+    passes or repeats another candidate, the last candidate takes its place)."""
     # numba frees an array after its last use, so the body takes the array, not just its record
     return search_on_nb(np.empty(1, STATE_DTYPE), state, seat, params, actions, n_actions, kind)
 
@@ -113,18 +115,22 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     table = _ROLLOUT_TABLE[0]
     pool = np.empty(N_CARDS, np.int64)
     base = decision_stream_nb(state.rng, seat)
-    totals = np.zeros(MAX_ACTIONS)
-    first = 0
-    if kind != DRAWING:  # the policy's own bid: asked once, on the copy, as a rollout would ask it
-        set_up_nb(sim, state, seat, policy, opponents, base)
-        own = np.int64(ask_bid_nb(table, policy, sim, seat))
-        actions[0] = own
+    set_up_nb(sim, state, seat, policy, opponents, base)  # the policy's own choice, as a rollout would ask it
+    if kind == DRAWING:
+        own = 1 if ask_draw_nb(table, policy, sim, seat) else 0
+    else:
+        actions[0] = np.int64(ask_bid_nb(table, policy, sim, seat))
+        own = 0
         for b in range(1, n_actions):
-            if actions[b] == own:
-                first = 1  # pass, or a bid listed already: not tried twice
+            if actions[b] == actions[0]:  # pass, or a bid listed already: tried once, in place of the last
+                own = b if b < n_actions - 1 else 0
+                actions[0] = actions[n_actions - 1]
+                n_actions -= 1
+                break
+    values = np.empty((MAX_ACTIONS, rollouts))
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
-        for a in range(first, n_actions):
+        for a in range(n_actions):
             set_up_nb(sim, state, seat, policy, opponents, stream)
             # C5: deal the unseen cards again, a random `removed` of them face down
             deck_len = state.counts[DECK_LEN]
@@ -152,8 +158,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
                 else:
                     phase, bidder = TURN_BID, seat + 1 if seat + 1 < players else 0
             rollout_game_nb(sim, table, auctioneer, phase, bidder, last_day)
-            totals[a] += outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
-    return best_action_nb(totals[first:], n_actions - first) + first
+            values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
+    return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
 
 @njit
@@ -185,6 +191,7 @@ register(Strategy(
         "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
         "bid_levels": Param(4, 1, MAX_LEVELS, integer=True,
                             help="bids tried besides pass and the policy's own: the lowest, more up to all its money"),
+        "confidence": Param(0.5, 0, 10, help="leave the policy's own choice only for one better by this many SEs"),
     },
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
 ))
