@@ -3,12 +3,15 @@
     python benchmarks/bench_search.py                        # both games, budgets 8, 32, 128
     python benchmarks/bench_search.py --game card --games 400 --budgets 32
     python benchmarks/bench_search.py --speed-only           # rollouts/s and games/s only
+    python benchmarks/bench_search.py --ceiling --games 500  # search against every heuristic, 4 players
 
 1. Strength: one ``search:rollouts=B`` seat against ``expert`` at every other seat, seats
    rotated every game (R24, C20), for each budget B: card game with 2 and 4 players, classic
    with 3 and 4. Printed: search's win rate (a shared win counts 1/k, R22 / C18) with its
    95% interval, an expert seat's, the difference in standard errors of the difference
    (the strength tests' measure: more than 3 is a clear win), and games per second.
+   ``--ceiling``: the same at the default budget and 4 players against each built-in
+   heuristic in turn (three copies of it): how far each is from the search.
 2. Speed: rollouts per second per core, timed on one thread from a game's first decision
    (each rollout then plays a whole game), beside the rollout policy's own games per second
    per core: a rollout costs about what playing the game with the policy alone costs.
@@ -35,6 +38,8 @@ from medici_sim.games.classic.rules import HOLDS
 from medici_sim.games.classic.strategies import search as classic_search
 
 SETTINGS = {"card": (2, 4), "classic": (3, 4)}
+HEADER = (f"{'game':8} {'against':>9} {'players':>7} {'rollouts':>8} {'games':>7} {'search':>8} {'95% interval':>16} "
+          f"{'other':>8} {'SE diff':>8} {'games/s':>9} {'per core':>9}")
 
 
 def config(game: str, players: int, spec: str, games: int, threads: int, seed: int) -> RunConfig:
@@ -42,16 +47,17 @@ def config(game: str, players: int, spec: str, games: int, threads: int, seed: i
                      seating="rotate", threads=threads, strategies=parse_strategies(spec, players, game))
 
 
-def strength_row(game: str, players: int, budget: int, games: int, threads: int, seed: int) -> None:
-    spec = ",".join([f"search:rollouts={budget}"] + ["expert"] * (players - 1))
+def strength_row(game: str, players: int, budget: int, games: int, threads: int, seed: int,
+                 other: str = "expert") -> None:
+    spec = ",".join([f"search:rollouts={budget}"] + [other] * (players - 1))
     result = simulate(config(game, players, spec, games, threads, seed))
     table = strategy_frame(result).set_index("strategy")
     label = f"search:rollouts={budget}" if f"search:rollouts={budget}" in table.index else "search"
-    search, expert = table.loc[label], table.loc["expert"]
+    search, expert = table.loc[label], table.loc[other]
     se_s = (search.win_rate_ci_high - search.win_rate) / Z95
     se_e = (expert.win_rate_ci_high - expert.win_rate) / Z95
     edge = (search.win_rate - expert.win_rate) / math.hypot(se_s, se_e)
-    print(f"{game:8} {players:>7} {budget:>8} {games:>7} {search.win_rate:>8.3f} "
+    print(f"{game:8} {other:>9} {players:>7} {budget:>8} {games:>7} {search.win_rate:>8.3f} "
           f"[{search.win_rate_ci_low:.3f}, {search.win_rate_ci_high:.3f}] {expert.win_rate:>8.3f} {edge:>8.1f} "
           f"{result.games_per_second:>9.1f} {result.games_per_second / threads:>9.1f}", flush=True)
 
@@ -126,14 +132,23 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--speed-only", action="store_true", help="skip the strength table")
+    parser.add_argument("--ceiling", action="store_true", help="search (default budget) against each heuristic")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     games = args.game or sorted(SETTINGS)
     start = time.perf_counter()
+    if args.ceiling:
+        print(f"search (default budget) at one seat, a heuristic at the others, seats rotated; {args.threads} threads")
+        print(HEADER)
+        for game in games:
+            default = int(get_game(game).registry["search"].params["rollouts"].default)
+            for other in get_game(game).built_ins:
+                for players in args.players or (4,):
+                    strength_row(game, players, default, args.games, args.threads, args.seed, other)
+        return
     if not args.speed_only:
         print(f"search:rollouts=B at one seat, expert at the others, seats rotated; {args.threads} threads")
-        print(f"{'game':8} {'players':>7} {'rollouts':>8} {'games':>7} {'search':>8} {'95% interval':>16} "
-              f"{'expert':>8} {'SE diff':>8} {'games/s':>9} {'per core':>9}")
+        print(HEADER)
         for game in games:
             for players in args.players or SETTINGS[game]:
                 for budget in budgets:

@@ -2,6 +2,7 @@
 
     python benchmarks/profile_kernel.py                      # expert at every seat, 4 players
     python benchmarks/profile_kernel.py --strategies random --players 6 --seconds 10
+    python benchmarks/profile_kernel.py --strategies search,expert,expert,expert --chunk 20
 
 Linux only; needs `perf` (allowed to sample this process) and `nm`. numba's machine code
 has no symbols `perf` can read, so this script keeps the object code numba loads from
@@ -76,6 +77,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--chunk", type=int, default=20_000, help="games a kernel call (fewer for search: slow games)")
     args = parser.parse_args()
     for tool in ("perf", "nm"):
         if shutil.which(tool) is None:
@@ -96,7 +98,7 @@ def main() -> None:
     config = RunConfig(deck=default_deck(), players=args.players, games=1, threads=1, seating="rotate",
                        strategies=parse_strategies(args.strategies, args.players))
     kernel = Kernel(config)
-    kernel.play(0, 100)  # loads the kernel from the cache
+    kernel.play(0, min(100, args.chunk))  # loads the kernel from the cache
     (result,) = engine.play_games_nb.overloads.values()
     library = result.library
     symbols = kernel_symbols(_OBJECTS[library.name])
@@ -109,8 +111,8 @@ def main() -> None:
     def play() -> None:
         game = 0
         while not stop.is_set():
-            kernel.play(game, 20_000)
-            game += 20_000
+            kernel.play(game, args.chunk)
+            game += args.chunk
 
     player = threading.Thread(target=play)
     player.start()
