@@ -17,10 +17,9 @@ advancing the real one. The real game is only ever read: rollouts play a copy
 (tests/test_search.py replays them in the reference engine).
 
 The rollouts run the engine's own code from the decision on (``engine.finish_game_nb``, as
-``rollout_game_nb``),
-dispatching through a strategy table of their own (the built-ins but this one: a search
-inside a rollout would make the table refer to itself, which numba cannot type, and would
-cost rollouts squared). The table is a constant of this module; the decision functions are
+``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
+this one: a search inside a rollout would make the table refer to itself, which numba cannot
+type, and would cost rollouts squared). The table is a constant of this module; the decision functions are
 not cached by numba on their own (``cache=False``): their code names that table, whose name
 (a hash of the package's sources) is not part of their signature. The kernel that holds
 them is cached under its own table's name, which covers this file and the policies'.
