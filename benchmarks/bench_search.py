@@ -43,8 +43,10 @@ HEADER = (f"{'game':8} {'against':>9} {'players':>7} {'rollouts':>8} {'games':>7
 
 
 def config(game: str, players: int, spec: str, games: int, threads: int, seed: int) -> RunConfig:
+    """A rotated run; its kernel holds every built-in and search (one compilation serves every lineup)."""
     return RunConfig(deck=load_game_deck(get_game(game), None), game=game, players=players, games=games, seed=seed,
-                     seating="rotate", threads=threads, strategies=parse_strategies(spec, players, game))
+                     seating="rotate", threads=threads, strategies=parse_strategies(spec, players, game),
+                     kernel_strategies=(*get_game(game).built_ins, "search"))
 
 
 def strength_row(game: str, players: int, budget: int, games: int, threads: int, seed: int,
