@@ -4,8 +4,10 @@
   default lineups (game.built_ins);
 - rollouts never change the real game: a game with search seats, replayed in the
   independent reference engine with the search seats' decisions scripted, is the same game
-  record for record (card R7-R22, classic C5-C18), and the checked kernel finds no write
-  outside the deciding seat's scratch (slow);
+  record for record (card R7-R22, classic C5-C18) and keeps the game's invariants, and the
+  checked kernel finds no write outside the deciding seat's scratch (slow). (The conformance
+  suite plays game.built_ins, the heuristics; these are its checks for search, at budgets
+  it can afford.);
 - the results depend only on (seed, game index): threads, batches, a game alone or in a
   batch, and a run stopped and resumed from its checkpoint give the same totals (R25, C20);
 - it plays better than the policy it rolls out (a quick check; benchmarks/bench_search.py
@@ -111,6 +113,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
     for game_index in range(4):
         trace = kernel.trace(game_index)
         ours = trace.record()
+        CARD.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
         turns = np.concatenate(trace.day_turns)
         monkeypatch.setitem(card_reference.REFERENCE_STRATEGIES, "scripted", card_script(turns))
         theirs = card_reference.play_game(deck, players, CARD.variant_id(variant), scripted(run), 11, game_index,
@@ -149,6 +152,7 @@ def test_classic_games_with_search_are_the_reference_engines_games(players, line
     kernel = Kernel(run)
     for game_index in range(4):
         ours = kernel.trace(game_index).record()
+        CLASSIC.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
         script = ClassicScript(ours["lots"])
         names = scripted(run)
         theirs = classic_reference.play_game(players, names, 12, game_index, "fixed",
