@@ -35,7 +35,7 @@ from medici_sim.games.card.state import TURN_REVEALED_AT, TURN_SEAT_BITS, TURN_T
 from medici_sim.games.classic import reference as classic_reference
 
 CARD, CLASSIC = get_game("card"), get_game("classic")
-PARAMS = ["rollouts", "policy", "opponents", "horizon", "margin_weight"]  # then classic: bid_levels; both: confidence
+PARAMS = ["rollouts", "policy", "opponents", "horizon", "margin_weight"]  # then classic: bid_levels; confidence, tuned
 
 
 def config(game, players: int, spec: str, games: int, seed: int = 3, seating: str = "rotate", threads: int = 1,
@@ -60,6 +60,18 @@ def test_search_is_a_built_in_with_its_parameters(game):
     policies = game.registry["search"].decisions[game.registry.decisions[0]].py_func.__globals__["POLICIES"]
     assert policies == game.built_ins  # rollouts play the heuristics, with these ids
     assert game.registry["search"].params["policy"].default == policies.index("expert")
+
+
+@pytest.mark.parametrize("game", [CARD, CLASSIC], ids=lambda g: g.name)
+def test_tuned_rollouts_read_the_shipped_tuned_parameters(game):
+    """search:tuned=1 seats its rollout policies with the shipped tuned parameters (tune --out,
+    balance --tuned shipped) of the game's rules and player count; the defaults where none."""
+    module = __import__(f"medici_sim.games.{game.name}.strategies.search", fromlist=["_TUNED_PARAMS"])
+    tuned, defaults, policies = module._TUNED_PARAMS, module._POLICY_PARAMS, module.POLICIES
+    expert = policies.index("expert")
+    assert not np.array_equal(tuned[0, 4, expert], defaults[expert])  # tuned at 4 players
+    assert np.array_equal(tuned[0, 1, expert], defaults[expert])  # no game of 1 player: the defaults
+    assert np.array_equal(tuned[0, 4, policies.index("random")], defaults[policies.index("random")])
 
 
 def test_bad_search_parameters_are_refused():
@@ -101,7 +113,7 @@ def card_script(turns):
 @pytest.mark.parametrize("players,variant,lineup", [
     (2, "standard", "search:rollouts=3,greedy"),
     (4, "bonus20", "search:rollouts=2,collector,search:rollouts=2:opponents=1:horizon=1,random"),
-    (5, "standard", "gambler,search:rollouts=2:policy=1:margin_weight=0,cautious,greedy,search:rollouts=2"),
+    (5, "standard", "gambler,search:rollouts=2:policy=1:margin_weight=0,cautious,greedy,search:rollouts=2:tuned=1"),
 ])
 def test_card_games_with_search_are_the_reference_engines_games(players, variant, lineup, monkeypatch):
     """The kernel's game with search seats is the reference engine's game given the same
@@ -145,7 +157,8 @@ class ClassicScript:
 @pytest.mark.parametrize("players,lineup", [
     (3, "search:rollouts=3,value,expert"),
     (4, "search:rollouts=2:bid_levels=2,bargain,search:rollouts=2:opponents=2:horizon=1,collector"),
-    (6, "expert,search:rollouts=2:policy=1:margin_weight=0,random,value,search:rollouts=2:bid_levels=12,bargain"),
+    (6, "expert,search:rollouts=2:policy=1:margin_weight=0,random,value,search:rollouts=2:bid_levels=12:tuned=1,"
+        "bargain"),
 ])
 def test_classic_games_with_search_are_the_reference_engines_games(players, lineup):
     run = config(CLASSIC, players, lineup, 1, seed=12, seating="fixed")

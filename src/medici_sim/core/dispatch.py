@@ -82,6 +82,7 @@ def _table_name(registry: StrategyRegistry, strategies: tuple) -> str:
     """The table name of a registry snapshot: a hash of its names, functions and sources."""
     digest = hashlib.sha256(registry.game.encode())
     files = {_CORE / name for name in _KERNEL_CORE_FILES} | set(registry.package_dir.rglob("*.py"))
+    files |= set(registry.package_dir.glob("data/tuned/*.json"))  # compiled into search's rollouts (its `tuned`)
     for strategy in strategies:
         digest.update(strategy.name.encode())
         for name, fn in strategy.decisions.items():

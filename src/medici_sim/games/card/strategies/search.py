@@ -24,6 +24,9 @@ not cached by numba on their own (``cache=False``): their code names that table,
 (a hash of the package's sources) is not part of their signature. The kernel that holds
 them is cached under its own table's name, which covers this file and the policies'.
 """
+import json
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -32,13 +35,13 @@ from ....core.dispatch import strategy_table
 from ....core.registry import MAX_PARAMS
 from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
 from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
-from ..rules import DAYS, RULE_PLAYERS
+from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANTS
 from ..state import DAY, MARKET_LEN, RECORD_LOCATIONS, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
 from . import BUILT_INS, REGISTRY, Param, Strategy, register
 
-ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE = range(6)
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE, TUNED = range(7)
 HORIZON_GAME, HORIZON_DAY = 0, 1
 MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-last, or both
 
@@ -49,6 +52,33 @@ _POLICY_PARAMS = np.zeros((len(POLICIES), MAX_PARAMS))  # each policy's default 
 for _id, _name in enumerate(POLICIES):
     _defaults = [p.default for p in REGISTRY[_name].params.values()]
     _POLICY_PARAMS[_id, :len(_defaults)] = _defaults
+# The shipped tuned parameters (``tune --out``; ``balance --tuned shipped`` plays them) of each
+# policy by rules and player count, its defaults where none were tuned: ``tuned`` 1 plays them.
+TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
+
+
+def _tuned_params() -> np.ndarray:
+    table = np.tile(_POLICY_PARAMS, (len(VARIANTS), MAX_PLAYERS + 1, 1, 1))
+    try:
+        rows = json.loads(TUNED_FILE.read_text())["tuned"]
+    except (OSError, ValueError, KeyError, TypeError):
+        rows = []
+    for row in rows:
+        try:
+            name, _, assignments = row["best"].partition(":")
+            if name not in POLICIES or row["variant"] not in VARIANTS:
+                continue
+            names = list(REGISTRY[name].params)
+            for assignment in filter(None, assignments.split(",")):
+                key, value = assignment.split("=")
+                table[VARIANTS.index(row["variant"]), row["players"], POLICIES.index(name), names.index(key)] = \
+                    REGISTRY[name].params[key].check(name, key, float(value))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+            continue  # an entry this version cannot read: that policy keeps its defaults there
+    return table
+
+
+_TUNED_PARAMS = _tuned_params()
 STATE_BYTES = STATE_DTYPE.itemsize
 POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
 
@@ -99,13 +129,14 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
     rollouts = np.int64(params[ROLLOUTS])
     policy = np.int64(params[POLICY])
     opponents = np.int64(params[OPPONENTS])
+    tuned = params[TUNED] != 0
     last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else DAYS - 1
     players = state.rules[RULE_PLAYERS]
     copy_record_nb(sim, state, STATE_BYTES)  # the deck and rule data, once; each rollout then
     #                                        copies only what play changes (copy_play_nb)
     table = _ROLLOUT_TABLE[0]
     base = decision_stream_nb(state.rng, seat)
-    set_up_nb(sim, state, seat, policy, opponents, base)  # the policy's own choice, as a rollout would ask it
+    set_up_nb(sim, state, seat, policy, opponents, tuned, base)  # the policy's own choice, as a rollout would ask it
     own = 0
     if taking:
         choice = ask_take_nb(table, policy, sim, seat)
@@ -118,7 +149,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
-            set_up_nb(sim, state, seat, policy, opponents, stream)  # R7, R20: a deck order of its own
+            set_up_nb(sim, state, seat, policy, opponents, tuned, stream)  # R7, R20: a deck order of its own
             if taking:
                 take_cards_nb(sim, seat, actions[a])
                 phase = TURN_OVER
@@ -133,17 +164,20 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
 
 
 @njit
-def set_up_nb(sim, state, seat, policy, opponents, stream):
+def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
-    (default parameters, empty scratch), generator at ``stream``, recording nothing."""
+    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``,
+    recording nothing."""
     copy_play_nb(sim, state)
     sim.counts[RECORD_LOCATIONS] = 0  # a trace records the real game only
     sim.rng[0] = stream
-    for p in range(state.rules[RULE_PLAYERS]):
+    players = state.rules[RULE_PLAYERS]
+    variant = 1 if state.rules[RULE_BIG_BONUS_MIN] < 1 << 32 else 0  # R19: bonus20's threshold is in reach
+    for p in range(players):
         chosen = policy if p == seat else opponents
         sim.seat_strategy[p] = chosen
         for k in range(MAX_PARAMS):
-            sim.seat_params[p, k] = _POLICY_PARAMS[chosen, k]
+            sim.seat_params[p, k] = _TUNED_PARAMS[variant, players, chosen, k] if tuned else _POLICY_PARAMS[chosen, k]
         sim.scratch[p, :] = 0.0  # no strategy's cache is carried into another's row
 
 
@@ -160,6 +194,7 @@ register(Strategy(
                          help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
         "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
         "confidence": Param(1, 0, 10, help="leave the policy's own choice only for one better by this many SEs"),
+        "tuned": Param(0, 0, 1, integer=True, help="1: rollouts play the shipped tuned parameters (balance --tuned)"),
     },
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
 ))

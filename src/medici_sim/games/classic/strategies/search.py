@@ -30,6 +30,9 @@ functions are not cached by numba on their own (``cache=False``): their code nam
 table, whose name (a hash of the package's sources) is not part of their signature. The
 kernel that holds them is cached under its own table's name, which covers this file.
 """
+import json
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -39,14 +42,15 @@ from ....core.registry import MAX_PARAMS
 from ....core.rng import below_nb
 from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
 from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
-from ..rules import DAYS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
+from ..rules import DAYS, MAX_PLAYERS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
 from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, RECORD, STATE_DTYPE
 from ..state import bid_nb as ask_bid_nb
 from ..state import draw_nb as ask_draw_nb
 from . import BUILT_INS, REGISTRY, Param, Strategy, register
 
-ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE = range(7)
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE, TUNED = range(8)
 HORIZON_GAME, HORIZON_DAY = 0, 1
+VARIANTS = ("standard",)  # game.VARIANTS (which imports this package): the classic game has one set of rules
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 
@@ -57,6 +61,33 @@ _POLICY_PARAMS = np.zeros((len(POLICIES), MAX_PARAMS))  # each policy's default 
 for _id, _name in enumerate(POLICIES):
     _defaults = [p.default for p in REGISTRY[_name].params.values()]
     _POLICY_PARAMS[_id, :len(_defaults)] = _defaults
+# The shipped tuned parameters (``tune --out``; ``balance --tuned shipped`` plays them) of each
+# policy by rules and player count, its defaults where none were tuned: ``tuned`` 1 plays them.
+TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
+
+
+def _tuned_params() -> np.ndarray:
+    table = np.tile(_POLICY_PARAMS, (len(VARIANTS), MAX_PLAYERS + 1, 1, 1))
+    try:
+        rows = json.loads(TUNED_FILE.read_text())["tuned"]
+    except (OSError, ValueError, KeyError, TypeError):
+        rows = []
+    for row in rows:
+        try:
+            name, _, assignments = row["best"].partition(":")
+            if name not in POLICIES or row["variant"] not in VARIANTS:
+                continue
+            names = list(REGISTRY[name].params)
+            for assignment in filter(None, assignments.split(",")):
+                key, value = assignment.split("=")
+                table[VARIANTS.index(row["variant"]), row["players"], POLICIES.index(name), names.index(key)] = \
+                    REGISTRY[name].params[key].check(name, key, float(value))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+            continue  # an entry this version cannot read: that policy keeps its defaults there
+    return table
+
+
+_TUNED_PARAMS = _tuned_params()
 STATE_BYTES = STATE_DTYPE.itemsize
 POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
 DRAWING = -1  # search_nb's ``actions`` hold C8 answers (0 stop, 1 draw), not bids
@@ -106,6 +137,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     rollouts = np.int64(params[ROLLOUTS])
     policy = np.int64(params[POLICY])
     opponents = np.int64(params[OPPONENTS])
+    tuned = params[TUNED] != 0
     last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else DAYS - 1
     players = state.rules[RULE_PLAYERS]
     auctioneer = state.counts[AUCTIONEER]
@@ -115,7 +147,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     table = _ROLLOUT_TABLE[0]
     pool = np.empty(N_CARDS, np.int64)
     base = decision_stream_nb(state.rng, seat)
-    set_up_nb(sim, state, seat, policy, opponents, base)  # the policy's own choice, as a rollout would ask it
+    set_up_nb(sim, state, seat, policy, opponents, tuned, base)  # the policy's own choice, as a rollout would ask it
     if kind == DRAWING:
         own = 1 if ask_draw_nb(table, policy, sim, seat) else 0
     else:
@@ -131,7 +163,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
-            set_up_nb(sim, state, seat, policy, opponents, stream)
+            set_up_nb(sim, state, seat, policy, opponents, tuned, stream)
             # C5: deal the unseen cards again, a random `removed` of them face down
             deck_len = state.counts[DECK_LEN]
             for j in range(deck_len):
@@ -163,17 +195,20 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
 
 
 @njit
-def set_up_nb(sim, state, seat, policy, opponents, stream):
+def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
-    (default parameters, empty scratch), generator at ``stream``, recording nothing."""
+    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``,
+    recording nothing."""
     copy_play_nb(sim, state)
     sim.counts[RECORD] = 0  # a trace records the real game only
     sim.rng[0] = stream
-    for p in range(state.rules[RULE_PLAYERS]):
+    players = state.rules[RULE_PLAYERS]
+    variant = 0  # the classic game has one set of rules
+    for p in range(players):
         chosen = policy if p == seat else opponents
         sim.seat_strategy[p] = chosen
         for k in range(MAX_PARAMS):
-            sim.seat_params[p, k] = _POLICY_PARAMS[chosen, k]
+            sim.seat_params[p, k] = _TUNED_PARAMS[variant, players, chosen, k] if tuned else _POLICY_PARAMS[chosen, k]
         sim.scratch[p, :] = 0.0  # no strategy's cache is carried into another's row
 
 
@@ -192,6 +227,7 @@ register(Strategy(
         "bid_levels": Param(4, 1, MAX_LEVELS, integer=True,
                             help="bids tried besides pass and the policy's own: the lowest, more up to all its money"),
         "confidence": Param(0.5, 0, 10, help="leave the policy's own choice only for one better by this many SEs"),
+        "tuned": Param(0, 0, 1, integer=True, help="1: rollouts play the shipped tuned parameters (balance --tuned)"),
     },
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
 ))
