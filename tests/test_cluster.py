@@ -42,6 +42,7 @@ def test_local_cluster_gives_the_single_machine_tables(capsys, tmp_path, command
     assert tables(alone) == tables(dask)
 
 
+@pytest.mark.slow
 def test_a_lost_worker_costs_no_batch_and_counts_none_twice(deck):
     """Kill a worker process mid-run: Dask reruns its tasks elsewhere; the totals are unchanged."""
     config = RunConfig(deck=deck, players=4, strategies=parse_strategies("expert,random,greedy,cautious", 4),
@@ -65,6 +66,7 @@ def test_a_lost_worker_costs_no_batch_and_counts_none_twice(deck):
         assert np.array_equal(getattr(totals, name), getattr(expected, name)), name
 
 
+@pytest.mark.slow
 def test_resume_on_a_cluster(tmp_path):
     """A run interrupted on one machine resumes on a local cluster to the same tables."""
     whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "run.ckpt"

@@ -61,9 +61,11 @@ def never_asked(question, default, parse):
     raise AssertionError(f"a bot's seat asked the person: {question}")
 
 
-CARD_GAMES = [(players, variant, seed) for players in range(2, 7) for variant in ("standard", "bonus20")
-              for seed in (1, 2, 3)]
-CLASSIC_GAMES = [(players, seed) for players in range(3, 7) for seed in (1, 2, 3, 4)]
+# every player count in the quick subset once; the other games (each 10-20 s: the driver plays in Python) are slow
+CARD_GAMES = [pytest.param(players, variant, seed, marks=() if (variant, seed) == ("standard", 1) else pytest.mark.slow)
+              for players in range(2, 7) for variant in ("standard", "bonus20") for seed in (1, 2, 3)]
+CLASSIC_GAMES = [pytest.param(players, seed, marks=() if seed == 1 else pytest.mark.slow)
+                 for players in range(3, 7) for seed in (1, 2, 3, 4)]
 CARD_BOTS = ["expert", "greedy", "random", "collector", "cautious", "gambler"]
 CLASSIC_BOTS = ["expert", "value", "random", "collector", "bargain"]
 
@@ -166,8 +168,9 @@ class RandomPerson:
         assert set(card_table.legal_takes(s[0], seat)) == accepted
 
 
-@pytest.mark.parametrize("game,players,seed", [("card", p, s) for p in (2, 4, 6) for s in (5, 6)]
-                         + [("classic", p, s) for p in (3, 4, 6) for s in (5, 6)])
+@pytest.mark.parametrize("game,players,seed", [
+    pytest.param(game, p, s, marks=() if s == 5 else pytest.mark.slow)
+    for game, counts in (("card", (2, 4, 6)), ("classic", (3, 4, 6))) for p in counts for s in (5, 6)])
 def test_a_person_answering_at_random_plays_whole_games(human, game, players, seed):
     """Only legal answers reach the engine (it would raise IllegalDecision), whatever is typed."""
     bots = (CARD_BOTS if game == "card" else CLASSIC_BOTS)[:players - 1]
