@@ -112,8 +112,12 @@ def card_script(turns):
 
 @pytest.mark.parametrize("players,variant,lineup", [
     (2, "standard", "search:rollouts=3,greedy"),
-    (4, "bonus20", "search:rollouts=2,collector,search:rollouts=2:opponents=1:horizon=1,random"),
-    (5, "standard", "gambler,search:rollouts=2:policy=1:margin_weight=0,cautious,greedy,search:rollouts=2:tuned=1"),
+    # each lineup compiles a search kernel of its own (tens of seconds cold): one in the quick subset
+    pytest.param(4, "bonus20", "search:rollouts=2,collector,search:rollouts=2:opponents=1:horizon=1,random",
+                 marks=pytest.mark.slow),
+    pytest.param(5, "standard",
+                 "gambler,search:rollouts=2:policy=1:margin_weight=0,cautious,greedy,search:rollouts=2:tuned=1",
+                 marks=pytest.mark.slow),
 ])
 def test_card_games_with_search_are_the_reference_engines_games(players, variant, lineup, monkeypatch):
     """The kernel's game with search seats is the reference engine's game given the same
@@ -156,9 +160,10 @@ class ClassicScript:
 
 @pytest.mark.parametrize("players,lineup", [
     (3, "search:rollouts=3,value,expert"),
-    (4, "search:rollouts=2:bid_levels=2,bargain,search:rollouts=2:opponents=2:horizon=1,collector"),
-    (6, "expert,search:rollouts=2:policy=1:margin_weight=0,random,value,search:rollouts=2:bid_levels=12:tuned=1,"
-        "bargain"),
+    pytest.param(4, "search:rollouts=2:bid_levels=2,bargain,search:rollouts=2:opponents=2:horizon=1,collector",
+                 marks=pytest.mark.slow),
+    pytest.param(6, "expert,search:rollouts=2:policy=1:margin_weight=0,random,value,search:rollouts=2:bid_levels=12:"
+                 "tuned=1,bargain", marks=pytest.mark.slow),
 ])
 def test_classic_games_with_search_are_the_reference_engines_games(players, lineup):
     run = config(CLASSIC, players, lineup, 1, seed=12, seating="fixed")
@@ -190,6 +195,7 @@ def test_the_checked_kernel_finds_no_write_outside_its_scratch(game, lineup):
 
 # -- determinism --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,players,lineup", [
     (CARD, 3, "search:rollouts=2,expert,greedy"),
     (CLASSIC, 4, "search:rollouts=2,expert,value,search:rollouts=1"),
@@ -205,6 +211,7 @@ def test_threads_batches_and_single_games_never_change_the_results(game, players
     assert totals_bytes(alone) == results.pop()
 
 
+@pytest.mark.slow
 def test_slow_kernels_keep_every_thread_busy_from_the_first_batch():
     """A search run's kernel takes over SLOW_GAME a game: its first batch is sized by its
     speed, not FIRST_BATCH games, so progress (and a stop request) comes within about a batch."""
@@ -213,6 +220,7 @@ def test_slow_kernels_keep_every_thread_busy_from_the_first_batch():
     assert sum(seen) == 400 and len(seen) >= 2, seen  # about 2 ms a game: batches of a few hundred at most
 
 
+@pytest.mark.slow
 def test_a_stopped_run_resumed_from_its_checkpoint_gives_the_whole_runs_tables(tmp_path):
     """Ctrl-C (SIGINT) a CLI run with a search seat, resume it from its checkpoint: the same
     tables as an uninterrupted run."""
