@@ -111,8 +111,8 @@ def card_script(turns):
 
 
 @pytest.mark.parametrize("players,variant,lineup", [
-    (2, "standard", "search:rollouts=3,greedy"),
-    # each lineup compiles a search kernel of its own (tens of seconds cold): one in the quick subset
+    # each lineup compiles a search kernel of its own (minutes cold on 2 cores): all in the full suite only
+    pytest.param(2, "standard", "search:rollouts=3,greedy", marks=pytest.mark.slow),
     pytest.param(4, "bonus20", "search:rollouts=2,collector,search:rollouts=2:opponents=1:horizon=1,random",
                  marks=pytest.mark.slow),
     pytest.param(5, "standard",
@@ -159,7 +159,7 @@ class ClassicScript:
 
 
 @pytest.mark.parametrize("players,lineup", [
-    (3, "search:rollouts=3,value,expert"),
+    pytest.param(3, "search:rollouts=3,value,expert", marks=pytest.mark.slow),
     pytest.param(4, "search:rollouts=2:bid_levels=2,bargain,search:rollouts=2:opponents=2:horizon=1,collector",
                  marks=pytest.mark.slow),
     pytest.param(6, "expert,search:rollouts=2:policy=1:margin_weight=0,random,value,search:rollouts=2:bid_levels=12:"

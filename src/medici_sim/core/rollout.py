@@ -19,11 +19,15 @@ seat, and takes the action with the best mean outcome. Here:
 """
 from __future__ import annotations
 
+import json
 import types
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from .dispatch import strategy_table
+from .registry import MAX_PARAMS, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
 
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
@@ -86,6 +90,19 @@ def choose_nb(values, n_actions, rollouts, own, confidence):
     return best if mean > confidence * spread else own
 
 
+@njit(cache=True)
+def seat_rollout_players_nb(sim, seat, players, policy, opponents, params):
+    """Seat the rollout heuristics on a copy of the state: ``policy`` at ``seat``, ``opponents``
+    elsewhere, with their parameters (``params[strategy id]``: defaults or tuned) and empty
+    scratch rows (no strategy's cache is carried into another's row)."""
+    for p in range(players):
+        chosen = policy if p == seat else opponents
+        sim.seat_strategy[p] = chosen
+        for k in range(params.shape[1]):
+            sim.seat_params[p, k] = params[chosen, k]
+        sim.scratch[p, :] = 0.0
+
+
 def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
     """New dispatchers of the engine functions ``names`` (taken from a module's ``namespace``),
     calling one another: the play loop a search player's rollouts run.
@@ -101,3 +118,41 @@ def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
         fn = namespace[name].py_func
         rebound[name] = njit(types.FunctionType(fn.__code__, rebound, fn.__name__, fn.__defaults__, fn.__closure__))
     return tuple(rebound[name] for name in names)
+
+
+def rollout_policies(registry: StrategyRegistry, built_ins) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """The heuristics a game's rollouts play (every built-in but search, their ids in this
+    order), a one-element array whose ``[0]`` is their strategy table record, and each
+    one's default parameters (a row each)."""
+    policies = tuple(name for name in built_ins if name != "search")
+    table = np.zeros(1, strategy_table(registry, policies)[0].dtype)
+    params = np.zeros((len(policies), MAX_PARAMS))
+    for i, name in enumerate(policies):
+        defaults = [p.default for p in registry[name].params.values()]
+        params[i, :len(defaults)] = defaults
+    return policies, table, params
+
+
+def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[str, ...], defaults: np.ndarray,
+                        variants: tuple[str, ...], max_players: int) -> np.ndarray:
+    """``[variant, players, policy, parameter]``: each policy's shipped tuned parameters
+    (``tune --out``'s ``best``; what ``balance --tuned shipped`` plays) by rules and player
+    count, its defaults where none were tuned (or an entry this version cannot read)."""
+    table = np.tile(defaults, (len(variants), max_players + 1, 1, 1))
+    try:
+        rows = json.loads(path.read_text())["tuned"]
+    except (OSError, ValueError, KeyError, TypeError):
+        rows = []
+    for row in rows:
+        try:
+            name, _, assignments = row["best"].partition(":")
+            if name not in policies or row["variant"] not in variants:
+                continue
+            names = list(registry[name].params)
+            for assignment in filter(None, assignments.split(",")):
+                key, value = assignment.split("=")
+                table[variants.index(row["variant"]), row["players"], policies.index(name), names.index(key)] = \
+                    registry[name].params[key].check(name, key, float(value))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+            continue
+    return table

@@ -24,16 +24,21 @@ not cached by numba on their own (``cache=False``): their code names that table,
 (a hash of the package's sources) is not part of their signature. The kernel that holds
 them is cached under its own table's name, which covers this file and the policies'.
 """
-import json
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ....core.arrays import copy_record_nb
-from ....core.dispatch import strategy_table
-from ....core.registry import MAX_PARAMS
-from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb
+from ....core.rollout import (
+    choose_nb,
+    decision_stream_nb,
+    outcome_nb,
+    rollout_policies,
+    rollout_stream_nb,
+    seat_rollout_players_nb,
+    tuned_policy_params,
+)
 from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
 from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANTS
 from ..state import DAY, MARKET_LEN, RECORD_LOCATIONS, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
@@ -45,40 +50,11 @@ ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE, TUNED = range(7
 HORIZON_GAME, HORIZON_DAY = 0, 1
 MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-last, or both
 
-# The strategies rollouts play: every built-in but search, with their ids in this order.
-POLICIES = tuple(name for name in BUILT_INS if name != "search")
-_ROLLOUT_TABLE = np.zeros(1, strategy_table(REGISTRY, POLICIES)[0].dtype)  # [0] is the table record
-_POLICY_PARAMS = np.zeros((len(POLICIES), MAX_PARAMS))  # each policy's default parameters
-for _id, _name in enumerate(POLICIES):
-    _defaults = [p.default for p in REGISTRY[_name].params.values()]
-    _POLICY_PARAMS[_id, :len(_defaults)] = _defaults
-# The shipped tuned parameters (``tune --out``; ``balance --tuned shipped`` plays them) of each
-# policy by rules and player count, its defaults where none were tuned: ``tuned`` 1 plays them.
+# The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
+# and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
+POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
-
-
-def _tuned_params() -> np.ndarray:
-    table = np.tile(_POLICY_PARAMS, (len(VARIANTS), MAX_PLAYERS + 1, 1, 1))
-    try:
-        rows = json.loads(TUNED_FILE.read_text())["tuned"]
-    except (OSError, ValueError, KeyError, TypeError):
-        rows = []
-    for row in rows:
-        try:
-            name, _, assignments = row["best"].partition(":")
-            if name not in POLICIES or row["variant"] not in VARIANTS:
-                continue
-            names = list(REGISTRY[name].params)
-            for assignment in filter(None, assignments.split(",")):
-                key, value = assignment.split("=")
-                table[VARIANTS.index(row["variant"]), row["players"], POLICIES.index(name), names.index(key)] = \
-                    REGISTRY[name].params[key].check(name, key, float(value))
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
-            continue  # an entry this version cannot read: that policy keeps its defaults there
-    return table
-
-
-_TUNED_PARAMS = _tuned_params()
+_TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
 POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
 
@@ -173,12 +149,8 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
     variant = 1 if state.rules[RULE_BIG_BONUS_MIN] < 1 << 32 else 0  # R19: bonus20's threshold is in reach
-    for p in range(players):
-        chosen = policy if p == seat else opponents
-        sim.seat_strategy[p] = chosen
-        for k in range(MAX_PARAMS):
-            sim.seat_params[p, k] = _TUNED_PARAMS[variant, players, chosen, k] if tuned else _POLICY_PARAMS[chosen, k]
-        sim.scratch[p, :] = 0.0  # no strategy's cache is carried into another's row
+    seat_rollout_players_nb(sim, seat, players, policy, opponents,
+                            _TUNED_PARAMS[variant, players] if tuned else _POLICY_PARAMS)
 
 
 register(Strategy(
