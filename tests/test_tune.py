@@ -516,3 +516,18 @@ def test_ctrl_c_during_the_fresh_check_stops_and_resume_redoes_it(tmp_path):
     _, err = done.communicate(timeout=600)
     assert done.returncode == 0, err
     assert _tables(whole) == _tables(resumed)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_shipped_tuned_parameters_cover_every_built_in_rule_and_player_count(game):
+    """Installed with the package (package data), every built-in with parameters at every
+    player count under every rule, each entry checked (as balance --tuned shipped reads it)."""
+    from medici_sim.core.registry import get_game
+
+    definition = get_game(game)
+    tuned = tuning.load_tuned(tuning.SHIPPED, game)
+    expected = {(name, players, variant) for name in definition.built_ins if definition.registry[name].params
+                for players in range(definition.min_players, definition.max_players + 1)
+                for variant in definition.variants}
+    assert set(tuned.best) == expected
+    assert tuning.shipped_path(game).is_relative_to(Path(tuning.__file__).parents[1])
