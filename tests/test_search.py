@@ -40,9 +40,12 @@ PARAMS = ["rollouts", "policy", "opponents", "horizon", "margin_weight"]  # then
 
 def config(game, players: int, spec: str, games: int, seed: int = 3, seating: str = "rotate", threads: int = 1,
            variant: str | None = None) -> RunConfig:
+    # one kernel per game for every lineup here (the heuristics and search): compiling a search
+    # kernel takes minutes on a cold cache, so the tests share it
     return RunConfig(deck=load_game_deck(game, None), game=game.name, players=players, games=games, seed=seed,
                      seating=seating, threads=threads, variant=variant or game.variants[0],
-                     strategies=parse_strategies(spec, players, game.name))
+                     strategies=parse_strategies(spec, players, game.name),
+                     kernel_strategies=(*game.built_ins, "search"))
 
 
 def totals_bytes(totals) -> tuple:
