@@ -256,3 +256,20 @@ def test_search_beats_the_policy_it_rolls_out():
     table = strategy_frame(simulate(config(CARD, 4, "search,expert,expert,expert", 400, threads=2)))
     row = table.set_index("strategy").loc["search"]
     assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_plays_search_games_exactly_as_threads_do(capsys, tmp_path):
+    """R25 / C20 with Dask workers: the run's kernel is compiled (and cached) here first, the
+    workers load it, and their tables equal the threads' tables."""
+    pytest.importorskip("distributed")
+    from conftest import run
+
+    args = ["--players", "2", "--strategies", "search:rollouts=2,expert", "--games", "60", "--seating", "rotate",
+            "--seed", "4", "--quiet"]
+    alone, dask = tmp_path / "alone.json", tmp_path / "dask.json"
+    assert run(capsys, *args, "--out", str(alone))[0] == 0
+    code, _, err = run(capsys, *args, "--cluster", "local:2", "--out", str(dask))
+    assert code == 0, err
+    a, b = json.loads(alone.read_text()), json.loads(dask.read_text())
+    assert a["seats"] == b["seats"] and a["strategies"] == b["strategies"]

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .dispatch import strategy_table
-from .registry import MAX_PARAMS, StrategyRegistry
+from .registry import MAX_PARAMS, Param, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
 
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
@@ -156,3 +156,25 @@ def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[
         except (KeyError, ValueError, TypeError, AttributeError, IndexError):
             continue
     return table
+
+
+def search_params(policies: tuple[str, ...], tried: str, confidence: float, extra: dict | None = None) -> dict:
+    """A search player's parameters, in the order its decisions read them: rollouts, policy,
+    opponents, horizon, margin_weight, the game's own (``extra``), confidence, tuned.
+    ``tried``: what a decision plays out (its legal choices, or candidate bids)."""
+    ids = ", ".join(f"{i} {name}" for i, name in enumerate(policies))
+    expert = policies.index("expert")
+    return {
+        "rollouts": Param(32, 1, 100_000, integer=True, help=f"rollouts of each {tried} at every decision"),
+        "policy": Param(expert, 0, len(policies) - 1, integer=True,
+                        help=f"the built-in that plays its own later decisions in rollouts ({ids})"),
+        "opponents": Param(expert, 0, len(policies) - 1, integer=True,
+                           help="the built-in that models every other seat in rollouts (same ids)"),
+        "horizon": Param(0, 0, 1, integer=True,
+                         help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
+        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+        **(extra or {}),
+        "confidence": Param(confidence, 0, 10,
+                            help="leave the policy's own choice only for one better by this many SEs"),
+        "tuned": Param(0, 0, 1, integer=True, help="1: rollouts play the shipped tuned parameters (balance --tuned)"),
+    }

@@ -36,6 +36,7 @@ from ....core.rollout import (
     outcome_nb,
     rollout_policies,
     rollout_stream_nb,
+    search_params,
     seat_rollout_players_nb,
     tuned_policy_params,
 )
@@ -44,10 +45,10 @@ from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANT
 from ..state import DAY, MARKET_LEN, RECORD_LOCATIONS, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
-from . import BUILT_INS, REGISTRY, Param, Strategy, register
+from . import BUILT_INS, REGISTRY, Strategy, register
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE, TUNED = range(7)
-HORIZON_GAME, HORIZON_DAY = 0, 1
+HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
 MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-last, or both
 
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
@@ -56,7 +57,6 @@ POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 _TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
-POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
 
 
 @njit
@@ -156,17 +156,6 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 register(Strategy(
     name="search",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
-    params={
-        "rollouts": Param(32, 1, 100_000, integer=True, help="rollouts of each legal choice at every decision"),
-        "policy": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
-                        help=f"the built-in that plays its own later decisions in rollouts ({POLICY_HELP})"),
-        "opponents": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
-                           help="the built-in that models every other seat in rollouts (same ids)"),
-        "horizon": Param(HORIZON_GAME, 0, 1, integer=True,
-                         help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
-        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
-        "confidence": Param(1, 0, 10, help="leave the policy's own choice only for one better by this many SEs"),
-        "tuned": Param(0, 0, 1, integer=True, help="1: rollouts play the shipped tuned parameters (balance --tuned)"),
-    },
+    params=search_params(POLICIES, "legal choice", confidence=1),
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
 ))

@@ -43,6 +43,7 @@ from ....core.rollout import (
     outcome_nb,
     rollout_policies,
     rollout_stream_nb,
+    search_params,
     seat_rollout_players_nb,
     tuned_policy_params,
 )
@@ -54,7 +55,7 @@ from ..state import draw_nb as ask_draw_nb
 from . import BUILT_INS, REGISTRY, Param, Strategy, register
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE, TUNED = range(8)
-HORIZON_GAME, HORIZON_DAY = 0, 1
+HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
 VARIANTS = ("standard",)  # game.VARIANTS (which imports this package): the classic game has one set of rules
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
@@ -65,7 +66,6 @@ POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 _TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
-POLICY_HELP = ", ".join(f"{i} {name}" for i, name in enumerate(POLICIES))
 DRAWING = -1  # search_nb's ``actions`` hold C8 answers (0 stop, 1 draw), not bids
 
 
@@ -187,19 +187,8 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 register(Strategy(
     name="search",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
-    params={
-        "rollouts": Param(32, 1, 100_000, integer=True, help="rollouts of each candidate at every decision"),
-        "policy": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
-                        help=f"the built-in that plays its own later decisions in rollouts ({POLICY_HELP})"),
-        "opponents": Param(POLICIES.index("expert"), 0, len(POLICIES) - 1, integer=True,
-                           help="the built-in that models every other seat in rollouts (same ids)"),
-        "horizon": Param(HORIZON_GAME, 0, 1, integer=True,
-                         help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
-        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
-        "bid_levels": Param(4, 1, MAX_LEVELS, integer=True,
-                            help="bids tried besides pass and the policy's own: the lowest, more up to all its money"),
-        "confidence": Param(0.5, 0, 10, help="leave the policy's own choice only for one better by this many SEs"),
-        "tuned": Param(0, 0, 1, integer=True, help="1: rollouts play the shipped tuned parameters (balance --tuned)"),
-    },
+    params=search_params(POLICIES, "candidate", confidence=0.5, extra={"bid_levels": Param(
+        4, 1, MAX_LEVELS, integer=True, help="bids tried besides pass and the policy's own: the lowest, more up to "
+                                             "all its money")}),
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
 ))
