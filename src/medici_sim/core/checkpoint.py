@@ -575,7 +575,8 @@ def _tune_round(saved, where: str, task) -> None:
     _tune_values(saved["incumbent"], f"{where}.incumbent", task)
     if type(win60) is not list or len(win60) != task.popsize:
         raise _Invalid(f"{where}.win60 is {_show(win60)}, not {task.popsize} win credits")
-    unit = reduce(math.gcd, (WIN_UNIT // k for k in range(1, task.players + 1)))  # every game's credit is a multiple
+    # every game's credit is 60 (an outright win), a k-way share or 0: a multiple of their gcd
+    unit = math.gcd(WIN_UNIT, _Rules(GAMES[task.game], task.players, task.variant).share_gcd)
     for j, credit in enumerate(win60):
         _int(credit, f"{where}.win60[{j}]", 0, WIN_UNIT * task.games_per_eval)
         if credit % unit:
