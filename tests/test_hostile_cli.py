@@ -301,6 +301,38 @@ def test_ctrl_c_while_compiling_reports_nothing_played(tmp_path):
     assert out == "" and not (tmp_path / "r.json").exists()
 
 
+@pytest.mark.parametrize("argv,orig_argv,starting", [
+    (["/usr/bin/medici-sim", "-n", "5"], ["python", "/usr/bin/medici-sim", "-n", "5"], True),
+    (["-m", "-n", "5"], ["python", "-X", "dev", "-m", "medici_sim", "-n", "5"], True),
+    (["-m"], ["python", "-m", "pytest"], False),  # another module that happens to import medici_sim
+    (["script.py"], ["python", "script.py"], False),
+])
+def test_ctrl_c_while_the_command_starts_up_is_caught_only_for_the_command(monkeypatch, argv, orig_argv, starting):
+    """The quiet start-up exit (numba imports for a second or two) is installed when the
+    process is medici-sim, by its script or by python -m, and never in someone else's."""
+    import medici_sim
+
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setattr(sys, "orig_argv", orig_argv)
+    assert medici_sim._starting_the_command() is starting
+
+
+def test_ctrl_c_after_the_command_finished_changes_nothing(tmp_path):
+    """A Ctrl-C that arrives as the command exits (its output all written) neither kills the
+    interpreter mid-exit with the signal nor prints a traceback: the exit code stays the command's."""
+    script = ("import os, signal, sys, time\n"
+              "from medici_sim.cli import main\n"
+              "sys.argv = ['medici-sim', 'strategies']\n"
+              "try:\n"
+              "    main()\n"
+              "finally:\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    time.sleep(0.2)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "expert" in done.stdout and done.stderr == ""
+
+
 SPINNER = textwrap.dedent('''
     from numba import njit
     from medici_sim.games.card.state import TURN_ID

@@ -21,9 +21,19 @@ import os as _os  # noqa: E402
 import signal as _signal  # noqa: E402
 import sys as _sys  # noqa: E402
 
-if _sys.argv and _os.path.basename(_sys.argv[0]) == "medici-sim":
-    # the command starting up (numba's import takes a second or two): Ctrl-C quits quietly with
-    # the usual code; cli.main restores Python's handler once it runs
+
+def _starting_the_command() -> bool:
+    """Whether this import starts ``medici-sim`` or ``python -m medici_sim`` (whose argv[0]
+    is "-m" while the package imports; orig_argv names the module run)."""
+    if _sys.argv and _os.path.basename(_sys.argv[0]) == "medici-sim":
+        return True
+    run = _sys.orig_argv
+    return _sys.argv[:1] == ["-m"] and "-m" in run and run[run.index("-m") + 1:][:1] == ["medici_sim"]
+
+
+if _starting_the_command():
+    # numba's import takes a second or two: Ctrl-C meanwhile quits quietly with the usual code;
+    # cli.main restores Python's handler once it runs
     _signal.signal(_signal.SIGINT, lambda signum, frame: (_os.write(2, b"medici-sim: interrupted\n"), _os._exit(130)))
 
 from pathlib import Path  # noqa: E402

@@ -100,6 +100,16 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the start-up's quiet exit is over (see medici_sim)
     common.reset_debug()  # --debug holds for one command, not for the rest of the process
     try:
+        _run(argv)
+    finally:
+        if argv is None:
+            # the command's process: its work is done and written; a Ctrl-C now has nothing left to
+            # stop, and Python's exit would restore the default handler and die of the signal
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run(argv: list[str] | None) -> None:
+    try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("medici-sim: interrupted", err=True)
