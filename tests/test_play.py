@@ -44,12 +44,13 @@ def human():
         game.registry.origin.pop(human.HUMAN, None)
 
 
-def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int, variant: str = "standard",
-                 also: tuple[str, ...] = ()) -> Kernel:
-    """A kernel with the human at seat ``me``; ``also``: more strategies it can dispatch to."""
+def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int, variant: str = "standard") -> Kernel:
+    """A kernel with the human at seat ``me``, as `medici-sim play` builds it: it can dispatch to
+    every built-in, so every table of a game shares one compiled kernel."""
     slots = [seat_strategy(name, game) for name in bots[:me] + ["human"] + bots[me:]]
     return Kernel(RunConfig(deck=None, players=players, strategies=tuple(slots), games=1, seed=seed,
-                            variant=variant, seating="fixed", threads=1, game=game, kernel_strategies=also))
+                            variant=variant, seating="fixed", threads=1, game=game,
+                            kernel_strategies=GAMES[game].built_ins))
 
 
 def new_table(game: str, kernel: Kernel, me: int, lines: list[str], ask):
@@ -75,7 +76,7 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     pool = CARD_BOTS if game == "card" else CLASSIC_BOTS
     names = [pool[(seed + k) % len(pool)] for k in range(players)]
     me = seed % players
-    kernel = table_kernel(game, players, names[:me] + names[me + 1:], me, seed, variant, also=(names[me],))
+    kernel = table_kernel(game, players, names[:me] + names[me + 1:], me, seed, variant)
     kernel.slot_strategy[me] = kernel.table_names.index(names[me])
     kernel.slot_params[me] = seat_strategy(names[me], game).vector()
     lines: list[str] = []

@@ -98,7 +98,8 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
     config = RunConfig(deck=load_game_deck(game, None), players=players, strategies=tuple(slots), games=1,
                        seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
-                       threads=1, game=game.name)
+                       threads=1, game=game.name,
+                       kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
     module, cls = TABLES[game.name]
     kernel = Kernel(config)
     table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], click.echo, ask)
