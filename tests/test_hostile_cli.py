@@ -293,7 +293,10 @@ def medici(*args, env=None) -> subprocess.Popen:
 def test_ctrl_c_while_compiling_reports_nothing_played(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cold-cache")}  # nothing cached: it compiles
     proc = medici("-n", "1000", "-q", "--out", str(tmp_path / "r.json"), env=env)
-    time.sleep(4.0)  # imports done, compiling the kernel
+    deadline = time.monotonic() + 120
+    while not any((tmp_path / "cold-cache").rglob("*.nbi")):  # compiling: its first functions are cached
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
