@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from functools import cache
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 
 from medici_sim.cli import main
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+from medici_sim.core.registry import GAMES
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
 from medici_sim.games.card.rules import VARIANTS
 
@@ -74,3 +76,19 @@ def run(capsys, *args):
 @pytest.fixture(scope="session")
 def deck() -> Deck:
     return default_deck()
+
+
+@pytest.fixture(autouse=True)
+def registries_as_a_fresh_process_has_them():
+    """Strategies a test registers (plug-ins, `human`) leave with it, and so do the plug-in
+    modules: the next test in this worker process sees what a new process would."""
+    saved = {game: (dict(game.registry.strategies), dict(game.registry.origin)) for game in GAMES.values()}
+    plugins = {name for name in sys.modules if name.startswith("medici_plugin_")}
+    yield
+    for game, (strategies, origin) in saved.items():
+        game.registry.strategies.clear()
+        game.registry.strategies.update(strategies)
+        game.registry.origin.clear()
+        game.registry.origin.update(origin)
+    for name in [name for name in sys.modules if name.startswith("medici_plugin_") and name not in plugins]:
+        del sys.modules[name]

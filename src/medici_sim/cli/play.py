@@ -78,9 +78,10 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
     """
     import importlib
 
-    from ..core import human  # registers `human` in every game (only this command does)
+    from ..core import human
 
     game = get_game(game_name)
+    human.register_human(game)  # only this command seats `human`
     players = check_players(game, game.default_players if players is None else players)
     for plugin in plugins:
         load_plugin(plugin)
