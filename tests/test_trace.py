@@ -20,6 +20,7 @@ from conftest import SMALL_DECK, run, tiny_deck
 from medici_sim.cli.trace import narrate_game, trace_config
 from medici_sim.core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, STAT_WIN60
 from medici_sim.core.driver import Kernel
+from medici_sim.core.narration import NarrationMismatch
 from medici_sim.games.card import narrate as card_narrate
 from medici_sim.games.classic import narrate as classic_narrate
 
@@ -148,7 +149,7 @@ def test_a_record_that_disagrees_is_refused(game, field, monkeypatch):
     changed = getattr(real, field).copy()
     changed[1, 2] += 1
     monkeypatch.setattr(k, "trace", lambda index: dataclasses.replace(real, **{field: changed}))
-    with pytest.raises(narrator(game).NarrationMismatch):
+    with pytest.raises(NarrationMismatch):
         narrator(game).narrate(k, 7)
 
 
@@ -158,7 +159,7 @@ def test_a_turn_log_that_disagrees_is_refused(monkeypatch):
     turns = [t.copy() for t in real.day_turns]
     turns[1][3] ^= 1 << card_narrate.TURN_TAKE_AT  # another take on one turn of day 2
     monkeypatch.setattr(k, "trace", lambda index: dataclasses.replace(real, day_turns=tuple(turns)))
-    with pytest.raises(card_narrate.NarrationMismatch):
+    with pytest.raises(NarrationMismatch):
         card_narrate.narrate(k, 7)
 
 

@@ -22,7 +22,7 @@ never see its name (``--strategies human`` is an unknown strategy there).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -115,6 +115,66 @@ for _game in GAMES.values():
 
 # ---------------------------------------------------------------- what a person is told
 # Plain Python shared by the games' tables (games/*/table.py).
+
+class GameTable:
+    """The Python side of one game with a person at seat ``human_seat`` (0-based): what every
+    game's table shares. A game's table (``games/*/table.py``) sets ``new_buffer`` and
+    ``play_table_nb`` (its state buffer and its one-game driver), ``money`` (the state field
+    of each seat's florins) and the rules it cites, and adds its decisions, events and views.
+    """
+
+    new_buffer: Callable  # staticmethod: Kernel.inputs -> a recording state buffer
+    play_table_nb: Callable  # staticmethod: the game's one-game driver
+    money = "florins"
+    next_starter_rule = ""
+
+    def __init__(self, kernel, human_seat: int, strategies: Sequence[str], say: Callable[[str], None],
+                 ask: Callable[..., object]):
+        self.kernel = kernel
+        self.buffer = self.new_buffer(kernel.inputs)
+        self.me = human_seat
+        self.say = say
+        self.ask = ask
+        self.players = kernel.config.players
+        self.names = [f"you (seat {p + 1})" if p == human_seat else f"seat {p + 1} {strategies[p]}"
+                      for p in range(self.players)]
+        self.day = 0
+        self.turn = 0  # turns played today
+        self.sailed: list[list[int]] = []  # each ship's cards when the day's turns ended
+
+    @property
+    def s(self):
+        """The live game state (the record the jitted game plays on)."""
+        return self.buffer[0]
+
+    def play(self) -> None:
+        k = self.kernel
+        self.play_table_nb(self.buffer, k.config.seed, 0, k.seating, k.slot_strategy, k.slot_params, k.table)
+
+    def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
+        """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""
+        s, p = self.s, self.players
+        engine = [[int(x) for x in s[field][day, :p]] for field in ("day_ship_pay", "day_majority_pay",
+                                                                   "day_bonus_pay")]
+        if [list(ship_pay), list(majority_pay), list(bonus_pay)] != engine:
+            self.say("(note: this explanation disagrees with the engine's payouts; the engine's are shown)")
+        return engine
+
+    def day_paid_lines(self, day: int, paid_for: tuple[str, str, str], pays, next_starter: int) -> list[str]:
+        """The day's payouts per seat (``pays``: ships, majorities, bonuses as the scoring
+        worked them out, checked against the engine's) and who starts the next day."""
+        s, names = self.s, self.names
+        paid = self.check_pays(day, *pays)
+        money = [int(m) for m in s[self.money][:self.players]]
+        lines = [f"The day's florins ({' + '.join(paid_for)} = paid; {self.money} now):"]
+        width = max(len(n) for n in names)
+        for p in range(self.players):
+            lines.append(f"  {names[p]:<{width}}  {paid[0][p]:>3} + {paid[1][p]:>3} + {paid[2][p]:>3} "
+                         f"= {sum(x[p] for x in paid):>3}   {money[p]:>4}")
+        if next_starter >= 0:
+            lines.append(next_starter_text(names, money, next_starter, self.next_starter_rule, self.me))
+        return lines
+
 
 def standings(names: Sequence[str], money: Sequence[int], breakdown: Mapping[str, Sequence[int]],
               unit: str, rule: str, me: int) -> str:

@@ -12,7 +12,7 @@ payout again in plain Python from the rules (R13-R19, :mod:`.rules`), and checks
 against the kernel's own records: the ship values, icons, card locations, payouts of each
 day, the next starting player (R21), the final florins and the winners (R22). It also
 checks its payouts against the reference engine's scoring functions (``reference.py``).
-Any difference raises :class:`NarrationMismatch`: the narration can never tell a story
+Any difference raises :class:`~medici_sim.core.narration.NarrationMismatch`: the narration can never tell a story
 other than the game's.
 
 The data (``--format json``). Seats are numbered from 1, seat 1 starting day 1 (R7), as in
@@ -63,10 +63,12 @@ every table of the tool; card ids follow the deck file's rows (docs/protocol.md)
 """
 from __future__ import annotations
 
-from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
+from ...core import narration
+from ...core.narration import rank_places
 from . import reference
 from .deck import default_deck
 from .rules import (
@@ -101,18 +103,8 @@ from .state import (
 FROM_END = {1: "last", 2: "2nd-from-last", 3: "3rd-from-last"}
 
 
-class NarrationMismatch(AssertionError):
-    """The narrator's replay of a game disagrees with the kernel's record of it (a bug)."""
-
-
-def check(condition: bool, what: str) -> None:
-    """Raise NarrationMismatch unless ``condition`` (kept under ``python -O``, unlike assert)."""
-    if not condition:
-        raise NarrationMismatch(f"card game narration: {what}")
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+check = partial(narration.check, game="card")
+TIES = "R15"  # how tied places share (render_ranking cites it)
 
 
 def card_name(good: int, icons: int, value: int, green: bool) -> str:
@@ -134,32 +126,6 @@ def decode_turn(word: int) -> tuple[int, list[int], list[int]]:
     mask = (1 << TURN_CARD_BITS) - 1
     cards = [(word >> (TURN_CARD_AT + TURN_CARD_BITS * i)) & mask for i in range(revealed)]
     return seat, cards, [back for back in (2, 3) if flags >> (back - 2) & 1]
-
-
-def rank_places(scores: list[int], payouts, coin: int, rule: str, takes_part=None) -> dict:
-    """Rank ``scores`` (highest first) and share tied places (R15): the groups of tied seats,
-    the places each covers, the payouts pooled, and each one's share rounded down to a
-    multiple of ``coin``. Seats with ``takes_part`` false take no place (R17)."""
-    n = len(scores)
-    takes_part = takes_part if takes_part is not None else [True] * n
-    ranked = sorted((s for s in range(n) if takes_part[s]), key=lambda s: -scores[s])
-    groups, pay, place = [], [0] * n, 0
-    while place < len(ranked):
-        seats = [s for s in ranked if scores[s] == scores[ranked[place]]]
-        paid = [payouts[r] if r < len(payouts) else 0 for r in range(place, place + len(seats))]
-        exact = Fraction(sum(paid), len(seats))
-        share = int(exact) // coin * coin
-        for s in seats:
-            pay[s] = share
-        groups.append({"seats": [s + 1 for s in seats], "score": scores[seats[0]],
-                       "places": [place + 1, place + len(seats)], "payouts": paid, "pool": sum(paid),
-                       "exact": float(exact), "share": share, "rounded": share < exact})
-        place += len(seats)
-    outside = [s + 1 for s in range(n) if not takes_part[s]]
-    if outside:
-        groups.append({"seats": outside, "score": 0, "places": None, "payouts": [], "pool": 0,
-                       "exact": 0.0, "share": 0, "rounded": False})
-    return {"rule": rule, "scores": list(scores), "groups": groups, "pay": pay}
 
 
 class _Table:
@@ -355,40 +321,6 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
 
 # ---------------------------------------------------------------- text
 
-def _seats(seats: list[int]) -> str:
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
-
-
-def _number(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
-def render_ranking(ranking: dict, what: str, coin: int) -> list[str]:
-    """One line per group of a ranking: places, scores, pooled payouts and rounding (R15)."""
-    lines = []
-    for group in ranking["groups"]:
-        seats, score = group["seats"], group["score"]
-        if group["places"] is None:
-            lines.append(f"{_seats(seats)}: no {what}, no place: 0 (R17)")
-            continue
-        first, last = group["places"]
-        where = ordinal(first) if first == last else f"{ordinal(first)}-{ordinal(last)}"
-        if len(seats) == 1:
-            lines.append(f"{where} {_seats(seats)} ({what} {score}): {group['share']}")
-            continue
-        pool = " + ".join(map(str, group["payouts"]))
-        text = (f"{where} {_seats(seats)} tied ({what} {score}): places pay {pool} = {group['pool']}, "
-                f"split {len(seats)} ways")
-        if group["rounded"]:
-            text += f" = {_number(group['exact'])}, rounded down to a multiple of {coin}: {group['share']} each (R15)"
-        else:
-            text += f": {group['share']} each (R15)"
-        lines.append(text)
-    return lines
-
-
 def render(data: dict) -> str:
     """The narration as text, from the data alone (the module doc lists its keys)."""
     cards = data["cards"]
@@ -444,7 +376,8 @@ def render(data: dict) -> str:
         scoring = day["scoring"]
         out.append(f"  Scoring of day {day['day']}")
         out.append("    Ships (R14, ties R15):")
-        out += [f"      {line}" for line in render_ranking(scoring["ships"], "value", rules["coin"])]
+        ships = narration.render_ranking(scoring["ships"], "value", rules["coin"], TIES)
+        out += [f"      {line}" for line in ships]
         gone = (f"; {names(scoring['out'])} {'leave' if len(scoring['out']) > 1 else 'leaves'} the game"
                 if scoring["out"] else "")
         out.append(f"    Unloading (R16): goods cards go to the warehouses{gone}.")
@@ -452,41 +385,21 @@ def render(data: dict) -> str:
         for good in scoring["goods"]:
             icons = ", ".join(f"{s + 1}: {n}" for s, n in enumerate(good["icons"]))
             out.append(f"      {good['good']} (icons by seat {icons})")
-            out += [f"        {line}" for line in render_ranking(good["ranking"], "icons", rules["coin"])]
+            ranking = narration.render_ranking(good["ranking"], "icons", rules["coin"], TIES)
+            out += [f"        {line}" for line in ranking]
         threshold = f"{rules['bonus_threshold']}+ icons of a good pay {rules['bonus']}, never shared"
         if rules["big_bonus_threshold"] is not None:
             threshold += f"; R19: {rules['big_bonus_threshold']}+ pay {rules['big_bonus']} instead"
         out.append(f"    Bonuses (R18: {threshold}):")
-        for t in scoring["totals"]:
-            s = t["seat"] - 1
-            earned = [f"{good['good']} {good['icons'][s]} icons: {good['bonus'][s]} ({good['bonus_rule'][s]})"
-                      for good in scoring["goods"] if good["bonus_rule"][s]]
-            if earned:
-                out.append(f"      seat {s + 1}: " + ", ".join(earned))
-        if not any(t["bonus"] for t in scoring["totals"]):
-            out.append("      none")
-        out.append("    The day's florins:")
-        for t in scoring["totals"]:
-            out.append(f"      seat {t['seat']}: ships {t['ship']} + majorities {t['majority']} + bonuses "
-                       f"{t['bonus']} = {t['day']}; now {t['florins']}")
-        nxt = day["next_starter"]
-        if nxt is not None:
-            if nxt["drawn"]:
-                out.append(f"  Next: {_seats(nxt['tied'])} share the fewest florins ({nxt['fewest']}); "
-                           f"seat {nxt['seat']} was drawn at random to start day {day['day'] + 1} (R21).")
-            else:
-                out.append(f"  Next: seat {nxt['seat']} has the fewest florins ({nxt['fewest']}) and starts "
-                           f"day {day['day'] + 1} (R21).")
+        earned = [[f"{good['good']} {good['icons'][s]} icons: {good['bonus'][s]} ({good['bonus_rule'][s]})"
+                   for good in scoring["goods"] if good["bonus_rule"][s]] for s in range(data["players"])]
+        out += narration.day_totals_lines(scoring["totals"], earned, "florins", "now")
+        if day["next_starter"] is not None:
+            out.append(narration.next_starter_line(day["next_starter"], day["day"], "fewest florins", "R21"))
     final = data["final"]
     out += ["", "Final standings (R22: after the third day's scoring, the most florins win):"]
     for row in final["standings"]:
         out.append(f"  {row['place']}. seat {row['seat']} {row['strategy']}: {row['florins']} florins "
                    f"(ships {row['ship']}, majorities {row['majority']}, bonuses {row['bonus']})")
-    best = max(final["florins"])
-    if final["shared"]:
-        out.append(f"Winners: {_seats(final['winners'])} share the win with {best} florins each "
-                   f"(R22: each credited 1/{len(final['winners'])} of a win).")
-    else:
-        seat = final["winners"][0]
-        out.append(f"Winner: seat {seat} ({strategy[seat]}) with {best} florins (R22).")
+    out.append(narration.winners_line(final, final["florins"], strategy, "R22"))
     return "\n".join(out) + "\n"

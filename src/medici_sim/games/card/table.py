@@ -13,7 +13,7 @@ the person, offering only legal choices and re-asking on bad input) and prints w
 player at the table can see: the market, every ship and warehouse, florins, the deck's
 size, the day and turn; each bot's turn (from the engine's turn log, decoded by
 ``narrate.decode_turn``); each day's scoring explained from the state and the rule data
-with the trace narrator's rankings (``narrate.rank_places``/``render_ranking``: places,
+with the trace narrator's rankings (``core.narration``: places,
 ties, pooling and rounding, R13-R19), the next starting player (R21); the final standings
 (R22).
 """
@@ -26,6 +26,7 @@ from numba import njit
 
 from ...core import human
 from ...core.human import event_nb
+from ...core.narration import paying, rank_places, render_ranking
 from .engine import (
     end_day_nb,
     new_state_nb,
@@ -35,7 +36,7 @@ from .engine import (
     score_day_nb,
     start_game_nb,
 )
-from .narrate import FROM_END, card_name, decode_turn, rank_places, render_ranking
+from .narrate import FROM_END, TIES, card_name, decode_turn
 from .rules import (
     DAYS,
     GOODS,
@@ -165,33 +166,19 @@ def taken_cards(s, choice: int) -> list[int]:
     return cards
 
 
-class CardTable:
+class CardTable(human.GameTable):
     """The Python side of a card game with a person at seat ``human_seat`` (0-based)."""
+
+    new_buffer = staticmethod(new_buffer)
+    play_table_nb = staticmethod(play_table_nb)
+    next_starter_rule = "R21"
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
-        self.kernel = kernel
-        self.buffer = new_buffer(kernel.inputs)
-        self.me = human_seat
-        self.say = say
-        self.ask = ask
+        super().__init__(kernel, human_seat, strategies, say, ask)
         self.variant = kernel.config.variant
-        self.players = kernel.config.players
-        self.names = [f"you (seat {p + 1})" if p == human_seat else f"seat {p + 1} {strategies[p]}"
-                      for p in range(self.players)]
-        self.day = 0
-        self.turn = 0  # turns played today
         self.market_before: list[int] = []  # the market as this turn began
         self.market_seen: list[int] = []  # the market as the person last saw it
-        self.sailed: list[list[int]] = []  # each ship's cards when the day's turns ended
-
-    @property
-    def s(self):
-        return self.buffer[0]
-
-    def play(self) -> None:
-        k = self.kernel
-        play_table_nb(self.buffer, k.config.seed, 0, k.seating, k.slot_strategy, k.slot_params, k.table)
 
     def market(self) -> list[int]:
         s = self.s
@@ -330,7 +317,7 @@ class CardTable:
         lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
                  f"Ships (R13: the value of all cards aboard, green ones too; R14 pays "
                  f"{' / '.join(map(str, payouts))}; ties R15):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN, TIES)]
         for p in range(players):
             if self.sailed and self.sailed[p]:
                 lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
@@ -346,7 +333,7 @@ class CardTable:
                 lines.append(f"  {GOODS[g]}: nobody has any")
                 continue
             ranking = rank_places(counts, MAJORITY_PAYOUTS, SHARE_COIN, "R17", [n > 0 for n in counts])
-            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN)
+            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN, TIES)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
                 if counts[p] >= big_min:
@@ -358,26 +345,9 @@ class CardTable:
                 bonus_pay[p] += bonus
                 parts.append(f"bonus seat {p + 1}: {bonus} ({rule})")
             lines.append(f"  {GOODS[g]}: " + "; ".join(parts))
-        paid = self.check_pays(day, ships["pay"], majority_pay, bonus_pay)
-        lines.append("The day's florins (ships + goods + bonuses = paid; florins now):")
-        width = max(len(n) for n in names)
-        for p in range(players):
-            lines.append(f"  {names[p]:<{width}}  {paid[0][p]:>3} + {paid[1][p]:>3} + {paid[2][p]:>3} "
-                         f"= {sum(x[p] for x in paid):>3}   {int(s['florins'][p]):>4}")
-        if next_starter >= 0:
-            lines.append(human.next_starter_text(names, [int(f) for f in s["florins"][:players]], next_starter,
-                                                 "R21", self.me))
+        lines += self.day_paid_lines(day, ("ships", "goods", "bonuses"), (ships["pay"], majority_pay, bonus_pay),
+                                     next_starter)
         return "\n".join(lines)
-
-    def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
-        """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""
-        s = self.s
-        p = self.players
-        engine = [[int(x) for x in s[field][day, :p]] for field in ("day_ship_pay", "day_majority_pay",
-                                                                   "day_bonus_pay")]
-        if [list(ship_pay), list(majority_pay), list(bonus_pay)] != engine:
-            self.say("(note: this explanation disagrees with the engine's payouts; the engine's are shown)")
-        return engine
 
     def standings(self) -> str:
         s = self.s
@@ -388,7 +358,3 @@ class CardTable:
                                 "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
                                "florins", "R22", self.me)
 
-
-def paying(ranking: dict, places: int) -> dict:
-    """A ranking's groups that start on a paying place (the others get nothing)."""
-    return {**ranking, "groups": [g for g in ranking["groups"] if g["places"] and g["places"][0] <= places]}

@@ -14,7 +14,7 @@ works out every ship's value, track level and payout again in plain Python (C13-
 values, card locations, the payouts, tracks and money of each day, the next starting player
 (C6), the game's totals (C21) and the winners (C18). Payouts are also checked against the
 reference engine's scoring functions (``reference.py``). Any difference raises
-:class:`NarrationMismatch`: the narration can never tell a story other than the game's.
+:class:`~medici_sim.core.narration.NarrationMismatch`: the narration can never tell a story other than the game's.
 
 The data (``--format json``). Seats are numbered from 1, seat 1 starting day 1 (C6), as in
 every table of the tool; card ids follow docs/protocol-classic.md (7 g + k: good g's k-th
@@ -63,10 +63,12 @@ card; 35: gold).
 """
 from __future__ import annotations
 
-from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
+from ...core import narration
+from ...core.narration import rank_places
 from . import reference
 from .rules import (
     DAYS,
@@ -89,44 +91,12 @@ from .state import LOC_DECK, LOC_DISCARDED, LOC_REMOVED, LOC_SHIP
 COIN = 1  # C13, C15: shares are rounded down to a whole florin
 
 
-class NarrationMismatch(AssertionError):
-    """The narrator's replay of a game disagrees with the kernel's record of it (a bug)."""
-
-
-def check(condition: bool, what: str) -> None:
-    """Raise NarrationMismatch unless ``condition`` (kept under ``python -O``, unlike assert)."""
-    if not condition:
-        raise NarrationMismatch(f"classic game narration: {what}")
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+check = partial(narration.check, game="classic")
 
 
 def card_name(good: int, value: int) -> str:
     """C2: "grain 3", ..., "gold 10"."""
     return f"gold {value}" if good == NO_GOOD else f"{GOODS[good]} {value}"
-
-
-def rank_places(scores: list[int], payouts, rule: str) -> dict:
-    """Rank ``scores`` (highest first; every seat takes a place, C13, C15) and share tied
-    places: the groups of tied seats, the places each covers, the payouts pooled, and each
-    one's share rounded down to a whole florin."""
-    n = len(scores)
-    ranked = sorted(range(n), key=lambda s: -scores[s])
-    groups, pay, place = [], [0] * n, 0
-    while place < n:
-        seats = [s for s in ranked if scores[s] == scores[ranked[place]]]
-        paid = [payouts[r] if r < len(payouts) else 0 for r in range(place, place + len(seats))]
-        exact = Fraction(sum(paid), len(seats))
-        share = int(exact) // COIN * COIN
-        for s in seats:
-            pay[s] = share
-        groups.append({"seats": [s + 1 for s in seats], "score": scores[seats[0]],
-                       "places": [place + 1, place + len(seats)], "payouts": paid, "pool": sum(paid),
-                       "exact": float(exact), "share": share, "rounded": share < exact})
-        place += len(seats)
-    return {"rule": rule, "scores": list(scores), "groups": groups, "pay": pay}
 
 
 def narrate(kernel, game_index: int) -> tuple[dict, str]:
@@ -264,7 +234,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
         # ---- scoring (C13-C16)
         values = [ship["value"] for ship in record["ships"]]
         check(values == trace.ship_value[day].tolist(), f"day {day + 1}: ship values disagree (C13)")
-        ranking = rank_places(values, SHIP_PAYOUTS[players], "C13")
+        ranking = rank_places(values, SHIP_PAYOUTS[players], COIN, "C13")
         check(ranking["pay"] == reference.ship_payouts(values, players), f"day {day + 1}: ship payouts (reference)")
         check(ranking["pay"] == trace.ship_pay[day].tolist(), f"day {day + 1}: ship payouts disagree (C13)")
         tracks = []
@@ -277,7 +247,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
         goods, majority, bonus = [], [0] * players, [0] * players
         for g in range(N_GOODS):
             levels = [track[s][g] for s in range(players)]
-            good_ranking = rank_places(levels, MAJORITY_PAYOUTS, "C15")
+            good_ranking = rank_places(levels, MAJORITY_PAYOUTS, COIN, "C15")
             check(good_ranking["pay"] == reference.majority_payouts(levels), f"day {day + 1}: {GOODS[g]} majority")
             paid = [reference.track_bonus(level) for level in levels]  # C16
             check(paid == [TRACK_BONUS[level] for level in levels], f"day {day + 1}: {GOODS[g]} bonus")
@@ -330,39 +300,8 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
 
 # ---------------------------------------------------------------- text
 
-def _seats(seats: list[int]) -> str:
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
-
-
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
-
-
-def _number(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
-def render_ranking(ranking: dict, what: str) -> list[str]:
-    """One line per group of a ranking: places, scores, pooled payouts and rounding (C13, C15)."""
-    lines = []
-    for group in ranking["groups"]:
-        seats, score = group["seats"], group["score"]
-        first, last = group["places"]
-        where = ordinal(first) if first == last else f"{ordinal(first)}-{ordinal(last)}"
-        if len(seats) == 1:
-            lines.append(f"{where} {_seats(seats)} ({what} {score}): {group['share']}")
-            continue
-        pool = " + ".join(map(str, group["payouts"]))
-        text = (f"{where} {_seats(seats)} tied ({what} {score}): places pay {pool} = {group['pool']}, "
-                f"split {len(seats)} ways")
-        if group["rounded"]:
-            text += f" = {_number(group['exact'])}, rounded down to a whole florin: {group['share']} each"
-        else:
-            text += f": {group['share']} each"
-        lines.append(text + f" ({ranking['rule']})")
-    return lines
 
 
 def render(data: dict) -> str:
@@ -421,7 +360,7 @@ def render(data: dict) -> str:
         scoring = day["scoring"]
         out.append(f"  Scoring of day {day['day']}")
         out.append("    Ships (C13, every ship ranks, ties share):")
-        out += [f"      {line}" for line in render_ranking(scoring["ships"], "value")]
+        out += [f"      {line}" for line in narration.render_ranking(scoring["ships"], "value", COIN)]
         out.append(f"    Tracks rise by the goods aboard, to {rules['track_max']} at most (C14; gold moves none):")
         for t in scoring["tracks"]:
             moves = [f"{good} {b}->{a}" for good, b, a in zip((g["good"] for g in scoring["goods"]),
@@ -431,27 +370,13 @@ def render(data: dict) -> str:
         for good in scoring["goods"]:
             levels = ", ".join(f"{s + 1}: {n}" for s, n in enumerate(good["levels"]))
             out.append(f"      {good['good']} (levels by seat {levels})")
-            out += [f"        {line}" for line in render_ranking(good["ranking"], "level")]
+            out += [f"        {line}" for line in narration.render_ranking(good["ranking"], "level", COIN)]
         out.append(f"    Track bonuses (C16: level {bonus_levels}; never shared):")
-        for t in scoring["totals"]:
-            s = t["seat"] - 1
-            earned = [f"{g['good']} level {g['levels'][s]}: {g['bonus'][s]}" for g in scoring["goods"] if g["bonus"][s]]
-            if earned:
-                out.append(f"      seat {s + 1}: " + ", ".join(earned))
-        if not any(t["bonus"] for t in scoring["totals"]):
-            out.append("      none")
-        out.append("    The day's florins:")
-        for t in scoring["totals"]:
-            out.append(f"      seat {t['seat']}: ships {t['ship']} + majorities {t['majority']} + bonuses "
-                       f"{t['bonus']} = {t['day']}; money now {t['money']}")
-        nxt = day["next_starter"]
-        if nxt is not None:
-            if nxt["drawn"]:
-                out.append(f"  Next: {_seats(nxt['tied'])} share the least money ({nxt['fewest']}); seat "
-                           f"{nxt['seat']} was drawn at random to start day {day['day'] + 1} (C6).")
-            else:
-                out.append(f"  Next: seat {nxt['seat']} has the least money ({nxt['fewest']}) and starts "
-                           f"day {day['day'] + 1} (C6).")
+        earned = [[f"{g['good']} level {g['levels'][s]}: {g['bonus'][s]}" for g in scoring["goods"] if g["bonus"][s]]
+                  for s in range(data["players"])]
+        out += narration.day_totals_lines(scoring["totals"], earned, "money", "money now")
+        if day["next_starter"] is not None:
+            out.append(narration.next_starter_line(day["next_starter"], day["day"], "least money", "C6"))
     final = data["final"]
     out += ["", "Final standings (C18: after the third day's scoring, the most money wins):"]
     for row in final["standings"]:
@@ -459,11 +384,5 @@ def render(data: dict) -> str:
                    f"{row['ship']}, majorities {row['majority']}, bonuses {row['bonus']}; spent {row['spent']} on "
                    f"{_count(row['lots_bought'], 'lot')} of {_count(row['cards_bought'], 'card')}; "
                    f"{_count(row['free_cards'], 'free card')}, {_count(row['lots_discarded'], 'lot')} put aside, C21)")
-    best = max(final["money"])
-    if final["shared"]:
-        out.append(f"Winners: {_seats(final['winners'])} share the win with {best} florins each "
-                   f"(C18: each credited 1/{len(final['winners'])} of a win).")
-    else:
-        seat = final["winners"][0]
-        out.append(f"Winner: seat {seat} ({strategy[seat]}) with {best} florins (C18).")
+    out.append(narration.winners_line(final, final["money"], strategy, "C18"))
     return "\n".join(out) + "\n"

@@ -14,7 +14,7 @@ bad input, and prints what a player at the table can see: the lot, every ship, e
 track level, money, the cards left in the deck, the bids so far, the highest bid and who
 bids after; the bots' auctions (from the engine's own turn log, read with
 ``reference.turn_records``); each day's scoring explained from the state and the rule data
-with the trace narrator's rankings (``narrate.rank_places``/``render_ranking``: places, ties
+with the trace narrator's rankings (``core.narration``: places, ties
 and rounding, C13-C16), the next starting player (C6); the final standings (C18).
 """
 from __future__ import annotations
@@ -26,6 +26,7 @@ from numba import njit
 
 from ...core import human
 from ...core.human import event_nb
+from ...core.narration import paying, rank_places, render_ranking
 from .engine import (
     new_state_nb,
     next_starter_nb,
@@ -35,7 +36,7 @@ from .engine import (
     start_day_nb,
     start_game_nb,
 )
-from .narrate import card_name, rank_places, render_ranking
+from .narrate import COIN, card_name
 from .reference import turn_records
 from .rules import (
     DAYS,
@@ -127,36 +128,21 @@ def cards_text(s, cards) -> str:
     return ", ".join(card_text(s, c) for c in cards) if len(cards) else "nothing"
 
 
-class ClassicTable:
+class ClassicTable(human.GameTable):
     """The Python side of a classic game with a person at seat ``human_seat``."""
 
-    rule_file = "docs/rules-classic.md"
+    new_buffer = staticmethod(new_buffer)
+    play_table_nb = staticmethod(play_table_nb)
+    money = "money"
+    next_starter_rule = "C6"
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
-        self.kernel = kernel
-        self.buffer = new_buffer(kernel.inputs)
-        self.me = human_seat
-        self.say = say
-        self.ask = ask
-        self.players = kernel.config.players
-        self.names = [f"you (seat {p + 1})" if p == human_seat else f"seat {p + 1} {strategies[p]}"
-                      for p in range(self.players)]
-        self.day = 0
-        self.turn = 0
+        super().__init__(kernel, human_seat, strategies, say, ask)
         self.turn_shown = -1  # the TURN_ID whose table the person has seen
         self.lot_shown = 0  # the lot's size when they last saw it
         self.last_free = -1  # the seat filled for free by the last auction (C11), else -1
-        self.sailed: list[list[int]] = []
         self.track_before = np.zeros((self.players, N_GOODS), np.int64)
-
-    @property
-    def s(self):
-        return self.buffer[0]
-
-    def play(self) -> None:
-        k = self.kernel
-        play_table_nb(self.buffer, k.config.seed, 0, k.seating, k.slot_strategy, k.slot_params, k.table)
 
     # ------------------------------------------------------------ decisions
 
@@ -308,11 +294,11 @@ class ClassicTable:
         players, names = self.players, self.names
         values = [int(v) for v in s["day_ship_value"][day, :players]]
         payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, "C13")
+        ships = rank_places(values, payouts, COIN, "C13")
         lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
                  f"Ships (C13 pays {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
                  "their places, each share rounded down to a whole florin):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value")]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", COIN)]
         for p in range(players):
             if self.sailed and self.sailed[p]:
                 lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
@@ -331,8 +317,8 @@ class ClassicTable:
         majority_pay, bonus_pay = [0] * players, [0] * players
         for g in range(N_GOODS):
             levels = [int(track[p, g]) for p in range(players)]
-            ranking = rank_places(levels, MAJORITY_PAYOUTS, "C15")
-            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level")
+            ranking = rank_places(levels, MAJORITY_PAYOUTS, COIN, "C15")
+            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level", COIN)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
                 bonus = TRACK_BONUS[levels[p]]
@@ -340,26 +326,9 @@ class ClassicTable:
                     bonus_pay[p] += bonus
                     parts.append(f"bonus seat {p + 1}: {bonus} (level {levels[p]}, C16)")
             lines.append(f"  {GOODS[g]}: " + "; ".join(parts))
-        paid = self.check_pays(day, ships["pay"], majority_pay, bonus_pay)
-        lines.append("The day's florins (ships + majorities + bonuses = paid; money now):")
-        width = max(len(n) for n in names)
-        for p in range(players):
-            lines.append(f"  {names[p]:<{width}}  {paid[0][p]:>3} + {paid[1][p]:>3} + {paid[2][p]:>3} "
-                         f"= {sum(x[p] for x in paid):>3}   {int(s['money'][p]):>4}")
-        if next_starter >= 0:
-            lines.append(human.next_starter_text(names, [int(m) for m in s["money"][:players]], next_starter,
-                                                 "C6", self.me))
+        lines += self.day_paid_lines(day, ("ships", "majorities", "bonuses"),
+                                     (ships["pay"], majority_pay, bonus_pay), next_starter)
         return "\n".join(lines)
-
-    def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
-        """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""
-        s = self.s
-        p = self.players
-        engine = [[int(x) for x in s[field][day, :p]] for field in ("day_ship_pay", "day_majority_pay",
-                                                                   "day_bonus_pay")]
-        if [list(ship_pay), list(majority_pay), list(bonus_pay)] != engine:
-            self.say("(note: this explanation disagrees with the engine's payouts; the engine's are shown)")
-        return engine
 
     def standings(self) -> str:
         s = self.s
@@ -371,9 +340,3 @@ class ClassicTable:
                                 "majorities": s["day_majority_pay"][:, :p].sum(axis=0),
                                 "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
                                "florins", "C18", self.me)
-
-
-
-def paying(ranking: dict, places: int) -> dict:
-    """A ranking's groups that start on a paying place (the others get nothing)."""
-    return {**ranking, "groups": [g for g in ranking["groups"] if g["places"] and g["places"][0] <= places]}

@@ -1,0 +1,124 @@
+"""What the games' narrators (``games/*/narrate.py``) and table drivers (``games/*/table.py``)
+share: checking a replay against the kernel, ranking with tied places pooled and rounded
+down (card R14-R17, classic C13-C15), and the words for rankings, seats and winners.
+
+Plain Python; the rule citations come from the caller, so every game tells its own rules.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+
+class NarrationMismatch(AssertionError):
+    """A narrator's replay of a game disagrees with the kernel's record of it (a bug)."""
+
+
+def check(condition: bool, what: str, *, game: str) -> None:
+    """Raise NarrationMismatch unless ``condition`` (kept under ``python -O``, unlike assert)."""
+    if not condition:
+        raise NarrationMismatch(f"{game} game narration: {what}")
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """1-based seats in words: "seat 2", "seats 1, 3 and 4"."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+
+
+def number_text(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def rank_places(scores: Sequence[int], payouts: Sequence[int], coin: int, rule: str, takes_part=None) -> dict:
+    """Rank ``scores`` (highest first) and share tied places: the groups of tied seats, the
+    places each covers, the payouts pooled, and each one's share rounded down to a multiple
+    of ``coin``. Seats with ``takes_part`` false take no place (card R17: no icon)."""
+    n = len(scores)
+    takes_part = takes_part if takes_part is not None else [True] * n
+    ranked = sorted((s for s in range(n) if takes_part[s]), key=lambda s: -scores[s])
+    groups, pay, place = [], [0] * n, 0
+    while place < len(ranked):
+        seats = [s for s in ranked if scores[s] == scores[ranked[place]]]
+        paid = [payouts[r] if r < len(payouts) else 0 for r in range(place, place + len(seats))]
+        exact = Fraction(sum(paid), len(seats))
+        share = int(exact) // coin * coin
+        for s in seats:
+            pay[s] = share
+        groups.append({"seats": [s + 1 for s in seats], "score": scores[seats[0]],
+                       "places": [place + 1, place + len(seats)], "payouts": paid, "pool": sum(paid),
+                       "exact": float(exact), "share": share, "rounded": share < exact})
+        place += len(seats)
+    outside = [s + 1 for s in range(n) if not takes_part[s]]
+    if outside:
+        groups.append({"seats": outside, "score": 0, "places": None, "payouts": [], "pool": 0,
+                       "exact": 0.0, "share": 0, "rounded": False})
+    return {"rule": rule, "scores": list(scores), "groups": groups, "pay": pay}
+
+
+def paying(ranking: dict, places: int) -> dict:
+    """A ranking's groups that start on a paying place (the others get nothing)."""
+    return {**ranking, "groups": [g for g in ranking["groups"] if g["places"] and g["places"][0] <= places]}
+
+
+def render_ranking(ranking: dict, what: str, coin: int, ties: str | None = None) -> list[str]:
+    """One line per group of a ranking: places, scores, pooled payouts and rounding to a
+    multiple of ``coin``; a tie cites ``ties`` (default: the ranking's rule)."""
+    unit = "a whole florin" if coin == 1 else f"a multiple of {coin}"
+    lines = []
+    for group in ranking["groups"]:
+        seats, score = group["seats"], group["score"]
+        if group["places"] is None:
+            lines.append(f"{seats_text(seats)}: no {what}, no place: 0 ({ranking['rule']})")
+            continue
+        first, last = group["places"]
+        where = ordinal(first) if first == last else f"{ordinal(first)}-{ordinal(last)}"
+        if len(seats) == 1:
+            lines.append(f"{where} {seats_text(seats)} ({what} {score}): {group['share']}")
+            continue
+        pool = " + ".join(map(str, group["payouts"]))
+        text = (f"{where} {seats_text(seats)} tied ({what} {score}): places pay {pool} = {group['pool']}, "
+                f"split {len(seats)} ways")
+        if group["rounded"]:
+            text += f" = {number_text(group['exact'])}, rounded down to {unit}: {group['share']} each"
+        else:
+            text += f": {group['share']} each"
+        lines.append(text + f" ({ties or ranking['rule']})")
+    return lines
+
+
+def day_totals_lines(totals: Sequence[dict], earned: Sequence[Sequence[str]], money: str, now: str) -> list[str]:
+    """A day's bonuses by seat (``earned``: per seat, its bonuses in words) and then each
+    seat's payouts added up, with its money after the day (``totals[seat][money]``, told as
+    ``now``)."""
+    lines = [f"      seat {t['seat']}: " + ", ".join(words) for t, words in zip(totals, earned, strict=True) if words]
+    lines = (lines or ["      none"]) + ["    The day's florins:"]
+    for t in totals:
+        lines.append(f"      seat {t['seat']}: ships {t['ship']} + majorities {t['majority']} + bonuses "
+                     f"{t['bonus']} = {t['day']}; {now} {t[money]}")
+    return lines
+
+
+def next_starter_line(next_starter: dict, day: int, least: str, rule: str) -> str:
+    """Who starts day ``day + 1`` and why (card R21, classic C6): ``least`` names what they
+    have least of ("fewest florins", "least money")."""
+    seat, amount = next_starter["seat"], next_starter["fewest"]
+    if next_starter["drawn"]:
+        return (f"  Next: {seats_text(next_starter['tied'])} share the {least} ({amount}); seat {seat} was drawn "
+                f"at random to start day {day + 1} ({rule}).")
+    return f"  Next: seat {seat} has the {least} ({amount}) and starts day {day + 1} ({rule})."
+
+
+def winners_line(final: dict, money: Sequence[int], strategy: dict, rule: str) -> str:
+    """The winners (card R22, classic C18): a shared win credits each 1/k."""
+    best = max(money)
+    if final["shared"]:
+        return (f"Winners: {seats_text(final['winners'])} share the win with {best} florins each "
+                f"({rule}: each credited 1/{len(final['winners'])} of a win).")
+    seat = final["winners"][0]
+    return f"Winner: seat {seat} ({strategy[seat]}) with {best} florins ({rule})."
