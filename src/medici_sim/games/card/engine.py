@@ -17,7 +17,7 @@ from ...core.ranking import pay_places_nb, share_table_nb
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
-from ...core.seating import seat_players_nb
+from ...core.seating import poorest_seat_nb, seat_players_nb
 from .rules import (
     DAYS,
     MAJORITY_PAYOUTS,
@@ -345,22 +345,7 @@ def end_day_nb(state):
 @njit(cache=True)
 def next_starter_nb(state):
     """R21: the fewest florins starts; among several, one drawn at random (seat order)."""
-    players = state.rules[RULE_PLAYERS]
-    fewest = state.florins[0]
-    tied = 0
-    for p in range(players):
-        if state.florins[p] < fewest:
-            fewest = state.florins[p]
-            tied = 0
-        if state.florins[p] == fewest:
-            tied += 1
-    pick = below_nb(state.rng, tied) if tied > 1 else 0
-    for p in range(players):
-        if state.florins[p] == fewest:
-            if pick == 0:
-                return p
-            pick -= 1
-    return -1  # unreachable
+    return poorest_seat_nb(state.florins, state.rules[RULE_PLAYERS], state.rng)
 
 
 @njit(cache=True)

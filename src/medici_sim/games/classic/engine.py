@@ -26,7 +26,7 @@ from ...core.ranking import pay_places_nb, share_table_nb
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
-from ...core.seating import seat_players_nb
+from ...core.seating import poorest_seat_nb, seat_players_nb
 from .rules import (
     DAYS,
     HOLDS,
@@ -436,22 +436,7 @@ def score_day_nb(state, day):
 def next_starter_nb(state):
     """C6: the fewest florins starts the next day; among k > 1 such seats (ascending),
     ``tied[below(k)]``; with one, no draw."""
-    players = state.rules[RULE_PLAYERS]
-    fewest = state.money[0]
-    tied = 0
-    for p in range(players):
-        if state.money[p] < fewest:
-            fewest = state.money[p]
-            tied = 0
-        if state.money[p] == fewest:
-            tied += 1
-    pick = below_nb(state.rng, tied) if tied > 1 else 0
-    for p in range(players):
-        if state.money[p] == fewest:
-            if pick == 0:
-                return p
-            pick -= 1
-    return -1  # unreachable
+    return poorest_seat_nb(state.money, state.rules[RULE_PLAYERS], state.rng)
 
 
 # ---------------------------------------------------------------- recording (tests only)
