@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sys
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,25 @@ from medici_sim.games.card.rules import VARIANTS
 # mixes, and compiling each set of strategies apart would cost minutes. Subprocesses inherit it;
 # tests of the default (a kernel holds only what its run uses) clear it with monkeypatch.
 os.environ["MEDICI_SIM_KERNEL"] = "all"
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: one worker per core this process may use (its affinity and cgroup quota,
+    not the host's count), and no more than one per 2 GiB of memory (a worker compiling
+    kernels holds about 1 GiB)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        memory = 0
+    return max(1, min(cores, memory >> 31) if memory else cores)
+
 
 HEADER = "count,good,icons,value,green\n"
 # 19 cards: days run out (R12) in most games with 3 or more players
