@@ -357,4 +357,3 @@ class CardTable(human.GameTable):
                                 "goods": s["day_majority_pay"][:, :p].sum(axis=0),
                                 "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
                                "florins", "R22", self.me)
-

@@ -37,6 +37,7 @@ from .rules import (
     RULE_PLAYERS,
     RULE_REMOVED,
     RULE_START_MONEY,
+    SHARE_COIN,
     TRACK_BONUS,
     TRACK_MAX,
 )
@@ -69,8 +70,6 @@ from .state import (
     bid_nb,
     draw_nb,
 )
-
-SHARE_COIN = 1  # C13, C15: a shared payout is rounded down to a whole florin
 
 # The classic game's statistics columns, after the common ones (game.py declares them in
 # this order). STAT_PRICE_SPENT holds the florins spent again: it is the numerator of the

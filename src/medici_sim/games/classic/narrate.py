@@ -79,6 +79,7 @@ from .rules import (
     N_CARDS,
     N_GOODS,
     NO_GOOD,
+    SHARE_COIN,
     SHIP_PAYOUTS,
     TRACK_BONUS,
     TRACK_MAX,
@@ -87,9 +88,6 @@ from .rules import (
     starting_money,
 )
 from .state import LOC_DECK, LOC_DISCARDED, LOC_REMOVED, LOC_SHIP
-
-COIN = 1  # C13, C15: shares are rounded down to a whole florin
-
 
 check = partial(narration.check, game="classic")
 
@@ -117,7 +115,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating,
         "rules": {"start_money": start_money, "removed": removed_cards(players), "holds": HOLDS,
-                  "ship_payouts": list(SHIP_PAYOUTS[players]), "coin": COIN,
+                  "ship_payouts": list(SHIP_PAYOUTS[players]), "coin": SHARE_COIN,
                   "majority_payouts": list(MAJORITY_PAYOUTS), "track_bonus": list(TRACK_BONUS),
                   "track_max": TRACK_MAX},
         "cards": [{"id": c, "name": card_name(good_of[c], value_of[c]),
@@ -234,7 +232,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
         # ---- scoring (C13-C16)
         values = [ship["value"] for ship in record["ships"]]
         check(values == trace.ship_value[day].tolist(), f"day {day + 1}: ship values disagree (C13)")
-        ranking = rank_places(values, SHIP_PAYOUTS[players], COIN, "C13")
+        ranking = rank_places(values, SHIP_PAYOUTS[players], SHARE_COIN, "C13")
         check(ranking["pay"] == reference.ship_payouts(values, players), f"day {day + 1}: ship payouts (reference)")
         check(ranking["pay"] == trace.ship_pay[day].tolist(), f"day {day + 1}: ship payouts disagree (C13)")
         tracks = []
@@ -247,7 +245,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
         goods, majority, bonus = [], [0] * players, [0] * players
         for g in range(N_GOODS):
             levels = [track[s][g] for s in range(players)]
-            good_ranking = rank_places(levels, MAJORITY_PAYOUTS, COIN, "C15")
+            good_ranking = rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "C15")
             check(good_ranking["pay"] == reference.majority_payouts(levels), f"day {day + 1}: {GOODS[g]} majority")
             paid = [reference.track_bonus(level) for level in levels]  # C16
             check(paid == [TRACK_BONUS[level] for level in levels], f"day {day + 1}: {GOODS[g]} bonus")
@@ -360,7 +358,7 @@ def render(data: dict) -> str:
         scoring = day["scoring"]
         out.append(f"  Scoring of day {day['day']}")
         out.append("    Ships (C13, every ship ranks, ties share):")
-        out += [f"      {line}" for line in narration.render_ranking(scoring["ships"], "value", COIN)]
+        out += [f"      {line}" for line in narration.render_ranking(scoring["ships"], "value", SHARE_COIN)]
         out.append(f"    Tracks rise by the goods aboard, to {rules['track_max']} at most (C14; gold moves none):")
         for t in scoring["tracks"]:
             moves = [f"{good} {b}->{a}" for good, b, a in zip((g["good"] for g in scoring["goods"]),
@@ -370,7 +368,7 @@ def render(data: dict) -> str:
         for good in scoring["goods"]:
             levels = ", ".join(f"{s + 1}: {n}" for s, n in enumerate(good["levels"]))
             out.append(f"      {good['good']} (levels by seat {levels})")
-            out += [f"        {line}" for line in narration.render_ranking(good["ranking"], "level", COIN)]
+            out += [f"        {line}" for line in narration.render_ranking(good["ranking"], "level", SHARE_COIN)]
         out.append(f"    Track bonuses (C16: level {bonus_levels}; never shared):")
         earned = [[f"{g['good']} level {g['levels'][s]}: {g['bonus'][s]}" for g in scoring["goods"] if g["bonus"][s]]
                   for s in range(data["players"])]

@@ -42,6 +42,7 @@ SHIP_PAYOUTS = {
     6: (30, 20, 15, 10, 5, 0),
 }
 MAJORITY_PAYOUTS = (10, 5)  # C15: highest level, second highest level
+SHARE_COIN = 1  # C13, C15: a shared payout is rounded down to a whole florin
 TRACK_BONUS = (0, 0, 0, 0, 0, 5, 10, 20)  # C16: indexed by track level 0..7; never shared
 assert len(TRACK_BONUS) == TRACK_MAX + 1
 

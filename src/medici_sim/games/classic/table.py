@@ -36,7 +36,7 @@ from .engine import (
     start_day_nb,
     start_game_nb,
 )
-from .narrate import COIN, card_name
+from .narrate import card_name
 from .reference import turn_records
 from .rules import (
     DAYS,
@@ -48,6 +48,7 @@ from .rules import (
     RULE_PLAYERS,
     RULE_REMOVED,
     RULE_START_MONEY,
+    SHARE_COIN,
     TRACK_BONUS,
 )
 from .state import (
@@ -294,11 +295,11 @@ class ClassicTable(human.GameTable):
         players, names = self.players, self.names
         values = [int(v) for v in s["day_ship_value"][day, :players]]
         payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, COIN, "C13")
+        ships = rank_places(values, payouts, SHARE_COIN, "C13")
         lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
                  f"Ships (C13 pays {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
                  "their places, each share rounded down to a whole florin):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", COIN)]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
         for p in range(players):
             if self.sailed and self.sailed[p]:
                 lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
@@ -317,8 +318,8 @@ class ClassicTable(human.GameTable):
         majority_pay, bonus_pay = [0] * players, [0] * players
         for g in range(N_GOODS):
             levels = [int(track[p, g]) for p in range(players)]
-            ranking = rank_places(levels, MAJORITY_PAYOUTS, COIN, "C15")
-            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level", COIN)
+            ranking = rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "C15")
+            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level", SHARE_COIN)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
                 bonus = TRACK_BONUS[levels[p]]
