@@ -106,24 +106,34 @@ def _name_of(table_type) -> str:
     return name
 
 
-def _switch(functions):
+def _generated(lines: list[str], namespace: dict, name: str):
+    """``njit`` of the function ``name`` that ``lines`` define.
+
+    numba links compiled functions by a symbol made of the module, the qualified name, a
+    per-process counter and the argument types. A generated decide's behaviour comes from its
+    globals (which strategies it calls), not from its types, so two tables' decides would share
+    a symbol whenever their counters matched: a kernel loaded from the cache could then call
+    another table's decide. ``name`` holds the table's name and the decision, so the symbols
+    of different tables differ by construction.
+    """
+    exec("\n".join(lines), namespace)
+    return njit(namespace[name])
+
+
+def _switch(functions, name: str):
     """A jitted ``decide(strategy_id, state, seat)`` calling ``functions[strategy_id]`` with
-    the seat's parameters as a tuple.
+    the seat's parameters as a tuple; ``name`` names it (unique per table and decision).
 
     Written out as one flat ``if`` chain (one compare per strategy, no nested calls).
     """
-    from numba import njit
-
     row = ", ".join(f"row[{k}]" for k in range(MAX_PARAMS))
-    lines = ["def decide(strategy, state, seat):",
+    lines = [f"def {name}(strategy, state, seat):",
              "    row = state.seat_params[seat]",
              f"    params = ({row},)"]
     for i in range(len(functions)):
         lines += [f"    if strategy == {i}:", f"        return strategy_{i}(state, seat, params)"]
     lines.append("    raise ValueError('unknown strategy id')")
-    namespace = {f"strategy_{i}": fn for i, fn in enumerate(functions)}
-    exec("\n".join(lines), namespace)
-    return njit(namespace["decide"])
+    return _generated(lines, {f"strategy_{i}": fn for i, fn in enumerate(functions)}, name)
 
 
 @intrinsic
@@ -138,7 +148,7 @@ def _record_pointer(typingctx, record, word):
     return types.CPointer(word.instance_type)(record, word), codegen
 
 
-def _checked_switch(functions, state_type):
+def _checked_switch(functions, state_type, name: str):
     """``_switch`` wrapped in a check that the decision wrote nothing in the state record
     but the deciding seat's ``scratch`` row and ``rng``: the record's bytes are copied before
     the call and compared after it (8 bytes at a time where the record's size allows).
@@ -146,7 +156,7 @@ def _checked_switch(functions, state_type):
     A change raises ``ValueError(ILLEGAL, seat, strategy, "... (field NAME)")``, NAME the
     first field changed (the field list is the record's, so any game's state works).
     """
-    inner = _switch(functions)
+    inner = _switch(functions, name + "_unchecked")
     dtype = state_type.dtype
     word = 8 if dtype.itemsize % 8 == 0 else 1
     scratch, scratch_at = dtype.fields["scratch"][:2]
@@ -155,7 +165,7 @@ def _checked_switch(functions, state_type):
         word = 1
     row = scratch.itemsize // scratch.shape[0]  # bytes of one seat's scratch
     fields = sorted((offset, name) for name, (_, offset, *_) in dtype.fields.items())
-    lines = ["def decide(strategy, state, seat):",
+    lines = [f"def {name}(strategy, state, seat):",
              f"    live = carray(record_pointer(state, WORD), {dtype.itemsize // word}, WORD)",
              "    before = live.copy()",
              "    result = inner(strategy, state, seat)",
@@ -172,8 +182,7 @@ def _checked_switch(functions, state_type):
     lines += [f"        changed(seat, strategy, {STATE_CHANGED!r})", "    return result"]
     namespace = {"carray": carray, "record_pointer": _record_pointer, "WORD": np.uint64 if word == 8 else np.uint8,
                  "inner": inner, "differ": _differ_nb, "first_difference": _first_difference_nb, "changed": _changed_nb}
-    exec("\n".join(lines), namespace)
-    return njit(namespace["decide"])
+    return _generated(lines, namespace, name)
 
 
 @njit(cache=True)
@@ -211,8 +220,10 @@ def decision(kind: str):
 
     def typer(table, strategy, state, seat):
         functions = [s.decisions[kind] for s in _strategies_of(table)]
-        checked = _name_of(table).endswith(_CHECKED_SUFFIX)
-        decide = _checked_switch(functions, state) if checked else _switch(functions)
+        table_name = _name_of(table)
+        name = f"decide_{kind}_{table_name}"
+        decide = _checked_switch(functions, state, name) if table_name.endswith(_CHECKED_SUFFIX) else \
+            _switch(functions, name)
 
         def impl(table, strategy, state, seat):
             return decide(strategy, state, seat)
