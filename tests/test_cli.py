@@ -125,7 +125,7 @@ def test_console_script_entry_point():
     done = subprocess.run([sys.executable, "-m", "medici_sim", "--players", "9"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr == "medici-sim: error: players must be between 2 and 6 in the card game, got 9\n"
+    assert done.stderr == "medici-sim: error: --players must be between 2 and 6 in the card game, got 9\n"
 
 
 def test_help_lists_options(capsys):

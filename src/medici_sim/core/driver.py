@@ -21,6 +21,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
+from .arguments import ConfigError, integer, named, text, whole
 from .dispatch import strategy_table
 from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game
 from .seating import SEATING_MODES
@@ -39,10 +40,6 @@ COMPILE_TICK = 0.5  # seconds: how often a slow start (compiling) is reported
 # test suite). A run with a plug-in still compiles only what it uses. By default a kernel holds only
 # the strategies its run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
-
-
-class ConfigError(ValueError):
-    """A run that cannot be set up; the message says what is wrong, in one line."""
 
 
 class StrategyCompileError(ValueError):
@@ -79,6 +76,26 @@ def format_number(value: float) -> str:
     """The shortest text that reads back as exactly ``value`` (2.0 -> "2", 0.1 -> "0.1")."""
     text = repr(float(value))
     return text[:-2] if text.endswith(".0") else text
+
+
+def check_games(games) -> int:
+    return integer(games, "games", 1, MAX_GAMES, "10**15")
+
+
+def check_seed(seed) -> int:
+    """A master seed (R25, C20): every game's draws derive from it and the game's index."""
+    return integer(seed, "seed", 0, 2**63 - 1, "2**63-1")
+
+
+def check_threads(threads) -> int:
+    return integer(threads, "threads", 1, MAX_THREADS)
+
+
+def check_players(game: Game, players) -> int:
+    if not game.min_players <= whole(players, "players") <= game.max_players:
+        raise ConfigError(f"{named('players')} must be between {game.min_players} and {game.max_players} in the "
+                          f"{game.name} game, got {players}")
+    return int(players)
 
 
 def _game(name: str) -> Game:
@@ -122,21 +139,17 @@ class RunConfig:
 
     def __post_init__(self):
         game = _game(self.game)
-        if not game.min_players <= self.players <= game.max_players:
-            raise ConfigError(f"players must be between {game.min_players} and {game.max_players} in the "
-                              f"{game.name} game, got {self.players}")
+        check_players(game, self.players)
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
                               f"(or one for all seats), got {len(self.strategies)}")
-        if not 0 < self.games <= MAX_GAMES:
-            raise ConfigError(f"games must be between 1 and {MAX_GAMES:.0e}, got {self.games}")
-        if not 0 <= self.seed < 2**63:
-            raise ConfigError(f"seed must be between 0 and 2**63-1, got {self.seed}")
-        if self.variant not in game.variants:
-            raise ConfigError(f"variant must be one of {', '.join(game.variants)} in the {game.name} game, "
-                              f"got {self.variant!r}")
-        if self.seating not in SEATING_MODES:
-            raise ConfigError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
+        check_games(self.games)
+        check_seed(self.seed)
+        if text(self.variant, "variant") not in game.variants:
+            raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} in the {game.name} "
+                              f"game, got {self.variant!r}")
+        if text(self.seating, "seating") not in SEATING_MODES:
+            raise ConfigError(f"{named('seating')} must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         for slot in self.strategies:
             if slot.game != self.game:
                 raise ConfigError(f"strategy {slot.name} is a {slot.game} strategy, not a {self.game} one")
@@ -145,8 +158,7 @@ class RunConfig:
                 game.check_config(self)
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
-        if not 1 <= self.threads <= MAX_THREADS:
-            raise ConfigError(f"threads must be between 1 and {MAX_THREADS}, got {self.threads}")
+        check_threads(self.threads)
 
 
 @dataclass
