@@ -35,7 +35,6 @@ from .analysis import (
     max_half_width,
     points,
     ratings_table,
-    require_statsmodels,
     strategy_table,
     verdict,
 )
@@ -152,8 +151,6 @@ class Study:
         if command == "compare" and len(distinct) < 2:
             raise ConfigError(f"compare needs at least two different strategies, got {', '.join(distinct)}")
         self._check_blocks()
-        if command == "compare":
-            require_statsmodels()
         if self.tuned is not None:
             self._check_tuned(command)
 
