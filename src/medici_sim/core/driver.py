@@ -204,13 +204,23 @@ class RunResult:
     played: int  # games this call played (a resumed run's earlier games not included)
 
     @property
-    def games_per_second(self) -> float:
-        return self.played / self.elapsed if self.elapsed > 0 else float("inf")
+    def games_per_second(self) -> float | None:
+        """This call's speed; None when it played no game (a resumed run that was complete)."""
+        return self.played / self.elapsed if self.played and self.elapsed > 0 else None
 
     @property
     def complete(self) -> bool:
         """False when the run was stopped before all its games were played."""
         return self.totals.games == self.config.games
+
+
+def kernel_of_all_built_ins() -> bool:
+    """Whether ``MEDICI_SIM_KERNEL=all`` asks for kernels of every built-in; unset or empty is
+    the default, and any other value a mistake (a typo would silently cost its speed-up)."""
+    value = os.environ.get(KERNEL_ENV, "")
+    if value not in ("", "all"):
+        raise ConfigError(f"the environment variable {KERNEL_ENV} must be all (or unset), got {value!r}")
+    return value == "all"
 
 
 class Kernel:
@@ -225,10 +235,9 @@ class Kernel:
         # the heuristics (game.built_ins): a search player, built in too, plays them again in its
         # rollouts (a second table, compiled with it), so it joins a kernel only when a run uses it
         built_ins = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
-        if os.environ.get(KERNEL_ENV) == "all" and used <= built_ins:  # one kernel for every mix of built-ins
+        if kernel_of_all_built_ins() and used <= built_ins:  # one kernel for every mix of built-ins
             used = built_ins
         self.table, self.table_names = strategy_table(self.game.registry, used)
-        self.seconds_per_game = 0.0  # measured by warm_up
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
@@ -242,9 +251,9 @@ class Kernel:
 
     def warm_up(self, stop: threading.Event | None = None,
                 compiling: Callable[[Kernel, float], None] | None = None) -> bool:
-        """Compile the kernel (or load it from numba's cache) by playing one game, on a
-        thread of its own so that a stop request (Ctrl-C) is answered at once, even while a
-        strategy's decision runs; False if stopped first.
+        """Compile the kernel (or load it from numba's cache) by calling it for no game, on a
+        thread of its own so that a stop request (Ctrl-C) is answered at once; False if
+        stopped first.
 
         ``compiling(kernel, seconds)`` is called every ``COMPILE_TICK`` seconds while this takes
         longer than that (a first run compiles; later runs load the kernel in a fraction of a
@@ -254,10 +263,7 @@ class Kernel:
 
         def compile_kernel() -> None:
             try:
-                self.play(0, 1)
-                began = time.perf_counter()
-                self.play(0, 1)  # once more, compiled: how long a game takes (sizes the batches of slow kernels)
-                self.seconds_per_game = time.perf_counter() - began
+                self.play(0, 0)  # compiles everything a game calls, and plays nothing
                 outcome.append(None)
             except BaseException as exc:  # handed to the calling thread below
                 outcome.append(exc)
@@ -375,28 +381,39 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
     totals = Totals.zeros(config.players, kernel.game)
     if done is not None:
         totals.add(done)
+    if totals.games >= config.games:  # a resumed run that was complete: nothing to compile or play
+        return RunResult(config, totals, 0.0, 0)
     if not kernel.warm_up(stop, compiling):
         return RunResult(config, totals, 0.0, 0)
-    batch = batch_size or FIRST_BATCH
-    slow = kernel.seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
-    min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     start = time.perf_counter()
+
+    def add(batch_totals: Totals, n: int) -> None:
+        totals.add(batch_totals)
+        if on_batch is not None:
+            on_batch(batch_totals)
+        if progress is not None:
+            progress(n)
+
+    batch = batch_size or FIRST_BATCH
+    slow = False
+    if batch_size is None:  # the run's first game, timed here: a slow one (a search player's) sizes the batches
+        began = time.perf_counter()
+        add(kernel.play(first_game + totals.games, 1), 1)
+        seconds_per_game = time.perf_counter() - began
+        slow = seconds_per_game > SLOW_GAME
+    min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     with runner or ThreadRunner(config.threads) as active:
-        if slow and batch_size is None:  # a stop request answered within about a batch from the first one on
-            batch = max(active.parts, int(active.parts * BATCH_SECONDS / kernel.seconds_per_game))
+        if slow:  # a stop request answered within about a batch from the first one on
+            batch = max(active.parts, int(active.parts * BATCH_SECONDS / seconds_per_game))
         while totals.games < config.games and not (stop is not None and stop.is_set()):
             n = min(batch, config.games - totals.games)
             began = time.perf_counter()
             batch_totals = Totals.zeros(config.players, kernel.game)
             for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts, min_chunk)):
                 batch_totals.add(part)
-            totals.add(batch_totals)
             if batch_size is None:  # aim for batches of about BATCH_SECONDS
                 rate = n / max(time.perf_counter() - began, 1e-6)
                 batch = int(min(max(rate * BATCH_SECONDS, active.parts if slow else MIN_CHUNK), MAX_BATCH))
-            if on_batch is not None:
-                on_batch(batch_totals)
-            if progress is not None:
-                progress(n)
+            add(batch_totals, n)
     played = totals.games - (done.games if done is not None else 0)
     return RunResult(config, totals, time.perf_counter() - start, played)

@@ -294,7 +294,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "seed": study.seed,
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
-        "games_per_second": round(games / elapsed) if elapsed > 0 else 0,
+        "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
     }
 
 
