@@ -1,6 +1,7 @@
 """The Python API: the command line's runs as functions, with the same numbers and errors."""
 from __future__ import annotations
 
+import html
 import inspect
 import json
 import math
@@ -141,3 +142,26 @@ def test_a_lone_file_is_a_list_of_one_and_paths_are_file_names(tmp_path):
         medici_sim.simulate(10, deck=Path("no/such/deck.csv"))
     with pytest.raises(medici_sim.OutputError, match="tuned= no/such.json: cannot read"):
         medici_sim.balance(10, tuned=Path("no/such.json"))
+
+
+def test_trace_tells_the_command_lines_game(capsys):
+    report = medici_sim.trace(7, strategies=["expert", "greedy", "random", "collector"], seed=1, seating="rotate")
+    args = ["trace", "--index", "7", "-s", "expert,greedy,random,collector", "--seed", "1", "--seating", "rotate"]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert report.text == str(report) == out
+    code, out, err = run(capsys, *args, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(report.data))
+
+
+def test_every_answer_shows_as_html_in_a_notebook():
+    report = medici_sim.simulate(2000, strategies="expert,random,random,random", seating="rotate")
+    page = report._repr_html_()
+    assert page.startswith("<h3>medici_sim.RunReport</h3>")
+    for part in ("<h4>seats</h4>", "<h4>strategies</h4>", "<h4>summary</h4>", "games_per_second", "expert"):
+        assert part in page
+    assert page.count("<table") == 3 and "totals" not in page and not hasattr(report, "totals")
+    trace = medici_sim.trace(0, players=3)
+    page = trace._repr_html_()
+    assert "<pre>" in page and "<h4>data</h4>" not in page and html.escape(trace.text.splitlines()[0]) in page
