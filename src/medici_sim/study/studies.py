@@ -65,7 +65,7 @@ def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "d
         return (load_game_deck(game, specs[0] if specs else None),)
     if ALL_DECKS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"{named(argument)}: all is every shipped deck ({', '.join(named_decks())}); name no "
+            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(named_decks())}); name no "
                               "other deck with it")
         return tuple(named_decks().values())
     decks = tuple(resolve_deck(spec) if game.name == "card" else game.load_deck(spec) for spec in specs)
