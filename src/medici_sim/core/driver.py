@@ -387,33 +387,41 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         return RunResult(config, totals, 0.0, 0)
     start = time.perf_counter()
 
-    def add(batch_totals: Totals, n: int) -> None:
-        totals.add(batch_totals)
-        if on_batch is not None:
-            on_batch(batch_totals)
-        if progress is not None:
-            progress(n)
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
 
     batch = batch_size or FIRST_BATCH
+    played_to = totals.games  # games before this one are played (in totals, or the timed first game's)
+    timed = None  # the run's first game, timed: its totals join the first batch's (one batch, one report)
     slow = False
-    if batch_size is None:  # the run's first game, timed here: a slow one (a search player's) sizes the batches
+    if batch_size is None:
         began = time.perf_counter()
-        add(kernel.play(first_game + totals.games, 1), 1)
+        timed = kernel.play(first_game + played_to, 1)
         seconds_per_game = time.perf_counter() - began
-        slow = seconds_per_game > SLOW_GAME
+        played_to += 1
+        slow = seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
     min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     with runner or ThreadRunner(config.threads) as active:
         if slow:  # a stop request answered within about a batch from the first one on
             batch = max(active.parts, int(active.parts * BATCH_SECONDS / seconds_per_game))
-        while totals.games < config.games and not (stop is not None and stop.is_set()):
-            n = min(batch, config.games - totals.games)
-            began = time.perf_counter()
+        while timed is not None or (played_to < config.games and not stopped()):
+            n = 0 if stopped() else min(batch, config.games - played_to)  # 0: only the timed game to report
             batch_totals = Totals.zeros(config.players, kernel.game)
-            for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts, min_chunk)):
-                batch_totals.add(part)
-            if batch_size is None:  # aim for batches of about BATCH_SECONDS
-                rate = n / max(time.perf_counter() - began, 1e-6)
-                batch = int(min(max(rate * BATCH_SECONDS, active.parts if slow else MIN_CHUNK), MAX_BATCH))
-            add(batch_totals, n)
+            if n:
+                began = time.perf_counter()
+                for part in active.play(kernel, chunks(first_game + played_to, n, active.parts, min_chunk)):
+                    batch_totals.add(part)
+                if batch_size is None:  # aim for batches of about BATCH_SECONDS
+                    rate = n / max(time.perf_counter() - began, 1e-6)
+                    batch = int(min(max(rate * BATCH_SECONDS, active.parts if slow else MIN_CHUNK), MAX_BATCH))
+                played_to += n
+            if timed is not None:
+                batch_totals.add(timed)
+                n, timed = n + 1, None
+            totals.add(batch_totals)
+            if on_batch is not None:
+                on_batch(batch_totals)
+            if progress is not None:
+                progress(n)
     played = totals.games - (done.games if done is not None else 0)
     return RunResult(config, totals, time.perf_counter() - start, played)
