@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import run
@@ -165,3 +166,10 @@ def test_every_answer_shows_as_html_in_a_notebook():
     trace = medici_sim.trace(0, players=3)
     page = trace._repr_html_()
     assert "<pre>" in page and "<h4>data</h4>" not in page and html.escape(trace.text.splitlines()[0]) in page
+
+
+def test_numpy_integers_are_whole_numbers_and_runs_keep_ints():
+    """Whatever int type was given, a run holds ints (its summary is JSON as the command line's)."""
+    report = medici_sim.simulate(np.int64(300), players=np.int32(3), seed=np.uint8(4), threads=np.int16(1))
+    assert json.loads(json.dumps(report.summary))["games"] == 300
+    assert all(type(report.summary[key]) is int for key in ("games_requested", "players", "seed", "threads"))

@@ -139,12 +139,12 @@ class RunConfig:
 
     def __post_init__(self):
         game = _game(self.game)
-        check_players(game, self.players)
+        object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
                               f"(or one for all seats), got {len(self.strategies)}")
-        check_games(self.games)
-        check_seed(self.seed)
+        object.__setattr__(self, "games", check_games(self.games))
+        object.__setattr__(self, "seed", check_seed(self.seed))
         if text(self.variant, "variant") not in game.variants:
             raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} in the {game.name} "
                               f"game, got {self.variant!r}")
@@ -158,7 +158,7 @@ class RunConfig:
                 game.check_config(self)
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
-        check_threads(self.threads)
+        object.__setattr__(self, "threads", check_threads(self.threads))
 
 
 @dataclass

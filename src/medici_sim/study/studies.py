@@ -219,8 +219,9 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
     return Study(game=definition, counts=tuple(parse_player_counts(players, definition.name)),
                  strategies=parse_strategy_list(definition.built_ins if strategies is None else strategies,
                                                 definition.name),
-                 variant=None if variant is None else text(variant, "variant"), seed=seed,
-                 decks=load_decks(definition, deck, deck_argument), games=games, precision=precision,
+                 variant=None if variant is None else text(variant, "variant"), seed=check_seed(seed),
+                 decks=load_decks(definition, deck, deck_argument), games=check_games(games),
+                 precision=None if precision is None else real(precision, "precision"),
                  threads=default_threads(threads),
                  tuned=None if tuned is None else load_tuned(tuned, definition.name))
 
