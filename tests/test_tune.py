@@ -428,6 +428,11 @@ def test_the_advice_for_a_tuned_file_without_some_parameters_writes_one_with_all
     tasks = tasks_from_options(tune_command.make_context("tune", shlex.split(advice)[2:]).params)
     assert {(t.strategy, t.players, t.variant) for t in tasks} == {
         (s, p, v) for s in ("greedy", "cautious") for p in (2, 3) for v in ("standard", "bonus20")}
+    plugin = Path(__file__).parents[1] / "examples" / "green_lover.py"  # a plug-in's strategy: tune loads it too
+    code, _, err = run(capsys, "balance", "--plugin", str(plugin), "-s", "green_lover,random", "-p", "2",
+                       "--tuned", str(tuned))
+    assert code == 2 and (f"medici-sim tune green_lover --game card --players 2 --variant all --plugin {plugin} "
+                          "--out FILE.json") in err, err
 
 
 def test_a_tune_report_is_tuned_parameters_for_the_api(tmp_path):

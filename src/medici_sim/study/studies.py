@@ -14,6 +14,7 @@ With one deck the tables and numbers are exactly those of a single-deck study.
 """
 from __future__ import annotations
 
+import shlex
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -169,13 +170,17 @@ class Study:
                 for name in self.tuned.missing(self.strategies, players, variant)]
         if gaps:  # every strategy's parameters come from one file: advise the tuning that writes them all
             name, players, variant = gaps[0]
-            tunable = ",".join(s.name for s in self.strategies if self.game.registry[s.name].params)
+            registry = self.game.registry
+            tunable = [s.name for s in self.strategies if registry[s.name].params]
+            plugins = sorted({registry.origin[name] for name in tunable if registry.origin[name] != "built-in"})
             counts = ",".join(str(c) for c in self.counts)
             rules = "all" if len(variants) > 1 else variants[0]
-            advice = (f"report = medici_sim.tune({tunable!r}, game={self.game.name!r}, players={counts!r}, "
-                      f"variant={rules!r}), then tuned=report" if in_api() else
-                      f"medici-sim tune {tunable} --game {self.game.name} --players {counts} --variant {rules} "
-                      "--out FILE.json, then --tuned FILE.json")
+            advice = (f"report = medici_sim.tune({','.join(tunable)!r}, game={self.game.name!r}, players={counts!r}, "
+                      f"variant={rules!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
+                      if in_api() else
+                      f"medici-sim tune {','.join(tunable)} --game {self.game.name} --players {counts} --variant "
+                      f"{rules}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
+                      + " --out FILE.json, then --tuned FILE.json")
             raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
                               f"the {variant} rules; tune every strategy of the study into one file: {advice}")
 
