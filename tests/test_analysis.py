@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 import warnings
 from fractions import Fraction
 
@@ -293,6 +294,39 @@ def test_bradley_terry_rating_of_two_strategies_by_hand(deck):
     assert greedy_row["rating"] == pytest.approx(rating, rel=1e-6)
     assert greedy_row["rating_ci_low"] == pytest.approx(rating - Z * se, rel=1e-5)
     assert greedy_row["rating_ci_high"] == pytest.approx(rating + Z * se, rel=1e-5)
+
+
+def test_ratings_need_no_statsmodels(deck, monkeypatch):
+    """The base install rates strategies: the fit is numpy's (``compare`` in the README's example)."""
+    monkeypatch.setitem(sys.modules, "statsmodels", None)
+    monkeypatch.setitem(sys.modules, "statsmodels.api", None)
+    t = Tournament(deck, 3, slots("random", "greedy", "expert"))
+    t.pairs[:] = [[0, 10, 4], [30, 0, 12], [36, 28, 0]]
+    table = ratings_table(t)
+    assert list(table["strategy"]) == ["random", "greedy", "expert"]
+    assert 0 < table["rating"][1] < table["rating"][2]
+
+
+def test_the_fit_is_statsmodels_binomial_glm():
+    """Bradley-Terry designs (connected or not, lopsided or even): the same coefficients and
+    intervals as statsmodels' binomial GLM, to its own convergence tolerance."""
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n = int(rng.integers(2, 8))
+        pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < 0.8] or [(0, 1)]
+        design = np.zeros((len(pairs), n))
+        for row, (a, b) in enumerate(pairs):
+            design[row, a], design[row, b] = 1, -1
+        design = design[:, 1:]
+        scale = rng.choice([10, 1000, 10**6], size=len(pairs))
+        wins, losses = rng.integers(0, scale) / 2 + 0.5, rng.integers(0, scale) / 2 + 0.5
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = sm.GLM(np.column_stack([wins, losses]), design, family=sm.families.Binomial()).fit()
+        beta, se = analysis.logistic_fit(design, wins, losses)
+        np.testing.assert_allclose(beta, fit.params, rtol=1e-6, atol=1e-9)
+        np.testing.assert_allclose(se, fit.bse, rtol=1e-4)
 
 
 # ------------------------------------------------------------------ 3. the verdict's numbers are the tables'

@@ -1,8 +1,13 @@
 """The Python API: the command line's runs as functions, with the same numbers and errors."""
 from __future__ import annotations
 
+import html
+import inspect
 import json
+import math
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import run
@@ -27,7 +32,7 @@ def test_simulate_gives_the_command_lines_tables(capsys, tmp_path):
     document = json.loads(out.read_text())
     pd.testing.assert_frame_equal(report.seats, pd.DataFrame(document["seats"]), check_dtype=False)
     pd.testing.assert_frame_equal(report.strategies, pd.DataFrame(document["strategies"]), check_dtype=False)
-    assert report.summary["games"] == 4000 and report.totals.games == 4000
+    assert report.summary["games"] == 4000
     # the thread count never changes a result (R25)
     again = medici_sim.simulate(**options, threads=2)
     pd.testing.assert_frame_equal(report.seats, again.seats)
@@ -50,14 +55,14 @@ def test_compare_and_balance_return_their_tables():
 
 
 @pytest.mark.parametrize("call,message", [
-    (lambda: medici_sim.simulate(10, players=9), "players must be between 2 and 6"),
+    (lambda: medici_sim.simulate(10, players=9), "players= must be between 2 and 6"),
     (lambda: medici_sim.simulate(10, game="classic", players=2), "between 3 and 6"),
     (lambda: medici_sim.simulate(10, strategies="nobody"), "unknown strategy 'nobody'"),
-    (lambda: medici_sim.simulate(0), "games must be between"),
+    (lambda: medici_sim.simulate(0), "games= must be between"),
     (lambda: medici_sim.simulate(10, deck="no/such/deck.csv"), "cannot read"),
     (lambda: medici_sim.compare(100, strategies="random"), "at least two different strategies"),
     (lambda: medici_sim.balance(100, game="classic"), "no variants"),
-    (lambda: medici_sim.simulate(10, game="chess"), "unknown game"),
+    (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, got 'chess'"),
 ])
 def test_errors_are_exceptions_not_exits(call, message):
     with pytest.raises(ValueError, match=message):
@@ -70,3 +75,101 @@ def test_strategies_lists_each_games_strategies():
     classic = medici_sim.strategies("classic")
     assert "random" in set(classic["strategy"])
     assert medici_sim.list_games() == ["card", "classic"]
+
+
+# Every argument of every API function, with bad values of each kind: the wrong type (a str for
+# a number, a float or bool for a whole number, a number for a name, one value for a list, a
+# list of the wrong things), an empty value, and a value out of range. Each is refused before
+# any game with the command line's check, naming the argument as the API does (``games=``).
+WHOLE = ["10", 10.5, True, None, [10]]
+NAMES = [5, [5], b"random", "", " "]
+FILES = [5, [5], b"x.csv", ""]
+BAD = {
+    "games": WHOLE + [0, -1, 10**16],
+    "index": WHOLE + [-1, 10**15],
+    "seed": WHOLE + [-1, 2**63],
+    "threads": ["2", 2.0, True, [2], 0, 1025],
+    "evaluations": WHOLE + [0],
+    "games_per_eval": WHOLE + [0],
+    "fresh_games": WHOLE + [0],
+    "popsize": ["8", 8.0, True, [8], 1, 1001],
+    "game": [3, ["card"], "", "chess"],
+    "players": [4.0, "4", True, 9, 1, [3, 4.0], [], None],
+    "strategies": NAMES,
+    "strategy": NAMES + [None],
+    "against": NAMES + [None],
+    "variant": [5, ["standard"], "", "bonus30"],
+    "seating": [None, 5, "", "sideways"],
+    "deck": FILES,
+    "plugins": FILES + [[""], [None]],
+    "precision": ["0.1", True, [0.1], 0, 0.5, -0.1, math.nan],
+    "tuned": FILES,
+}
+STUDY_PLAYERS = [3.5, [3, 4.0], [3, "4"], [], True, 9, "3,x", None]  # compare, balance, tune: all, counts
+API = {"simulate": {}, "compare": {}, "balance": {}, "tune": {"strategy": "expert"}, "trace": {}, "strategies": {}}
+WRONG_TYPES_ONLY = {"strategies": {"strategies": NAMES[:3]}}  # the listing's one argument is game
+
+
+def _calls():
+    for function, required in API.items():
+        for name, parameter in inspect.signature(getattr(medici_sim, function)).parameters.items():
+            values = BAD[name]
+            if name == "players" and function in ("compare", "balance", "tune"):
+                values = [v for v in STUDY_PLAYERS if not (function == "tune" and v is None)]
+            for value in values:
+                if function == "strategies" or name in required or parameter.kind is parameter.KEYWORD_ONLY \
+                        or name in ("games", "index"):
+                    yield pytest.param(function, {**required, name: value}, name, id=f"{function}-{name}={value!r}")
+
+
+@pytest.mark.parametrize("function,arguments,name", list(_calls()))
+def test_every_argument_is_checked_as_the_command_line_checks_it(function, arguments, name):
+    with pytest.raises(ValueError) as error:
+        getattr(medici_sim, function)(**arguments)
+    message = str(error.value)
+    assert f"{name}=" in message and "--" not in message, message
+
+
+def test_every_argument_of_every_function_has_bad_values():
+    for function in API:
+        assert set(inspect.signature(getattr(medici_sim, function)).parameters) <= set(BAD), function
+
+
+def test_a_lone_file_is_a_list_of_one_and_paths_are_file_names(tmp_path):
+    """``plugins="x.py"`` is the file x.py (not x, ., p, y); pathlib paths are file names."""
+    with pytest.raises(medici_sim.PluginError, match="plugins= x.py: cannot read"):
+        medici_sim.simulate(10, plugins="x.py")
+    with pytest.raises(medici_sim.DeckError, match="no/such/deck.csv"):
+        medici_sim.simulate(10, deck=Path("no/such/deck.csv"))
+    with pytest.raises(medici_sim.OutputError, match="tuned= no/such.json: cannot read"):
+        medici_sim.balance(10, tuned=Path("no/such.json"))
+
+
+def test_trace_tells_the_command_lines_game(capsys):
+    report = medici_sim.trace(7, strategies=["expert", "greedy", "random", "collector"], seed=1, seating="rotate")
+    args = ["trace", "--index", "7", "-s", "expert,greedy,random,collector", "--seed", "1", "--seating", "rotate"]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert report.text == str(report) == out
+    code, out, err = run(capsys, *args, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(report.data))
+
+
+def test_every_answer_shows_as_html_in_a_notebook():
+    report = medici_sim.simulate(2000, strategies="expert,random,random,random", seating="rotate")
+    page = report._repr_html_()
+    assert page.startswith("<h3>medici_sim.RunReport</h3>")
+    for part in ("<h4>seats</h4>", "<h4>strategies</h4>", "<h4>summary</h4>", "games_per_second", "expert"):
+        assert part in page
+    assert page.count("<table") == 3 and "totals" not in page and not hasattr(report, "totals")
+    trace = medici_sim.trace(0, players=3)
+    page = trace._repr_html_()
+    assert "<pre>" in page and "<h4>data</h4>" not in page and html.escape(trace.text.splitlines()[0]) in page
+
+
+def test_numpy_integers_are_whole_numbers_and_runs_keep_ints():
+    """Whatever int type was given, a run holds ints (its summary is JSON as the command line's)."""
+    report = medici_sim.simulate(np.int64(300), players=np.int32(3), seed=np.uint8(4), threads=np.int16(1))
+    assert json.loads(json.dumps(report.summary))["games"] == 300
+    assert all(type(report.summary[key]) is int for key in ("games_requested", "players", "seed", "threads"))

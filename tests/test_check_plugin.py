@@ -189,4 +189,4 @@ def test_bad_plugin_is_one_line_exit_2(capsys, tmp_path, source, message):
 
 def test_games_must_be_positive(capsys):
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", "0")
-    assert code == 2 and "--games must be at least 1" in err and not out
+    assert code == 2 and "--games must be between 1 and" in err and not out

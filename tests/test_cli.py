@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import run
@@ -125,7 +126,7 @@ def test_console_script_entry_point():
     done = subprocess.run([sys.executable, "-m", "medici_sim", "--players", "9"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr == "medici-sim: error: players must be between 2 and 6 in the card game, got 9\n"
+    assert done.stderr == "medici-sim: error: --players must be between 2 and 6 in the card game, got 9\n"
 
 
 def test_help_lists_options(capsys):
@@ -134,3 +135,39 @@ def test_help_lists_options(capsys):
     for option in ("--games", "--players", "--strategies", "--variant", "--seed", "--threads",
                    "--deck", "--out", "--quiet", "--seating"):
         assert option in out
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_each_game_is_played_once_and_the_warm_up_plays_none(monkeypatch, slow):
+    """The warm-up compiles without playing (it once played game 0 twice, unseen by the progress
+    bar, under the compile notice); the run's first game is timed and counted, slow games too."""
+    from medici_sim.core import driver
+    from medici_sim.core.specs import run_config
+
+    if slow:  # every game a search player's: batches sized by the first game's time, a game a chunk
+        monkeypatch.setattr(driver, "SLOW_GAME", -1.0)
+    calls = []
+    play = driver.Kernel.play
+    monkeypatch.setattr(driver.Kernel, "play", lambda self, first, n: calls.append((first, n)) or play(self, first, n))
+    config = run_config(game="card", players=3, strategies="random", games=30_000, seed=2, variant=None,
+                        seating="fixed", threads=2, deck=None)
+    progress: list[int] = []
+    result = driver.simulate(config, progress=progress.append, first_game=100)
+    assert calls[0] == (0, 0)  # compiled, nothing played
+    played = sorted(call for call in calls[1:] if call[1])
+    assert [first for first, _ in played] == list(np.cumsum([100] + [n for _, n in played])[:-1])  # once each
+    assert sum(n for _, n in played) == sum(progress) == result.totals.games == 30_000
+
+
+def test_a_resumed_complete_run_compiles_nothing_and_reports_no_speed(capsys, tmp_path, monkeypatch):
+    saved, out = tmp_path / "c.ckpt", tmp_path / "r.json"
+    code, _, err = run(capsys, "-n", "3000", "-q", "--checkpoint", str(saved))
+    assert code == 0, err
+    from medici_sim.core import driver
+
+    monkeypatch.setattr(driver.Kernel, "play", lambda *args: pytest.fail("a complete run played or compiled"))
+    # the resumed file named again as --checkpoint is the same run, not an overwrite
+    code, printed, err = run(capsys, "--resume", str(saved), "--checkpoint", str(saved), "-q", "--out", str(out))
+    assert code == 0, err
+    summary = json.loads(out.read_text())["summary"]
+    assert summary["games"] == 3000 and summary["games_per_second"] is None  # once 0: no games were timed

@@ -163,11 +163,95 @@ def test_huge_and_unreadable_inputs_are_refused_without_reading_them(capsys, tmp
 
 @pytest.mark.parametrize("before,name", [(["--seed", "5"], "--seed"), (["-n", "500"], "--games"),
                                          (["--game", "classic"], "--game"), (["--players", "3"], "--players"),
-                                         (["--out", "x.json"], "--out"),
+                                         (["--out", "x.json"], "--out"), (["--seating", "rotate"], "--seating"),
+                                         (["--variant", "bonus20"], "--variant"),
                                          (["--plugin", "examples/green_lover.py"], "--plugin")])
-@pytest.mark.parametrize("command", ["compare", "balance", "strategies"])
+@pytest.mark.parametrize("command", ["compare", "balance", "strategies", "tune", "trace", "play", "check-plugin"])
 def test_an_option_before_a_subcommand_is_refused(capsys, never_played, before, name, command):
-    assert_refused(*run(capsys, *before, command), f"medici-sim {command} {name}")
+    """The advice to put it after the subcommand is given only where the subcommand has it."""
+    from medici_sim.cli.main import cli
+
+    code, out, err = run(capsys, *before, command)
+    if any(name in param.opts for param in cli.commands[command].params):
+        assert_refused(code, out, err, f"put it after the subcommand: medici-sim {command} {name}")
+    else:
+        assert_refused(code, out, err, f"{command} has no {name} option")
+        assert "put it after" not in err
+
+
+def _value_parameters():
+    """Every option that takes a value, and every argument, of every command."""
+    import click
+
+    from medici_sim.cli.main import cli
+
+    for command, params in [([], cli.params), *(([name], c.params) for name, c in sorted(cli.commands.items()))]:
+        for param in params:
+            if isinstance(param, click.Argument) or not (param.is_flag or param.count):
+                yield pytest.param(command, param, id=" ".join([*command, param.opts[0]]))
+
+
+@pytest.mark.parametrize("command,param", list(_value_parameters()))
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, never_played, command, param, empty):
+    """``--scheduler ''`` once ran locally, ``compare --strategies ''`` played the default strategies."""
+    import click
+
+    argument = isinstance(param, click.Argument)
+    given, name = ([empty], param.human_readable_name) if argument else ([param.opts[0], empty], param.opts[0])
+    required = [str(tmp_path / "p.py")] if command == ["check-plugin"] and not argument else []
+    assert_refused(*run(capsys, *command, *required, *given), f"'{name}'")
+
+
+@pytest.mark.parametrize("args,option", [
+    (["-n", "0"], "--games"), (["--seed", "-1"], "--seed"), (["--threads", "0"], "--threads"),
+    (["--players", "9"], "--players"), (["--variant", "bonus30"], "--variant"),
+    (["compare", "-n", "0"], "--games"), (["compare", "--seed", str(2**63)], "--seed"),
+    (["compare", "--threads", "0"], "--threads"), (["compare", "--threads", "5000"], "--threads"),
+    (["compare", "-p", "3,9"], "--players"), (["compare", "--precision", "0.7"], "--precision"),
+    (["compare", "--variant", "bonus30"], "--variant"), (["balance", "-n", "0"], "--games"),
+    (["tune", "greedy", "-e", "0"], "--evaluations"), (["tune", "greedy", "-m", "0"], "--games-per-eval"),
+    (["tune", "greedy", "--fresh-games", "0"], "--fresh-games"), (["tune", "greedy", "--popsize", "1"], "--popsize"),
+    (["tune", "greedy", "--seed", "-1"], "--seed"), (["tune", "greedy", "-t", "0"], "--threads"),
+    (["tune", "greedy", "-p", "9"], "--players"), (["tune", "greedy", "--against", "nobody,"], "--against"),
+    (["trace", "--index", "-1"], "--index"), (["trace", "--players", "9"], "--players"),
+    (["trace", "--seed", "-1"], "--seed"), (["check-plugin", "examples/green_lover.py", "-n", "0"], "--games"),
+    (["check-plugin", "examples/green_lover.py", "--seed", "-1"], "--seed"),
+    (["play", "--opponents", ","], "--opponents"), (["play", "--opponents", "expert,,random"], "--opponents"),
+])
+def test_an_argument_out_of_range_names_its_option(capsys, never_played, args, option):
+    """The checks the Python API shares (core.arguments) name the command line's option."""
+    code, out, err = run(capsys, *args)
+    assert_refused(code, out, err, option)
+    assert "=" not in err.split(":")[2], err  # no API argument (games=) leaks into a command's message
+
+
+def test_the_same_deck_twice_names_the_option_that_gave_it(capsys, never_played):
+    assert_refused(*run(capsys, "balance", "--decks", "default,default"), "--decks: default and default are the "
+                                                                          "same deck")
+    assert_refused(*run(capsys, "compare", "--deck", "default", "--deck", "default"), "--deck: default and default")
+
+
+def test_an_unknown_kernel_setting_is_refused(capsys, monkeypatch):
+    monkeypatch.setenv("MEDICI_SIM_KERNEL", "bogus")
+    assert_refused(*run(capsys, "-n", "100"), "MEDICI_SIM_KERNEL must be all (or unset), got 'bogus'")
+
+
+def test_check_plugin_names_its_file_argument_not_the_plugin_option(capsys, tmp_path):
+    missing = tmp_path / "missing.py"
+    code, out, err = run(capsys, "check-plugin", str(missing))
+    assert_refused(code, out, err, f"check-plugin {missing}: cannot read")
+    assert "--plugin" not in err
+
+
+def test_a_closed_standard_output_is_an_error_not_a_silent_success(tmp_path):
+    out = tmp_path / "r.json"
+    done = subprocess.run(["bash", "-c", f"{sys.executable} -m medici_sim -n 100 -q --out {out} >&-"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("medici-sim: error: standard output is closed: the results would go nowhere (redirect "
+                           "it to a file, or to /dev/null to keep only --out files)\n")
+    assert not out.exists()
 
 
 def test_compare_needs_two_different_strategies(capsys, never_played):
@@ -205,9 +289,6 @@ def test_more_lineups_than_a_configuration_holds_are_refused(capsys, never_playe
 
 
 def test_missing_optional_libraries_are_named_before_any_game(capsys, tmp_path, never_played, monkeypatch):
-    monkeypatch.setitem(sys.modules, "statsmodels.api", None)
-    assert_refused(*run(capsys, "compare", "-n", "100", "-p", "2", "-s", "random,greedy"), "statsmodels")
-    monkeypatch.delitem(sys.modules, "statsmodels.api")
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert_refused(*run(capsys, "balance", "-n", "100", "-p", "2", "-s", "random,greedy",
                         "--plot", str(tmp_path / "f.png")), "matplotlib")

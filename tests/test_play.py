@@ -8,11 +8,13 @@ whole games answered with Enter, bad input re-asked, Ctrl-C and end of input at 
 """
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
 import subprocess
 import sys
+import time
 
 import pexpect
 import pytest
@@ -315,6 +317,7 @@ def test_a_seeded_session_replays_exactly():
                               text=True, timeout=FIRST_PROMPT_S)
     a, b, c = session("21"), session("21"), session("22")
     assert a.returncode == 0 and "Final standings" in a.stdout
+    assert "compil" not in b.stderr  # the table's kernel loads from the cache: no compile warning (once: always)
     assert a.stdout == b.stdout
     assert a.stdout != c.stdout
 
@@ -330,3 +333,37 @@ def test_option_errors_are_one_line_and_exit_2(human, capsys, args, message):
     code, out, err = run(capsys, "play", *args)
     assert code == 2, err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_bots_are_read_before_human_joins_so_it_is_never_offered_as_one(capsys, monkeypatch):
+    for game in GAMES.values():  # as in a new process: `human` joins only once play has read the bots
+        monkeypatch.delitem(game.registry.strategies, "human", raising=False)
+        monkeypatch.delitem(game.registry.origin, "human", raising=False)
+    code, out, err = run(capsys, "play", "--opponents", "nobody")
+    assert code == 2 and "unknown strategy 'nobody' (known: random" in err
+    assert "human" not in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("compiling", [False, True])
+def test_the_compile_notice_shows_only_while_the_table_really_compiles(monkeypatch, compiling):
+    """Loading the table's kernel from the cache, the game speaks at once: nothing is said."""
+    from types import SimpleNamespace
+
+    from medici_sim.cli import play
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    kernel = SimpleNamespace(game=SimpleNamespace(name="card"), table_names=("random", "human"))
+    heard = []
+    with play.compile_notice(kernel) as begun:
+        table = play.FirstWord(SimpleNamespace(event=lambda *a: heard.append(a)), begun)
+        time.sleep(play.CompileNotice.AFTER + 2 * play.COMPILE_TICK if compiling else 0)
+        table.event(0, 1, 2, 3)  # the game's first word: it has compiled
+    time.sleep(2 * play.COMPILE_TICK)  # nothing more is said after it
+    assert heard == [(0, 1, 2, 3)]
+    assert ("compiling the card engine for random, human" in terminal.getvalue()) is compiling

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import signal
 import time
 from pathlib import Path
@@ -156,6 +157,7 @@ def test_tune_is_deterministic_for_a_seed_and_any_thread_count(capsys, tmp_path)
     assert len(tables["history"]) == 12 and len(tables["rounds"]) == 3
     row = tables["tuned"][0]
     assert row["strategy"] == "greedy" and row["players"] == 2 and row["against"] == "self"
+    assert row["deck"] == json.loads(a.read_text())["summary"]["deck"] == "default (R4 reconstruction)"
     assert row["games_per_eval"] == 400 and row["fresh_games"] == 2000
     assert row["tuned"].startswith("greedy:reveal_below=") and ",take_min=" in row["tuned"]
     assert row["improvement_ci_low"] < row["improvement"] < row["improvement_ci_high"]
@@ -204,9 +206,9 @@ def test_plot_and_table_files(capsys, tmp_path):
     (["nosuch"], "unknown strategy 'nosuch'"),
     (["greedy:take_min=3"], "tune takes strategy names"),
     (["greedy,greedy"], "names a strategy twice"),
-    (["greedy", "--evaluations", "0"], "--evaluations must be positive"),
-    (["greedy", "--games-per-eval", "-4"], "--games-per-eval must be a positive number"),
-    (["greedy", "--fresh-games", "0"], "--fresh-games must be a positive number"),
+    (["greedy", "--evaluations", "0"], "--evaluations must be between 1 and"),
+    (["greedy", "--games-per-eval", "-4"], "--games-per-eval must be between 1 and"),
+    (["greedy", "--fresh-games", "0"], "--fresh-games must be between 1 and"),
     (["greedy", "--popsize", "1"], "--popsize must be between 2 and 1000"),
     (["greedy", "--variant", "bonus30"], "--variant must be one of standard, bonus20 or all"),
     (["greedy", "--players", "7"], "players must be between 2 and 6"),
@@ -217,10 +219,13 @@ def test_plot_and_table_files(capsys, tmp_path):
     (["greedy", "--plot", "x.pdf"], "must end in .png"),
     (["value", "--game", "classic", "--players", "2"], "players must be between 3 and 6"),
     (["greedy", "--resume", "nosuch.ckpt"], "no such file"),
-    (["greedy", "--players", ""], "--players must be 'all' or numbers"),
-    (["greedy", "--out", ""], "--out: an empty file name"),
-    (["greedy", "--plot", " "], "--plot: an empty file name"),
-    (["greedy", "--deck", ""], "--deck: an empty file name"),
+    (["greedy", "--players", "3,x"], "--players must be 'all' or numbers"),
+    (["greedy", "--players", ""], "'--players' / '-p': an empty value"),
+    (["greedy", "--out", ""], "'--out': an empty value"),
+    (["greedy", "--plot", " "], "'--plot': an empty value"),
+    (["greedy", "--deck", ""], "'--deck': an empty value"),
+    (["greedy", "--deck", "all"], "--deck: a tuning plays one deck, 'all' is 5 decks; tune on each deck apart"),
+    (["--evaluations", "4"], "tune needs STRATEGY (a name, a comma list, or all), or --resume FILE"),
     (["greedy", "--overwrite-checkpoint"], "--overwrite-checkpoint needs --checkpoint FILE"),
     (["greedy", "--against", ","], "--against ',': empty strategy name"),
     (["greedy", "--players", "2", "--against", "greedy,random"], "2 players need 1 opponent, got 2"),
@@ -253,8 +258,16 @@ def test_a_finished_checkpoint_resumes_to_the_same_answer_and_refuses_other_opti
     code, _, err = run(capsys, "tune", "greedy", "--resume", str(saved), "--quiet", "--out", str(again))
     assert code == 0, err
     assert _tables(again) == _tables(whole)
+    code, _, err = run(capsys, "tune", "--resume", str(saved), "--quiet", "--out", str(again))  # no STRATEGY
+    assert code == 0, err
+    assert _tables(again) == _tables(whole)
+    assert json.loads(again.read_text())["summary"]["evaluations_per_minute"] is None  # none evaluated: no speed
+    code, _, err = run(capsys, "tune", "--resume", str(saved), "--checkpoint", str(saved), "--quiet")
+    assert code == 0, err  # the resumed file named twice: checkpoints go on to it, as with --resume alone
     code, _, err = run(capsys, "tune", "greedy", "--resume", str(saved), "--evaluations", "16", "--quiet")
     assert code == 2 and "the evaluations differs" in err
+    code, _, err = run(capsys, "tune", "--resume", str(saved), "--evaluations", "16", "--quiet")
+    assert code == 2 and "the evaluations differs" in err and "leave the option out" in err
     code, _, err = run(capsys, "tune", "greedy", *QUICK, "--checkpoint", str(saved))
     assert code == 2 and "already holds a run" in err and "--resume" in err
 
@@ -401,6 +414,40 @@ def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path)
     saved.write_text(json.dumps(document))
     code, _, err = run(capsys, "balance", "--resume", str(saved), "--quiet")
     assert code == 2 and "but tournaments[0] has" in err
+
+
+def test_the_advice_for_a_tuned_file_without_some_parameters_writes_one_with_all_of_them(capsys, tmp_path):
+    """Once the advice tuned one strategy at one count and rules into a new file, which then lacked all the others."""
+    from medici_sim.cli.tune import tasks_from_options, tune_command
+
+    tuned = _tuned_file(tmp_path)  # greedy at 2 players, under each rule
+    code, _, err = run(capsys, "balance", "-s", "greedy,cautious,random", "-p", "2,3", "--tuned", str(tuned))
+    assert code == 2 and "has no parameters for cautious at 2 players under the standard rules" in err, err
+    advice = err.split("into one file: ")[1].split(", then --tuned FILE.json")[0]
+    assert advice == "medici-sim tune greedy,cautious --game card --players 2,3 --variant all --out FILE.json"
+    tasks = tasks_from_options(tune_command.make_context("tune", shlex.split(advice)[2:]).params)
+    assert {(t.strategy, t.players, t.variant) for t in tasks} == {
+        (s, p, v) for s in ("greedy", "cautious") for p in (2, 3) for v in ("standard", "bonus20")}
+    plugin = Path(__file__).parents[1] / "examples" / "green_lover.py"  # a plug-in's strategy: tune loads it too
+    code, _, err = run(capsys, "balance", "--plugin", str(plugin), "-s", "green_lover,random", "-p", "2",
+                       "--tuned", str(tuned))
+    assert code == 2 and (f"medici-sim tune green_lover --game card --players 2 --variant all --plugin {plugin} "
+                          "--out FILE.json") in err, err
+
+
+def test_a_tune_report_is_tuned_parameters_for_the_api(tmp_path):
+    import medici_sim
+
+    report = medici_sim.tune("greedy", players=2, variant="all", evaluations=8, popsize=4, games_per_eval=200,
+                             fresh_games=400, seed=1, threads=1)
+    assert set(report.cross_check["rules"]) == {"standard", "bonus20"}  # as tune --out FILE.json holds it
+    balance = medici_sim.balance(1000, players=2, strategies="greedy,random", tuned=report, threads=1)
+    best = report.tuned.set_index("variant")["best"]
+    assert list(balance.parameters.iloc[0][["standard", "bonus20"]]) == [best["standard"], best["bonus20"]]
+    with pytest.raises(ConfigError, match=r"tuned= a tune report has no parameters for greedy at 3 players .* "
+                                          r"report = medici_sim.tune\('greedy', game='card', players='2,3', "
+                                          r"variant='all'\), then tuned=report"):
+        medici_sim.balance(1000, players=[2, 3], strategies="greedy,random", tuned=report)
 
 
 @pytest.mark.parametrize(("entry", "message"), [

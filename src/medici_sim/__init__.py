@@ -10,9 +10,11 @@ The Python API mirrors the command line and returns pandas DataFrames:
 - :func:`balance` -- does the card game's bonus20 variant change the balance (``tuned=``:
   under each rule's tuned parameters);
 - :func:`tune` -- a strategy's best parameters, by self-play, checked on fresh games;
+- :func:`trace` -- one game of a run told turn by turn (``medici-sim trace``);
 - :func:`strategies`, :func:`list_games` -- what there is to play.
 
-Bad options raise ``ValueError`` subclasses with the command line's one-line messages.
+Every answer shows as its tables in a notebook. Bad arguments raise ``ValueError`` subclasses
+with the command line's one-line messages, naming the argument (``games=``).
 """
 
 __version__ = "0.2.0"
@@ -47,12 +49,14 @@ from .api import (  # noqa: E402
     BalanceReport,
     CompareReport,
     RunReport,
+    TraceReport,
     TuneReport,
     balance,
     compare,
     list_games,
     simulate,
     strategies,
+    trace,
     tune,
 )
 from .core.checkpoint import CheckpointError  # noqa: E402
@@ -62,8 +66,8 @@ from .core.plugins import PluginError  # noqa: E402
 from .games.card.deck import DeckError  # noqa: E402
 
 __all__ = [
-    "simulate", "compare", "balance", "tune", "strategies", "list_games",
-    "RunReport", "CompareReport", "BalanceReport", "TuneReport",
+    "simulate", "compare", "balance", "tune", "trace", "strategies", "list_games",
+    "RunReport", "CompareReport", "BalanceReport", "TuneReport", "TraceReport",
     "ConfigError", "DeckError", "PluginError", "OutputError", "CheckpointError", "IllegalDecision",
     "StrategyCompileError", "__version__",
 ]

@@ -11,34 +11,60 @@ options and the seed (R25, C20): the thread count never changes them.
 """
 from __future__ import annotations
 
+import functools
+import html
+import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from os import PathLike
 
 import pandas as pd
 
 from .core import tuning
-from .core.driver import RunConfig, ThreadRunner, Totals
+from .core.arguments import file_names, naming
+from .core.driver import ThreadRunner, Totals
 from .core.driver import simulate as play_run
 from .core.plugins import load_plugin
-from .core.registry import GAMES, get_game
-from .core.specs import default_threads, load_game_deck, parse_player_counts, parse_strategies, parse_strategy_list
+from .core.registry import GAMES
+from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
+from .core.tracing import narrate_game, trace_config
 from .study import studies
 
 
+class _Answer:
+    """What every answer shares: in a notebook it shows as its tables, text and summary."""
+
+    def _repr_html_(self) -> str:
+        parts = [f"<h3>medici_sim.{type(self).__name__}</h3>"]
+        for entry in fields(self):
+            value = getattr(self, entry.name)
+            if entry.name.startswith("_") or value is None or not entry.metadata.get("shown", True):
+                continue
+            parts.append(f"<h4>{entry.name}</h4>")
+            if isinstance(value, pd.DataFrame):
+                parts.append(value.to_html(index=False, max_rows=40, float_format=lambda x: f"{x:.4f}"))
+            elif isinstance(value, dict):  # the summary: one row per entry
+                parts.append(pd.Series({k: str(v) for k, v in value.items()}, dtype=object)
+                             .to_frame().to_html(header=False))
+            else:
+                parts.append(f"<pre>{html.escape(str(value))}</pre>")
+        return "\n".join(parts)
+
+
 @dataclass(frozen=True)
-class RunReport:
+class RunReport(_Answer):
     """The main command's answer: per seat, per strategy, and the run's summary."""
 
     seats: pd.DataFrame
     strategies: pd.DataFrame
     summary: dict
-    totals: Totals  # the additive statistics the tables come from
+    _totals: Totals = field(repr=False)  # the additive statistics the tables come from (internal)
 
 
 @dataclass(frozen=True)
-class CompareReport:
+class CompareReport(_Answer):
     """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary
     (with several decks, each table has a first column ``deck``)."""
 
@@ -49,7 +75,7 @@ class CompareReport:
 
 
 @dataclass(frozen=True)
-class BalanceReport:
+class BalanceReport(_Answer):
     """``balance``'s answer: win rates under both rules, the seat advantage and florin
     sources per rules, the verdict in words, and the summary. With several decks the tables
     have a first column ``deck``, the verdict goes deck by deck and ends with the lines
@@ -63,34 +89,66 @@ class BalanceReport:
     parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
 
 
-def _spec(strategies: str | Sequence[str] | None) -> str | None:
-    """Strategies as the command line writes them: a comma list, or a list of names."""
-    if strategies is None or isinstance(strategies, str):
-        return strategies
-    return ",".join(strategies)
+@dataclass(frozen=True)
+class TuneReport(_Answer):
+    """``tune``'s answer: per task the default and tuned win rates on fresh games with the
+    improvement (``tuned``; its ``best`` column is a ready ``strategies`` entry), every
+    evaluation (``history``), each round (``rounds``), each rule's best parameters against
+    another rule's (``cross_check``, when several rules were tuned), and the summary. Pass
+    it as ``tuned=`` to ``compare`` or ``balance`` to play its parameters."""
+
+    tuned: pd.DataFrame
+    history: pd.DataFrame
+    rounds: pd.DataFrame
+    cross_check: pd.DataFrame
+    summary: dict
+
+    def _document(self) -> dict:
+        """The tables as ``tune --out FILE.json`` holds them (what ``tuned=`` reads)."""
+        return {name: json.loads(getattr(self, name).to_json(orient="records")) for name in ("tuned", "cross_check")}
 
 
-def _load(plugins: Sequence[str]) -> None:
-    for plugin in plugins:
+@dataclass(frozen=True)
+class TraceReport(_Answer):
+    """``trace``'s answer: one game told turn by turn (``text``, as ``medici-sim trace``
+    prints it) and the same as data (``data``, as ``medici-sim trace --format json``)."""
+
+    text: str
+    data: dict = field(repr=False, metadata={"shown": False})
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _api(function):
+    """An API function: its messages name its arguments (``games=``), not the command
+    line's options (``--games``); the checks are the command line's (``core.arguments``)."""
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        with naming(api=True):
+            return function(*args, **kwargs)
+    return checked
+
+
+def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
+    for plugin in file_names(plugins, "plugins"):
         load_plugin(plugin)
 
 
+@_api
 def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
              variant: str | None = None, seating: str = "fixed", seed: int = 0, threads: int | None = None,
-             deck: str | None = None, plugins: Sequence[str] = ()) -> RunReport:
+             deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = ()) -> RunReport:
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
 
     ``strategies``: one for every seat, or one per seat (``"expert,random,random,random"`` or a
     list), parameters as ``name:param=value``; ``seating``: fixed, rotate or random (R24);
     ``deck``: a deck file (card game, R3-R5) or None for the default; ``plugins``: files that
-    register strategies.
+    register strategies (a list, or one file).
     """
     _load(plugins)
-    definition = get_game(game)
-    config = RunConfig(deck=load_game_deck(definition, deck), players=players,
-                       strategies=parse_strategies(_spec(strategies), players, definition.name), games=games,
-                       seed=seed, variant=definition.variants[0] if variant is None else variant, seating=seating,
-                       threads=default_threads(threads), game=definition.name)
+    config = run_config(game=game, players=players, strategies=strategies, games=games, seed=seed, variant=variant,
+                        seating=seating, threads=threads, deck=deck)
     result = play_run(config)
     return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals)
 
@@ -98,26 +156,23 @@ def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, stra
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
            deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
-           tuned: str | None = None):
+           tuned: str | TuneReport | None):
     _load(plugins)
-    definition = get_game(game)
-    counts = players if isinstance(players, str) else (str(players) if isinstance(players, int)
-                                                       else ",".join(map(str, players)))
-    study = studies.Study(
-        game=definition, counts=tuple(parse_player_counts(counts, definition.name)),
-        strategies=parse_strategy_list(_spec(strategies) or ",".join(definition.built_ins), definition.name),
-        variant=variant, seed=seed, decks=studies.load_decks(definition, deck), games=games, precision=precision,
-        threads=default_threads(threads), tuned=None if tuned is None else tuning.load_tuned(tuned, definition.name))
+    study = studies.new_study(game=game, players=players, strategies=strategies, variant=variant, seed=seed,
+                              deck=deck, games=games, precision=precision, threads=threads,
+                              tuned=tuned._document() if isinstance(tuned, TuneReport) else tuned)
     study.check(command)
     tournaments = studies.plan(study, command)
     complete = studies.play(tournaments, study)
     return study, tournaments, complete
 
 
+@_api
 def compare(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
-            threads: int | None = None, deck: str | Sequence[str] | None = None, precision: float | None = None,
-            plugins: Sequence[str] = (), tuned: str | None = None) -> CompareReport:
+            threads: int | None = None, deck: str | PathLike | Sequence[str | PathLike] | None = None,
+            precision: float | None = None, plugins: Sequence[str | PathLike] = (),
+            tuned: str | PathLike | TuneReport | None = None) -> CompareReport:
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
@@ -125,8 +180,9 @@ def compare(games: int = 100_000, *, game: str = "card", players: str | int | Se
     ``precision``: instead of a fixed number of games, play batches of ``games`` until every
     win rate's 95% interval half-width is below it; ``deck``: a shipped deck's name or a deck
     file (card game; None: the default deck), a list of them, or "all" (every shipped deck),
-    each deck playing its own games; ``tuned``: a file written by ``tune`` or ``"shipped"``,
-    every strategy with its parameters tuned for the rules and each player count.
+    each deck playing its own games; ``tuned``: a :func:`tune` report, a file written by
+    ``medici-sim tune --out FILE.json``, or ``"shipped"``: every strategy with its parameters
+    tuned for the rules and each player count.
     """
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
                                           deck, precision, plugins, tuned)
@@ -134,15 +190,16 @@ def compare(games: int = 100_000, *, game: str = "card", players: str | int | Se
     return CompareReport(**tables, summary=studies.summary(tournaments, study, complete))
 
 
+@_api
 def balance(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
-            deck: str | Sequence[str] | None = None, precision: float | None = None,
-            plugins: Sequence[str] = (), tuned: str | None = None) -> BalanceReport:
+            deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
+            plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None) -> BalanceReport:
     """Does the card game's bonus20 variant (R19) change the balance (``medici-sim balance``)?
     The same tournaments under both rules, side by side, with a verdict in words. ``deck``
     as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
-    count of decks on which each finding of the verdict holds. ``tuned``: a file written by
-    ``tune``, or ``"shipped"``: every strategy plays each rule and player count with its
+    count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
+    (tune with ``variant="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
     study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
                                           precision, plugins, tuned)
@@ -151,49 +208,57 @@ def balance(games: int = 100_000, *, game: str = "card", players: str | int | Se
                          summary={**studies.summary(tournaments, study, complete), "verdict": text})
 
 
-@dataclass(frozen=True)
-class TuneReport:
-    """``tune``'s answer: per task the default and tuned win rates on fresh games with the
-    improvement (``tuned``; its ``best`` column is a ready ``strategies`` entry), every
-    evaluation (``history``), each round (``rounds``), and the summary."""
-
-    tuned: pd.DataFrame
-    history: pd.DataFrame
-    rounds: pd.DataFrame
-    summary: dict
-
-
-def tune(strategy: str, *, game: str = "card", players: str | int | Sequence[int] | None = None,
+@_api
+def tune(strategy: str | Sequence[str], *, game: str = "card", players: str | int | Sequence[int] | None = None,
          variant: str | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
-         threads: int | None = None, deck: str | None = None, plugins: Sequence[str] = ()) -> TuneReport:
+         threads: int | None = None, deck: str | PathLike | None = None,
+         plugins: Sequence[str | PathLike] = ()) -> TuneReport:
     """Tune a strategy's parameters by self-play (``against="self"``) or against a lineup
     (``medici-sim tune``): CMA-ES over the ranges its parameters declare, every candidate of a
     round on the same games, the pick checked beside the defaults on fresh games. ``strategy``:
-    a name, a comma list, or ``"all"``; ``variant``: None (standard), a rule, or ``"all"``."""
+    a name, a comma list (or a list of names), or ``"all"``; ``variant``: None (standard), a
+    rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
+    ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
     _load(plugins)
-    definition = get_game(game)
-    counts = None if players is None else (players if isinstance(players, str) else (
-        str(players) if isinstance(players, int) else ",".join(map(str, players))))
-    tasks = tuning.plan_tasks(definition.name, strategy, counts, variant, _spec(against), evaluations,
-                              games_per_eval, fresh_games, seed, popsize, studies.load_decks(definition, deck)[0])
+    definition = game_named(game)
+    tasks = tuning.plan_tasks(definition.name, strategy, players, variant, against, evaluations, games_per_eval,
+                              fresh_games, seed, popsize, studies.load_deck(definition, deck))
     results = [tuning.TaskResult(task, []) for task in tasks]
     threads = default_threads(threads)
     began = time.perf_counter()
     with ThreadRunner(threads) as runner:
-        tuning.tune_all(tasks, results, tuning.Evaluator(runner, threads))
+        evaluator = tuning.Evaluator(runner, threads)
+        tuning.tune_all(tasks, results, evaluator)
+        cross_check = tuning.cross_check(results, evaluator)
     elapsed = time.perf_counter() - began
     evaluations_done = sum(len(r.rounds) * r.task.popsize for r in results)
     return TuneReport(tuning.result_table(results), tuning.history_table(results), tuning.round_table(results),
-                      {"game": definition.name, "tasks": len(tasks), "evaluations": evaluations_done, "seed": seed,
-                       "threads": threads, "elapsed_seconds": round(elapsed, 2),
+                      cross_check,
+                      {"game": definition.name, "tasks": len(tasks),
+                       **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
+                       "evaluations": evaluations_done, "seed": seed, "threads": threads,
+                       "elapsed_seconds": round(elapsed, 2),
                        "evaluations_per_minute": round(60 * evaluations_done / elapsed, 1) if elapsed else 0})
 
 
+@_api
+def trace(index: int = 0, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
+          seed: int = 0, seating: str = "fixed", variant: str | None = None, deck: str | PathLike | None = None,
+          plugins: Sequence[str | PathLike] = ()) -> TraceReport:
+    """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
+    very game the simulation plays for that seed and index (R25, C20), with the same
+    strategies and seating, every payout explained from the rules."""
+    _load(plugins)
+    data, text = narrate_game(trace_config(game, players, strategies, seed, index, seating, variant, deck), index)
+    return TraceReport(text, data)
+
+
+@_api
 def strategies(game: str = "card") -> pd.DataFrame:
     """A game's strategies: name, one-line summary, parameters with defaults and ranges."""
     rows = []
-    for name, strategy in get_game(game).registry.items():
+    for name, strategy in game_named(game).registry.items():
         params = {k: {"default": p.default, "low": p.low, "high": p.high, "integer": p.integer, "help": p.help}
                   for k, p in strategy.params.items()}
         rows.append({"strategy": name, "summary": strategy.summary, "parameters": params})

@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from ..core.driver import ConfigError
+from ..core.arguments import integer, naming
+from ..core.driver import MAX_GAMES, check_seed
 from ..core.plugin_check import DEFAULT_GAMES, check_plugin
 from . import common
 from .common import debug_option
@@ -13,7 +14,7 @@ from .common import debug_option
 PROBLEMS_FOUND = 1  # exit code when the plug-in has problems (bad input is 2, as everywhere)
 
 
-@click.command("check-plugin")
+@click.command("check-plugin", cls=common.Command)
 @click.argument("path", metavar="FILE")
 @click.option("--games", "-n", type=int, default=DEFAULT_GAMES, show_default=True,
               help="Games per strategy, shared among its configurations (every player count, the strategy at "
@@ -24,17 +25,16 @@ def check_plugin_command(path, games, seed):
     """Play a plug-in's strategies a few thousand times and report, in plain words, every decision
     that was illegal, that changed the game state outside the strategy's own scratch, or that made
     results depend on threads or batches (exit code 1 if there is any, 0 if none)."""
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, got {games}")
-    if not 0 <= seed < 2**63:
-        raise ConfigError(f"--seed must be between 0 and 2**63-1, got {seed}")
+    integer(games, "games", 1, MAX_GAMES, "10**15")
+    check_seed(seed)
     show = sys.stderr.isatty()
 
     def progress(text: str) -> None:
         if show:
             click.echo(f"checking {text} ...", err=True)
 
-    report = check_plugin(path, games, seed, progress)
+    with naming(plugins="check-plugin"):  # the file is this command's argument, not a --plugin option
+        report = check_plugin(path, games, seed, progress)
     for strategy in report.strategies:
         if common._DEBUG:  # numba's full report of a strategy that does not compile
             for trace in strategy.tracebacks:

@@ -21,16 +21,18 @@ from click.core import ParameterSource
 from ..core import checkpoint
 from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError
-from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, out_files
+from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, out_files, same_file
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, UnknownGame
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
     check_players,
     default_threads,
+    game_named,
     load_game_deck,
     parse_player_counts,
     parse_strategies,
     parse_strategy_list,
+    run_config,
 )
 from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
@@ -40,6 +42,30 @@ USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDepende
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
+
+
+class _RefusingEmpty:
+    """An option or argument given an empty value (``--scheduler ''``) is an error, never the
+    same as leaving it out."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        for param in self.params:
+            if ctx.get_parameter_source(param.name) in (None, ParameterSource.DEFAULT):
+                continue
+            value = ctx.params.get(param.name)
+            if any(isinstance(v, str) and not v.strip() for v in (value if isinstance(value, tuple) else (value,))):
+                raise click.BadParameter("an empty value" + (" (leave the option out for its default)"
+                                                             if isinstance(param, click.Option) else ""), ctx, param)
+        return rest
+
+
+class Command(_RefusingEmpty, click.Command):
+    """Every medici-sim subcommand: ``@click.command(cls=Command)``."""
+
+
+class Group(_RefusingEmpty, click.Group):
+    """The medici-sim command group (the main command's options)."""
 
 
 def game_option(command):
@@ -72,10 +98,6 @@ class RunFiles:
         return self.checkpoint or self.resume
 
     def check(self, table_names: list[str]) -> None:
-        for option, value in (("--out", self.out), ("--plot", self.plot), ("--checkpoint", self.checkpoint),
-                              ("--resume", self.resume), ("--deck", self.deck), ("--tuned", self.tuned)):
-            if value is not None and not value.strip():
-                raise ConfigError(f"{option}: an empty file name")
         if self.overwrite_checkpoint and not self.checkpoint:
             raise ConfigError("--overwrite-checkpoint needs --checkpoint FILE (the file to start over in)")
         outputs: list[tuple[str, Path]] = []
@@ -90,7 +112,7 @@ class RunFiles:
         inputs += [("--plugin", Path(p)) for p in self.plugins]
         if self.tuned and self.tuned != "shipped":
             inputs.append(("--tuned", Path(self.tuned)))
-        if self.resume and self.checkpoint:
+        if self.resume and self.checkpoint and not same_file(Path(self.checkpoint), Path(self.resume)):
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
         if self.checkpoint:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import click
 
 from ..core.registry import get_game
-from .common import game_option
+from .common import Command, game_option
 
 
-@click.command("strategies")
+@click.command("strategies", cls=Command)
 @game_option
 def list_strategies(game_name):
     """List a game's strategies and their parameters."""

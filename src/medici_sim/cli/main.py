@@ -21,7 +21,7 @@ from .trace import trace_command
 from .tune import tune_command
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=common.Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
               help=GAME_HELP)
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
@@ -73,9 +73,13 @@ def cli(ctx, **options):
     given = given_options(ctx)
     if ctx.invoked_subcommand is not None:
         if given:
+            subcommand = ctx.invoked_subcommand
             option = next(p.opts[0] for p in ctx.command.params if p.name in given)
-            raise click.UsageError(f"{option} is an option of the main command; put it after the subcommand: "
-                                   f"medici-sim {ctx.invoked_subcommand} {option} ...")
+            if any(option in p.opts for p in ctx.command.get_command(ctx, subcommand).params):
+                raise click.UsageError(f"{option} is an option of the main command; put it after the subcommand: "
+                                       f"medici-sim {subcommand} {option} ...")
+            raise click.UsageError(f"{option} is an option of the main command, and {subcommand} has no {option} "
+                                   f"option (see medici-sim {subcommand} --help)")
         return
     for plugin in options["plugins"]:
         load_plugin(plugin)
@@ -99,6 +103,9 @@ def main(argv: list[str] | None = None) -> None:
     """
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the start-up's quiet exit is over (see medici_sim)
     common.reset_debug()  # --debug holds for one command, not for the rest of the process
+    if sys.stdout is None:  # started with stdout closed (>&-): Python has nowhere to print the results
+        fail("standard output is closed: the results would go nowhere (redirect it to a file, or to /dev/null "
+             "to keep only --out files)")
     try:
         _run(argv)
     finally:

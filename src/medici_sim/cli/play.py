@@ -18,14 +18,25 @@ from __future__ import annotations
 
 import secrets
 import sys
+import threading
+import time
+from contextlib import contextmanager
 
 import click
 
-from ..core.driver import ConfigError, Kernel, RunConfig, seat_strategy
+from ..core.driver import COMPILE_TICK, ConfigError, Kernel, RunConfig, seat_strategy
 from ..core.plugins import load_plugin
 from ..core.registry import get_game
 from ..core.rng import GameRandom
-from .common import INTERRUPTED, check_players, game_option, load_game_deck, parse_strategy_list
+from .common import (
+    INTERRUPTED,
+    Command,
+    CompileNotice,
+    check_players,
+    game_option,
+    load_game_deck,
+    parse_strategy_list,
+)
 
 SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
 TABLES = {"card": ("medici_sim.games.card.table", "CardTable"),
@@ -55,7 +66,49 @@ def choose_seat(spec: str, players: int, seed: int) -> int:
     return seat - 1
 
 
-@click.command("play")
+class FirstWord:
+    """The table, telling ``heard()`` whenever the game speaks to it (so: once it has compiled)."""
+
+    def __init__(self, table, heard):
+        self.table, self.heard = table, heard
+
+    def decide(self, decision: int, seat: int) -> int:
+        self.heard()
+        return self.table.decide(decision, seat)
+
+    def event(self, kind: int, seat: int, a: int, b: int) -> None:
+        self.heard()
+        self.table.event(kind, seat, a, b)
+
+
+@contextmanager
+def compile_notice(kernel: Kernel):
+    """The compile notice, while the game has not begun: only when it really compiles (loading
+    the table's kernel from the cache takes less than ``CompileNotice.AFTER``). Yields
+    ``begun()``, which ends it."""
+    notice, lock, over = CompileNotice(quiet=False), threading.Lock(), threading.Event()
+    began = time.perf_counter()
+
+    def tick() -> None:
+        while not over.wait(COMPILE_TICK):
+            with lock:
+                if not over.is_set():
+                    notice(kernel, time.perf_counter() - began)
+
+    def begun() -> None:
+        if not over.is_set():
+            with lock:
+                over.set()
+                notice.close()
+
+    threading.Thread(target=tick, name="medici-sim-compile-notice", daemon=True).start()
+    try:
+        yield begun
+    finally:
+        begun()
+
+
+@click.command("play", cls=Command)
 @game_option
 @click.option("--players", "-p", type=int, default=None,
               help="Players at the table, you included (card 2-6, classic 3-6) [default: 4].")
@@ -81,21 +134,21 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
     from ..core import human
 
     game = get_game(game_name)
-    human.register_human(game)  # only this command seats `human`
     players = check_players(game, game.default_players if players is None else players)
     for plugin in plugins:
         load_plugin(plugin)
-    if seed is None:
-        seed = secrets.randbelow(1 << 31)
-    me = choose_seat(seat, players, seed)
-    bots = list(parse_strategy_list(opponents, game.name))
+    if human.HUMAN in {token.partition(":")[0].strip() for token in opponents.split(",")}:
+        raise ConfigError("--opponents: 'human' is you; name the bots' strategies")
+    bots = list(parse_strategy_list(opponents, game.name, "opponents"))  # before `human` joins: never a bot
     if len(bots) == 1:
         bots *= players - 1
     if len(bots) != players - 1:
         raise ConfigError(f"--opponents: {players} players are you and {players - 1} bots: give 1 or "
                           f"{players - 1} strategies, got {len(bots)}")
-    if any(b.name == human.HUMAN for b in bots):
-        raise ConfigError("--opponents: 'human' is you; name the bots' strategies")
+    human.register_human(game)  # only this command seats `human`
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    me = choose_seat(seat, players, seed)
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
     config = RunConfig(deck=load_game_deck(game, None), players=players, strategies=tuple(slots), games=1,
                        seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
@@ -111,9 +164,9 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
                f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
                + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
                + ". Ctrl-C leaves.")
-    click.echo("Dealing... (the first game after installing compiles the engine: up to a minute, once)", err=True)
     try:
-        with human.seated(table), kernel.naming_illegal_decisions():
+        with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \
+                kernel.naming_illegal_decisions():
             table.play()
     except (KeyboardInterrupt, EOFError, click.exceptions.Abort):
         click.echo("")

@@ -18,10 +18,9 @@ from .common import (
     absolute,
     default_threads,
     interruptible,
-    load_game_deck,
     nothing_played,
-    parse_strategies,
     progress_bar,
+    run_config,
 )
 from .tables import print_table
 
@@ -40,13 +39,9 @@ def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None)
     """The run's configuration: the options, or with --resume the checkpoint's, where the
     options given as well must agree with it."""
     if saved is None:
-        game = get_game(options["game_name"])
-        return RunConfig(deck=load_game_deck(game, options["deck_path"]), players=options["players"],
-                         strategies=parse_strategies(options["strategies"], options["players"], game.name),
-                         games=options["games"], seed=options["seed"],
-                         variant=game.variants[0] if options["variant"] is None else options["variant"],
-                         seating=options["seating"], threads=default_threads(options["threads"]),
-                         game=game.name)
+        return run_config(game=options["game_name"], players=options["players"], strategies=options["strategies"],
+                          games=options["games"], seed=options["seed"], variant=options["variant"],
+                          seating=options["seating"], threads=options["threads"], deck=options["deck_path"])
     conf = saved.configuration
     game = get_game(conf["game"])
     if given & {"game_name", "players", "games", "seed", "variant", "seating", "strategies", "deck_path"}:

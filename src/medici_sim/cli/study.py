@@ -25,6 +25,7 @@ from ..study.studies import Study
 from .common import (
     GAME_HELP,
     INTERRUPTED,
+    Command,
     CompileNotice,
     RunFiles,
     absolute,
@@ -33,8 +34,6 @@ from .common import (
     given_options,
     interruptible,
     nothing_played,
-    parse_player_counts,
-    parse_strategy_list,
     progress_bar,
     wide_option,
 )
@@ -111,14 +110,12 @@ def _deck_specs(options: dict) -> list[str]:
 
 
 def _from_options(options: dict, command: str) -> Study:
-    game = get_game(options["game_name"])
-    tuned = options.get("tuned_spec")
-    return Study(game=game, counts=tuple(parse_player_counts(options["players_spec"], game.name)),
-                 strategies=parse_strategy_list(options["strategies_spec"] or ",".join(game.built_ins), game.name),
-                 variant=options.get("variant"), seed=options["seed"],
-                 decks=studies.load_decks(game, _deck_specs(options)), games=options["games"],
-                 precision=options["precision"], threads=default_threads(options["threads"]),
-                 tuned=None if tuned is None else tuning.load_tuned(tuned, game.name))
+    return studies.new_study(game=options["game_name"], players=options["players_spec"],
+                             strategies=options["strategies_spec"], variant=options.get("variant"),
+                             seed=options["seed"], deck=_deck_specs(options), games=options["games"],
+                             precision=options["precision"], threads=options["threads"],
+                             tuned=options.get("tuned_spec"),
+                             deck_argument="deck" if options["decks_spec"] is None else "decks")
 
 
 def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], command: str) -> Study:
@@ -273,7 +270,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
         click.echo(f"  wrote {path}")
 
 
-@click.command()
+@click.command(cls=Command)
 @study_options
 @click.option("--variant", default=None,
               help="The rules to play (card: standard or bonus20, R19) [default: the game's standard rules].")
@@ -300,7 +297,7 @@ def compare(ctx, **options):
         sys.exit(INTERRUPTED)
 
 
-@click.command()
+@click.command(cls=Command)
 @study_options
 @click.pass_context
 def balance(ctx, **options):

@@ -1,55 +1,18 @@
-"""``medici-sim trace``: one game of a run, told turn by turn with its scoring explained.
-
-The game is game ``--index`` of the run with ``--seed`` (R25, C20): the very game the
-simulation plays for that seed and index, played by the jitted kernel with any strategies
-(expert and plug-ins included). The game's narrator (``games/<game>/narrate.py``) replays
-the kernel's turn log, explains every payout from the rules and checks its own account
-against the kernel's records before anything is printed.
-"""
+"""``medici-sim trace``: one game of a run, told turn by turn with its scoring explained
+(``core.tracing``; the Python API's ``medici_sim.trace`` tells the same)."""
 from __future__ import annotations
 
 import json
 
 import click
-from numba.core.errors import NumbaError
 
-from ..core.driver import MAX_GAMES, ConfigError, IllegalDecision, Kernel, RunConfig, StrategyCompileError
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES, get_game
-from .common import GAME_HELP, debug_option, load_game_deck, parse_strategies
+from ..core.registry import GAMES
+from ..core.tracing import narrate_game, trace_config
+from .common import GAME_HELP, Command, debug_option
 
 
-def trace_config(game_name: str, players: int, strategies: str, seed: int, index: int, seating: str,
-                 variant: str | None, deck_path: str | None) -> RunConfig:
-    """The run whose game ``index`` is traced; any bad option is a ConfigError (or DeckError)."""
-    game = get_game(game_name)
-    if not 0 <= index < MAX_GAMES:
-        raise ConfigError(f"--index must be between 0 and {MAX_GAMES - 1:,} (10**15 - 1), got {index}")
-    slots = parse_strategies(strategies, players, game.name)
-    return RunConfig(deck=load_game_deck(game, deck_path), players=players, strategies=slots, games=index + 1,
-                     seed=seed, variant=game.variants[0] if variant is None else variant, seating=seating,
-                     threads=1, game=game.name)
-
-
-def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
-    """(data, text) of game ``index`` of the run ``config`` (see the game's narrate module)."""
-    kernel = Kernel(config)
-    game = kernel.game
-    if game.narrate is None:
-        raise ConfigError(f"the {game.name} game cannot be traced")
-    plugins_in_use = any(game.registry.origin[name] != "built-in" for name in kernel.table_names)
-    try:
-        return game.narrate(kernel, index)
-    except (IllegalDecision, AssertionError):
-        raise  # a strategy's illegal move is the user's; a narration mismatch is a bug to show in full
-    except Exception as exc:
-        # numba can fail on a plug-in's code with any exception: name the strategy, in one line
-        if isinstance(exc, NumbaError) or plugins_in_use:
-            raise StrategyCompileError(kernel._compile_failure(exc)) from exc
-        raise
-
-
-@click.command("trace")
+@click.command("trace", cls=Command)
 @click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
               help=GAME_HELP)
 @click.option("--players", "-p", type=int, default=4, show_default=True,
@@ -92,7 +55,8 @@ def trace_command(game_name, players, strategies, seed, index, seating, variant,
     """
     for plugin in plugins:
         load_plugin(plugin)
-    config = trace_config(game_name, players, strategies, seed, index, seating, variant, deck_path)
+    config = trace_config(game=game_name, players=players, strategies=strategies, seed=seed, index=index,
+                          seating=seating, variant=variant, deck=deck_path)
     data, text = narrate_game(config, index)
     if output_format == "json":
         click.echo(json.dumps(data, indent=1))

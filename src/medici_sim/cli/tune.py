@@ -20,17 +20,19 @@ from ..core.driver import ConfigError, ThreadRunner
 from ..core.optimize import ReplayMismatch
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES, get_game
+from ..core.registry import GAMES
 from ..games.card.deck import named_decks
-from ..study.studies import load_decks
+from ..study.studies import load_deck
 from .common import (
     GAME_HELP,
     INTERRUPTED,
+    Command,
     CompileNotice,
     RunFiles,
     absolute,
     debug_option,
     default_threads,
+    game_named,
     given_options,
     interruptible,
     nothing_played,
@@ -42,11 +44,13 @@ TABLES = ["tuned", "history", "rounds", "cross_check"]
 
 
 def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
-    game = get_game(options["game_name"])
-    deck = load_decks(game, [options["deck_path"]] if options["deck_path"] else None)[0]
+    if options["strategy_spec"] is None:
+        raise click.UsageError("tune needs STRATEGY (a name, a comma list, or all), or --resume FILE")
+    game = game_named(options["game_name"])
     return tuning.plan_tasks(game.name, options["strategy_spec"], options["players_spec"], options["variant_spec"],
                              options["against"], options["evaluations"], options["games_per_eval"],
-                             options["fresh_games"], options["seed"], options["popsize"], deck)
+                             options["fresh_games"], options["seed"], options["popsize"],
+                             load_deck(game, options["deck_path"]))
 
 
 OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec": "players", "variant_spec": "variant",
@@ -108,8 +112,8 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
         click.echo(f"  wrote {path}")
 
 
-@click.command("tune")
-@click.argument("strategy_spec", metavar="STRATEGY")
+@click.command("tune", cls=Command)
+@click.argument("strategy_spec", metavar="STRATEGY", required=False)
 @click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
               help=GAME_HELP)
 @click.option("--players", "-p", "players_spec", default=None,
@@ -155,7 +159,8 @@ def tune_command(ctx, **options):
     """Tune STRATEGY's parameters (CMA-ES over the ranges it declares) for the highest win rate
     of its seat, with rotated seats (R24), then check the result on fresh games.
 
-    STRATEGY: a strategy name, a comma list of names, or all (every built-in with parameters).
+    STRATEGY: a strategy name, a comma list of names, or all (every built-in with parameters);
+    left out with --resume FILE (the saved tuning's).
     Example: medici-sim tune expert --players 4 --evaluations 200 --out expert.json
     """
     given = given_options(ctx)
@@ -175,8 +180,6 @@ def tune_command(ctx, **options):
                if saved else [tuning.TaskResult(t, []) for t in tasks])
     configuration = {"tasks": [tuning.task_configuration(t) for t in tasks]}
     threads = default_threads(options["threads"])
-    if not 1 <= threads <= 1024:
-        raise ConfigError(f"threads must be between 1 and 1024, got {threads}")
 
     def save(_result=None) -> None:
         if files.checkpoint_target:
@@ -225,9 +228,10 @@ def tune_command(ctx, **options):
            "tasks_done": sum(r.complete for r in results), "evaluations": evaluations,
            "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
                         + (2 * r.task.fresh_games if r.complete else 0) for r in results),
+           **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
            "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
            "elapsed_seconds": round(elapsed, 2),
-           "evaluations_per_minute": round(60 * played / elapsed, 1) if elapsed > 0 else 0}
+           "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
 
     def figure(tables):
         from ..study.plots import plot_tuning

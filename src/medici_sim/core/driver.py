@@ -21,6 +21,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
+from .arguments import ConfigError, integer, named, text, whole
 from .dispatch import strategy_table
 from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game
 from .seating import SEATING_MODES
@@ -39,10 +40,6 @@ COMPILE_TICK = 0.5  # seconds: how often a slow start (compiling) is reported
 # test suite). A run with a plug-in still compiles only what it uses. By default a kernel holds only
 # the strategies its run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
-
-
-class ConfigError(ValueError):
-    """A run that cannot be set up; the message says what is wrong, in one line."""
 
 
 class StrategyCompileError(ValueError):
@@ -79,6 +76,26 @@ def format_number(value: float) -> str:
     """The shortest text that reads back as exactly ``value`` (2.0 -> "2", 0.1 -> "0.1")."""
     text = repr(float(value))
     return text[:-2] if text.endswith(".0") else text
+
+
+def check_games(games) -> int:
+    return integer(games, "games", 1, MAX_GAMES, "10**15")
+
+
+def check_seed(seed) -> int:
+    """A master seed (R25, C20): every game's draws derive from it and the game's index."""
+    return integer(seed, "seed", 0, 2**63 - 1, "2**63-1")
+
+
+def check_threads(threads) -> int:
+    return integer(threads, "threads", 1, MAX_THREADS)
+
+
+def check_players(game: Game, players) -> int:
+    if not game.min_players <= whole(players, "players") <= game.max_players:
+        raise ConfigError(f"{named('players')} must be between {game.min_players} and {game.max_players} in the "
+                          f"{game.name} game, got {players}")
+    return int(players)
 
 
 def _game(name: str) -> Game:
@@ -122,21 +139,17 @@ class RunConfig:
 
     def __post_init__(self):
         game = _game(self.game)
-        if not game.min_players <= self.players <= game.max_players:
-            raise ConfigError(f"players must be between {game.min_players} and {game.max_players} in the "
-                              f"{game.name} game, got {self.players}")
+        object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
                               f"(or one for all seats), got {len(self.strategies)}")
-        if not 0 < self.games <= MAX_GAMES:
-            raise ConfigError(f"games must be between 1 and {MAX_GAMES:.0e}, got {self.games}")
-        if not 0 <= self.seed < 2**63:
-            raise ConfigError(f"seed must be between 0 and 2**63-1, got {self.seed}")
-        if self.variant not in game.variants:
-            raise ConfigError(f"variant must be one of {', '.join(game.variants)} in the {game.name} game, "
-                              f"got {self.variant!r}")
-        if self.seating not in SEATING_MODES:
-            raise ConfigError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
+        object.__setattr__(self, "games", check_games(self.games))
+        object.__setattr__(self, "seed", check_seed(self.seed))
+        if text(self.variant, "variant") not in game.variants:
+            raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} in the {game.name} "
+                              f"game, got {self.variant!r}")
+        if text(self.seating, "seating") not in SEATING_MODES:
+            raise ConfigError(f"{named('seating')} must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         for slot in self.strategies:
             if slot.game != self.game:
                 raise ConfigError(f"strategy {slot.name} is a {slot.game} strategy, not a {self.game} one")
@@ -145,8 +158,7 @@ class RunConfig:
                 game.check_config(self)
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
-        if not 1 <= self.threads <= MAX_THREADS:
-            raise ConfigError(f"threads must be between 1 and {MAX_THREADS}, got {self.threads}")
+        object.__setattr__(self, "threads", check_threads(self.threads))
 
 
 @dataclass
@@ -192,13 +204,23 @@ class RunResult:
     played: int  # games this call played (a resumed run's earlier games not included)
 
     @property
-    def games_per_second(self) -> float:
-        return self.played / self.elapsed if self.elapsed > 0 else float("inf")
+    def games_per_second(self) -> float | None:
+        """This call's speed; None when it played no game (a resumed run that was complete)."""
+        return self.played / self.elapsed if self.played and self.elapsed > 0 else None
 
     @property
     def complete(self) -> bool:
         """False when the run was stopped before all its games were played."""
         return self.totals.games == self.config.games
+
+
+def kernel_of_all_built_ins() -> bool:
+    """Whether ``MEDICI_SIM_KERNEL=all`` asks for kernels of every built-in; unset or empty is
+    the default, and any other value a mistake (a typo would silently cost its speed-up)."""
+    value = os.environ.get(KERNEL_ENV, "")
+    if value not in ("", "all"):
+        raise ConfigError(f"the environment variable {KERNEL_ENV} must be all (or unset), got {value!r}")
+    return value == "all"
 
 
 class Kernel:
@@ -213,10 +235,9 @@ class Kernel:
         # the heuristics (game.built_ins): a search player, built in too, plays them again in its
         # rollouts (a second table, compiled with it), so it joins a kernel only when a run uses it
         built_ins = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
-        if os.environ.get(KERNEL_ENV) == "all" and used <= built_ins:  # one kernel for every mix of built-ins
+        if kernel_of_all_built_ins() and used <= built_ins:  # one kernel for every mix of built-ins
             used = built_ins
         self.table, self.table_names = strategy_table(self.game.registry, used)
-        self.seconds_per_game = 0.0  # measured by warm_up
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
@@ -230,9 +251,9 @@ class Kernel:
 
     def warm_up(self, stop: threading.Event | None = None,
                 compiling: Callable[[Kernel, float], None] | None = None) -> bool:
-        """Compile the kernel (or load it from numba's cache) by playing one game, on a
-        thread of its own so that a stop request (Ctrl-C) is answered at once, even while a
-        strategy's decision runs; False if stopped first.
+        """Compile the kernel (or load it from numba's cache) by calling it for no game, on a
+        thread of its own so that a stop request (Ctrl-C) is answered at once; False if
+        stopped first.
 
         ``compiling(kernel, seconds)`` is called every ``COMPILE_TICK`` seconds while this takes
         longer than that (a first run compiles; later runs load the kernel in a fraction of a
@@ -242,10 +263,7 @@ class Kernel:
 
         def compile_kernel() -> None:
             try:
-                self.play(0, 1)
-                began = time.perf_counter()
-                self.play(0, 1)  # once more, compiled: how long a game takes (sizes the batches of slow kernels)
-                self.seconds_per_game = time.perf_counter() - began
+                self.play(0, 0)  # compiles everything a game calls, and plays nothing
                 outcome.append(None)
             except BaseException as exc:  # handed to the calling thread below
                 outcome.append(exc)
@@ -363,25 +381,44 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
     totals = Totals.zeros(config.players, kernel.game)
     if done is not None:
         totals.add(done)
+    if totals.games >= config.games:  # a resumed run that was complete: nothing to compile or play
+        return RunResult(config, totals, 0.0, 0)
     if not kernel.warm_up(stop, compiling):
         return RunResult(config, totals, 0.0, 0)
-    batch = batch_size or FIRST_BATCH
-    slow = kernel.seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
-    min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     start = time.perf_counter()
+
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
+
+    batch = batch_size or FIRST_BATCH
+    played_to = totals.games  # games before this one are played (in totals, or the timed first game's)
+    timed = None  # the run's first game, timed: its totals join the first batch's (one batch, one report)
+    slow = False
+    if batch_size is None:
+        began = time.perf_counter()
+        timed = kernel.play(first_game + played_to, 1)
+        seconds_per_game = time.perf_counter() - began
+        played_to += 1
+        slow = seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
+    min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     with runner or ThreadRunner(config.threads) as active:
-        if slow and batch_size is None:  # a stop request answered within about a batch from the first one on
-            batch = max(active.parts, int(active.parts * BATCH_SECONDS / kernel.seconds_per_game))
-        while totals.games < config.games and not (stop is not None and stop.is_set()):
-            n = min(batch, config.games - totals.games)
-            began = time.perf_counter()
+        if slow:  # a stop request answered within about a batch from the first one on
+            batch = max(active.parts, int(active.parts * BATCH_SECONDS / seconds_per_game))
+        while timed is not None or (played_to < config.games and not stopped()):
+            n = 0 if stopped() else min(batch, config.games - played_to)  # 0: only the timed game to report
             batch_totals = Totals.zeros(config.players, kernel.game)
-            for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts, min_chunk)):
-                batch_totals.add(part)
+            if n:
+                began = time.perf_counter()
+                for part in active.play(kernel, chunks(first_game + played_to, n, active.parts, min_chunk)):
+                    batch_totals.add(part)
+                if batch_size is None:  # aim for batches of about BATCH_SECONDS
+                    rate = n / max(time.perf_counter() - began, 1e-6)
+                    batch = int(min(max(rate * BATCH_SECONDS, active.parts if slow else MIN_CHUNK), MAX_BATCH))
+                played_to += n
+            if timed is not None:
+                batch_totals.add(timed)
+                n, timed = n + 1, None
             totals.add(batch_totals)
-            if batch_size is None:  # aim for batches of about BATCH_SECONDS
-                rate = n / max(time.perf_counter() - began, 1e-6)
-                batch = int(min(max(rate * BATCH_SECONDS, active.parts if slow else MIN_CHUNK), MAX_BATCH))
             if on_batch is not None:
                 on_batch(batch_totals)
             if progress is not None:

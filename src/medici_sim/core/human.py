@@ -14,10 +14,10 @@ The functions are game-agnostic: a game's first decision (card: reveal another? 
 draw another?) is ``first_nb``, its second (card: take which? classic: bid how much?) is
 ``second_nb``; both answer whole numbers, which every game's engine accepts.
 
-``human`` is registered into every game's registry only when this module is imported
-(``medici-sim play`` does; nothing else does), and it is never a built-in: its functions
-live outside the games' packages, so ``dispatch.strategy_table`` leaves it out of every
-table but those of runs that seat it (registry.origin). Normal runs never compile it and
+``human`` joins a game's registry only when :func:`register_human` puts it there
+(``medici-sim play`` does, once it has read the bots; nothing else does), and it is never a
+built-in: its functions live outside the games' packages, so ``dispatch.strategy_table``
+leaves it out of every table but those of runs that seat it (registry.origin). Normal runs never compile it and
 never see its name (``--strategies human`` is an unknown strategy there).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Protocol
 
 from numba import njit, objmode
 
-from .registry import GAMES, Game, Strategy
+from .registry import Game, Strategy
 
 HUMAN = "human"
 ORIGIN = "medici-sim play"  # what registry.origin says of it: not "built-in"
@@ -107,10 +107,6 @@ def register_human(game: Game) -> Strategy:
     strategy = Strategy(HUMAN, decisions={first: first_nb, second: second_nb},
                         summary="you, at the keyboard (medici-sim play)")
     return game.registry.register(strategy, origin=ORIGIN)
-
-
-for _game in GAMES.values():
-    register_human(_game)
 
 
 # ---------------------------------------------------------------- what a person is told

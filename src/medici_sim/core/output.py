@@ -50,7 +50,7 @@ def read_limited(path: str | Path, limit: int, option: str) -> bytes:
     return data
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
     if os.path.realpath(a) == os.path.realpath(b):
         return True
     try:
@@ -111,10 +111,10 @@ def check_plan(outputs: list[tuple[str, Path]], inputs: list[tuple[str, Path]]) 
     for k, (option, path) in enumerate(outputs):
         check_writable(option, path)
         for other_option, other in inputs:
-            if _same_file(path, other):
+            if same_file(path, other):
                 raise OutputError(f"{option} {path} is the run's {other_option} file; refusing to overwrite it")
         for other_option, other in outputs[:k]:
-            if _same_file(path, other):
+            if same_file(path, other):
                 raise OutputError(f"{option} {path} is also written as {other_option}; give them different files")
 
 

@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from .arguments import named
 from .output import OutputError, read_limited
 from .registry import GAMES
 
@@ -30,7 +31,7 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
     pairs it registered."""
     path = Path(path)
     try:
-        source = read_limited(path, MAX_PLUGIN_BYTES, "--plugin")
+        source = read_limited(path, MAX_PLUGIN_BYTES, named("plugins"))
     except OutputError as exc:
         raise PluginError(str(exc)) from None
     # a stable module name per file content, so numba can cache the plug-in's functions
@@ -38,7 +39,7 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
-            raise PluginError(f"--plugin {path}: not a Python file")
+            raise PluginError(f"{named('plugins')} {path}: not a Python file")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         before = {game.name: (dict(game.registry.strategies), dict(game.registry.origin)) for game in GAMES.values()}
@@ -49,11 +50,11 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
             for game in GAMES.values():  # what it registered before failing goes too
                 game.registry.strategies, game.registry.origin = before[game.name]
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            raise PluginError(f"--plugin {path}: cannot load it: {type(exc).__name__}: {first} "
+            raise PluginError(f"{named('plugins')} {path}: cannot load it: {type(exc).__name__}: {first} "
                               "(--debug shows the full trace)") from exc
     added = sorted(_strategies_from(name))
     if not added:
-        raise PluginError(f"--plugin {path}: registered no strategy (call a game's register, e.g. "
+        raise PluginError(f"{named('plugins')} {path}: registered no strategy (call a game's register, e.g. "
                           "medici_sim.games.card.strategies.register)")
     for game, strategy in added:
         GAMES[game].registry.origin[strategy] = str(path)

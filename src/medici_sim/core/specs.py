@@ -1,20 +1,27 @@
 """Runs described in words: strategy lists, player counts, threads and decks, as the
-command line and the Python API take them (``name:param=value,...``, ``all`` or ``3,4,5``)."""
+command line and the Python API take them (``name:param=value,...``, ``all`` or ``3,4,5``;
+the API also takes lists), checked by ``core.arguments``."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
-from .driver import ConfigError, SeatStrategy, seat_strategy
-from .registry import Game, get_game
+from .arguments import ConfigError, comma_list, counts, file_name, named, text
+from .driver import MAX_THREADS, RunConfig, SeatStrategy, check_players, check_threads, seat_strategy
+from .registry import GAMES, Game, UnknownGame, get_game
 
 
-def parse_strategy_list(spec: str, game: str = "card", option: str = "--strategies") -> tuple[SeatStrategy, ...]:
-    """``name[:param=value]...`` separated by commas.
+def parse_strategy_list(spec: str | Sequence[str], game: str = "card", argument: str = "strategies",
+                        option: str | None = None) -> tuple[SeatStrategy, ...]:
+    """``name[:param=value]...`` separated by commas (or a list of them).
 
     A ``param=value`` token after a strategy adds another parameter to it, so
-    ``collector:focus=1,value_weight=2,greedy`` is two strategies. ``option`` names the
-    option in messages.
+    ``collector:focus=1,value_weight=2,greedy`` is two strategies. ``argument`` is the
+    argument's name (``strategies``, ``against``, ...); ``option``, if given, the words that
+    name it in messages instead.
     """
+    spec = comma_list(spec, argument)
+    option = option or named(argument)
     slots: list[tuple[str, dict[str, float]]] = []
     for token in (t.strip() for t in spec.split(",")):
         if not token:
@@ -42,47 +49,60 @@ def parse_strategy_list(spec: str, game: str = "card", option: str = "--strategi
     return tuple(seat_strategy(name, game, **params) for name, params in slots)
 
 
-def check_players(game: Game, players: int) -> int:
-    if not game.min_players <= players <= game.max_players:
-        raise ConfigError(f"players must be between {game.min_players} and {game.max_players} in the "
-                          f"{game.name} game, got {players}")
-    return players
-
-
-def parse_strategies(spec: str, players: int, game: str = "card") -> tuple[SeatStrategy, ...]:
+def parse_strategies(spec: str | Sequence[str], players: int, game: str = "card") -> tuple[SeatStrategy, ...]:
     """One strategy per seat; a single strategy fills every seat."""
     check_players(get_game(game), players)
     slots = parse_strategy_list(spec, game)
     if len(slots) == 1:
         slots *= players
     if len(slots) != players:
-        raise ConfigError(f"--strategies: {players} players need 1 or {players} strategies, got {len(slots)}")
+        raise ConfigError(f"{named('strategies')}: {players} players need 1 or {players} strategies, "
+                          f"got {len(slots)}")
     return slots
 
 
-def parse_player_counts(spec: str, game: str = "card") -> list[int]:
-    """``all`` (every count the game allows), one count, or a comma list."""
+def parse_player_counts(spec: str | int | Sequence[int], game: str = "card") -> list[int]:
+    """``all`` (every count the game allows), one count, or a comma list (or a list of counts)."""
     definition = get_game(game)
+    spec = counts(spec, "players")
     if spec.strip().lower() == "all":
         return list(range(definition.min_players, definition.max_players + 1))
     try:
-        counts = sorted({int(part) for part in spec.split(",")})
+        numbers = sorted({int(part) for part in spec.split(",")})
     except ValueError:
-        raise ConfigError(f"--players must be 'all' or numbers like 3,4,5, got {spec!r}") from None
-    for count in counts:
+        raise ConfigError(f"{named('players')} must be 'all' or numbers like 3,4,5, got {spec!r}") from None
+    for count in numbers:
         check_players(definition, count)
-    return counts
+    return numbers
 
 
 def default_threads(threads: int | None) -> int:
     """--threads, or every core when it was not given (0 is a value, and an error, not a default)."""
-    return threads if threads is not None else (os.cpu_count() or 1)
+    return check_threads(threads) if threads is not None else min(os.cpu_count() or 1, MAX_THREADS)
 
 
 def load_game_deck(game: Game, deck_path: str | None):
     """The run's deck: the game's default or the file ``deck_path``; a game without decks takes none."""
     if not game.uses_deck:
         if deck_path is not None:
-            raise ConfigError(f"--deck: the {game.name} game has no deck files")
+            raise ConfigError(f"{named('deck')}: the {game.name} game has no deck files")
         return None
-    return game.load_deck(deck_path)
+    return game.load_deck(None if deck_path is None else file_name(deck_path, "deck"))
+
+
+def game_named(name: str) -> Game:
+    """The game called ``name`` (card or classic)."""
+    if text(name, "game") not in GAMES:
+        raise UnknownGame(f"{named('game')} must be one of {', '.join(GAMES)}, got {name!r}")
+    return GAMES[name]
+
+
+def run_config(*, game: str, players: int, strategies: str | Sequence[str], games: int, seed: int,
+               variant: str | None, seating: str, threads: int | None, deck: str | None) -> RunConfig:
+    """A run as the command line and the Python API describe it, every argument checked
+    (``variant`` None: the game's standard rules; ``deck`` None: its default deck)."""
+    definition = game_named(game)
+    return RunConfig(deck=load_game_deck(definition, deck), players=check_players(definition, players),
+                     strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
+                     variant=definition.variants[0] if variant is None else variant, seating=seating,
+                     threads=default_threads(threads), game=definition.name)

@@ -143,6 +143,6 @@ def summary(result: RunResult) -> dict:
         "seed": config.seed,
         "threads": config.threads,
         "elapsed_seconds": round(result.elapsed, 3),
-        "games_per_second": round(result.games_per_second),
+        "games_per_second": None if result.games_per_second is None else round(result.games_per_second),
         **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
     }

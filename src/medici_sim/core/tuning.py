@@ -20,7 +20,7 @@ import json
 import math
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +29,8 @@ import pandas as pd
 
 from . import accounting as acc
 from . import checkpoint
-from .driver import ConfigError, Kernel, RunConfig, SeatStrategy, Totals, chunks, format_number, seat_strategy
+from .arguments import ConfigError, comma_list, file_name, integer, named, text
+from .driver import Kernel, RunConfig, SeatStrategy, Totals, check_seed, chunks, format_number, seat_strategy
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
 from .registry import GAMES, get_game
 from .specs import parse_player_counts, parse_strategy_list
@@ -93,10 +94,10 @@ class TuneTask:
         if self.against is not None and len(self.against) != self.players - 1:
             raise ConfigError(f"{self.players} players need {self.players - 1} opponents, got {len(self.against)}")
         if rounds_for(self.evaluations, self.popsize) > MAX_ROUNDS:
-            raise ConfigError(f"--evaluations {self.evaluations}: more than {MAX_ROUNDS:,} rounds")
-        for name, games in (("--games-per-eval", self.games_per_eval), ("--fresh-games", self.fresh_games)):
+            raise ConfigError(f"{named('evaluations')} {self.evaluations}: more than {MAX_ROUNDS:,} rounds")
+        for name, games in (("games_per_eval", self.games_per_eval), ("fresh_games", self.fresh_games)):
             if not 0 < games <= MAX_GAMES_PER_EVAL or games % self.players:
-                raise ConfigError(f"{name} must be a positive multiple of the player count up to "
+                raise ConfigError(f"{named(name)} must be a positive multiple of the player count up to "
                                   f"{MAX_GAMES_PER_EVAL:,}, got {games}")
 
     @property
@@ -201,7 +202,8 @@ class TaskResult:
         rate, low, high, difference, half, significant = self.check()
         return {
             "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
-            "against": task.against_label(), "evaluations": sum(len(r.candidates) for r in self.rounds),
+            **({"deck": task.deck.name} if task.deck is not None else {}), "against": task.against_label(),
+            "evaluations": sum(len(r.candidates) for r in self.rounds),
             "games_per_eval": task.games_per_eval, "fresh_games": task.fresh_games,
             "fair_share": 1 / task.players,
             "default_win_rate": rate[1], "default_ci_low": low[1], "default_ci_high": high[1],
@@ -343,8 +345,9 @@ def default_popsize(parameters: int) -> int:
     return 4 + int(3 * math.log(parameters))
 
 
-def _strategies(spec: str, game) -> list[str]:
+def _strategies(spec: str | Sequence[str], game) -> list[str]:
     """``all`` (the built-ins with parameters) or a comma list of strategy names."""
+    spec = comma_list(spec, "strategy")
     if spec.strip().lower() == ALL:
         return [name for name in game.built_ins if game.registry[name].params]
     names = [part.strip() for part in spec.split(",")]
@@ -354,36 +357,35 @@ def _strategies(spec: str, game) -> list[str]:
                               "searches every declared parameter")
         tunable_box(game.name, name)
     if len(set(names)) != len(names):
-        raise ConfigError(f"STRATEGY {spec!r} names a strategy twice")
+        raise ConfigError(f"{named('strategy')} {spec!r} names a strategy twice")
     return names
 
 
 def _variants(spec: str | None, game) -> list[str]:
     if spec is None:
         return [game.variants[0]]
-    if spec.strip().lower() == ALL:
+    if text(spec, "variant").strip().lower() == ALL:
         return list(game.variants)
     if spec not in game.variants:
-        raise ConfigError(f"--variant must be one of {', '.join(game.variants)} or all in the {game.name} game, "
-                          f"got {spec!r}")
+        raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} or all in the {game.name} "
+                          f"game, got {spec!r}")
     return [spec]
 
 
-def _against(spec: str, game, players: int):
-    if spec.strip().lower() == SELF:
+def _against(spec: str | Sequence[str], game, players: int):
+    if comma_list(spec, "against").strip().lower() == SELF:
         return None
-    lineup = parse_strategy_list(spec, game.name, "--against")
+    lineup = parse_strategy_list(spec, game.name, "against")
     if len(lineup) == 1:
         return lineup * (players - 1)
     if len(lineup) != players - 1:
         need = "1 opponent" if players == 2 else f"1 or {players - 1} opponents"
-        raise ConfigError(f"--against: {players} players need {need}, got {len(lineup)}")
+        raise ConfigError(f"{named('against')}: {players} players need {need}, got {len(lineup)}")
     return lineup
 
 
-def _whole_rotations(games: int, players: int, option: str) -> int:
-    if games <= 0:
-        raise ConfigError(f"{option} must be a positive number of games, got {games}")
+def _whole_rotations(games: int, players: int, argument: str) -> int:
+    games = integer(games, argument, 1, MAX_GAMES_PER_EVAL, f"{MAX_GAMES_PER_EVAL:,}")
     return -(-games // players) * players  # every seat equally often (R24)
 
 
@@ -393,24 +395,22 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
     """The tasks of a tuning as the command line (and the API) describe it: strategies (names,
     or all), player counts (None: the game's usual), rules (None: standard; all), opponents."""
     game = get_game(game_name)
-    names = _strategies(strategy_spec, game)
-    counts = parse_player_counts(str(game.default_players) if players_spec is None else players_spec, game.name)
+    strategies = _strategies(strategy_spec, game)
+    counts = parse_player_counts(game.default_players if players_spec is None else players_spec, game.name)
     variants = _variants(variant_spec, game)
-    if evaluations <= 0:
-        raise ConfigError(f"--evaluations must be positive, got {evaluations}")
-    if popsize is not None and not 2 <= popsize <= 1000:
-        raise ConfigError(f"--popsize must be between 2 and 1000, got {popsize}")
-    if not 0 <= seed < 2**63:
-        raise ConfigError(f"--seed must be between 0 and 2**63-1, got {seed}")
+    evaluations = integer(evaluations, "evaluations", 1, 2**63 - 1, "2**63-1")
+    if popsize is not None:
+        popsize = integer(popsize, "popsize", 2, 1000)
+    seed = check_seed(seed)
     tasks = []
-    for name in names:
+    for name in strategies:
         size = popsize or default_popsize(len(game.registry[name].params))
         for players in counts:
             for variant in variants:
                 tasks.append(TuneTask(
                     game.name, name, players, variant, _against(against_spec, game, players), evaluations,
-                    _whole_rotations(games_per_eval, players, "--games-per-eval"),
-                    _whole_rotations(fresh_games, players, "--fresh-games"), seed, size, deck))
+                    _whole_rotations(games_per_eval, players, "games_per_eval"),
+                    _whole_rotations(fresh_games, players, "fresh_games"), seed, size, deck))
     return tasks
 
 
@@ -479,22 +479,21 @@ class TunedParameters:
     # (strategy, players, variant) -> the other rule's parameters, where they beat the variant's own under it
     better: dict = field(default_factory=dict)
 
+    def missing(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> list[str]:
+        """The strategies with parameters that were never tuned for this player count and rules."""
+        return [s.name for s in strategies
+                if get_game(s.game).registry[s.name].params and (s.name, players, variant) not in self.best]
+
     def lineup(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies with their tuned parameters for this player count and rules (a
         strategy without parameters plays as it is); ConfigError for one never tuned there."""
-        out = []
-        for s in strategies:
-            registry = get_game(s.game).registry
-            if not registry[s.name].params:
-                out.append(s)
-            elif (s.name, players, variant) in self.best:  # the best known: its own, or another rule's that beat it
-                key = (s.name, players, variant)
-                out.append(self.better.get(key, self.best[key]))
-            else:
-                raise ConfigError(f"--tuned {self.source} has no parameters for {s.name} at {players} players "
-                                  f"under the {variant} rules (tune it: medici-sim tune {s.name} --game {s.game} "
-                                  f"--players {players} --variant {variant} --out FILE.json)")
-        return tuple(out)
+        absent = self.missing(strategies, players, variant)
+        if absent:
+            raise ConfigError(f"{named('tuned')} {self.source} has no parameters for {absent[0]} at {players} "
+                              f"players under the {variant} rules")
+        # the best known: its own, or another rule's that beat it there
+        return tuple(self.better.get((s.name, players, variant), self.best.get((s.name, players, variant), s))
+                     for s in strategies)
 
 
 def shipped_path(game: str) -> Path:
@@ -502,25 +501,33 @@ def shipped_path(game: str) -> Path:
     return Path(sys.modules[get_game(game).registry.package].__file__).parent / "data" / "tuned" / "tuned.json"
 
 
-def load_tuned(spec: str, game: str) -> TunedParameters:
-    """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry."""
+REPORT = "a tune report"  # the source of tuned parameters the Python API passes as tune's tables
+
+
+def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
+    """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry;
+    in the Python API also tune's tables themselves ({"tuned": rows, "cross_check": rows})."""
     from .output import read_limited
 
-    path = shipped_path(game) if spec == SHIPPED else Path(spec)
-    if spec == SHIPPED and not path.exists():
-        raise ConfigError(f"--tuned shipped: no tuned parameters are shipped for the {game} game")
-    shown = SHIPPED if spec == SHIPPED else spec
-    data = read_limited(path, MAX_TUNED_BYTES, "--tuned")
-    try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, RecursionError, ValueError) as exc:  # JSONDecodeError is a ValueError
-        raise ConfigError(f"--tuned {shown}: not a file written by tune --out FILE.json ({exc})") from None
+    if isinstance(spec, Mapping):
+        document, spec = spec, REPORT
+    else:
+        spec = file_name(spec, "tuned")
+        path = shipped_path(game) if spec == SHIPPED else Path(spec)
+        if spec == SHIPPED and not path.exists():
+            raise ConfigError(f"{named('tuned')} shipped: no tuned parameters are shipped for the {game} game")
+        data = read_limited(path, MAX_TUNED_BYTES, named("tuned"))
+        try:
+            document = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, RecursionError, ValueError) as exc:  # JSONDecodeError is a ValueError
+            raise ConfigError(f"{named('tuned')} {spec}: not a file written by tune --out FILE.json ({exc})") from None
+    shown = f"{named('tuned')} {spec}"
     rows = document.get("tuned") if isinstance(document, dict) else None
     if not isinstance(rows, list):
-        raise ConfigError(f"--tuned {shown}: not a file written by tune --out FILE.json (no tuned table)")
+        raise ConfigError(f"{shown}: not a file written by tune --out FILE.json (no tuned table)")
     best = {}
     for i, row in enumerate(rows):
-        where = f"--tuned {shown}: entry {i + 1}"
+        where = f"{shown}: entry {i + 1}"
         if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "variant", "best")):
             raise ConfigError(f"{where} lacks game, strategy, players, variant or best")
         if not isinstance(row["game"], str) or row["game"] not in GAMES:
@@ -535,7 +542,7 @@ def load_tuned(spec: str, game: str) -> TunedParameters:
         if not isinstance(row["best"], str) or not row["best"].strip():
             raise ConfigError(f"{where}: best is {row['best']!r}, not a strategy with its parameters")
         try:
-            slots = parse_strategy_list(row["best"], game, f"{where}: best")
+            slots = parse_strategy_list(row["best"], game, option=f"{where}: best")
         except ConfigError as exc:  # a parameter's own check does not name the file
             raise ConfigError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
         if len(slots) != 1:
@@ -547,14 +554,14 @@ def load_tuned(spec: str, game: str) -> TunedParameters:
                               f"{row['players']} players under {row['variant']}")
         best[key] = slot
     if not best:
-        raise ConfigError(f"--tuned {shown}: no tuned strategies of the {game} game")
+        raise ConfigError(f"{shown}: no tuned strategies of the {game} game")
     cross, better = {}, {}
     for i, row in enumerate(document.get("cross_check") or ()):
         if not isinstance(row, dict) or row.get("game") != game:
             continue
         key = (row.get("strategy"), row.get("players"), row.get("rules"))
         if not all(k in row for k in CROSS_COLUMNS) or key not in best:
-            raise ConfigError(f"--tuned {shown}: cross_check entry {i + 1} is not tune's check of a tuned strategy")
+            raise ConfigError(f"{shown}: cross_check entry {i + 1} is not tune's check of a tuned strategy")
         found = "same" if row["games"] == 0 else "own" if row["own_better"] else \
             "other" if row["other_better"] else "neither"
         cross[key] = found
@@ -562,5 +569,5 @@ def load_tuned(spec: str, game: str) -> TunedParameters:
             try:
                 (better[key],) = parse_strategy_list(row["other"], game)
             except (ConfigError, ValueError) as exc:
-                raise ConfigError(f"--tuned {shown}: cross_check entry {i + 1}: {exc}") from None
-    return TunedParameters(shown, best, cross, better)
+                raise ConfigError(f"{shown}: cross_check entry {i + 1}: {exc}") from None
+    return TunedParameters(spec, best, cross, better)

@@ -3,17 +3,15 @@
 All intervals are 95%. Win rates and mean florins use the normal interval from exact
 integer sums (``stats.mean_interval``); differences between the two rules add the two
 variances (their games are played separately). Ratings are a Bradley–Terry model fitted
-to the head-to-head results with statsmodels.
+to the head-to-head results by maximum likelihood (numpy: what a binomial GLM gives).
 """
 from __future__ import annotations
-
-import warnings
 
 import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
-from ..core.stats import mean_interval, run_counters
+from ..core.stats import Z95, mean_interval, run_counters
 from ..core.tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
@@ -72,13 +70,25 @@ def head_to_head_table(tournament: Tournament) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HEAD_TO_HEAD_COLUMNS)
 
 
-def require_statsmodels():
-    """statsmodels (for the ratings), or AnalysisDependencyError: checked before any game."""
-    try:
-        import statsmodels.api as sm
-    except ImportError:
-        raise AnalysisDependencyError("ratings need statsmodels: pip install 'medici-sim[analysis]'") from None
-    return sm
+FIT_STEPS = 100  # Newton steps at most; a fit takes about ten
+
+
+def logistic_fit(design: np.ndarray, wins: np.ndarray, losses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The maximum-likelihood coefficients of a logistic model without intercept for
+    ``wins`` out of ``wins + losses`` trials per row of ``design``, and their standard
+    errors: a binomial GLM with the logit link, fitted by Newton's method (IRLS)."""
+    trials = wins + losses
+    beta = np.zeros(design.shape[1])
+    for _ in range(FIT_STEPS):
+        p = 1 / (1 + np.exp(-design @ beta))
+        information = design.T @ (design * (trials * p * (1 - p))[:, None])
+        step = np.linalg.pinv(information) @ (design.T @ (wins - trials * p))
+        beta += step
+        if np.max(np.abs(step)) < 1e-12 * (1 + np.max(np.abs(beta))):
+            break
+    p = 1 / (1 + np.exp(-design @ beta))
+    covariance = np.linalg.pinv(design.T @ (design * (trials * p * (1 - p))[:, None]))
+    return beta, np.sqrt(np.diag(covariance))
 
 
 def ratings_table(tournament: Tournament) -> pd.DataFrame:
@@ -87,7 +97,6 @@ def ratings_table(tournament: Tournament) -> pd.DataFrame:
     The first strategy is the reference at 0. Half a win is added to each side of every
     pairing so that a strategy that never lost (or never won) still gets a finite rating.
     """
-    sm = require_statsmodels()
     labels = tournament.labels
     n = len(labels)
     if n == 1:
@@ -101,13 +110,11 @@ def ratings_table(tournament: Tournament) -> pd.DataFrame:
             row[a], row[b] = 1.0, -1.0
             design.append(row[1:])
             outcomes.append((tournament.pairs[a, b] / 2 + 0.5, tournament.pairs[b, a] / 2 + 0.5))
-    with warnings.catch_warnings():  # one pairing leaves no residual degrees of freedom: harmless here
-        warnings.simplefilter("ignore", RuntimeWarning)
-        fit = sm.GLM(np.array(outcomes), np.array(design), family=sm.families.Binomial()).fit()
-    intervals = np.asarray(fit.conf_int(alpha=0.05))
-    rating = np.concatenate([[0.0], fit.params])
-    low = np.concatenate([[0.0], intervals[:, 0]])
-    high = np.concatenate([[0.0], intervals[:, 1]])
+    outcomes = np.array(outcomes)
+    beta, se = logistic_fit(np.array(design), outcomes[:, 0], outcomes[:, 1])
+    rating = np.concatenate([[0.0], beta])
+    low = np.concatenate([[0.0], beta - Z95 * se])
+    high = np.concatenate([[0.0], beta + Z95 * se])
     return pd.DataFrame({"players": tournament.players, "strategy": labels, "rating": rating,
                          "rating_ci_low": low, "rating_ci_high": high})[RATING_COLUMNS]
 

@@ -14,18 +14,20 @@ With one deck the tables and numbers are exactly those of a single-deck study.
 """
 from __future__ import annotations
 
+import shlex
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from ..core.driver import ConfigError, SeatStrategy
+from ..core.arguments import ConfigError, file_names, in_api, named, real, text
+from ..core.driver import SeatStrategy, check_games, check_seed, check_threads
 from ..core.registry import Game
-from ..core.specs import load_game_deck
+from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
-from ..core.tuning import TunedParameters
+from ..core.tuning import TunedParameters, load_tuned
 from ..core.tuning import spec as strategy_spec
 from ..games.card.deck import ALL_DECKS, named_decks, resolve_deck, shipped_name
 from .analysis import (
@@ -34,7 +36,6 @@ from .analysis import (
     max_half_width,
     points,
     ratings_table,
-    require_statsmodels,
     strategy_table,
     verdict,
 )
@@ -52,30 +53,39 @@ ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
 MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
 
 
-def load_decks(game: Game, specs: str | Sequence[str] | None) -> tuple:
+def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "deck") -> tuple:
     """The study's decks, one block of configurations each.
 
     ``specs``: None or empty for the game's default deck; ``"all"`` for every shipped deck
     (``named_decks``: the default first); otherwise shipped decks' names or deck files'
     paths. The same deck twice (the same cards) is refused. A game without decks has the
-    single deck None.
+    single deck None. ``argument``: the option that gave them (``deck``, or ``decks``).
     """
-    specs = [specs] if isinstance(specs, str) else list(specs or ())
+    specs = list(file_names(specs, argument)) if specs is not None else []
     if not game.uses_deck or not specs:
         return (load_game_deck(game, specs[0] if specs else None),)
     if ALL_DECKS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"--decks all is every shipped deck ({', '.join(named_decks())}); name no other "
-                              "deck with it")
+            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(named_decks())}); name no "
+                              "other deck with it")
         return tuple(named_decks().values())
     decks = tuple(resolve_deck(spec) if game.name == "card" else game.load_deck(spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, deck in zip(specs, decks, strict=True):
         if deck.fingerprint() in seen:
-            raise ConfigError(f"--deck {seen[deck.fingerprint()]} and --deck {spec} are the same deck (the same "
-                              "cards); give each deck once")
+            raise ConfigError(f"{named(argument)}: {seen[deck.fingerprint()]} and {spec} are the same deck (the "
+                              "same cards); give each deck once")
         seen[deck.fingerprint()] = spec
     return decks
+
+
+def load_deck(game: Game, spec: str | None):
+    """The one deck a tuning plays (``load_decks``' names and files; None: the default)."""
+    decks = load_decks(game, spec)
+    if len(decks) > 1:
+        raise ConfigError(f"{named('deck')}: a tuning plays one deck, {spec!r} is {len(decks)} decks; tune on each "
+                          f"deck apart ({', '.join(deck_labels(decks))})")
+    return decks[0]
 
 
 def deck_labels(decks: Sequence) -> list[str]:
@@ -130,36 +140,49 @@ class Study:
                               f"the {self.game.name} game has no variants to compare (use compare --game "
                               f"{self.game.name})")
         if self.variant is not None and self.variant not in self.game.variants:
-            raise ConfigError(f"--variant: the {self.game.name} game's rules are {', '.join(self.game.variants)}, "
-                              f"got {self.variant!r}")
-        if self.games <= 0:
-            raise ConfigError(f"games must be a positive integer, got {self.games}")
-        if self.precision is not None and not 0 < self.precision < 0.5:
-            raise ConfigError(f"--precision must be between 0 and 0.5 (a win-rate half-width), got {self.precision}")
-        if self.threads < 1:
-            raise ConfigError(f"threads must be at least 1, got {self.threads}")
+            raise ConfigError(f"{named('variant')}: the {self.game.name} game's rules are "
+                              f"{', '.join(self.game.variants)}, got {self.variant!r}")
+        check_games(self.games)
+        check_seed(self.seed)
+        check_threads(self.threads)
+        if self.precision is not None and not 0 < real(self.precision, "precision") < 0.5:
+            raise ConfigError(f"{named('precision')} must be between 0 and 0.5 (a win-rate half-width), "
+                              f"got {self.precision}")
         distinct = list(dict.fromkeys(s.label for s in self.strategies))
         if command == "compare" and len(distinct) < 2:
             raise ConfigError(f"compare needs at least two different strategies, got {', '.join(distinct)}")
         self._check_blocks()
-        if command == "compare":
-            require_statsmodels()
         if self.tuned is not None:
             self._check_tuned(command)
 
     def _check_tuned(self, command: str) -> None:
         """Tuned play names each strategy once, by name: the parameters are the file's."""
         names = [s.name for s in self.strategies]
+        tuned = named("tuned")
         if len(set(names)) != len(names):
-            raise ConfigError("--tuned: name each strategy once (its tuned parameters are the file's)")
+            raise ConfigError(f"{tuned}: name each strategy once (its tuned parameters are the file's)")
         given = [s.label for s in self.strategies if s.label != s.name]
         if given:
-            raise ConfigError(f"--tuned: {given[0]} gives parameters; with --tuned the file gives them "
+            raise ConfigError(f"{tuned}: {given[0]} gives parameters; with {tuned} the file gives them "
                               "(name the strategy alone)")
         variants = BALANCED_VARIANTS if command == "balance" else (self.variant or self.game.variants[0],)
-        for players in self.counts:
-            for variant in variants:
-                self.tuned.lineup(self.strategies, players, variant)
+        gaps = [(name, players, variant) for players in self.counts for variant in variants
+                for name in self.tuned.missing(self.strategies, players, variant)]
+        if gaps:  # every strategy's parameters come from one file: advise the tuning that writes them all
+            name, players, variant = gaps[0]
+            registry = self.game.registry
+            tunable = [s.name for s in self.strategies if registry[s.name].params]
+            plugins = sorted({registry.origin[name] for name in tunable if registry.origin[name] != "built-in"})
+            counts = ",".join(str(c) for c in self.counts)
+            rules = "all" if len(variants) > 1 else variants[0]
+            advice = (f"report = medici_sim.tune({','.join(tunable)!r}, game={self.game.name!r}, players={counts!r}, "
+                      f"variant={rules!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
+                      if in_api() else
+                      f"medici-sim tune {','.join(tunable)} --game {self.game.name} --players {counts} --variant "
+                      f"{rules}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
+                      + " --out FILE.json, then --tuned FILE.json")
+            raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
+                              f"the {variant} rules; tune every strategy of the study into one file: {advice}")
 
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
@@ -188,6 +211,24 @@ class Study:
                 if needed > MAX_PRECISION_GAMES:
                     raise ConfigError(f"--precision {self.precision}: could need about {needed:.1e} games per "
                                       f"configuration, more than the ceiling of {MAX_PRECISION_GAMES:.0e}")
+
+
+def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
+              variant: str | None, seed: int, deck: str | Sequence[str] | None, games: int, precision: float | None,
+              threads: int | None, tuned: str | Mapping | None, deck_argument: str = "deck") -> Study:
+    """A study as the command line and the Python API describe it, every argument checked:
+    ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``deck``
+    as ``load_decks`` takes it (``deck_argument``: the option that gave it); ``tuned`` as
+    ``tuning.load_tuned`` takes it, or None."""
+    definition = game_named(game)
+    return Study(game=definition, counts=tuple(parse_player_counts(players, definition.name)),
+                 strategies=parse_strategy_list(definition.built_ins if strategies is None else strategies,
+                                                definition.name),
+                 variant=None if variant is None else text(variant, "variant"), seed=check_seed(seed),
+                 decks=load_decks(definition, deck, deck_argument), games=check_games(games),
+                 precision=None if precision is None else real(precision, "precision"),
+                 threads=default_threads(threads),
+                 tuned=None if tuned is None else load_tuned(tuned, definition.name))
 
 
 def plan(study: Study, command: str) -> list[Tournament]:
@@ -259,7 +300,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "seed": study.seed,
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
-        "games_per_second": round(games / elapsed) if elapsed > 0 else 0,
+        "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
     }
 
 

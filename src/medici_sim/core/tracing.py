@@ -1,0 +1,41 @@
+"""One game of a run, told: ``medici-sim trace`` and ``medici_sim.trace``.
+
+The game is game ``index`` of the run with ``seed`` (R25, C20): the very game the
+simulation plays for that seed and index, played by the jitted kernel with any strategies
+(expert and plug-ins included). The game's narrator (``games/<game>/narrate.py``) replays
+the kernel's turn log, explains every payout from the rules and checks its own account
+against the kernel's records before anything is told.
+"""
+from __future__ import annotations
+
+from numba.core.errors import NumbaError
+
+from .arguments import ConfigError, integer
+from .driver import MAX_GAMES, IllegalDecision, Kernel, RunConfig, StrategyCompileError
+from .specs import run_config
+
+
+def trace_config(game: str, players: int, strategies, seed: int, index: int, seating: str,
+                 variant: str | None, deck: str | None) -> RunConfig:
+    """The run whose game ``index`` is traced; any bad argument is a ConfigError (or DeckError)."""
+    index = integer(index, "index", 0, MAX_GAMES - 1, f"{MAX_GAMES - 1:,} (10**15 - 1)")
+    return run_config(game=game, players=players, strategies=strategies, games=index + 1, seed=seed,
+                      variant=variant, seating=seating, threads=1, deck=deck)
+
+
+def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
+    """(data, text) of game ``index`` of the run ``config`` (see the game's narrate module)."""
+    kernel = Kernel(config)
+    game = kernel.game
+    if game.narrate is None:
+        raise ConfigError(f"the {game.name} game cannot be traced")
+    plugins_in_use = any(game.registry.origin[name] != "built-in" for name in kernel.table_names)
+    try:
+        return game.narrate(kernel, index)
+    except (IllegalDecision, AssertionError):
+        raise  # a strategy's illegal move is the user's; a narration mismatch is a bug to show in full
+    except Exception as exc:
+        # numba can fail on a plug-in's code with any exception: name the strategy, in one line
+        if isinstance(exc, NumbaError) or plugins_in_use:
+            raise StrategyCompileError(kernel._compile_failure(exc)) from exc
+        raise
