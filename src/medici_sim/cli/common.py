@@ -11,8 +11,8 @@ import signal
 import sys
 import threading
 import traceback
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -21,7 +21,7 @@ from click.core import ParameterSource
 from ..core import checkpoint
 from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError
-from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, out_files
+from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, UnknownGame
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
@@ -65,6 +65,7 @@ class RunFiles:
     deck: str | None = None
     plugins: tuple[str, ...] = ()
     tuned: str | None = None  # balance --tuned FILE (or "shipped": the package's, never written)
+    planned: list[tuple[str, Path]] = field(default_factory=list, init=False)  # what check() found it writes
 
     @property
     def checkpoint_target(self) -> str | None:
@@ -93,12 +94,17 @@ class RunFiles:
         if self.resume and self.checkpoint:
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
+        for option, path in outputs:
+            if option != "--checkpoint":  # a saved run is replaced by its own checkpoints only
+                checkpoint.refuse_replacing(option, path)
         if self.checkpoint:
             checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)
+        self.planned = outputs
 
     def locked(self):
-        """Hold the checkpoint's lock for the run (no two runs write one checkpoint)."""
-        return checkpoint.lock(self.checkpoint_target) if self.checkpoint_target else nullcontext()
+        """Hold a lock on every file the run writes (checked by ``check``) for the run: no two
+        runs write one file."""
+        return lock_all(self.planned)
 
 
 class CompileNotice:
