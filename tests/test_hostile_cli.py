@@ -369,6 +369,68 @@ def test_an_illegal_decision_names_the_strategy_and_the_seat(capsys, tmp_path):
                    "strategy grabber at seat 2", "(R10)")
 
 
+FLAKY = textwrap.dedent('''
+    from numba import njit
+    from medici_sim.games.card.strategies import Param, Strategy, register
+
+    @njit(cache=True)
+    def reveal_nb(state, seat, params):
+        if params[0] == 1:
+            raise ValueError("always", seat)
+        if state.florins[seat] == 95:  # in a few games only (game 0 is not one of them)
+            raise ValueError("unlucky florins at seat", seat)
+        return state.florins[seat] % 2 == 0
+
+    @njit(cache=True)
+    def take_nb(state, seat, params):
+        return 0
+
+    register(Strategy(name="flaky", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
+                      params={"always": Param(0, 0, 1, integer=True)}))
+''')
+
+
+@pytest.mark.slow
+def test_a_decision_that_raises_is_one_line_naming_the_strategy_the_seat_and_the_game(capsys, tmp_path):
+    """The kernel's exception says nothing of where it came from: the driver finds the game
+    (game 9 of seed 0; its decision says its seat, 0-based, in what it raises) and the seat."""
+    path = write_plugin(tmp_path, "flaky.py", FLAKY)
+    lineup = ("-p", "3", "-s", "random,flaky,flaky", "--plugin", path)
+    expected = (f"medici-sim: error: strategy flaky ({path}) at seat 2 raised ValueError: "
+                "('unlucky florins at seat', 1) in game 9\n")
+    code, out, err = run(capsys, "-n", "20000", "-q", *lineup)
+    assert (code, out, err) == (2, "", expected)
+    assert run(capsys, "trace", "--index", "9", *lineup)[2] == expected  # the very game
+    assert run(capsys, "trace", "--index", "8", *lineup)[0] == 0
+    code, out, err = run(capsys, "-n", "100", "-q", "-p", "3", "-s", "random,flaky:always=1,random", "--plugin", path)
+    assert err == (f"medici-sim: error: strategy flaky ({path}) at seat 2 raised ValueError: ('always', 1) "
+                   "in game 0\n")  # in the first game too: it compiled, it is not "does not compile"
+    assert_refused(*run(capsys, "compare", "-n", "3000", "-q", "-p", "3", "-s", "random,flaky", "--plugin", path),
+                   f"strategy flaky ({path}) at seat ", "raised ValueError: ('unlucky florins at seat', ")
+
+
+def test_an_error_of_medici_sims_own_code_is_not_blamed_on_a_plugin(monkeypatch):
+    """A game that fails again outside every decision is the engine's: shown as it is, not
+    as a plug-in's (nothing is compiled here: the games fail before the kernel runs)."""
+    from numba import njit
+
+    from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+    from medici_sim.games.card.strategies import Strategy, register
+
+    register(Strategy("bystander", {"reveal_nb": njit(lambda state, seat, params: False),
+                                    "take_nb": njit(lambda state, seat, params: 0)}))
+    kernel = Kernel(RunConfig(deck=None, players=2, games=10, threads=1,
+                              strategies=(seat_strategy("bystander"), seat_strategy("random"))))
+    assert kernel._plugins() == ["bystander"]
+
+    def broken(self, first_game, n_games, table):
+        raise RuntimeError("an engine bug")
+
+    monkeypatch.setattr(Kernel, "_play", broken)
+    with pytest.raises(RuntimeError, match="an engine bug"):
+        kernel.play(0, 10)
+
+
 # ---------------------------------------------------------------- interrupts
 
 def medici(*args, env=None) -> subprocess.Popen:

@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+import textwrap
 
 import pexpect
 import pytest
@@ -181,7 +182,7 @@ def test_a_person_answering_at_random_plays_whole_games(human, game, players, se
     lines: list[str] = []
     table = new_table(game, kernel, me, lines, person)
     person.table = table
-    with human.seated(table), kernel.naming_illegal_decisions():
+    with human.seated(table), kernel.naming_failures():
         table.play()
     assert person.asked > 0
     text = "\n".join(lines)
@@ -330,3 +331,39 @@ def test_option_errors_are_one_line_and_exit_2(human, capsys, args, message):
     code, out, err = run(capsys, "play", *args)
     assert code == 2, err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+BOT = textwrap.dedent('''
+    from numba import njit
+    from medici_sim.games.card.strategies import Strategy, register
+
+    @njit(cache=True)
+    def reveal_nb(state, seat, params):
+        {body}
+
+    @njit(cache=True)
+    def take_nb(state, seat, params):
+        return 0
+
+    register(Strategy(name="{name}", decisions={{"reveal_nb": reveal_nb, "take_nb": take_nb}}))
+''')
+
+
+def test_a_bot_that_does_not_compile_is_one_line(human, capsys, tmp_path):
+    path = tmp_path / "typo_bot.py"
+    path.write_text(BOT.format(name="typo_bot", body="return state.no_such_field[seat] > 0"))
+    code, out, err = run(capsys, "play", "--plugin", str(path), "--opponents", "typo_bot", "--seed", "1")
+    assert code == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1].startswith(f"medici-sim: error: strategy typo_bot ({path}) does not compile: ")
+
+
+@pytest.mark.slow
+def test_a_bot_that_raises_is_one_line(human, capsys, tmp_path):
+    """A person's game cannot be played again to find the seat: the plug-in and what it raised are named."""
+    path = tmp_path / "raising_bot.py"
+    path.write_text(BOT.format(name="raising_bot", body="if seat >= 0:\n        raise ValueError('always', seat)\n"
+                                                        "    return False"))
+    code, out, err = run(capsys, "play", "--plugin", str(path), "--opponents", "raising_bot", "--players", "3",
+                         "--seat", "3", "--seed", "1")  # seat 1 decides first: before the person is asked
+    assert code == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1] == f"medici-sim: error: strategy raising_bot ({path}) raised ValueError: ('always', 0)"

@@ -20,7 +20,7 @@ from click.core import ParameterSource
 
 from ..core import checkpoint
 from ..core.checkpoint import CheckpointError
-from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError
+from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, UnknownGame
@@ -36,7 +36,7 @@ from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
 
 USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
-               UnknownGame, IllegalDecision, StrategyCompileError)
+               UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."

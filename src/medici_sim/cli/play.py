@@ -27,6 +27,7 @@ from ..core.registry import get_game
 from ..core.rng import GameRandom
 from .common import INTERRUPTED, check_players, game_option, load_game_deck, parse_strategy_list
 
+LEAVING = (EOFError, click.exceptions.Abort)  # the person left (end of input, Ctrl-C at a prompt)
 SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
 TABLES = {"card": ("medici_sim.games.card.table", "CardTable"),
           "classic": ("medici_sim.games.classic.table", "ClassicTable")}
@@ -112,10 +113,10 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
                + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
                + ". Ctrl-C leaves.")
     click.echo("Dealing... (the first game after installing compiles the engine: up to a minute, once)", err=True)
-    try:
-        with human.seated(table), kernel.naming_illegal_decisions():
+    try:  # a person's game cannot be played again: a bot that fails is named without its seat
+        with human.seated(table), kernel.naming_failures(passing=LEAVING):
             table.play()
-    except (KeyboardInterrupt, EOFError, click.exceptions.Abort):
+    except (KeyboardInterrupt, *LEAVING):
         click.echo("")
         click.echo("medici-sim play: goodbye (you left the game)", err=True)
         sys.exit(INTERRUPTED)

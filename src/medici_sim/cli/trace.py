@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 
 import click
-from numba.core.errors import NumbaError
 
-from ..core.driver import MAX_GAMES, ConfigError, IllegalDecision, Kernel, RunConfig, StrategyCompileError
+from ..core.driver import MAX_GAMES, ConfigError, Kernel, RunConfig
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
 from .common import GAME_HELP, debug_option, load_game_deck, parse_strategies
@@ -37,16 +36,8 @@ def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
     game = kernel.game
     if game.narrate is None:
         raise ConfigError(f"the {game.name} game cannot be traced")
-    plugins_in_use = any(game.registry.origin[name] != "built-in" for name in kernel.table_names)
-    try:
-        return game.narrate(kernel, index)
-    except (IllegalDecision, AssertionError):
-        raise  # a strategy's illegal move is the user's; a narration mismatch is a bug to show in full
-    except Exception as exc:
-        # numba can fail on a plug-in's code with any exception: name the strategy, in one line
-        if isinstance(exc, NumbaError) or plugins_in_use:
-            raise StrategyCompileError(kernel._compile_failure(exc)) from exc
-        raise
+    # a strategy's failure is named by Kernel.trace; a narration mismatch is a bug to show in full
+    return game.narrate(kernel, index)
 
 
 @click.command("trace")

@@ -138,7 +138,7 @@ class StrategyRegistry:
 
     def _check_name(self, strategy: Strategy, modules: set[str], built_in: bool) -> None:
         name = strategy.name
-        if name == HUMAN and not all(m.startswith(_PACKAGE + ".") for m in modules):
+        if name == HUMAN and not medici_sims(strategy):
             raise RegistrationError(f"strategy name {HUMAN} is reserved for the person at the table in "
                                     "`medici-sim play`; give the strategy another name")
         existing = self.strategies.get(name)
@@ -168,6 +168,11 @@ class StrategyRegistry:
 
     def items(self):
         return self.strategies.items()
+
+
+def medici_sims(strategy: Strategy) -> bool:
+    """Whether a strategy is medici-sim's own code (a built-in, or ``human``), not a plug-in's."""
+    return all(m.startswith(_PACKAGE + ".") for m in _modules(strategy))
 
 
 def _modules(strategy: Strategy) -> set[str]:
