@@ -728,6 +728,18 @@ def test_a_killed_holder_leaves_no_lock(tmp_path):
         pass
 
 
+def test_a_file_in_the_way_of_the_lock_is_never_replaced(tmp_path):
+    path = tmp_path / "run.ckpt"
+    stranger = output.lock_path(path)
+    stranger.write_text("my notes\n")
+    with pytest.raises(output.OutputError) as refusal:
+        with output.lock("--checkpoint", path):
+            pass
+    assert str(refusal.value) == (f"--checkpoint {path}: {stranger} is in the way of its lock file and is not one; "
+                                  "refusing to replace it")
+    assert stranger.read_text() == "my notes\n"
+
+
 def test_lock_in_a_directory_that_cannot_hold_it(tmp_path):
     with pytest.raises(output.OutputError, match="cannot create the lock file"):
         with output.lock("--checkpoint", tmp_path / "no" / "such" / "dir" / "run.ckpt"):

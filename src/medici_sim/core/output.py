@@ -164,6 +164,10 @@ def lock(option: str, path: str | Path) -> Iterator[Path]:
         if _is_open_file(fd, sidecar):  # the holder before us may have removed it between our open and our lock
             break
         os.close(fd)
+    if not os.read(fd, 64).strip().isdigit() and os.fstat(fd).st_size:  # not one of ours: someone's file
+        os.close(fd)
+        raise OutputError(f"{option} {path}: {sidecar} is in the way of its lock file and is not one; refusing to "
+                          "replace it")
     try:
         try:
             os.ftruncate(fd, 0)
