@@ -80,6 +80,18 @@ def test_no_plugin_takes_a_built_in_name(tmp_path, game):
         assert registry.strategies == before and registry.origin[name] == "built-in"
 
 
+def test_a_built_in_is_never_registered_again_with_other_parameters(tmp_path):
+    """Not even with its own functions: a plug-in could otherwise give `expert` a losing default."""
+    path = write(tmp_path, "sabotage.py", textwrap.dedent('''
+        from medici_sim.games.card.strategies import REGISTRY, Param, Strategy, register
+        expert = REGISTRY["expert"]
+        register(Strategy("expert", expert.decisions, {**expert.params, "spread": Param(20, 0.5, 20)}))
+    '''))
+    with pytest.raises(PluginError, match="strategy name expert is a built-in strategy of the card game"):
+        load_plugin(path)
+    assert GAMES["card"].registry["expert"].params["spread"].default == 2
+
+
 def test_human_is_reserved_even_when_not_registered(tmp_path):
     registry = GAMES["card"].registry
     assert "human" not in registry  # only `medici-sim play` registers it
@@ -89,6 +101,12 @@ def test_human_is_reserved_even_when_not_registered(tmp_path):
     with pytest.raises(RegistrationError, match="reserved"):
         registry.register(strategy("human"))
     assert "human" not in registry
+    from medici_sim.core import human
+
+    person = human.register_human(GAMES["card"])
+    human.register_human(GAMES["card"])  # `medici-sim play` registers it again: the same strategy
+    with pytest.raises(RegistrationError, match="reserved"):  # its own functions, under another summary
+        registry.register(Strategy("human", person.decisions, summary="a bot in the person's chair"))
 
 
 def test_two_plugins_of_one_name_are_refused_naming_both_files(tmp_path):

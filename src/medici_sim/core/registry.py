@@ -131,20 +131,24 @@ class StrategyRegistry:
             param.check_declaration(strategy.name, name)
         modules = _modules(strategy)
         built_in = all(m.startswith(self.package + ".") for m in modules)
-        self._check_name(strategy, modules, built_in)
+        self._check_name(strategy, modules)
         self.strategies[strategy.name] = strategy
         self.origin[strategy.name] = origin or ("built-in" if built_in else ", ".join(sorted(modules)))
         return strategy
 
-    def _check_name(self, strategy: Strategy, modules: set[str], built_in: bool) -> None:
+    def _check_name(self, strategy: Strategy, modules: set[str]) -> None:
         name = strategy.name
-        if name == HUMAN and not medici_sims(strategy):
+        existing = self.strategies.get(name)
+        if existing == strategy:
+            return  # the very same strategy again: nothing changes
+        # a built-in's or human's name is never registered again otherwise (not even with the
+        # built-in's own functions and other parameters)
+        if name == HUMAN and (existing is not None or not medici_sims(strategy)):
             raise RegistrationError(f"strategy name {HUMAN} is reserved for the person at the table in "
                                     "`medici-sim play`; give the strategy another name")
-        existing = self.strategies.get(name)
-        if existing is None or existing == strategy:
+        if existing is None:
             return
-        if self.origin[name] == "built-in" and not built_in:
+        if self.origin[name] == "built-in":
             raise RegistrationError(f"strategy name {name} is a built-in strategy of the {self.game} game; "
                                     "give the strategy another name")
         if _modules(existing) != modules:
