@@ -5,6 +5,7 @@ Most tests compile a kernel for their plug-in (numba caches it: slow only the fi
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,17 @@ def typo_nb(state, seat, params):
 register(Strategy(name="typo", decisions={"reveal_nb": typo_nb, "take_nb": last_only_nb}))
 """
 
+RAISES = HEADER + """
+@njit
+def unlucky_nb(state, seat, params):
+    if state.florins[seat] == 95:  # in a few games only
+        raise ValueError("unlucky florins at seat", seat)
+    return state.florins[seat] % 2 == 0
+
+
+register(Strategy(name="unlucky", decisions={"reveal_nb": unlucky_nb, "take_nb": last_only_nb}))
+"""
+
 
 def plugin(tmp_path: Path, source: str, name: str = "plugin.py") -> str:
     path = tmp_path / name
@@ -171,6 +183,19 @@ def test_compile_failure_is_one_line_naming_the_strategy(capsys, tmp_path):
     code, out, err = run(capsys, "check-plugin", path, "--games", GAMES, "--debug")
     assert code == 1
     assert "Traceback" in err and "NameError" in err  # numba's full report
+
+
+@pytest.mark.slow
+def test_a_decision_that_raises_is_a_failure_with_its_seat_and_game_not_a_compile_failure(capsys, tmp_path):
+    code, out, err = run(capsys, "check-plugin", plugin(tmp_path, RAISES), "--games", GAMES)
+    assert code == 1, err
+    *findings, summary = out.strip().splitlines()
+    assert findings and summary.endswith(f"1 strategy, 300 games, {len(findings)} problem{'s' * (len(findings) > 1)}")
+    for line in findings:  # what it raised names its seat (0-based): the seat found must be that one
+        found = re.fullmatch(r"failed: strategy unlucky raised ValueError: \('unlucky florins at seat', (\d)\) "
+                             r"\(at seat (\d), card game, \d players, .*, game \d+(; and in \d+ other "
+                             r"configurations?)?\)", line)
+        assert found and int(found[1]) + 1 == int(found[2]), line
 
 
 @pytest.mark.parametrize("source, message", [

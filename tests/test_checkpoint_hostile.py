@@ -6,7 +6,7 @@ rule broken on purpose, wrong types and shapes, non-JSON, NaN, repeated keys, hu
 special files, and a property test that mutates genuine checkpoints at random. ``read``
 must refuse with one ``--resume PATH:`` line (CheckpointError) or return a checkpoint that
 is consistent; no other exception may ever escape. Also: ``refuse_existing`` (never
-overwrite a run or a stranger's file, never open a FIFO), ``lock`` (one writer),
+overwrite a run or a stranger's file, never open a FIFO), ``output.lock`` (one writer),
 fingerprints of strategy code, and ``check_matches``.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from medici_sim.cli import main
-from medici_sim.core import checkpoint
+from medici_sim.core import checkpoint, output
 from medici_sim.core.accounting import (
     RUN_GAMES,
     RUN_WIN_MARGIN,
@@ -614,10 +614,11 @@ def test_a_huge_file_is_refused_by_its_size(tmp_path):
 def test_a_missing_file_and_a_directory_are_refused(tmp_path):
     assert _refused(tmp_path / "nothing.ckpt", "run").endswith(": no such file")
     assert "a directory, not a checkpoint file" in _refused(tmp_path, "run")
-    for call in (lambda: checkpoint.read("a\0b", "run"), lambda: checkpoint.refuse_existing("a\0b"),
-                 lambda: checkpoint.lock("a\0b").__enter__()):
+    for call in (lambda: checkpoint.read("a\0b", "run"), lambda: checkpoint.refuse_existing("a\0b")):
         with pytest.raises(CheckpointError, match="embedded null byte"):
             call()
+    with pytest.raises(output.OutputError, match="embedded null byte"):
+        output.lock("--checkpoint", "a\0b").__enter__()
 
 
 def _in_thread(call, timeout: float = 10.0):
@@ -686,8 +687,8 @@ def test_refuse_existing(genuine, tmp_path):
 
 HOLDER = textwrap.dedent("""
     import sys
-    from medici_sim.core import checkpoint
-    with checkpoint.lock(sys.argv[1]):
+    from medici_sim.core import output
+    with output.lock("--checkpoint", sys.argv[1]):
         print("locked", flush=True)
         sys.stdin.read()
 """)
@@ -699,16 +700,16 @@ def test_a_checkpoint_being_written_by_another_run_is_refused(tmp_path):
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
-        with pytest.raises(CheckpointError) as refusal:
-            with checkpoint.lock(path):
+        with pytest.raises(output.OutputError) as refusal:
+            with output.lock("--checkpoint", path):
                 pass
         assert str(refusal.value) == (f"--checkpoint {path} is being written by another medici-sim run "
                                       f"(pid {holder.pid})")
     finally:
         holder.communicate("", timeout=60)
     assert holder.returncode == 0
-    assert not checkpoint.lock_path(path).exists()  # the holder removed its sidecar
-    with checkpoint.lock(path) as sidecar:  # free again
+    assert not output.lock_path(path).exists()  # the holder removed its sidecar
+    with output.lock("--checkpoint", path) as sidecar:  # free again
         assert sidecar == tmp_path / ".run.ckpt.lock"
         assert sidecar.read_text().strip() == str(os.getpid())
     assert not sidecar.exists()
@@ -722,14 +723,26 @@ def test_a_killed_holder_leaves_no_lock(tmp_path):
     assert holder.stdout.readline().strip() == "locked"
     holder.kill()
     holder.wait(timeout=60)
-    assert checkpoint.lock_path(path).exists()  # left behind, but not held
-    with checkpoint.lock(path):
+    assert output.lock_path(path).exists()  # left behind, but not held
+    with output.lock("--checkpoint", path):
         pass
 
 
+def test_a_file_in_the_way_of_the_lock_is_never_replaced(tmp_path):
+    path = tmp_path / "run.ckpt"
+    stranger = output.lock_path(path)
+    stranger.write_text("my notes\n")
+    with pytest.raises(output.OutputError) as refusal:
+        with output.lock("--checkpoint", path):
+            pass
+    assert str(refusal.value) == (f"--checkpoint {path}: {stranger} is in the way of its lock file and is not one; "
+                                  "refusing to replace it")
+    assert stranger.read_text() == "my notes\n"
+
+
 def test_lock_in_a_directory_that_cannot_hold_it(tmp_path):
-    with pytest.raises(CheckpointError, match="cannot create the lock file"):
-        with checkpoint.lock(tmp_path / "no" / "such" / "dir" / "run.ckpt"):
+    with pytest.raises(output.OutputError, match="cannot create the lock file"):
+        with output.lock("--checkpoint", tmp_path / "no" / "such" / "dir" / "run.ckpt"):
             pass
 
 

@@ -24,6 +24,7 @@ import pandas as pd
 import pytest
 from conftest import run
 
+from medici_sim.cli import main
 from medici_sim.core import tournament as tournament_module
 
 
@@ -102,6 +103,91 @@ def test_compare_plot_and_out_cannot_collide(capsys, tmp_path, never_played):
     path = str(tmp_path / "r.json")
     assert_refused(*run(capsys, "compare", "-n", "100", "-p", "2", "-s", "random,greedy", "--out", path,
                         "--checkpoint", path), "also written as --out")
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory) -> bytes:
+    """The bytes of a checkpoint: a saved run of the main command."""
+    path = tmp_path_factory.mktemp("saved") / "run.json"
+    try:
+        main(["-n", "2000", "-q", "--checkpoint", str(path)])
+    except SystemExit as exc:
+        assert not exc.code
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("args", [
+    ["-n", "100", "--out", "{d}/cp.json"],
+    ["-n", "100", "--out", "{d}/r.csv", "--checkpoint", "{d}/new.ckpt"],  # r-summary.csv: beside the table
+    ["compare", "-n", "100", "-p", "2", "-s", "random,greedy", "--out", "{d}/cp.json"],
+    ["compare", "-n", "100", "-p", "2", "-s", "random,greedy", "--plot", "{d}/cp.png"],
+    ["balance", "-n", "100", "-p", "2", "-s", "random,greedy", "--out", "{d}/cp.json"],
+    ["tune", "greedy", "-p", "2", "-e", "8", "-m", "100", "--fresh-games", "100", "--out", "{d}/cp.json"],
+    ["tune", "greedy", "-p", "2", "-e", "8", "-m", "100", "--fresh-games", "100", "--plot", "{d}/cp.png"],
+])
+def test_no_output_ever_replaces_a_saved_run(capsys, tmp_path, saved_run, never_played, args):
+    """Only a run's own checkpoints write over a checkpoint: every other output of every command is refused."""
+    for name in ("cp.json", "cp.png", "r-summary.csv"):
+        (tmp_path / name).write_bytes(saved_run)
+    args = [a.format(d=tmp_path) for a in args]
+    target = next(a for a in args if Path(a).name in ("cp.json", "cp.png", "r.csv"))
+    target = target.replace("r.csv", "r-summary.csv")
+    assert_refused(*run(capsys, *args), f"{target} holds a saved medici-sim run (a checkpoint); refusing to "
+                                        f"overwrite it: continue that run with --resume {target}")
+    for name in ("cp.json", "cp.png", "r-summary.csv"):
+        assert (tmp_path / name).read_bytes() == saved_run
+
+
+def test_an_interrupted_run_survives_an_out_given_its_checkpoint(capsys, tmp_path, saved_run):
+    """The issue's story: a run saved to cp.json, then `-n 100 --out cp.json`, then --resume cp.json."""
+    path = tmp_path / "cp.json"
+    path.write_bytes(saved_run)
+    assert_refused(*run(capsys, "-n", "100", "--out", str(path)), "holds a saved medici-sim run")
+    code, out, err = run(capsys, "-q", "--resume", str(path))
+    assert code == 0, err
+    assert "games              2000" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--out", "{d}/" + "a" * 245 + ".json"], "File name too long"),  # the name fits, its temporary file does not
+    (["--out", "{d}/" + "b" * 230 + ".csv"], "-strategies.csv: cannot write in"),  # the table beside it
+    (["--checkpoint", "{d}/" + "c" * 245 + ".ckpt"], "File name too long"),
+    (["--out", "{d}/no/such/dir/r.json"], "No such file or directory"),
+    (["--out", "{d}/file.txt/r.json"], "Not a directory"),
+    (["--checkpoint", "{d}/.r.json.lock"], "medici-sim names its lock and temporary files so"),
+    (["--checkpoint", "{d}/.r.json.x1y2z3.tmp"], "medici-sim names its lock and temporary files so"),
+])
+def test_an_output_that_cannot_be_created_is_refused_before_any_game(capsys, tmp_path, never_played, args,
+                                                                     fragment):
+    (tmp_path / "file.txt").write_text("a file, not a directory\n")
+    assert_refused(*run(capsys, "-n", "100", *[a.format(d=tmp_path) for a in args]), fragment)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+def test_two_runs_never_write_one_file(capsys, tmp_path, never_played):
+    """A run holds every file it writes from before its first game to its end: another run
+    that would write one of them (as --out, --checkpoint or --plot) is refused, naming it."""
+    from medici_sim.core.output import lock_path
+
+    out, saved = tmp_path / "r.json", tmp_path / "c.ckpt"
+    first = medici("-n", "100000000", "-q", "-t", "1", "-p", "2", "--out", str(out), "--checkpoint", str(saved))
+    try:
+        deadline = time.monotonic() + 120
+        while not saved.exists():  # a batch played: it is well into its run
+            assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+            time.sleep(0.05)
+        assert lock_path(out).exists()
+        held = f"{out} is being written by another medici-sim run (pid {first.pid})"
+        assert_refused(*run(capsys, "-n", "100", "--out", str(out)), f"--out {held}")
+        assert_refused(*run(capsys, "-n", "100", "--checkpoint", str(out)), f"--checkpoint {held}")
+        assert_refused(*run(capsys, "compare", "-n", "100", "-p", "2", "-s", "random,greedy", "--out", str(out)),
+                       f"--out {held}")
+    finally:
+        first.send_signal(signal.SIGINT)  # it stops after its batch and writes what it has
+        _, err = first.communicate(timeout=120)
+    assert first.returncode == 130, err
+    assert json.loads(out.read_text())["summary"]["partial"] is True
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.ckpt", "r.json"]  # its locks went with it
 
 
 def test_new_files_follow_the_umask_and_existing_files_keep_their_mode(capsys, tmp_path):
@@ -362,6 +448,68 @@ def test_an_illegal_decision_names_the_strategy_and_the_seat(capsys, tmp_path):
     path = write_plugin(tmp_path, "grabber.py", ILLEGAL)
     assert_refused(*run(capsys, "-n", "100", "-p", "2", "--plugin", path, "-s", "random,grabber"),
                    "strategy grabber at seat 2", "(R10)")
+
+
+FLAKY = textwrap.dedent('''
+    from numba import njit
+    from medici_sim.games.card.strategies import Param, Strategy, register
+
+    @njit(cache=True)
+    def reveal_nb(state, seat, params):
+        if params[0] == 1:
+            raise ValueError("always", seat)
+        if state.florins[seat] == 95:  # in a few games only (game 0 is not one of them)
+            raise ValueError("unlucky florins at seat", seat)
+        return state.florins[seat] % 2 == 0
+
+    @njit(cache=True)
+    def take_nb(state, seat, params):
+        return 0
+
+    register(Strategy(name="flaky", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
+                      params={"always": Param(0, 0, 1, integer=True)}))
+''')
+
+
+@pytest.mark.slow
+def test_a_decision_that_raises_is_one_line_naming_the_strategy_the_seat_and_the_game(capsys, tmp_path):
+    """The kernel's exception says nothing of where it came from: the driver finds the game
+    (game 9 of seed 0; its decision says its seat, 0-based, in what it raises) and the seat."""
+    path = write_plugin(tmp_path, "flaky.py", FLAKY)
+    lineup = ("-p", "3", "-s", "random,flaky,flaky", "--plugin", path)
+    expected = (f"medici-sim: error: strategy flaky ({path}) at seat 2 raised ValueError: "
+                "('unlucky florins at seat', 1) in game 9\n")
+    code, out, err = run(capsys, "-n", "20000", "-q", *lineup)
+    assert (code, out, err) == (2, "", expected)
+    assert run(capsys, "trace", "--index", "9", *lineup)[2] == expected  # the very game
+    assert run(capsys, "trace", "--index", "8", *lineup)[0] == 0
+    code, out, err = run(capsys, "-n", "100", "-q", "-p", "3", "-s", "random,flaky:always=1,random", "--plugin", path)
+    assert err == (f"medici-sim: error: strategy flaky ({path}) at seat 2 raised ValueError: ('always', 1) "
+                   "in game 0\n")  # in the first game too: it compiled, it is not "does not compile"
+    assert_refused(*run(capsys, "compare", "-n", "3000", "-q", "-p", "3", "-s", "random,flaky", "--plugin", path),
+                   f"strategy flaky ({path}) at seat ", "raised ValueError: ('unlucky florins at seat', ")
+
+
+def test_an_error_of_medici_sims_own_code_is_not_blamed_on_a_plugin(monkeypatch):
+    """A game that fails again outside every decision is the engine's: shown as it is, not
+    as a plug-in's (nothing is compiled here: the games fail before the kernel runs)."""
+    from numba import njit
+
+    from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+    from medici_sim.games.card.strategies import Strategy, register
+
+    register(Strategy("bystander", {"reveal_nb": njit(lambda state, seat, params: False),
+                                    "take_nb": njit(lambda state, seat, params: 0)}))
+    kernel = Kernel(RunConfig(deck=None, players=2, games=10, threads=1,
+                              strategies=(seat_strategy("bystander"), seat_strategy("random"))))
+    assert kernel._plugins() == ["bystander"]
+
+    def broken(self, first_game, n_games, table):
+        raise RuntimeError("an engine bug")
+
+    monkeypatch.setattr(Kernel, "_play", broken)
+    with pytest.raises(RuntimeError, match="an engine bug"):
+        kernel.play(0, 10)
 
 
 # ---------------------------------------------------------------- interrupts

@@ -14,6 +14,7 @@ import random
 import re
 import subprocess
 import sys
+import textwrap
 import time
 
 import pexpect
@@ -183,7 +184,7 @@ def test_a_person_answering_at_random_plays_whole_games(human, game, players, se
     lines: list[str] = []
     table = new_table(game, kernel, me, lines, person)
     person.table = table
-    with human.seated(table), kernel.naming_illegal_decisions():
+    with human.seated(table), kernel.naming_failures():
         table.play()
     assert person.asked > 0
     text = "\n".join(lines)
@@ -367,3 +368,37 @@ def test_the_compile_notice_shows_only_while_the_table_really_compiles(monkeypat
     time.sleep(2 * play.COMPILE_TICK)  # nothing more is said after it
     assert heard == [(0, 1, 2, 3)]
     assert ("compiling the card engine for random, human" in terminal.getvalue()) is compiling
+BOT = textwrap.dedent('''
+    from numba import njit
+    from medici_sim.games.card.strategies import Strategy, register
+
+    @njit(cache=True)
+    def reveal_nb(state, seat, params):
+        {body}
+
+    @njit(cache=True)
+    def take_nb(state, seat, params):
+        return 0
+
+    register(Strategy(name="{name}", decisions={{"reveal_nb": reveal_nb, "take_nb": take_nb}}))
+''')
+
+
+def test_a_bot_that_does_not_compile_is_one_line(human, capsys, tmp_path):
+    path = tmp_path / "typo_bot.py"
+    path.write_text(BOT.format(name="typo_bot", body="return state.no_such_field[seat] > 0"))
+    code, out, err = run(capsys, "play", "--plugin", str(path), "--opponents", "typo_bot", "--seed", "1")
+    assert code == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1].startswith(f"medici-sim: error: strategy typo_bot ({path}) does not compile: ")
+
+
+@pytest.mark.slow
+def test_a_bot_that_raises_is_one_line(human, capsys, tmp_path):
+    """A person's game cannot be played again to find the seat: the plug-in and what it raised are named."""
+    path = tmp_path / "raising_bot.py"
+    path.write_text(BOT.format(name="raising_bot", body="if seat >= 0:\n        raise ValueError('always', seat)\n"
+                                                        "    return False"))
+    code, out, err = run(capsys, "play", "--plugin", str(path), "--opponents", "raising_bot", "--players", "3",
+                         "--seat", "3", "--seed", "1")  # seat 1 decides first: before the person is asked
+    assert code == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1] == f"medici-sim: error: strategy raising_bot ({path}) raised ValueError: ('always', 0)"

@@ -60,7 +60,7 @@ from .api import (  # noqa: E402
     tune,
 )
 from .core.checkpoint import CheckpointError  # noqa: E402
-from .core.driver import ConfigError, IllegalDecision, StrategyCompileError  # noqa: E402
+from .core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError  # noqa: E402
 from .core.output import OutputError  # noqa: E402
 from .core.plugins import PluginError  # noqa: E402
 from .games.card.deck import DeckError  # noqa: E402
@@ -69,5 +69,5 @@ __all__ = [
     "simulate", "compare", "balance", "tune", "trace", "strategies", "list_games",
     "RunReport", "CompareReport", "BalanceReport", "TuneReport", "TraceReport",
     "ConfigError", "DeckError", "PluginError", "OutputError", "CheckpointError", "IllegalDecision",
-    "StrategyCompileError", "__version__",
+    "StrategyCompileError", "StrategyError", "__version__",
 ]

@@ -11,8 +11,8 @@ import signal
 import sys
 import threading
 import traceback
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -20,8 +20,8 @@ from click.core import ParameterSource
 
 from ..core import checkpoint
 from ..core.checkpoint import CheckpointError
-from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError
-from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, out_files, same_file
+from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
+from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, UnknownGame
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
@@ -38,7 +38,7 @@ from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
 
 USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
-               UnknownGame, IllegalDecision, StrategyCompileError)
+               UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
@@ -91,6 +91,7 @@ class RunFiles:
     deck: str | None = None
     plugins: tuple[str, ...] = ()
     tuned: str | None = None  # balance --tuned FILE (or "shipped": the package's, never written)
+    planned: list[tuple[str, Path]] = field(default_factory=list, init=False)  # what check() found it writes
 
     @property
     def checkpoint_target(self) -> str | None:
@@ -115,12 +116,17 @@ class RunFiles:
         if self.resume and self.checkpoint and not same_file(Path(self.checkpoint), Path(self.resume)):
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
+        for option, path in outputs:
+            if option != "--checkpoint":  # a saved run is replaced by its own checkpoints only
+                checkpoint.refuse_replacing(option, path)
         if self.checkpoint:
             checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)
+        self.planned = outputs
 
     def locked(self):
-        """Hold the checkpoint's lock for the run (no two runs write one checkpoint)."""
-        return checkpoint.lock(self.checkpoint_target) if self.checkpoint_target else nullcontext()
+        """Hold a lock on every file the run writes (checked by ``check``) for the run: no two
+        runs write one file."""
+        return lock_all(self.planned)
 
 
 class CompileNotice:

@@ -38,6 +38,7 @@ from .common import (
     parse_strategy_list,
 )
 
+LEAVING = (EOFError, click.exceptions.Abort)  # the person left (end of input, Ctrl-C at a prompt)
 SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
 TABLES = {"card": ("medici_sim.games.card.table", "CardTable"),
           "classic": ("medici_sim.games.classic.table", "ClassicTable")}
@@ -164,11 +165,11 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
                f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
                + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
                + ". Ctrl-C leaves.")
-    try:
+    try:  # a person's game cannot be played again: a bot that fails is named without its seat
         with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \
-                kernel.naming_illegal_decisions():
+                kernel.naming_failures(passing=LEAVING):
             table.play()
-    except (KeyboardInterrupt, EOFError, click.exceptions.Abort):
+    except (KeyboardInterrupt, *LEAVING):
         click.echo("")
         click.echo("medici-sim play: goodbye (you left the game)", err=True)
         sys.exit(INTERRUPTED)

@@ -14,7 +14,8 @@ refused, never half-used.
 - :func:`check_strategies`: the code of every strategy is the code the checkpoint was
   saved with (each slot records a fingerprint of its decision functions' source files).
 - :func:`refuse_existing`: ``--checkpoint FILE`` never overwrites a saved run (unless
-  asked to) nor a file that is not a checkpoint; :func:`lock`: one writer per checkpoint.
+  asked to) nor a file that is not a checkpoint; :func:`refuse_replacing`: no other output
+  (``--out``, ``--plot``) ever overwrites a saved run. One writer per file: ``output.lock``.
 
 A checkpoint also records a checksum of its contents, checked after everything else: an
 edit that keeps every rule below (another seed, a counter nudged, a changed parameter) is
@@ -50,15 +51,12 @@ What :func:`read` checks of the statistics is what an honest engine guarantees, 
 from __future__ import annotations
 
 import csv
-import fcntl
 import hashlib
 import json
 import math
 import os
 import re
 import stat
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -190,7 +188,7 @@ def refuse_existing(path: str | Path, resume_path: str | Path | None = None, ove
             return  # the run being continued goes on saving to its own file
     if info.st_size == 0:
         return
-    head = _read_head(path, shown)
+    head = _read_head(path, "--checkpoint", shown)
     if not _CHECKPOINT_START.match(head):
         raise CheckpointError(f"--checkpoint {shown} exists and is not a medici-sim checkpoint; "
                               "refusing to overwrite it")
@@ -199,73 +197,32 @@ def refuse_existing(path: str | Path, resume_path: str | Path | None = None, ove
                               "or start over with --overwrite-checkpoint")
 
 
-def _read_head(path, shown: str, size: int = 4096) -> bytes:
+def refuse_replacing(option: str, path: str | Path) -> None:
+    """Refuse an output other than a run's checkpoint (``--out``, ``--plot``) that would
+    replace a saved run: only the run a checkpoint holds writes over it (or
+    ``--checkpoint FILE --overwrite-checkpoint``, see :func:`refuse_existing`)."""
+    shown = _text(path)
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return  # nothing there (what else is wrong with the path, output.check_writable says)
+    if stat.S_ISREG(info.st_mode) and info.st_size and _CHECKPOINT_START.match(_read_head(path, option, shown)):
+        raise CheckpointError(f"{option} {shown} holds a saved medici-sim run (a checkpoint); refusing to overwrite "
+                              f"it: continue that run with --resume {shown}, or delete the file first")
+
+
+def _read_head(path, option: str, shown: str, size: int = 4096) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        raise CheckpointError(f"--checkpoint {shown}: cannot read it ({exc.strerror or exc})") from None
+        raise CheckpointError(f"{option} {shown}: cannot read it ({exc.strerror or exc})") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since the stat
-            raise CheckpointError(f"--checkpoint {shown} is not a regular file; refusing to use it")
+            raise CheckpointError(f"{option} {shown} is not a regular file; refusing to use it")
         return os.read(fd, size)
     except OSError as exc:
-        raise CheckpointError(f"--checkpoint {shown}: cannot read it ({exc.strerror or exc})") from None
+        raise CheckpointError(f"{option} {shown}: cannot read it ({exc.strerror or exc})") from None
     finally:
-        os.close(fd)
-
-
-def lock_path(path: str | Path) -> Path:
-    """The sidecar file :func:`lock` locks: ``.NAME.lock`` next to the checkpoint."""
-    path = Path(path)
-    return path.with_name(f".{path.name}.lock")
-
-
-@contextmanager
-def lock(path: str | Path) -> Iterator[Path]:
-    """Hold an exclusive lock on checkpoint ``path`` for the whole run (a sidecar file,
-    ``flock``ed, holding this process's id; removed on exit). Another process holding it:
-    CheckpointError naming its pid."""
-    shown = _text(path)
-    sidecar = lock_path(path)
-    while True:
-        try:
-            fd = os.open(sidecar, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
-        except (OSError, ValueError) as exc:
-            raise CheckpointError(f"--checkpoint {shown}: cannot create the lock file {_text(sidecar)} "
-                                  f"({getattr(exc, 'strerror', None) or exc})") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pid = os.read(fd, 32).decode("ascii", "replace").strip()
-            os.close(fd)
-            pid = pid if pid.isdigit() else "unknown"
-            raise CheckpointError(f"--checkpoint {shown} is being written by another medici-sim run (pid {pid})") \
-                from None
-        except OSError as exc:
-            os.close(fd)
-            raise CheckpointError(f"--checkpoint {shown}: cannot lock {_text(sidecar)} ({exc.strerror or exc})") \
-                from None
-        try:  # the holder before us may have removed the file between our open and our lock: retry
-            held, there = os.fstat(fd), os.stat(sidecar, follow_symlinks=False)
-            same = (held.st_dev, held.st_ino) == (there.st_dev, there.st_ino)
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        os.close(fd)
-    try:
-        try:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
-        except OSError as exc:  # a full disk
-            raise CheckpointError(f"--checkpoint {shown}: cannot write the lock file {_text(sidecar)} "
-                                  f"({exc.strerror or exc})") from None
-        yield sidecar
-    finally:
-        try:
-            os.unlink(sidecar)
-        except OSError:
-            pass
         os.close(fd)
 
 

@@ -22,15 +22,21 @@ names the same strategies under another name, so it compiles a kernel of its own
 ``decide`` wraps every decision in a byte-for-byte comparison of the state record before
 and after the call (the deciding seat's ``scratch`` row and ``rng`` excepted) and raises an
 illegal decision naming the first field changed. Normal tables never pay for it.
+
+A *located* table (``strategy_table(..., located=True)``) names them under a third name: its
+``decide`` tells Python which seat and strategy it is calling, and that the call returned.
+:func:`locate` plays with it the one game in which a decision raised, to say whose decision
+that was (a jitted kernel's exception says nothing of where it came from).
 """
 from __future__ import annotations
 
 import hashlib
 import inspect
+import threading
 from pathlib import Path
 
 import numpy as np
-from numba import carray, njit
+from numba import carray, njit, objmode
 from numba.core import types
 from numba.extending import intrinsic, overload
 
@@ -38,6 +44,7 @@ from .registry import ILLEGAL, MAX_PARAMS, StrategyRegistry
 
 _TABLE_PREFIX = "strategy_table_"
 _CHECKED_SUFFIX = "_checked"
+_LOCATED_SUFFIX = "_located"
 STATE_CHANGED = "changed the game state outside its scratch"  # what a checked decide reports
 _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
 _NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
@@ -46,7 +53,8 @@ _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "ar
                       "rollout.py")
 
 
-def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False) -> tuple[np.void, tuple[str, ...]]:
+def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False,
+                   located: bool = False) -> tuple[np.void, tuple[str, ...]]:
     """A one-byte record naming (by its dtype) the strategies a run's kernel dispatches to,
     and their names in id order.
 
@@ -56,15 +64,16 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False
     by numba for later runs, and a plug-in that is loaded but not used is never compiled, so
     it cannot break a run. ``checked``: the same strategies in a
     table whose kernel checks that no decision writes the state outside its own scratch
-    (a separate, slower kernel; see the module doc).
+    (a separate, slower kernel; see the module doc); ``located``: in a table whose kernel tells
+    whose decision it is in (another kernel, for :func:`locate`).
     """
     strategies = tuple(s for name, s in registry.items() if name in used)
     key = (registry.game, *map(id, strategies))  # the objects stay alive in the registry and _TABLES
     if key not in _NAMES:  # sources hashed once per snapshot: every batch asks for the table
         _NAMES[key] = _table_name(registry, strategies)
     name = _NAMES[key]
-    if checked:
-        name += _CHECKED_SUFFIX
+    if checked or located:
+        name += _CHECKED_SUFFIX if checked else _LOCATED_SUFFIX
         _TABLES[name] = strategies
     return np.zeros(1, np.dtype([(name, np.uint8)]))[0], tuple(s.name for s in strategies)
 
@@ -185,6 +194,43 @@ def _checked_switch(functions, state_type, name: str):
     return _generated(lines, namespace, name)
 
 
+_deciding = threading.local()  # .where: (seat, strategy id) of the decision a located kernel is in
+
+
+def locate(registry: StrategyRegistry, used, play) -> tuple[bool, tuple[int, str] | None]:
+    """Call ``play(table)`` with the located table of strategies ``used``: whether it raised,
+    and if it raised in a decision, whose: (seat, strategy name)."""
+    table, names = strategy_table(registry, used, located=True)
+    _note(-1, -1)
+    try:
+        play(table)
+    except Exception:  # noqa: BLE001  any failure: where it happened is the answer
+        where = _deciding.where
+        return True, None if where is None else (where[0], names[where[1]])
+    return False, None
+
+
+def _note(seat, strategy):
+    _deciding.where = (int(seat), int(strategy)) if seat >= 0 else None
+
+
+@njit(cache=True)
+def _note_nb(seat, strategy):
+    with objmode():
+        _note(seat, strategy)
+
+
+def _located_switch(functions, name: str):
+    """``_switch`` noting (:func:`deciding`) the seat and strategy of each call, and its return."""
+    inner = _switch(functions, name + "_unlocated")
+    lines = [f"def {name}(strategy, state, seat):",
+             "    note(seat, strategy)",
+             "    result = inner(strategy, state, seat)",
+             "    note(-1, -1)",
+             "    return result"]
+    return _generated(lines, {"inner": inner, "note": _note_nb}, name)
+
+
 @njit(cache=True)
 def _changed_nb(seat, strategy, what):
     """Raise the illegal decision of a checked decide. It lives here, cached, not in the
@@ -222,8 +268,12 @@ def decision(kind: str):
         functions = [s.decisions[kind] for s in _strategies_of(table)]
         table_name = _name_of(table)
         name = f"decide_{kind}_{table_name}"
-        decide = _checked_switch(functions, state, name) if table_name.endswith(_CHECKED_SUFFIX) else \
-            _switch(functions, name)
+        if table_name.endswith(_CHECKED_SUFFIX):
+            decide = _checked_switch(functions, state, name)
+        elif table_name.endswith(_LOCATED_SUFFIX):
+            decide = _located_switch(functions, name)
+        else:
+            decide = _switch(functions, name)
 
         def impl(table, strategy, state, seat):
             return decide(strategy, state, seat)

@@ -12,6 +12,7 @@ import os
 import re
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -22,8 +23,8 @@ from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
 from .arguments import ConfigError, integer, named, text, whole
-from .dispatch import strategy_table
-from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game
+from .dispatch import locate, strategy_table
+from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game, medici_sims
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -48,6 +49,16 @@ class StrategyCompileError(ValueError):
 
 class IllegalDecision(ValueError):
     """A strategy made a decision the rules do not allow (the message names it and the seat)."""
+
+
+class StrategyError(ValueError):
+    """A strategy's decision raised an exception during a game; the message names the
+    strategy, the seat, the game and what it raised (``raised``: the exception's type and
+    first line; ``seat`` from 1 and ``game``: None where they could not be found)."""
+
+    def __init__(self, message: str, raised: str = "", seat: int | None = None, game: int | None = None):
+        super().__init__(message)
+        self.raised, self.seat, self.game = raised, seat, game
 
 
 @dataclass(frozen=True)
@@ -242,11 +253,14 @@ class Kernel:
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
     def play(self, first_game: int, n_games: int) -> Totals:
+        with self.naming_failures(first_game, n_games):
+            return self._play(first_game, n_games, self.table)
+
+    def _play(self, first_game: int, n_games: int, table) -> Totals:
         totals = Totals.zeros(self.config.players, self.game)
-        with self.naming_illegal_decisions():
-            self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
-                                    self.slot_strategy, self.slot_params,
-                                    totals.seat, totals.slot, totals.pairs, totals.run, self.table)
+        self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
+                                self.slot_strategy, self.slot_params,
+                                totals.seat, totals.slot, totals.pairs, totals.run, table)
         return totals
 
     def warm_up(self, stop: threading.Event | None = None,
@@ -257,7 +271,8 @@ class Kernel:
 
         ``compiling(kernel, seconds)`` is called every ``COMPILE_TICK`` seconds while this takes
         longer than that (a first run compiles; later runs load the kernel in a fraction of a
-        second). A strategy that does not compile is a StrategyCompileError naming it (and its file).
+        second). A failure is what ``play`` raises (a strategy that does not compile: a
+        StrategyCompileError naming it and its file).
         """
         outcome: list[BaseException | None] = []
 
@@ -280,21 +295,18 @@ class Kernel:
             if compiling is not None and elapsed >= (ticks + 1) * COMPILE_TICK:
                 ticks += 1
                 compiling(self, elapsed)
-        failure = outcome[0]
-        plugins_in_use = any(self.game.registry.origin[name] != "built-in" for name in self.table_names)
-        if isinstance(failure, NumbaError) or (plugins_in_use and failure is not None
-                                               and not isinstance(failure, IllegalDecision)):
-            # numba's compiler can fail on a plug-in's code with any exception (a KeyError for an
-            # unknown state field); built-ins compile, so the plug-in is the one to name
-            raise StrategyCompileError(self._compile_failure(failure)) from failure
         if outcome[0] is not None:
             raise outcome[0]
         return True
 
+    def _plugins(self) -> list[str]:
+        """The strategies of the kernel that are not medici-sim's own code (plug-ins)."""
+        return [name for name in self.table_names if not medici_sims(self.game.registry[name])]
+
     def _compile_failure(self, error: Exception) -> str:
         """One line naming the strategy (and plug-in file) whose code failed to compile."""
         registry = self.game.registry
-        suspects = [name for name in self.table_names if registry.origin[name] != "built-in"]
+        suspects = self._plugins()
         text = error_text(error)
         named = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
                                                    for fn in registry[name].decisions.values())]
@@ -305,22 +317,103 @@ class Kernel:
 
     def trace(self, game_index: int):
         """Play one game and return the game's day-by-day record of it."""
-        with self.naming_illegal_decisions():
+        with self.naming_failures(game_index, 1):
             return self.game.trace(self, game_index)
 
     @contextmanager
-    def naming_illegal_decisions(self):
-        """Turn a kernel's illegal-decision error into an IllegalDecision naming strategy and seat."""
+    def naming_failures(self, first_game: int | None = None, n_games: int = 1, passing: tuple = ()):
+        """Turn what the kernel raises while it plays ``first_game .. first_game + n_games - 1``
+        into one line naming the strategy at fault:
+
+        - an illegal decision (``ValueError(ILLEGAL, ...)``): IllegalDecision, naming the seat;
+        - code numba cannot compile: StrategyCompileError, naming the plug-in's file;
+        - an exception a decision raised: StrategyError, naming the seat, the game and the
+          exception. The kernel's exception says none of them: the games are played again to
+          find the first that fails, and that game once more in a located kernel (``dispatch``)
+          to find whose decision it was. ``first_game`` None: the games cannot be played again
+          (a person played them); the plug-ins in use are named.
+
+        Anything else (an error of medici-sim's own code, or one of the types ``passing``) is
+        raised as it is.
+        """
         try:
             yield
-        except ValueError as exc:
-            if len(exc.args) != 4 or exc.args[0] != ILLEGAL:
+        except (IllegalDecision, StrategyCompileError, StrategyError, *passing):
+            raise
+        except Exception as exc:  # noqa: BLE001  told apart below
+            failure = self._explain(exc, first_game, n_games)
+            if failure is exc:
                 raise
-            _, seat, strategy, what = exc.args
-            raise IllegalDecision(f"strategy {self.table_names[strategy]} at seat {seat + 1} {what}") from None
+            raise failure from exc
+
+    def _explain(self, error: Exception, first_game: int | None, n_games: int) -> Exception:
+        if isinstance(error, ValueError) and len(error.args) == 4 and error.args[0] == ILLEGAL:
+            _, seat, strategy, what = error.args
+            return IllegalDecision(f"strategy {self.table_names[strategy]} at seat {seat + 1} {what}")
+        if while_compiling(error):
+            # numba's compiler can fail on a plug-in's code with any exception (a KeyError for an
+            # unknown state field); built-ins compile, so the plug-in is the one to name
+            if isinstance(error, NumbaError) or self._plugins():
+                return StrategyCompileError(self._compile_failure(error))
+            return error
+        game_index, failed, where = None, False, None
+        if first_game is not None:
+            game_index = self.first_failing_game(first_game, n_games)
+            if game_index is not None:
+                failed, where = self._locate(game_index)
+        registry = self.game.registry
+        seat = None
+        if where is not None:
+            seat, name = where[0] + 1, where[1]
+            who = f"strategy {name} ({registry.origin[name]}) at seat {seat}"
+        elif self._plugins() and not failed:  # not found again: whose it was, the plug-ins are the suspects
+            who = "strategy " + " or ".join(f"{name} ({registry.origin[name]})" for name in self._plugins())
+        else:
+            return error  # outside every decision (or no plug-in to suspect): medici-sim's own error
+        text = next((line.strip() for line in error_text(error).splitlines() if line.strip()), "")
+        raised = type(error).__name__ + (f": {text}" if text else "")
+        when = ("" if first_game is None else f" in game {game_index}" if game_index is not None
+                else f" in one of games {first_game} to {first_game + n_games - 1}")
+        return StrategyError(f"{who} raised {raised}{when}", raised, seat, game_index)
+
+    def first_failing_game(self, first_game: int, n_games: int) -> int | None:
+        """The first of games ``first_game .. first_game + n_games - 1`` that fails when played
+        on its own, found by halving the range (a game depends only on (seed, game index), R25);
+        None if none does (a strategy that fails only after other games)."""
+
+        def fails(first: int, n: int) -> bool:
+            try:
+                self._play(first, n, self.table)
+            except Exception:  # noqa: BLE001  any failure
+                return True
+            return False
+
+        while n_games > 1:
+            half = n_games // 2
+            if fails(first_game, half):
+                n_games = half
+            else:
+                first_game, n_games = first_game + half, n_games - half
+        return first_game if fails(first_game, 1) else None
+
+    def _locate(self, game_index: int) -> tuple[bool, tuple[int, str] | None]:
+        """Play game ``game_index`` again in the located kernel: whether it failed again, and in
+        whose decision it was then, (seat, strategy name), if in one."""
+        return locate(self.game.registry, set(self.table_names), lambda table: self._play(game_index, 1, table))
 
 
 _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def while_compiling(error: BaseException | None) -> bool:
+    """Whether an exception came out of numba compiling the kernel (not out of a game played):
+    numba's own errors, and the KeyError or AttributeError some typing failures surface as."""
+    while error is not None:
+        if isinstance(error, NumbaError) or any(frame.f_code.co_name == "_compile_for_args"
+                                                for frame, _ in traceback.walk_tb(error.__traceback__)):
+            return True
+        error = error.__cause__
+    return False
 
 
 def error_text(error: BaseException) -> str:

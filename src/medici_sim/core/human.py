@@ -28,9 +28,8 @@ from typing import Protocol
 
 from numba import njit, objmode
 
-from .registry import Game, Strategy
+from .registry import HUMAN, Game, Strategy
 
-HUMAN = "human"
 ORIGIN = "medici-sim play"  # what registry.origin says of it: not "built-in"
 
 # Events every game's table driver reports: event_nb(kind, seat, a, b).

@@ -3,8 +3,13 @@
 - Reads are bounded (:func:`read_limited`): a file far larger than any real one, or one
   that is not a regular file (a FIFO would block, a device never ends), is refused.
 - Every file a run will write is checked before the first game (:func:`check_plan`): it
-  must be a regular file or not exist yet, its directory writable, and it must be neither
-  an input of the run (a deck, a plug-in) nor another output of it.
+  must be a regular file or not exist yet, a file that can be written where it goes (the
+  very temporary file its write will use is made and removed), and it must be neither an
+  input of the run (a deck, a plug-in) nor another output of it, nor named like
+  medici-sim's own lock and temporary files.
+- One writer per file: a run holds a lock on every file it writes (:func:`lock_all`) from
+  before its first game to its end, so no two runs write one file (two runs with one
+  ``--out``, or one's ``--out`` another's ``--checkpoint``).
 - Writes are atomic (:func:`atomic_write`, :func:`write_tables`): each file goes to a
   temporary name beside it and is renamed into place, a set of files only once every one
   of them is written. New files get the user's usual permissions (umask); an existing
@@ -16,16 +21,20 @@ last, beside it as ``<stem>-<table>.<ext>``.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pandas as pd
 
 FORMATS = (".csv", ".parquet", ".json")
+_WORKING_FILE = re.compile(r"\..+\.(lock|tmp)")  # lock_path's and _temporary_beside's names
 
 
 class OutputError(ValueError):
@@ -65,18 +74,20 @@ def check_writable(option: str, path: Path) -> Path:
         info = os.stat(path)
     except FileNotFoundError:
         info = None
-    except OSError as exc:
-        raise OutputError(f"{option} {path}: cannot use ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise OutputError(f"{option} {path}: cannot use ({getattr(exc, 'strerror', None) or exc})") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{option} {path}: is a directory")
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise OutputError(f"{option} {path}: not a regular file; refusing to replace it")
-    directory = Path(os.path.realpath(path)).parent
-    try:
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".medici-sim-probe-"):
-            pass
+    if _WORKING_FILE.fullmatch(Path(path).name):
+        raise OutputError(f"{option} {path}: medici-sim names its lock and temporary files so (.NAME.lock, "
+                          ".NAME.*.tmp); choose another name")
+    target = Path(os.path.realpath(path))
+    try:  # the write's own temporary file: a name too long for the file system fails here, not after the run
+        os.unlink(_temporary_beside(target))
     except OSError as exc:
-        raise OutputError(f"{option} {path}: cannot write in {directory} ({exc.strerror or exc})") from None
+        raise OutputError(f"{option} {path}: cannot write in {target.parent} ({exc.strerror or exc})") from None
     return path
 
 
@@ -116,6 +127,76 @@ def check_plan(outputs: list[tuple[str, Path]], inputs: list[tuple[str, Path]]) 
         for other_option, other in outputs[:k]:
             if same_file(path, other):
                 raise OutputError(f"{option} {path} is also written as {other_option}; give them different files")
+
+
+def lock_path(path: str | Path) -> Path:
+    """The sidecar file :func:`lock` locks: ``.NAME.lock`` beside the file written (the one
+    a symbolic link points to)."""
+    target = Path(os.path.realpath(path))
+    return target.with_name(f".{target.name}.lock")
+
+
+@contextmanager
+def lock(option: str, path: str | Path) -> Iterator[Path]:
+    """Hold an exclusive lock on output ``path`` for the whole run (a sidecar file,
+    ``flock``ed, holding this process's id; removed on exit). Another process holding it:
+    OutputError naming its pid."""
+    try:
+        sidecar = lock_path(path)
+    except ValueError as exc:  # a NUL in the name
+        raise OutputError(f"{option} {path}: cannot use it ({exc})") from None
+    while True:
+        try:
+            fd = os.open(sidecar, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        except (OSError, ValueError) as exc:
+            raise OutputError(f"{option} {path}: cannot create the lock file {sidecar} "
+                              f"({getattr(exc, 'strerror', None) or exc})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            pid = pid if pid.isdigit() else "unknown"
+            raise OutputError(f"{option} {path} is being written by another medici-sim run (pid {pid})") from None
+        except OSError as exc:
+            os.close(fd)
+            raise OutputError(f"{option} {path}: cannot lock {sidecar} ({exc.strerror or exc})") from None
+        if _is_open_file(fd, sidecar):  # the holder before us may have removed it between our open and our lock
+            break
+        os.close(fd)
+    if not os.read(fd, 64).strip().isdigit() and os.fstat(fd).st_size:  # not one of ours: someone's file
+        os.close(fd)
+        raise OutputError(f"{option} {path}: {sidecar} is in the way of its lock file and is not one; refusing to "
+                          "replace it")
+    try:
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError as exc:  # a full disk
+            raise OutputError(f"{option} {path}: cannot write the lock file {sidecar} ({exc.strerror or exc})") \
+                from None
+        yield sidecar
+    finally:
+        if _is_open_file(fd, sidecar):  # never another file put in its place
+            os.unlink(sidecar)
+        os.close(fd)
+
+
+def _is_open_file(fd: int, path: Path) -> bool:
+    try:
+        held, there = os.fstat(fd), os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    return (held.st_dev, held.st_ino) == (there.st_dev, there.st_ino)
+
+
+@contextmanager
+def lock_all(outputs: list[tuple[str, Path]]) -> Iterator[None]:
+    """Hold :func:`lock` on every (option, path) for the block."""
+    with ExitStack() as stack:
+        for option, path in outputs:
+            stack.enter_context(lock(option, path))
+        yield
 
 
 def _new_file_mode(path: Path) -> int:

@@ -30,10 +30,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
-from numba.core.errors import NumbaError
 
 from .dispatch import STATE_CHANGED, strategy_table
-from .driver import IllegalDecision, Kernel, RunConfig, ThreadRunner, Totals, error_text, seat_strategy, simulate
+from .driver import (
+    IllegalDecision,
+    Kernel,
+    RunConfig,
+    StrategyCompileError,
+    StrategyError,
+    ThreadRunner,
+    Totals,
+    error_text,
+    seat_strategy,
+    simulate,
+)
 from .plugins import load_plugin
 from .registry import Game, get_game
 
@@ -160,17 +170,6 @@ def _same(a: Totals, b: Totals) -> bool:
     return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("seat", "slot", "pairs", "run"))
 
 
-def while_compiling(error: BaseException | None) -> bool:
-    """Whether an exception came out of numba compiling the kernel (not out of a game played):
-    numba's own errors, and the KeyError or AttributeError some typing failures surface as."""
-    while error is not None:
-        if isinstance(error, NumbaError) or any(frame.f_code.co_name == "_compile_for_args"
-                                                for frame, _ in traceback.walk_tb(error.__traceback__)):
-            return True
-        error = error.__cause__
-    return False
-
-
 def compile_failure(error: BaseException, strategy) -> str:
     """numba's report of a compile failure, as one line: its innermost message, and which
     decision function (and line of the plug-in) it is about where numba says."""
@@ -237,7 +236,7 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
         with _FineRunner(CHECKED_THREADS) as runner:  # the slow pass: on every core
             runner.play(checked, [(0, n)])
     except IllegalDecision as exc:
-        first = _first_failing_game(checked, n)
+        first = checked.first_failing_game(0, n)
         _add_illegal(report, str(exc), plan.described + (f", game {first}" if first is not None else ""))
         return True  # the other passes would only repeat it
     except Exception as exc:  # noqa: BLE001  whatever a plug-in does is reported, not raised
@@ -271,23 +270,19 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
 
 def _failed(report: StrategyReport, game: Game, strategy: str, plan: Configuration, exc: Exception) -> bool:
     """A compile failure (False: no configuration will compile) or an error a game raised (True)."""
-    if while_compiling(exc):
+    if isinstance(exc, StrategyCompileError):
+        numba_report = exc.__cause__ or exc
         report.add(COMPILE_KIND, f"strategy {strategy} ({game.name} game, {game.registry.origin[strategy]}): "
-                                 f"{compile_failure(exc, game.registry[strategy])}", "")
-        report.tracebacks.append("".join(traceback.format_exception(exc)))
+                                 f"{compile_failure(numba_report, game.registry[strategy])}", "")
+        report.tracebacks.append("".join(traceback.format_exception(numba_report)))
         return False
+    if isinstance(exc, StrategyError):  # the seat goes with the configuration, as an illegal decision's
+        where = ([f"at seat {exc.seat}"] if exc.seat else []) + [plan.described]
+        report.add(ERROR_KIND, f"strategy {strategy} raised {exc.raised}",
+                   ", ".join(where) + (f", game {exc.game}" if exc.game is not None else ""))
+        return True
     report.add(ERROR_KIND, f"strategy {strategy} raised {type(exc).__name__}: {exc}", plan.described)
     return True
-
-
-def _first_failing_game(kernel: Kernel, n: int) -> int | None:
-    """The first game that fails played on its own (None if none does: it needs the games before it)."""
-    for game_index in range(n):
-        try:
-            kernel.play(game_index, 1)
-        except Exception:  # noqa: BLE001
-            return game_index
-    return None
 
 
 def _add_illegal(report: StrategyReport, message: str, where: str) -> None:

@@ -15,6 +15,7 @@ Every game's state record has the fields the shared code relies on: ``rng`` (uin
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,15 @@ SCRATCH_WIDTH = 64  # floats of working memory per seat, cleared before every ga
 # A kernel that meets a decision the rules forbid raises ValueError(ILLEGAL, seat, strategy id, what it did);
 # the driver turns that into a message naming the strategy and the seat.
 ILLEGAL = "illegal decision"
+# The name of the person at the table in `medici-sim play` (core.human registers it). Like the
+# built-ins' names, only medici-sim's own code may register it: a plug-in that took it would
+# take over the person's seat.
+HUMAN = "human"
+_PACKAGE = __name__.partition(".")[0]  # medici_sim
+
+
+class RegistrationError(ValueError):
+    """A strategy that cannot be registered (a name taken, a bad parameter); the message says why."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,22 @@ class Param:
         if self.integer and value != int(value):
             raise ValueError(f"parameter {name} of {strategy} must be a whole number, got {value!r}")
         return float(value)
+
+    def check_declaration(self, strategy: str, name: str) -> None:
+        """RegistrationError (TypeError) unless this is a usable parameter: numbers, low <= high,
+        and a default that ``check`` accepts."""
+        values = {"default": self.default, "low": self.low, "high": self.high}
+        for what, value in values.items():
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"strategy {strategy}: the {what} of parameter {name} is {value!r}, not a number")
+        if not self.low <= self.high:  # NaN too
+            raise RegistrationError(f"strategy {strategy}: parameter {name} has low {self.low!r} above "
+                                    f"high {self.high!r}")
+        try:
+            self.check(strategy, name, self.default)
+        except ValueError as exc:
+            raise RegistrationError(f"strategy {strategy}: the default of parameter {name} is not one of its "
+                                    f"values: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -77,27 +103,57 @@ class StrategyRegistry:
         self.origin: dict[str, str] = {}  # strategy name -> "built-in", or where it came from
 
     def register(self, strategy: Strategy, origin: str | None = None) -> Strategy:
-        """Add a strategy under its name (replacing one of the same name)."""
+        """Add a strategy under its name.
+
+        A name belongs to whoever registered it first: a built-in's name (and ``human``) is
+        refused to any other code, and a name already registered from another module is
+        refused naming both files (a plug-in would otherwise silently replace a strategy).
+        The module that registered a name may register it again (a notebook cell run twice).
+        """
         if not isinstance(strategy, Strategy):
             raise TypeError(f"register() takes a Strategy, got {type(strategy).__name__}")
         if not strategy.name.isidentifier():
-            raise ValueError(f"strategy name must be an identifier, got {strategy.name!r}")
+            raise RegistrationError(f"strategy name must be an identifier, got {strategy.name!r}")
         if len(strategy.params) > MAX_PARAMS:
-            raise ValueError(f"strategy {strategy.name} has more than {MAX_PARAMS} parameters")
+            raise RegistrationError(f"strategy {strategy.name} has more than {MAX_PARAMS} parameters")
         if not isinstance(strategy.decisions, dict) or set(strategy.decisions) != set(self.decisions):
-            raise ValueError(f"strategy {strategy.name}: a {self.game} strategy defines exactly the decisions "
-                             f"{', '.join(self.decisions)}")
+            raise RegistrationError(f"strategy {strategy.name}: a {self.game} strategy defines exactly the "
+                                    f"decisions {', '.join(self.decisions)}")
         for fn in strategy.decisions.values():
             if not hasattr(fn, "py_func"):
                 raise TypeError(f"strategy {strategy.name}: {fn!r} is not a numba @njit function")
         for name, param in strategy.params.items():
             if not isinstance(param, Param):
                 raise TypeError(f"strategy {strategy.name}: parameter {name} is not a Param")
-        modules = {fn.py_func.__module__ for fn in strategy.decisions.values()}
+            if not isinstance(name, str) or not name.isidentifier():
+                raise RegistrationError(f"strategy {strategy.name}: parameter name must be an identifier, "
+                                        f"got {name!r}")
+            param.check_declaration(strategy.name, name)
+        modules = _modules(strategy)
         built_in = all(m.startswith(self.package + ".") for m in modules)
+        self._check_name(strategy, modules)
         self.strategies[strategy.name] = strategy
         self.origin[strategy.name] = origin or ("built-in" if built_in else ", ".join(sorted(modules)))
         return strategy
+
+    def _check_name(self, strategy: Strategy, modules: set[str]) -> None:
+        name = strategy.name
+        existing = self.strategies.get(name)
+        if existing == strategy:
+            return  # the very same strategy again: nothing changes
+        # a built-in's or human's name is never registered again otherwise (not even with the
+        # built-in's own functions and other parameters)
+        if name == HUMAN and (existing is not None or not medici_sims(strategy)):
+            raise RegistrationError(f"strategy name {HUMAN} is reserved for the person at the table in "
+                                    "`medici-sim play`; give the strategy another name")
+        if existing is None:
+            return
+        if self.origin[name] == "built-in":
+            raise RegistrationError(f"strategy name {name} is a built-in strategy of the {self.game} game; "
+                                    "give the strategy another name")
+        if _modules(existing) != modules:
+            raise RegistrationError(f"strategy {name} is registered twice in the {self.game} game: by "
+                                    f"{_files(existing)} and by {_files(strategy)}; give one of them another name")
 
     def __getitem__(self, name: str) -> Strategy:
         return self.strategies[name]
@@ -116,6 +172,20 @@ class StrategyRegistry:
 
     def items(self):
         return self.strategies.items()
+
+
+def medici_sims(strategy: Strategy) -> bool:
+    """Whether a strategy is medici-sim's own code (a built-in, or ``human``), not a plug-in's."""
+    return all(m.startswith(_PACKAGE + ".") for m in _modules(strategy))
+
+
+def _modules(strategy: Strategy) -> set[str]:
+    return {fn.py_func.__module__ for fn in strategy.decisions.values()}
+
+
+def _files(strategy: Strategy) -> str:
+    """The source files of a strategy's decision functions."""
+    return ", ".join(sorted({fn.py_func.__code__.co_filename for fn in strategy.decisions.values()}))
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,8 @@ against the kernel's records before anything is told.
 """
 from __future__ import annotations
 
-from numba.core.errors import NumbaError
-
 from .arguments import ConfigError, integer
-from .driver import MAX_GAMES, IllegalDecision, Kernel, RunConfig, StrategyCompileError
+from .driver import MAX_GAMES, Kernel, RunConfig
 from .specs import run_config
 
 
@@ -29,13 +27,5 @@ def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
     game = kernel.game
     if game.narrate is None:
         raise ConfigError(f"the {game.name} game cannot be traced")
-    plugins_in_use = any(game.registry.origin[name] != "built-in" for name in kernel.table_names)
-    try:
-        return game.narrate(kernel, index)
-    except (IllegalDecision, AssertionError):
-        raise  # a strategy's illegal move is the user's; a narration mismatch is a bug to show in full
-    except Exception as exc:
-        # numba can fail on a plug-in's code with any exception: name the strategy, in one line
-        if isinstance(exc, NumbaError) or plugins_in_use:
-            raise StrategyCompileError(kernel._compile_failure(exc)) from exc
-        raise
+    # a strategy's failure is named by Kernel.trace; a narration mismatch is a bug to show in full
+    return game.narrate(kernel, index)

@@ -24,7 +24,8 @@ REGISTRY = StrategyRegistry("card", DECISIONS, "medici_sim.games.card")
 
 
 def register(strategy: Strategy) -> Strategy:
-    """Add a card-game strategy to the registry under its name (replacing one of the same name)."""
+    """Add a card-game strategy to the registry under its name (a name already taken is refused:
+    ``StrategyRegistry.register``)."""
     return REGISTRY.register(strategy)
 
 

@@ -26,7 +26,8 @@ REGISTRY = StrategyRegistry("classic", DECISIONS, "medici_sim.games.classic")
 
 
 def register(strategy: Strategy) -> Strategy:
-    """Add a classic-game strategy to the registry under its name (replacing one of the same name)."""
+    """Add a classic-game strategy to the registry under its name (a name already taken is refused:
+    ``StrategyRegistry.register``)."""
     return REGISTRY.register(strategy)
 
 
