@@ -136,7 +136,8 @@ def test_a_hijacking_plugin_is_refused_by_every_command(capsys, tmp_path):
                  ["play", "--plugin", path, "--seed", "1"], ["compare", "-n", "100", "--plugin", path]):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "", (argv, out, err)
-        assert err == (f"medici-sim: error: --plugin {path}: strategy name expert is a built-in strategy of the "
+        named = "check-plugin" if argv[0] == "check-plugin" else "--plugin"  # how each command names the file
+        assert err == (f"medici-sim: error: {named} {path}: strategy name expert is a built-in strategy of the "
                        "card game; give the strategy another name\n")
     path = write(tmp_path, "human.py", plugin_source("human"))
     code, out, err = run(capsys, "play", "--plugin", path, "--opponents", "human", "--seed", "1")
