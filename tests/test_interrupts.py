@@ -83,6 +83,35 @@ def saved_run(tmp_path) -> Path:
     return path
 
 
+def unfinished(path: Path, games: int) -> Path:
+    """The finished checkpoint at ``path`` as an unfinished run of ``games`` games (checksum redone)."""
+    document = json.loads(path.read_text())
+    document["configuration"]["games"] = games
+    del document["checksum"]
+    document["checksum"] = checkpoint._checksum(document)
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_a_resumed_run_stopped_while_it_compiles_reports_the_saved_games(saved_run, tmp_path, capsys, monkeypatch):
+    """A stop request during a resumed run's warm-up (compiling, or loading the kernel): the run
+    played nothing, so it reports the checkpoint's games, partial, and leaves the file as it was."""
+    from medici_sim.cli import main
+    from medici_sim.core import driver
+
+    saved = unfinished(saved_run, 10_000)
+    before = saved.read_bytes()
+    monkeypatch.setattr(driver.Kernel, "warm_up", lambda self, stop=None, compiling=None: False)  # stopped
+    with pytest.raises(SystemExit) as exit_:
+        main(["--resume", str(saved), "--quiet", "--out", str(tmp_path / "r.json")])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 130, err
+    assert "PARTIAL RESULTS: interrupted after 5000 of 10000 games" in out
+    summary = json.loads((tmp_path / "r.json").read_text())["summary"]
+    assert summary["partial"] is True and summary["games"] == 5000 and summary["games_per_second"] == 0
+    assert saved.read_bytes() == before
+
+
 @pytest.mark.parametrize("change,what", [
     (["--seed", "4"], "--seed 4 disagrees with the checkpoint (seed 3)"),
     (["--seed", "3", "--games", "6000"], "--games 6000 disagrees with the checkpoint (games 5000)"),

@@ -193,7 +193,8 @@ class RunResult:
 
     @property
     def games_per_second(self) -> float:
-        return self.played / self.elapsed if self.elapsed > 0 else float("inf")
+        """0 when nothing was played (a run stopped while it compiled: no time was measured)."""
+        return self.played / self.elapsed if self.elapsed > 0 else 0.0
 
     @property
     def complete(self) -> bool:
