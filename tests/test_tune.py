@@ -308,7 +308,7 @@ def _rounds_saved(path: Path) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_tuning_stopped_and_resumed_ends_like_an_uninterrupted_one(tmp_path, how):
     whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "t.ckpt"
     assert medici(*SLOW_RUN, "--out", str(whole)).wait(timeout=600) == 0
@@ -319,8 +319,8 @@ def test_tuning_stopped_and_resumed_ends_like_an_uninterrupted_one(tmp_path, how
         time.sleep(0.05)
     proc.send_signal(how)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == (-signal.SIGKILL if how == signal.SIGKILL else 130), err
-    if how == signal.SIGINT:
+    assert proc.returncode == (-signal.SIGKILL if how == signal.SIGKILL else 128 + how), err
+    if how != signal.SIGKILL:
         assert "PARTIAL RESULTS" in out
     assert 2 <= _rounds_saved(saved) < 8
     done = medici("tune", "expert", "--resume", str(saved), "--quiet", "--out", str(resumed))

@@ -24,20 +24,19 @@ from ..study import studies
 from ..study.studies import Study
 from .common import (
     GAME_HELP,
-    INTERRUPTED,
     CompileNotice,
     RunFiles,
     absolute,
     debug_option,
     default_threads,
     given_options,
-    interruptible,
     nothing_played,
     parse_player_counts,
     parse_strategy_list,
     progress_bar,
     wide_option,
 )
+from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 
@@ -297,7 +296,7 @@ def compare(ctx, **options):
     played = [t for t in tournaments if t.games > 0]
     _report(tables, titles, studies.summary(played, study, complete), files, options["wide"], figure)
     if not complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())
 
 
 @click.command()
@@ -323,4 +322,4 @@ def balance(ctx, **options):
     _report(tables, titles, {**studies.summary(played, study, complete), "verdict": text}, files, options["wide"],
             figure, text)
     if not complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())

@@ -25,17 +25,16 @@ from ..games.card.deck import named_decks
 from ..study.studies import load_decks
 from .common import (
     GAME_HELP,
-    INTERRUPTED,
     CompileNotice,
     RunFiles,
     absolute,
     debug_option,
     default_threads,
     given_options,
-    interruptible,
     nothing_played,
     wide_option,
 )
+from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 TABLES = ["tuned", "history", "rounds", "cross_check"]
@@ -237,4 +236,4 @@ def tune_command(ctx, **options):
     _print_answer(results, rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), run, files,
                   options["wide"], figure if files.plot else None)
     if not complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())
