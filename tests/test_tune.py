@@ -224,12 +224,23 @@ def test_plot_and_table_files(capsys, tmp_path):
     (["greedy", "--overwrite-checkpoint"], "--overwrite-checkpoint needs --checkpoint FILE"),
     (["greedy", "--against", ","], "--against ',': empty strategy name"),
     (["greedy", "--players", "2", "--against", "greedy,random"], "2 players need 1 opponent, got 2"),
+    (["search"], "strategy search cannot be tuned: each of its decisions plays every choice out"),
+    (["search", "--game", "classic"], "strategy search cannot be tuned"),
+    (["greedy,search"], "strategy search cannot be tuned"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "tune", *args, "--quiet")
     assert code == 2, (out, err)
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["compare", "balance"])
+def test_tuned_play_never_advises_tuning_what_tune_refuses(capsys, command):
+    """search has parameters but no tuning will ever give them: --tuned says so, not "tune it"."""
+    code, out, err = run(capsys, command, "--tuned", "shipped", "-s", "search,expert", "-p", "3", "-n", "100")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "strategy search cannot be tuned" in err and "leave out --tuned" in err and "tune it" not in err
 
 
 def test_outputs_never_collide_with_the_checkpoint(capsys, tmp_path):

@@ -55,6 +55,8 @@ def tunable_box(game: str, strategy: str) -> Box:
     registry = get_game(game).registry
     if strategy not in registry:
         raise ConfigError(f"unknown strategy {strategy!r} (known: {', '.join(registry)}) in the {game} game")
+    if registry[strategy].untunable:
+        raise ConfigError(f"strategy {strategy} cannot be tuned: {registry[strategy].untunable}")
     params = registry[strategy].params
     if not params:
         raise ConfigError(f"strategy {strategy} has no parameters to tune")
@@ -490,6 +492,10 @@ class TunedParameters:
             elif (s.name, players, variant) in self.best:  # the best known: its own, or another rule's that beat it
                 key = (s.name, players, variant)
                 out.append(self.better.get(key, self.best[key]))
+            elif registry[s.name].untunable:  # no tuning will ever give it parameters: no advice to tune it
+                raise ConfigError(f"--tuned plays tuned parameters, and strategy {s.name} cannot be tuned (tune "
+                                  f"refuses it: its games cost thousands of a heuristic's); leave it out of "
+                                  f"--strategies, or leave out --tuned")
             else:
                 raise ConfigError(f"--tuned {self.source} has no parameters for {s.name} at {players} players "
                                   f"under the {variant} rules (tune it: medici-sim tune {s.name} --game {s.game} "
