@@ -243,6 +243,27 @@ def test_tuned_play_never_advises_tuning_what_tune_refuses(capsys, command):
     assert "strategy search cannot be tuned" in err and "leave out --tuned" in err and "tune it" not in err
 
 
+def test_a_stop_request_is_answered_within_a_block_however_slow_the_games(monkeypatch):
+    """Tuning looks at a stop request between blocks of games; a block lasts about STOP_SECONDS
+    whatever a game costs (sized by the measured speed), never STOP_BLOCK slow games."""
+    from medici_sim.core.driver import Kernel, ThreadRunner, Totals
+
+    asked = []
+
+    def play(kernel, first_game, n_games):  # a strategy whose games take 20 ms
+        asked.append(n_games)
+        time.sleep(0.02 if n_games == 1 else 0.0)  # the warm-up's timed game; the rest are not played
+        return Totals.zeros(kernel.config.players, kernel.game)
+
+    monkeypatch.setattr(Kernel, "play", play)
+    task = tuning.plan_tasks("card", "greedy", "2", None, "self", 8, 4000, 4000, 3, 4, None)[0]
+    with ThreadRunner(2) as runner:
+        tuning.Evaluator(runner, 2).first_slot(task, [(task.default, task.default)] * 4, 0, 4000)
+    blocks = asked[2:]  # after the warm-up's two games: 4 lineups, each block's games in 2 chunks
+    assert sum(blocks) == 4 * 4000
+    assert sum(blocks[:4 * 2]) <= 100, blocks[:8]  # the first block: at most a second's games on 2 threads
+
+
 def test_outputs_never_collide_with_the_checkpoint(capsys, tmp_path):
     same = str(tmp_path / "x.json")
     code, _, err = run(capsys, "tune", "greedy", *QUICK, "--out", same, "--checkpoint", same)
