@@ -190,6 +190,15 @@ def test_precision_that_cannot_be_reached_is_refused_up_front(capsys, never_play
                    "--precision 1e-06", "ceiling")
 
 
+@pytest.mark.parametrize("precision", ["1e-155", "1e-160", "1e-300", "5e-324"])
+@pytest.mark.parametrize("command", ["compare", "balance"])
+def test_a_precision_too_fine_for_any_float_is_refused_too(capsys, never_played, command, precision):
+    """The games a half-width needs grow as its inverse square: beyond about 1e-155 they overflow
+    a float. The ceiling holds whatever the precision."""
+    assert_refused(*run(capsys, command, "-n", "100", "-p", "3", "-s", "random,greedy", "--precision", precision),
+                   f"--precision {float(precision)}", "ceiling")
+
+
 def test_lineups_that_overflow_their_block_of_game_indices_are_refused(capsys, never_played, monkeypatch):
     monkeypatch.setattr(tournament_module, "LINEUP_BLOCK", 1 << 20)
     import medici_sim.study.studies as studies

@@ -14,6 +14,7 @@ With one deck the tables and numbers are exactly those of a single-deck study.
 """
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -183,11 +184,13 @@ class Study:
                 raise ConfigError(f"--games {self.games}: {per_lineup:,} games per lineup exceed a lineup's block "
                                   f"of {LINEUP_BLOCK:,} game indices")
             if self.precision is not None:
-                # the worst case: a win credit's variance is at most 1/4
-                needed = (Z95 * 0.5 / self.precision) ** 2 * max(1.0, len(self.strategies) / players)
-                if needed > MAX_PRECISION_GAMES:
-                    raise ConfigError(f"--precision {self.precision}: could need about {needed:.1e} games per "
-                                      f"configuration, more than the ceiling of {MAX_PRECISION_GAMES:.0e}")
+                # the worst case: a win credit's variance is at most 1/4, so n games reach a half-width of
+                # Z95 * 0.5 * sqrt(share / n); compared as half-widths, since the games a tiny one needs overflow
+                finest = Z95 * 0.5 * math.sqrt(max(1.0, len(self.strategies) / players) / MAX_PRECISION_GAMES)
+                if self.precision < finest:
+                    raise ConfigError(f"--precision {self.precision}: could need more games per configuration than "
+                                      f"the ceiling of {MAX_PRECISION_GAMES:.0e}; the finest it reaches here is "
+                                      f"about {finest:.1e}")
 
 
 def plan(study: Study, command: str) -> list[Tournament]:
