@@ -455,6 +455,20 @@ def test_a_stop_signal_is_answered_whatever_stderr_is(tmp_path):
     assert summary["partial"] is True and f"PARTIAL RESULTS: interrupted after {summary['games']}" in out
 
 
+@pytest.mark.parametrize("args", [["--version"], ["-n", "10", "-q"], ["strategies"]])
+def test_numba_disable_jit_is_refused_in_one_line(args):
+    """numba's debugging switch cannot work here (strategy dispatch is code numba generates as it
+    compiles): every command, --version included, says so in one line instead of a traceback."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-m", "medici_sim", *args], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert_refused(done.returncode, done.stdout, done.stderr, "NUMBA_DISABLE_JIT is set", "unset it")
+    assert done.stdout == ""
+    imported = subprocess.run([sys.executable, "-c", "import medici_sim"], capture_output=True, text=True, env=env,
+                              timeout=120)
+    assert imported.returncode == 1 and "ImportError: NUMBA_DISABLE_JIT is set" in imported.stderr
+
+
 # ---------------------------------------------------------------- a read-only installation
 
 @pytest.mark.slow

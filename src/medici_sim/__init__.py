@@ -44,6 +44,17 @@ if _starting_the_command():
     for _stop_signal in (_signal.SIGINT, _signal.SIGTERM):
         _signal.signal(_stop_signal, _quit_starting)
 
+from numba.core import config as _numba_config  # noqa: E402
+
+if _numba_config.DISABLE_JIT:  # numba's debugging switch (NUMBA_DISABLE_JIT=1, or its config file)
+    _JIT_OFF = ("NUMBA_DISABLE_JIT is set, and medici-sim cannot run without numba's compiler: its kernels "
+                "dispatch to strategies through code numba generates as it compiles; unset it (to find a "
+                "strategy's mistakes, run `medici-sim check-plugin FILE`)")
+    if _starting_the_command():
+        _os.write(2, f"medici-sim: error: {_JIT_OFF}\n".encode())
+        raise SystemExit(2)
+    raise ImportError(_JIT_OFF)
+
 from pathlib import Path  # noqa: E402
 
 from .core.cache import configure_numba_cache  # noqa: E402
