@@ -197,6 +197,14 @@ def test_a_peer_that_says_nothing_is_given_up_on(capsys, monkeypatch):
     assert f"--scheduler {address}: nothing there answered as a Dask scheduler within 2 s" in err
 
 
+def test_a_scheduler_without_workers_is_refused_instead_of_waited_for(capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_S", 1)
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as empty:
+        err = refused(capsys, "-n", "100", "--scheduler", empty.scheduler_address)
+    assert f"--scheduler {empty.scheduler_address}: the scheduler has no workers (" in err
+    assert f"start some: dask worker {empty.scheduler_address})" in err
+
+
 def test_a_real_scheduler_is_still_welcome(capsys, tmp_path):
     alone, dask = tmp_path / "alone.json", tmp_path / "dask.json"
     args = ["-n", "20000", "-p", "3", "--seed", "4", "--quiet"]

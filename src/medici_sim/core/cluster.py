@@ -148,9 +148,17 @@ def _client(distributed, address: str):
                           f"{CONNECT_S + CONNECT_SLACK_S} s")
     if failure is None:
         try:
-            return distributed.Client(address, timeout=f"{CONNECT_S}s", set_as_default=False)
+            client = distributed.Client(address, timeout=f"{CONNECT_S}s", set_as_default=False)
         except Exception as exc:  # noqa: BLE001  as above: the peer's doing
             failure = exc
+        else:
+            try:  # a scheduler without workers would have the run wait for ever
+                client.wait_for_workers(1, timeout=CONNECT_S)
+            except Exception as exc:  # noqa: BLE001  the peer's: Dask's own timeout error, or anything
+                client.close()
+                raise ConfigError(f"--scheduler {address}: the scheduler has no workers ({_first_line(exc)}; "
+                                  f"start some: dask worker {address})") from None
+            return client
     if isinstance(failure, OSError):  # refused, unreachable, timed out, closed
         raise ConfigError(f"--scheduler {address}: cannot connect ({_first_line(failure)})")
     raise ConfigError(f"--scheduler {address}: what answered there is not a Dask scheduler "
