@@ -6,6 +6,10 @@ Most tests compile a kernel for their plug-in (numba caches it: slow only the fi
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -215,3 +219,60 @@ def test_bad_plugin_is_one_line_exit_2(capsys, tmp_path, source, message):
 def test_games_must_be_positive(capsys):
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", "0")
     assert code == 2 and "--games must be between 1 and" in err and not out
+
+
+# ---------------------------------------------------------------- a decision that never returns
+
+SPINS = """
+from numba import njit, objmode
+from medici_sim.games.card.state import TURN_ID
+from medici_sim.games.card.strategies import Strategy, register
+
+
+def started():
+    open(__file__ + ".spinning", "w").close()
+
+
+@njit
+def reveal_nb(state, seat, params):
+    if state.counts[TURN_ID] > SPIN_AFTER:  # the turns a thread has played, game after game
+        with objmode():
+            started()
+        while state.rng[0] != 0:  # think forever
+            pass
+    return False
+
+
+@njit
+def take_nb(state, seat, params):
+    return 0
+
+
+register(Strategy(name="spinner", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spin_after,games,signum", [
+    (-1, GAMES, signal.SIGINT),  # at its first decision: compiling the checked kernel on the main thread
+    (200_000, "2000000", signal.SIGTERM),  # deep in the checked pass, on the pool's threads
+])
+def test_a_stop_signal_ends_a_check_stuck_in_a_decision(tmp_path, spin_after, games, signum):
+    """check-plugin answers Ctrl-C and SIGTERM while a plug-in's decision never returns, wherever
+    it plays: on the main thread (no Python handler can run) or on the pool's (never waited for)."""
+    path = plugin(tmp_path, SPINS.replace("SPIN_AFTER", str(spin_after)))
+    proc = subprocess.Popen([sys.executable, "-m", "medici_sim", "check-plugin", path, "--games", games],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not Path(path + ".spinning").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        time.sleep(0.5)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()  # if it is still there: the test failed; a spinning process must not outlive it
+    assert proc.returncode == 128 + signum, err
+    assert err.strip().startswith(f"medici-sim: {'interrupted' if signum == signal.SIGINT else 'terminated'}")
+    assert "Traceback" not in err and out == ""

@@ -360,6 +360,15 @@ def test_precision_that_cannot_be_reached_is_refused_up_front(capsys, never_play
                    "--precision 1e-06", "ceiling")
 
 
+@pytest.mark.parametrize("precision", ["1e-155", "1e-160", "1e-300", "5e-324"])
+@pytest.mark.parametrize("command", ["compare", "balance"])
+def test_a_precision_too_fine_for_any_float_is_refused_too(capsys, never_played, command, precision):
+    """The games a half-width needs grow as its inverse square: beyond about 1e-155 they overflow
+    a float. The ceiling holds whatever the precision."""
+    assert_refused(*run(capsys, command, "-n", "100", "-p", "3", "-s", "random,greedy", "--precision", precision),
+                   f"--precision {float(precision)}", "ceiling")
+
+
 def test_lineups_that_overflow_their_block_of_game_indices_are_refused(capsys, never_played, monkeypatch):
     monkeypatch.setattr(tournament_module, "LINEUP_BLOCK", 1 << 20)
     import medici_sim.study.studies as studies
@@ -537,6 +546,10 @@ def test_ctrl_c_while_compiling_reports_nothing_played(tmp_path):
     (["/usr/bin/medici-sim", "-n", "5"], ["python", "/usr/bin/medici-sim", "-n", "5"], True),
     (["-m", "-n", "5"], ["python", "-X", "dev", "-m", "medici_sim", "-n", "5"], True),
     (["-m"], ["python", "-m", "pytest"], False),  # another module that happens to import medici_sim
+    # a worker of a local Dask cluster: multiprocessing hands it the command's argv, not its command line
+    (["/usr/bin/medici-sim", "--cluster", "local:2"],
+     ["python", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)",
+      "--multiprocessing-fork"], False),
     (["script.py"], ["python", "script.py"], False),
 ])
 def test_ctrl_c_while_the_command_starts_up_is_caught_only_for_the_command(monkeypatch, argv, orig_argv, starting):
@@ -603,6 +616,86 @@ def test_second_ctrl_c_ends_a_run_stuck_in_a_strategy(tmp_path):
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=10)  # ...the second ends the process at once
     assert proc.returncode == 130
+
+
+SPINS_AT_ONCE = textwrap.dedent('''
+    from numba import njit, objmode
+    from medici_sim.games.card.strategies import Strategy, register
+
+    def started():
+        open(__file__ + ".spinning", "w").close()
+
+    @njit
+    def reveal_nb(state, seat, params):
+        with objmode():
+            started()
+        while state.rng[0] != 0:  # think forever
+            pass
+        return False
+
+    @njit
+    def take_nb(state, seat, params):
+        return 0
+
+    register(Strategy(name="spinner", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb}))
+''')
+
+
+def wait_until_spinning(plugin: str, proc: subprocess.Popen, timeout: float = 240) -> None:
+    deadline = time.monotonic() + timeout
+    while not Path(plugin + ".spinning").exists():  # compiled and playing: its strategy is inside its decision
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    time.sleep(0.5)
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_a_trace_stuck_in_a_strategy(tmp_path):
+    """trace plays its game on the main thread: a decision that never returns leaves no Python
+    handler a chance to run; the signal is still answered (cli.signals), at once."""
+    plugin = write_plugin(tmp_path, "spinner.py", SPINS_AT_ONCE)
+    proc = medici("trace", "-p", "2", "--plugin", plugin, "-s", "spinner,random")
+    try:
+        wait_until_spinning(plugin, proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()  # if it is still there: the test failed; a spinning process must not outlive it
+    assert proc.returncode == 130, err
+    assert err.strip().startswith("medici-sim: interrupted") and "Traceback" not in err and out == ""
+
+
+def test_a_stop_signal_is_answered_whatever_stderr_is(tmp_path):
+    """A stop request with stderr closed (its reader gone) still stops the run and keeps its
+    result: the notice that cannot be written does not break the run where it stands."""
+    saved, out_file = tmp_path / "c.ckpt", tmp_path / "r.json"
+    proc = subprocess.Popen([sys.executable, "-m", "medici_sim", "-n", "100000000", "-q", "-p", "2",
+                             "--checkpoint", str(saved), "--out", str(out_file)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stderr.close()
+    deadline = time.monotonic() + 120
+    while not saved.exists():
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out = proc.stdout.read()
+    assert proc.wait(timeout=60) == 143
+    summary = json.loads(out_file.read_text())["summary"]
+    assert summary["partial"] is True and f"PARTIAL RESULTS: interrupted after {summary['games']}" in out
+
+
+@pytest.mark.parametrize("args", [["--version"], ["-n", "10", "-q"], ["strategies"]])
+def test_numba_disable_jit_is_refused_in_one_line(args):
+    """numba's debugging switch cannot work here (strategy dispatch is code numba generates as it
+    compiles): every command, --version included, says so in one line instead of a traceback."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-m", "medici_sim", *args], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert_refused(done.returncode, done.stdout, done.stderr, "NUMBA_DISABLE_JIT is set", "unset it")
+    assert done.stdout == ""
+    imported = subprocess.run([sys.executable, "-c", "import medici_sim"], capture_output=True, text=True, env=env,
+                              timeout=120)
+    assert imported.returncode == 1 and "ImportError: NUMBA_DISABLE_JIT is set" in imported.stderr
 
 
 # ---------------------------------------------------------------- a read-only installation

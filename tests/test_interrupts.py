@@ -56,18 +56,25 @@ def test_sigkill_then_resume_gives_the_uninterrupted_tables(tmp_path):
     assert b["summary"]["partial"] is False and b["summary"]["games"] == 3_000_000
 
 
+STOP_SIGNALS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
+
+
 @pytest.mark.slow
-def test_ctrl_c_reports_partial_results_and_exits_130(tmp_path):
-    out_file = tmp_path / "partial.json"
-    proc = medici(*RUN, "--out", str(out_file), "--checkpoint", str(tmp_path / "c.ckpt"))
-    wait_for_progress(tmp_path / "c.ckpt", proc)
-    proc.send_signal(signal.SIGINT)
+@pytest.mark.parametrize("signum,code,word", STOP_SIGNALS)
+def test_a_stop_signal_reports_partial_results(tmp_path, signum, code, word):
+    """Ctrl-C, and SIGTERM (kill, timeout, systemd) alike: the run stops after its batch, saves
+    its checkpoint, reports and writes what it has; the exit code names the signal."""
+    out_file, saved = tmp_path / "partial.json", tmp_path / "c.ckpt"
+    proc = medici(*RUN, "--out", str(out_file), "--checkpoint", str(saved))
+    wait_for_progress(saved, proc)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
-    assert "interrupted" in err and "Traceback" not in err
+    assert proc.returncode == code, err
+    assert f"medici-sim: {word}: stopping after this batch" in err and "Traceback" not in err
     summary = json.loads(out_file.read_text())["summary"]
     assert summary["partial"] is True and 0 < summary["games"] < 3_000_000
     assert f"PARTIAL RESULTS: interrupted after {summary['games']} of 3000000 games" in out
+    assert json.loads(saved.read_text())["progress"]["totals"]["run"][0] == summary["games"]  # saved to the last
 
 
 # The second Ctrl-C is tested where it matters, on a run stuck in a strategy's decision:
@@ -81,6 +88,60 @@ def saved_run(tmp_path) -> Path:
                            "--checkpoint", str(path)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return path
+
+
+def unfinished(path: Path, games: int) -> Path:
+    """The finished checkpoint at ``path`` as an unfinished run of ``games`` games (checksum redone)."""
+    document = json.loads(path.read_text())
+    document["configuration"]["games"] = games
+    del document["checksum"]
+    document["checksum"] = checkpoint._checksum(document)
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_a_resumed_run_stopped_while_it_compiles_reports_the_saved_games(saved_run, tmp_path, capsys, monkeypatch):
+    """A stop request during a resumed run's warm-up (compiling, or loading the kernel): the run
+    played nothing, so it reports the checkpoint's games, partial, and leaves the file as it was."""
+    from medici_sim.cli import main
+    from medici_sim.core import driver
+
+    saved = unfinished(saved_run, 10_000)
+    before = saved.read_bytes()
+    monkeypatch.setattr(driver.Kernel, "warm_up", lambda self, stop=None, compiling=None: False)  # stopped
+    with pytest.raises(SystemExit) as exit_:
+        main(["--resume", str(saved), "--quiet", "--out", str(tmp_path / "r.json")])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 130, err
+    assert "PARTIAL RESULTS: interrupted after 5000 of 10000 games" in out
+    summary = json.loads((tmp_path / "r.json").read_text())["summary"]
+    assert summary["partial"] is True and summary["games"] == 5000 and summary["games_per_second"] == 0
+    assert saved.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_resumed_run_survives_a_signal_at_any_moment(tmp_path):
+    """SIGTERM at moments spread over a resumed run's life (import, reading the checkpoint,
+    loading the kernel, playing): never a traceback, always exit code 143 (or the run was
+    over), the checkpoint always whole and never behind, a report only of games played."""
+    seeded = tmp_path / "seed.ckpt"
+    assert medici("-n", "20000", "--seed", "5", "-q", "--strategies", "expert,random,greedy,cautious",
+                  "--checkpoint", str(seeded)).wait(timeout=300) == 0
+    unfinished(seeded, 3_000_000)
+    for delay in (0.2, 0.6, 1.0, 1.5, 2.0, 3.0, 5.0):
+        saved = tmp_path / f"run-{delay}.ckpt"
+        saved.write_bytes(seeded.read_bytes())
+        proc = medici("--resume", str(saved), "-q")
+        time.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+        assert "Traceback" not in err and proc.returncode in (143, 0), (delay, proc.returncode, err)
+        games = json.loads(saved.read_text())["progress"]["totals"]["run"][0]
+        assert 20_000 <= games <= 3_000_000, delay
+        if out:
+            assert f"interrupted after {games} of 3000000 games" in out or proc.returncode == 0, (delay, out)
+        else:
+            assert proc.returncode == 143 and err.strip().startswith("medici-sim: terminated"), (delay, err)
 
 
 @pytest.mark.parametrize("change,what", [
@@ -188,7 +249,8 @@ def bonus20_games(path: Path) -> int:
 
 
 @pytest.mark.slow
-def test_study_ctrl_c_is_partial(tmp_path):
+@pytest.mark.parametrize("signum,code,word", STOP_SIGNALS)
+def test_study_stopped_by_a_signal_is_partial(tmp_path, signum, code, word):
     out_file = tmp_path / "partial.json"
     saved = tmp_path / "s.ckpt"
     proc = medici("balance", *STUDY, "--out", str(out_file), "--checkpoint", str(saved))
@@ -196,9 +258,9 @@ def test_study_ctrl_c_is_partial(tmp_path):
     while not (saved.exists() and bonus20_games(saved) > 0):
         assert proc.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "Traceback" not in err
+    assert proc.returncode == code and f"medici-sim: {word}" in err and "Traceback" not in err
     summary = json.loads(out_file.read_text())["summary"]
     assert summary["partial"] is True
     assert f"PARTIAL RESULTS: interrupted after {summary['games']} games" in out

@@ -12,6 +12,7 @@ import io
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -289,14 +290,18 @@ def test_bad_input_is_asked_again_classic():
     assert "Traceback" not in rest
 
 
-@pytest.mark.parametrize("game", ["card", "classic"])
-def test_ctrl_c_at_a_prompt_says_goodbye_and_exits_130(game):
+@pytest.mark.parametrize("game,signum", [("card", signal.SIGINT), ("classic", signal.SIGINT),
+                                         ("card", signal.SIGTERM)])
+def test_ctrl_c_or_sigterm_at_a_prompt_says_goodbye(game, signum):
     child = spawn("--game", game, "--seed", "5")
     first_prompt(child)
-    child.sendintr()
+    if signum == signal.SIGINT:
+        child.sendintr()
+    else:
+        child.kill(signum)
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == 128 + signum
     assert "goodbye" in child.before and "Traceback" not in child.before
 
 

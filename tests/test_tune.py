@@ -229,12 +229,44 @@ def test_plot_and_table_files(capsys, tmp_path):
     (["greedy", "--overwrite-checkpoint"], "--overwrite-checkpoint needs --checkpoint FILE"),
     (["greedy", "--against", ","], "--against ',': empty strategy name"),
     (["greedy", "--players", "2", "--against", "greedy,random"], "2 players need 1 opponent, got 2"),
+    (["search"], "strategy search cannot be tuned: each of its decisions plays every choice out"),
+    (["search", "--game", "classic"], "strategy search cannot be tuned"),
+    (["greedy,search"], "strategy search cannot be tuned"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "tune", *args, "--quiet")
     assert code == 2, (out, err)
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["compare", "balance"])
+def test_tuned_play_never_advises_tuning_what_tune_refuses(capsys, command):
+    """search has parameters but no tuning will ever give them: --tuned says so, not "tune it"."""
+    code, out, err = run(capsys, command, "--tuned", "shipped", "-s", "search,expert", "-p", "3", "-n", "100")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "strategy search cannot be tuned" in err and "leave out --tuned" in err and "tune it" not in err
+
+
+def test_a_stop_request_is_answered_within_a_block_however_slow_the_games(monkeypatch):
+    """Tuning looks at a stop request between blocks of games; a block lasts about STOP_SECONDS
+    whatever a game costs (sized by the measured speed), never STOP_BLOCK slow games."""
+    from medici_sim.core.driver import Kernel, ThreadRunner, Totals
+
+    asked = []
+
+    def play(kernel, first_game, n_games):  # a strategy whose games take 20 ms
+        asked.append(n_games)
+        time.sleep(0.02 if n_games == 1 else 0.0)  # the warm-up's timed game; the rest are not played
+        return Totals.zeros(kernel.config.players, kernel.game)
+
+    monkeypatch.setattr(Kernel, "play", play)
+    task = tuning.plan_tasks("card", "greedy", "2", None, "self", 8, 4000, 4000, 3, 4, None)[0]
+    with ThreadRunner(2) as runner:
+        tuning.Evaluator(runner, 2).first_slot(task, [(task.default, task.default)] * 4, 0, 4000)
+    blocks = asked[2:]  # after the warm-up's two games: 4 lineups, each block's games in 2 chunks
+    assert sum(blocks) == 4 * 4000
+    assert sum(blocks[:4 * 2]) <= 100, blocks[:8]  # the first block: at most a second's games on 2 threads
 
 
 def test_outputs_never_collide_with_the_checkpoint(capsys, tmp_path):
@@ -321,7 +353,7 @@ def _rounds_saved(path: Path) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_tuning_stopped_and_resumed_ends_like_an_uninterrupted_one(tmp_path, how):
     whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "t.ckpt"
     assert medici(*SLOW_RUN, "--out", str(whole)).wait(timeout=600) == 0
@@ -332,8 +364,8 @@ def test_tuning_stopped_and_resumed_ends_like_an_uninterrupted_one(tmp_path, how
         time.sleep(0.05)
     proc.send_signal(how)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == (-signal.SIGKILL if how == signal.SIGKILL else 130), err
-    if how == signal.SIGINT:
+    assert proc.returncode == (-signal.SIGKILL if how == signal.SIGKILL else 128 + how), err
+    if how != signal.SIGKILL:
         assert "PARTIAL RESULTS" in out
     assert 2 <= _rounds_saved(saved) < 8
     done = medici("tune", "expert", "--resume", str(saved), "--quiet", "--out", str(resumed))

@@ -26,17 +26,36 @@ import sys as _sys  # noqa: E402
 
 def _starting_the_command() -> bool:
     """Whether this import starts ``medici-sim`` or ``python -m medici_sim`` (whose argv[0]
-    is "-m" while the package imports; orig_argv names the module run)."""
-    if _sys.argv and _os.path.basename(_sys.argv[0]) == "medici-sim":
-        return True
+    is "-m" while the package imports; orig_argv names the module run). A process that only
+    inherited the command's argv (a worker of a local Dask cluster: multiprocessing copies it)
+    is not the command: its own command line (orig_argv) does not name the script."""
     run = _sys.orig_argv
+    if _sys.argv and _os.path.basename(_sys.argv[0]) == "medici-sim":
+        return _sys.argv[0] in run
     return _sys.argv[:1] == ["-m"] and "-m" in run and run[run.index("-m") + 1:][:1] == ["medici_sim"]
 
 
+def _quit_starting(signum, frame) -> None:
+    _os.write(2, b"medici-sim: interrupted\n" if signum == _signal.SIGINT else b"medici-sim: terminated\n")
+    _os._exit(128 + signum)
+
+
 if _starting_the_command():
-    # numba's import takes a second or two: Ctrl-C meanwhile quits quietly with the usual code;
-    # cli.main restores Python's handler once it runs
-    _signal.signal(_signal.SIGINT, lambda signum, frame: (_os.write(2, b"medici-sim: interrupted\n"), _os._exit(130)))
+    # numba's import takes a second or two: Ctrl-C (or SIGTERM) meanwhile quits quietly with the
+    # usual code; cli.main answers them its own way once it runs (cli.signals)
+    for _stop_signal in (_signal.SIGINT, _signal.SIGTERM):
+        _signal.signal(_stop_signal, _quit_starting)
+
+from numba.core import config as _numba_config  # noqa: E402
+
+if _numba_config.DISABLE_JIT:  # numba's debugging switch (NUMBA_DISABLE_JIT=1, or its config file)
+    _JIT_OFF = ("NUMBA_DISABLE_JIT is set, and medici-sim cannot run without numba's compiler: its kernels "
+                "dispatch to strategies through code numba generates as it compiles; unset it (to find a "
+                "strategy's mistakes, run `medici-sim check-plugin FILE`)")
+    if _starting_the_command():
+        _os.write(2, f"medici-sim: error: {_JIT_OFF}\n".encode())
+        raise SystemExit(2)
+    raise ImportError(_JIT_OFF)
 
 from pathlib import Path  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""What every command shares: parsing, user errors, progress, printing and Ctrl-C.
+"""What every command shares: parsing, user errors, progress and printing (signals: ``signals``).
 
 Bad input never shows a traceback: every user error is one of :data:`USER_ERRORS`, turned
 into one line on stderr and exit code 2 by ``main``; it is raised before any game is
@@ -6,12 +6,8 @@ played, so no output file is ever half-written.
 """
 from __future__ import annotations
 
-import os
-import signal
 import sys
-import threading
 import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,10 +32,11 @@ from ..core.specs import (  # noqa: F401  re-exported: the commands parse their 
 )
 from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
+from . import signals
 
 USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
                UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
-INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
+INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT; signals.interrupted_code says which signal)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
 
@@ -199,9 +196,9 @@ def fail(message: str, exc: BaseException | None = None) -> None:
 
 
 def nothing_played() -> None:
-    """Ctrl-C before any game finished: say so, print no table of empty statistics."""
-    click.echo("medici-sim: interrupted before any game finished; nothing to report", err=True)
-    sys.exit(INTERRUPTED)
+    """Ctrl-C (or SIGTERM) before any game finished: say so, print no table of empty statistics."""
+    click.echo(f"medici-sim: {signals.interrupted_word()} before any game finished; nothing to report", err=True)
+    sys.exit(signals.interrupted_code())
 
 
 def absolute(plugins) -> tuple[str, ...]:
@@ -209,20 +206,3 @@ def absolute(plugins) -> tuple[str, ...]:
     return tuple(str(Path(p).resolve()) for p in plugins)
 
 
-@contextmanager
-def interruptible():
-    """A stop request for the run: the first Ctrl-C (SIGINT) asks it to stop after the
-    current batch and report what it has; a second one quits at once."""
-    stop = threading.Event()
-
-    def handler(signum, frame):
-        if stop.is_set():
-            os._exit(INTERRUPTED)
-        stop.set()
-        click.echo("medici-sim: interrupted: stopping after this batch (Ctrl-C again quits at once)", err=True)
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGINT, previous)

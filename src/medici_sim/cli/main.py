@@ -2,17 +2,19 @@
 one place where every user error becomes one line and exit code 2."""
 from __future__ import annotations
 
-import signal
+import contextlib
+import os
 import sys
+import threading
 
 import click
 
 from .. import __version__
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
-from . import common
+from . import common, signals
 from .check_plugin import check_plugin_command
-from .common import GAME_HELP, INTERRUPTED, USER_ERRORS, debug_option, fail, given_options, wide_option
+from .common import GAME_HELP, USER_ERRORS, debug_option, fail, given_options, wide_option
 from .listing import list_strategies
 from .play import play_command
 from .run import run_main
@@ -101,26 +103,39 @@ def main(argv: list[str] | None = None) -> None:
     A reader that goes away (``medici-sim ... | head -1``) is click's to handle: it ends the
     output quietly; every file was written before anything was printed.
     """
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # the start-up's quiet exit is over (see medici_sim)
     common.reset_debug()  # --debug holds for one command, not for the rest of the process
     if sys.stdout is None:  # started with stdout closed (>&-): Python has nowhere to print the results
         fail("standard output is closed: the results would go nowhere (redirect it to a file, or to /dev/null "
              "to keep only --out files)")
     try:
-        _run(argv)
+        # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see medici_sim)
+        with signals.answering(ignored_after=argv is None):
+            _run(argv)
     finally:
         if argv is None:
-            # the command's process: its work is done and written; a Ctrl-C now has nothing left to
-            # stop, and Python's exit would restore the default handler and die of the signal
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _leave()
+
+
+def _leave() -> None:
+    """The command's process, its command over (its work done and written, or abandoned):
+    threads still inside the engine (an interrupted batch, a strategy's decision that never
+    returns) would hold up Python's exit, which waits for them; then the process leaves at
+    once, with the command's exit code."""
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.current_thread()):
+        ending = sys.exception()  # the SystemExit (or error) the command is leaving with, if any
+        code = ending.code if isinstance(ending, SystemExit) else int(ending is not None)
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code if isinstance(code, int) else int(code is not None))
 
 
 def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("medici-sim: interrupted", err=True)
-        sys.exit(INTERRUPTED)
+        click.echo(f"medici-sim: {signals.interrupted_word()}", err=True)
+        sys.exit(signals.interrupted_code())
     except click.ClickException as exc:
         fail(exc.format_message().replace("\n", " "))
     except USER_ERRORS as exc:

@@ -9,7 +9,7 @@ Terminal: plain text and ``click.prompt`` (click is already a dependency). Every
 shown is lines of text and every answer is one short value checked by the table, so a
 terminal library (rich, prompt_toolkit) would add an install for no new ability; plain
 lines also read the same in a pipe, a log or a screen reader. Bad input is re-asked;
-Ctrl-C or end of input at any moment leaves with one line and exit code 130.
+Ctrl-C or end of input at any moment leaves with one line and exit code 130 (SIGTERM: 143).
 
 Deterministic: the seed fixes the deck order, the bots' draws and a random seat (R25,
 C20), so the same seed, seat and answers replay the same game.
@@ -28,8 +28,8 @@ from ..core.driver import COMPILE_TICK, ConfigError, Kernel, RunConfig, seat_str
 from ..core.plugins import load_plugin
 from ..core.registry import get_game
 from ..core.rng import GameRandom
+from . import signals
 from .common import (
-    INTERRUPTED,
     Command,
     CompileNotice,
     check_players,
@@ -172,6 +172,6 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
     except (KeyboardInterrupt, *LEAVING):
         click.echo("")
         click.echo("medici-sim play: goodbye (you left the game)", err=True)
-        sys.exit(INTERRUPTED)
+        sys.exit(signals.interrupted_code())  # 130 at the end of input too
     click.echo("")
     click.echo(table.standings())

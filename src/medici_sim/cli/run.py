@@ -12,16 +12,15 @@ from ..core.output import write_tables
 from ..core.registry import get_game
 from ..core.stats import seat_frame, strategy_frame, summary
 from .common import (
-    INTERRUPTED,
     CompileNotice,
     RunFiles,
     absolute,
     default_threads,
-    interruptible,
     nothing_played,
     progress_bar,
     run_config,
 )
+from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 TABLES = ["seats", "strategies"]
@@ -105,4 +104,4 @@ def run_main(options: dict, given: set[str]) -> None:
     for path in written:
         click.echo(f"  wrote {path}")
     if not result.complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())

@@ -24,7 +24,6 @@ from ..study import studies
 from ..study.studies import Study
 from .common import (
     GAME_HELP,
-    INTERRUPTED,
     Command,
     CompileNotice,
     RunFiles,
@@ -32,11 +31,11 @@ from .common import (
     debug_option,
     default_threads,
     given_options,
-    interruptible,
     nothing_played,
     progress_bar,
     wide_option,
 )
+from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 
@@ -294,7 +293,7 @@ def compare(ctx, **options):
     played = [t for t in tournaments if t.games > 0]
     _report(tables, titles, studies.summary(played, study, complete), files, options["wide"], figure)
     if not complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())
 
 
 @click.command(cls=Command)
@@ -320,4 +319,4 @@ def balance(ctx, **options):
     _report(tables, titles, {**studies.summary(played, study, complete), "verdict": text}, files, options["wide"],
             figure, text)
     if not complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())

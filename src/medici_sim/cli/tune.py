@@ -25,7 +25,6 @@ from ..games.card.deck import named_decks
 from ..study.studies import load_deck
 from .common import (
     GAME_HELP,
-    INTERRUPTED,
     Command,
     CompileNotice,
     RunFiles,
@@ -34,10 +33,10 @@ from .common import (
     default_threads,
     game_named,
     given_options,
-    interruptible,
     nothing_played,
     wide_option,
 )
+from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 TABLES = ["tuned", "history", "rounds", "cross_check"]
@@ -241,4 +240,4 @@ def tune_command(ctx, **options):
     _print_answer(results, rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), run, files,
                   options["wide"], figure if files.plot else None)
     if not complete:
-        sys.exit(INTERRUPTED)
+        sys.exit(interrupted_code())

@@ -440,8 +440,10 @@ class ThreadRunner:
         self._pool = ThreadPoolExecutor(max_workers=self.parts)
         return self
 
-    def __exit__(self, *exc) -> None:
-        self._pool.shutdown()
+    def __exit__(self, exc_type, *exc) -> None:
+        # after an error or an interrupt, threads still inside the engine are not waited for: a
+        # strategy's decision may never return (the command then leaves without them)
+        self._pool.shutdown(wait=exc_type is None, cancel_futures=True)
 
     def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
         return self.play_tasks([(kernel, first, n) for first, n in ranges])

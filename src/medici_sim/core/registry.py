@@ -81,6 +81,7 @@ class Strategy:
     decisions: dict[str, Callable]  # decision name -> @njit function
     params: dict[str, Param] = field(default_factory=dict)  # in the order of the params tuple
     summary: str = ""
+    untunable: str = ""  # why ``tune`` cannot tune it (a search player: its games cost thousands), or ""
 
     def __hash__(self) -> int:
         return hash(self.name)

@@ -158,6 +158,13 @@ def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[
     return table
 
 
+# why ``tune`` refuses a search player (registry.Strategy.untunable)
+SEARCH_UNTUNABLE = ("each of its decisions plays every choice out `rollouts` times, so one of its games costs as much "
+                    "as thousands of a heuristic's, and tuning plays millions of games (days or more on a few cores, "
+                    "and `rollouts` may go to 100,000); compare a few settings instead, e.g. medici-sim compare "
+                    "-s search:rollouts=16,search:rollouts=64")
+
+
 def search_params(policies: tuple[str, ...], tried: str, confidence: float, extra: dict | None = None) -> dict:
     """A search player's parameters, in the order its decisions read them: rollouts, policy,
     opponents, horizon, margin_weight, the game's own (``extra``), confidence, tuned.

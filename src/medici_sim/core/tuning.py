@@ -20,6 +20,7 @@ import json
 import math
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,18 @@ import pandas as pd
 from . import accounting as acc
 from . import checkpoint
 from .arguments import ConfigError, comma_list, file_name, integer, named, text
-from .driver import Kernel, RunConfig, SeatStrategy, Totals, check_seed, chunks, format_number, seat_strategy
+from .driver import (
+    MIN_CHUNK,
+    SLOW_GAME,
+    Kernel,
+    RunConfig,
+    SeatStrategy,
+    Totals,
+    check_seed,
+    chunks,
+    format_number,
+    seat_strategy,
+)
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
 from .registry import GAMES, get_game
 from .specs import parse_player_counts, parse_strategy_list
@@ -43,7 +55,8 @@ CROSS_FIRST = FRESH_FIRST + (1 << 61)  # the rules' cross check: fresh games of 
 CROSS_COLUMNS = ["game", "strategy", "players", "rules", "own", "other", "games", "own_win_rate", "own_ci_low",
                  "own_ci_high", "fair_share", "own_better", "other_better"]
 MAX_GAMES_PER_EVAL = ROUND_BLOCK
-STOP_BLOCK = 1 << 17  # games played between two looks at a stop request (Ctrl-C)
+STOP_BLOCK = 1 << 17  # games played between two looks at a stop request (Ctrl-C), at most
+STOP_SECONDS = 0.25  # ... and about how long they take, however slow a game is
 SELF = "self"
 
 
@@ -56,6 +69,8 @@ def tunable_box(game: str, strategy: str) -> Box:
     registry = get_game(game).registry
     if strategy not in registry:
         raise ConfigError(f"unknown strategy {strategy!r} (known: {', '.join(registry)}) in the {game} game")
+    if registry[strategy].untunable:
+        raise ConfigError(f"strategy {strategy} cannot be tuned: {registry[strategy].untunable}")
     params = registry[strategy].params
     if not params:
         raise ConfigError(f"strategy {strategy} has no parameters to tune")
@@ -134,27 +149,36 @@ class Evaluator:
     def __init__(self, runner, threads: int, stop: threading.Event | None = None,
                  compiling: Callable | None = None):
         self.runner, self.threads, self.stop, self.compiling = runner, threads, stop, compiling
-        self.warm: set = set()
+        self.seconds_per_game: dict = {}  # (game, strategies compiled) -> a game's measured time, once warm
 
     def first_slot(self, task: TuneTask, lineups: list[tuple[SeatStrategy, ...]], first_game: int,
                    games: int) -> list[np.ndarray]:
         kernels = [Kernel(RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate",
                                     self.threads, task.game, task.kernel_strategies())) for lineup in lineups]
         key = (task.game, kernels[0].table_names)
-        if key not in self.warm:  # compile (or load) once, answering Ctrl-C meanwhile
+        if key not in self.seconds_per_game:  # compile (or load) once, answering Ctrl-C meanwhile
             if not kernels[0].warm_up(self.stop, self.compiling):
                 raise Stopped
-            self.warm.add(key)
+            self.seconds_per_game[key] = kernels[0].seconds_per_game
+        slow = self.seconds_per_game[key] > SLOW_GAME  # milliseconds a game: every thread gets some of a block
+        most = max(1, STOP_BLOCK // len(kernels))
+        # games per kernel between two looks at a stop request: about STOP_SECONDS of play, measured as it goes
+        block = min(most, max(1, int(STOP_SECONDS * self.runner.parts
+                                     / (len(kernels) * max(self.seconds_per_game[key], 1e-9)))))
         totals = [Totals.zeros(task.players, k.game) for k in kernels]
-        block = max(1, STOP_BLOCK // len(kernels))
-        for start in range(first_game, first_game + games, block):  # a stop request is answered between blocks
+        start = first_game
+        while start < first_game + games:  # block sizes never change the totals (R25: integer sums)
             if self.stop is not None and self.stop.is_set():
                 raise Stopped
-            parts = chunks(start, min(block, first_game + games - start), self.runner.parts)
-            results = self.runner.play_tasks([(k, first, n) for k in kernels for first, n in parts])
+            n = min(block, first_game + games - start)
+            began = time.perf_counter()
+            parts = chunks(start, n, self.runner.parts, 1 if slow else MIN_CHUNK)
+            results = self.runner.play_tasks([(k, first, count) for k in kernels for first, count in parts])
             for i, total in enumerate(totals):
                 for part in results[i * len(parts):(i + 1) * len(parts)]:
                     total.add(part)
+            start += n
+            block = min(most, max(1, int(n * STOP_SECONDS / max(time.perf_counter() - began, 1e-6))))
         return [total.slot[0].copy() for total in totals]
 
 

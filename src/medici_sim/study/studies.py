@@ -14,6 +14,7 @@ With one deck the tables and numbers are exactly those of a single-deck study.
 """
 from __future__ import annotations
 
+import math
 import shlex
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -171,6 +172,11 @@ class Study:
         if gaps:  # every strategy's parameters come from one file: advise the tuning that writes them all
             name, players, variant = gaps[0]
             registry = self.game.registry
+            never = [name for name, _, _ in gaps if registry[name].untunable]
+            if never:  # no tuning will ever give it parameters: no advice to tune it
+                raise ConfigError(f"{tuned} plays tuned parameters, and strategy {never[0]} cannot be tuned "
+                                  f"({registry[never[0]].untunable}); leave it out of {named('strategies')}, or "
+                                  f"leave out {tuned}")
             tunable = [s.name for s in self.strategies if registry[s.name].params]
             plugins = sorted({registry.origin[name] for name in tunable if registry.origin[name] != "built-in"})
             counts = ",".join(str(c) for c in self.counts)
@@ -206,11 +212,13 @@ class Study:
                 raise ConfigError(f"--games {self.games}: {per_lineup:,} games per lineup exceed a lineup's block "
                                   f"of {LINEUP_BLOCK:,} game indices")
             if self.precision is not None:
-                # the worst case: a win credit's variance is at most 1/4
-                needed = (Z95 * 0.5 / self.precision) ** 2 * max(1.0, len(self.strategies) / players)
-                if needed > MAX_PRECISION_GAMES:
-                    raise ConfigError(f"--precision {self.precision}: could need about {needed:.1e} games per "
-                                      f"configuration, more than the ceiling of {MAX_PRECISION_GAMES:.0e}")
+                # the worst case: a win credit's variance is at most 1/4, so n games reach a half-width of
+                # Z95 * 0.5 * sqrt(share / n); compared as half-widths, since the games a tiny one needs overflow
+                finest = Z95 * 0.5 * math.sqrt(max(1.0, len(self.strategies) / players) / MAX_PRECISION_GAMES)
+                if self.precision < finest:
+                    raise ConfigError(f"--precision {self.precision}: could need more games per configuration than "
+                                      f"the ceiling of {MAX_PRECISION_GAMES:.0e}; the finest it reaches here is "
+                                      f"about {finest:.1e}")
 
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,

@@ -562,7 +562,7 @@ def play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slo
         accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game recording everything; return its GameState buffer (see game.trace)."""
     card_good, card_value, rules, ship_payouts = inputs

@@ -31,6 +31,7 @@ from numba import njit
 
 from ....core.arrays import copy_record_nb
 from ....core.rollout import (
+    SEARCH_UNTUNABLE,
     choose_nb,
     decision_stream_nb,
     outcome_nb,
@@ -158,4 +159,5 @@ register(Strategy(
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params=search_params(POLICIES, "legal choice", confidence=1),
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
+    untunable=SEARCH_UNTUNABLE,
 ))

@@ -38,6 +38,7 @@ from numba import njit
 from ....core.arrays import copy_record_nb
 from ....core.rng import below_nb
 from ....core.rollout import (
+    SEARCH_UNTUNABLE,
     choose_nb,
     decision_stream_nb,
     outcome_nb,
@@ -191,4 +192,5 @@ register(Strategy(
         4, 1, MAX_LEVELS, integer=True, help="bids tried besides pass and the policy's own: the lowest, more up to "
                                              "all its money")}),
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
+    untunable=SEARCH_UNTUNABLE,
 ))
