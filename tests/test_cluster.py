@@ -98,13 +98,15 @@ def refused(capsys, *args) -> str:
 
 
 def test_cluster_option_errors(capsys, monkeypatch):
-    for spec in ("local", "local:0", "remote:2", "local:x", ""):
+    for spec in ("local", "local:0", "remote:2", "local:x"):
         assert "--cluster must be local:N" in refused(capsys, "-n", "100", "--cluster", spec)
+    assert "an empty value" in refused(capsys, "-n", "100", "--cluster", "")
     assert "cannot be used together" in refused(capsys, "-n", "100", "--cluster", "local:1", "--scheduler",
                                                 "tcp://127.0.0.1:1")
     assert "--scheduler tcp://127.0.0.1:1: cannot connect" in refused(capsys, "-n", "100", "--scheduler",
                                                                       "tcp://127.0.0.1:1")
-    for address in ("nonsense", "tcp://127.0.0.1", "", "foo://127.0.0.1:8786", "inproc://x"):
+    assert "an empty value" in refused(capsys, "-n", "100", "--scheduler", "")
+    for address in ("nonsense", "tcp://127.0.0.1", "foo://127.0.0.1:8786", "inproc://x"):
         assert "not a Dask scheduler address such as tcp://HOST:8786" in refused(capsys, "-n", "100",
                                                                                  "--scheduler", address)
     assert "port 99999 is not between 1 and 65535" in refused(capsys, "-n", "100", "--scheduler",

@@ -115,7 +115,7 @@ def test_a_resumed_run_stopped_while_it_compiles_reports_the_saved_games(saved_r
     assert exit_.value.code == 130, err
     assert "PARTIAL RESULTS: interrupted after 5000 of 10000 games" in out
     summary = json.loads((tmp_path / "r.json").read_text())["summary"]
-    assert summary["partial"] is True and summary["games"] == 5000 and summary["games_per_second"] == 0
+    assert summary["partial"] is True and summary["games"] == 5000 and summary["games_per_second"] is None
     assert saved.read_bytes() == before
 
 

@@ -159,7 +159,9 @@ class Evaluator:
         if key not in self.seconds_per_game:  # compile (or load) once, answering Ctrl-C meanwhile
             if not kernels[0].warm_up(self.stop, self.compiling):
                 raise Stopped
-            self.seconds_per_game[key] = kernels[0].seconds_per_game
+            began = time.perf_counter()
+            kernels[0].play(first_game, 1)  # one game timed, once per kernel (the blocks play it again)
+            self.seconds_per_game[key] = time.perf_counter() - began
         slow = self.seconds_per_game[key] > SLOW_GAME  # milliseconds a game: every thread gets some of a block
         most = max(1, STOP_BLOCK // len(kernels))
         # games per kernel between two looks at a stop request: about STOP_SECONDS of play, measured as it goes
