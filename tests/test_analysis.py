@@ -15,8 +15,9 @@ from conftest import run
 from scipy.stats import norm
 
 from medici_sim.core import accounting
-from medici_sim.core.driver import seat_strategy
-from medici_sim.core.stats import Z95, mean_interval
+from medici_sim.core.driver import Totals, seat_strategy
+from medici_sim.core.registry import get_game
+from medici_sim.core.stats import Z95, mean_interval, paired_difference
 from medici_sim.core.tournament import Tournament
 from medici_sim.study import analysis
 from medici_sim.study.analysis import (
@@ -166,6 +167,58 @@ def test_win_rate_interval_from_win60_units():
     mean, low, high = mean_interval(np.array([win60]), np.array([win60_sq]), np.array([n]), accounting.WIN_UNIT)
     assert mean[0] == pytest.approx(11 / 30)
     assert low[0] == pytest.approx(11 / 30 - half) and high[0] == pytest.approx(11 / 30 + half)
+
+
+def outcomes_to_totals(scores: np.ndarray) -> Totals:
+    """The kernel's totals of games with these final scores (a row a game, a column a slot at a
+    fixed seat), counted by the kernel's own accounting."""
+    games, players = scores.shape
+    totals = Totals.zeros(players, get_game("card"))
+    seat_slot = np.arange(players)
+    for score in scores:
+        accounting.record_outcome_nb(score, players, seat_slot, totals.seat, totals.slot, totals.pair_stats,
+                                     totals.run)
+    return totals
+
+
+def per_game_credits(scores: np.ndarray) -> np.ndarray:
+    """Each game's win credits (1/k for each of k tied winners, R22), computed directly."""
+    best = scores.max(axis=1, keepdims=True)
+    won = scores == best
+    return won / won.sum(axis=1, keepdims=True)
+
+
+def test_paired_difference_is_the_per_game_difference_interval():
+    """3,000 games of four slots, shared wins included: the interval of (slot 0) - (slots 2, 3)
+    from the kernel's sums equals the one computed from each game's difference."""
+    rng = np.random.default_rng(11)
+    scores = rng.integers(0, 4, size=(3000, 4)) * 10  # ties for the win are common
+    credits = per_game_credits(scores)
+    difference = credits[:, 0] - credits[:, 2:].mean(axis=1)
+    half = Z * difference.std(ddof=1) / math.sqrt(len(difference))
+    mean, low, high = paired_difference(outcomes_to_totals(scores), [0], [2, 3])
+    assert mean == pytest.approx(difference.mean(), abs=1e-12)
+    assert (low, high) == pytest.approx((difference.mean() - half, difference.mean() + half), abs=1e-12)
+    assert (credits[:, 0] * credits[:, 2] > 0).any()  # shared wins were counted
+
+
+def test_paired_difference_of_one_against_two_knows_they_share_the_games():
+    """One slot against two others, exactly one winner a game (p = 0.6, 0.2, 0.2): the difference
+    D = s0 - (s1 + s2) / 2 has mean 0.4 and variance p0 + (p1 + p2) / 4 - 0.4**2 = 0.54 per game.
+    Treating the two win rates as independent (the two intervals' variances added, each slot's
+    0.16 counted over twice the games) would claim 0.24 + 0.16 / 2 = 0.32: a standard error 23%
+    too small."""
+    rng = np.random.default_rng(3)
+    games = 40_000
+    winner = rng.choice(3, size=games, p=[0.6, 0.2, 0.2])
+    scores = (np.arange(3)[None, :] == winner[:, None]).astype(np.int64)
+    totals = outcomes_to_totals(scores)
+    mean, low, high = paired_difference(totals, [0], [1, 2])
+    se = (high - low) / 2 / Z
+    assert mean == pytest.approx(0.4, abs=0.01)
+    assert se == pytest.approx(math.sqrt(0.54 / games), rel=0.02)
+    independent = math.hypot(math.sqrt(0.24 / games), math.sqrt(0.16 / (2 * games)))
+    assert independent < 0.8 * se
 
 
 def tournament_with_wins(deck, players: int, credits_by_strategy: dict[str, list[Fraction]], variant="standard"):

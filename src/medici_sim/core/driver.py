@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba.core.errors import NumbaError
 
-from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
+from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .dispatch import strategy_table
 from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game
 from .seating import SEATING_MODES
@@ -155,7 +155,7 @@ class Totals:
 
     seat: np.ndarray  # (players, stats): by seat (seat 1 starts day 1)
     slot: np.ndarray  # (players, stats): by strategy slot
-    pairs: np.ndarray  # (players, players): accounting's pair_stats, by strategy slot
+    pair_stats: np.ndarray  # (players, players, pair stats): accounting's pair_stats, by strategy slot
     run: np.ndarray  # (run stats,)
 
     @classmethod
@@ -163,20 +163,33 @@ class Totals:
         n_stats = N_COMMON_STATS + len(game.stat_columns)
         return cls(np.zeros((players, n_stats), np.int64),
                    np.zeros((players, n_stats), np.int64),
-                   np.zeros((players, players), np.int64),
+                   np.zeros((players, players, N_PAIR_STATS), np.int64),
                    np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64))
 
+    @property
+    def pairs(self) -> np.ndarray:
+        """(players, players): how often slot a finished above slot b, in half-points (ties 1 each)."""
+        return self.pair_stats[:, :, PAIR_ABOVE]
+
+    @property
+    def pair_diff_sq(self) -> np.ndarray:
+        """(players, players): the sum over games of (a's win credit - b's)**2, in WIN_UNITs squared."""
+        return self.pair_stats[:, :, PAIR_DIFF_SQ]
+
     def to_dict(self) -> dict:
-        return {name: getattr(self, name).tolist() for name in ("seat", "slot", "pairs", "run")}
+        return {"seat": self.seat.tolist(), "slot": self.slot.tolist(), "pairs": self.pairs.tolist(),
+                "pair_diff_sq": self.pair_diff_sq.tolist(), "run": self.run.tolist()}
 
     @classmethod
     def from_dict(cls, data: dict) -> Totals:
-        return cls(*(np.array(data[name], np.int64) for name in ("seat", "slot", "pairs", "run")))
+        pair_stats = np.stack([np.array(data[name], np.int64) for name in ("pairs", "pair_diff_sq")], axis=-1)
+        return cls(np.array(data["seat"], np.int64), np.array(data["slot"], np.int64), pair_stats,
+                   np.array(data["run"], np.int64))
 
     def add(self, other: Totals) -> None:
         self.seat += other.seat
         self.slot += other.slot
-        self.pairs += other.pairs
+        self.pair_stats += other.pair_stats
         self.run += other.run
 
     @property
@@ -225,7 +238,7 @@ class Kernel:
         with self.naming_illegal_decisions():
             self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
                                     self.slot_strategy, self.slot_params,
-                                    totals.seat, totals.slot, totals.pairs, totals.run, self.table)
+                                    totals.seat, totals.slot, totals.pair_stats, totals.run, self.table)
         return totals
 
     def warm_up(self, stop: threading.Event | None = None,

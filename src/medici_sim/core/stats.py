@@ -6,6 +6,8 @@ interval is the normal one, mean ± 1.96 standard errors, clipped to [0, 1].
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -61,6 +63,27 @@ def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: 
         variance = np.maximum(second - mean**2, 0.0) * n / np.maximum(n - 1, 1)  # sample variance
         half = Z95 * np.sqrt(variance / n)
     return mean, mean - half, mean + half
+
+
+def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int]) -> tuple[float, float, float]:
+    """The win rate of the slots ``first`` minus that of the slots ``second`` (each the mean per
+    slot, as the per-strategy table counts a strategy at several slots), with its 95% interval.
+
+    Both play the same games, so their credits are not independent (one's win is another's
+    loss): the interval comes from the per-game difference D = mean credit of ``first`` minus
+    mean credit of ``second``, whose sum of squares is exact from the kernel's sums. With
+    W, Q the slots' sums of credits and of squared credits and S the pairs' sums of squared
+    differences, the sum of products of two slots' credits is (Q_a + Q_b - S_ab) / 2, and
+    sum D**2 = w' C w for the weights w (1/|first| on ``first``, -1/|second| on ``second``).
+    """
+    weights = np.zeros(len(totals.slot))
+    weights[list(first)] += 1 / len(first)
+    weights[list(second)] -= 1 / len(second)
+    wins = totals.slot[:, STAT_WIN60].astype(float)
+    squares = totals.slot[:, STAT_WIN60_SQ].astype(float)
+    products = (squares[:, None] + squares[None, :] - totals.pair_diff_sq) / 2  # the diagonal is the squares
+    mean, low, high = mean_interval(weights @ wins, weights @ products @ weights, totals.games, WIN_UNIT)
+    return float(mean), float(low), float(high)
 
 
 def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
