@@ -134,3 +134,64 @@ def test_help_lists_options(capsys):
     for option in ("--games", "--players", "--strategies", "--variant", "--seed", "--threads",
                    "--deck", "--out", "--quiet", "--seating"):
         assert option in out
+
+
+class RecordingBar:
+    """Stands in for tqdm: what a progress bar was told, and whether the kernel was ready when it began."""
+
+    made: list = []
+    ready = False
+
+    def __init__(self, total=None, initial=0, **options):
+        self.total, self.n, self.options, self.began_ready = total, initial, options, RecordingBar.ready
+        RecordingBar.made.append(self)
+
+    def update(self, n=1):
+        self.n += n
+
+    def refresh(self):
+        pass
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def recording_bar(monkeypatch):
+    """Progress bars recorded (a test makes stderr a terminal); a kernel counts as ready once warm."""
+    import tqdm
+
+    from medici_sim.core import driver
+
+    warm_up = driver.Kernel.warm_up
+
+    def recording_warm_up(self, *args, **kwargs):
+        RecordingBar.ready = False
+        ready = warm_up(self, *args, **kwargs)
+        RecordingBar.ready = True
+        return ready
+
+    RecordingBar.made, RecordingBar.ready = [], False
+    monkeypatch.setattr(tqdm, "tqdm", RecordingBar)
+    monkeypatch.setattr(driver.Kernel, "warm_up", recording_warm_up)
+    return RecordingBar.made
+
+
+@pytest.mark.parametrize("args", [
+    ("-n", "3000", "-p", "3"),
+    ("compare", "-n", "600", "-p", "3", "-s", "random,greedy,expert,cautious"),  # 4 lineups of 150 games
+    ("compare", "-n", "500", "-p", "2,3", "-s", "random,greedy,expert", "--precision", "0.2"),
+    ("balance", "-n", "400", "-p", "3", "-s", "random,greedy"),
+])
+def test_progress_counts_the_games_played_from_the_first_game_on(capsys, monkeypatch, recording_bar, args):
+    """The bar's total is the games the run plays, and its clock starts when they do: never
+    during the kernel's compilation (which has its own notice)."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # (capsys's stderr, as the test runs)
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    games = [bar for bar in recording_bar if bar.options.get("unit") == " games"]
+    assert len(games) == 1
+    bar = games[0]
+    played = int(next(line.split()[-1] for line in out.splitlines() if line.split()[:1] == ["games"]))
+    assert bar.total == bar.n == played
+    assert bar.began_ready

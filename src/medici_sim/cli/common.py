@@ -132,13 +132,40 @@ class CompileNotice:
             self.bar = None
 
 
-def progress_bar(total: int, quiet: bool):
+class GameProgress:
+    """A bar on stderr that counts games and times games: it starts when the first game does
+    (the driver says so with ``progress(0)`` once the kernel is ready), so a compilation before
+    it (the compile notice's business) never slows its rate or swells its estimate."""
+
+    def __init__(self, total: int, done: int = 0):
+        self.total, self.done = total, done
+        self.bar = None
+
+    def __call__(self, games: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=self.total, initial=self.done, unit=" games", unit_scale=True,
+                            delay=PROGRESS_DELAY_S, file=sys.stderr, leave=False)
+        self.bar.update(games)
+
+    def grow(self, games: int) -> None:
+        """More games asked for (--precision's next round)."""
+        self.total += games
+        if self.bar is not None:
+            self.bar.total = self.total
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def progress_bar(total: int, quiet: bool, done: int = 0) -> GameProgress | None:
+    """A bar for ``total`` games (``done`` of them played before), for people: none with --quiet,
+    nor when stderr is not a terminal."""
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=" games", unit_scale=True, delay=PROGRESS_DELAY_S,
-                file=sys.stderr, leave=False)
+    return GameProgress(total, done)
 
 
 _DEBUG = False

@@ -79,14 +79,12 @@ def run_main(options: dict, given: set[str]) -> None:
         running.add(batch)
         checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()})
 
-    bar = progress_bar(config.games, options["quiet"])
-    if bar and done is not None:
-        bar.update(done.games)
+    bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0)
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner, \
             interruptible() as stop:
         try:
-            result = simulate(config, progress=bar.update if bar else None, stop=stop, done=done,
+            result = simulate(config, progress=bar, stop=stop, done=done,
                               on_batch=save if files.checkpoint_target else None, runner=runner, compiling=notice)
         finally:
             notice.close()

@@ -221,11 +221,7 @@ def _run(options: dict, given: set[str], command: str):
         checkpoint.save(files.checkpoint_target, command, configuration,
                         {"tournaments": [t.progress() for t in tournaments]})
 
-    bar = progress_bar(study.games * sum(len(t.lineups) for t in tournaments), options["quiet"])
-
-    def more(games: int) -> None:
-        if bar:
-            bar.total += games
+    bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments))
 
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
@@ -233,8 +229,8 @@ def _run(options: dict, given: set[str], command: str):
             t.runner, t.compiling = runner, notice
         try:
             with interruptible() as stop:
-                complete = studies.play(tournaments, study, bar.update if bar else None, stop,
-                                        save if files.checkpoint_target else None, more)
+                complete = studies.play(tournaments, study, bar, stop, save if files.checkpoint_target else None,
+                                        bar.grow if bar else None)
         finally:
             notice.close()
             if bar:

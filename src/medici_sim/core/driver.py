@@ -364,8 +364,9 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
       play continues after them.
     - ``stop``: checked between batches; once set, the run returns early with what it
       has (``RunResult.complete`` is then False).
-    - ``progress(n)`` after each batch with its number of games; ``on_batch(totals)`` with
-      the batch's totals (to keep and checkpoint running totals).
+    - ``progress(n)`` after each batch with its number of games, and ``progress(0)`` when the
+      kernel is ready and the games begin; ``on_batch(totals)`` with the batch's totals (to
+      keep and checkpoint running totals).
     - ``batch_size``: games per batch; by default batches last about BATCH_SECONDS, so a
       stop request is answered promptly. Batches never change the results (R25).
     - ``runner``: what plays a batch's chunks: threads here (``ThreadRunner``, the
@@ -378,6 +379,8 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         totals.add(done)
     if not kernel.warm_up(stop, compiling):
         return RunResult(config, totals, 0.0, 0)
+    if progress is not None:
+        progress(0)  # the games begin: a progress bar times them, not the compilation
     batch = batch_size or FIRST_BATCH
     slow = kernel.seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
     min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch

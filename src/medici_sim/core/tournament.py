@@ -45,7 +45,7 @@ class Tournament:
     done: list[int] = field(init=False)  # games played per lineup
     labels: list[str] = field(init=False)
     strategy_stats: np.ndarray = field(init=False)  # (strategies, N_STATS)
-    pairs: np.ndarray = field(init=False)  # (strategies, strategies) accounting's pair_stats
+    pairs: np.ndarray = field(init=False)  # (strategies, strategies): accounting's PAIR_ABOVE
     seat_stats: np.ndarray = field(init=False)  # (players, N_STATS)
     run: np.ndarray = field(init=False)
     elapsed: float = 0.0
@@ -78,12 +78,16 @@ class Tournament:
     def complete(self) -> bool:
         return all(done == self.target for done in self.done)
 
+    def per_lineup(self, games: int) -> int:
+        """What asking for about ``games`` more games gives each lineup: an even share, rounded
+        up to a whole number of rotations (every strategy of a lineup in every seat equally often)."""
+        share = -(-games // len(self.lineups))
+        return -(-share // self.players) * self.players
+
     def play(self, games: int, progress=None, stop=None, on_batch=None) -> None:
-        """Ask for about ``games`` more games, split evenly over the lineups (a whole number
-        of rotations each, so every strategy of a lineup sits in every seat equally often),
-        and play them (see ``catch_up``)."""
-        per_lineup = -(-games // len(self.lineups))
-        self.target += -(-per_lineup // self.players) * self.players
+        """Ask for about ``games`` more games (``per_lineup`` of them for each lineup) and play
+        them (see ``catch_up``)."""
+        self.target += self.per_lineup(games)
         self.catch_up(progress, stop, on_batch)
 
     def catch_up(self, progress=None, stop=None, on_batch=None) -> None:

@@ -221,8 +221,9 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
     """Play each tournament's games, or batches until every win rate's half-width is below
     the precision; a resumed tournament first finishes what was asked of it. True if complete.
 
-    ``progress(n)`` after each batch, ``on_batch()`` when the totals are consistent (to
-    checkpoint), ``on_more(games)`` when --precision asks for another round.
+    ``progress(n)`` after each batch (and ``progress(0)`` as each lineup's games begin),
+    ``on_batch()`` when the totals are consistent (to checkpoint), ``on_more(games)`` with the
+    games --precision's next round will play.
     """
     stopped = stop.is_set if stop is not None else (lambda: False)
     for t in tournaments:
@@ -237,10 +238,16 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
         if any(t.games >= MAX_PRECISION_GAMES for t in wide):
             raise ConfigError(f"--precision {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
         if on_more is not None:
-            on_more(study.games * sum(len(t.lineups) for t in wide))
+            on_more(sum(len(t.lineups) * t.per_lineup(study.games) for t in wide))
         for t in wide:
             t.play(study.games, progress, stop, on_batch)
     return not stopped()
+
+
+def planned_games(tournaments: list[Tournament], study: Study) -> int:
+    """The games ``play`` plays before any --precision round: each tournament's lineups up to
+    its target (a resumed one's, else what ``study.games`` asks of it)."""
+    return sum(len(t.lineups) * (t.target or t.per_lineup(study.games)) for t in tournaments)
 
 
 def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict:
