@@ -195,3 +195,26 @@ def test_progress_counts_the_games_played_from_the_first_game_on(capsys, monkeyp
     played = int(next(line.split()[-1] for line in out.splitlines() if line.split()[:1] == ["games"]))
     assert bar.total == bar.n == played
     assert bar.began_ready
+
+
+@pytest.mark.parametrize("game,strategies", [("card", ("random",)), ("classic", ("random", "value", "expert")),
+                                             ("card", ("random", "expert", "search"))])
+def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, strategies):
+    """The notice's estimate is the measured one (common.COMPILE_SECONDS), for the game and for
+    a kernel with or without search."""
+    from types import SimpleNamespace
+
+    from medici_sim.cli.common import COMPILE_SECONDS, CompileNotice
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    notice = CompileNotice(quiet=False)
+    kernel = SimpleNamespace(game=get_game(game), table_names=strategies)
+    notice(kernel, 1.0)  # a cached kernel loads quickly: nothing said
+    assert capsys.readouterr().err == ""
+    notice(kernel, 2.5)
+    notice(kernel, 3.0)
+    notice.close()
+    err = capsys.readouterr().err
+    (low, high), search = COMPILE_SECONDS[game]
+    assert err.count("medici-sim: compiling") == 1 and f"the {game} engine for {', '.join(strategies)}" in err
+    assert (f"about {search} s" if "search" in strategies else f"{low}-{high} s") in err

@@ -101,11 +101,23 @@ class RunFiles:
         return checkpoint.lock(self.checkpoint_target) if self.checkpoint_target else nullcontext()
 
 
+# How long a first run compiles its kernel, per game: CPU seconds (user + sys) with an empty numba
+# cache, from the fewest strategies to every heuristic, and a kernel with `search` (which plays
+# every heuristic in its rollouts). Measured with `python benchmarks/bench_compile.py`, which
+# prints this line; one core compiles, so an idle machine waits about this long, a busy one longer.
+COMPILE_SECONDS = {"card": ((16, 30), 76), "classic": ((17, 33), 75)}
+
+
+def compile_estimate(game: str, strategies) -> str:
+    """The compile notice's estimate for a kernel of ``strategies`` (COMPILE_SECONDS)."""
+    (low, high), search = COMPILE_SECONDS[game]
+    return f"about {search} s" if "search" in strategies else f"{low}-{high} s"
+
+
 class CompileNotice:
     """Says once on stderr that the engine is compiling and roughly how long that takes, with
     a timer while it does (a first run compiles; later runs load the kernel from the cache)."""
 
-    TYPICAL = "10-30 s on 2 cores"
     AFTER = 2.0  # seconds: loading a cached kernel takes well under this, even on a busy machine
 
     def __init__(self, quiet: bool):
@@ -119,7 +131,8 @@ class CompileNotice:
         if not self.told:
             self.told = True
             click.echo(f"medici-sim: compiling the {kernel.game.name} engine for {', '.join(kernel.table_names)} "
-                       f"(once: typically {self.TYPICAL}; later runs load it from the cache)", err=True)
+                       f"(once: {compile_estimate(kernel.game.name, kernel.table_names)}, longer on a busy machine; "
+                       "later runs load it from the cache)", err=True)
             from tqdm import tqdm
 
             self.bar = tqdm(desc="compiling", bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
