@@ -7,8 +7,10 @@ played, so no output file is ever half-written.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import textwrap
 import threading
 import traceback
 from contextlib import contextmanager, nullcontext
@@ -39,6 +41,7 @@ USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDepende
                UnknownGame, IllegalDecision, StrategyCompileError)
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
+TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where it cannot be known (a pipe)
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
 
 
@@ -197,6 +200,29 @@ def _set_debug(ctx, param, value) -> None:
 wide_option = click.option("--wide", is_flag=True,
                            help="Print every column at full precision (the default tables fit 100 columns; "
                                 "--out files always hold every column).")
+wrap_option = click.option("--wide", is_flag=True,
+                           help="Print long lines whole (by default they are wrapped between words to the "
+                                f"terminal's width, or to {TEXT_WIDTH} columns when it cannot be known).")
+
+
+def wrapped(text: str, hang: int = 4, width: int | None = None) -> str:
+    """``text`` with every line longer than ``width`` (default: the terminal's) broken between
+    words, the continuation indented ``hang`` more than the line itself."""
+    width = max(width or shutil.get_terminal_size((TEXT_WIDTH, 24)).columns, 40)
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + " " * hang,
+                               break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def echo_text(text: str, wide: bool, hang: int = 4, nl: bool = True) -> None:
+    """Print ``text`` wrapped to the terminal (``wide``: as it is)."""
+    click.echo(text if wide else wrapped(text, hang), nl=nl)
 debug_option = click.option("--debug", is_flag=True, expose_value=False, callback=_set_debug,
                             help="On an error, show the full trace as well (e.g. why a plug-in does not compile).")
 

@@ -16,7 +16,7 @@ from numba.core.errors import NumbaError
 from ..core.driver import MAX_GAMES, ConfigError, IllegalDecision, Kernel, RunConfig, StrategyCompileError
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
-from .common import GAME_HELP, debug_option, load_game_deck, parse_strategies
+from .common import GAME_HELP, debug_option, echo_text, load_game_deck, parse_strategies, wrap_option
 
 
 def trace_config(game_name: str, players: int, strategies: str, seed: int, index: int, seating: str,
@@ -72,8 +72,10 @@ def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: the narration; json: the same content as data (keys documented in "
                    "medici_sim.games.card.narrate / medici_sim.games.classic.narrate).")
+@wrap_option
 @debug_option
-def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format):
+def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format,
+                  wide):
     """Tell one game of a run turn by turn: game G (--index) of the run with seed S (--seed),
     exactly as the simulation plays it (R25, C20), with any strategies, plug-ins included.
 
@@ -97,4 +99,4 @@ def trace_command(game_name, players, strategies, seed, index, seating, variant,
     if output_format == "json":
         click.echo(json.dumps(data, indent=1))
     else:
-        click.echo(text, nl=False)
+        echo_text(text, wide, nl=False)
