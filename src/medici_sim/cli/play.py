@@ -25,7 +25,16 @@ from ..core.driver import ConfigError, Kernel, RunConfig, seat_strategy
 from ..core.plugins import load_plugin
 from ..core.registry import get_game
 from ..core.rng import GameRandom
-from .common import INTERRUPTED, check_players, game_option, load_game_deck, parse_strategy_list
+from .common import (
+    INTERRUPTED,
+    check_players,
+    compile_estimate,
+    echo_text,
+    game_option,
+    load_game_deck,
+    parse_strategy_list,
+    wrap_option,
+)
 
 SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
 TABLES = {"card": ("medici_sim.games.card.table", "CardTable"),
@@ -71,8 +80,12 @@ def choose_seat(spec: str, players: int, seed: int) -> int:
               help="card: standard [default] or bonus20 (20 florins for 8+ icons of a good, R19); classic: standard.")
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load opponent strategies from a Python file that registers them (repeatable).")
-def play_command(game_name, players, opponents, seat, seed, variant, plugins):
+@wrap_option
+def play_command(game_name, players, opponents, seat, seed, variant, plugins, wide):
     """Play one game yourself against the bots, in the terminal.
+
+    The table shows what each of its columns means once, at your first question; type ? at
+    any question to see it again.
 
     Example: medici-sim play --game classic --players 4 --opponents expert,value,random --seat 2
     """
@@ -103,15 +116,18 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
     module, cls = TABLES[game.name]
     kernel = Kernel(config)
-    table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], click.echo, ask)
+    def say(text: str) -> None:
+        echo_text(text, wide)
 
+    table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], say, ask)
     others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
-    click.echo(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
-    click.echo(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
-               f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
-               + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
-               + ". Ctrl-C leaves.")
-    click.echo("Dealing... (the first game after installing compiles the engine: up to a minute, once)", err=True)
+    say(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
+    say(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
+        f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
+        + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
+        + (" --wide" if wide else "") + ". Ctrl-C leaves.")
+    click.echo(f"Dealing... (the first game after installing compiles the engine, once: "
+               f"{compile_estimate(game.name, kernel.table_names)})", err=True)
     try:
         with human.seated(table), kernel.naming_illegal_decisions():
             table.play()
@@ -120,4 +136,4 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
         click.echo("medici-sim play: goodbye (you left the game)", err=True)
         sys.exit(INTERRUPTED)
     click.echo("")
-    click.echo(table.standings())
+    say(table.standings())
