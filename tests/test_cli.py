@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -218,3 +219,50 @@ def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, stra
     (low, high), search = COMPILE_SECONDS[game]
     assert err.count("medici-sim: compiling") == 1 and f"the {game} engine for {', '.join(strategies)}" in err
     assert (f"about {search} s" if "search" in strategies else f"{low}-{high} s") in err
+
+
+RULE_CODE = re.compile(r"\b[RC]\d+\b")
+
+
+@pytest.mark.parametrize("args", [
+    ("-n", "2000", "-p", "3", "-s", "expert,greedy,random"),
+    ("--game", "classic", "-n", "2000", "-s", "expert,value,bargain,random", "--seating", "rotate"),
+    ("compare", "-n", "600", "-p", "3", "-s", "random,greedy,expert"),
+    ("balance", "-n", "400", "-p", "3", "-s", "random,greedy"),
+])
+def test_tables_speak_plain_words(capsys, args):
+    """No rule codes in the tables (they are in the docs and --help), and the florin columns
+    say what they hold; the margin of victory is shown."""
+    code, out, err = run(capsys, *args, "-q")
+    assert code == 0, err
+    tables, _, summary = out.partition("\nRun\n")
+    assert not RULE_CODE.search(tables), RULE_CODE.search(tables)
+    assert "ships, majorities, bonuses:" in tables
+    assert "mean final florins" in tables or "share of all florins" in tables  # balance: shares
+    assert "mean_win_margin" in summary or "margin" in tables
+
+
+@pytest.mark.parametrize("game,players,names", [("card", 3, ["gambler", "greedy", "random"]),
+                                                ("classic", 4, ["collector", "value", "bargain", "random"])])
+def test_margin_of_victory_is_the_reference_engines(capsys, tmp_path, game, players, names):
+    """mean_win_margin: the winner's florins minus the best non-winner's, 0 on a shared win, per
+    game; the kernel's sum equals the reference engine's games, one by one."""
+    from medici_sim.games.card import reference as card_reference
+    from medici_sim.games.card.deck import default_deck
+    from medici_sim.games.classic import reference as classic_reference
+
+    games, seed = 300, 9
+    path = tmp_path / "out.json"
+    code, _, err = run(capsys, "--game", game, "-n", str(games), "-p", str(players), "-s", ",".join(names),
+                       "--seating", "rotate", "--seed", str(seed), "--out", str(path), "-q")
+    assert code == 0, err
+    margins = []
+    for index in range(games):
+        if game == "card":
+            final = card_reference.play_game(default_deck(), players, 0, names, seed, index, "rotate")["florins"][-1]
+        else:
+            final = classic_reference.play_game(players, names, seed, index, "rotate")["money"][-1]
+        best = final.max()
+        margins.append(0 if (final == best).sum() > 1 else best - final[final < best].max())
+    assert json.loads(path.read_text())["summary"]["mean_win_margin"] == round(sum(margins) / games, 2)
+    assert 0 < sum(margins)

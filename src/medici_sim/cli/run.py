@@ -96,12 +96,10 @@ def run_main(options: dict, given: set[str]) -> None:
     written = write_tables(files.out, {"seats": seats, "strategies": by_strategy}, run) if files.out else []
     if not result.complete:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {result.totals.games} of {config.games} games")
-    start, shared = ("R7", "R22") if game.name == "card" else ("C6", "C18")
     wide = options["wide"]
-    print_table(f"Per seat (seat 1 starts day 1, {start}; a k-way shared win counts 1/k, {shared})", seats,
-                "seats", wide)
+    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
     if config.seating != "fixed" or len(by_strategy) > 1:
-        print_table("Per strategy (best first)", by_strategy, "strategies", wide)
+        print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
     click.echo("\nRun")
     for key, value in run.items():
         click.echo(f"  {key:18} {value}")

@@ -258,7 +258,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
                 print_table(titles[name], frame, name, wide)
             else:
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
-                            name, wide)
+                            name, wide, explain=deck == decks[0])
     click.echo("\nRun")
     for key, value in run.items():
         if key != "verdict":
@@ -278,12 +278,12 @@ def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
     tables = studies.compare_answer(tournaments, study)
-    shared = "R22" if study.game.name == "card" else "C18"
     titles = {
-        "strategies": f"Per strategy (win rate counts a k-way shared win as 1/k, {shared}; 95% intervals)",
+        "strategies": "Per strategy (a win shared by k players counts 1/k; 95% intervals)",
         "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
                    "95% intervals)",
-        "head_to_head": "Head to head (above_rate: how often strategy finished above opponent; ties half)",
+        "head_to_head": "Head to head (finishes above: how often the strategy finished above the opponent in the "
+                        "games they met; a tie counts half)",
     }
     figure = None
     if files.plot:
@@ -306,8 +306,8 @@ def balance(ctx, **options):
     titles = {
         "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
-        "rules": "Seat advantage (seat 1 starts day 1, R7), florin sources, winning margin, "
-                 "games the variant decided",
+        "rules": "Seat advantage (seat 1 starts day 1), florin sources, margin of victory, games the variant "
+                 "decided",
         studies.TUNED_TABLE: "Tuned parameters under each rule",
     }
     figure = None

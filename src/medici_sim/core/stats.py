@@ -14,6 +14,7 @@ import pandas as pd
 from .accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
+    RUN_GAMES,
     RUN_WIN_MARGIN,
     STAT_BONUS,
     STAT_GAMES,
@@ -123,6 +124,13 @@ def run_counters(run: np.ndarray, game: Game) -> dict[str, int]:
     return counters
 
 
+def mean_win_margin(run: np.ndarray) -> float:
+    """The margin of victory per game: the winner's florins minus the best non-winner's, 0 on a
+    shared win (accounting.record_outcome_nb sums it)."""
+    games = int(run[RUN_GAMES])
+    return int(run[RUN_WIN_MARGIN]) / games if games else 0.0
+
+
 def seat_frame(result: RunResult) -> pd.DataFrame:
     """Per seat (R7: seat 1 starts day 1): who sat there and how the seat fared."""
     config = result.config
@@ -167,5 +175,6 @@ def summary(result: RunResult) -> dict:
         "threads": config.threads,
         "elapsed_seconds": round(result.elapsed, 3),
         "games_per_second": round(result.games_per_second),
+        "mean_win_margin": round(mean_win_margin(totals.run), 2),
         **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
     }

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
-from ..core.stats import mean_interval, run_counters
+from ..core.stats import mean_interval, mean_win_margin, run_counters
 from ..core.tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
@@ -130,7 +130,7 @@ def rules_row(tournament: Tournament) -> dict:
         "seat1_win_rate": win[0], "seat1_ci_low": max(low[0], 0.0), "seat1_ci_high": min(high[0], 1.0),
         "fair_win_rate": fair,
         "seat_advantage": win[0] - fair, **{k: v[0] for k, v in shares.items()},
-        "mean_win_margin": tournament.run[acc.RUN_WIN_MARGIN] / games,
+        "mean_win_margin": mean_win_margin(tournament.run),
         "variant_decided_rate": run_counters(tournament.run, tournament.game_def).get("variant_decided", 0) / games,
     }
 

@@ -24,6 +24,7 @@ import pandas as pd
 from ..core.driver import ConfigError, SeatStrategy
 from ..core.registry import Game
 from ..core.specs import load_game_deck
+from ..core.stats import mean_win_margin
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from ..core.tuning import TunedParameters
 from ..core.tuning import spec as strategy_spec
@@ -267,6 +268,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else 0,
+        "mean_win_margin": ",".join(str(round(mean_win_margin(t.run), 2)) for t in tournaments),
     }
 
 
