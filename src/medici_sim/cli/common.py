@@ -45,6 +45,29 @@ TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
 
 
+DECK_HELP = ("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
+             "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4].")
+
+
+def deck_option(repeatable: bool = False):
+    """--deck NAME|FILE, read by the game's own ``load_deck`` wherever a command takes a deck;
+    compare and balance take it repeatedly (each deck plays its own games)."""
+    from ..games.card.deck import named_decks
+
+    text = DECK_HELP.format(names=", ".join(named_decks()))
+    if repeatable:
+        text += " Repeat it to play each deck in turn: one table per deck."
+    return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
+
+
+def deck_file(spec: str | None) -> str | None:
+    """A --deck value that names a file (an input to check), or None (none, a shipped deck's
+    name, or --decks all)."""
+    from ..games.card.deck import ALL_DECKS, named_decks
+
+    return spec if spec is not None and spec not in named_decks() and spec != ALL_DECKS else None
+
+
 def game_option(command):
     return click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card",
                         show_default=True, help=GAME_HELP)(command)
@@ -108,7 +131,7 @@ class RunFiles:
 # cache, from the fewest strategies to every heuristic, and a kernel with `search` (which plays
 # every heuristic in its rollouts). Measured with `python benchmarks/bench_compile.py`, which
 # prints this line; one core compiles, so an idle machine waits about this long, a busy one longer.
-COMPILE_SECONDS = {"card": ((16, 30), 76), "classic": ((17, 33), 75)}
+COMPILE_SECONDS = {"card": ((16, 32), 80), "classic": ((17, 33), 80)}
 
 
 def compile_estimate(game: str, strategies) -> str:
