@@ -16,6 +16,7 @@ from .common import (
     CompileNotice,
     RunFiles,
     absolute,
+    deck_file,
     default_threads,
     interruptible,
     load_game_deck,
@@ -60,7 +61,7 @@ def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None)
 
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
-                     overwrite_checkpoint=options["overwrite_checkpoint"], deck=options["deck_path"],
+                     overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
                      plugins=options["plugins"])
     saved = checkpoint.read(files.resume, "run") if files.resume else None
     config = _config_from(options, given, saved)

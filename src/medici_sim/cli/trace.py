@@ -16,7 +16,7 @@ from numba.core.errors import NumbaError
 from ..core.driver import MAX_GAMES, ConfigError, IllegalDecision, Kernel, RunConfig, StrategyCompileError
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
-from .common import GAME_HELP, debug_option, echo_text, load_game_deck, parse_strategies, wrap_option
+from .common import GAME_HELP, debug_option, deck_option, echo_text, load_game_deck, parse_strategies, wrap_option
 
 
 def trace_config(game_name: str, players: int, strategies: str, seed: int, index: int, seating: str,
@@ -66,7 +66,7 @@ def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
               help="As in the run: fixed, rotate (game G rotates the strategies G seats) or random (R24, C20).")
 @click.option("--variant", default=None,
               help="card: standard [default] or bonus20 (R19); classic: standard only.")
-@click.option("--deck", "deck_path", default=None, help="card only: the deck CSV the run played with (R3, R5).")
+@deck_option()
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,

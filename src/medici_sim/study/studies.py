@@ -28,7 +28,7 @@ from ..core.stats import mean_win_margin
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from ..core.tuning import TunedParameters
 from ..core.tuning import spec as strategy_spec
-from ..games.card.deck import ALL_DECKS, named_decks, resolve_deck, shipped_name
+from ..games.card.deck import ALL_DECKS, named_decks, shipped_name
 from .analysis import (
     balance_tables,
     head_to_head_table,
@@ -69,7 +69,7 @@ def load_decks(game: Game, specs: str | Sequence[str] | None) -> tuple:
             raise ConfigError(f"--decks all is every shipped deck ({', '.join(named_decks())}); name no other "
                               "deck with it")
         return tuple(named_decks().values())
-    decks = tuple(resolve_deck(spec) if game.name == "card" else game.load_deck(spec) for spec in specs)
+    decks = tuple(load_game_deck(game, spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, deck in zip(specs, decks, strict=True):
         if deck.fingerprint() in seen:
