@@ -12,7 +12,7 @@ from conftest import run
 
 from medici_sim.cli.common import parse_strategies
 from medici_sim.core.driver import ConfigError
-from medici_sim.core.registry import get_game
+from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.stats import seat_columns, strategy_columns
 
 SEAT_COLUMNS = seat_columns(get_game("card"))
@@ -88,7 +88,9 @@ def test_custom_deck_and_running_out(capsys, tmp_path):
     (["--seed", "-1"], "seed must be between 0"),
     (["--threads", "0"], "threads must be between 1"),
     (["--variant", "bonus30"], "bonus30"),
-    (["--deck", "/nonexistent/deck.csv"], "cannot read"),
+    (["--deck", "/nonexistent/deck.csv"], "no such file, and no shipped deck of that name"),
+    (["--strategies", "cautious:max_reveals=7"], "must be between 0 and 3, got 7\n"),  # not 7.0
+    (["--strategies", "collector:focus=1.50"], "must be a whole number, got 1.5\n"),
     (["--out", "result.txt"], "extension must be one of"),
     (["--out", "/nonexistent/dir/result.csv"], "cannot write"),
     (["--strategies", "random:speed=3"], "has no parameter 'speed'"),
@@ -266,3 +268,47 @@ def test_margin_of_victory_is_the_reference_engines(capsys, tmp_path, game, play
         margins.append(0 if (final == best).sum() > 1 else best - final[final < best].max())
     assert json.loads(path.read_text())["summary"]["mean_win_margin"] == round(sum(margins) / games, 2)
     assert 0 < sum(margins)
+
+
+def test_balance_help_offers_only_the_games_it_takes(capsys):
+    code, out, err = run(capsys, "balance", "--help")
+    assert code == 0, err
+    balanced = [name for name, game in GAMES.items() if game.variants == ("standard", "bonus20")]
+    assert f"--game [{'|'.join(balanced)}]" in out
+    game_help = out[out.index("--game"):out.index("--games")]
+    assert not any(name in game_help for name in GAMES if name not in balanced)
+    code, out, err = run(capsys, "balance", "--game", "classic")  # refused, with a word on compare
+    assert code == 2 and "use compare --game classic" in err
+
+
+def test_deck_is_one_option_with_one_parser(capsys, tmp_path):
+    """--deck takes a shipped deck's name or a deck file wherever a command takes a deck, with
+    the same help (compare and balance also take it repeatedly)."""
+    from importlib.resources import files
+
+    from medici_sim.cli.main import cli
+
+    commands = {"main": cli, **cli.commands}
+    options = {name: next(p for p in command.params if p.name == "deck_path") for name, command in commands.items()
+               if any(p.name == "deck_path" for p in command.params)}
+    assert set(options) == {"main", "compare", "balance", "trace", "tune"}
+    assert len({option.help.split(" Repeat it")[0] for option in options.values()}) == 1
+    assert {name for name, option in options.items() if option.multiple} == {"compare", "balance"}
+    file = tmp_path / "high.csv"
+    shipped = files("medici_sim.games.card").joinpath("data/deck-high-values.csv").read_text("utf-8")
+    file.write_text(shipped)
+    outs = []
+    for deck in ("high-values", str(file)):
+        code, out, err = run(capsys, "-n", "2000", "-p", "3", "--deck", deck, "-q")
+        assert code == 0, err
+        outs.append(out.partition("\nRun\n")[0])
+        code, out, err = run(capsys, "trace", "-p", "3", "--deck", deck, "--index", "5")
+        assert code == 0, err
+    assert outs[0] == outs[1]  # the same cards, by name or by file
+
+
+def test_plural_counts_nouns():
+    from medici_sim.core.narration import plural
+
+    assert [plural(n, "florin") for n in (0, 1, 2)] == ["0 florins", "1 florin", "2 florins"]
+    assert plural(1, "more card", "more cards") == "1 more card" and plural(3, "lot") == "3 lots"

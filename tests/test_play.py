@@ -188,6 +188,10 @@ def test_a_person_answering_at_random_plays_whole_games(human, game, players, se
     assert "disagrees with the engine" not in text
     standings = table.standings()
     assert "Final standings" in standings and re.search(r"You win!|wins\.|Shared win", standings)
+    # plain words: no rule codes (they are in the docs), nouns counted right, no signed amounts
+    said = text + standings
+    assert not re.search(r"\b[RC]\d+\b", said), re.search(r".*\b[RC]\d+\b.*", said).group(0)
+    assert not re.search(r"(?<![\d.,/])1 (florins|cards|holds|more cards)\b|\(s\)|[-+] -\d", said)
 
 
 class Typist:

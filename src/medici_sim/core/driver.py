@@ -22,7 +22,7 @@ from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .dispatch import strategy_table
-from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game
+from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, format_number, get_game
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -73,12 +73,6 @@ class SeatStrategy:
         out = np.zeros(MAX_PARAMS)
         out[: len(self.params)] = [v for _, v in self.params]
         return out
-
-
-def format_number(value: float) -> str:
-    """The shortest text that reads back as exactly ``value`` (2.0 -> "2", 0.1 -> "0.1")."""
-    text = repr(float(value))
-    return text[:-2] if text.endswith(".0") else text
 
 
 def _game(name: str) -> Game:
