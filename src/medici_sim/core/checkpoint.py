@@ -47,6 +47,10 @@ What :func:`read` checks of the statistics is what an honest engine guarantees, 
 - run: outright games <= win margin <= the scores' total (no margin without an outright win);
 - a tournament's target is a whole number of rounds, its lineups are played in order
   (``core.tournament``): done[k] is non-increasing, within one round of the target;
+- balance's bonus20 tournament follows its standard one (the same games under both rules):
+  the same target and done, and paired sums (paired_sq per strategy, paired_seat_sq per
+  seat) no smaller than Cauchy allows, (W_bonus20 - W_standard)**2 <= paired_sq G; every
+  other tournament's paired sums are 0;
 - the few identities a game adds (``Game.totals_rules``, in the game's ``game.py``): the card
   game's florins are exactly its ships + majorities + bonuses (R13-R19), paid in 5s;
   the classic game's money is its starting money - spent + those sources (C4, C13-C16).
@@ -99,7 +103,8 @@ COMMANDS = ("run", "compare", "balance", "tune")
 RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
 STUDY_KEYS = ("games", "precision", "tournaments")
 TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "deck", "strategies")
-TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run")
+TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run", "paired_sq",
+                            "paired_seat_sq")
 TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
 DOCUMENT_KEYS = ("format", "version", "command", "configuration", "progress")  # and "checksum", of these
 # option names given next to --resume, as check_matches may be told them (click parameter names too)
@@ -649,7 +654,8 @@ def _check_study(configuration, progress, command: str) -> None:
         raise _Invalid(f"tournaments has {len(saved_progress)} entries, but the configuration has "
                        f"{len(tournaments)} tournaments")
     for i, (t, p) in enumerate(zip(tournaments, saved_progress, strict=True)):
-        _tournament_progress(p, f"tournaments[{i}]", t, games, precision)
+        leader = saved_progress[i - 1] if command == "balance" and i % 2 else None  # bonus20 follows standard
+        _tournament_progress(p, f"tournaments[{i}]", t, games, precision, leader)
 
 
 @dataclass(frozen=True)
@@ -729,7 +735,9 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
         raise _Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not standard and bonus20 pairs")
 
 
-def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision) -> None:
+def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision, leader: dict | None) -> None:
+    """One tournament's progress; ``leader``: the (checked) progress of the tournament it
+    follows, the same games under other rules (balance), or None."""
     from .tournament import lineups  # tournament imports this module
 
     _keys(saved, where, TOURNAMENT_PROGRESS_KEYS)
@@ -790,6 +798,23 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
     _same_sums(seat, f"{where}.seat_stats", by_strategy, f"{where}.strategy_stats")
     _pairs(pairs, f"{where}.pairs", lambda a, b: together[a][b])
     rules.run(run, f"{where}.run", total, seat)
+    paired = [_vector(saved["paired_sq"], f"{where}.paired_sq", rows, shape),
+              _vector(saved["paired_seat_sq"], f"{where}.paired_seat_sq", players, f"the {players}-player game")]
+    if leader is None:
+        if any(map(any, paired)):
+            raise _Invalid(f"{where}: paired sums, but the tournament follows no other (only balance's bonus20 "
+                           "tournaments do)")
+        return
+    if (saved["target"], saved["done"]) != (leader["target"], leader["done"]):
+        raise _Invalid(f"{where}.done is {done}, but the standard tournament it follows played {leader['done']}: "
+                       "both play the same games")
+    for key, sums, rows_here, rows_there in (("paired_sq", paired[0], by_strategy, leader["strategy_stats"]),
+                                             ("paired_seat_sq", paired[1], seat, leader["seat_stats"])):
+        for r, (square, mine, theirs) in enumerate(zip(sums, rows_here, rows_there, strict=True)):
+            spread = mine[STAT_WIN60] - theirs[STAT_WIN60]  # the sum of the per-game differences: Cauchy
+            if spread * spread > square * total:
+                raise _Invalid(f"{where}.{key}[{r}] is {square}, too small for win totals {theirs[STAT_WIN60]} "
+                               f"and {mine[STAT_WIN60]} in the same {total} games")
 
 
 # ---------------------------------------------------------------- the statistics

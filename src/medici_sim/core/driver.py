@@ -227,8 +227,12 @@ class Kernel:
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
+    def zeros(self) -> Totals:
+        """Empty totals of this kernel's games."""
+        return Totals.zeros(self.config.players, self.game)
+
     def play(self, first_game: int, n_games: int) -> Totals:
-        totals = Totals.zeros(self.config.players, self.game)
+        totals = self.zeros()
         with self.naming_illegal_decisions():
             self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
                                     self.slot_strategy, self.slot_params,
@@ -351,7 +355,7 @@ class ThreadRunner:
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
              batch_size: int | None = None, first_game: int = 0, *, stop: threading.Event | None = None,
              done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None,
-             runner=None, compiling: Callable[[Kernel, float], None] | None = None) -> RunResult:
+             runner=None, compiling: Callable[[Kernel, float], None] | None = None, kernel=None) -> RunResult:
     """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
     - ``done``: totals of the first games of this range, already played (a resumed run);
@@ -366,9 +370,11 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
     - ``runner``: what plays a batch's chunks: threads here (``ThreadRunner``, the
       default) or a Dask cluster (``cluster.DaskRunner``); the totals are the same.
     - ``compiling(kernel, seconds)``: told while the kernel compiles (see ``Kernel.warm_up``).
+    - ``kernel``: what plays the games, if not ``Kernel(config)``: one with the same interface
+      (``pairing.PairedKernel`` plays them under two rules; its totals are paired).
     """
-    kernel = Kernel(config)
-    totals = Totals.zeros(config.players, kernel.game)
+    kernel = kernel or Kernel(config)
+    totals = kernel.zeros()
     if done is not None:
         totals.add(done)
     if not kernel.warm_up(stop, compiling):
@@ -385,7 +391,7 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         while totals.games < config.games and not (stop is not None and stop.is_set()):
             n = min(batch, config.games - totals.games)
             began = time.perf_counter()
-            batch_totals = Totals.zeros(config.players, kernel.game)
+            batch_totals = kernel.zeros()
             for part in active.play(kernel, chunks(first_game + totals.games, n, active.parts, min_chunk)):
                 batch_totals.add(part)
             totals.add(batch_totals)

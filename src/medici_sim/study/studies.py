@@ -18,7 +18,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
 import pandas as pd
 
 from ..core.driver import ConfigError, SeatStrategy
@@ -36,6 +35,7 @@ from .analysis import (
     points,
     ratings_table,
     require_statsmodels,
+    seat_changed,
     strategy_table,
     verdict,
 )
@@ -195,12 +195,19 @@ def plan(study: Study, command: str) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or a standard and a bonus20
     one per player count on the same game indices (balance: the same shuffles wherever play
     coincides). Deck after deck, each deck's configurations numbered after the previous
-    deck's, so no two decks share a game index (the first deck's are a one-deck study's)."""
+    deck's, so no two decks share a game index (the first deck's are a one-deck study's).
+    A bonus20 tournament follows its standard one: they play each game under both rules,
+    together, so that a difference between the rules is paired game by game."""
     variants = BALANCED_VARIANTS if command == "balance" else (study.variant or study.game.variants[0],)
     n = len(study.counts)
-    return [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
-                       config_index=d * n + i, game=study.game.name)
-            for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts) for variant in variants]
+    tournaments = [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
+                              config_index=d * n + i, game=study.game.name)
+                   for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
+                   for variant in variants]
+    if command == "balance":
+        for standard, bonus20 in zip(tournaments[::2], tournaments[1::2], strict=True):
+            bonus20.follow(standard)
+    return tournaments
 
 
 def by_deck(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
@@ -227,19 +234,20 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
     games --precision's next round will play.
     """
     stopped = stop.is_set if stop is not None else (lambda: False)
-    for t in tournaments:
+    leaders = [t for t in tournaments if t.leader is None]  # a follower plays with its leader
+    for t in leaders:
         if t.target == 0:
             t.play(study.games, progress, stop, on_batch)
         else:
             t.catch_up(progress, stop, on_batch)
     while study.precision is not None and not stopped():
-        wide = [t for t in tournaments if max_half_width(t) >= study.precision]
+        wide = [t for t in leaders if any(max_half_width(u) >= study.precision for u in (t, t.follower) if u)]
         if not wide:
             break
         if any(t.games >= MAX_PRECISION_GAMES for t in wide):
             raise ConfigError(f"--precision {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
         if on_more is not None:
-            on_more(sum(len(t.lineups) * t.per_lineup(study.games) for t in wide))
+            on_more(sum(len(t.lineups) * t.per_lineup(study.games) * (2 if t.follower else 1) for t in wide))
         for t in wide:
             t.play(study.games, progress, stop, on_batch)
     return not stopped()
@@ -403,11 +411,8 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
             headline = ("raises" if biggest["difference"] > 0 else "lowers", biggest["strategy"])
         else:
             headline = ("none", "")
-        std, b20 = rules.loc["standard"], rules.loc["bonus20"]
-        seat_half = np.hypot(std["seat1_ci_high"] - std["seat1_win_rate"], b20["seat1_ci_high"] - b20["seat1_win_rate"])
-        seat_changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
-        out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed else "unchanged",
-                             "decided": float(b20["variant_decided_rate"]), "rows": rows}
+        out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed(rules) else "unchanged",
+                             "decided": float(rules.loc["bonus20", "variant_decided_rate"]), "rows": rows}
     return out
 
 
