@@ -430,6 +430,12 @@ RUN_RULES = [
 ]
 
 STUDY_RULES = [
+    # balance's bonus20 tournament follows its standard one: the same games, paired sums
+    ("compare", _set(["progress", "tournaments", 0, "paired_sq", 1], 3600), "paired sums, but the tournament follows"),
+    ("balance", _set(["progress", "tournaments", 0, "paired_seat_sq", 0], 3600), "paired sums, but the tournament"),
+    ("balance", _set(["progress", "tournaments", 1, "paired_sq", 0], 0), "tournaments[1].paired_sq[0] is 0, too small"),
+    ("balance", _set(["progress", "tournaments", 1, "paired_seat_sq", 1], 0), "tournaments[1].paired_seat_sq[1] is 0"),
+    ("balance", _set(["progress", "tournaments", 1, "paired_sq"], [0]), "tournaments[1].paired_sq has 1"),
     ("compare", lambda d: _t(d, "done").__setitem__(0, 601), "tournaments[0].done[0] is 601, but lineups are played"),
     ("compare", lambda d: _t(d, "run").__setitem__(0, 603), "tournaments[0].run[0] is 603, but its lineups played 600"),
     ("compare", _set(["progress", "tournaments", 0, "target"], 603),
