@@ -239,6 +239,7 @@ def test_tables_speak_plain_words(capsys, args):
     assert code == 0, err
     tables, _, summary = out.partition("\nRun\n")
     assert not RULE_CODE.search(tables), RULE_CODE.search(tables)
+    assert max(len(line) for line in tables.splitlines()) <= 100  # titles and captions too
     assert "ships, majorities, bonuses:" in tables
     assert "mean final florins" in tables or "share of all florins" in tables  # balance: shares
     assert "mean_win_margin" in summary or "margin" in tables

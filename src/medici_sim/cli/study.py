@@ -292,8 +292,8 @@ def compare(ctx, **options):
         "strategies": "Per strategy (a win shared by k players counts 1/k; 95% intervals)",
         "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
                    "95% intervals)",
-        "head_to_head": "Head to head (finishes above: how often the strategy finished above the opponent in the "
-                        "games they met; a tie counts half)",
+        "head_to_head": "Head to head (finishes above: how often strategy finished above opponent; a tie counts "
+                        "half)",
     }
     figure = None
     if files.plot:

@@ -132,7 +132,7 @@ def caption(name: str, frame: pd.DataFrame) -> str | None:
 def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True) -> None:
     """A titled table: its main columns in 100 characters, under their ``caption`` (``explain``:
     the first table of its kind a command prints), or every column with ``wide``."""
-    click.echo(f"\n{title}")
+    click.echo(f"\n{title}" if wide else "\n" + wrapped(title, hang=1, width=WIDTH))
     if wide:
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         return
