@@ -32,6 +32,7 @@ from .common import (
     deck_file,
     deck_option,
     default_threads,
+    echo_text,
     given_options,
     interruptible,
     nothing_played,
@@ -274,7 +275,8 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
         if key != "verdict":
             click.echo(f"  {key:24} {value}")
     if verdict_text is not None:
-        click.echo(f"\nVerdict\n{verdict_text}")
+        click.echo("\nVerdict")
+        echo_text(verdict_text, wide)  # wrapped to the terminal, as trace's lines
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")
 
