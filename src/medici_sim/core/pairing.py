@@ -121,7 +121,7 @@ class PairedKernel:
                                                  self.b.table_names, tuple(self.b.slot_strategy)):
             raise ValueError("paired runs differ in more than their rules")
         self.config = (config_a, config_b)  # what a Dask worker rebuilds the kernel from
-        self.game = self.a.game
+        self.game, self.table_names = self.a.game, self.a.table_names
         self.tag = game_tag(self.game.name)
         self.seconds_per_game = 0.0
 
@@ -141,9 +141,10 @@ class PairedKernel:
         return totals
 
     def warm_up(self, stop=None, compiling=None) -> bool:
-        """The game's kernel (``Kernel.warm_up``), then the paired loop around it."""
-        if not self.a.warm_up(stop, compiling):
-            return False
-        self.play(0, 1)
-        self.seconds_per_game = 2 * self.a.seconds_per_game
-        return True
+        """Compile the paired loop and the game's kernel in it as ``Kernel.warm_up`` does (on a
+        thread, telling ``compiling``, answering a stop request, naming a strategy that does not
+        compile); ``seconds_per_game`` is then a paired game's."""
+        return Kernel.warm_up(self, stop, compiling)
+
+    def _compile_failure(self, error: Exception) -> str:
+        return self.a._compile_failure(error)
