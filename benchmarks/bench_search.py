@@ -9,7 +9,9 @@
    rotated every game (R24, C20), for each budget B: card game with 2 and 4 players, classic
    with 3 and 4. Printed: search's win rate (a shared win counts 1/k, R22 / C18) with its
    95% interval, an expert seat's, the difference in standard errors of the difference
-   (the strength tests' measure: more than 3 is a clear win), and games per second.
+   (the strength tests' measure: more than 3 is a clear win; the standard error is the
+   paired one, from each game's difference, as the seats share their games:
+   ``stats.paired_difference``), and games per second.
    ``--ceiling``: the same at the default budget and 4 players against each built-in
    heuristic in turn (three copies of it): how far each is from the search.
 2. Speed: rollouts per second per core, timed on one thread from a game's first decision
@@ -19,7 +21,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 
@@ -29,7 +30,7 @@ from numba import njit
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core.driver import Kernel, RunConfig, simulate
 from medici_sim.core.registry import MAX_PARAMS, get_game
-from medici_sim.core.stats import Z95, strategy_frame
+from medici_sim.core.stats import Z95, paired_difference, strategy_frame
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card.strategies import search as card_search
 from medici_sim.games.classic import engine as classic_engine
@@ -56,9 +57,8 @@ def strength_row(game: str, players: int, budget: int, games: int, threads: int,
     table = strategy_frame(result).set_index("strategy")
     label = f"search:rollouts={budget}" if f"search:rollouts={budget}" in table.index else "search"
     search, expert = table.loc[label], table.loc[other]
-    se_s = (search.win_rate_ci_high - search.win_rate) / Z95
-    se_e = (expert.win_rate_ci_high - expert.win_rate) / Z95
-    edge = (search.win_rate - expert.win_rate) / math.hypot(se_s, se_e)
+    difference, _, high = paired_difference(result.totals, [0], range(1, players))  # slot 0 is search
+    edge = difference / ((high - difference) / Z95)
     print(f"{game:8} {other:>9} {players:>7} {budget:>8} {games:>7} {search.win_rate:>8.3f} "
           f"[{search.win_rate_ci_low:.3f}, {search.win_rate_ci_high:.3f}] {expert.win_rate:>8.3f} {edge:>8.1f} "
           f"{result.games_per_second:>9.1f} {result.games_per_second / threads:>9.1f}", flush=True)

@@ -16,8 +16,9 @@ from conftest import run
 from scipy.stats import norm
 
 from medici_sim.core import accounting
-from medici_sim.core.driver import seat_strategy
-from medici_sim.core.stats import Z95, mean_interval
+from medici_sim.core.driver import Totals, seat_strategy
+from medici_sim.core.registry import get_game
+from medici_sim.core.stats import Z95, mean_interval, paired_difference
 from medici_sim.core.tournament import Tournament
 from medici_sim.study import analysis
 from medici_sim.study.analysis import (
@@ -169,6 +170,58 @@ def test_win_rate_interval_from_win60_units():
     assert low[0] == pytest.approx(11 / 30 - half) and high[0] == pytest.approx(11 / 30 + half)
 
 
+def outcomes_to_totals(scores: np.ndarray) -> Totals:
+    """The kernel's totals of games with these final scores (a row a game, a column a slot at a
+    fixed seat), counted by the kernel's own accounting."""
+    games, players = scores.shape
+    totals = Totals.zeros(players, get_game("card"))
+    seat_slot = np.arange(players)
+    for score in scores:
+        accounting.record_outcome_nb(score, players, seat_slot, totals.seat, totals.slot, totals.pair_stats,
+                                     totals.run)
+    return totals
+
+
+def per_game_credits(scores: np.ndarray) -> np.ndarray:
+    """Each game's win credits (1/k for each of k tied winners, R22), computed directly."""
+    best = scores.max(axis=1, keepdims=True)
+    won = scores == best
+    return won / won.sum(axis=1, keepdims=True)
+
+
+def test_paired_difference_is_the_per_game_difference_interval():
+    """3,000 games of four slots, shared wins included: the interval of (slot 0) - (slots 2, 3)
+    from the kernel's sums equals the one computed from each game's difference."""
+    rng = np.random.default_rng(11)
+    scores = rng.integers(0, 4, size=(3000, 4)) * 10  # ties for the win are common
+    credits = per_game_credits(scores)
+    difference = credits[:, 0] - credits[:, 2:].mean(axis=1)
+    half = Z * difference.std(ddof=1) / math.sqrt(len(difference))
+    mean, low, high = paired_difference(outcomes_to_totals(scores), [0], [2, 3])
+    assert mean == pytest.approx(difference.mean(), abs=1e-12)
+    assert (low, high) == pytest.approx((difference.mean() - half, difference.mean() + half), abs=1e-12)
+    assert (credits[:, 0] * credits[:, 2] > 0).any()  # shared wins were counted
+
+
+def test_paired_difference_of_one_against_two_knows_they_share_the_games():
+    """One slot against two others, exactly one winner a game (p = 0.6, 0.2, 0.2): the difference
+    D = s0 - (s1 + s2) / 2 has mean 0.4 and variance p0 + (p1 + p2) / 4 - 0.4**2 = 0.54 per game.
+    Treating the two win rates as independent (the two intervals' variances added, each slot's
+    0.16 counted over twice the games) would claim 0.24 + 0.16 / 2 = 0.32: a standard error 23%
+    too small."""
+    rng = np.random.default_rng(3)
+    games = 40_000
+    winner = rng.choice(3, size=games, p=[0.6, 0.2, 0.2])
+    scores = (np.arange(3)[None, :] == winner[:, None]).astype(np.int64)
+    totals = outcomes_to_totals(scores)
+    mean, low, high = paired_difference(totals, [0], [1, 2])
+    se = (high - low) / 2 / Z
+    assert mean == pytest.approx(0.4, abs=0.01)
+    assert se == pytest.approx(math.sqrt(0.54 / games), rel=0.02)
+    independent = math.hypot(math.sqrt(0.24 / games), math.sqrt(0.16 / (2 * games)))
+    assert independent < 0.8 * se
+
+
 def tournament_with_wins(deck, players: int, credits_by_strategy: dict[str, list[Fraction]], variant="standard"):
     """A Tournament whose per-strategy win totals are set by hand."""
     t = Tournament(deck, players, slots(*credits_by_strategy), variant)
@@ -218,45 +271,48 @@ def test_strategy_table_win_rates_by_hand(deck):
     assert table["mean_florins"].tolist() == [100.0, 100.0]
 
 
-def test_balance_difference_interval_from_the_two_rules(deck):
+def paired_tournaments(deck, standard: dict[str, list[Fraction]], bonus20: dict[str, list[Fraction]]):
+    """Two hand-made tournaments of two strategies at 2 players (one lineup) whose credits are
+    game by game those listed (the same games under both rules), bonus20's following standard's."""
+    a = tournament_with_wins(deck, 2, standard)
+    b = tournament_with_wins(deck, 2, bonus20, "bonus20")
+    b.follow(a)
+    for t in (a, b):
+        t.target = t.done[0] = t.games
+    for row, name in enumerate(standard):
+        b.paired_sq[row] = sum(int((y - x) * accounting.WIN_UNIT) ** 2 for x, y in zip(standard[name], bonus20[name],
+                                                                                        strict=True))
+    return a, b
+
+
+def test_balance_difference_interval_is_paired_game_by_game(deck):
+    """The change of a win rate between the rules is the mean of each game's difference, and its
+    interval that mean's: the rules play the same games, so their variances are not added."""
     standard = {"greedy": [Fraction(1)] * 40 + [Fraction(0)] * 60,
                 "random": [Fraction(1)] * 20 + [Fraction(1, 2)] * 4 + [Fraction(0)] * 76}
+    # the same games, mostly the same outcomes: greedy gains 15 games, random loses 2 and its shared wins
     bonus20 = {"greedy": [Fraction(1)] * 55 + [Fraction(0)] * 45,
-                "random": [Fraction(1)] * 18 + [Fraction(0)] * 82}
-    per_strategy, per_rules = balance_tables(tournament_with_wins(deck, 2, standard),
-                                             tournament_with_wins(deck, 2, bonus20, "bonus20"))
+               "random": [Fraction(1)] * 18 + [Fraction(0)] * 82}
+    per_strategy, per_rules = balance_tables(*paired_tournaments(deck, standard, bonus20))
     assert list(per_strategy.columns) == BALANCE_COLUMNS and list(per_rules.columns) == RULES_COLUMNS
     for i, name in enumerate(["greedy", "random"]):
         row = per_strategy.iloc[i]
         assert row["strategy"] == name
         rate_a, half_a = hand_interval(standard[name])
         rate_b, half_b = hand_interval(bonus20[name])
-        # per-rule intervals as in the table
-        assert row["win_rate_standard"] == pytest.approx(rate_a)
+        assert row["win_rate_standard"] == pytest.approx(rate_a)  # per-rule intervals as in the table
         assert row["win_rate_standard_ci_high"] - row["win_rate_standard"] == pytest.approx(half_a)
         assert row["win_rate_bonus20_ci_low"] == pytest.approx(rate_b - half_b)
-        # the difference adds the variances: half = sqrt(half_a^2 + half_b^2)
-        half = math.sqrt(half_a**2 + half_b**2)
-        assert row["difference"] == pytest.approx(rate_b - rate_a)
-        assert row["difference_ci_low"] == pytest.approx(rate_b - rate_a - half)
-        assert row["difference_ci_high"] == pytest.approx(rate_b - rate_a + half)
-        assert row["significant"] == (abs(rate_b - rate_a) > half)
-    # greedy: +0.15 with half 1.96 * sqrt(.4 * .6 / 99 + .55 * .45 / 99) = 0.137: significant
+        change, half = hand_interval([y - x for x, y in zip(standard[name], bonus20[name], strict=True)])
+        assert row["difference"] == pytest.approx(rate_b - rate_a) == pytest.approx(change)
+        assert row["difference_ci_low"] == pytest.approx(change - half)
+        assert row["difference_ci_high"] == pytest.approx(change + half)
+        assert half < math.hypot(half_a, half_b)  # narrower than the two rules' variances added
+        assert row["significant"] == (abs(change) > half)
+    # greedy: +0.15, half 1.96 * sqrt(.15 * .85 / 99) = 0.070 (added variances: 0.137): significant
     assert bool(per_strategy["significant"].iloc[0]) is True
-    # random: 0.22 -> 0.18, half ~0.11: not significant
-    assert bool(per_strategy["significant"].iloc[1]) is False
-
-
-def test_balance_difference_interval_ignores_clipping(deck):
-    # standard: 1 win in 40 games (2.5%, half-width 4.9% > 2.5%: its table interval is clipped at 0)
-    standard = {"greedy": [Fraction(1)] + [Fraction(0)] * 39, "random": [Fraction(1)] * 20 + [Fraction(0)] * 20}
-    bonus20 = {"greedy": [Fraction(1)] * 6 + [Fraction(0)] * 34, "random": [Fraction(1)] * 20 + [Fraction(0)] * 20}
-    per_strategy, _ = balance_tables(tournament_with_wins(deck, 2, standard),
-                                     tournament_with_wins(deck, 2, bonus20, "bonus20"))
-    _, half_a = hand_interval(standard["greedy"])
-    _, half_b = hand_interval(bonus20["greedy"])
-    row = per_strategy.iloc[0]
-    assert row["difference_ci_high"] - row["difference"] == pytest.approx(math.sqrt(half_a**2 + half_b**2))
+    # random: -0.04, half 1.96 * 0.0169 = 0.033 (added variances: 0.11): significant, paired
+    assert bool(per_strategy["significant"].iloc[1]) is True
 
 
 def test_head_to_head_above_rate_from_a_hand_made_pairs_matrix(deck):
@@ -353,8 +409,8 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
     for i, players in enumerate(counts):
         pair = [Tournament(deck, players, slots(*names), variant, seed, threads=2, config_index=i)
                 for variant in ("standard", "bonus20")]
-        for t in pair:
-            t.play(games)
+        pair[1].follow(pair[0])
+        pair[0].play(games)  # both rules, game by game
         tables.append(balance_tables(*pair))
     per_strategy = pd.concat([t[0] for t in tables], ignore_index=True)
     per_rules = pd.concat([t[1] for t in tables], ignore_index=True)
@@ -398,9 +454,8 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
         assert match["seat_bonus20"] == points(b20["seat1_win_rate"])
         assert match["fair"] == points(1 / players)
         assert match["decided"] == points(b20["variant_decided_rate"])
-        seat_half = math.sqrt((std["seat1_ci_high"] - std["seat1_win_rate"]) ** 2
-                              + (b20["seat1_ci_high"] - b20["seat1_win_rate"]) ** 2)
-        changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
+        assert b20["seat1_change"] == pytest.approx(b20["seat1_win_rate"] - std["seat1_win_rate"])
+        changed = b20["seat1_change_ci_low"] > 0 or b20["seat1_change_ci_high"] < 0  # paired, as the strategies'
         assert match["seat"] == ("changed" if changed else "unchanged")
 
 
@@ -411,7 +466,8 @@ def _verdict_rows(differences, halves):
                      "difference": d, "difference_ci_low": d - h, "difference_ci_high": d + h,
                      "significant": abs(d) > h})
     rules = pd.DataFrame([{"players": 4, "variant": v, "seat1_win_rate": 0.25, "seat1_ci_low": 0.24,
-                           "seat1_ci_high": 0.26, "fair_win_rate": 0.25, "variant_decided_rate": 0.1}
+                           "seat1_ci_high": 0.26, "fair_win_rate": 0.25, "variant_decided_rate": 0.1,
+                           "seat1_change": 0.0, "seat1_change_ci_low": -0.01, "seat1_change_ci_high": 0.01}
                           for v in ("standard", "bonus20")])
     return pd.DataFrame(rows), rules
 

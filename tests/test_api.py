@@ -59,7 +59,7 @@ def test_compare_and_balance_return_their_tables():
     (lambda: medici_sim.simulate(10, game="classic", players=2), "between 3 and 6"),
     (lambda: medici_sim.simulate(10, strategies="nobody"), "unknown strategy 'nobody'"),
     (lambda: medici_sim.simulate(0), "games= must be between"),
-    (lambda: medici_sim.simulate(10, deck="no/such/deck.csv"), "cannot read"),
+    (lambda: medici_sim.simulate(10, deck="no/such/deck.csv"), "no such file, and no shipped deck"),
     (lambda: medici_sim.compare(100, strategies="random"), "at least two different strategies"),
     (lambda: medici_sim.balance(100, game="classic"), "no variants"),
     (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, got 'chess'"),

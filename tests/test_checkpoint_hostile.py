@@ -240,7 +240,7 @@ def test_genuine_checkpoints_are_accepted_and_consistent(genuine, name):
     path, command = genuine[name]
     saved = checkpoint.read(path, command)
     document = json.loads(path.read_text())
-    assert document["format"] == checkpoint.FORMAT == 2
+    assert document["format"] == checkpoint.FORMAT == 3
     assert saved == checkpoint.Saved(command, document["configuration"], document["progress"])
     assert_consistent(saved)
     with pytest.raises(AttributeError):
@@ -304,6 +304,13 @@ def _both(*changes):
     return change
 
 
+def _beyond_squares(document):
+    """Slots 1 and 2's squared differences above the sum of their squared credits."""
+    totals = document["progress"]["totals"]
+    squares = totals["slot"][0][STAT_WIN60_SQ] + totals["slot"][1][STAT_WIN60_SQ]
+    totals["pair_diff_sq"][0][1] = totals["pair_diff_sq"][1][0] = squares + 2
+
+
 def _swap_slots(document):
     slot = document["progress"]["totals"]["slot"]
     slot[0], slot[1] = slot[1], slot[0]
@@ -311,7 +318,7 @@ def _swap_slots(document):
 
 def _zero_totals(document):
     totals = document["progress"]["totals"]
-    for key in ("seat", "slot", "pairs"):
+    for key in ("seat", "slot", "pairs", "pair_diff_sq"):
         totals[key] = [[0] * len(row) for row in totals[key]]
     totals["run"] = [0] * len(totals["run"])
 
@@ -347,6 +354,17 @@ RUN_RULES = [
     ("run", _set(["progress", "totals", "pairs", 0, 1], lambda v: v + 1),
      "totals.pairs[0][1] + totals.pairs[1][0] is 6001, but 3000 games together make 6000"),
     ("run", _set(["progress", "totals", "pairs", 2, 2], 2), "totals.pairs[2][2] is 2, but a strategy never plays"),
+    ("run", _set(["progress", "totals", "pair_diff_sq", 1, 1], 3600), "totals.pair_diff_sq[1][1] is 3600, but a slot"),
+    ("run", _set(["progress", "totals", "pair_diff_sq", 0, 1], lambda v: v + 7200),
+     "but totals.pair_diff_sq[1][0] is"),
+    # slots 1 and 2 won different totals, so some game's credits differed
+    ("run", _both(_set(["progress", "totals", "pair_diff_sq", 0, 1], 0),
+                  _set(["progress", "totals", "pair_diff_sq", 1, 0], 0)),
+     "which slots 1 and 2's win credits"),
+    ("run", _beyond_squares, "which slots 1 and 2's win credits"),
+    ("run", _both(_set(["progress", "totals", "pair_diff_sq", 0, 1], lambda v: v + 1),
+                  _set(["progress", "totals", "pair_diff_sq", 1, 0], lambda v: v + 1)),
+     "which slots 1 and 2's win credits"),
     ("run", _set(["progress", "totals", "run", RUN_WIN_MARGIN], 0), "totals.run[1] is 0, impossible with"),
     ("run", _set(["progress", "totals", "run", 2], 9001), "totals.run[2] is 9001, more than the 9000 days"),
     ("run", _set(["progress", "totals", "run", 3], 1), "with the standard rules"),
@@ -412,6 +430,12 @@ RUN_RULES = [
 ]
 
 STUDY_RULES = [
+    # balance's bonus20 tournament follows its standard one: the same games, paired sums
+    ("compare", _set(["progress", "tournaments", 0, "paired_sq", 1], 3600), "paired sums, but the tournament follows"),
+    ("balance", _set(["progress", "tournaments", 0, "paired_seat_sq", 0], 3600), "paired sums, but the tournament"),
+    ("balance", _set(["progress", "tournaments", 1, "paired_sq", 0], 0), "tournaments[1].paired_sq[0] is 0, too small"),
+    ("balance", _set(["progress", "tournaments", 1, "paired_seat_sq", 1], 0), "tournaments[1].paired_seat_sq[1] is 0"),
+    ("balance", _set(["progress", "tournaments", 1, "paired_sq"], [0]), "tournaments[1].paired_sq has 1"),
     ("compare", lambda d: _t(d, "done").__setitem__(0, 601), "tournaments[0].done[0] is 601, but lineups are played"),
     ("compare", lambda d: _t(d, "run").__setitem__(0, 603), "tournaments[0].run[0] is 603, but its lineups played 600"),
     ("compare", _set(["progress", "tournaments", 0, "target"], 603),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,7 @@ from conftest import run
 
 from medici_sim.cli.common import parse_strategies
 from medici_sim.core.driver import ConfigError
-from medici_sim.core.registry import get_game
+from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.stats import seat_columns, strategy_columns
 
 SEAT_COLUMNS = seat_columns(get_game("card"))
@@ -88,7 +89,9 @@ def test_custom_deck_and_running_out(capsys, tmp_path):
     (["--seed", "-1"], "seed must be between 0"),
     (["--threads", "0"], "threads must be between 1"),
     (["--variant", "bonus30"], "bonus30"),
-    (["--deck", "/nonexistent/deck.csv"], "cannot read"),
+    (["--deck", "/nonexistent/deck.csv"], "no such file, and no shipped deck of that name"),
+    (["--strategies", "cautious:max_reveals=7"], "must be between 0 and 3, got 7\n"),  # not 7.0
+    (["--strategies", "collector:focus=1.50"], "must be a whole number, got 1.5\n"),
     (["--out", "result.txt"], "extension must be one of"),
     (["--out", "/nonexistent/dir/result.csv"], "cannot write"),
     (["--strategies", "random:speed=3"], "has no parameter 'speed'"),
@@ -171,3 +174,177 @@ def test_a_resumed_complete_run_compiles_nothing_and_reports_no_speed(capsys, tm
     assert code == 0, err
     summary = json.loads(out.read_text())["summary"]
     assert summary["games"] == 3000 and summary["games_per_second"] is None  # once 0: no games were timed
+class RecordingBar:
+    """Stands in for tqdm: what a progress bar was told, and whether the kernel was ready when it began."""
+
+    made: list = []
+    ready = False
+
+    def __init__(self, total=None, initial=0, **options):
+        self.total, self.n, self.options, self.began_ready = total, initial, options, RecordingBar.ready
+        RecordingBar.made.append(self)
+
+    def update(self, n=1):
+        self.n += n
+
+    def refresh(self):
+        pass
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def recording_bar(monkeypatch):
+    """Progress bars recorded (a test makes stderr a terminal); a kernel counts as ready once warm."""
+    import tqdm
+
+    from medici_sim.core import driver
+
+    warm_up = driver.Kernel.warm_up
+
+    def recording_warm_up(self, *args, **kwargs):
+        RecordingBar.ready = False
+        ready = warm_up(self, *args, **kwargs)
+        RecordingBar.ready = True
+        return ready
+
+    RecordingBar.made, RecordingBar.ready = [], False
+    monkeypatch.setattr(tqdm, "tqdm", RecordingBar)
+    monkeypatch.setattr(driver.Kernel, "warm_up", recording_warm_up)
+    return RecordingBar.made
+
+
+@pytest.mark.parametrize("args", [
+    ("-n", "3000", "-p", "3"),
+    ("compare", "-n", "600", "-p", "3", "-s", "random,greedy,expert,cautious"),  # 4 lineups of 150 games
+    ("compare", "-n", "500", "-p", "2,3", "-s", "random,greedy,expert", "--precision", "0.2"),
+    ("balance", "-n", "400", "-p", "3", "-s", "random,greedy"),
+])
+def test_progress_counts_the_games_played_from_the_first_game_on(capsys, monkeypatch, recording_bar, args):
+    """The bar's total is the games the run plays, and its clock starts when they do: never
+    during the kernel's compilation (which has its own notice)."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # (capsys's stderr, as the test runs)
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    games = [bar for bar in recording_bar if bar.options.get("unit") == " games"]
+    assert len(games) == 1
+    bar = games[0]
+    played = int(next(line.split()[-1] for line in out.splitlines() if line.split()[:1] == ["games"]))
+    assert bar.total == bar.n == played
+    assert bar.began_ready
+
+
+@pytest.mark.parametrize("game,strategies", [("card", ("random",)), ("classic", ("random", "value", "expert")),
+                                             ("card", ("random", "expert", "search"))])
+def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, strategies):
+    """The notice's estimate is the measured one (common.COMPILE_SECONDS), for the game and for
+    a kernel with or without search."""
+    from types import SimpleNamespace
+
+    from medici_sim.cli.common import COMPILE_SECONDS, CompileNotice
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    notice = CompileNotice(quiet=False)
+    kernel = SimpleNamespace(game=get_game(game), table_names=strategies)
+    notice(kernel, 1.0)  # a cached kernel loads quickly: nothing said
+    assert capsys.readouterr().err == ""
+    notice(kernel, 2.5)
+    notice(kernel, 3.0)
+    notice.close()
+    err = capsys.readouterr().err
+    (low, high), search = COMPILE_SECONDS[game]
+    assert err.count("medici-sim: compiling") == 1 and f"the {game} engine for {', '.join(strategies)}" in err
+    assert (f"about {search} s" if "search" in strategies else f"{low}-{high} s") in err
+
+
+RULE_CODE = re.compile(r"\b[RC]\d+\b")
+
+
+@pytest.mark.parametrize("args", [
+    ("-n", "2000", "-p", "3", "-s", "expert,greedy,random"),
+    ("--game", "classic", "-n", "2000", "-s", "expert,value,bargain,random", "--seating", "rotate"),
+    ("compare", "-n", "600", "-p", "3", "-s", "random,greedy,expert"),
+    ("balance", "-n", "400", "-p", "3", "-s", "random,greedy"),
+])
+def test_tables_speak_plain_words(capsys, args):
+    """No rule codes in the tables (they are in the docs and --help), and the florin columns
+    say what they hold; the margin of victory is shown."""
+    code, out, err = run(capsys, *args, "-q")
+    assert code == 0, err
+    tables, _, summary = out.partition("\nRun\n")
+    assert not RULE_CODE.search(tables), RULE_CODE.search(tables)
+    assert max(len(line) for line in tables.splitlines()) <= 100  # titles and captions too
+    assert "ships, majorities, bonuses:" in tables
+    assert "mean final florins" in tables or "share of all florins" in tables  # balance: shares
+    assert "mean_win_margin" in summary or "margin" in tables
+
+
+@pytest.mark.parametrize("game,players,names", [("card", 3, ["gambler", "greedy", "random"]),
+                                                ("classic", 4, ["collector", "value", "bargain", "random"])])
+def test_margin_of_victory_is_the_reference_engines(capsys, tmp_path, game, players, names):
+    """mean_win_margin: the winner's florins minus the best non-winner's, 0 on a shared win, per
+    game; the kernel's sum equals the reference engine's games, one by one."""
+    from medici_sim.games.card import reference as card_reference
+    from medici_sim.games.card.deck import default_deck
+    from medici_sim.games.classic import reference as classic_reference
+
+    games, seed = 300, 9
+    path = tmp_path / "out.json"
+    code, _, err = run(capsys, "--game", game, "-n", str(games), "-p", str(players), "-s", ",".join(names),
+                       "--seating", "rotate", "--seed", str(seed), "--out", str(path), "-q")
+    assert code == 0, err
+    margins = []
+    for index in range(games):
+        if game == "card":
+            final = card_reference.play_game(default_deck(), players, 0, names, seed, index, "rotate")["florins"][-1]
+        else:
+            final = classic_reference.play_game(players, names, seed, index, "rotate")["money"][-1]
+        best = final.max()
+        margins.append(0 if (final == best).sum() > 1 else best - final[final < best].max())
+    assert json.loads(path.read_text())["summary"]["mean_win_margin"] == round(sum(margins) / games, 2)
+    assert 0 < sum(margins)
+
+
+def test_balance_help_offers_only_the_games_it_takes(capsys):
+    code, out, err = run(capsys, "balance", "--help")
+    assert code == 0, err
+    balanced = [name for name, game in GAMES.items() if game.variants == ("standard", "bonus20")]
+    assert f"--game [{'|'.join(balanced)}]" in out
+    game_help = out[out.index("--game"):out.index("--games")]
+    assert not any(name in game_help for name in GAMES if name not in balanced)
+    code, out, err = run(capsys, "balance", "--game", "classic")  # refused, with a word on compare
+    assert code == 2 and "use compare --game classic" in err
+
+
+def test_deck_is_one_option_with_one_parser(capsys, tmp_path):
+    """--deck takes a shipped deck's name or a deck file wherever a command takes a deck, with
+    the same help (compare and balance also take it repeatedly)."""
+    from importlib.resources import files
+
+    from medici_sim.cli.main import cli
+
+    commands = {"main": cli, **cli.commands}
+    options = {name: next(p for p in command.params if p.name == "deck_path") for name, command in commands.items()
+               if any(p.name == "deck_path" for p in command.params)}
+    assert set(options) == {"main", "compare", "balance", "trace", "tune"}
+    assert len({option.help.split(" Repeat it")[0] for option in options.values()}) == 1
+    assert {name for name, option in options.items() if option.multiple} == {"compare", "balance"}
+    file = tmp_path / "high.csv"
+    shipped = files("medici_sim.games.card").joinpath("data/deck-high-values.csv").read_text("utf-8")
+    file.write_text(shipped)
+    outs = []
+    for deck in ("high-values", str(file)):
+        code, out, err = run(capsys, "-n", "2000", "-p", "3", "--deck", deck, "-q")
+        assert code == 0, err
+        outs.append(out.partition("\nRun\n")[0])
+        code, out, err = run(capsys, "trace", "-p", "3", "--deck", deck, "--index", "5")
+        assert code == 0, err
+    assert outs[0] == outs[1]  # the same cards, by name or by file
+
+
+def test_plural_counts_nouns():
+    from medici_sim.core.narration import plural
+
+    assert [plural(n, "florin") for n in (0, 1, 2)] == ["0 florins", "1 florin", "2 florins"]
+    assert plural(1, "more card", "more cards") == "1 more card" and plural(3, "lot") == "3 lots"

@@ -27,6 +27,7 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
     seat = np.zeros((players, n_stats), np.int64)
     slot = np.zeros((players, n_stats), np.int64)
     pairs = np.zeros((players, players), np.int64)
+    diff_sq = np.zeros((players, players), np.int64)
     run = np.zeros(acc.N_COMMON_RUN_STATS + 2, np.int64)
     for index in range(first, first + n):
         record = reference.play_game(deck, players, variant, names, seed, index, seating)
@@ -47,6 +48,8 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
             for b in range(players):
                 if a != b:
                     pairs[slots[a], slots[b]] += 2 if florins[a] > florins[b] else int(florins[a] == florins[b])
+                    shares = record["winner_share60"]
+                    diff_sq[slots[a], slots[b]] += (int(shares[a]) - int(shares[b])) ** 2
         for s in range(players):
             share = record["winner_share60"][s]
             won = florins[s] == best
@@ -63,7 +66,7 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
             row[acc.STAT_BONUS] = record["bonus_pay"][:, s].sum()
             seat[s] += row
             slot[slots[s]] += row
-    return seat, slot, pairs, run
+    return seat, slot, pairs, diff_sq, run
 
 
 @pytest.mark.parametrize("players,variant,seating,names,small", [
@@ -78,10 +81,11 @@ def test_kernel_statistics_equal_the_reference_games(deck, players, variant, sea
     config = RunConfig(deck=deck, players=players, strategies=tuple(seat_strategy(n) for n in names),
                        games=GAMES, seed=seed, variant=VARIANTS[variant], seating=seating, threads=2)
     totals = simulate(config, batch_size=GAMES // 3, first_game=first).totals
-    seat, slot, pairs, run = reference_totals(deck, players, variant, names, seed, seating, first, GAMES)
+    seat, slot, pairs, diff_sq, run = reference_totals(deck, players, variant, names, seed, seating, first, GAMES)
     assert np.array_equal(totals.seat, seat)
     assert np.array_equal(totals.slot, slot)
     assert np.array_equal(totals.pairs, pairs)
+    assert np.array_equal(totals.pair_diff_sq, diff_sq)
     assert np.array_equal(totals.run, run)
     assert run[acc.RUN_WIN_MARGIN] > 0 and seat[:, acc.STAT_SHARED].sum() > 0  # the counters were exercised
     if variant == BONUS20 and not small:

@@ -192,6 +192,36 @@ def test_a_person_answering_at_random_plays_whole_games(human, game, players, se
     assert "disagrees with the engine" not in text
     standings = table.standings()
     assert "Final standings" in standings and re.search(r"You win!|wins\.|Shared win", standings)
+    # plain words: no rule codes (they are in the docs), nouns counted right, no signed amounts
+    said = text + standings
+    assert not re.search(r"\b[RC]\d+\b", said), re.search(r".*\b[RC]\d+\b.*", said).group(0)
+    assert not re.search(r"(?<![\d.,/])1 (florins|cards|holds|more cards)\b|\(s\)|[-+] -\d", said)
+
+
+class Typist:
+    """Types ``typed`` at the first questions, then presses Enter (the default) at every one."""
+
+    def __init__(self, *typed: str):
+        self.typed = list(typed)
+
+    def __call__(self, question, default, parse):
+        return parse((self.typed.pop(0) if self.typed else "") or default)
+
+
+@pytest.mark.parametrize("game,players", [("card", 3), ("classic", 3)])
+def test_the_legend_is_shown_once_and_again_on_request(human, game, players):
+    """The legend of the table's columns comes with the first table only (not after every turn),
+    and again when the person types ? at a question, which is then asked again."""
+    lines: list[str] = []
+    kernel = table_kernel(game, players, (CARD_BOTS if game == "card" else CLASSIC_BOTS)[:players - 1], 0, 3)
+    table = new_table(game, kernel, 0, lines, Typist("", "?", "", "?"))
+    with human.seated(table), kernel.naming_illegal_decisions():
+        table.play()
+    text = "\n".join(lines)
+    legend = table.legend()
+    assert text.count(legend) == 3  # once with the first table, twice on request
+    assert text.count("Type ? at any question to see this again.") == 1
+    assert len(re.findall(r"^--- Day \d of 3, turn \d+: ", text, re.M)) > 3  # many tables, one legend
 
 
 def test_human_is_never_a_built_in(human):

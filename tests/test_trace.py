@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from functools import cache
 from pathlib import Path
 
@@ -165,7 +166,7 @@ def test_a_turn_log_that_disagrees_is_refused(monkeypatch):
 
 def test_cli_text_and_json(capsys):
     code, out, err = run(capsys, "trace", "--game", "card", "-p", "4", "-s", "expert,greedy,random,collector",
-                         "--seed", "1", "--index", "7")
+                         "--seed", "1", "--index", "7", "--wide")
     assert code == 0, err
     config = trace_config("card", 4, "expert,greedy,random,collector", 1, 7, "fixed", None, None)
     data, text = narrate_game(config, 7)
@@ -179,6 +180,29 @@ def test_cli_text_and_json(capsys):
     assert document == narrate_game(config, 7)[0]
     assert [d["day"] for d in document["days"]] == [1, 2, 3]
     assert {"ships", "tracks", "goods", "totals"} <= set(document["days"][0]["scoring"])
+
+
+@pytest.mark.parametrize("command", [
+    ("trace", "-s", "expert,greedy,random,collector", "--seed", "1", "--index", "7"),
+    ("trace", "-g", "classic", "--seed", "1", "--index", "7"),
+    ("strategies",),
+    ("strategies", "--game", "classic"),
+])
+@pytest.mark.parametrize("columns", ["80", None])  # None: the width cannot be known (a pipe): 100
+def test_long_lines_are_wrapped_between_words_to_the_terminal(capsys, monkeypatch, command, columns):
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+        monkeypatch.setattr(os, "get_terminal_size", lambda *args: (_ for _ in ()).throw(OSError("not a terminal")))
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    width = int(columns or 100)
+    code, whole, err = run(capsys, *command, "--wide")
+    assert code == 0, err
+    code, out, err = run(capsys, *command)
+    assert code == 0, err
+    assert max(len(line) for line in whole.splitlines()) > width  # --wide: lines as they are
+    assert max(len(line) for line in out.splitlines()) <= width
+    assert out.split() == whole.split()  # every word whole, in the same order
 
 
 @pytest.mark.parametrize("args, message", [

@@ -143,7 +143,7 @@ def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, stra
 
     ``strategies``: one for every seat, or one per seat (``"expert,random,random,random"`` or a
     list), parameters as ``name:param=value``; ``seating``: fixed, rotate or random (R24);
-    ``deck``: a deck file (card game, R3-R5) or None for the default; ``plugins``: files that
+    ``deck``: a shipped deck's name or a deck file (card game, R3-R5), None for the default; ``plugins``: files that
     register strategies (a list, or one file).
     """
     _load(plugins)

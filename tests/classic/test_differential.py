@@ -173,12 +173,13 @@ def test_reference_strategies_have_the_kernels_defaults():
 # -- statistics -------------------------------------------------------------------------------------
 
 def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[str, np.ndarray]:
-    """The run's totals (seat, slot, pairs, run), summed from the reference's records."""
+    """The run's totals (seat, slot, pairs, pair_diff_sq, run), summed from the reference's records."""
     game = get_game("classic")
     n_stats = N_COMMON_STATS + len(game.stat_columns)
     seat = np.zeros((players, n_stats), np.int64)
     slot = np.zeros((players, n_stats), np.int64)
     pairs = np.zeros((players, players), np.int64)
+    diff_sq = np.zeros((players, players), np.int64)
     run = np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64)
     for game_index in range(games):
         rec = reference.play_game(players, ["random"] * players, seed, game_index, seating)
@@ -194,6 +195,7 @@ def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[
                 if a != b:
                     points = 2 * (money[a] > money[b]) + (money[a] == money[b])
                     pairs[rec["seat_slot"][a], rec["seat_slot"][b]] += points
+                    diff_sq[rec["seat_slot"][a], rec["seat_slot"][b]] += (share[a] - share[b]) ** 2
         for s in range(players):
             row = np.zeros(n_stats, np.int64)
             row[STAT_GAMES] = 1
@@ -214,7 +216,7 @@ def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[
             row[engine.STAT_PRICE_SPENT] = rec["spent"][s]
             seat[s] += row
             slot[rec["seat_slot"][s]] += row
-    return {"seat": seat, "slot": slot, "pairs": pairs, "run": run}
+    return {"seat": seat, "slot": slot, "pairs": pairs, "pair_diff_sq": diff_sq, "run": run}
 
 
 @pytest.mark.parametrize("players,seating,games", [(3, "random", 1_000), (4, "rotate", 1_500),

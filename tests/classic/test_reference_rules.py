@@ -164,7 +164,7 @@ def test_share_places_past_the_table():
 
 @pytest.mark.parametrize("levels, expected", [
     ([3, 1, 1, 1], [10, 1, 1, 1]),  # C15 rulebook: S first, then B, N, D tied: 5 // 3
-    ([0, 0, 0, 0], [3, 3, 3, 3]),  # C15 rulebook: nobody bought, 4 players: 15 // 4
+    ([0, 0, 0, 0], [3, 3, 3, 3]),  # C15, our own example: nobody bought, 4 players: 15 // 4
     ([0, 0, 0], [5, 5, 5]),
     ([0, 0, 0, 0, 0], [3, 3, 3, 3, 3]),
     ([0, 0, 0, 0, 0, 0], [2, 2, 2, 2, 2, 2]),

@@ -6,7 +6,9 @@ played, so no output file is ever half-written.
 """
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +40,7 @@ USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDepende
                UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
 INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT; signals.interrupted_code says which signal)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
+TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where it cannot be known (a pipe)
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
 
 
@@ -63,6 +66,29 @@ class Command(_RefusingEmpty, click.Command):
 
 class Group(_RefusingEmpty, click.Group):
     """The medici-sim command group (the main command's options)."""
+
+
+DECK_HELP = ("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
+             "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4].")
+
+
+def deck_option(repeatable: bool = False):
+    """--deck NAME|FILE, read by the game's own ``load_deck`` wherever a command takes a deck;
+    compare and balance take it repeatedly (each deck plays its own games)."""
+    from ..games.card.deck import named_decks
+
+    text = DECK_HELP.format(names=", ".join(named_decks()))
+    if repeatable:
+        text += " Repeat it to play each deck in turn: one table per deck."
+    return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
+
+
+def deck_file(spec: str | None) -> str | None:
+    """A --deck value that names a file (an input to check), or None (none, a shipped deck's
+    name, or --decks all)."""
+    from ..games.card.deck import ALL_DECKS, named_decks
+
+    return spec if spec is not None and spec not in named_decks() and spec != ALL_DECKS else None
 
 
 def game_option(command):
@@ -126,11 +152,23 @@ class RunFiles:
         return lock_all(self.planned)
 
 
+# How long a first run compiles its kernel, per game: CPU seconds (user + sys) with an empty numba
+# cache, from the fewest strategies to every heuristic, and a kernel with `search` (which plays
+# every heuristic in its rollouts). Measured with `python benchmarks/bench_compile.py`, which
+# prints this line; one core compiles, so an idle machine waits about this long, a busy one longer.
+COMPILE_SECONDS = {"card": ((16, 32), 80), "classic": ((17, 33), 80)}
+
+
+def compile_estimate(game: str, strategies) -> str:
+    """The compile notice's estimate for a kernel of ``strategies`` (COMPILE_SECONDS)."""
+    (low, high), search = COMPILE_SECONDS[game]
+    return f"about {search} s" if "search" in strategies else f"{low}-{high} s"
+
+
 class CompileNotice:
     """Says once on stderr that the engine is compiling and roughly how long that takes, with
     a timer while it does (a first run compiles; later runs load the kernel from the cache)."""
 
-    TYPICAL = "10-30 s on 2 cores"
     AFTER = 2.0  # seconds: loading a cached kernel takes well under this, even on a busy machine
 
     def __init__(self, quiet: bool):
@@ -144,7 +182,8 @@ class CompileNotice:
         if not self.told:
             self.told = True
             click.echo(f"medici-sim: compiling the {kernel.game.name} engine for {', '.join(kernel.table_names)} "
-                       f"(once: typically {self.TYPICAL}; later runs load it from the cache)", err=True)
+                       f"(once: {compile_estimate(kernel.game.name, kernel.table_names)}, longer on a busy machine; "
+                       "later runs load it from the cache)", err=True)
             from tqdm import tqdm
 
             self.bar = tqdm(desc="compiling", bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
@@ -157,13 +196,40 @@ class CompileNotice:
             self.bar = None
 
 
-def progress_bar(total: int, quiet: bool):
+class GameProgress:
+    """A bar on stderr that counts games and times games: it starts when the first game does
+    (the driver says so with ``progress(0)`` once the kernel is ready), so a compilation before
+    it (the compile notice's business) never slows its rate or swells its estimate."""
+
+    def __init__(self, total: int, done: int = 0):
+        self.total, self.done = total, done
+        self.bar = None
+
+    def __call__(self, games: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=self.total, initial=self.done, unit=" games", unit_scale=True,
+                            delay=PROGRESS_DELAY_S, file=sys.stderr, leave=False)
+        self.bar.update(games)
+
+    def grow(self, games: int) -> None:
+        """More games asked for (--precision's next round)."""
+        self.total += games
+        if self.bar is not None:
+            self.bar.total = self.total
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def progress_bar(total: int, quiet: bool, done: int = 0) -> GameProgress | None:
+    """A bar for ``total`` games (``done`` of them played before), for people: none with --quiet,
+    nor when stderr is not a terminal."""
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=" games", unit_scale=True, delay=PROGRESS_DELAY_S,
-                file=sys.stderr, leave=False)
+    return GameProgress(total, done)
 
 
 _DEBUG = False
@@ -182,6 +248,29 @@ def _set_debug(ctx, param, value) -> None:
 wide_option = click.option("--wide", is_flag=True,
                            help="Print every column at full precision (the default tables fit 100 columns; "
                                 "--out files always hold every column).")
+wrap_option = click.option("--wide", is_flag=True,
+                           help="Print long lines whole (by default they are wrapped between words to the "
+                                f"terminal's width, or to {TEXT_WIDTH} columns when it cannot be known).")
+
+
+def wrapped(text: str, hang: int = 4, width: int | None = None) -> str:
+    """``text`` with every line longer than ``width`` (default: the terminal's) broken between
+    words, the continuation indented ``hang`` more than the line itself."""
+    width = max(width or shutil.get_terminal_size((TEXT_WIDTH, 24)).columns, 40)
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + " " * hang,
+                               break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def echo_text(text: str, wide: bool, hang: int = 4, nl: bool = True) -> None:
+    """Print ``text`` wrapped to the terminal (``wide``: as it is)."""
+    click.echo(text if wide else wrapped(text, hang), nl=nl)
 debug_option = click.option("--debug", is_flag=True, expose_value=False, callback=_set_debug,
                             help="On an error, show the full trace as well (e.g. why a plug-in does not compile).")
 

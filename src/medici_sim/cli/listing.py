@@ -4,13 +4,16 @@ from __future__ import annotations
 import click
 
 from ..core.registry import get_game
-from .common import Command, game_option
+from .common import Command, echo_text, game_option, wrap_option
+
+NAME_WIDTH = 10  # the names' column; a description wrapped to the terminal goes on under its start
 
 
 @click.command("strategies", cls=Command)
 @game_option
-def list_strategies(game_name):
+@wrap_option
+def list_strategies(game_name, wide):
     """List a game's strategies and their parameters."""
     for name, strategy in get_game(game_name).registry.items():
         params = ", ".join(f"{k}={p.default:g}" for k, p in strategy.params.items()) or "no parameters"
-        click.echo(f"{name:10} {strategy.summary} ({params})")
+        echo_text(f"{name:{NAME_WIDTH}} {strategy.summary} ({params})", wide, hang=NAME_WIDTH + 1)

@@ -14,7 +14,15 @@ from ..core.plugins import load_plugin
 from ..core.registry import GAMES
 from . import common, signals
 from .check_plugin import check_plugin_command
-from .common import GAME_HELP, USER_ERRORS, debug_option, fail, given_options, wide_option
+from .common import (
+    GAME_HELP,
+    USER_ERRORS,
+    debug_option,
+    deck_option,
+    fail,
+    given_options,
+    wide_option,
+)
 from .listing import list_strategies
 from .play import play_command
 from .run import run_main
@@ -40,9 +48,7 @@ from .tune import tune_command
                                       "rotates them one seat; random: a random seating per game (R24, C20).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25, C20).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
-@click.option("--deck", "deck_path", type=str, default=None,
-              help="card only: deck CSV (count,good,icons,value,green). Default: the built-in reconstruction "
-                   "of the 110-card deck (R3-R4), not the publisher's exact breakdown.")
+@deck_option()
 @click.option("--out", "out_path", type=str, default=None,
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
                    "table at FILE, the per-strategy table and the summary beside it as "

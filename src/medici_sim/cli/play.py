@@ -33,9 +33,11 @@ from .common import (
     Command,
     CompileNotice,
     check_players,
+    echo_text,
     game_option,
     load_game_deck,
     parse_strategy_list,
+    wrap_option,
 )
 
 LEAVING = (EOFError, click.exceptions.Abort)  # the person left (end of input, Ctrl-C at a prompt)
@@ -125,8 +127,12 @@ def compile_notice(kernel: Kernel):
               help="card: standard [default] or bonus20 (20 florins for 8+ icons of a good, R19); classic: standard.")
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load opponent strategies from a Python file that registers them (repeatable).")
-def play_command(game_name, players, opponents, seat, seed, variant, plugins):
+@wrap_option
+def play_command(game_name, players, opponents, seat, seed, variant, plugins, wide):
     """Play one game yourself against the bots, in the terminal.
+
+    The table shows what each of its columns means once, at your first question; type ? at
+    any question to see it again.
 
     Example: medici-sim play --game classic --players 4 --opponents expert,value,random --seat 2
     """
@@ -157,14 +163,16 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
     module, cls = TABLES[game.name]
     kernel = Kernel(config)
-    table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], click.echo, ask)
+    def say(text: str) -> None:
+        echo_text(text, wide)
 
+    table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], say, ask)
     others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
-    click.echo(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
-    click.echo(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
-               f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
-               + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
-               + ". Ctrl-C leaves.")
+    say(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
+    say(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
+        f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
+        + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
+        + (" --wide" if wide else "") + ". Ctrl-C leaves.")
     try:  # a person's game cannot be played again: a bot that fails is named without its seat
         with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \
                 kernel.naming_failures(passing=LEAVING):
@@ -174,4 +182,4 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins):
         click.echo("medici-sim play: goodbye (you left the game)", err=True)
         sys.exit(signals.interrupted_code())  # 130 at the end of input too
     click.echo("")
-    click.echo(table.standings())
+    say(table.standings())

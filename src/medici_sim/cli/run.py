@@ -15,6 +15,7 @@ from .common import (
     CompileNotice,
     RunFiles,
     absolute,
+    deck_file,
     default_threads,
     nothing_played,
     progress_bar,
@@ -54,7 +55,7 @@ def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None)
 
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
-                     overwrite_checkpoint=options["overwrite_checkpoint"], deck=options["deck_path"],
+                     overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
                      plugins=options["plugins"])
     saved = checkpoint.read(files.resume, "run") if files.resume else None
     config = _config_from(options, given, saved)
@@ -73,14 +74,12 @@ def run_main(options: dict, given: set[str]) -> None:
         running.add(batch)
         checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()})
 
-    bar = progress_bar(config.games, options["quiet"])
-    if bar and done is not None:
-        bar.update(done.games)
+    bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0)
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner, \
             interruptible() as stop:
         try:
-            result = simulate(config, progress=bar.update if bar else None, stop=stop, done=done,
+            result = simulate(config, progress=bar, stop=stop, done=done,
                               on_batch=save if files.checkpoint_target else None, runner=runner, compiling=notice)
         finally:
             notice.close()
@@ -92,12 +91,10 @@ def run_main(options: dict, given: set[str]) -> None:
     written = write_tables(files.out, {"seats": seats, "strategies": by_strategy}, run) if files.out else []
     if not result.complete:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {result.totals.games} of {config.games} games")
-    start, shared = ("R7", "R22") if game.name == "card" else ("C6", "C18")
     wide = options["wide"]
-    print_table(f"Per seat (seat 1 starts day 1, {start}; a k-way shared win counts 1/k, {shared})", seats,
-                "seats", wide)
+    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
     if config.seating != "fixed" or len(by_strategy) > 1:
-        print_table("Per strategy (best first)", by_strategy, "strategies", wide)
+        print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
     click.echo("\nRun")
     for key, value in run.items():
         click.echo(f"  {key:18} {value}")

@@ -19,7 +19,7 @@ from ..core.driver import ConfigError, seat_strategy
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
-from ..games.card.deck import ALL_DECKS, named_decks
+from ..games.card.deck import named_decks
 from ..study import studies
 from ..study.studies import Study
 from .common import (
@@ -29,7 +29,10 @@ from .common import (
     RunFiles,
     absolute,
     debug_option,
+    deck_file,
+    deck_option,
     default_threads,
+    echo_text,
     given_options,
     nothing_played,
     progress_bar,
@@ -39,11 +42,17 @@ from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 
-def study_options(command):
-    """The options compare and balance share."""
+def study_options(command_name: str):
+    """The options compare and balance share; balance's --game offers only the games with rules
+    to compare (any other is refused with a word on compare)."""
+    balanced = [name for name in sorted(GAMES) if GAMES[name].variants == studies.BALANCED_VARIANTS]
+    game = dict(metavar=f"[{'|'.join(balanced)}]",
+                help=f"The game: {' or '.join(balanced)} (balance needs rules to compare: "
+                     f"{' and '.join(studies.BALANCED_VARIANTS)}, R19; the other games have none yet, and compare "
+                     "plays every game).") if command_name == "balance" else dict(help=GAME_HELP)
     options = [
         click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card",
-                     show_default=True, help=GAME_HELP),
+                     show_default=True, **game),
         click.option("--games", "-n", type=int, default=100_000, show_default=True,
                      help="Games per configuration (player count and rules); with --precision, per batch."),
         click.option("--players", "-p", "players_spec", default="all", show_default=True,
@@ -55,9 +64,7 @@ def study_options(command):
                           "rotates (R24)."),
         click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25)."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
-        click.option("--deck", "deck_path", multiple=True, metavar="NAME|FILE",
-                     help="A shipped deck by name (default, or see --decks) or a deck CSV file (see the main "
-                          "command). Repeat it to play each deck in turn: one table per deck."),
+        deck_option(repeatable=True),
         click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
                      help="Several decks at once: all (every shipped deck: "
                           f"{', '.join(named_decks())}; all reconstructions, R3) or a comma list of names or "
@@ -89,9 +96,13 @@ def study_options(command):
         wide_option,
         debug_option,
     ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def _deck_specs(options: dict) -> list[str]:
@@ -176,10 +187,10 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
     for plugin in options["plugins"]:
         load_plugin(plugin)
     specs = _deck_specs(options)
-    deck_files = [spec for spec in specs if spec not in named_decks() and spec != ALL_DECKS]
+    inputs = [spec for spec in specs if deck_file(spec)]
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=deck_files[0] if deck_files else None, plugins=options["plugins"],
+                     deck=inputs[0] if inputs else None, plugins=options["plugins"],
                      tuned=options.get("tuned_spec"))
     saved = checkpoint.read(files.resume, command) if files.resume else None
     study = _from_checkpoint(saved, options, given, command) if saved else _from_options(options, command)
@@ -188,8 +199,8 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
         raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
                           "deck, or leave out --plot)")
     names = table_names(study, command)
-    for deck_file in deck_files[1:]:  # no output may replace any of the decks read
-        replace(files, deck=deck_file).check(names)
+    for other in inputs[1:]:  # no output may replace any of the decks read
+        replace(files, deck=other).check(names)
     files.check(names)
     return study, files, saved
 
@@ -217,11 +228,7 @@ def _run(options: dict, given: set[str], command: str):
         checkpoint.save(files.checkpoint_target, command, configuration,
                         {"tournaments": [t.progress() for t in tournaments]})
 
-    bar = progress_bar(study.games * sum(len(t.lineups) for t in tournaments), options["quiet"])
-
-    def more(games: int) -> None:
-        if bar:
-            bar.total += games
+    bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments))
 
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
@@ -229,8 +236,8 @@ def _run(options: dict, given: set[str], command: str):
             t.runner, t.compiling = runner, notice
         try:
             with interruptible() as stop:
-                complete = studies.play(tournaments, study, bar.update if bar else None, stop,
-                                        save if files.checkpoint_target else None, more)
+                complete = studies.play(tournaments, study, bar, stop, save if files.checkpoint_target else None,
+                                        bar.grow if bar else None)
         finally:
             notice.close()
             if bar:
@@ -258,19 +265,20 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
                 print_table(titles[name], frame, name, wide)
             else:
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
-                            name, wide)
+                            name, wide, explain=deck == decks[0])
     click.echo("\nRun")
     for key, value in run.items():
         if key != "verdict":
             click.echo(f"  {key:24} {value}")
     if verdict_text is not None:
-        click.echo(f"\nVerdict\n{verdict_text}")
+        click.echo("\nVerdict")
+        echo_text(verdict_text, wide)  # wrapped to the terminal, as trace's lines
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")
 
 
 @click.command(cls=Command)
-@study_options
+@study_options("compare")
 @click.option("--variant", default=None,
               help="The rules to play (card: standard or bonus20, R19) [default: the game's standard rules].")
 @click.pass_context
@@ -278,12 +286,12 @@ def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
     tables = studies.compare_answer(tournaments, study)
-    shared = "R22" if study.game.name == "card" else "C18"
     titles = {
-        "strategies": f"Per strategy (win rate counts a k-way shared win as 1/k, {shared}; 95% intervals)",
+        "strategies": "Per strategy (a win shared by k players counts 1/k; 95% intervals)",
         "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
                    "95% intervals)",
-        "head_to_head": "Head to head (above_rate: how often strategy finished above opponent; ties half)",
+        "head_to_head": "Head to head (finishes above: how often strategy finished above opponent; a tie counts "
+                        "half)",
     }
     figure = None
     if files.plot:
@@ -297,17 +305,17 @@ def compare(ctx, **options):
 
 
 @click.command(cls=Command)
-@study_options
+@study_options("balance")
 @click.pass_context
 def balance(ctx, **options):
-    """Does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
+    """Card game: does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     tables, text = studies.balance_answer(tournaments, study)
     titles = {
         "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
-        "rules": "Seat advantage (seat 1 starts day 1, R7), florin sources, winning margin, "
-                 "games the variant decided",
+        "rules": "Seat advantage (seat 1 starts day 1), florin sources, margin of victory, games the variant "
+                 "decided",
         studies.TUNED_TABLE: "Tuned parameters under each rule",
     }
     figure = None

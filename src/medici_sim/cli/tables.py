@@ -10,6 +10,8 @@ from __future__ import annotations
 import click
 import pandas as pd
 
+from .common import wrapped
+
 WIDTH = 100  # the terminal width the default tables fit
 
 
@@ -111,10 +113,30 @@ def cross_verdict(row) -> str:
         "no significant difference"
 
 
-def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool) -> None:
-    """A titled table: its main columns in 100 characters, or every column with ``wide``."""
-    click.echo(f"\n{title}")
+def caption(name: str, frame: pd.DataFrame) -> str | None:
+    """What the compact table's florin columns hold, in words (the headers stay short)."""
+    if name in ("seats", "strategies") and "mean_ship_florins" in frame:
+        text = "florins: mean final florins; ships, majorities, bonuses: mean florins from each"
+        if "mean_spent" in frame:
+            text += "; spent: mean florins paid for lots; per card: florins paid per card bought"
+        return f"({text})"
+    if name == "strategies" and "ship_share" in frame:
+        return "(florins: mean final florins; ships, majorities, bonuses: the share of the florins from each)"
+    if name == "rules":
+        return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winner's mean lead "
+                "over the next player in florins, 0 on a shared win; variant decided: games whose winners change "
+                "when bonus20's extra florins are taken away)")
+    return None
+
+
+def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True) -> None:
+    """A titled table: its main columns in 100 characters, under their ``caption`` (``explain``:
+    the first table of its kind a command prints), or every column with ``wide``."""
+    click.echo(f"\n{title}" if wide else "\n" + wrapped(title, hang=1, width=WIDTH))
     if wide:
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    else:
-        click.echo(compact(name, frame).to_string(index=False))
+        return
+    note = caption(name, frame) if explain else None
+    if note:
+        click.echo(wrapped(note, hang=1, width=WIDTH))
+    click.echo(compact(name, frame).to_string(index=False))

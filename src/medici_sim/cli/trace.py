@@ -9,7 +9,7 @@ import click
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
 from ..core.tracing import narrate_game, trace_config
-from .common import GAME_HELP, Command, debug_option
+from .common import GAME_HELP, Command, debug_option, deck_option, echo_text, wrap_option
 
 
 @click.command("trace", cls=Command)
@@ -29,14 +29,16 @@ from .common import GAME_HELP, Command, debug_option
               help="As in the run: fixed, rotate (game G rotates the strategies G seats) or random (R24, C20).")
 @click.option("--variant", default=None,
               help="card: standard [default] or bonus20 (R19); classic: standard only.")
-@click.option("--deck", "deck_path", default=None, help="card only: the deck CSV the run played with (R3, R5).")
+@deck_option()
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: the narration; json: the same content as data (keys documented in "
                    "medici_sim.games.card.narrate / medici_sim.games.classic.narrate).")
+@wrap_option
 @debug_option
-def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format):
+def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format,
+                  wide):
     """Tell one game of a run turn by turn: game G (--index) of the run with seed S (--seed),
     exactly as the simulation plays it (R25, C20), with any strategies, plug-ins included.
 
@@ -61,4 +63,4 @@ def trace_command(game_name, players, strategies, seed, index, seating, variant,
     if output_format == "json":
         click.echo(json.dumps(data, indent=1))
     else:
-        click.echo(text, nl=False)
+        echo_text(text, wide, nl=False)

@@ -21,7 +21,6 @@ from ..core.optimize import ReplayMismatch
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
-from ..games.card.deck import named_decks
 from ..study.studies import load_deck
 from .common import (
     GAME_HELP,
@@ -30,6 +29,8 @@ from .common import (
     RunFiles,
     absolute,
     debug_option,
+    deck_file,
+    deck_option,
     default_threads,
     game_named,
     given_options,
@@ -133,7 +134,7 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
               help="Candidates per round [default: CMA-ES's 4 + 3 ln(parameters)].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
-@click.option("--deck", "deck_path", default=None, metavar="NAME|FILE", help="card only: the deck (see compare).")
+@deck_option()
 @click.option("--out", "out_path", default=None,
               help="Write the tables (tuned, history: every evaluation, rounds): FILE.json holds them all and the "
                    "summary (and is what balance --tuned reads); FILE.csv or FILE.parquet the first, the others "
@@ -165,10 +166,9 @@ def tune_command(ctx, **options):
     given = given_options(ctx)
     for plugin in options["plugins"]:
         load_plugin(plugin)
-    deck_file = options["deck_path"] if options["deck_path"] not in (None, *named_decks()) else None
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=deck_file, plugins=options["plugins"])
+                     deck=deck_file(options["deck_path"]), plugins=options["plugins"])
     saved = checkpoint.read(files.resume, "tune") if files.resume else None
     tasks = _from_checkpoint(saved, options, given) if saved else tasks_from_options(options)
     if files.plot and len(tasks) > 12:

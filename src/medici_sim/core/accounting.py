@@ -17,8 +17,13 @@ N_COMMON_STATS = 10
 # Common run-wide counters.
 RUN_GAMES, RUN_WIN_MARGIN = range(2)
 N_COMMON_RUN_STATS = 2
-# pair_stats[a, b] for strategy slots a, b in the same game: 2 when a finished above b,
-# 1 each when they tied (half-points keep it an integer)
+# pair_stats[a, b, k] for strategy slots a, b in the same game: PAIR_ABOVE adds 2 when a finished
+# above b, 1 each when they tied (half-points keep it an integer); PAIR_DIFF_SQ adds d * d, d being
+# a's win credit minus b's in this game (in WIN_UNITs). With the slots' sums of credits (sum d is
+# their difference) and of squared credits, these give the variance of any difference between
+# slots' win rates from the same games, paired game by game (core.stats.paired_difference).
+PAIR_ABOVE, PAIR_DIFF_SQ = range(2)
+N_PAIR_STATS = 2
 WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22, C18)
 
 
@@ -44,10 +49,13 @@ def record_outcome_nb(score, players, seat_slot, seat_stats, slot_stats, pair_st
     run_stats[RUN_GAMES] += 1
     run_stats[RUN_WIN_MARGIN] += best - runner_up if winners == 1 else 0
     for a in range(players):
+        share_a = WIN_UNIT // winners if score[a] == best else 0
         for b in range(players):
             if a != b:
-                above = 2 if score[a] > score[b] else (1 if score[a] == score[b] else 0)
-                pair_stats[seat_slot[a], seat_slot[b]] += above
+                share_b = WIN_UNIT // winners if score[b] == best else 0
+                pair = pair_stats[seat_slot[a], seat_slot[b]]
+                pair[PAIR_ABOVE] += 2 if score[a] > score[b] else (1 if score[a] == score[b] else 0)
+                pair[PAIR_DIFF_SQ] += (share_a - share_b) * (share_a - share_b)
     for seat in range(players):
         won = score[seat] == best
         share = WIN_UNIT // winners if won else 0

@@ -41,9 +41,17 @@ What :func:`read` checks of the statistics is what an honest engine guarantees, 
 - the columns of the seat rows add up to those of the slot (strategy) rows, and with
   fixed seating seat i is slot i;
 - pairs: diagonal 0, pairs[a][b] + pairs[b][a] == 2 x the games a and b played together;
+- pair_diff_sq (a run's sums of squared differences of two slots' win credits): diagonal 0,
+  symmetric, and with W, Q the slots' win60 and win60_sq: (W_a - W_b)**2 <= pair_diff_sq G
+  (Cauchy), pair_diff_sq <= Q_a + Q_b and of its parity (their difference is twice a sum of
+  products of credits, never negative);
 - run: outright games <= win margin <= the scores' total (no margin without an outright win);
 - a tournament's target is a whole number of rounds, its lineups are played in order
   (``core.tournament``): done[k] is non-increasing, within one round of the target;
+- balance's bonus20 tournament follows its standard one (the same games under both rules):
+  the same target and done, and paired sums (paired_sq per strategy, paired_seat_sq per
+  seat) no smaller than Cauchy allows, (W_bonus20 - W_standard)**2 <= paired_sq G; every
+  other tournament's paired sums are 0;
 - the few identities a game adds (``Game.totals_rules``, in the game's ``game.py``): the card
   game's florins are exactly its ships + majorities + bonuses (R13-R19), paid in 5s;
   the classic game's money is its starting money - spent + those sources (C4, C13-C16).
@@ -84,7 +92,7 @@ from .output import atomic_write
 from .registry import GAMES, Game
 from .seating import SEATING_MODES
 
-FORMAT = 2  # bump when the layout changes: older checkpoints are refused
+FORMAT = 3  # bump when the layout changes: older checkpoints are refused
 MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); bigger files are not read
 MAX_INT = 2**63 - 1  # the statistics are int64 sums
 MAX_DECK_CARDS = 10**6  # far above any deck a game accepts (the game's own parser has the real limit)
@@ -93,8 +101,9 @@ COMMANDS = ("run", "compare", "balance", "tune")
 RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
 STUDY_KEYS = ("games", "precision", "tournaments")
 TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "deck", "strategies")
-TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run")
-TOTALS_KEYS = ("seat", "slot", "pairs", "run")
+TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run", "paired_sq",
+                            "paired_seat_sq")
+TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
 DOCUMENT_KEYS = ("format", "version", "command", "configuration", "progress")  # and "checksum", of these
 # option names given next to --resume, as check_matches may be told them (click parameter names too)
 OPTIONS = {"game": "--game", "players": "--players", "games": "--games", "seed": "--seed", "variant": "--variant",
@@ -425,6 +434,7 @@ def _check_run(configuration, progress) -> None:
     seat = _matrix(totals["seat"], "totals.seat", players, width, shape)
     slot = _matrix(totals["slot"], "totals.slot", players, width, shape)
     pairs = _matrix(totals["pairs"], "totals.pairs", players, players, shape)
+    diff_sq = _matrix(totals["pair_diff_sq"], "totals.pair_diff_sq", players, players, shape)
     run = _vector(totals["run"], "totals.run", run_width, shape)
     done = run[RUN_GAMES]
     if done > games:
@@ -440,6 +450,7 @@ def _check_run(configuration, progress) -> None:
                 raise _Invalid(f"totals.slot[{i}][{j}] is {b[j]}, but with fixed seating slot {i + 1} is seat {i + 1} "
                                f"(totals.seat[{i}][{j}] is {a[j]})")
     _pairs(pairs, "totals.pairs", lambda a, b: done)
+    _paired(diff_sq, "totals.pair_diff_sq", slot, done)
     rules.run(run, "totals.run", done, seat)
 
 
@@ -600,7 +611,8 @@ def _check_study(configuration, progress, command: str) -> None:
         raise _Invalid(f"tournaments has {len(saved_progress)} entries, but the configuration has "
                        f"{len(tournaments)} tournaments")
     for i, (t, p) in enumerate(zip(tournaments, saved_progress, strict=True)):
-        _tournament_progress(p, f"tournaments[{i}]", t, games, precision)
+        leader = saved_progress[i - 1] if command == "balance" and i % 2 else None  # bonus20 follows standard
+        _tournament_progress(p, f"tournaments[{i}]", t, games, precision, leader)
 
 
 @dataclass(frozen=True)
@@ -680,7 +692,9 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
         raise _Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not standard and bonus20 pairs")
 
 
-def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision) -> None:
+def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision, leader: dict | None) -> None:
+    """One tournament's progress; ``leader``: the (checked) progress of the tournament it
+    follows, the same games under other rules (balance), or None."""
     from .tournament import lineups  # tournament imports this module
 
     _keys(saved, where, TOURNAMENT_PROGRESS_KEYS)
@@ -741,6 +755,23 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
     _same_sums(seat, f"{where}.seat_stats", by_strategy, f"{where}.strategy_stats")
     _pairs(pairs, f"{where}.pairs", lambda a, b: together[a][b])
     rules.run(run, f"{where}.run", total, seat)
+    paired = [_vector(saved["paired_sq"], f"{where}.paired_sq", rows, shape),
+              _vector(saved["paired_seat_sq"], f"{where}.paired_seat_sq", players, f"the {players}-player game")]
+    if leader is None:
+        if any(map(any, paired)):
+            raise _Invalid(f"{where}: paired sums, but the tournament follows no other (only balance's bonus20 "
+                           "tournaments do)")
+        return
+    if (saved["target"], saved["done"]) != (leader["target"], leader["done"]):
+        raise _Invalid(f"{where}.done is {done}, but the standard tournament it follows played {leader['done']}: "
+                       "both play the same games")
+    for key, sums, rows_here, rows_there in (("paired_sq", paired[0], by_strategy, leader["strategy_stats"]),
+                                             ("paired_seat_sq", paired[1], seat, leader["seat_stats"])):
+        for r, (square, mine, theirs) in enumerate(zip(sums, rows_here, rows_there, strict=True)):
+            spread = mine[STAT_WIN60] - theirs[STAT_WIN60]  # the sum of the per-game differences: Cauchy
+            if spread * spread > square * total:
+                raise _Invalid(f"{where}.{key}[{r}] is {square}, too small for win totals {theirs[STAT_WIN60]} "
+                               f"and {mine[STAT_WIN60]} in the same {total} games")
 
 
 # ---------------------------------------------------------------- the statistics
@@ -854,6 +885,21 @@ def _pairs(pairs: list[list[int]], where: str, together) -> None:
             if row[b] + pairs[b][a] != expected:
                 raise _Invalid(f"{where}[{a}][{b}] + {where}[{b}][{a}] is {row[b] + pairs[b][a]}, but "
                                f"{together(a, b)} games together make {expected} (2 per game)")
+
+
+def _paired(diff_sq: list[list[int]], where: str, slot: list[list[int]], games: int) -> None:
+    for a, row in enumerate(diff_sq):
+        if row[a]:
+            raise _Invalid(f"{where}[{a}][{a}] is {row[a]}, but a slot never plays itself")
+        for b in range(a + 1, len(diff_sq)):
+            if row[b] != diff_sq[b][a]:
+                raise _Invalid(f"{where}[{a}][{b}] is {row[b]}, but {where}[{b}][{a}] is {diff_sq[b][a]} (the same "
+                               "squared differences)")
+            spread = slot[a][STAT_WIN60] - slot[b][STAT_WIN60]
+            squares = slot[a][STAT_WIN60_SQ] + slot[b][STAT_WIN60_SQ]
+            if not (spread * spread <= row[b] * games and row[b] <= squares and (squares - row[b]) % 2 == 0):
+                raise _Invalid(f"{where}[{a}][{b}] is {row[b]}, which slots {a + 1} and {b + 1}'s win credits "
+                               f"(sums {slot[a][STAT_WIN60]}, {slot[b][STAT_WIN60]}; squares {squares}) cannot give")
 
 
 def _same_sums(rows: list[list[int]], where: str, others: list[list[int]], others_where: str) -> None:

@@ -32,16 +32,19 @@ def _dask():
 
 
 @lru_cache(maxsize=32)
-def _worker_kernel(config: RunConfig, plugins: tuple[str, ...]) -> Kernel:
-    """A worker's kernel for a configuration: built (and loaded from numba's cache) once."""
+def _worker_kernel(config: RunConfig | tuple[RunConfig, RunConfig], plugins: tuple[str, ...]):
+    """A worker's kernel for a configuration (or a pair of them: ``pairing.PairedKernel``):
+    built (and loaded from numba's cache) once."""
+    from .pairing import PairedKernel
     from .plugins import load_plugin
 
     for plugin in plugins:
         load_plugin(plugin)
-    return Kernel(config)
+    return PairedKernel(*config) if isinstance(config, tuple) else Kernel(config)
 
 
-def play_chunk(config: RunConfig, first_game: int, n_games: int, plugins: tuple[str, ...]) -> Totals:
+def play_chunk(config: RunConfig | tuple[RunConfig, RunConfig], first_game: int, n_games: int,
+               plugins: tuple[str, ...]) -> Totals:
     """The task: play games first_game .. first_game + n_games - 1 on a worker."""
     return _worker_kernel(config, plugins).play(first_game, n_games)
 

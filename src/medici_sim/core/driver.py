@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba.core.errors import NumbaError
 
-from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
+from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .arguments import ConfigError, integer, named, text, whole
 from .dispatch import locate, strategy_table
-from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, get_game, medici_sims
+from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, format_number, get_game, medici_sims
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -81,12 +81,6 @@ class SeatStrategy:
         out = np.zeros(MAX_PARAMS)
         out[: len(self.params)] = [v for _, v in self.params]
         return out
-
-
-def format_number(value: float) -> str:
-    """The shortest text that reads back as exactly ``value`` (2.0 -> "2", 0.1 -> "0.1")."""
-    text = repr(float(value))
-    return text[:-2] if text.endswith(".0") else text
 
 
 def check_games(games) -> int:
@@ -178,7 +172,7 @@ class Totals:
 
     seat: np.ndarray  # (players, stats): by seat (seat 1 starts day 1)
     slot: np.ndarray  # (players, stats): by strategy slot
-    pairs: np.ndarray  # (players, players): accounting's pair_stats, by strategy slot
+    pair_stats: np.ndarray  # (players, players, pair stats): accounting's pair_stats, by strategy slot
     run: np.ndarray  # (run stats,)
 
     @classmethod
@@ -186,20 +180,33 @@ class Totals:
         n_stats = N_COMMON_STATS + len(game.stat_columns)
         return cls(np.zeros((players, n_stats), np.int64),
                    np.zeros((players, n_stats), np.int64),
-                   np.zeros((players, players), np.int64),
+                   np.zeros((players, players, N_PAIR_STATS), np.int64),
                    np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64))
 
+    @property
+    def pairs(self) -> np.ndarray:
+        """(players, players): how often slot a finished above slot b, in half-points (ties 1 each)."""
+        return self.pair_stats[:, :, PAIR_ABOVE]
+
+    @property
+    def pair_diff_sq(self) -> np.ndarray:
+        """(players, players): the sum over games of (a's win credit - b's)**2, in WIN_UNITs squared."""
+        return self.pair_stats[:, :, PAIR_DIFF_SQ]
+
     def to_dict(self) -> dict:
-        return {name: getattr(self, name).tolist() for name in ("seat", "slot", "pairs", "run")}
+        return {"seat": self.seat.tolist(), "slot": self.slot.tolist(), "pairs": self.pairs.tolist(),
+                "pair_diff_sq": self.pair_diff_sq.tolist(), "run": self.run.tolist()}
 
     @classmethod
     def from_dict(cls, data: dict) -> Totals:
-        return cls(*(np.array(data[name], np.int64) for name in ("seat", "slot", "pairs", "run")))
+        pair_stats = np.stack([np.array(data[name], np.int64) for name in ("pairs", "pair_diff_sq")], axis=-1)
+        return cls(np.array(data["seat"], np.int64), np.array(data["slot"], np.int64), pair_stats,
+                   np.array(data["run"], np.int64))
 
     def add(self, other: Totals) -> None:
         self.seat += other.seat
         self.slot += other.slot
-        self.pairs += other.pairs
+        self.pair_stats += other.pair_stats
         self.run += other.run
 
     @property
@@ -252,15 +259,19 @@ class Kernel:
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
 
+    def zeros(self) -> Totals:
+        """Empty totals of this kernel's games."""
+        return Totals.zeros(self.config.players, self.game)
+
     def play(self, first_game: int, n_games: int) -> Totals:
         with self.naming_failures(first_game, n_games):
             return self._play(first_game, n_games, self.table)
 
     def _play(self, first_game: int, n_games: int, table) -> Totals:
-        totals = Totals.zeros(self.config.players, self.game)
+        totals = self.zeros()
         self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
                                 self.slot_strategy, self.slot_params,
-                                totals.seat, totals.slot, totals.pairs, totals.run, table)
+                                totals.seat, totals.slot, totals.pair_stats, totals.run, table)
         return totals
 
     def warm_up(self, stop: threading.Event | None = None,
@@ -457,29 +468,34 @@ class ThreadRunner:
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
              batch_size: int | None = None, first_game: int = 0, *, stop: threading.Event | None = None,
              done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None,
-             runner=None, compiling: Callable[[Kernel, float], None] | None = None) -> RunResult:
+             runner=None, compiling: Callable[[Kernel, float], None] | None = None, kernel=None) -> RunResult:
     """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
     - ``done``: totals of the first games of this range, already played (a resumed run);
       play continues after them.
     - ``stop``: checked between batches; once set, the run returns early with what it
       has (``RunResult.complete`` is then False).
-    - ``progress(n)`` after each batch with its number of games; ``on_batch(totals)`` with
-      the batch's totals (to keep and checkpoint running totals).
+    - ``progress(n)`` after each batch with its number of games, and ``progress(0)`` when the
+      kernel is ready and the games begin; ``on_batch(totals)`` with the batch's totals (to
+      keep and checkpoint running totals).
     - ``batch_size``: games per batch; by default batches last about BATCH_SECONDS, so a
       stop request is answered promptly. Batches never change the results (R25).
     - ``runner``: what plays a batch's chunks: threads here (``ThreadRunner``, the
       default) or a Dask cluster (``cluster.DaskRunner``); the totals are the same.
     - ``compiling(kernel, seconds)``: told while the kernel compiles (see ``Kernel.warm_up``).
+    - ``kernel``: what plays the games, if not ``Kernel(config)``: one with the same interface
+      (``pairing.PairedKernel`` plays them under two rules; its totals are paired).
     """
-    kernel = Kernel(config)
-    totals = Totals.zeros(config.players, kernel.game)
+    kernel = kernel or Kernel(config)
+    totals = kernel.zeros()
     if done is not None:
         totals.add(done)
     if totals.games >= config.games:  # a resumed run that was complete: nothing to compile or play
         return RunResult(config, totals, 0.0, 0)
     if not kernel.warm_up(stop, compiling):
         return RunResult(config, totals, 0.0, 0)
+    if progress is not None:
+        progress(0)  # the games begin: a progress bar times them, not the compilation
     start = time.perf_counter()
 
     def stopped() -> bool:
@@ -501,7 +517,7 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
             batch = max(active.parts, int(active.parts * BATCH_SECONDS / seconds_per_game))
         while timed is not None or (played_to < config.games and not stopped()):
             n = 0 if stopped() else min(batch, config.games - played_to)  # 0: only the timed game to report
-            batch_totals = Totals.zeros(config.players, kernel.game)
+            batch_totals = kernel.zeros()
             if n:
                 began = time.perf_counter()
                 for part in active.play(kernel, chunks(first_game + played_to, n, active.parts, min_chunk)):

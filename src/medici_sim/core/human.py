@@ -28,6 +28,7 @@ from typing import Protocol
 
 from numba import njit, objmode
 
+from .narration import plural
 from .registry import HUMAN, Game, Strategy
 
 ORIGIN = "medici-sim play"  # what registry.origin says of it: not "built-in"
@@ -111,17 +112,21 @@ def register_human(game: Game) -> Strategy:
 # ---------------------------------------------------------------- what a person is told
 # Plain Python shared by the games' tables (games/*/table.py).
 
+LEGEND_AGAIN = "?"  # typed at any question, shows the table's legend again
+
+
 class GameTable:
     """The Python side of one game with a person at seat ``human_seat`` (0-based): what every
     game's table shares. A game's table (``games/*/table.py``) sets ``new_buffer`` and
     ``play_table_nb`` (its state buffer and its one-game driver), ``money`` (the state field
-    of each seat's florins) and the rules it cites, and adds its decisions, events and views.
+    of each seat's florins) and ``legend()`` (what the table's columns mean), and adds its
+    decisions, events and views. A table speaks plain words: the rule points are in the
+    docs (``Game.rules_page``), which the command names as the game starts.
     """
 
     new_buffer: Callable  # staticmethod: Kernel.inputs -> a recording state buffer
     play_table_nb: Callable  # staticmethod: the game's one-game driver
     money = "florins"
-    next_starter_rule = ""
 
     def __init__(self, kernel, human_seat: int, strategies: Sequence[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
@@ -136,11 +141,33 @@ class GameTable:
         self.day = 0
         self.turn = 0  # turns played today
         self.sailed: list[list[int]] = []  # each ship's cards when the day's turns ended
+        self.legend_shown = False
 
     @property
     def s(self):
         """The live game state (the record the jitted game plays on)."""
         return self.buffer[0]
+
+    def legend(self) -> str:
+        """What the table's columns mean (the game's own)."""
+        raise NotImplementedError
+
+    def with_legend(self, view: str) -> str:
+        """The table ``view``, with the legend under it the first time only: it is there again
+        when the person types ? at a question."""
+        if self.legend_shown:
+            return view
+        self.legend_shown = True
+        return f"{view}\n{self.legend()}\n(Type {LEGEND_AGAIN} at any question to see this again.)"
+
+    def question(self, question: str, default: str, parse: Callable[[str], int]) -> int:
+        """Ask the person until ``parse`` takes the answer; ? shows the legend and asks again."""
+        while True:
+            answer = self.ask(question, default=default, parse=lambda text: None if text.strip() == LEGEND_AGAIN
+                              else parse(text))
+            if answer is not None:
+                return answer
+            self.say(self.legend())
 
     def play(self) -> None:
         k = self.kernel
@@ -167,22 +194,25 @@ class GameTable:
             lines.append(f"  {names[p]:<{width}}  {paid[0][p]:>3} + {paid[1][p]:>3} + {paid[2][p]:>3} "
                          f"= {sum(x[p] for x in paid):>3}   {money[p]:>4}")
         if next_starter >= 0:
-            lines.append(next_starter_text(names, money, next_starter, self.next_starter_rule, self.me))
+            lines.append(next_starter_text(names, money, next_starter, self.me))
         return lines
 
 
-def standings(names: Sequence[str], money: Sequence[int], breakdown: Mapping[str, Sequence[int]],
-              unit: str, rule: str, me: int) -> str:
-    """The final standings, richest first, and the winners (``rule``: R22 or C18); ``me``: the person's seat."""
+def standings(names: Sequence[str], money: Sequence[int], breakdown: Mapping[str, Sequence[int]], me: int) -> str:
+    """The final standings, richest first, each seat's florins as the sum of ``breakdown``'s
+    parts ("40 start - 25 spent + 30 ships ..."; a part that is paid out is negative), and
+    the winners; ``me``: the person's seat."""
     order = sorted(range(len(names)), key=lambda p: (-money[p], p))
     width = max(len(n) for n in names)
     best = max(money)
-    lines = [f"=== Final standings ({rule}: the richest wins; players tied for the most share the win) ==="]
+    lines = ["=== Final standings (the richest wins; players tied for the most share the win) ==="]
     for p in order:
         rank = 1 + sum(m > money[p] for m in money)
         tied = sum(m == money[p] for m in money) > 1
-        parts = ", ".join(f"{k} {int(v[p])}" for k, v in breakdown.items())
-        lines.append(f"  {str(rank) + ('=' if tied else '.'):<3} {names[p]:<{width}}  {money[p]:>4} {unit}   ({parts})")
+        (first, first_name), *terms = [(int(v[p]), k) for k, v in breakdown.items()]
+        parts = f"{first} {first_name}" + "".join(f" {'-' if v < 0 else '+'} {abs(v)} {k}" for v, k in terms)
+        place = str(rank) + ("=" if tied else ".")
+        lines.append(f"  {place:<3} {names[p]:<{width}}  {money[p]:>4} florins   = {parts}")
     winners = [p for p in order if money[p] == best]
     if len(winners) == 1:
         lines.append("You win!" if winners[0] == me else f"{names[winners[0]].capitalize()} wins.")
@@ -192,15 +222,15 @@ def standings(names: Sequence[str], money: Sequence[int], breakdown: Mapping[str
     return "\n".join(lines)
 
 
-def next_starter_text(names: Sequence[str], money: Sequence[int], starter: int, rule: str, me: int) -> str:
-    """Who starts the next day and why: the least money; a tie drawn at random (``rule``: R21 or C6)."""
+def next_starter_text(names: Sequence[str], money: Sequence[int], starter: int, me: int) -> str:
+    """Who starts the next day and why: the least money; a tie drawn at random."""
     fewest = min(money)
     tied = [p for p, m in enumerate(money) if m == fewest]
     who = "You start" if starter == me else f"{names[starter].capitalize()} starts"
     if len(tied) == 1:
-        return f"{who} the next day: the least money ({fewest} florins) ({rule})."
+        return f"{who} the next day: the least money ({plural(fewest, 'florin')})."
     among = ", ".join(names[p] for p in tied)
-    return f"{who} the next day: drawn at random among the least money ({fewest} florins): {among} ({rule})."
+    return f"{who} the next day: drawn at random among the least money ({plural(fewest, 'florin')}): {among}."
 
 
 def yes_no(text: str) -> int:

@@ -20,6 +20,12 @@ def check(condition: bool, what: str, *, game: str) -> None:
         raise NarrationMismatch(f"{game} game narration: {what}")
 
 
+def plural(count: int, noun: str, plural_noun: str = "") -> str:
+    """A count and its noun, the noun in the plural unless the count is 1: "1 florin", "0 cards",
+    "2 lots" (``plural_noun`` where adding an s is wrong)."""
+    return f"{count} {noun if count == 1 else plural_noun or noun + 's'}"
+
+
 def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -68,13 +74,15 @@ def paying(ranking: dict, places: int) -> dict:
 
 def render_ranking(ranking: dict, what: str, coin: int, ties: str | None = None) -> list[str]:
     """One line per group of a ranking: places, scores, pooled payouts and rounding to a
-    multiple of ``coin``; a tie cites ``ties`` (default: the ranking's rule)."""
+    multiple of ``coin``; a tie cites ``ties`` (default: the ranking's rule; no rule cited
+    when both are empty, as at the table)."""
     unit = "a whole florin" if coin == 1 else f"a multiple of {coin}"
+    cite, tie_cite = (f" ({rule})" if rule else "" for rule in (ranking["rule"], ties or ranking["rule"]))
     lines = []
     for group in ranking["groups"]:
         seats, score = group["seats"], group["score"]
         if group["places"] is None:
-            lines.append(f"{seats_text(seats)}: no {what}, no place: 0 ({ranking['rule']})")
+            lines.append(f"{seats_text(seats)}: no {what}, no place: 0{cite}")
             continue
         first, last = group["places"]
         where = ordinal(first) if first == last else f"{ordinal(first)}-{ordinal(last)}"
@@ -88,7 +96,7 @@ def render_ranking(ranking: dict, what: str, coin: int, ties: str | None = None)
             text += f" = {number_text(group['exact'])}, rounded down to {unit}: {group['share']} each"
         else:
             text += f": {group['share']} each"
-        lines.append(text + f" ({ties or ranking['rule']})")
+        lines.append(text + tie_cite)
     return lines
 
 

@@ -167,7 +167,7 @@ class _FineRunner(ThreadRunner):
 
 
 def _same(a: Totals, b: Totals) -> bool:
-    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("seat", "slot", "pairs", "run"))
+    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("seat", "slot", "pair_stats", "run"))
 
 
 def compile_failure(error: BaseException, strategy) -> str:

@@ -51,9 +51,9 @@ class Param:
         """The value, or ValueError saying why it is not acceptable."""
         if not math.isfinite(value) or not self.low <= value <= self.high:
             raise ValueError(f"parameter {name} of {strategy} must be between {self.low:g} and "
-                             f"{self.high:g}, got {value!r}")
+                             f"{self.high:g}, got {format_number(value)}")
         if self.integer and value != int(value):
-            raise ValueError(f"parameter {name} of {strategy} must be a whole number, got {value!r}")
+            raise ValueError(f"parameter {name} of {strategy} must be a whole number, got {format_number(value)}")
         return float(value)
 
     def check_declaration(self, strategy: str, name: str) -> None:
@@ -71,6 +71,12 @@ class Param:
         except ValueError as exc:
             raise RegistrationError(f"strategy {strategy}: the default of parameter {name} is not one of its "
                                     f"values: {exc}") from None
+
+
+def format_number(value: float) -> str:
+    """The shortest text that reads back as exactly ``value`` (2.0 -> "2", 0.1 -> "0.1")."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,8 @@ def default_threads(threads: int | None) -> int:
 
 
 def load_game_deck(game: Game, deck_path: str | None):
-    """The run's deck: the game's default or the file ``deck_path``; a game without decks takes none."""
+    """The run's deck: the game's default, or ``deck_path``: a shipped deck's name or a deck
+    file (the game's ``load_deck`` reads both); a game without decks takes none."""
     if not game.uses_deck:
         if deck_path is not None:
             raise ConfigError(f"{named('deck')}: the {game.name} game has no deck files")

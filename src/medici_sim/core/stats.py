@@ -6,12 +6,15 @@ interval is the normal one, mean ± 1.96 standard errors, clipped to [0, 1].
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 from .accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
+    RUN_GAMES,
     RUN_WIN_MARGIN,
     STAT_BONUS,
     STAT_GAMES,
@@ -63,6 +66,27 @@ def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: 
     return mean, mean - half, mean + half
 
 
+def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int]) -> tuple[float, float, float]:
+    """The win rate of the slots ``first`` minus that of the slots ``second`` (each the mean per
+    slot, as the per-strategy table counts a strategy at several slots), with its 95% interval.
+
+    Both play the same games, so their credits are not independent (one's win is another's
+    loss): the interval comes from the per-game difference D = mean credit of ``first`` minus
+    mean credit of ``second``, whose sum of squares is exact from the kernel's sums. With
+    W, Q the slots' sums of credits and of squared credits and S the pairs' sums of squared
+    differences, the sum of products of two slots' credits is (Q_a + Q_b - S_ab) / 2, and
+    sum D**2 = w' C w for the weights w (1/|first| on ``first``, -1/|second| on ``second``).
+    """
+    weights = np.zeros(len(totals.slot))
+    weights[list(first)] += 1 / len(first)
+    weights[list(second)] -= 1 / len(second)
+    wins = totals.slot[:, STAT_WIN60].astype(float)
+    squares = totals.slot[:, STAT_WIN60_SQ].astype(float)
+    products = (squares[:, None] + squares[None, :] - totals.pair_diff_sq) / 2  # the diagonal is the squares
+    mean, low, high = mean_interval(weights @ wins, weights @ products @ weights, totals.games, WIN_UNIT)
+    return float(mean), float(low), float(high)
+
+
 def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
     """The statistics columns of a (k, stats) integer totals array of ``game``."""
     games = rows[:, STAT_GAMES]
@@ -98,6 +122,13 @@ def run_counters(run: np.ndarray, game: Game) -> dict[str, int]:
     for k, name in enumerate(game.run_columns):
         counters[name] = int(run[N_COMMON_RUN_STATS + k])
     return counters
+
+
+def mean_win_margin(run: np.ndarray) -> float:
+    """The margin of victory per game: the winner's florins minus the best non-winner's, 0 on a
+    shared win (accounting.record_outcome_nb sums it)."""
+    games = int(run[RUN_GAMES])
+    return int(run[RUN_WIN_MARGIN]) / games if games else 0.0
 
 
 def seat_frame(result: RunResult) -> pd.DataFrame:
@@ -144,5 +175,6 @@ def summary(result: RunResult) -> dict:
         "threads": config.threads,
         "elapsed_seconds": round(result.elapsed, 3),
         "games_per_second": None if result.games_per_second is None else round(result.games_per_second),
+        "mean_win_margin": round(mean_win_margin(totals.run), 2),
         **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
     }

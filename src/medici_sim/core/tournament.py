@@ -16,6 +16,7 @@ import numpy as np
 from .accounting import RUN_GAMES
 from .checkpoint import deck_identity, strategies_identity
 from .driver import RunConfig, SeatStrategy, Totals, simulate
+from .pairing import PairedKernel
 from .registry import Game, get_game
 
 LINEUP_BLOCK = 1 << 36  # game indices reserved for one lineup of one configuration
@@ -45,12 +46,21 @@ class Tournament:
     done: list[int] = field(init=False)  # games played per lineup
     labels: list[str] = field(init=False)
     strategy_stats: np.ndarray = field(init=False)  # (strategies, N_STATS)
-    pairs: np.ndarray = field(init=False)  # (strategies, strategies) accounting's pair_stats
+    pairs: np.ndarray = field(init=False)  # (strategies, strategies): accounting's PAIR_ABOVE
     seat_stats: np.ndarray = field(init=False)  # (players, N_STATS)
     run: np.ndarray = field(init=False)
     elapsed: float = 0.0
     runner: object = None  # what plays the batches: threads here (None) or a Dask cluster
     compiling: object = None  # told while a kernel compiles (see driver.simulate)
+    # balance: the tournament of the same lineups under other rules, played on the same games with
+    # this one, game by game (``pairing.PairedKernel``): ``follower`` on the first, ``leader`` on it
+    follower: Tournament | None = field(default=None, repr=False)
+    leader: Tournament | None = field(default=None, repr=False)
+    # with a leader, per strategy: the sum over games of the squared difference of its win credits,
+    # this tournament's minus the leader's, over its slots in the lineup (WIN_UNITs squared); per
+    # seat: the same of the seat's credits
+    paired_sq: np.ndarray = field(init=False)
+    paired_seat_sq: np.ndarray = field(init=False)
 
     def __post_init__(self):
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
@@ -61,6 +71,15 @@ class Tournament:
         self.pairs = np.zeros((n, n), np.int64)
         self.seat_stats = empty.seat
         self.run = empty.run
+        self.paired_sq = np.zeros(n, np.int64)
+        self.paired_seat_sq = np.zeros(self.players, np.int64)
+
+    def follow(self, leader: Tournament) -> None:
+        """Play on the same games as ``leader`` (the same lineups under other rules), with it."""
+        if (leader.players, leader.config_index, len(leader.lineups)) != (self.players, self.config_index,
+                                                                           len(self.lineups)):
+            raise ValueError("a tournament follows one of the same lineups and game indices")
+        self.leader, leader.follower = leader, self
 
     @property
     def game_def(self) -> Game:
@@ -78,38 +97,59 @@ class Tournament:
     def complete(self) -> bool:
         return all(done == self.target for done in self.done)
 
+    def per_lineup(self, games: int) -> int:
+        """What asking for about ``games`` more games gives each lineup: an even share, rounded
+        up to a whole number of rotations (every strategy of a lineup in every seat equally often)."""
+        share = -(-games // len(self.lineups))
+        return -(-share // self.players) * self.players
+
     def play(self, games: int, progress=None, stop=None, on_batch=None) -> None:
-        """Ask for about ``games`` more games, split evenly over the lineups (a whole number
-        of rotations each, so every strategy of a lineup sits in every seat equally often),
-        and play them (see ``catch_up``)."""
-        per_lineup = -(-games // len(self.lineups))
-        self.target += -(-per_lineup // self.players) * self.players
+        """Ask for about ``games`` more games (``per_lineup`` of them for each lineup; a follower
+        too) and play them (see ``catch_up``)."""
+        for t in (self, self.follower):
+            if t is not None:
+                t.target += self.per_lineup(games)
         self.catch_up(progress, stop, on_batch)
 
     def catch_up(self, progress=None, stop=None, on_batch=None) -> None:
-        """Play every lineup up to the target; stop early when ``stop`` is set.
+        """Play every lineup up to the target (with a follower, both tournaments' games, game by
+        game under both rules); stop early when ``stop`` is set.
 
         ``on_batch()`` is called after every batch, when the totals are consistent (to
         checkpoint them); ``progress(n)`` as in ``simulate``.
         """
+        follower = self.follower
         for k, lineup in enumerate(self.lineups):
             if self.done[k] >= self.target or (stop is not None and stop.is_set()):
                 continue
-            config = RunConfig(deck=self.deck, players=self.players, strategies=lineup,
-                               games=self.target - self.done[k], seed=self.seed, variant=self.variant,
-                               seating="rotate", threads=self.threads, game=self.game,
-                               kernel_strategies=tuple(dict.fromkeys(s.name for s in self.strategies)))
+            config = self._config(k, lineup)
+            kernel = None if follower is None else PairedKernel(config, follower._config(k, follower.lineups[k]))
 
-            def add_batch(batch: Totals, k=k, lineup=lineup) -> None:
-                self._add(lineup, batch)
+            def add_batch(batch, k=k, lineup=lineup) -> None:
+                if follower is None:
+                    self._add(lineup, batch)
+                else:
+                    self._add(lineup, batch.a)
+                    follower._add(follower.lineups[k], batch.b)
+                    follower._add_paired(follower.lineups[k], batch)
+                    follower.done[k] += batch.games
                 self.done[k] += batch.games
                 if on_batch is not None:
                     on_batch()
 
             first = self.config_index * CONFIG_BLOCK + k * LINEUP_BLOCK + self.done[k]
-            result = simulate(config, progress=progress, first_game=first, stop=stop, on_batch=add_batch,
-                              runner=self.runner, compiling=self.compiling)
-            self.elapsed += result.elapsed
+            both = progress if follower is None or progress is None else (lambda n: progress(2 * n))
+            result = simulate(config, progress=both, first_game=first, stop=stop, on_batch=add_batch,
+                              runner=self.runner, compiling=self.compiling, kernel=kernel)
+            for t in (self, follower):
+                if t is not None:
+                    t.elapsed += result.elapsed / (1 if follower is None else 2)
+
+    def _config(self, k: int, lineup: tuple[SeatStrategy, ...]) -> RunConfig:
+        """Lineup ``k``'s run: its games still to play, rotated, in a kernel of every strategy."""
+        return RunConfig(deck=self.deck, players=self.players, strategies=lineup, games=self.target - self.done[k],
+                         seed=self.seed, variant=self.variant, seating="rotate", threads=self.threads, game=self.game,
+                         kernel_strategies=tuple(dict.fromkeys(s.name for s in self.strategies)))
 
     def configuration(self) -> dict:
         """What a checkpoint of this tournament must match to be resumed."""
@@ -120,11 +160,12 @@ class Tournament:
     def progress(self) -> dict:
         return {"target": self.target, "done": self.done, "elapsed": self.elapsed,
                 "strategy_stats": self.strategy_stats.tolist(), "pairs": self.pairs.tolist(),
-                "seat_stats": self.seat_stats.tolist(), "run": self.run.tolist()}
+                "seat_stats": self.seat_stats.tolist(), "run": self.run.tolist(),
+                "paired_sq": self.paired_sq.tolist(), "paired_seat_sq": self.paired_seat_sq.tolist()}
 
     def restore(self, progress: dict) -> None:
         self.target, self.done, self.elapsed = progress["target"], list(progress["done"]), progress["elapsed"]
-        for name in ("strategy_stats", "pairs", "seat_stats", "run"):
+        for name in ("strategy_stats", "pairs", "seat_stats", "run", "paired_sq", "paired_seat_sq"):
             setattr(self, name, np.array(progress[name], np.int64))
 
     def _add(self, lineup: tuple[SeatStrategy, ...], totals: Totals) -> None:
@@ -136,3 +177,13 @@ class Tournament:
                     self.pairs[row, other_row] += totals.pairs[slot, other]
         self.seat_stats += totals.seat
         self.run += totals.run
+
+    def _add_paired(self, lineup: tuple[SeatStrategy, ...], paired) -> None:
+        """A batch's paired sums (``pairing.PairedTotals``): a strategy at several slots of the
+        lineup differs per game by the sum of its slots' differences, whose square is the sum of
+        their products."""
+        rows = np.array([self.labels.index(s.label) for s in lineup])
+        for row in set(rows.tolist()):
+            mine = rows == row
+            self.paired_sq[row] += paired.cross[np.ix_(mine, mine)].sum()
+        self.paired_seat_sq += paired.seat_sq

@@ -1,9 +1,11 @@
 """Answers from tournaments: per-strategy tables, head-to-head, ratings, and the rules' balance.
 
 All intervals are 95%. Win rates and mean florins use the normal interval from exact
-integer sums (``stats.mean_interval``); differences between the two rules add the two
-variances (their games are played separately). Ratings are a Bradley–Terry model fitted
-to the head-to-head results by maximum likelihood (numpy: what a binomial GLM gives).
+integer sums (``stats.mean_interval``). A difference between the two rules is paired: both
+rules play the same games (``core.pairing``), so its interval comes from each game's
+difference (``paired_change``), not from the two rules' variances added, which would make
+it about twice too wide. Ratings are a Bradley–Terry model fitted to the head-to-head
+results by maximum likelihood (numpy: what a binomial GLM gives).
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
-from ..core.stats import Z95, mean_interval, run_counters
+from ..core.stats import Z95, mean_interval, mean_win_margin, run_counters
 from ..core.tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
@@ -25,7 +27,8 @@ BALANCE_COLUMNS = ["players", "strategy", "win_rate_standard", "win_rate_standar
                    "significant"]
 RULES_COLUMNS = ["players", "variant", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high",
                  "fair_win_rate", "seat_advantage", "ship_share", "majority_share", "bonus_share",
-                 "mean_win_margin", "variant_decided_rate"]
+                 "mean_win_margin", "variant_decided_rate", "seat1_change", "seat1_change_ci_low",
+                 "seat1_change_ci_high"]
 
 
 class AnalysisDependencyError(ImportError):
@@ -137,19 +140,45 @@ def rules_row(tournament: Tournament) -> dict:
         "seat1_win_rate": win[0], "seat1_ci_low": max(low[0], 0.0), "seat1_ci_high": min(high[0], 1.0),
         "fair_win_rate": fair,
         "seat_advantage": win[0] - fair, **{k: v[0] for k, v in shares.items()},
-        "mean_win_margin": tournament.run[acc.RUN_WIN_MARGIN] / games,
+        "mean_win_margin": mean_win_margin(tournament.run),
         "variant_decided_rate": run_counters(tournament.run, tournament.game_def).get("variant_decided", 0) / games,
     }
 
 
+def paired_change(total: np.ndarray, total_sq: np.ndarray, games: np.ndarray, per: np.ndarray):
+    """A change between two rules played on the same games, and its 95% half-width.
+
+    Per row (a strategy or a seat): ``total`` and ``total_sq`` are the sums over ``games``
+    games of the per-game difference of win credits (second rules minus first, in WIN_UNITs;
+    a strategy at several slots of a lineup: the sum over its slots), and the change is
+    ``total / per`` (``per``: its games at a slot, as its win rate counts them). The sum's
+    variance is the sample variance of the per-game differences times the games.
+    """
+    total, total_sq, games, per = (np.asarray(x, float) for x in (total, total_sq, games, per))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        variance = np.maximum(total_sq - total**2 / games, 0.0) * games / np.maximum(games - 1, 1)
+        return total / per / acc.WIN_UNIT, Z95 * np.sqrt(variance) / per / acc.WIN_UNIT
+
+
+def _rules_change(standard: Tournament, bonus20: Tournament):
+    """bonus20 minus standard on the same games (``bonus20`` follows ``standard``): per
+    strategy and for seat 1, (change, half-width)."""
+    meetings = np.zeros(len(bonus20.labels))
+    for played, lineup in zip(bonus20.done, bonus20.lineups, strict=True):
+        meetings[list({bonus20.labels.index(s.label) for s in lineup})] += played
+    win = acc.STAT_WIN60
+    strategies = paired_change(bonus20.strategy_stats[:, win] - standard.strategy_stats[:, win], bonus20.paired_sq,
+                               meetings, bonus20.strategy_stats[:, acc.STAT_GAMES])
+    seat = paired_change(bonus20.seat_stats[:1, win] - standard.seat_stats[:1, win], bonus20.paired_seat_sq[:1],
+                         [bonus20.games], [bonus20.games])
+    return strategies, (float(seat[0][0]), float(seat[1][0]))
+
+
 def balance_tables(standard: Tournament, bonus20: Tournament) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Standard against bonus20 for one player count: (per strategy, per rules)."""
+    """Standard against bonus20 for one player count (``bonus20`` follows ``standard``: the
+    same games under both rules): (per strategy, per rules)."""
     a, b = strategy_table(standard), strategy_table(bonus20)
-    # half-widths from the unclipped intervals: a clipped one would understate the variance
-    rate_a, low_a, _ = _win_rates(standard.strategy_stats)
-    rate_b, low_b, _ = _win_rates(bonus20.strategy_stats)
-    difference = b["win_rate"] - a["win_rate"]
-    half = np.hypot(rate_a - low_a, rate_b - low_b)
+    (difference, half), (seat_change, seat_half) = _rules_change(standard, bonus20)
     per_strategy = pd.DataFrame({
         "players": standard.players, "strategy": a["strategy"],
         "win_rate_standard": a["win_rate"], "win_rate_standard_ci_low": a["win_rate_ci_low"],
@@ -159,8 +188,17 @@ def balance_tables(standard: Tournament, bonus20: Tournament) -> tuple[pd.DataFr
         "difference": difference, "difference_ci_low": difference - half, "difference_ci_high": difference + half,
         "significant": (difference - half > 0) | (difference + half < 0),
     })[BALANCE_COLUMNS]
-    per_rules = pd.DataFrame([rules_row(standard), rules_row(bonus20)])[RULES_COLUMNS]
+    seat = {"seat1_change": seat_change, "seat1_change_ci_low": seat_change - seat_half,
+            "seat1_change_ci_high": seat_change + seat_half}
+    per_rules = pd.DataFrame([{**rules_row(standard), **seat}, {**rules_row(bonus20), **seat}])[RULES_COLUMNS]
     return per_strategy, per_rules
+
+
+def seat_changed(rules: pd.DataFrame) -> bool:
+    """Whether bonus20 changed seat 1's win rate significantly (its interval excludes 0);
+    ``rules``: one player count's rows of the per-rules table."""
+    row = rules.iloc[0]
+    return bool(row["seat1_change_ci_low"] > 0 or row["seat1_change_ci_high"] < 0)
 
 
 def points(rate: float) -> str:
@@ -188,12 +226,9 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
             first = (f"With {players} players, bonus20 changes no strategy's win rate significantly "
                      f"(every difference is within its 95% interval of zero, ± up to {points(widest.max())} points)")
         std, b20 = rules.loc["standard"], rules.loc["bonus20"]
-        seat_half = np.hypot(std["seat1_ci_high"] - std["seat1_win_rate"],
-                             b20["seat1_ci_high"] - b20["seat1_win_rate"])
-        seat_changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
         seat = (f"seat 1 wins {points(std['seat1_win_rate'])}% under the standard rules and "
                 f"{points(b20['seat1_win_rate'])}% under bonus20 (fair share {points(std['fair_win_rate'])}%), "
-                f"so the seat advantage is {'changed' if seat_changed else 'unchanged'}")
+                f"so the seat advantage is {'changed' if seat_changed(rules) else 'unchanged'}")
         decided = f"the variant decided {points(b20['variant_decided_rate'])}% of games"
         paragraphs.append(f"{first}; {seat}; {decided}.")
     return "\n".join(paragraphs)

@@ -20,23 +20,24 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
 import pandas as pd
 
 from ..core.arguments import ConfigError, file_names, in_api, named, real, text
 from ..core.driver import SeatStrategy, check_games, check_seed, check_threads
 from ..core.registry import Game
 from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
+from ..core.stats import mean_win_margin
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from ..core.tuning import TunedParameters, load_tuned
 from ..core.tuning import spec as strategy_spec
-from ..games.card.deck import ALL_DECKS, named_decks, resolve_deck, shipped_name
+from ..games.card.deck import ALL_DECKS, named_decks, shipped_name
 from .analysis import (
     balance_tables,
     head_to_head_table,
     max_half_width,
     points,
     ratings_table,
+    seat_changed,
     strategy_table,
     verdict,
 )
@@ -70,7 +71,7 @@ def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "d
             raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(named_decks())}); name no "
                               "other deck with it")
         return tuple(named_decks().values())
-    decks = tuple(resolve_deck(spec) if game.name == "card" else game.load_deck(spec) for spec in specs)
+    decks = tuple(load_game_deck(game, spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, deck in zip(specs, decks, strict=True):
         if deck.fingerprint() in seen:
@@ -243,12 +244,19 @@ def plan(study: Study, command: str) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or a standard and a bonus20
     one per player count on the same game indices (balance: the same shuffles wherever play
     coincides). Deck after deck, each deck's configurations numbered after the previous
-    deck's, so no two decks share a game index (the first deck's are a one-deck study's)."""
+    deck's, so no two decks share a game index (the first deck's are a one-deck study's).
+    A bonus20 tournament follows its standard one: they play each game under both rules,
+    together, so that a difference between the rules is paired game by game."""
     variants = BALANCED_VARIANTS if command == "balance" else (study.variant or study.game.variants[0],)
     n = len(study.counts)
-    return [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
-                       config_index=d * n + i, game=study.game.name)
-            for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts) for variant in variants]
+    tournaments = [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
+                              config_index=d * n + i, game=study.game.name)
+                   for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
+                   for variant in variants]
+    if command == "balance":
+        for standard, bonus20 in zip(tournaments[::2], tournaments[1::2], strict=True):
+            bonus20.follow(standard)
+    return tournaments
 
 
 def by_deck(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
@@ -270,26 +278,34 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
     """Play each tournament's games, or batches until every win rate's half-width is below
     the precision; a resumed tournament first finishes what was asked of it. True if complete.
 
-    ``progress(n)`` after each batch, ``on_batch()`` when the totals are consistent (to
-    checkpoint), ``on_more(games)`` when --precision asks for another round.
+    ``progress(n)`` after each batch (and ``progress(0)`` as each lineup's games begin),
+    ``on_batch()`` when the totals are consistent (to checkpoint), ``on_more(games)`` with the
+    games --precision's next round will play.
     """
     stopped = stop.is_set if stop is not None else (lambda: False)
-    for t in tournaments:
+    leaders = [t for t in tournaments if t.leader is None]  # a follower plays with its leader
+    for t in leaders:
         if t.target == 0:
             t.play(study.games, progress, stop, on_batch)
         else:
             t.catch_up(progress, stop, on_batch)
     while study.precision is not None and not stopped():
-        wide = [t for t in tournaments if max_half_width(t) >= study.precision]
+        wide = [t for t in leaders if any(max_half_width(u) >= study.precision for u in (t, t.follower) if u)]
         if not wide:
             break
         if any(t.games >= MAX_PRECISION_GAMES for t in wide):
             raise ConfigError(f"--precision {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
         if on_more is not None:
-            on_more(study.games * sum(len(t.lineups) for t in wide))
+            on_more(sum(len(t.lineups) * t.per_lineup(study.games) * (2 if t.follower else 1) for t in wide))
         for t in wide:
             t.play(study.games, progress, stop, on_batch)
     return not stopped()
+
+
+def planned_games(tournaments: list[Tournament], study: Study) -> int:
+    """The games ``play`` plays before any --precision round: each tournament's lineups up to
+    its target (a resumed one's, else what ``study.games`` asks of it)."""
+    return sum(len(t.lineups) * (t.target or t.per_lineup(study.games)) for t in tournaments)
 
 
 def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict:
@@ -309,6 +325,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
+        "mean_win_margin": ",".join(str(round(mean_win_margin(t.run), 2)) for t in tournaments),
     }
 
 
@@ -443,11 +460,8 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
             headline = ("raises" if biggest["difference"] > 0 else "lowers", biggest["strategy"])
         else:
             headline = ("none", "")
-        std, b20 = rules.loc["standard"], rules.loc["bonus20"]
-        seat_half = np.hypot(std["seat1_ci_high"] - std["seat1_win_rate"], b20["seat1_ci_high"] - b20["seat1_win_rate"])
-        seat_changed = abs(b20["seat1_win_rate"] - std["seat1_win_rate"]) > seat_half
-        out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed else "unchanged",
-                             "decided": float(b20["variant_decided_rate"]), "rows": rows}
+        out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed(rules) else "unchanged",
+                             "decided": float(rules.loc["bonus20", "variant_decided_rate"]), "rows": rows}
     return out
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game
 from . import engine, narrate, reference, state
-from .deck import default_deck, load_deck, parse_deck
+from .deck import default_deck, parse_deck, resolve_deck
 from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, rule_arrays
 from .strategies import BUILT_INS, REGISTRY
 
@@ -151,7 +151,7 @@ GAME = Game(
     run_columns=("ran_out_days", "variant_decided"),
     rules_page="docs/rules-card.md",
     uses_deck=True,
-    load_deck=lambda path: load_deck(path) if path is not None else default_deck(),
+    load_deck=lambda spec: resolve_deck(spec) if spec is not None else default_deck(),  # a name or a file
     deck_from_text=deck_from_text,
     check_config=check_config,
     trace=trace,

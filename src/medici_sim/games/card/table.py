@@ -26,7 +26,7 @@ from numba import njit
 
 from ...core import human
 from ...core.human import event_nb
-from ...core.narration import paying, rank_places, render_ranking
+from ...core.narration import paying, plural, rank_places, render_ranking
 from .engine import (
     end_day_nb,
     new_state_nb,
@@ -36,7 +36,7 @@ from .engine import (
     score_day_nb,
     start_game_nb,
 )
-from .narrate import FROM_END, TIES, card_name, decode_turn
+from .narrate import FROM_END, card_name, decode_turn
 from .rules import (
     DAYS,
     GOODS,
@@ -171,7 +171,6 @@ class CardTable(human.GameTable):
 
     new_buffer = staticmethod(new_buffer)
     play_table_nb = staticmethod(play_table_nb)
-    next_starter_rule = "R21"
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
@@ -191,7 +190,7 @@ class CardTable(human.GameTable):
         if market != self.market_seen:
             new = market[len(self.market_seen):] if market[:len(self.market_seen)] == self.market_seen else []
             if new:
-                forced = " (the market was empty: the first card is obligatory, R9)" if not self.market_seen else ""
+                forced = " (the market was empty: the first card is obligatory)" if not self.market_seen else ""
                 self.say(f"You turn up {cards_text(self.s, new)}{forced}.")
             self.say(f"Market: {self.market_line()}")
         return self.ask_reveal(seat) if decision == 0 else self.ask_take(seat)
@@ -201,9 +200,9 @@ class CardTable(human.GameTable):
         s = self.s
         done = int(s["counts"][REVEALED])
         last = card_text(s, s["market"][int(s["counts"][MARKET_LEN]) - 1])
-        self.say(f"You may turn up {MAX_REVEALS_PER_TURN - done} more card(s) this turn (R9); "
+        self.say(f"You may turn up {plural(MAX_REVEALS_PER_TURN - done, 'more card', 'more cards')} this turn; "
                  f"if you stop, you must take the last card, {last}.")
-        return int(self.ask("Reveal another card (y/n)", default="n", parse=human.yes_no))
+        return int(self.question("Reveal another card (y/n)", default="n", parse=human.yes_no))
 
     def ask_take(self, seat: int) -> int:
         """R10: the last card, and which of the two before it; only legal combinations are offered."""
@@ -212,12 +211,12 @@ class CardTable(human.GameTable):
         n = len(market)
         choices = legal_takes(s, seat)
         capacity, used = int(s["rules"][RULE_CAPACITY]), int(s["ship_used"][seat])
-        lines = [f"Take: the last card, {card_text(s, market[-1])}, is yours (R10); you may add the 2nd- and "
+        lines = [f"Take: the last card, {card_text(s, market[-1])}, is yours; you may add the 2nd- and "
                  f"3rd-from-last if they fit (your ship holds {used} of {capacity} non-green cards)."]
         for back, bit in ((2, 1), (3, 2)):
             if n >= back and not any(c & bit for c in choices):
                 lines.append(f"  The {FROM_END[back]} card, {card_text(s, market[n - back])}, does not fit on your "
-                             "ship (R10).")
+                             "ship.")
         if len(choices) == 1:
             self.say("\n".join(lines[1:] + [f"You take {card_text(s, market[-1])}: nothing else can be taken."]))
             return 0
@@ -226,8 +225,8 @@ class CardTable(human.GameTable):
             value = sum(int(s["card_value"][c]) for c in cards)
             lines.append(f"  {number}) {cards_text(s, cards)}   (+{value} ship value)")
         self.say("\n".join(lines))
-        number = self.ask(f"Your choice (1-{len(choices)})", default="1",
-                          parse=lambda text: human.number_in(text, 1, len(choices)))
+        number = self.question(f"Your choice (1-{len(choices)})", default="1",
+                               parse=lambda text: human.number_in(text, 1, len(choices)))
         return choices[int(number) - 1]
 
     # ------------------------------------------------------------ events
@@ -237,8 +236,8 @@ class CardTable(human.GameTable):
         if kind == human.DAY_START:
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
-            self.say(f"\n=== Day {a + 1} of {DAYS}: {who} (R7, R21); "
-                     f"{int(s['counts'][DECK_LEN])} cards in the deck ===")
+            self.say(f"\n=== Day {a + 1} of {DAYS}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
+                     "deck ===")
         elif kind == human.TURN_START:
             self.turn += 1
             self.market_before = self.market()
@@ -249,8 +248,8 @@ class CardTable(human.GameTable):
         elif kind == human.DAY_OVER:
             self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
             full = all(s["ship_used"][p] == s["rules"][RULE_CAPACITY] for p in range(self.players))
-            why = ("the deck and the market are empty (R12)" if b else "every ship is full (R11)" if full
-                   else "the last open ship had its one more turn (R11)")
+            why = ("the deck and the market are empty" if b else "every ship is full" if full
+                   else "the last open ship had its one more turn")
             self.say(f"\nDay {a + 1} is over: {why}.")
         elif kind == human.DAY_SCORED:
             self.say(self.scoring(a, seat))
@@ -284,7 +283,7 @@ class CardTable(human.GameTable):
         capacity = int(s["rules"][RULE_CAPACITY])
         width = max(len(n) for n in self.names)
         lines = [f"--- Day {self.day + 1} of {DAYS}, turn {self.turn}: your turn (seat {self.me + 1}) --- "
-                 f"deck: {int(s['counts'][DECK_LEN])} cards",
+                 f"deck: {plural(int(s['counts'][DECK_LEN]), 'card')}",
                  f"Market: {self.market_line()}",
                  f"  {'':<{width}}  florins  ship  used  " + " ".join(f"{g:>5}" for g in GOODS) + "  cargo"]
         for p in range(self.players):
@@ -292,17 +291,19 @@ class CardTable(human.GameTable):
             lines.append(f"  {self.names[p]:<{width}}  {int(s['florins'][p]):>7}  {int(s['ship_value'][p]):>4}  "
                          f"{int(s['ship_used'][p]):>2}/{capacity}  {icons}  "
                          f"{cards_text(s, s['ship'][p, :int(s['ship_len'][p])])}")
-        lines.append(f"(ship: the cargo's value, R13; used: places of {capacity}, green cards take none, R6, R10; "
-                     f"goods: icons in the warehouse, the cargo's join them at the day's end, R16, R17; "
-                     f"bonus: {self.bonus_rule()})")
-        return "\n".join(lines)
+        return self.with_legend("\n".join(lines))
+
+    def legend(self) -> str:
+        capacity = int(self.s["rules"][RULE_CAPACITY])
+        return (f"(ship: the cargo's value; used: places taken of {capacity}, green cards take none; goods: icons "
+                f"in the warehouse, which the cargo's join at the day's end; bonus: {self.bonus_rule()})")
 
     def bonus_rule(self) -> str:
         s = self.s
-        rule = f"{int(s['rules'][RULE_BONUS])} florins for {int(s['rules'][RULE_BONUS_MIN])}+ icons of a good (R18)"
+        rule = f"{int(s['rules'][RULE_BONUS])} florins for {int(s['rules'][RULE_BONUS_MIN])}+ icons of a good"
         if self.variant == "bonus20":
             rule += (f", {int(s['rules'][RULE_BIG_BONUS])} instead for {int(s['rules'][RULE_BIG_BONUS_MIN])}+ "
-                     "(R19, bonus20)")
+                     "(bonus20)")
         return rule
 
     # ------------------------------------------------------------ scoring
@@ -313,17 +314,17 @@ class CardTable(human.GameTable):
         players, names = self.players, self.names
         values = [int(v) for v in s["day_ship_value"][day, :players]]
         payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, SHARE_COIN, "R14-R15")
+        ships = rank_places(values, payouts, SHARE_COIN, "")
         lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
-                 f"Ships (R13: the value of all cards aboard, green ones too; R14 pays "
-                 f"{' / '.join(map(str, payouts))}; ties R15):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN, TIES)]
+                 f"Ships (the value of all cards aboard, green ones too; places pay {' / '.join(map(str, payouts))}; "
+                 f"tied players pool their places, each share rounded down to a multiple of {SHARE_COIN}):"]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
         for p in range(players):
             if self.sailed and self.sailed[p]:
                 lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
-        lines.append("Unloading (R16): goods cards go to the warehouses; green 2s and black 7s leave the game.")
-        lines.append(f"Goods (R17: most icons {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}, today's included; "
-                     f"no icon, no place; ties R15) and bonuses ({self.bonus_rule()}):")
+        lines.append("Unloading: goods cards go to the warehouses; green 2s and black 7s leave the game.")
+        lines.append(f"Goods (most icons {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}, today's included; "
+                     f"no icon, no place; ties shared as for ships) and bonuses ({self.bonus_rule()}):")
         icons = s["day_warehouse_icons"][day]
         majority_pay, bonus_pay = [0] * players, [0] * players
         bonus_min, big_min = int(s["rules"][RULE_BONUS_MIN]), int(s["rules"][RULE_BIG_BONUS_MIN])
@@ -332,18 +333,18 @@ class CardTable(human.GameTable):
             if not any(counts):
                 lines.append(f"  {GOODS[g]}: nobody has any")
                 continue
-            ranking = rank_places(counts, MAJORITY_PAYOUTS, SHARE_COIN, "R17", [n > 0 for n in counts])
-            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN, TIES)
+            ranking = rank_places(counts, MAJORITY_PAYOUTS, SHARE_COIN, "", [n > 0 for n in counts])
+            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
                 if counts[p] >= big_min:
-                    bonus, rule = int(s["rules"][RULE_BIG_BONUS]), "R19"
+                    bonus = int(s["rules"][RULE_BIG_BONUS])
                 elif counts[p] >= bonus_min:
-                    bonus, rule = int(s["rules"][RULE_BONUS]), "R18"
+                    bonus = int(s["rules"][RULE_BONUS])
                 else:
                     continue
                 bonus_pay[p] += bonus
-                parts.append(f"bonus seat {p + 1}: {bonus} ({rule})")
+                parts.append(f"bonus seat {p + 1}: {bonus}")
             lines.append(f"  {GOODS[g]}: " + "; ".join(parts))
         lines += self.day_paid_lines(day, ("ships", "goods", "bonuses"), (ships["pay"], majority_pay, bonus_pay),
                                      next_starter)
@@ -355,5 +356,4 @@ class CardTable(human.GameTable):
         return human.standings(self.names, [int(f) for f in s["florins"][:p]],
                                {"ships": s["day_ship_pay"][:, :p].sum(axis=0),
                                 "goods": s["day_majority_pay"][:, :p].sum(axis=0),
-                                "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
-                               "florins", "R22", self.me)
+                                "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)}, self.me)

@@ -26,7 +26,7 @@ from numba import njit
 
 from ...core import human
 from ...core.human import event_nb
-from ...core.narration import paying, rank_places, render_ranking
+from ...core.narration import paying, plural, rank_places, render_ranking
 from .engine import (
     new_state_nb,
     next_starter_nb,
@@ -135,7 +135,6 @@ class ClassicTable(human.GameTable):
     new_buffer = staticmethod(new_buffer)
     play_table_nb = staticmethod(play_table_nb)
     money = "money"
-    next_starter_rule = "C6"
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
@@ -166,9 +165,9 @@ class ClassicTable(human.GameTable):
         s = self.s
         lot_len = int(s["counts"][LOT_LEN])
         biggest = min(MAX_LOT, int(s["counts"][MAX_FREE]))
-        self.say(f"The lot has {lot_len} card(s) and may grow to {biggest}: {MAX_LOT} at most, and some ship must "
-                 f"have room for it (the most free holds: {int(s['counts'][MAX_FREE])}) (C8).")
-        return int(self.ask("Draw another card into the lot (y/n)", default="n", parse=human.yes_no))
+        self.say(f"The lot has {plural(lot_len, 'card')} and may grow to {biggest}: {MAX_LOT} at most, and some ship "
+                 f"must have room for it (the most free holds: {int(s['counts'][MAX_FREE])}).")
+        return int(self.question("Draw another card into the lot (y/n)", default="n", parse=human.yes_no))
 
     def ask_bid(self, seat: int) -> int:
         """C9: 0 to pass, or a whole number from the highest bid + 1 to your money."""
@@ -176,8 +175,8 @@ class ClassicTable(human.GameTable):
         s = self.s
         highest, money = int(s["counts"][HIGHEST]), int(s["money"][seat])
         self.say(self.bidding_line(seat))
-        return int(self.ask(f"Your bid: 0 to pass, or {highest + 1} to {money}", default="0",
-                            parse=lambda text: human.number_in(text, highest + 1, money, also=0)))
+        return int(self.question(f"Your bid: 0 to pass, or {highest + 1} to {money}", default="0",
+                                 parse=lambda text: human.number_in(text, highest + 1, money, also=0)))
 
     def bidding_line(self, seat: int) -> str:
         """Who said what so far on this lot, the highest bid, and who speaks after ``seat``."""
@@ -200,12 +199,13 @@ class ClassicTable(human.GameTable):
                    else "none yet")
         after = [f"{self.names[p]}{' (auctioneer)' if p == auctioneer else ''}"
                  for p in order[at + 1:] if HOLDS - int(s["ship_len"][p]) >= lot_len]
-        return (f"Bidding (C9: one chance each, from the auctioneer's left; the auctioneer last): "
+        return (f"Bidding (one chance each, from the auctioneer's left; the auctioneer last): "
                 f"{'; '.join(said) if said else 'you speak first'}.\n"
                 f"Highest bid: {highest}. "
                 + (f"After you: {', '.join(after) if after else 'nobody'}. " if seat != auctioneer
                    else "You are the auctioneer: you speak last. ")
-                + f"You have {int(s['money'][seat])} florins and {HOLDS - int(s['ship_len'][seat])} free holds.")
+                + f"You have {plural(int(s['money'][seat]), 'florin')} and "
+                  f"{plural(HOLDS - int(s['ship_len'][seat]), 'free hold')}.")
 
     # ------------------------------------------------------------ events
 
@@ -215,8 +215,8 @@ class ClassicTable(human.GameTable):
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
             removed = int(s["rules"][RULE_REMOVED])
-            self.say(f"\n=== Day {a + 1} of {DAYS}: {who} (C6); {int(s['counts'][DECK_LEN])} cards in the deck, "
-                     f"{removed} set aside unseen (C5) ===")
+            self.say(f"\n=== Day {a + 1} of {DAYS}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
+                     f"deck, {removed} set aside unseen ===")
         elif kind == human.TURN_START:
             self.turn += 1
         elif kind == human.TURN_END:
@@ -225,11 +225,11 @@ class ClassicTable(human.GameTable):
             self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
             self.track_before = s["track"][:self.players].copy()
             if b:
-                why = "the deck is empty (C12)"
+                why = "the deck is empty"
             elif self.last_free >= 0:
-                why = "the last open ship was filled (C11)"
+                why = "the last open ship was filled"
             else:
-                why = "every ship is full (C3)"
+                why = "every ship is full"
             self.say(f"\nDay {a + 1} is over: {why}.")
         elif kind == human.DAY_SCORED:
             self.say(self.scoring(a, seat))
@@ -249,14 +249,15 @@ class ClassicTable(human.GameTable):
         text += ("Bids: " + ", ".join(said) + ". ") if said else "Nobody can bid. "
         if turn.winner >= 0:
             w = turn.winner
-            text += (f"{names[w]} {'buy' if w == me else 'buys'} it for {turn.price} ({int(s['money'][w])} florins "
-                     f"left; ship {int(s['ship_len'][w])}/{HOLDS}, value {int(s['ship_value'][w])}).")
+            text += (f"{names[w]} {'buy' if w == me else 'buys'} it for {turn.price} "
+                     f"({plural(int(s['money'][w]), 'florin')} left; ship {int(s['ship_len'][w])}/{HOLDS}, value "
+                     f"{int(s['ship_value'][w])}).")
         else:
-            text += "Nobody bought it: the lot is put aside (C10)."
+            text += "Nobody bought it: the lot is put aside."
         if turn.free_seat >= 0:
             f = turn.free_seat
             text += (f"\n  {names[f]} {'have' if f == me else 'has'} the last open ship and "
-                     f"{'fill' if f == me else 'fills'} it for free: {cards_text(s, turn.free)} (C11).")
+                     f"{'fill' if f == me else 'fills'} it for free: {cards_text(s, turn.free)}.")
         return text
 
     # ------------------------------------------------------------ the table
@@ -273,7 +274,7 @@ class ClassicTable(human.GameTable):
         width = max(len(n) for n in self.names)
         whose = "you auction" if auctioneer == self.me else f"{self.names[auctioneer].capitalize()} auctions"
         lines = [f"--- Day {self.day + 1} of {DAYS}, turn {self.turn}: {whose} --- deck: "
-                 f"{int(s['counts'][DECK_LEN])} cards left",
+                 f"{plural(int(s['counts'][DECK_LEN]), 'card')} left",
                  f"Lot: {self.lot_line()}",
                  f"  {'':<{width}}  money  ship  free  " + " ".join(f"{g:>5}" for g in GOODS) + "  cargo",
                  ]
@@ -282,10 +283,11 @@ class ClassicTable(human.GameTable):
             levels = " ".join(f"{int(s['track'][p, g]):>5}" for g in range(N_GOODS))
             lines.append(f"  {self.names[p]:<{width}}  {int(s['money'][p]):>5}  {int(s['ship_value'][p]):>4}  "
                          f"{HOLDS - n:>4}  {levels}  {cards_text(s, s['ship'][p, :n])}")
-        lines.append(f"(ship: the cargo's value, C13; free: empty holds of {HOLDS}, C3; goods: track levels, which "
-                     f"the cargo raises at the day's end, C14; levels 5/6/7 pay {TRACK_BONUS[5]}/{TRACK_BONUS[6]}/"
-                     f"{TRACK_BONUS[7]} a day, C16)")
-        return "\n".join(lines)
+        return self.with_legend("\n".join(lines))
+
+    def legend(self) -> str:
+        return (f"(ship: the cargo's value; free: empty holds of {HOLDS}; goods: track levels, which the cargo "
+                f"raises at the day's end; levels 5/6/7 pay {TRACK_BONUS[5]}/{TRACK_BONUS[6]}/{TRACK_BONUS[7]} a day)")
 
     # ------------------------------------------------------------ scoring
 
@@ -295,9 +297,9 @@ class ClassicTable(human.GameTable):
         players, names = self.players, self.names
         values = [int(v) for v in s["day_ship_value"][day, :players]]
         payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, SHARE_COIN, "C13")
+        ships = rank_places(values, payouts, SHARE_COIN, "")
         lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
-                 f"Ships (C13 pays {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
+                 f"Ships (places pay {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
                  "their places, each share rounded down to a whole florin):"]
         lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
         for p in range(players):
@@ -310,22 +312,22 @@ class ClassicTable(human.GameTable):
                      if track[p, g] != self.track_before[p, g]]
             if moved:
                 rises.append(f"seat {p + 1}: {', '.join(moved)}")
-        lines.append("Tracks rise one step per card of the good aboard, up to 7 (C14): "
+        lines.append("Tracks rise one step per card of the good aboard, up to 7: "
                      + ("; ".join(rises) if rises else "no change") + ".")
-        lines.append(f"Majorities (C15: highest level {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}; "
-                     "everyone ranks, level 0 too) and bonuses (C16: level 5, 6, 7 pay "
+        lines.append(f"Majorities (highest level {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}; "
+                     "everyone ranks, level 0 too) and bonuses (level 5, 6, 7 pay "
                      f"{TRACK_BONUS[5]}, {TRACK_BONUS[6]}, {TRACK_BONUS[7]}, never shared):")
         majority_pay, bonus_pay = [0] * players, [0] * players
         for g in range(N_GOODS):
             levels = [int(track[p, g]) for p in range(players)]
-            ranking = rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "C15")
+            ranking = rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "")
             parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level", SHARE_COIN)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
                 bonus = TRACK_BONUS[levels[p]]
                 if bonus:
                     bonus_pay[p] += bonus
-                    parts.append(f"bonus seat {p + 1}: {bonus} (level {levels[p]}, C16)")
+                    parts.append(f"bonus seat {p + 1}: {bonus} (level {levels[p]})")
             lines.append(f"  {GOODS[g]}: " + "; ".join(parts))
         lines += self.day_paid_lines(day, ("ships", "majorities", "bonuses"),
                                      (ships["pay"], majority_pay, bonus_pay), next_starter)
@@ -339,5 +341,4 @@ class ClassicTable(human.GameTable):
                                {"start": [start] * p, "spent": -s["spent"][:p],
                                 "ships": s["day_ship_pay"][:, :p].sum(axis=0),
                                 "majorities": s["day_majority_pay"][:, :p].sum(axis=0),
-                                "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)},
-                               "florins", "C18", self.me)
+                                "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)}, self.me)

@@ -1,0 +1,150 @@
+"""Two rule sets on the same games: each game played under both, the differences streamed.
+
+``balance`` compares a game's two rule sets (card: standard and bonus20, R19) on the same
+game indices, so wherever play coincides the two rules deal the same cards (R25). A seat's
+outcomes under the two rules are then strongly correlated (about 0.8 for the card game's
+heuristics at 4 players), and the standard error of a difference must come from each
+game's pair of outcomes: with the two rules' variances added, it is about twice too large.
+
+:func:`play_paired_nb` plays each game of a range under the first rules and then under the
+second, one game at a time through the game's own kernel (``Game.play_games_nb``, chosen
+at compile time from a tag naming the game), adds each game to both runs' usual totals,
+and sums, from each game's win credits (second rules minus first, in WIN_UNITs):
+
+- ``cross[a, b]``: the products of slot a's and slot b's differences (the diagonal, the
+  squares): the difference of any strategy, at one slot or several, follows exactly;
+- ``seat_sq[s]``: the squares of seat s's differences.
+
+Integers only, exact in any order; fixed size whatever the games. :class:`PairedKernel`
+is what the driver plays (``driver.simulate(..., kernel=PairedKernel(...))``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from .accounting import STAT_WIN60
+from .driver import Kernel, RunConfig, Totals
+from .registry import GAMES
+
+_TAG_PREFIX = "medici_game_"
+
+
+def game_tag(game: str) -> np.void:
+    """A one-byte record whose dtype names the game (what ``_play_one`` dispatches on)."""
+    return np.zeros(1, np.dtype([(_TAG_PREFIX + game, np.uint8)]))[0]
+
+
+def _play_one(tag, seed, game_index, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run, table):
+    raise NotImplementedError("callable from jitted code only")
+
+
+@overload(_play_one)
+def _play_one_typer(tag, seed, game_index, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run,
+                    table):
+    (name,) = tag.fields
+    play = GAMES[name[len(_TAG_PREFIX):]].play_games_nb  # the strategy table in the signature pins its sources
+
+    def impl(tag, seed, game_index, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run, table):
+        play(seed, game_index, 1, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run, table)
+    return impl
+
+
+@njit(cache=True, nogil=True)
+def play_paired_nb(tag, seed, first_game, n_games, inputs_a, inputs_b, seating, slot_strategy, params_a, params_b,
+                   seat_a, slot_a, pairs_a, run_a, seat_b, slot_b, pairs_b, run_b, cross, seat_sq, table):
+    """Play games ``first_game ..`` under rules a and b (``inputs_a``, ``inputs_b``; each slot
+    with its parameters under each), adding them to both runs' totals and to the paired sums."""
+    one_seat_a, one_slot_a = np.zeros_like(seat_a), np.zeros_like(slot_a)
+    one_pairs_a, one_run_a = np.zeros_like(pairs_a), np.zeros_like(run_a)
+    one_seat_b, one_slot_b = np.zeros_like(seat_b), np.zeros_like(slot_b)
+    one_pairs_b, one_run_b = np.zeros_like(pairs_b), np.zeros_like(run_b)
+    players = slot_strategy.shape[0]
+    for game_index in range(first_game, first_game + n_games):
+        for one in (one_seat_a, one_slot_a, one_seat_b, one_slot_b):
+            one[:] = 0
+        one_pairs_a[:] = 0
+        one_pairs_b[:] = 0
+        one_run_a[:] = 0
+        one_run_b[:] = 0
+        _play_one(tag, seed, game_index, inputs_a, seating, slot_strategy, params_a, one_seat_a, one_slot_a,
+                  one_pairs_a, one_run_a, table)
+        _play_one(tag, seed, game_index, inputs_b, seating, slot_strategy, params_b, one_seat_b, one_slot_b,
+                  one_pairs_b, one_run_b, table)
+        seat_a += one_seat_a
+        slot_a += one_slot_a
+        pairs_a += one_pairs_a
+        run_a += one_run_a
+        seat_b += one_seat_b
+        slot_b += one_slot_b
+        pairs_b += one_pairs_b
+        run_b += one_run_b
+        for a in range(players):
+            d_a = one_slot_b[a, STAT_WIN60] - one_slot_a[a, STAT_WIN60]
+            for b in range(players):
+                cross[a, b] += d_a * (one_slot_b[b, STAT_WIN60] - one_slot_a[b, STAT_WIN60])
+            d_seat = one_seat_b[a, STAT_WIN60] - one_seat_a[a, STAT_WIN60]
+            seat_sq[a] += d_seat * d_seat
+
+
+@dataclass
+class PairedTotals:
+    """Two runs of the same games (rules a, then b) and their paired sums (module doc)."""
+
+    a: Totals
+    b: Totals
+    cross: np.ndarray  # (players, players)
+    seat_sq: np.ndarray  # (players,)
+
+    def add(self, other: PairedTotals) -> None:
+        self.a.add(other.a)
+        self.b.add(other.b)
+        self.cross += other.cross
+        self.seat_sq += other.seat_sq
+
+    @property
+    def games(self) -> int:
+        return self.a.games
+
+
+class PairedKernel:
+    """The kernel of two runs that differ only in their rules (and the parameters each slot
+    plays under them): the same game, players, strategies, seating, seed and games."""
+
+    def __init__(self, config_a: RunConfig, config_b: RunConfig):
+        self.a, self.b = Kernel(config_a), Kernel(config_b)
+        if (config_a.game, config_a.players, config_a.seating, config_a.seed, self.a.table_names,
+                tuple(self.a.slot_strategy)) != (config_b.game, config_b.players, config_b.seating, config_b.seed,
+                                                 self.b.table_names, tuple(self.b.slot_strategy)):
+            raise ValueError("paired runs differ in more than their rules")
+        self.config = (config_a, config_b)  # what a Dask worker rebuilds the kernel from
+        self.game, self.table_names = self.a.game, self.a.table_names
+        self.tag = game_tag(self.game.name)
+        self.seconds_per_game = 0.0
+
+    def zeros(self) -> PairedTotals:
+        players = self.a.config.players
+        return PairedTotals(self.a.zeros(), self.b.zeros(), np.zeros((players, players), np.int64),
+                            np.zeros(players, np.int64))
+
+    def play(self, first_game: int, n_games: int) -> PairedTotals:
+        totals = self.zeros()
+        a, b = totals.a, totals.b
+        with self.a.naming_illegal_decisions():
+            play_paired_nb(self.tag, self.a.config.seed, first_game, n_games, self.a.inputs, self.b.inputs,
+                           self.a.seating, self.a.slot_strategy, self.a.slot_params, self.b.slot_params,
+                           a.seat, a.slot, a.pair_stats, a.run, b.seat, b.slot, b.pair_stats, b.run,
+                           totals.cross, totals.seat_sq, self.a.table)
+        return totals
+
+    def warm_up(self, stop=None, compiling=None) -> bool:
+        """Compile the paired loop and the game's kernel in it as ``Kernel.warm_up`` does (on a
+        thread, telling ``compiling``, answering a stop request, naming a strategy that does not
+        compile); ``seconds_per_game`` is then a paired game's."""
+        return Kernel.warm_up(self, stop, compiling)
+
+    def _compile_failure(self, error: Exception) -> str:
+        return self.a._compile_failure(error)

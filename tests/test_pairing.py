@@ -1,0 +1,87 @@
+"""Two rules on the same games (core.pairing): the paired kernel plays exactly both runs'
+games, and its paired sums are those of each game's pair of outcomes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from medici_sim.core import accounting as acc
+from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
+from medici_sim.core.pairing import PairedKernel
+
+GAMES = 900
+
+
+def configs(game: str, players: int, names: list[str], variants: tuple[str, str], seating: str):
+    return tuple(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
+                           games=GAMES, seed=5, variant=variant, seating=seating, threads=2, game=game)
+                 for variant in variants)
+
+
+@pytest.mark.parametrize("game,players,names,variants,seating", [
+    ("card", 4, ["expert", "collector", "greedy", "collector"], ("standard", "bonus20"), "rotate"),
+    ("card", 2, ["cautious", "gambler"], ("standard", "bonus20"), "random"),  # (10 icons: bonus20 never pays)
+    ("classic", 3, ["expert", "value", "random"], ("standard", "standard"), "rotate"),  # the same rules: d = 0
+])
+def test_paired_kernel_plays_both_runs_and_sums_each_games_differences(game, players, names, variants, seating):
+    config_a, config_b = configs(game, players, names, variants, seating)
+    paired = simulate(config_a, batch_size=GAMES // 3, first_game=77, kernel=PairedKernel(config_a, config_b)).totals
+    for config, totals in ((config_a, paired.a), (config_b, paired.b)):
+        alone = simulate(config, first_game=77).totals
+        for name in ("seat", "slot", "pair_stats", "run"):
+            assert np.array_equal(getattr(totals, name), getattr(alone, name)), name
+    kernels = [Kernel(config) for config in (config_a, config_b)]
+    cross = np.zeros((players, players), np.int64)
+    seat_sq = np.zeros(players, np.int64)
+    for index in range(77, 77 + GAMES):
+        a, b = (k.play(index, 1) for k in kernels)
+        d = b.slot[:, acc.STAT_WIN60] - a.slot[:, acc.STAT_WIN60]
+        cross += np.outer(d, d)
+        seat_sq += (b.seat[:, acc.STAT_WIN60] - a.seat[:, acc.STAT_WIN60]) ** 2
+    assert np.array_equal(paired.cross, cross) and np.array_equal(paired.seat_sq, seat_sq)
+    assert cross.any() == (players == 4)  # bonus20 changed some 4-player game; the same rules none
+
+
+@pytest.mark.parametrize("spec", ["random,collector,greedy,cautious", "random,collector,collector,greedy"])
+def test_balance_changes_are_paired_game_by_game(spec):
+    """balance's change of each strategy's win rate (bonus20 minus standard) and of seat 1's,
+    with its interval, equals what each game's pair of outcomes gives, computed game by game
+    (a strategy listed twice sits at two slots of some lineups: its difference is their sum)."""
+    from medici_sim.core.registry import get_game
+    from medici_sim.core.specs import parse_strategy_list
+    from medici_sim.core.stats import Z95
+    from medici_sim.core.tournament import CONFIG_BLOCK, LINEUP_BLOCK
+    from medici_sim.study import studies
+
+    study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), variant=None,
+                          seed=4, decks=(None,), games=1200, precision=None, threads=2)
+    tournaments = studies.plan(study, "balance")
+    assert studies.play(tournaments, study)
+    tables, _ = studies.balance_answer(tournaments, study)
+    standard, bonus20 = tournaments
+    differences: dict[str, list[int]] = {label: [] for label in standard.labels}
+    seat1 = []
+    for k, lineup in enumerate(standard.lineups):
+        kernels = [Kernel(RunConfig(deck=None, players=3, strategies=lineup, games=1, seed=4, variant=variant,
+                                    seating="rotate", threads=1, kernel_strategies=("random", "greedy", "collector",
+                                                                                     "cautious")))
+                   for variant in ("standard", "bonus20")]
+        for g in range(standard.done[k]):
+            a, b = (kernel.play(standard.config_index * CONFIG_BLOCK + k * LINEUP_BLOCK + g, 1) for kernel in kernels)
+            d = b.slot[:, acc.STAT_WIN60] - a.slot[:, acc.STAT_WIN60]
+            for label in dict.fromkeys(s.label for s in lineup):
+                differences[label].append(sum(int(d[slot]) for slot, s in enumerate(lineup) if s.label == label))
+            seat1.append(int(b.seat[0, acc.STAT_WIN60] - a.seat[0, acc.STAT_WIN60]))
+    rows = tables["strategies"].set_index("strategy")
+    per = dict(zip(standard.labels, standard.strategy_stats[:, acc.STAT_GAMES], strict=True))
+    for label, x in differences.items():
+        x = np.array(x, float) / acc.WIN_UNIT
+        change, half = x.sum() / per[label], Z95 * x.std(ddof=1) * np.sqrt(len(x)) / per[label]
+        row = rows.loc[label]
+        assert row["difference"] == pytest.approx(change, abs=1e-12)
+        assert row["difference_ci_high"] - row["difference"] == pytest.approx(half, abs=1e-12)
+    x = np.array(seat1, float) / acc.WIN_UNIT
+    seat = tables["rules"].iloc[0]
+    assert seat["seat1_change"] == pytest.approx(x.mean(), abs=1e-12)
+    assert seat["seat1_change_ci_high"] - seat["seat1_change"] == pytest.approx(
+        Z95 * x.std(ddof=1) / np.sqrt(len(x)), abs=1e-12)
