@@ -148,7 +148,7 @@ def test_a_lone_file_is_a_list_of_one_and_paths_are_file_names(tmp_path):
 def test_trace_tells_the_command_lines_game(capsys):
     report = medici_sim.trace(7, strategies=["expert", "greedy", "random", "collector"], seed=1, seating="rotate")
     args = ["trace", "--index", "7", "-s", "expert,greedy,random,collector", "--seed", "1", "--seating", "rotate"]
-    code, out, err = run(capsys, *args)
+    code, out, err = run(capsys, *args, "--wide")  # the command wraps lines to the terminal unless --wide
     assert code == 0, err
     assert report.text == str(report) == out
     code, out, err = run(capsys, *args, "--format", "json")

@@ -123,7 +123,6 @@ class PairedKernel:
         self.config = (config_a, config_b)  # what a Dask worker rebuilds the kernel from
         self.game, self.table_names = self.a.game, self.a.table_names
         self.tag = game_tag(self.game.name)
-        self.seconds_per_game = 0.0
 
     def zeros(self) -> PairedTotals:
         players = self.a.config.players
@@ -133,7 +132,7 @@ class PairedKernel:
     def play(self, first_game: int, n_games: int) -> PairedTotals:
         totals = self.zeros()
         a, b = totals.a, totals.b
-        with self.a.naming_illegal_decisions():
+        with self.a.naming_failures(first_game, n_games):  # a failure is found again under the first rules
             play_paired_nb(self.tag, self.a.config.seed, first_game, n_games, self.a.inputs, self.b.inputs,
                            self.a.seating, self.a.slot_strategy, self.a.slot_params, self.b.slot_params,
                            a.seat, a.slot, a.pair_stats, a.run, b.seat, b.slot, b.pair_stats, b.run,
@@ -143,7 +142,7 @@ class PairedKernel:
     def warm_up(self, stop=None, compiling=None) -> bool:
         """Compile the paired loop and the game's kernel in it as ``Kernel.warm_up`` does (on a
         thread, telling ``compiling``, answering a stop request, naming a strategy that does not
-        compile); ``seconds_per_game`` is then a paired game's."""
+        compile)."""
         return Kernel.warm_up(self, stop, compiling)
 
     def _compile_failure(self, error: Exception) -> str:
