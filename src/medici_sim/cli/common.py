@@ -38,7 +38,6 @@ from . import signals
 
 USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
                UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
-INTERRUPTED = 130  # exit code after Ctrl-C (128 + SIGINT; signals.interrupted_code says which signal)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where it cannot be known (a pipe)
 GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
