@@ -215,7 +215,7 @@ def test_the_legend_is_shown_once_and_again_on_request(human, game, players):
     lines: list[str] = []
     kernel = table_kernel(game, players, (CARD_BOTS if game == "card" else CLASSIC_BOTS)[:players - 1], 0, 3)
     table = new_table(game, kernel, 0, lines, Typist("", "?", "", "?"))
-    with human.seated(table), kernel.naming_illegal_decisions():
+    with human.seated(table), kernel.naming_failures():
         table.play()
     text = "\n".join(lines)
     legend = table.legend()

@@ -186,7 +186,7 @@ def test_a_bad_parameter_in_a_plugin_is_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "-n", "100", "--plugin", path)
     assert code == 2 and err == (f"medici-sim: error: --plugin {path}: strategy nervous: the default of parameter "
                                  "nerve is not one of its values: parameter nerve of nervous must be between 0 and 2, "
-                                 "got 3.0\n")
+                                 "got 3\n")
 
 
 # ---------------------------------------------------------------- numba's cache of a plug-in's functions
