@@ -123,7 +123,7 @@ def _switch(functions):
     lines.append("    raise ValueError('unknown strategy id')")
     namespace = {f"strategy_{i}": fn for i, fn in enumerate(functions)}
     exec("\n".join(lines), namespace)
-    return njit(namespace["decide"])
+    return njit(inline="always")(namespace["decide"])
 
 
 @intrinsic
@@ -219,5 +219,5 @@ def decision(kind: str):
         return impl
 
     stub.__name__ = stub.__qualname__ = kind
-    overload(stub)(typer)
+    overload(stub, inline="always")(typer)
     return stub
