@@ -39,8 +39,10 @@ if _starting_the_command():
 from pathlib import Path  # noqa: E402
 
 from .core.cache import configure_numba_cache  # noqa: E402
+from .core.specialize import compile_by_type  # noqa: E402
 
 configure_numba_cache(Path(__file__).parent)
+compile_by_type()
 
 from . import games  # noqa: E402,F401  registers the games
 from .api import (  # noqa: E402
