@@ -56,3 +56,13 @@ def test_no_function_is_compiled_for_a_constant(first_run):
     assert compiled, "nothing compiled: the cache was not empty"
     for name, args in compiled:
         assert not any(arg.startswith("Literal") for arg in args), f"{game}: {name} compiled for {args}"
+
+
+@pytest.mark.slow
+def test_a_run_compiles_no_recorder(first_run):
+    """engine.py's ``record``: the turn log, card locations and day records are compiled only
+    into games that record them (trace, the table), never into a run's kernel."""
+    game, compiled = first_run
+    recorders = sorted({name for name, _ in compiled
+                        if name.startswith("medici_sim.games.") and name.rsplit(".", 1)[-1].startswith(("record_", "_locate"))})
+    assert not recorders, f"{game}: a run compiled {recorders}"
