@@ -3,6 +3,7 @@
     python benchmarks/profile_kernel.py                      # expert at every seat, 4 players
     python benchmarks/profile_kernel.py --strategies random --players 6 --seconds 10
     python benchmarks/profile_kernel.py --strategies search,expert,expert,expert --chunk 20
+    python benchmarks/profile_kernel.py --game classic --strategies random
 
 Linux only; needs `perf` (allowed to sample this process) and `nm`. numba's machine code
 has no symbols `perf` can read, so this script keeps the object code numba loads from
@@ -66,6 +67,17 @@ def short_name(symbol: str) -> str:
     return ".".join(names[-2:]).replace("_3cdynamic_3e", "dispatch")  # "<dynamic>": the generated switch
 
 
+def make_kernel(args):
+    """The kernel of the run profiled (seats rotated, one thread)."""
+    from medici_sim.cli.common import load_game_deck, parse_strategies
+    from medici_sim.core.driver import Kernel, RunConfig
+    from medici_sim.core.registry import get_game
+
+    return Kernel(RunConfig(deck=load_game_deck(get_game(args.game), None), players=args.players, games=1,
+                            threads=1, seating="rotate", game=args.game,
+                            strategies=parse_strategies(args.strategies, args.players, args.game)))
+
+
 def fail(message: str) -> None:
     print(f"profile_kernel: {message}", file=sys.stderr)
     sys.exit(2)
@@ -73,33 +85,27 @@ def fail(message: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="card")
     parser.add_argument("--strategies", default="expert")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--chunk", type=int, default=20_000, help="games a kernel call (fewer for search: slow games)")
+    parser.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     for tool in ("perf", "nm"):
         if shutil.which(tool) is None:
             fail(f"`{tool}` is not installed")
 
+    if args.compile_only:
+        make_kernel(args).play(0, 10)
+        return
     # Compile into numba's cache in a child process, so this one loads (and keeps) the object.
-    warm = (f"from medici_sim.cli.common import parse_strategies; from medici_sim.games.card.deck import default_deck; "
-            f"from medici_sim.core.driver import RunConfig, simulate; "
-            f"simulate(RunConfig(deck=default_deck(), players={args.players}, games=10, threads=1, "
-            f"strategies=parse_strategies({args.strategies!r}, {args.players})))")
-    subprocess.run([sys.executable, "-c", warm], check=True)
+    subprocess.run([sys.executable, __file__, *sys.argv[1:], "--compile-only"], check=True)
 
-    from medici_sim.cli.common import parse_strategies
-    from medici_sim.core.driver import Kernel, RunConfig
-    from medici_sim.games.card import engine
-    from medici_sim.games.card.deck import default_deck
-
-    config = RunConfig(deck=default_deck(), players=args.players, games=1, threads=1, seating="rotate",
-                       strategies=parse_strategies(args.strategies, args.players))
-    kernel = Kernel(config)
+    kernel = make_kernel(args)
     kernel.play(0, min(100, args.chunk))  # loads the kernel from the cache
-    (result,) = engine.play_games_nb.overloads.values()
+    (result,) = kernel.game.play_games_nb.overloads.values()
     library = result.library
     symbols = kernel_symbols(_OBJECTS[library.name])
     entry_offset = symbols[result.fndesc.llvm_func_name][0]

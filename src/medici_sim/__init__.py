@@ -60,8 +60,10 @@ if _numba_config.DISABLE_JIT:  # numba's debugging switch (NUMBA_DISABLE_JIT=1, 
 from pathlib import Path  # noqa: E402
 
 from .core.cache import configure_numba_cache  # noqa: E402
+from .core.specialize import compile_by_type  # noqa: E402
 
 configure_numba_cache(Path(__file__).parent)
+compile_by_type()
 
 from . import games  # noqa: E402,F401  registers the games
 from .api import (  # noqa: E402

@@ -115,8 +115,8 @@ def _name_of(table_type) -> str:
     return name
 
 
-def _generated(lines: list[str], namespace: dict, name: str):
-    """``njit`` of the function ``name`` that ``lines`` define.
+def _generated(lines: list[str], namespace: dict, name: str, **options):
+    """``njit(**options)`` of the function ``name`` that ``lines`` define.
 
     numba links compiled functions by a symbol made of the module, the qualified name, a
     per-process counter and the argument types. A generated decide's behaviour comes from its
@@ -126,7 +126,7 @@ def _generated(lines: list[str], namespace: dict, name: str):
     of different tables differ by construction.
     """
     exec("\n".join(lines), namespace)
-    return njit(namespace[name])
+    return njit(**options)(namespace[name])
 
 
 def _switch(functions, name: str):
@@ -142,7 +142,7 @@ def _switch(functions, name: str):
     for i in range(len(functions)):
         lines += [f"    if strategy == {i}:", f"        return strategy_{i}(state, seat, params)"]
     lines.append("    raise ValueError('unknown strategy id')")
-    return _generated(lines, {f"strategy_{i}": fn for i, fn in enumerate(functions)}, name)
+    return _generated(lines, {f"strategy_{i}": fn for i, fn in enumerate(functions)}, name, inline="always")
 
 
 @intrinsic
@@ -280,5 +280,5 @@ def decision(kind: str):
         return impl
 
     stub.__name__ = stub.__qualname__ = kind
-    overload(stub)(typer)
+    overload(stub, inline="always")(typer)
     return stub

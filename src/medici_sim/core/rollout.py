@@ -24,7 +24,7 @@ import types
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import jit, njit
 
 from .dispatch import strategy_table
 from .registry import MAX_PARAMS, Param, StrategyRegistry
@@ -116,7 +116,9 @@ def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
     rebound = dict(namespace)
     for name in names:
         fn = namespace[name].py_func
-        rebound[name] = njit(types.FunctionType(fn.__code__, rebound, fn.__name__, fn.__defaults__, fn.__closure__))
+        options = namespace[name].targetoptions  # nopython, inline="always" and the like, as the original's
+        rebound[name] = jit(**options)(types.FunctionType(fn.__code__, rebound, fn.__name__, fn.__defaults__,
+                                                          fn.__closure__))
     return tuple(rebound[name] for name in names)
 
 

@@ -5,6 +5,10 @@ A game is a ``GameState`` record (``state.py``), reused from game to game and dr
 dispatchers ``reveal_nb`` / ``take_nb`` declared in ``state.py`` with the strategy table it
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol.md exactly, so the reference engine (``reference.py``) plays the same games.
+
+Recording a game (its turns and where every card is, for the trace and the tests) is the
+play loop's ``record`` argument: ``True`` when tracing, ``None`` in the simulation's kernel,
+where numba prunes the recording branches before compiling, so a run never compiles the recorders.
 """
 from __future__ import annotations
 
@@ -45,7 +49,6 @@ from .state import (
     MARKET_LEN,
     N_CARDS,
     OUT_LEN,
-    RECORD_LOCATIONS,
     REVEALED,
     STATE_DTYPE,
     TURN_CARD_AT,
@@ -69,7 +72,7 @@ N_RUN_STATS = N_COMMON_RUN_STATS + 2
 
 
 @njit(cache=True)
-def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, record_locations):
+def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts):
     """A one-element array holding a GameState for this deck and player count.
 
     Keep the array alive while its record (``array[0]``) is in use.
@@ -84,7 +87,6 @@ def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payo
     copy1_nb(state.rules, rules)
     copy1_nb(state.ship_payouts, ship_payouts)
     state.counts[N_CARDS] = n_cards
-    state.counts[RECORD_LOCATIONS] = record_locations
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     copy2_nb(state.full_deck_unseen, state.unseen)
@@ -119,21 +121,21 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 TURN_START, TURN_REVEAL, TURN_TAKE, TURN_OVER = range(4)  # before it; asking R9; asking R10; after R10
 
 
-@njit(cache=True)
-def play_game_nb(state, table):
+@njit(cache=True, inline="always")
+def play_game_nb(state, table, record):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
     start_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
-    finish_game_nb(state, table, 0, TURN_START, DAYS - 1)
+    finish_game_nb(state, table, 0, TURN_START, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, last_day):
+def finish_game_nb(state, table, seat, phase, last_day, record):
     """Play on from ``seat``'s turn at ``phase`` (TURN_*) on the current day to the end of
     day ``last_day``, scored and unloaded (R8-R21). A whole game is ``play_game_nb``; a search
     player's rollout plays a copy of the state from its decision to the end (or the day's end)."""
     day = state.counts[DAY]
     while True:
-        finish_day_nb(state, day, seat, phase, table)
+        finish_day_nb(state, day, seat, phase, table, record)
         score_day_nb(state, day)
         end_day_nb(state)
         if day >= last_day:
@@ -167,7 +169,7 @@ def open_ships_nb(state):
 
 
 @njit(cache=True)
-def finish_day_nb(state, day, seat, phase, table):
+def finish_day_nb(state, day, seat, phase, table, record):
     """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12)."""
     players = state.rules[RULE_PLAYERS]
     capacity = state.rules[RULE_CAPACITY]
@@ -180,9 +182,9 @@ def finish_day_nb(state, day, seat, phase, table):
             if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
                 ran_out = 1  # R12
                 break
-            play_turn_nb(state, seat, table)
+            play_turn_nb(state, seat, table, record)
         elif phase != TURN_OVER:
-            finish_turn_nb(state, seat, phase == TURN_REVEAL, table)
+            finish_turn_nb(state, seat, phase == TURN_REVEAL, table, record)
         phase = TURN_START
         if open_before == 1 or open_ships_nb(state) == 0:
             break  # R11: the final turn is over, or every ship is full
@@ -192,20 +194,20 @@ def finish_day_nb(state, day, seat, phase, table):
     state.day_ran_out[day] = ran_out
     for p in range(players):
         state.day_ship_value[day, p] = state.ship_value[p]
-    if state.counts[RECORD_LOCATIONS]:
+    if record is not None:
         record_card_locations_nb(state, day)
 
 
-@njit(cache=True)
-def play_turn_nb(state, seat, table):
+@njit(cache=True, inline="always")
+def play_turn_nb(state, seat, table, record):
     """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
     state.counts[TURN_ID] += 1
     state.counts[REVEALED] = 0
-    finish_turn_nb(state, seat, True, table)
+    finish_turn_nb(state, seat, True, table, record)
 
 
 @njit(cache=True)
-def finish_turn_nb(state, seat, revealing, table):
+def finish_turn_nb(state, seat, revealing, table, record):
     """The rest of a turn: more reveals while the strategy asks for them (R9; ``revealing``
     False: it has stopped), then the take (R10)."""
     strategy = state.seat_strategy[seat]
@@ -215,7 +217,7 @@ def finish_turn_nb(state, seat, revealing, table):
             break
         reveal_card_nb(state)
     choice = take_nb(table, strategy, state, seat)
-    if state.counts[RECORD_LOCATIONS]:  # tracing only: the one check a turn costs otherwise
+    if record is not None:
         record_turn_nb(state, seat, choice)
     take_cards_nb(state, seat, choice)
 
@@ -461,32 +463,23 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
     ``inputs`` is (card_good, card_icons, card_value, card_green, rules, ship_payouts): see
     ``kernel_inputs``.
     """
-    card_good, card_icons, card_value, card_green, rules, ship_payouts = inputs
-    buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, False)
-    # The record buffer[0] does not own its memory: numba frees an array after its last use,
-    # so the loop takes the array itself, which this call then keeps alive to the end.
-    play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table)
-
-
-@njit(cache=True)
-def play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table):
-    state = buffer[0]
+    buffer = new_state_nb(*inputs)
     for game_index in range(first_game, first_game + n_games):
+        # The record buffer[0] does not own its memory and numba frees an array after its last
+        # use: taken from the array at each game, it keeps the array alive to the last game.
+        state = buffer[0]
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-        play_game_nb(state, table)
+        play_game_nb(state, table, None)
         accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
 
 
 @njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game; return its GameState buffer, day records and card locations included."""
-    card_good, card_icons, card_value, card_green, rules, ship_payouts = inputs
-    buffer = new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts, True)
+    buffer = new_state_nb(*inputs)
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    play_game_nb(state, table)
+    play_game_nb(state, table, True)
     return buffer
 
 

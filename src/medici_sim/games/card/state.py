@@ -27,8 +27,8 @@ DECISIONS = ("reveal_nb", "take_nb")
 # Indices into GameState.counts.
 # TURN_ID and DAY_ID number every turn and every day this GameState plays, never repeating
 # (strategies key their caches on them).
-N_CARDS, RECORD_LOCATIONS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID, DAY_ID = range(9)
-N_COUNTS = 9
+N_CARDS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID, DAY_ID = range(8)
+N_COUNTS = 8
 
 # GameState.unseen[green, column]: the cards still in the deck, which every player can
 # work out (everything else is face up), summed for strategies, green (1) or not (0).
@@ -36,8 +36,8 @@ UNSEEN_CARDS, UNSEEN_VALUE, UNSEEN_NO_GOOD = 0, 1, 2
 UNSEEN_ICONS = 3  # UNSEEN_ICONS + 2 * good + (icons - 1): cards of that good and icon count
 UNSEEN_WIDTH = UNSEEN_ICONS + 2 * N_GOODS
 
-# A day's turns, recorded only when the state records (counts[RECORD_LOCATIONS], set by the
-# trace): ``day_turns[day, :day_turn_count[day]]``, one int64 per turn in playing order:
+# A day's turns, recorded only when the game is traced (engine.py's ``record``):
+# ``day_turns[day, :day_turn_count[day]]``, one int64 per turn in playing order:
 #     bits 0-3 the seat; bits 4-5 R, the cards it revealed (R9); bit 6 / bit 7: it took the
 #     2nd- / 3rd-from-last card besides the last (R10); bits 8 + 16 i: the i-th card it
 #     revealed (i < R), in the order turned up.
@@ -80,7 +80,7 @@ STATE_DTYPE = np.dtype([
     ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
-    ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when recording locations
+    ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when the game is traced
     ("day_turns", _I8, (DAYS, MAX_CARDS)), ("day_turn_count", _I8, DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
 ], align=True)

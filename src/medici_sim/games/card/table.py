@@ -1,7 +1,7 @@
 """A person at the card-game table: the one-game driver and what the player sees (R6-R22).
 
 :func:`play_table_nb` plays ONE game on a state buffer the Python side created
-(``engine.new_state_nb`` with recording on), with the engine's own turn
+(``engine.new_state_nb``), recording it as a trace does, with the engine's own turn
 (``engine.play_turn_nb``, which logs each turn in ``day_turns``), scoring and day end, and
 the seats' real strategies through the dispatchers. Only its day and turn loops are written
 out here (``engine.play_game_nb``'s and ``play_day_nb``'s), so that it can report each turn,
@@ -51,7 +51,7 @@ from .rules import (
     RULE_PLAYERS,
     SHARE_COIN,
 )
-from .state import DAY, DAY_ID, DECK_LEN, MARKET_LEN, RECORD_LOCATIONS, REVEALED
+from .state import DAY, DAY_ID, DECK_LEN, MARKET_LEN, REVEALED
 
 # ---------------------------------------------------------------- the driver
 
@@ -94,7 +94,7 @@ def _play_day_nb(state, day, starter, table):
             ran_out = 1  # R12
             break
         event_nb(human.TURN_START, seat, 0, 0)
-        play_turn_nb(state, seat, table)
+        play_turn_nb(state, seat, table, True)
         event_nb(human.TURN_END, seat, 0, 0)
         if final_turn:
             break  # R11
@@ -109,14 +109,13 @@ def _play_day_nb(state, day, starter, table):
     state.day_ran_out[day] = ran_out
     for p in range(players):
         state.day_ship_value[day, p] = state.ship_value[p]
-    if state.counts[RECORD_LOCATIONS]:
-        record_card_locations_nb(state, day)
+    record_card_locations_nb(state, day)
 
 
 def new_buffer(inputs) -> np.ndarray:
-    """A state buffer for ``Kernel.inputs`` (engine.new_state_nb), which Python keeps and reads;
-    it records (the turn log, card locations) as the engine's trace does."""
-    return new_state_nb(*inputs, True)
+    """A state buffer for ``Kernel.inputs`` (engine.new_state_nb), which Python keeps and reads
+    (play_table_nb records the turn log and card locations in it, as the engine's trace does)."""
+    return new_state_nb(*inputs)
 
 
 # ---------------------------------------------------------------- what a player sees

@@ -5,8 +5,10 @@ A game is a ``GameState`` record (``state.py``), reused from game to game and dr
 dispatchers ``draw_nb`` / ``bid_nb`` declared in ``state.py`` with the strategy table it
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol-classic.md exactly, so the reference engine (``reference.py``) plays the
-same games. Recording a game's turn log and card locations (for the tests) costs one flag
-check per turn and per day when it is off.
+same games. Recording a game (its turn log, card locations and day-end tracks and money, for
+the trace, the table and the tests) is the play loop's ``record`` argument: ``True`` when
+recording, ``None`` in the simulation's kernel, where numba prunes the recording branches
+before compiling, so a run never compiles the recorders.
 """
 from __future__ import annotations
 
@@ -60,7 +62,6 @@ from .state import (
     LOT_VALUE,
     MAX_FREE,
     OPEN_SHIPS,
-    RECORD,
     STATE_DTYPE,
     TURN_ID,
     UNSEEN,
@@ -84,7 +85,7 @@ N_RUN_STATS = N_COMMON_RUN_STATS + 1
 
 
 @njit(cache=True)
-def new_state_nb(card_good, card_value, rules, ship_payouts, record):
+def new_state_nb(card_good, card_value, rules, ship_payouts):
     """A one-element array holding a GameState for this player count.
 
     Keep the array alive while its record (``array[0]``) is in use.
@@ -96,7 +97,6 @@ def new_state_nb(card_good, card_value, rules, ship_payouts, record):
     copy1_nb(state.rules, rules)
     copy1_nb(state.ship_payouts, ship_payouts)
     copy1_nb(state.track_bonus, np.array(TRACK_BONUS))
-    state.counts[RECORD] = record
     for card in range(N_CARDS):
         good = card_good[card]
         row = good if good >= 0 else GOLD_ROW
@@ -132,25 +132,25 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 TURN_START, TURN_DRAW, TURN_BID, TURN_SALE = range(4)  # before it; asking C8; asking C9 from a seat; C10 on
 
 
-@njit(cache=True)
-def play_game_nb(state, table):
+@njit(cache=True, inline="always")
+def play_game_nb(state, table, record):
     """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
     begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
-    finish_game_nb(state, table, 0, TURN_START, 0, DAYS - 1)
+    finish_game_nb(state, table, 0, TURN_START, 0, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, bidder, last_day):
+def finish_game_nb(state, table, seat, phase, bidder, last_day, record):
     """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*; ``bidder``: the next
     seat to answer at TURN_BID) on the current day to the end of day ``last_day``, scored
     (C5-C17). A whole game is ``play_game_nb``; a search player's rollout plays a copy of the
     state from its decision to the end (or the day's end)."""
     day = state.counts[DAY]
     while True:
-        state.day_ran_out[day] = finish_day_nb(state, seat, phase, bidder, table)
-        if state.counts[RECORD]:
+        state.day_ran_out[day] = finish_day_nb(state, seat, phase, bidder, table, record)
+        if record is not None:
             record_day_nb(state, day)
-        score_day_nb(state, day)
+        score_day_nb(state, day, record)
         if day >= last_day:
             return
         day += 1
@@ -184,8 +184,7 @@ def start_day_nb(state):
     state.ship_goods[:, :] = 0
     state.counts[LOT_LEN] = 0
     state.counts[LOT_VALUE] = 0
-    if state.counts[RECORD]:
-        state.day_log_len[state.counts[DAY]] = 0
+    state.day_log_len[state.counts[DAY]] = 0
     for i in range(state.rules[RULE_REMOVED]):
         state.removed[i] = deal_nb(state)
 
@@ -225,7 +224,7 @@ def load_nb(state, seat, card):
 
 
 @njit(cache=True)
-def finish_day_nb(state, seat, phase, bidder, table):
+def finish_day_nb(state, seat, phase, bidder, table, record):
     """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*) until the day ends.
     Returns 1 if it ran out (C12)."""
     players = state.rules[RULE_PLAYERS]
@@ -233,9 +232,9 @@ def finish_day_nb(state, seat, phase, bidder, table):
         if phase == TURN_START:
             if state.counts[DECK_LEN] == 0:
                 return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
-            over = play_turn_nb(state, seat, table)
+            over = play_turn_nb(state, seat, table, record)
         else:
-            over = finish_turn_nb(state, seat, phase, bidder, table)
+            over = finish_turn_nb(state, seat, phase, bidder, table, record)
             phase = TURN_START
         if over:
             return 0  # C11 (or no open ship left): the day is over
@@ -248,8 +247,8 @@ def finish_day_nb(state, seat, phase, bidder, table):
                 seat = 0
 
 
-@njit(cache=True)
-def play_turn_nb(state, auctioneer, table):
+@njit(cache=True, inline="always")
+def play_turn_nb(state, auctioneer, table, record):
     """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns True when the day
     ends after it (C11: the last open ship was filled, or no ship is open)."""
     counts = state.counts
@@ -266,7 +265,7 @@ def play_turn_nb(state, auctioneer, table):
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
     add_to_lot_nb(state)  # C8: the first card is obligatory
-    return finish_turn_nb(state, auctioneer, TURN_DRAW, 0, table)
+    return finish_turn_nb(state, auctioneer, TURN_DRAW, 0, table, record)
 
 
 @njit(cache=True)
@@ -295,7 +294,7 @@ def answer_nb(state, seat, answer):
 
 
 @njit(cache=True)
-def finish_turn_nb(state, auctioneer, phase, bidder, table):
+def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
     asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
     (TURN_BID; from the auctioneer's left after drawing, C9), then the sale (C10, C11).
@@ -358,7 +357,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table):
             reveal_nb(state, card)
             load_nb(state, free_seat, card)
         state.free_cards[free_seat] += state.ship_len[free_seat] - free_from
-    if counts[RECORD]:
+    if record is not None:
         record_turn_nb(state, auctioneer, free_seat, free_from)
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
@@ -399,7 +398,7 @@ def copy_play_nb(dst, src):
 # ---------------------------------------------------------------- scoring
 
 @njit(cache=True)
-def score_day_nb(state, day):
+def score_day_nb(state, day, record):
     """C13-C16, in this order: ships by rank, tracks rise (capped at 7), majorities for each
     good in good order, bonuses. Payouts are added to money."""
     players = state.rules[RULE_PLAYERS]
@@ -424,7 +423,7 @@ def score_day_nb(state, day):
         pay_places_nb(levels, players, state.majority_share, 0, majority_pay)  # C15: level 0 too
     for p in range(players):
         state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
-    if state.counts[RECORD]:
+    if record is not None:
         for p in range(players):
             state.day_money[day, p] = state.money[p]
             for good in range(N_GOODS):
@@ -544,32 +543,23 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
 
     ``inputs`` is (card_good, card_value, rules, ship_payouts): see ``game.kernel_inputs``.
     """
-    card_good, card_value, rules, ship_payouts = inputs
-    buffer = new_state_nb(card_good, card_value, rules, ship_payouts, 0)
-    # The record buffer[0] does not own its memory: numba frees an array after its last use,
-    # so the loop takes the array itself, which this call then keeps alive to the end.
-    play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table)
-
-
-@njit(cache=True)
-def play_range_nb(buffer, seed, first_game, n_games, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table):
-    state = buffer[0]
+    buffer = new_state_nb(*inputs)
     for game_index in range(first_game, first_game + n_games):
+        # The record buffer[0] does not own its memory and numba frees an array after its last
+        # use: taken from the array at each game, it keeps the array alive to the last game.
+        state = buffer[0]
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-        play_game_nb(state, table)
+        play_game_nb(state, table, None)
         accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
 
 
 @njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game recording everything; return its GameState buffer (see game.trace)."""
-    card_good, card_value, rules, ship_payouts = inputs
-    buffer = new_state_nb(card_good, card_value, rules, ship_payouts, 1)
+    buffer = new_state_nb(*inputs)
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    play_game_nb(state, table)
+    play_game_nb(state, table, True)
     return buffer
 
 

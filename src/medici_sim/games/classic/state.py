@@ -63,8 +63,8 @@ DECISIONS = ("draw_nb", "bid_nb")
 
 # Indices into GameState.counts.
 (DECK_LEN, LOT_LEN, LOT_VALUE, AUCTIONEER, HIGHEST, HIGH_BIDDER, MAX_FREE, OPEN_SHIPS, UNSEEN, DISCARD_LEN,
- DAY, TURN_ID, DAY_ID, RECORD) = range(14)
-N_COUNTS = 14
+ DAY, TURN_ID, DAY_ID) = range(13)
+N_COUNTS = 13
 
 # GameState.unseen[row, column]: rows are the goods 0..4 and GOLD_ROW.
 GOLD_ROW = N_GOODS
@@ -112,7 +112,7 @@ STATE_DTYPE = np.dtype([
     ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
     ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
-    # filled only when recording (counts[RECORD] set): the differential and invariant tests
+    # filled only when the game is recorded (engine.py's ``record``): trace, table, tests
     ("day_track", _I8, (DAYS, MAX_PLAYERS, N_GOODS)), ("day_money", _I8, (DAYS, MAX_PLAYERS)),
     ("day_ship_cards", _I8, (DAYS, MAX_PLAYERS, HOLDS)), ("day_removed", _I8, (DAYS, MAX_REMOVED)),
     ("day_card_location", _I8, (DAYS, N_CARDS)),

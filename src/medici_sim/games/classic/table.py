@@ -1,7 +1,7 @@
 """A person at the classic-game table: the one-game driver and what the player sees (C3-C18).
 
 :func:`play_table_nb` plays ONE game on a state buffer the Python side created
-(``engine.new_state_nb`` with recording on, so the engine logs every auction), with the
+(``engine.new_state_nb``), recording it as a trace does (the engine logs every auction), with the
 engine's own pieces (``start_day_nb``, ``play_turn_nb``, ``record_day_nb``,
 ``score_day_nb``, ``next_starter_nb``) and the seats' real strategies; only its day and
 turn loops are written out here, so that it can report each auction and each day's end and
@@ -61,7 +61,6 @@ from .state import (
     LOT_LEN,
     LOT_VALUE,
     MAX_FREE,
-    RECORD,
     TURN_ID,
 )
 
@@ -81,10 +80,9 @@ def play_table_nb(buffer, seed, game_index, seating, slot_strategy, slot_params,
         start_day_nb(state)
         event_nb(human.DAY_START, starter, day, 0)
         state.day_ran_out[day] = _play_day_nb(state, starter, table)
-        if state.counts[RECORD]:
-            record_day_nb(state, day)
+        record_day_nb(state, day)
         event_nb(human.DAY_OVER, -1, day, state.day_ran_out[day])
-        score_day_nb(state, day)
+        score_day_nb(state, day, True)
         if day < DAYS - 1:
             starter = next_starter_nb(state)
         event_nb(human.DAY_SCORED, starter if day < DAYS - 1 else -1, day, 0)
@@ -99,7 +97,7 @@ def _play_day_nb(state, starter, table):
         if state.counts[DECK_LEN] == 0:
             return 1  # C12
         event_nb(human.TURN_START, seat, 0, 0)
-        over = play_turn_nb(state, seat, table)
+        over = play_turn_nb(state, seat, table, True)
         event_nb(human.TURN_END, seat, 0, 0)
         if over:
             return 0  # C11
@@ -113,9 +111,8 @@ def _play_day_nb(state, starter, table):
 
 
 def new_buffer(inputs) -> np.ndarray:
-    """A state buffer for ``Kernel.inputs``, recording the turn log the table reads."""
-    card_good, card_value, rules, ship_payouts = inputs
-    return new_state_nb(card_good, card_value, rules, ship_payouts, 1)
+    """A state buffer for ``Kernel.inputs`` (play_table_nb records the turn log the table reads in it)."""
+    return new_state_nb(*inputs)
 
 
 # ---------------------------------------------------------------- what a player sees

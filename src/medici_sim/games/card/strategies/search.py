@@ -43,7 +43,7 @@ from ....core.rollout import (
 )
 from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
 from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANTS
-from ..state import DAY, MARKET_LEN, RECORD_LOCATIONS, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
+from ..state import DAY, MARKET_LEN, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
 from . import BUILT_INS, REGISTRY, Strategy, register
@@ -135,7 +135,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
                 phase = TURN_REVEAL
             else:
                 phase = TURN_TAKE
-            rollout_game_nb(sim, table, seat, phase, last_day)  # engine.finish_game_nb's code
+            rollout_game_nb(sim, table, seat, phase, last_day, None)  # engine.finish_game_nb's code, recording nothing
             values[a, i] = outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
     return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
@@ -143,10 +143,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
 @njit
 def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
-    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``,
-    recording nothing."""
+    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``."""
     copy_play_nb(sim, state)
-    sim.counts[RECORD_LOCATIONS] = 0  # a trace records the real game only
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
     variant = 1 if state.rules[RULE_BIG_BONUS_MIN] < 1 << 32 else 0  # R19: bonus20's threshold is in reach

@@ -50,7 +50,7 @@ from ....core.rollout import (
 )
 from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
 from ..rules import DAYS, MAX_PLAYERS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
-from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, RECORD, STATE_DTYPE
+from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, STATE_DTYPE
 from ..state import bid_nb as ask_bid_nb
 from ..state import draw_nb as ask_draw_nb
 from . import BUILT_INS, REGISTRY, Param, Strategy, register
@@ -166,7 +166,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
                     phase, bidder = TURN_SALE, 0
                 else:
                     phase, bidder = TURN_BID, seat + 1 if seat + 1 < players else 0
-            rollout_game_nb(sim, table, auctioneer, phase, bidder, last_day)
+            rollout_game_nb(sim, table, auctioneer, phase, bidder, last_day, None)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
     return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
@@ -174,10 +174,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
 @njit
 def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
-    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``,
-    recording nothing."""
+    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``."""
     copy_play_nb(sim, state)
-    sim.counts[RECORD] = 0  # a trace records the real game only
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
     variant = 0  # the classic game has one set of rules

@@ -1,0 +1,68 @@
+"""What a run compiles: each game's first run, from an empty numba cache, in a process of its own.
+
+numba reports every compilation (``numba.core.event``); the child process lists medici-sim's,
+as (function, argument types), and the tests read the list. Slow: a cold compile of each game.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+CHILD = """
+import json, sys
+from numba.core import event
+import medici_sim
+from medici_sim.core.driver import RunConfig, simulate
+from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.core.registry import get_game
+
+compiled = []
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        fn = ev.data["dispatcher"].py_func
+        if (fn.__module__ or "").startswith("medici_sim."):
+            compiled.append((f"{fn.__module__}.{fn.__qualname__}", [str(a) for a in ev.data["args"]]))
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Listener())
+game = get_game(sys.argv[1])
+simulate(RunConfig(deck=load_game_deck(game, None), players=4, games=10, threads=1, game=game.name,
+                   strategies=parse_strategies("random", 4, game.name)))
+print(json.dumps(compiled))
+"""
+
+
+@pytest.fixture(scope="module", params=["card", "classic"])
+def first_run(request, tmp_path_factory):
+    """(game, [(function, argument types)]) of a game's first run of ``random`` (the default)."""
+    env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path_factory.mktemp("numba-cache"))
+    done = subprocess.run([sys.executable, "-c", CHILD, request.param], env=env, capture_output=True, text=True,
+                          check=True)
+    return request.param, [tuple(entry) for entry in json.loads(done.stdout)]
+
+
+@pytest.mark.slow
+def test_no_function_is_compiled_for_a_constant(first_run):
+    """core.specialize: a constant argument is its type's, so no function compiles twice for it."""
+    game, compiled = first_run
+    assert compiled, "nothing compiled: the cache was not empty"
+    for name, args in compiled:
+        assert not any(arg.startswith("Literal") for arg in args), f"{game}: {name} compiled for {args}"
+
+
+@pytest.mark.slow
+def test_a_run_compiles_no_recorder(first_run):
+    """engine.py's ``record``: the turn log, card locations and day records are compiled only
+    into games that record them (trace, the table), never into a run's kernel."""
+    game, compiled = first_run
+    recorders = sorted({name for name, _ in compiled if name.startswith("medici_sim.games.")
+                        and name.rsplit(".", 1)[-1].startswith(("record_", "_locate"))})
+    assert not recorders, f"{game}: a run compiled {recorders}"
