@@ -49,8 +49,10 @@ from numba.core.bytecode import FunctionIdentity
 from medici_sim.core import dispatch
 
 jit = numba.njit
-def same_counter_njit(fn):
-    compiled = jit(fn)
+def same_counter_njit(fn=None, **options):
+    if fn is None:  # njit(inline=...)(fn)
+        return lambda fn: same_counter_njit(fn, **options)
+    compiled = jit(fn, **options)
     compile_first = compiled.compile
     def compile(signature):  # every generated decide is compiled under numba's counter 1,000,000
         FunctionIdentity._unique_ids = itertools.count(10**6)
