@@ -185,8 +185,8 @@ def _checked_switch(functions, state_type, name: str):
              "    if differ(before, live):",
              f"        at = first_difference(before, live) * {word}"]
     ends = [offset for offset, _ in fields[1:]] + [dtype.itemsize]
-    for (_, name), end in zip(fields, ends, strict=True):  # the field holding byte `at`
-        what = STATE_CHANGED + (" (another seat's scratch)" if name == "scratch" else f" (field {name})")
+    for (_, field), end in zip(fields, ends, strict=True):  # the field holding byte `at`
+        what = STATE_CHANGED + (" (another seat's scratch)" if field == "scratch" else f" (field {field})")
         lines += [f"        if at < {end}:", f"            changed(seat, strategy, {what!r})"]
     lines += [f"        changed(seat, strategy, {STATE_CHANGED!r})", "    return result"]
     namespace = {"carray": carray, "record_pointer": _record_pointer, "WORD": np.uint64 if word == 8 else np.uint8,
