@@ -63,6 +63,6 @@ def test_a_run_compiles_no_recorder(first_run):
     """engine.py's ``record``: the turn log, card locations and day records are compiled only
     into games that record them (trace, the table), never into a run's kernel."""
     game, compiled = first_run
-    recorders = sorted({name for name, _ in compiled
-                        if name.startswith("medici_sim.games.") and name.rsplit(".", 1)[-1].startswith(("record_", "_locate"))})
+    recorders = sorted({name for name, _ in compiled if name.startswith("medici_sim.games.")
+                        and name.rsplit(".", 1)[-1].startswith(("record_", "_locate"))})
     assert not recorders, f"{game}: a run compiled {recorders}"
