@@ -108,7 +108,7 @@ def classic_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params,
 
 def rollouts_per_second(game: str, players: int, rollouts: int, repeats: int) -> float:
     kernel = Kernel(config(game, players, ",".join(["search"] + ["expert"] * (players - 1)), 1, 1, 1))
-    buffer = (card_engine if game == "card" else classic_engine).new_state_nb(*kernel.inputs, False)
+    buffer = kernel.inputs.copy()  # the run's starting state (engine.new_state)
     search = get_game(game).registry["search"]
     params = np.zeros(MAX_PARAMS)
     params[:len(search.params)] = [p.default for p in search.params.values()]

@@ -1,15 +1,16 @@
-"""The classic engine against a tight C loop of the same rules, on one core.
+"""Each game's engine against a tight C loop of the same rules, on one core.
 
-    python benchmarks/bench_versus_c.py                  # 4 players, 1,000,000 games, best of 5
-    python benchmarks/bench_versus_c.py --players 3 --games 300000 --repeat 3
+    python benchmarks/bench_versus_c.py                      # both games, 4 players, 1,000,000 games, best of 5
+    python benchmarks/bench_versus_c.py --game classic --players 3 --games 300000 --repeat 3
 
-``classic_random.c`` (built here with the system's ``cc -O2``) plays the classic game with the
-``random`` strategy at every seat, drawing exactly as the engine does, so both play the same
-games: the script checks that their totals agree before it times anything. Then the two run
-back to back on one core (this process and the C program pinned to it), ``--repeat`` times
-each, and the best CPU time of each counts: CPU seconds, not wall time, and ratios of runs
-taken minutes apart, so that a machine shared with other work still gives steady figures.
-A ratio above 1 means the engine plays more games a second than the C loop.
+``classic_random.c`` and ``card_random.c`` (built here with the system's ``cc -O2``) play their
+game with the ``random`` strategy at every seat, drawing exactly as the engine does (the card
+game with its default deck and standard rules), so both play the same games: the script checks
+that their totals agree before it times anything. Then the two run back to back on one core
+(this process and the C program pinned to it), ``--repeat`` times each, and the best CPU time of
+each counts: CPU seconds, not wall time, and ratios of runs taken seconds apart, so that a machine
+shared with other work still gives steady figures. A ratio above 1 means the engine plays more
+games a second than the C loop.
 """
 from __future__ import annotations
 
@@ -24,71 +25,83 @@ from pathlib import Path
 
 import numpy as np
 
-from medici_sim.cli.common import parse_strategies
-from medici_sim.core.accounting import N_COMMON_RUN_STATS
-from medici_sim.core.driver import Kernel, RunConfig, Totals
+from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.core.accounting import N_COMMON_STATS
+from medici_sim.core.driver import Kernel, RunConfig
+from medici_sim.core.registry import get_game
 
-SOURCE = Path(__file__).with_name("classic_random.c")
+HERE = Path(__file__).parent
 
 
-def build(directory: str) -> str:
-    """Compile the C loop; the path of the program."""
+def build(game: str, directory: str) -> list[str]:
+    """Compile the game's C loop; the program and the arguments it takes after PLAYERS GAMES SEED."""
     cc = os.environ.get("CC") or shutil.which("cc")
     if cc is None:
         sys.exit("bench_versus_c: no C compiler (`cc`) found")
-    program = os.path.join(directory, "classic_random")
-    subprocess.run([cc, "-O2", "-o", program, str(SOURCE)], check=True)
-    return program
+    program = os.path.join(directory, f"{game}_random")
+    subprocess.run([cc, "-O2", "-o", program, str(HERE / f"{game}_random.c")], check=True)
+    if game == "classic":
+        return [program]
+    deck = os.path.join(directory, "deck.txt")  # the default deck, one card id a line
+    cards = list(zip(*load_game_deck(get_game("card"), None).card_arrays(), strict=True))
+    Path(deck).write_text(f"{len(cards)}\n" + "".join(" ".join(map(str, card)) + "\n" for card in cards))
+    return [program, deck]
 
 
-def run_c(program: str, players: int, games: int, seed: int) -> tuple[float, np.ndarray, np.ndarray]:
+def run_c(program: list[str], players: int, games: int, seed: int) -> tuple[float, np.ndarray, np.ndarray]:
     """(CPU seconds of the game loop, per-seat totals, run totals) of one run of the C loop."""
-    lines = subprocess.run([program, str(players), str(games), str(seed)], capture_output=True, text=True,
-                           check=True).stdout.splitlines()
+    lines = subprocess.run([program[0], str(players), str(games), str(seed), *program[1:]], capture_output=True,
+                           text=True, check=True).stdout.splitlines()
     seconds = float(lines[0].split()[1])
     run = np.array(lines[1].split()[1:], np.int64)
     seat = np.array([line.split() for line in lines[2:]], np.int64)
     return seconds, seat, run
 
 
-def run_engine(kernel: Kernel, games: int) -> tuple[float, Totals]:
-    """(CPU seconds, totals) of the engine's kernel playing ``games`` games on this thread."""
+def engine_seconds(kernel: Kernel, games: int) -> float:
+    """CPU seconds of the engine's kernel playing ``games`` games on this thread."""
     began = time.thread_time()
-    totals = kernel.play(0, games)
-    return time.thread_time() - began, totals
+    kernel.play(0, games)
+    return time.thread_time() - began
+
+
+def compare(game: str, players: int, games: int, repeat: int, seed: int) -> None:
+    config = RunConfig(deck=load_game_deck(get_game(game), None), players=players, games=games, seed=seed,
+                       threads=1, game=game, strategies=parse_strategies("random", players, game))
+    kernel = Kernel(config)
+    kernel.play(0, 1)  # compiled (or loaded from numba's cache) before anything is timed
+    with tempfile.TemporaryDirectory() as directory:
+        program = build(game, directory)
+        check = min(games, 100_000)
+        _, seat, run = run_c(program, players, check, seed)
+        totals = kernel.play(0, check)
+        # the C loops keep the common per-seat columns, the classic one its own too (C21), and the run counters
+        if not (np.array_equal(seat, totals.seat[:, :seat.shape[1]]) and seat.shape[1] >= N_COMMON_STATS
+                and np.array_equal(run, totals.run)):
+            sys.exit(f"bench_versus_c: the {game} C loop and the engine played different games; nothing timed")
+        c_best = engine_best = float("inf")
+        for _ in range(repeat):
+            c_best = min(c_best, run_c(program, players, games, seed)[0])
+            engine_best = min(engine_best, engine_seconds(kernel, games))
+    c_rate, engine_rate = games / c_best, games / engine_best
+    print(f"{game:8} {players:>7} {c_rate:>12,.0f} {engine_rate:>12,.0f} {engine_rate / c_rate:>10.2f}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("card", "classic"), action="append", help="the game(s) to measure [both]")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     core = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {core})  # this process, its threads and the C program it starts: one core
-    config = RunConfig(deck=None, players=args.players, games=args.games, seed=args.seed, threads=1, game="classic",
-                       strategies=parse_strategies("random", args.players, "classic"))
-    kernel = Kernel(config)
-    kernel.play(0, 1)  # compiled (or loaded from numba's cache) before anything is timed
-    with tempfile.TemporaryDirectory() as directory:
-        program = build(directory)
-        check = min(args.games, 100_000)
-        _, seat, run = run_c(program, args.players, check, args.seed)
-        totals = kernel.play(0, check)
-        # the C loop keeps the per-seat columns and the common run counters, then the ran-out days
-        if not (np.array_equal(seat, totals.seat) and np.array_equal(run, totals.run[:N_COMMON_RUN_STATS + 1])):
-            sys.exit("bench_versus_c: the C loop and the engine played different games; nothing timed")
-        c_best = engine_best = float("inf")
-        for _ in range(args.repeat):
-            c_best = min(c_best, run_c(program, args.players, args.games, args.seed)[0])
-            engine_best = min(engine_best, run_engine(kernel, args.games)[0])
-    c_rate, engine_rate = args.games / c_best, args.games / engine_best
-    print(f"classic random, {args.players} players, {args.games:,} games, best of {args.repeat}, one core "
-          f"(CPU {core}); the same games checked on {check:,}")
-    print(f"  C loop (cc -O2): {c_rate:>10,.0f} games/s")
-    print(f"  engine (numba):  {engine_rate:>10,.0f} games/s")
-    print(f"  engine / C:      {engine_rate / c_rate:10.2f}")
+    os.sched_setaffinity(0, {core})  # this process, its threads and the C programs it starts: one core
+    print(f"random at every seat, {args.games:,} games, best of {args.repeat}, games/s on one core (CPU {core}); "
+          f"the same games checked on {min(args.games, 100_000):,}")
+    print(f"{'game':8} {'players':>7} {'C (cc -O2)':>12} {'engine':>12} {'engine / C':>10}")
+    for game in args.game or ("card", "classic"):
+        compare(game, args.players, args.games, args.repeat, args.seed)
 
 
 if __name__ == "__main__":

@@ -317,7 +317,7 @@ def _score_one_day(players: int, variant: int, ship_value, warehouse_icons, ship
     """engine.score_day_nb (day index 1) on a fresh state with hand-set ships and warehouses."""
     good, icons, value, green = default_deck().card_arrays()
     rules, payouts = rule_arrays(players, variant)
-    buffer = engine.new_state_nb(good, icons, value, green, rules, payouts)
+    buffer = engine.new_state(good, icons, value, green, rules, payouts)
     buffer["ship_value"][0, :players] = ship_value
     buffer["warehouse_icons"][0, :players] = warehouse_icons
     buffer["ship_icons"][0, :players] = ship_icons

@@ -219,7 +219,7 @@ class Game:
     built_ins: tuple[str, ...]
     play_games_nb: Callable  # (seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
     #                           seat_stats, slot_stats, pair_stats, run_stats, table) -> None
-    kernel_inputs: Callable  # (RunConfig) -> tuple of arrays: the game's read-only kernel inputs
+    kernel_inputs: Callable  # (RunConfig) -> the one-element state buffer every game of the run starts from (read-only)
     stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
     rules_page: str  # the docs page holding the game's rules

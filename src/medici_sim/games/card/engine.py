@@ -17,7 +17,7 @@ from numba import njit
 
 from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
 from ...core.arrays import copy1_nb, copy2_nb
-from ...core.ranking import pay_places_nb, share_table_nb
+from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
@@ -25,6 +25,7 @@ from ...core.seating import poorest_seat_nb, seat_players_nb
 from .rules import (
     DAYS,
     MAJORITY_PAYOUTS,
+    MAX_PLAYERS,
     MAX_REVEALS_PER_TURN,
     N_GOODS,
     RULE_BIG_BONUS,
@@ -71,27 +72,24 @@ RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED = range(N_COMMON_RUN_STATS, N_COMMON_RUN_S
 N_RUN_STATS = N_COMMON_RUN_STATS + 2
 
 
-@njit(cache=True)
-def new_state_nb(card_good, card_icons, card_value, card_green, rules, ship_payouts):
-    """A one-element array holding a GameState for this deck and player count.
-
-    Keep the array alive while its record (``array[0]``) is in use.
+def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts) -> np.ndarray:
+    """A one-element array holding the GameState every game of a run starts from (the kernel's
+    ``inputs``; each kernel call plays on a copy): the deck and rule data, the whole deck's
+    unseen-card sums and the share tables, all else zero. Plain Python: it runs once a run,
+    and compiled it would be compiled again into every kernel.
     """
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
-    n_cards = card_good.size
-    copy1_nb(state.card_good, card_good)
-    copy1_nb(state.card_icons, card_icons)
-    copy1_nb(state.card_value, card_value)
-    copy1_nb(state.card_green, card_green)
-    copy1_nb(state.rules, rules)
-    copy1_nb(state.ship_payouts, ship_payouts)
-    state.counts[N_CARDS] = n_cards
+    n_cards = len(card_good)
+    for name, values in (("card_good", card_good), ("card_icons", card_icons), ("card_value", card_value),
+                         ("card_green", card_green), ("rules", rules), ("ship_payouts", ship_payouts)):
+        state[name][:len(values)] = values
+    state["counts"][N_CARDS] = n_cards
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
-    copy2_nb(state.full_deck_unseen, state.unseen)
-    share_table_nb(ship_payouts, SHARE_COIN, state.ship_share)
-    share_table_nb(np.array(MAJORITY_PAYOUTS), SHARE_COIN, state.majority_share)
+    state["full_deck_unseen"] = state["unseen"]
+    state["ship_share"] = share_table(ship_payouts, SHARE_COIN, MAX_PLAYERS)
+    state["majority_share"] = share_table(MAJORITY_PAYOUTS, SHARE_COIN, MAX_PLAYERS)
     return buffer
 
 
@@ -460,10 +458,9 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
                   seat_stats, slot_stats, pair_stats, run_stats, table):
     """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
 
-    ``inputs`` is (card_good, card_icons, card_value, card_green, rules, ship_payouts): see
-    ``kernel_inputs``.
+    ``inputs`` is the run's :func:`new_state` (``game.kernel_inputs``), played on a copy.
     """
-    buffer = new_state_nb(*inputs)
+    buffer = inputs.copy()
     for game_index in range(first_game, first_game + n_games):
         # The record buffer[0] does not own its memory and numba frees an array after its last
         # use: taken from the array at each game, it keeps the array alive to the last game.
@@ -476,7 +473,7 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
 @njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game; return its GameState buffer, day records and card locations included."""
-    buffer = new_state_nb(*inputs)
+    buffer = inputs.copy()
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     play_game_nb(state, table, True)

@@ -13,11 +13,11 @@ from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, 
 from .strategies import BUILT_INS, REGISTRY
 
 
-def kernel_inputs(config) -> tuple:
-    """(card_good, card_icons, card_value, card_green, rules, ship_payouts) for play_games_nb."""
+def kernel_inputs(config) -> np.ndarray:
+    """The state every game of the run starts from (engine.new_state): its deck, player count and rules."""
     deck = config.deck if config.deck is not None else default_deck()
     rules, ship_payouts = rule_arrays(config.players, VARIANTS.index(config.variant))
-    return (*deck.card_arrays(), rules, ship_payouts)
+    return engine.new_state(*deck.card_arrays(), rules, ship_payouts)
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,7 @@ from .state import (
     LOC_OUT,
     LOC_SHIP,
     LOC_WAREHOUSE,
+    N_CARDS,
     TURN_CARD_AT,
     TURN_CARD_BITS,
     TURN_REVEALED_AT,
@@ -160,8 +161,10 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     disagrees with the kernel anywhere."""
     config = kernel.config
     trace = kernel.trace(game_index)
-    good_of, icons_of, value_of, green_of, _, _ = (np.asarray(a) for a in kernel.inputs)
-    n_cards = len(good_of)
+    start = kernel.inputs[0]  # the run's starting state: its deck
+    n_cards = int(start["counts"][N_CARDS])
+    good_of, icons_of, value_of, green_of = (start[name][:n_cards] for name in
+                                             ("card_good", "card_icons", "card_value", "card_green"))
     players = config.players
     variant = VARIANTS.index(config.variant)
     capacity = ship_capacity(players)

@@ -1,7 +1,7 @@
 """A person at the card-game table: the one-game driver and what the player sees (R6-R22).
 
 :func:`play_table_nb` plays ONE game on a state buffer the Python side created
-(``engine.new_state_nb``), recording it as a trace does, with the engine's own turn
+(``engine.new_state``), recording it as a trace does, with the engine's own turn
 (``engine.play_turn_nb``, which logs each turn in ``day_turns``), scoring and day end, and
 the seats' real strategies through the dispatchers. Only its day and turn loops are written
 out here (``engine.play_game_nb``'s and ``play_day_nb``'s), so that it can report each turn,
@@ -29,7 +29,6 @@ from ...core.human import event_nb
 from ...core.narration import paying, plural, rank_places, render_ranking
 from .engine import (
     end_day_nb,
-    new_state_nb,
     next_starter_nb,
     play_turn_nb,
     record_card_locations_nb,
@@ -113,9 +112,9 @@ def _play_day_nb(state, day, starter, table):
 
 
 def new_buffer(inputs) -> np.ndarray:
-    """A state buffer for ``Kernel.inputs`` (engine.new_state_nb), which Python keeps and reads
-    (play_table_nb records the turn log and card locations in it, as the engine's trace does)."""
-    return new_state_nb(*inputs)
+    """A state buffer for ``Kernel.inputs`` (a copy of engine.new_state's), which Python keeps and
+    reads (play_table_nb records the turn log and card locations in it, as the engine's trace does)."""
+    return inputs.copy()
 
 
 # ---------------------------------------------------------------- what a player sees

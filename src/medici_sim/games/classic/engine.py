@@ -24,7 +24,7 @@ from ...core.accounting import (
     record_outcome_nb,
 )
 from ...core.arrays import copy1_nb, copy2_nb
-from ...core.ranking import pay_places_nb, share_table_nb
+from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
@@ -34,6 +34,7 @@ from .rules import (
     HOLDS,
     MAJORITY_PAYOUTS,
     MAX_LOT,
+    MAX_PLAYERS,
     N_CARDS,
     N_GOODS,
     RULE_PLAYERS,
@@ -84,28 +85,27 @@ RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
 N_RUN_STATS = N_COMMON_RUN_STATS + 1
 
 
-@njit(cache=True)
-def new_state_nb(card_good, card_value, rules, ship_payouts):
-    """A one-element array holding a GameState for this player count.
-
-    Keep the array alive while its record (``array[0]``) is in use.
+def new_state(card_good, card_value, rules, ship_payouts) -> np.ndarray:
+    """A one-element array holding the GameState every game of a run starts from (the kernel's
+    ``inputs``; each kernel call plays on a copy): the cards and rule data, the unseen-card sums
+    of all 36 cards and the share tables, all else zero. Plain Python: it runs once a run, and
+    compiled it would be compiled again into every kernel.
     """
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
-    copy1_nb(state.card_good, card_good)
-    copy1_nb(state.card_value, card_value)
-    copy1_nb(state.rules, rules)
-    copy1_nb(state.ship_payouts, ship_payouts)
-    copy1_nb(state.track_bonus, np.array(TRACK_BONUS))
+    for name, values in (("card_good", card_good), ("card_value", card_value), ("rules", rules),
+                         ("ship_payouts", ship_payouts), ("track_bonus", TRACK_BONUS)):
+        state[name][:len(values)] = values
     for card in range(N_CARDS):
-        good = card_good[card]
+        good, value = card_good[card], card_value[card]
         row = good if good >= 0 else GOLD_ROW
-        state.card_row[card] = row
-        state.full_unseen[row, UNSEEN_CARDS] += 1
-        state.full_unseen[row, UNSEEN_VALUE] += card_value[card]
-        state.full_unseen[row, UNSEEN_BY_VALUE + card_value[card]] += 1
-    share_table_nb(ship_payouts, SHARE_COIN, state.ship_share)
-    share_table_nb(np.array(MAJORITY_PAYOUTS), SHARE_COIN, state.majority_share)
+        state["card_row"][card] = row
+        unseen = state["full_unseen"][row]
+        unseen[UNSEEN_CARDS] += 1
+        unseen[UNSEEN_VALUE] += value
+        unseen[UNSEEN_BY_VALUE + value] += 1
+    state["ship_share"] = share_table(ship_payouts, SHARE_COIN, MAX_PLAYERS)
+    state["majority_share"] = share_table(MAJORITY_PAYOUTS, SHARE_COIN, MAX_PLAYERS)
     return buffer
 
 
@@ -541,9 +541,9 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
                   seat_stats, slot_stats, pair_stats, run_stats, table):
     """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
 
-    ``inputs`` is (card_good, card_value, rules, ship_payouts): see ``game.kernel_inputs``.
+    ``inputs`` is the run's :func:`new_state` (``game.kernel_inputs``), played on a copy.
     """
-    buffer = new_state_nb(*inputs)
+    buffer = inputs.copy()
     for game_index in range(first_game, first_game + n_games):
         # The record buffer[0] does not own its memory and numba frees an array after its last
         # use: taken from the array at each game, it keeps the array alive to the last game.
@@ -556,7 +556,7 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
 @njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game recording everything; return its GameState buffer (see game.trace)."""
-    buffer = new_state_nb(*inputs)
+    buffer = inputs.copy()
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     play_game_nb(state, table, True)

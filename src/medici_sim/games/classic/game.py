@@ -24,9 +24,9 @@ from .strategies import BUILT_INS, REGISTRY
 VARIANTS = ("standard",)
 
 
-def kernel_inputs(config) -> tuple:
-    """(card_good, card_value, rules, ship_payouts) for play_games_nb (rules.card_arrays, rule_arrays)."""
-    return (*card_arrays(), *rule_arrays(config.players))
+def kernel_inputs(config) -> np.ndarray:
+    """The state every game of the run starts from (engine.new_state): the cards and the player count's rules."""
+    return engine.new_state(*card_arrays(), *rule_arrays(config.players))
 
 
 @dataclass(frozen=True)

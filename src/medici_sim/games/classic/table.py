@@ -1,7 +1,7 @@
 """A person at the classic-game table: the one-game driver and what the player sees (C3-C18).
 
 :func:`play_table_nb` plays ONE game on a state buffer the Python side created
-(``engine.new_state_nb``), recording it as a trace does (the engine logs every auction), with the
+(``engine.new_state``), recording it as a trace does (the engine logs every auction), with the
 engine's own pieces (``start_day_nb``, ``play_turn_nb``, ``record_day_nb``,
 ``score_day_nb``, ``next_starter_nb``) and the seats' real strategies; only its day and
 turn loops are written out here, so that it can report each auction and each day's end and
@@ -28,7 +28,6 @@ from ...core import human
 from ...core.human import event_nb
 from ...core.narration import paying, plural, rank_places, render_ranking
 from .engine import (
-    new_state_nb,
     next_starter_nb,
     play_turn_nb,
     record_day_nb,
@@ -111,8 +110,9 @@ def _play_day_nb(state, starter, table):
 
 
 def new_buffer(inputs) -> np.ndarray:
-    """A state buffer for ``Kernel.inputs`` (play_table_nb records the turn log the table reads in it)."""
-    return new_state_nb(*inputs)
+    """A state buffer for ``Kernel.inputs`` (a copy of engine.new_state's; play_table_nb records
+    the turn log the table reads in it)."""
+    return inputs.copy()
 
 
 # ---------------------------------------------------------------- what a player sees
