@@ -155,7 +155,7 @@ class RunFiles:
 # cache, from the fewest strategies to every heuristic, and a kernel with `search` (which plays
 # every heuristic in its rollouts). Measured with `python benchmarks/bench_compile.py`, which
 # prints this line; one core compiles, so an idle machine waits about this long, a busy one longer.
-COMPILE_SECONDS = {"card": ((16, 32), 80), "classic": ((17, 33), 80)}
+COMPILE_SECONDS = {"card": ((9, 20), 40), "classic": ((9, 18), 43)}
 
 
 def compile_estimate(game: str, strategies) -> str:
