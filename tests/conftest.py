@@ -4,12 +4,12 @@ from __future__ import annotations
 import os
 import sys
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from medici_sim.cli import main
+from medici_sim.core.cluster import machine_workers
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
@@ -25,18 +25,7 @@ def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core this process may use (its affinity and cgroup quota,
     not the host's count), and no more than one per 2 GiB of memory (a worker compiling
     kernels holds about 1 GiB)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
-        if quota != "max":
-            cores = min(cores, max(1, int(quota) // int(period)))
-    except (OSError, ValueError):
-        pass
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        memory = 0
-    return max(1, min(cores, memory >> 31) if memory else cores)
+    return machine_workers(1 << 31)
 
 
 HEADER = "count,good,icons,value,green\n"

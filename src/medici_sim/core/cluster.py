@@ -72,10 +72,11 @@ class DaskRunner:
         return self.client.gather(futures)  # in submission order
 
 
-def machine_workers() -> int:
+def machine_workers(worker_bytes: int = WORKER_BYTES) -> int:
     """The most workers a local cluster may start here: one single-threaded worker per core this
     process may use (its affinity and cgroup quota, not the host's count), and no more than the
-    memory holds (about WORKER_BYTES each). More would only cost memory: a worker plays on one core."""
+    memory holds (about ``worker_bytes`` each). More would only cost memory: a worker plays on one
+    core. (The test suite sizes its pytest-xdist workers with it too.)"""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     try:
         quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
@@ -87,7 +88,7 @@ def machine_workers() -> int:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         memory = 0
-    return max(1, min(cores, memory // WORKER_BYTES) if memory else cores)
+    return max(1, min(cores, memory // worker_bytes) if memory else cores)
 
 
 def parse_cluster(spec: str) -> int:
