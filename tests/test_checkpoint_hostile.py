@@ -240,7 +240,7 @@ def test_genuine_checkpoints_are_accepted_and_consistent(genuine, name):
     path, command = genuine[name]
     saved = checkpoint.read(path, command)
     document = json.loads(path.read_text())
-    assert document["format"] == checkpoint.FORMAT == 3
+    assert document["format"] == checkpoint.FORMAT == 4
     assert saved == checkpoint.Saved(command, document["configuration"], document["progress"])
     assert_consistent(saved)
     with pytest.raises(AttributeError):

@@ -510,8 +510,52 @@ def test_balance_api_under_tuned_play(tmp_path):
 def _finished(variant: str, tuned: tuple[float, ...], players: int = 2) -> tuning.TaskResult:
     """A finished greedy task whose tuned parameters clearly beat the defaults."""
     task = tuning.TuneTask("card", "greedy", players, variant, None, 4, 600, 2400, 0, 4)
-    fresh = tuning.Fresh(np.array([2400, 2400 * 45, 2400 * 45 * 45]), np.array([2400, 2400 * 20, 2400 * 20 * 20]))
+    fresh = tuning.Fresh(np.array([2400, 2400 * 45, 2400 * 45 * 45]), np.array([2400, 2400 * 20, 2400 * 20 * 20]),
+                         2400 * 25 * 25)
     return tuning.TaskResult(task, [], tuned, fresh)
+
+
+def test_the_fresh_check_plays_both_parameter_sets_on_each_game_and_sums_their_differences():
+    """The improvement's interval rests on each fresh game's difference of win credits
+    (tuned minus default): the paired sums equal the two lineups played apart, and the
+    squared differences equal a game-by-game brute force."""
+    from medici_sim.core import accounting as acc
+    from medici_sim.core.driver import Kernel, ThreadRunner
+
+    task = tuning.TuneTask("card", "greedy", 3, "standard", None, 4, 600, 300, 0, 4)
+    tuned = task.slot((9.0, 1.0))
+    default, challenger = (task.default, task.default, task.default), (tuned, task.default, task.default)
+    first, games = tuning.FRESH_FIRST, 300
+    with ThreadRunner(2) as runner:
+        evaluator = tuning.Evaluator(runner, 2)
+        apart = evaluator.first_slot(task, [default, challenger], first, games)
+        paired_default, paired_tuned, difference_sq = evaluator.first_slot_paired(task, default, challenger, first,
+                                                                                  games)
+    assert (paired_default == apart[0]).all() and (paired_tuned == apart[1]).all()
+    kernels = [Kernel(evaluator._config(task, lineup, games)) for lineup in (default, challenger)]
+    credits = np.array([[k.play(i, 1).slot[0][acc.STAT_WIN60] for i in range(first, first + games)]
+                        for k in kernels])
+    assert difference_sq == int(((credits[1] - credits[0]) ** 2).sum())
+    assert 0 < difference_sq < int((credits**2).sum())  # the two agree on some games, differ on others
+
+
+def test_the_improvement_interval_is_that_of_the_per_game_difference():
+    """Two parameter sets that win and lose mostly together: their difference's interval is
+    the paired one (mean +- 1.96 sd / sqrt(n) of the per-game differences), far narrower than
+    the two rates' intervals combined as if they were independent."""
+    rng = np.random.default_rng(5)
+    default = rng.random(4000) < 0.3
+    tuned = np.where(rng.random(4000) < 0.9, default, rng.random(4000) < 0.5)  # mostly the same games won
+    unit = 60
+    x, y = tuned * unit, default * unit
+    moments = [np.array([len(v), v.sum(), (v * v).sum()]) for v in (x, y)]
+    result = tuning.TaskResult(tuning.TuneTask("card", "greedy", 2, "standard", None, 4, 600, 4000, 0, 4), [],
+                               (4.0, 2.0), tuning.Fresh(*moments, int(((x - y) ** 2).sum())))
+    _, low, high, difference, half, _ = result.check()
+    d = (tuned.astype(float) - default.astype(float))
+    assert difference == pytest.approx(d.mean())
+    assert half == pytest.approx(1.959964 * d.std(ddof=1) / np.sqrt(len(d)), rel=1e-4)
+    assert half < 0.6 * float(np.hypot(high[0] - low[0], high[1] - low[1])) / 2
 
 
 def test_cross_check_plays_each_rules_parameters_against_the_others(capsys):
@@ -578,7 +622,7 @@ def test_balance_plays_another_rules_parameters_where_the_cross_check_found_them
 @pytest.mark.slow
 def test_ctrl_c_during_the_fresh_check_stops_and_resume_redoes_it(tmp_path):
     args = ["tune", "greedy", "--players", "2", "--evaluations", "8", "--popsize", "4", "--games-per-eval", "2000",
-            "--fresh-games", "6000000", "--seed", "3", "--quiet", "--threads", "2"]
+            "--fresh-games", "2000000", "--seed", "3", "--quiet", "--threads", "2"]
     whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "t.ckpt"
     assert medici(*args, "--out", str(whole)).wait(timeout=600) == 0
     proc = medici(*args, "--checkpoint", str(saved))

@@ -92,7 +92,7 @@ from .output import atomic_write
 from .registry import GAMES, Game
 from .seating import SEATING_MODES
 
-FORMAT = 3  # bump when the layout changes: older checkpoints are refused
+FORMAT = 4  # bump when the layout changes: older checkpoints are refused
 MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); bigger files are not read
 MAX_INT = 2**63 - 1  # the statistics are int64 sums
 MAX_DECK_CARDS = 10**6  # far above any deck a game accepts (the game's own parser has the real limit)
@@ -526,9 +526,10 @@ def _check_tune(configuration, progress) -> None:
         if fresh is not None:
             if tuned is None:
                 raise _Invalid(f"{where}.fresh is given without {where}.tuned")
-            _keys(fresh, f"{where}.fresh", ("tuned", "default"))
+            _keys(fresh, f"{where}.fresh", ("tuned", "default", "difference_sq"))
             for key in ("tuned", "default"):
                 _win_moments(fresh[key], f"{where}.fresh.{key}", task.fresh_games)
+            _difference_moments(fresh, f"{where}.fresh", task.fresh_games)
         if fresh is None and unfinished is None:
             unfinished = i
 
@@ -571,6 +572,17 @@ def _win_moments(value, where: str, games: int) -> None:
     q = _int(value[2], f"{where}[2]", 0, WIN_UNIT * WIN_UNIT * n)
     if w * w > q * n or q > WIN_UNIT * w:
         raise _Invalid(f"{where}: win credits {w} with squares {q} are impossible in {n} games")
+
+
+def _difference_moments(fresh: dict, where: str, games: int) -> None:
+    """The squared per-game differences of two slots' win credits over the same ``games``
+    games: at most the sum of both slots' squares (credits are never negative), at least
+    what the difference of their sums implies (Cauchy-Schwarz)."""
+    square = _int(fresh["difference_sq"], f"{where}.difference_sq", 0, WIN_UNIT * WIN_UNIT * games)
+    difference = fresh["tuned"][1] - fresh["default"][1]
+    if difference * difference > square * games or square > fresh["tuned"][2] + fresh["default"][2]:
+        raise _Invalid(f"{where}.difference_sq is {square}, impossible beside the two win credits "
+                       f"{fresh['tuned'][1]} and {fresh['default'][1]} over {games} games")
 
 
 # ---------------------------------------------------------------- compare and balance

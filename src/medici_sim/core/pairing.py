@@ -57,36 +57,28 @@ def _play_one_typer(tag, seed, game_index, inputs, seating, slot_strategy, slot_
 def play_paired_nb(tag, seed, first_game, n_games, inputs_a, inputs_b, seating, slot_strategy, params_a, params_b,
                    seat_a, slot_a, pairs_a, run_a, seat_b, slot_b, pairs_b, run_b, cross, seat_sq, table):
     """Play games ``first_game ..`` under rules a and b (``inputs_a``, ``inputs_b``; each slot
-    with its parameters under each), adding them to both runs' totals and to the paired sums."""
-    one_seat_a, one_slot_a = np.zeros_like(seat_a), np.zeros_like(slot_a)
-    one_pairs_a, one_run_a = np.zeros_like(pairs_a), np.zeros_like(run_a)
-    one_seat_b, one_slot_b = np.zeros_like(seat_b), np.zeros_like(slot_b)
-    one_pairs_b, one_run_b = np.zeros_like(pairs_b), np.zeros_like(run_b)
+    with its parameters under each), adding them to both runs' totals and to the paired sums.
+    Each game adds to the totals directly; its win credits are what the totals' win column
+    gained (cheaper than a game's own totals zeroed and added: short games are most of it)."""
     players = slot_strategy.shape[0]
+    slot_before_a, slot_before_b = np.empty(players, np.int64), np.empty(players, np.int64)
+    seat_before_a, seat_before_b = np.empty(players, np.int64), np.empty(players, np.int64)
+    slot_difference = np.empty(players, np.int64)
     for game_index in range(first_game, first_game + n_games):
-        for one in (one_seat_a, one_slot_a, one_seat_b, one_slot_b):
-            one[:] = 0
-        one_pairs_a[:] = 0
-        one_pairs_b[:] = 0
-        one_run_a[:] = 0
-        one_run_b[:] = 0
-        _play_one(tag, seed, game_index, inputs_a, seating, slot_strategy, params_a, one_seat_a, one_slot_a,
-                  one_pairs_a, one_run_a, table)
-        _play_one(tag, seed, game_index, inputs_b, seating, slot_strategy, params_b, one_seat_b, one_slot_b,
-                  one_pairs_b, one_run_b, table)
-        seat_a += one_seat_a
-        slot_a += one_slot_a
-        pairs_a += one_pairs_a
-        run_a += one_run_a
-        seat_b += one_seat_b
-        slot_b += one_slot_b
-        pairs_b += one_pairs_b
-        run_b += one_run_b
+        for p in range(players):
+            slot_before_a[p], slot_before_b[p] = slot_a[p, STAT_WIN60], slot_b[p, STAT_WIN60]
+            seat_before_a[p], seat_before_b[p] = seat_a[p, STAT_WIN60], seat_b[p, STAT_WIN60]
+        _play_one(tag, seed, game_index, inputs_a, seating, slot_strategy, params_a, seat_a, slot_a, pairs_a, run_a,
+                  table)
+        _play_one(tag, seed, game_index, inputs_b, seating, slot_strategy, params_b, seat_b, slot_b, pairs_b, run_b,
+                  table)
+        for p in range(players):
+            slot_difference[p] = ((slot_b[p, STAT_WIN60] - slot_before_b[p])
+                                  - (slot_a[p, STAT_WIN60] - slot_before_a[p]))
         for a in range(players):
-            d_a = one_slot_b[a, STAT_WIN60] - one_slot_a[a, STAT_WIN60]
             for b in range(players):
-                cross[a, b] += d_a * (one_slot_b[b, STAT_WIN60] - one_slot_a[b, STAT_WIN60])
-            d_seat = one_seat_b[a, STAT_WIN60] - one_seat_a[a, STAT_WIN60]
+                cross[a, b] += slot_difference[a] * slot_difference[b]
+            d_seat = (seat_b[a, STAT_WIN60] - seat_before_b[a]) - (seat_a[a, STAT_WIN60] - seat_before_a[a])
             seat_sq[a] += d_seat * d_seat
 
 

@@ -10,9 +10,11 @@ by deal luck), and each round plays its own indices. Every game depends only on 
 game index) (R25), so a tuning is deterministic for its seed, on threads or Dask.
 
 The optimiser's pick is then re-measured beside the default parameters on fresh game
-indices that tuning never used (the same for both), with 95% intervals. An improvement
-whose interval does not exclude zero is reported as none: the recommended parameters are
-then the defaults.
+indices that tuning never used, with 95% intervals. Both play each fresh game, one after
+the other (``pairing.PairedKernel``), so the improvement's interval comes from each game's
+difference of win credits, not from the two rates' variances added. An improvement whose
+interval does not exclude zero is reported as none: the recommended parameters are then
+the defaults.
 """
 from __future__ import annotations
 
@@ -37,13 +39,13 @@ from .driver import (
     Kernel,
     RunConfig,
     SeatStrategy,
-    Totals,
     check_seed,
     chunks,
     format_number,
     seat_strategy,
 )
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
+from .pairing import PairedKernel
 from .registry import GAMES, get_game
 from .specs import parse_player_counts, parse_strategy_list
 from .stats import mean_interval
@@ -153,9 +155,29 @@ class Evaluator:
 
     def first_slot(self, task: TuneTask, lineups: list[tuple[SeatStrategy, ...]], first_game: int,
                    games: int) -> list[np.ndarray]:
-        kernels = [Kernel(RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate",
-                                    self.threads, task.game, task.kernel_strategies())) for lineup in lineups]
-        key = (task.game, kernels[0].table_names)
+        """The first slot's statistics of each lineup over the same games."""
+        totals = self._play(task, [Kernel(self._config(task, lineup, games)) for lineup in lineups], first_game,
+                            games)
+        return [total.slot[0].copy() for total in totals]
+
+    def first_slot_paired(self, task: TuneTask, lineup_a: tuple[SeatStrategy, ...],
+                          lineup_b: tuple[SeatStrategy, ...], first_game: int,
+                          games: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Two lineups that differ in the first slot's parameters, each game played by both:
+        the first slot's statistics under each, and the sum over games of the squared
+        difference of its win credits (b minus a, in WIN_UNITs squared)."""
+        kernel = PairedKernel(self._config(task, lineup_a, games), self._config(task, lineup_b, games))
+        (paired,) = self._play(task, [kernel], first_game, games)
+        return paired.a.slot[0].copy(), paired.b.slot[0].copy(), int(paired.cross[0, 0])
+
+    def _config(self, task: TuneTask, lineup: tuple[SeatStrategy, ...], games: int) -> RunConfig:
+        return RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
+                         task.game, task.kernel_strategies())
+
+    def _play(self, task: TuneTask, kernels: list, first_game: int, games: int) -> list:
+        """Play ``games`` games from ``first_game`` on every kernel (``Kernel`` or
+        ``PairedKernel``), in blocks that answer a stop request; their totals."""
+        key = (task.game, type(kernels[0]).__name__, kernels[0].table_names)
         if key not in self.seconds_per_game:  # compile (or load) once, answering Ctrl-C meanwhile
             if not kernels[0].warm_up(self.stop, self.compiling):
                 raise Stopped
@@ -167,7 +189,7 @@ class Evaluator:
         # games per kernel between two looks at a stop request: about STOP_SECONDS of play, measured as it goes
         block = min(most, max(1, int(STOP_SECONDS * self.runner.parts
                                      / (len(kernels) * max(self.seconds_per_game[key], 1e-9)))))
-        totals = [Totals.zeros(task.players, k.game) for k in kernels]
+        totals = [k.zeros() for k in kernels]
         start = first_game
         while start < first_game + games:  # block sizes never change the totals (R25: integer sums)
             if self.stop is not None and self.stop.is_set():
@@ -181,7 +203,7 @@ class Evaluator:
                     total.add(part)
             start += n
             block = min(most, max(1, int(n * STOP_SECONDS / max(time.perf_counter() - began, 1e-6))))
-        return [total.slot[0].copy() for total in totals]
+        return totals
 
 
 def win_rate(row: np.ndarray) -> float:
@@ -190,13 +212,16 @@ def win_rate(row: np.ndarray) -> float:
 
 @dataclass
 class Fresh:
-    """The final check: first-slot statistics of the tuned and the default parameters."""
+    """The final check: first-slot statistics of the tuned and the default parameters on the
+    same games, and the sum of each game's squared difference of their win credits."""
 
     tuned: np.ndarray  # [games, win60, win60_sq]
     default: np.ndarray
+    difference_sq: int  # sum over games of (tuned credit - default credit) ** 2, in WIN_UNITs squared
 
     def to_list(self) -> dict:
-        return {"tuned": [int(v) for v in self.tuned], "default": [int(v) for v in self.default]}
+        return {"tuned": [int(v) for v in self.tuned], "default": [int(v) for v in self.default],
+                "difference_sq": int(self.difference_sq)}
 
 
 @dataclass
@@ -213,9 +238,12 @@ class TaskResult:
     def check(self) -> tuple:
         """The fresh check: win rates (tuned, default) with 95% intervals, the improvement,
         its half-width, and whether it is significant."""
-        rate, low, high = _interval(np.stack([self.fresh.tuned, self.fresh.default]))
-        difference = float(rate[0] - rate[1])
-        half = float(np.hypot(rate[0] - low[0], rate[1] - low[1]))  # the two are sampled separately
+        fresh = self.fresh
+        rate, low, high = _interval(np.stack([fresh.tuned, fresh.default]))
+        # the interval of the per-game difference: both played every fresh game (module doc)
+        difference, difference_low, _ = mean_interval(fresh.tuned[1] - fresh.default[1], fresh.difference_sq,
+                                                      fresh.tuned[0], acc.WIN_UNIT)
+        difference, half = float(difference), float(difference - difference_low)
         return rate, low, high, difference, half, difference - half > 0
 
     def best(self) -> SeatStrategy:
@@ -287,9 +315,9 @@ def tune_task(task: TuneTask, evaluator: Evaluator, result: TaskResult,
     if result.fresh is not None:  # a finished task, replayed to check what was saved
         return
     opponents = task.opponents(None)  # fresh games: against the lineup, or (self-play) the defaults
-    tuned, default = evaluator.first_slot(task, [(task.slot(best), *opponents), (task.default, *opponents)],
-                                          FRESH_FIRST, task.fresh_games)
-    result.fresh = Fresh(_fresh_row(tuned), _fresh_row(default))
+    default, tuned, difference_sq = evaluator.first_slot_paired(
+        task, (task.default, *opponents), (task.slot(best), *opponents), FRESH_FIRST, task.fresh_games)
+    result.fresh = Fresh(_fresh_row(tuned), _fresh_row(default), difference_sq)
     if on_round is not None:
         on_round(result)
 
@@ -480,7 +508,7 @@ def task_result(task: TuneTask, saved: dict) -> TaskResult:
     fresh = saved["fresh"]
     return TaskResult(task, rounds, None if saved["tuned"] is None else tuple(saved["tuned"]),
                       None if fresh is None else Fresh(np.array(fresh["tuned"], np.int64),
-                                                       np.array(fresh["default"], np.int64)))
+                                                       np.array(fresh["default"], np.int64), fresh["difference_sq"]))
 
 
 # ---------------------------------------------------------------- tuned parameters, as balance --tuned reads them
