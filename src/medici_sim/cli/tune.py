@@ -1,6 +1,6 @@
 """``tune``: the best parameters of a play style, found by self-play and checked on fresh games.
 
-The computation is ``core.tuning``'s; this module reads the options or a checkpoint, checks
+The computation is ``study.tuning``'s; this module reads the options or a checkpoint, checks
 every file before the first game, shows progress, checkpoints after every round, and
 writes and prints the answer.
 """
@@ -14,14 +14,16 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..core import checkpoint, tuning
+from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, ThreadRunner
-from ..core.optimize import ReplayMismatch
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
+from ..study import tuning
+from ..study.optimize import ReplayMismatch
 from ..study.studies import load_deck
+from ..study.tune_saved import TUNE
 from .common import (
     GAME_HELP,
     Command,
@@ -169,7 +171,7 @@ def tune_command(ctx, **options):
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=deck_file(options["deck_path"]), plugins=options["plugins"])
-    saved = checkpoint.read(files.resume, "tune") if files.resume else None
+    saved = checkpoint.read(files.resume, TUNE) if files.resume else None
     tasks = _from_checkpoint(saved, options, given) if saved else tasks_from_options(options)
     if files.plot and len(tasks) > 12:
         raise ConfigError(f"--plot draws at most 12 tasks, this tuning has {len(tasks)} (leave out --plot, or tune "

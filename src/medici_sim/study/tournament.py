@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .accounting import RUN_GAMES
-from .checkpoint import deck_identity, strategies_identity
-from .driver import RunConfig, SeatStrategy, Totals, simulate
-from .pairing import PairedKernel
-from .registry import Game, get_game
+from ..core.accounting import RUN_GAMES
+from ..core.driver import RunConfig, SeatStrategy, Totals, simulate
+from ..core.identity import deck_identity, strategies_identity
+from ..core.pairing import PairedKernel
+from ..core.registry import Game, get_game
 
 LINEUP_BLOCK = 1 << 36  # game indices reserved for one lineup of one configuration
 CONFIG_BLOCK = 1 << 48  # ... and for one configuration (player count, rules)

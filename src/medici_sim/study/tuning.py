@@ -4,7 +4,7 @@ A :class:`TuneTask` is one strategy at one player count under one set of rules. 
 objective is the win rate of the candidate's seat against the opponents (``against``: a
 fixed lineup, or copies of the optimiser's current best: self-play), with rotated seating
 (R24) so that every candidate sits in every seat equally often. The optimiser
-(``core.optimize``) proposes a round of candidates; they all play the *same* game indices
+(``study.optimize``) proposes a round of candidates; they all play the *same* game indices
 (common random numbers: the same shuffles, so the comparison within a round is not drowned
 by deal luck), and each round plays its own indices. Every game depends only on (seed,
 game index) (R25), so a tuning is deterministic for its seed, on threads or Dask.
@@ -28,10 +28,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import accounting as acc
-from . import checkpoint
-from .arguments import ConfigError, comma_list, file_name, integer, named, text
-from .driver import (
+from ..core import accounting as acc
+from ..core.arguments import ConfigError, comma_list, file_name, integer, named, text
+from ..core.driver import (
     MIN_CHUNK,
     SLOW_GAME,
     Kernel,
@@ -43,10 +42,12 @@ from .driver import (
     format_number,
     seat_strategy,
 )
+from ..core.identity import deck_identity, saved_deck, saved_strategies, strategies_identity
+from ..core.output import read_limited
+from ..core.registry import GAMES, get_game
+from ..core.specs import parse_player_counts, parse_strategy_list
+from ..core.stats import mean_interval
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
-from .registry import GAMES, get_game
-from .specs import parse_player_counts, parse_strategy_list
-from .stats import mean_interval
 
 ROUND_BLOCK = 1 << 40  # game indices of one round; rounds start at round * ROUND_BLOCK
 MAX_ROUNDS = 1 << 20
@@ -441,27 +442,27 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
 
 
 
-# ---------------------------------------------------------------- checkpoints (core.checkpoint checks them)
+# ---------------------------------------------------------------- checkpoints (tune_saved checks them)
 
 def task_configuration(task: TuneTask) -> dict:
     """What a checkpoint records of a task, and a resumed tuning must match."""
     return {"game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
-            "against": None if task.against is None else checkpoint.strategies_identity(task.against),
+            "against": None if task.against is None else strategies_identity(task.against),
             "evaluations": task.evaluations, "games_per_eval": task.games_per_eval,
             "fresh_games": task.fresh_games, "seed": task.seed, "popsize": task.popsize,
-            "deck": checkpoint.deck_identity(task.deck),
-            "identity": checkpoint.strategies_identity([task.default])}
+            "deck": deck_identity(task.deck),
+            "identity": strategies_identity([task.default])}
 
 
 def task_from_configuration(saved: dict) -> TuneTask:
     game = get_game(saved["game"])
-    against = None if saved["against"] is None else checkpoint.saved_strategies(saved["against"], game.name)
+    against = None if saved["against"] is None else saved_strategies(saved["against"], game.name)
     name = saved["identity"][0][0]
     if saved["strategy"] != name:
         raise ConfigError(f"strategy is {saved['strategy']!r}, but its identity names {name!r}")
     return TuneTask(game.name, name, saved["players"], saved["variant"], against, saved["evaluations"],
                     saved["games_per_eval"], saved["fresh_games"], saved["seed"], saved["popsize"],
-                    checkpoint.saved_deck(saved["deck"], game))
+                    saved_deck(saved["deck"], game))
 
 
 def task_progress(result: TaskResult) -> dict:
@@ -533,8 +534,6 @@ REPORT = "a tune report"  # the source of tuned parameters the Python API passes
 def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry;
     in the Python API also tune's tables themselves ({"tuned": rows, "cross_check": rows})."""
-    from .output import read_limited
-
     if isinstance(spec, Mapping):
         document, spec = spec, REPORT
     else:
