@@ -38,11 +38,13 @@ __all__ = [*_PUBLIC, "__version__"]
 def __getattr__(name: str):
     if name not in _PUBLIC:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+    from . import api  # the front door first: the games and numba, ready
+    from .core import checkpoint, driver, output, plugins
+    from .games.card import deck
 
-    if _PUBLIC[name] != "api":
-        importlib.import_module(f"{__name__}.api")  # the front door first: the games and numba, ready
-    value = getattr(importlib.import_module(f"{__name__}.{_PUBLIC[name]}"), name)
+    modules = {"api": api, "core.driver": driver, "core.plugins": plugins, "core.output": output,
+               "core.checkpoint": checkpoint, "games.card.deck": deck}
+    value = getattr(modules[_PUBLIC[name]], name)
     globals()[name] = value  # found directly from now on
     return value
 
