@@ -49,7 +49,7 @@ def check_strategies(path: str | Path, saved_identity: list, current_strategies)
         registry = GAMES[slot.game].registry
         if slot.name in registry and saved[0] == slot.name and saved[2] != fingerprint_of(registry[slot.name]):
             raise CheckpointError(one_line(f"--resume {as_text(path)}: the code of strategy {slot.name} changed "
-                                            "since the checkpoint was saved"))
+                                           "since the checkpoint was saved"))
 
 
 def _options_of(configuration: dict) -> dict:

@@ -64,7 +64,7 @@ def valid_game(value, where: str) -> Game:
 def valid_players(value, where: str, game: Game) -> int:
     if type(value) is not int or not game.min_players <= value <= game.max_players:
         raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes {game.min_players} to "
-                       f"{game.max_players} players")
+                      f"{game.max_players} players")
     return value
 
 
@@ -87,7 +87,7 @@ def _strategy(entry, where: str, game: Game) -> SeatStrategy:
     if type(name) is not str or name not in game.registry:
         if type(name) is str and name.isidentifier() and origin != "built-in":
             raise Invalid(f"strategy {name} is not registered; the checkpoint's run had it from {as_text(origin)} "
-                           f"(load it with --plugin)")
+                          f"(load it with --plugin)")
         raise Invalid(f"{where}[0] is {show(name)}, not a strategy of the {game.name} game")
     declared = game.registry[name].params
     if type(params) is not dict:
@@ -127,5 +127,5 @@ def valid_deck(value, where: str, game: Game):
         raise Invalid(f"{where}.cards is {cards}, but its contents hold {deck.n_cards} cards")
     if value["fingerprint"] != deck.fingerprint():
         raise Invalid(f"{where}.fingerprint is {show(value['fingerprint'])}, but its contents have fingerprint "
-                       f"{deck.fingerprint()}")
+                      f"{deck.fingerprint()}")
     return deck

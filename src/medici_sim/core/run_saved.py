@@ -53,7 +53,7 @@ def check_run(configuration, progress) -> None:
             if a != b:
                 j = next(j for j in range(width) if a[j] != b[j])
                 raise Invalid(f"totals.slot[{i}][{j}] is {b[j]}, but with fixed seating slot {i + 1} is seat {i + 1} "
-                               f"(totals.seat[{i}][{j}] is {a[j]})")
+                              f"(totals.seat[{i}][{j}] is {a[j]})")
     check_pairs(pairs, "totals.pairs", lambda a, b: done)
     check_pair_diff_sq(diff_sq, "totals.pair_diff_sq", slot, done)
     rules.run(run, "totals.run", done, seat)

@@ -64,7 +64,7 @@ class TotalsRules:
         wins = sum(row[STAT_WIN60] for row in rows)
         if wins != WIN_UNIT * games:
             raise Invalid(f"{where}: the win60 column adds up to {wins}, but {games} games share out "
-                           f"{WIN_UNIT * games} ({WIN_UNIT} each)")
+                          f"{WIN_UNIT * games} ({WIN_UNIT} each)")
         outright = sum(row[STAT_OUTRIGHT] for row in rows)
         shared = sum(row[STAT_SHARED] for row in rows)
         if outright > games:
@@ -72,7 +72,7 @@ class TotalsRules:
         undecided = games - outright
         if not 2 * undecided <= shared <= self.players * undecided:
             raise Invalid(f"{where}: {shared} shared wins, but the {undecided} games no one won outright "
-                           f"share between {2 * undecided} and {self.players * undecided}")
+                          f"share between {2 * undecided} and {self.players * undecided}")
 
     def row(self, row: list[int], where: str, n: int) -> None:
         if row[STAT_GAMES] != n:
@@ -89,11 +89,11 @@ class TotalsRules:
         low, high = self.smallest, self.largest
         if not low * shared <= win <= high * shared or win % self.share_gcd:
             raise Invalid(f"{where}[{STAT_WIN60}] is {row[STAT_WIN60]}, impossible with {outright} outright and "
-                           f"{shared} shared wins among {self.players} players")
+                          f"{shared} shared wins among {self.players} players")
         if (square < 0 or win * win > square * shared or square > (high + low) * win - high * low * shared
                 or square % self.square_gcd or _share_counts(self.shares, (shared, win, square)) is False):
             raise Invalid(f"{where}[{STAT_WIN60_SQ}] is {row[STAT_WIN60_SQ]}, impossible with win60 "
-                           f"{row[STAT_WIN60]} from {outright} outright and {shared} shared wins")
+                          f"{row[STAT_WIN60]} from {outright} outright and {shared} shared wins")
         score, score_sq = row[STAT_SCORE], row[STAT_SCORE_SQ]
         if not (score * score <= score_sq * n and score <= score_sq <= score * score):
             raise Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
@@ -114,7 +114,7 @@ class TotalsRules:
         margin = run[RUN_WIN_MARGIN]
         if not outright <= margin <= scores or (margin and not outright):
             raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
-                           f"and scores adding up to {scores}")
+                          f"and scores adding up to {scores}")
         if self.extra is not None:
             try:
                 self.extra.run(run, where, games, self.players, self.variant)
@@ -152,7 +152,7 @@ def check_pairs(pairs: list[list[int]], where: str, together) -> None:
             expected = 2 * together(a, b)
             if row[b] + pairs[b][a] != expected:
                 raise Invalid(f"{where}[{a}][{b}] + {where}[{b}][{a}] is {row[b] + pairs[b][a]}, but "
-                               f"{together(a, b)} games together make {expected} (2 per game)")
+                              f"{together(a, b)} games together make {expected} (2 per game)")
 
 
 def check_pair_diff_sq(diff_sq: list[list[int]], where: str, slot: list[list[int]], games: int) -> None:
@@ -162,12 +162,12 @@ def check_pair_diff_sq(diff_sq: list[list[int]], where: str, slot: list[list[int
         for b in range(a + 1, len(diff_sq)):
             if row[b] != diff_sq[b][a]:
                 raise Invalid(f"{where}[{a}][{b}] is {row[b]}, but {where}[{b}][{a}] is {diff_sq[b][a]} (the same "
-                               "squared differences)")
+                              "squared differences)")
             spread = slot[a][STAT_WIN60] - slot[b][STAT_WIN60]
             squares = slot[a][STAT_WIN60_SQ] + slot[b][STAT_WIN60_SQ]
             if not (spread * spread <= row[b] * games and row[b] <= squares and (squares - row[b]) % 2 == 0):
                 raise Invalid(f"{where}[{a}][{b}] is {row[b]}, which slots {a + 1} and {b + 1}'s win credits "
-                               f"(sums {slot[a][STAT_WIN60]}, {slot[b][STAT_WIN60]}; squares {squares}) cannot give")
+                              f"(sums {slot[a][STAT_WIN60]}, {slot[b][STAT_WIN60]}; squares {squares}) cannot give")
 
 
 def check_same_sums(rows: list[list[int]], where: str, others: list[list[int]], others_where: str) -> None:

@@ -22,6 +22,7 @@ from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, v
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector, show, whole_number
 from ..core.totals_check import TotalsRules, check_pairs, check_same_sums
+from .studies import BALANCED_VARIANTS
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
@@ -35,7 +36,7 @@ def check_study(configuration, progress, command: str) -> None:
     check_keys(configuration, "configuration", (*STUDY_KEYS, "tuned") if tuned else STUDY_KEYS)
     if tuned and (type(configuration["tuned"]) is not str or not 0 < len(configuration["tuned"]) <= MAX_ORIGIN):
         raise Invalid(f"configuration.tuned is {show(configuration['tuned'])}, not where the tuned parameters "
-                       "came from")
+                      "came from")
     games = whole_number(configuration["games"], "configuration.games", 1, MAX_GAMES)
     precision = configuration["precision"]
     if precision is not None and (type(precision) not in (int, float) or not 0 < precision < 0.5):
@@ -64,7 +65,7 @@ def check_study(configuration, progress, command: str) -> None:
         raise Invalid(f"tournaments is {show(saved_progress)}, not a list")
     if len(saved_progress) != len(tournaments):
         raise Invalid(f"tournaments has {len(saved_progress)} entries, but the configuration has "
-                       f"{len(tournaments)} tournaments")
+                      f"{len(tournaments)} tournaments")
     for i, (t, p) in enumerate(zip(tournaments, saved_progress, strict=True)):
         leader = saved_progress[i - 1] if command == "balance" and i % 2 else None  # the variant follows standard
         _tournament_progress(p, f"tournaments[{i}]", t, games, precision, leader)
@@ -95,7 +96,7 @@ def _tournament(saved, where: str) -> _Tournament:
 
 def _study_shape(tournaments: list[_Tournament], command: str) -> None:
     """What the command builds (study/studies.py plan): one tournament per player count
-    (compare), or a standard and a bonus20 one per player count (balance), numbered by
+    (compare), or one per balanced rule set per player count (balance), numbered by
     config_index; with several decks, that block again for each deck (each deck once, every
     deck the same player counts), the numbering going on from one deck to the next."""
     decks = []
@@ -105,16 +106,16 @@ def _study_shape(tournaments: list[_Tournament], command: str) -> None:
     size = len(tournaments) // len(decks)
     if size * len(decks) != len(tournaments):
         raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments for {len(decks)} decks, "
-                       "not the same number for each deck")
+                      "not the same number for each deck")
     for d in range(len(decks)):
         block = tournaments[d * size:(d + 1) * size]
         for i, t in enumerate(block):
             if t.deck != block[0].deck:
                 raise Invalid(f"configuration.tournaments[{d * size + i}].deck is not the deck of "
-                               f"tournaments[{d * size}]: each deck's tournaments come together")
+                              f"tournaments[{d * size}]: each deck's tournaments come together")
             if d and t.players != tournaments[i].players:
                 raise Invalid(f"configuration.tournaments[{d * size + i}].players is {t.players}, but the first "
-                               f"deck's tournaments[{i}] has {tournaments[i].players}: every deck plays the same "
+                              f"deck's tournaments[{i}] has {tournaments[i].players}: every deck plays the same "
                                "player counts")
         _deck_shape(block, command, d * size, d * (size if command == "compare" else size // 2), tournaments[0])
 
@@ -128,13 +129,13 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
         if command == "compare":
             index, variant = first_index + i, first.variant
         else:
-            if first.game.variants != ("standard", "bonus20"):
-                raise Invalid(f"balance compares the standard and bonus20 rules; the {first.game.name} game has "
-                               "no bonus20 rules")
-            index, variant = first_index + i // 2, ("standard", "bonus20")[i % 2]
+            if first.game.variants != BALANCED_VARIANTS:
+                raise Invalid(f"balance compares the {' and '.join(BALANCED_VARIANTS)} rules; the {first.game.name} "
+                              f"game has no {BALANCED_VARIANTS[1]} rules")
+            index, variant = first_index + i // 2, BALANCED_VARIANTS[i % 2]
             if i % 2 and t.players != tournaments[i - 1].players:
                 raise Invalid(f"{where}.players is {t.players}, but its standard tournament has "
-                               f"{tournaments[i - 1].players}")
+                              f"{tournaments[i - 1].players}")
         if t.config_index != index:
             raise Invalid(f"{where}.config_index is {t.config_index}, expected {index}")
         if t.variant != variant:
@@ -142,9 +143,10 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
         step = 1 if command == "compare" else 2
         if i >= step and t.players <= tournaments[i - step].players:
             raise Invalid(f"{where}.players is {t.players}, but the player counts are played once each, "
-                           "in increasing order")
+                          "in increasing order")
     if command == "balance" and len(tournaments) % 2:
-        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not standard and bonus20 pairs")
+        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not "
+                      f"{' and '.join(BALANCED_VARIANTS)} pairs")
 
 
 def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision, leader: dict | None) -> None:
@@ -171,7 +173,7 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
             raise Invalid(f"{where}.done[{k}] is {value}, but lineups are played from {low} to the target {target}")
         if k and value > done[k - 1]:
             raise Invalid(f"{where}.done[{k}] is {value}, more than done[{k - 1}] ({done[k - 1]}): "
-                           "lineups are played in order")
+                          "lineups are played in order")
         between += low < value < target
     if between > 1:
         raise Invalid(f"{where}.done has {between} lineups part-way to the target; lineups are played in order")
@@ -213,19 +215,19 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
               int_vector(saved["paired_seat_sq"], f"{where}.paired_seat_sq", players, f"the {players}-player game")]
     if leader is None:
         if any(map(any, paired)):
-            raise Invalid(f"{where}: paired sums, but the tournament follows no other (only balance's bonus20 "
-                           "tournaments do)")
+            raise Invalid(f"{where}: paired sums, but the tournament follows no other (only balance's "
+                          f"{BALANCED_VARIANTS[1]} tournaments do)")
         return
     if (saved["target"], saved["done"]) != (leader["target"], leader["done"]):
         raise Invalid(f"{where}.done is {done}, but the standard tournament it follows played {leader['done']}: "
-                       "both play the same games")
+                      "both play the same games")
     for key, sums, rows_here, rows_there in (("paired_sq", paired[0], by_strategy, leader["strategy_stats"]),
                                              ("paired_seat_sq", paired[1], seat, leader["seat_stats"])):
         for r, (square, mine, theirs) in enumerate(zip(sums, rows_here, rows_there, strict=True)):
             spread = mine[STAT_WIN60] - theirs[STAT_WIN60]  # the sum of the per-game differences: Cauchy
             if spread * spread > square * total:
                 raise Invalid(f"{where}.{key}[{r}] is {square}, too small for win totals {theirs[STAT_WIN60]} "
-                               f"and {mine[STAT_WIN60]} in the same {total} games")
+                              f"and {mine[STAT_WIN60]} in the same {total} games")
 
 
 def _ceil(a: int, b: int) -> int:

@@ -95,7 +95,7 @@ def _tune_round(saved, where: str, task) -> None:
         whole_number(credit, f"{where}.win60[{j}]", 0, WIN_UNIT * task.games_per_eval)
         if credit % unit:
             raise Invalid(f"{where}.win60[{j}] is {credit}, not a sum of {task.players}-player win credits "
-                           f"(multiples of {unit})")
+                          f"(multiples of {unit})")
 
 
 def _tune_values(values, where: str, task) -> None:
