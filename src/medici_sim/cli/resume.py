@@ -11,8 +11,6 @@ from ..core.registry import GAMES
 from ..core.saved import as_text, one_line
 
 # option names given next to --resume, as check_matches may be told them (click parameter names too)
-
-
 OPTIONS = {"game": "--game", "players": "--players", "games": "--games", "seed": "--seed", "variant": "--variant",
            "seating": "--seating", "strategies": "--strategies", "deck": "--deck", "precision": "--precision"}
 _PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "deck_path": "deck"}

@@ -39,6 +39,7 @@ def deck_identity(deck) -> dict | None:
 
 
 def fingerprint_of(strategy) -> str | None:
+    """The strategy's fingerprint (``dispatch.strategies_fingerprint``), None if its source cannot be read."""
     try:
         return strategies_fingerprint(strategy)
     except (OSError, TypeError):  # no source file (defined interactively) or no longer readable
