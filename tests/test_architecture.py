@@ -216,3 +216,5 @@ def test_the_shipped_tuned_file_is_what_the_tuning_history_makes(game):
     assert json.loads((PACKAGE / "games" / game / "data" / "tuned" / "tuned.json").read_text()) == made
     assert set(made) == {"source", *SHIPPED_TABLES}
     assert (PACKAGE / "games" / game / "data" / "tuned" / "tuned.json").stat().st_size < 100_000
+    with pytest.raises(ValueError, match="not a file written by tune --out FILE.json"):
+        shipped({"summary": {}, "tuned": []}, "partial.json")  # no cross_check table
