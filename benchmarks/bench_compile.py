@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 
+import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.core.registry import GAMES, get_game
 
 

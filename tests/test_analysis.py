@@ -19,7 +19,6 @@ from medici_sim.core import accounting
 from medici_sim.core.driver import Totals, seat_strategy
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, mean_interval, paired_difference
-from medici_sim.core.tournament import Tournament
 from medici_sim.study import analysis
 from medici_sim.study.analysis import (
     BALANCE_COLUMNS,
@@ -35,6 +34,7 @@ from medici_sim.study.analysis import (
     strategy_table,
     verdict,
 )
+from medici_sim.study.tournament import Tournament
 
 Z = float(norm.ppf(0.975))  # 1.95996..., computed independently of stats.Z95
 

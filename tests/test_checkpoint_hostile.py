@@ -25,8 +25,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from medici_sim.cli import main
-from medici_sim.core import checkpoint, output
+from medici_sim.cli import main, resume
+from medici_sim.core import checkpoint, identity, output, totals_check
 from medici_sim.core.accounting import (
     RUN_GAMES,
     RUN_WIN_MARGIN,
@@ -44,11 +44,17 @@ from medici_sim.core.accounting import (
 from medici_sim.core.checkpoint import CheckpointError
 from medici_sim.core.driver import RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
-from medici_sim.core.tournament import Tournament, lineups
+from medici_sim.core.run_saved import RUN
+from medici_sim.core.saved import Invalid
 from medici_sim.games.card.deck import default_deck
+from medici_sim.study.tournament import Tournament, lineups
+from medici_sim.study.tournament_saved import BALANCE, COMPARE
+from medici_sim.study.tune_saved import TUNE
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+FORMATS = {"run": RUN, "compare": COMPARE, "balance": BALANCE, "tune": TUNE}  # each command's saved format
 
 
 # ============================================================== genuine checkpoints
@@ -64,8 +70,8 @@ def _run_configuration(config: RunConfig) -> dict:
     """The main command's configuration, as it saves it."""
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
-            "strategies": checkpoint.strategies_identity(config.strategies),
-            "deck": checkpoint.deck_identity(config.deck)}
+            "strategies": identity.strategies_identity(config.strategies),
+            "deck": identity.deck_identity(config.deck)}
 
 
 def _partial_run(path: Path) -> None:
@@ -147,7 +153,7 @@ def _write(tmp_path: Path, document, name: str = "x.ckpt", sign: bool = False) -
 def _refused(path: Path, command: str) -> str:
     """The one-line message read() refuses ``path`` with."""
     with pytest.raises(CheckpointError) as refusal:
-        checkpoint.read(path, command)
+        checkpoint.read(path, FORMATS[command])
     message = str(refusal.value)
     assert message.startswith(f"--resume {path}: "), message
     assert "\n" not in message and "\r" not in message, message
@@ -238,7 +244,7 @@ def test_genuine_checkpoints_are_accepted_and_consistent(genuine, name):
     if name not in genuine:
         pytest.skip(f"no {name} checkpoint (game not registered)")
     path, command = genuine[name]
-    saved = checkpoint.read(path, command)
+    saved = checkpoint.read(path, FORMATS[command])
     document = json.loads(path.read_text())
     assert document["format"] == checkpoint.FORMAT == 4
     assert saved == checkpoint.Saved(command, document["configuration"], document["progress"])
@@ -249,25 +255,25 @@ def test_genuine_checkpoints_are_accepted_and_consistent(genuine, name):
 
 def test_partial_checkpoints_are_part_way(genuine):
     """The hand-made partial checkpoints really exercise the part-way rules."""
-    run = checkpoint.read(genuine["partial_run"][0], "run")
+    run = checkpoint.read(genuine["partial_run"][0], RUN)
     assert 0 < run.progress["totals"]["run"][RUN_GAMES] < run.configuration["games"]
-    study = checkpoint.read(genuine["partial_compare"][0], "compare").progress["tournaments"][0]
+    study = checkpoint.read(genuine["partial_compare"][0], COMPARE).progress["tournaments"][0]
     assert 0 < study["done"][0] < study["target"] and study["done"][1:] == [0, 0, 0]
-    rounds = checkpoint.read(genuine["partial_precision"][0], "compare").progress["tournaments"][0]
+    rounds = checkpoint.read(genuine["partial_precision"][0], COMPARE).progress["tournaments"][0]
     step = rounds["target"] // 2
     assert rounds["done"][0] == rounds["target"] and rounds["done"][1:] == [step] * 3
 
 
 def test_saved_entries_rebuild_the_run(genuine):
-    saved = checkpoint.read(genuine["fixed"][0], "run")
-    deck = checkpoint.saved_deck(saved.configuration["deck"], get_game("card"))
+    saved = checkpoint.read(genuine["fixed"][0], RUN)
+    deck = identity.saved_deck(saved.configuration["deck"], get_game("card"))
     assert deck.fingerprint() == default_deck().fingerprint()
-    slots = checkpoint.saved_strategies(saved.configuration["strategies"], "card")
+    slots = identity.saved_strategies(saved.configuration["strategies"], "card")
     assert [s.label for s in slots] == ["greedy", "collector:focus=1"]
 
 
 def test_strategy_identity_records_fingerprint_and_origin():
-    (entry,) = checkpoint.strategies_identity([seat_strategy("expert")])
+    (entry,) = identity.strategies_identity([seat_strategy("expert")])
     name, params, fingerprint, origin = entry
     assert name == "expert" and set(params) == set(GAMES["card"].registry["expert"].params)
     assert len(fingerprint) == 16 and int(fingerprint, 16) >= 0 and origin == "built-in"
@@ -496,11 +502,11 @@ def test_an_all_zero_run_is_accepted_and_harmless_changes_pass(genuine, tmp_path
     seconds played are not statistics."""
     document, _ = _document(genuine, "run")
     _zero_totals(document)
-    assert checkpoint.read(_write(tmp_path, document, sign=True), "run").progress["totals"]["run"][0] == 0
+    assert checkpoint.read(_write(tmp_path, document, sign=True), RUN).progress["totals"]["run"][0] == 0
     document, _ = _document(genuine, "compare")
     document["version"] = "9.9.9"
     document["progress"]["tournaments"][0]["elapsed"] += 0.125
-    saved = checkpoint.read(_write(tmp_path, document, sign=True), "compare")
+    saved = checkpoint.read(_write(tmp_path, document, sign=True), COMPARE)
     assert saved.progress["tournaments"][0]["elapsed"] > 0
 
 
@@ -516,7 +522,7 @@ def test_a_consistent_edit_is_refused_by_the_checksum(genuine, tmp_path, edit):
     edit(document)
     assert _refused(_write(tmp_path, document), "run").endswith(
         ": its checksum does not match its contents: the file was edited or corrupted")
-    checkpoint.read(_write(tmp_path, document, sign=True), "run")  # what the checksum alone stops
+    checkpoint.read(_write(tmp_path, document, sign=True), RUN)  # what the checksum alone stops
 
 
 def test_layout_does_not_count(genuine, tmp_path):
@@ -524,13 +530,13 @@ def test_layout_does_not_count(genuine, tmp_path):
     document, _ = _document(genuine, "compare")
     reordered = {key: document[key] for key in reversed(list(document))}
     path = _write(tmp_path, json.dumps(reordered, indent=3, sort_keys=True))
-    assert checkpoint.read(path, "compare").configuration == document["configuration"]
+    assert checkpoint.read(path, COMPARE).configuration == document["configuration"]
 
 
 # ============================================================== the win arithmetic, row by row
 
 def _rules(players: int):
-    return checkpoint._Rules(GAMES["card"], players, "standard")
+    return totals_check.TotalsRules(GAMES["card"], players, "standard")
 
 
 def _win_row(games, outright, shared, win60, win60_sq):
@@ -560,7 +566,7 @@ def test_every_honest_mix_of_shared_wins_passes(players, shares):
     (3, _win_row(3, 2, 2, 160, 7700), None),                       # 4 wins in 3 games
 ])
 def test_impossible_wins_are_refused(players, row, column):
-    with pytest.raises(checkpoint._Invalid) as refusal:
+    with pytest.raises(Invalid) as refusal:
         _rules(players).row(row, "r", row[STAT_GAMES])
     if column is not None:
         assert str(refusal.value).startswith(f"r[{column}] is")
@@ -619,7 +625,7 @@ def test_a_name_that_breaks_lines_stays_on_one_line(genuine, tmp_path):
     document["configuration"]["strategies"][0][0] = "evil\nname"
     path = _write(tmp_path, document, "line\nbreak.ckpt")
     with pytest.raises(CheckpointError) as refusal:
-        checkpoint.read(path, "run")
+        checkpoint.read(path, RUN)
     assert "\n" not in str(refusal.value) and "evil\\nname" in str(refusal.value)
 
 
@@ -638,7 +644,7 @@ def test_a_huge_file_is_refused_by_its_size(tmp_path):
 def test_a_missing_file_and_a_directory_are_refused(tmp_path):
     assert _refused(tmp_path / "nothing.ckpt", "run").endswith(": no such file")
     assert "a directory, not a checkpoint file" in _refused(tmp_path, "run")
-    for call in (lambda: checkpoint.read("a\0b", "run"), lambda: checkpoint.refuse_existing("a\0b")):
+    for call in (lambda: checkpoint.read("a\0b", RUN), lambda: checkpoint.refuse_existing("a\0b")):
         with pytest.raises(CheckpointError, match="embedded null byte"):
             call()
     with pytest.raises(output.OutputError, match="embedded null byte"):
@@ -665,7 +671,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "pipe.ckpt"
     os.mkfifo(fifo)
     try:
-        for call in (lambda: checkpoint.read(fifo, "run"), lambda: checkpoint.refuse_existing(fifo)):
+        for call in (lambda: checkpoint.read(fifo, RUN), lambda: checkpoint.refuse_existing(fifo)):
             blocked, outcome = _in_thread(call)
             assert not blocked, "opened the FIFO and waited for a writer"
             assert isinstance(outcome.get("error"), CheckpointError), outcome
@@ -807,17 +813,17 @@ def plugin(tmp_path):
 def test_changed_or_missing_strategy_code_is_refused(genuine, tmp_path, plugin):
     registry = GAMES["card"].registry
     document, _ = _document(genuine, "fixed")
-    identity = checkpoint.strategies_identity([seat_strategy("hostile_probe"), seat_strategy("collector", focus=1)])
-    assert identity[0][3] == str(plugin)
-    document["configuration"]["strategies"] = identity
+    saved_identity = identity.strategies_identity([seat_strategy("hostile_probe"), seat_strategy("collector", focus=1)])
+    assert saved_identity[0][3] == str(plugin)
+    document["configuration"]["strategies"] = saved_identity
     path = _write(tmp_path, document, sign=True)
-    checkpoint.read(path, "run")  # the same code: fine
-    checkpoint.check_strategies(path, identity, [seat_strategy("hostile_probe"), seat_strategy("collector", focus=1)])
+    checkpoint.read(path, RUN)  # the same code: fine
+    resume.check_strategies(path, saved_identity, [seat_strategy("hostile_probe"), seat_strategy("collector", focus=1)])
     plugin.write_text(PLUGIN + "\n# edited after the checkpoint was saved\n")
     message = _refused(path, "run")
     assert message.endswith(": the code of strategy hostile_probe changed since the checkpoint was saved")
     with pytest.raises(CheckpointError, match="the code of strategy hostile_probe changed"):
-        checkpoint.check_strategies(path, identity, [seat_strategy("hostile_probe")])
+        resume.check_strategies(path, saved_identity, [seat_strategy("hostile_probe")])
     strategy = registry.strategies.pop("hostile_probe")
     try:
         message = _refused(path, "run")
@@ -831,9 +837,9 @@ def test_fingerprint_follows_the_source_file(monkeypatch, genuine, tmp_path):
     from medici_sim.core import dispatch
 
     path = _write(tmp_path, _document(genuine, "run")[0])
-    checkpoint.read(path, "run")
+    checkpoint.read(path, RUN)
     real = dispatch.strategies_fingerprint
-    monkeypatch.setattr(checkpoint, "strategies_fingerprint", lambda s: "f" * 16 if s.name == "greedy" else real(s))
+    monkeypatch.setattr(identity, "strategies_fingerprint", lambda s: "f" * 16 if s.name == "greedy" else real(s))
     assert _refused(path, "run").endswith(": the code of strategy greedy changed since the checkpoint was saved")
 
 
@@ -841,51 +847,51 @@ def test_fingerprint_follows_the_source_file(monkeypatch, genuine, tmp_path):
 
 def test_check_matches_names_the_option(genuine):
     path = genuine["run"][0]
-    saved = checkpoint.read(path, "run").configuration
+    saved = checkpoint.read(path, RUN).configuration
     current = copy.deepcopy(saved)
     current["seed"] = 5
-    checkpoint.check_matches(path, saved, current, set())  # not given: the saved seed is used
+    resume.check_matches(path, saved, current, set())  # not given: the saved seed is used
     for options in ({"seed"}, {"--seed"}, {"seed", "games"}):
         with pytest.raises(CheckpointError) as refusal:
-            checkpoint.check_matches(path, saved, current, options)
+            resume.check_matches(path, saved, current, options)
         assert str(refusal.value) == f"--resume {path}: --seed 5 disagrees with the checkpoint (seed 3)"
-    checkpoint.check_matches(path, saved, copy.deepcopy(saved), {"seed", "games", "strategies", "deck_path"})
+    resume.check_matches(path, saved, copy.deepcopy(saved), {"seed", "games", "strategies", "deck_path"})
     current = copy.deepcopy(saved)
     current["strategies"][1] = ["collector", {"focus": 1.0, **{k: p.default for k, p in
                                                               GAMES["card"].registry["collector"].params.items()
                                                               if k != "focus"}}, "", ""]
     with pytest.raises(CheckpointError) as refusal:
-        checkpoint.check_matches(path, saved, current, {"strategies"})
+        resume.check_matches(path, saved, current, {"strategies"})
     assert str(refusal.value) == (f"--resume {path}: --strategies expert,collector:focus=1,greedy,cautious disagrees "
                                   "with the checkpoint (strategies expert,random,greedy,cautious)")
     current = copy.deepcopy(saved)
     current["deck"] = {"cards": 19, "fingerprint": "0" * 16, "contents": ""}
     with pytest.raises(CheckpointError, match=r"--deck \(19 cards, fingerprint 0000000000000000\) disagrees with "
                                               r"the checkpoint's deck \(110 cards"):
-        checkpoint.check_matches(path, saved, current, {"deck_path"})
+        resume.check_matches(path, saved, current, {"deck_path"})
 
 
 def test_check_matches_on_a_study(genuine):
     path = genuine["compare24"][0]
-    saved = checkpoint.read(path, "compare").configuration
+    saved = checkpoint.read(path, COMPARE).configuration
     current = copy.deepcopy(saved)
     current["tournaments"] = current["tournaments"][:1]
     with pytest.raises(CheckpointError) as refusal:
-        checkpoint.check_matches(path, saved, current, {"players_spec"})
+        resume.check_matches(path, saved, current, {"players_spec"})
     assert str(refusal.value) == f"--resume {path}: --players 2 disagrees with the checkpoint (players 2,4)"
     current = copy.deepcopy(saved)
     current["precision"] = 0.01
     with pytest.raises(CheckpointError, match=r"--precision 0.01 disagrees with the checkpoint \(precision none\)"):
-        checkpoint.check_matches(path, saved, current, {"precision"})
+        resume.check_matches(path, saved, current, {"precision"})
 
 
 def test_load_keeps_the_format_1_comparison(genuine):
     path = genuine["run"][0]
-    configuration = copy.deepcopy(checkpoint.read(path, "run").configuration)
-    assert checkpoint.load(path, "run", configuration)["totals"]["run"][0] == 3000
+    configuration = copy.deepcopy(checkpoint.read(path, RUN).configuration)
+    assert checkpoint.load(path, RUN, configuration)["totals"]["run"][0] == 3000
     configuration["seed"] = 4
     with pytest.raises(CheckpointError, match=r"the seed differs \(checkpoint: 3; now: 4\)"):
-        checkpoint.load(path, "run", configuration)
+        checkpoint.load(path, RUN, configuration)
 
 
 def test_save_never_writes_what_read_refuses(tmp_path):
@@ -985,7 +991,7 @@ def _fuzz(genuine, tmp_path, name, data) -> None:
     target = tmp_path / "mutated.ckpt"
     target.write_bytes(blob)
     try:
-        saved = checkpoint.read(target, command)
+        saved = checkpoint.read(target, FORMATS[command])
     except CheckpointError as exc:
         message = str(exc)
         assert message.startswith(f"--resume {target}: ") and "\n" not in message, message

@@ -322,7 +322,7 @@ def test_deck_is_one_option_with_one_parser(capsys, tmp_path):
     the same help (compare and balance also take it repeatedly)."""
     from importlib.resources import files
 
-    from medici_sim.cli.main import cli
+    from medici_sim.cli.app import cli
 
     commands = {"main": cli, **cli.commands}
     options = {name: next(p for p in command.params if p.name == "deck_path") for name, command in commands.items()

@@ -15,7 +15,7 @@ import pytest
 CHILD = """
 import json, sys
 from numba.core import event
-import medici_sim
+import medici_sim.games  # the games register themselves, numba made ready for them
 from medici_sim.core.driver import RunConfig, simulate
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core.registry import get_game

@@ -30,6 +30,7 @@ from medici_sim.games.card.deck import (
 )
 from medici_sim.games.card.rules import GOODS, NO_GOOD
 from medici_sim.study import studies
+from medici_sim.study.tournament_saved import COMPARE
 
 DECKS = list(named_decks())
 SMALL = ["--players", "3", "--strategies", "random,greedy,collector", "--games", "300", "--seed", "4", "--quiet"]
@@ -266,13 +267,13 @@ def test_a_checkpoint_with_decks_out_of_order_is_refused(capsys, tmp_path):
                "--checkpoint", str(saved))[0] == 0
     document = json.loads(saved.read_text())
     configuration = document["configuration"]
-    assert checkpoint.read(saved, "compare").configuration == configuration
+    assert checkpoint.read(saved, COMPARE).configuration == configuration
     tournaments = configuration["tournaments"]
     tournaments[1]["deck"], tournaments[2]["deck"] = tournaments[2]["deck"], tournaments[1]["deck"]
     bad = tmp_path / "bad.ckpt"
     checkpoint.save(bad, "compare", configuration, document["progress"])
     with pytest.raises(checkpoint.CheckpointError, match="each deck's tournaments come together"):
-        checkpoint.read(bad, "compare")
+        checkpoint.read(bad, COMPARE)
 
 
 # ---------------------------------------------------------------- the Python API

@@ -25,7 +25,7 @@ import pytest
 from conftest import run
 
 from medici_sim.cli import main
-from medici_sim.core import tournament as tournament_module
+from medici_sim.study import tournament as tournament_module
 
 
 def assert_refused(code, out, err, *fragments):
@@ -255,7 +255,7 @@ def test_huge_and_unreadable_inputs_are_refused_without_reading_them(capsys, tmp
 @pytest.mark.parametrize("command", ["compare", "balance", "strategies", "tune", "trace", "play", "check-plugin"])
 def test_an_option_before_a_subcommand_is_refused(capsys, never_played, before, name, command):
     """The advice to put it after the subcommand is given only where the subcommand has it."""
-    from medici_sim.cli.main import cli
+    from medici_sim.cli.app import cli
 
     code, out, err = run(capsys, *before, command)
     if any(name in param.opts for param in cli.commands[command].params):
@@ -269,7 +269,7 @@ def _value_parameters():
     """Every option that takes a value, and every argument, of every command."""
     import click
 
-    from medici_sim.cli.main import cli
+    from medici_sim.cli.app import cli
 
     for command, params in [([], cli.params), *(([name], c.params) for name, c in sorted(cli.commands.items()))]:
         for param in params:
@@ -542,24 +542,31 @@ def test_ctrl_c_while_compiling_reports_nothing_played(tmp_path):
     assert out == "" and not (tmp_path / "r.json").exists()
 
 
-@pytest.mark.parametrize("argv,orig_argv,starting", [
-    (["/usr/bin/medici-sim", "-n", "5"], ["python", "/usr/bin/medici-sim", "-n", "5"], True),
-    (["-m", "-n", "5"], ["python", "-X", "dev", "-m", "medici_sim", "-n", "5"], True),
-    (["-m"], ["python", "-m", "pytest"], False),  # another module that happens to import medici_sim
-    # a worker of a local Dask cluster: multiprocessing hands it the command's argv, not its command line
-    (["/usr/bin/medici-sim", "--cluster", "local:2"],
-     ["python", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)",
-      "--multiprocessing-fork"], False),
-    (["script.py"], ["python", "script.py"], False),
-])
-def test_ctrl_c_while_the_command_starts_up_is_caught_only_for_the_command(monkeypatch, argv, orig_argv, starting):
-    """The quiet start-up exit (numba imports for a second or two) is installed when the
-    process is medici-sim, by its script or by python -m, and never in someone else's."""
-    import medici_sim
+# a stand-in for numba's slow import: the command line's import waits there until signalled
+SLOW_START = """\
+import sys, time
+class Slow:
+    def find_spec(self, name, path=None, target=None):
+        if name == "medici_sim.cli.app":
+            print("importing", flush=True)
+            time.sleep(30)
+sys.meta_path.insert(0, Slow())
+sys.argv = ["medici-sim", "-n", "5"]
+from medici_sim.cli import main
+main()
+"""
 
-    monkeypatch.setattr(sys, "argv", argv)
-    monkeypatch.setattr(sys, "orig_argv", orig_argv)
-    assert medici_sim._starting_the_command() is starting
+
+@pytest.mark.parametrize("signum,code,word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+def test_a_stop_signal_while_the_command_starts_up_quits_quietly(signum, code, word):
+    """The command's entry point answers Ctrl-C and SIGTERM before it imports the command line
+    (numba's import takes a second or two): one line and the usual code, no traceback."""
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_START], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout.readline() == "importing\n"
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code and err == f"medici-sim: {word}\n" and out == ""
 
 
 def test_ctrl_c_after_the_command_finished_changes_nothing(tmp_path):
@@ -693,7 +700,8 @@ def test_numba_disable_jit_is_refused_in_one_line(args):
                           timeout=120)
     assert_refused(done.returncode, done.stdout, done.stderr, "NUMBA_DISABLE_JIT is set", "unset it")
     assert done.stdout == ""
-    imported = subprocess.run([sys.executable, "-c", "import medici_sim"], capture_output=True, text=True, env=env,
+    imported = subprocess.run([sys.executable, "-c", "import medici_sim; medici_sim.simulate"], capture_output=True,
+                              text=True, env=env,
                               timeout=120)
     assert imported.returncode == 1 and "ImportError: NUMBA_DISABLE_JIT is set" in imported.stderr
 

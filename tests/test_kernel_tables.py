@@ -34,6 +34,7 @@ LINEUPS = (("classic", 3, "value,random,random"),
 PLAY = """
 import json, sys
 import medici_sim
+import medici_sim.api  # the games defined before the stand-in below
 exec(sys.argv[2])
 out = []
 for game, players, strategies in json.loads(sys.argv[1]):

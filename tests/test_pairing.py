@@ -50,8 +50,8 @@ def test_balance_changes_are_paired_game_by_game(spec):
     from medici_sim.core.registry import get_game
     from medici_sim.core.specs import parse_strategy_list
     from medici_sim.core.stats import Z95
-    from medici_sim.core.tournament import CONFIG_BLOCK, LINEUP_BLOCK
     from medici_sim.study import studies
+    from medici_sim.study.tournament import CONFIG_BLOCK, LINEUP_BLOCK
 
     study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), variant=None,
                           seed=4, decks=(None,), games=1200, precision=None, threads=2)

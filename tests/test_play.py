@@ -236,7 +236,7 @@ def test_human_is_never_a_built_in(human):
 
 
 def test_normal_runs_do_not_know_human():
-    code = ("import medici_sim; from medici_sim.core.registry import GAMES; "
+    code = ("import medici_sim.api; from medici_sim.core.registry import GAMES; "
             "print(sum('human' in g.registry for g in GAMES.values()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "0"

@@ -69,8 +69,8 @@ def test_search_is_a_built_in_with_its_parameters(game):
 def test_tuned_rollouts_read_the_shipped_tuned_parameters(game):
     """search:tuned=1 seats its rollout policies with the shipped tuned parameters (tune --out,
     balance --tuned shipped) of the game's rules and player count; the defaults where none."""
-    module = __import__(f"medici_sim.games.{game.name}.strategies.search", fromlist=["_TUNED_PARAMS"])
-    tuned, defaults, policies = module._TUNED_PARAMS, module._POLICY_PARAMS, module.POLICIES
+    module = __import__(f"medici_sim.games.{game.name}.strategies.search", fromlist=["tuned_params_nb"])
+    tuned, defaults, policies = module.tuned_params_nb.read(), module._POLICY_PARAMS, module.POLICIES
     expert = policies.index("expert")
     assert not np.array_equal(tuned[0, 4, expert], defaults[expert])  # tuned at 4 players
     assert np.array_equal(tuned[0, 1, expert], defaults[expert])  # no game of 1 player: the defaults

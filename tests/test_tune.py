@@ -14,10 +14,11 @@ import pytest
 from conftest import run
 from test_interrupts import medici
 
-from medici_sim.core import checkpoint, tuning
+from medici_sim.core import checkpoint
 from medici_sim.core.driver import ConfigError, chunks
-from medici_sim.core.optimize import Box, ReplayMismatch, Round, maximise
 from medici_sim.core.registry import GAMES
+from medici_sim.study import tuning
+from medici_sim.study.optimize import Box, ReplayMismatch, Round, maximise
 
 QUICK = ["--players", "2", "--evaluations", "12", "--popsize", "4", "--games-per-eval", "400",
          "--fresh-games", "2000", "--seed", "3", "--quiet"]

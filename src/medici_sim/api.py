@@ -21,7 +21,7 @@ from os import PathLike
 
 import pandas as pd
 
-from .core import tuning
+from . import games as _games  # noqa: F401  the games register themselves
 from .core.arguments import file_names, naming
 from .core.driver import ThreadRunner, Totals
 from .core.driver import simulate as play_run
@@ -30,7 +30,7 @@ from .core.registry import GAMES
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
 from .core.tracing import narrate_game, trace_config
-from .study import studies
+from .study import studies, tuning
 
 
 class _Answer:

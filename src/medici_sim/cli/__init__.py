@@ -1,4 +1,46 @@
-"""The ``medici-sim`` command line: one module per command, shared parts in ``common``."""
-from .main import cli, main
+"""The ``medici-sim`` command line: one module per command, shared parts in ``common``, the
+command group in ``app``.
+
+:func:`main` is the command's entry point (``medici-sim``, ``python -m medici_sim``). It
+imports the command line only once it answers Ctrl-C: numba's import takes a second or two,
+and a Ctrl-C (or SIGTERM) meanwhile quits quietly with the usual code.
+"""
+from __future__ import annotations
+
+import os
+import signal
+
+from ..core.numba_setup import JIT_OFF
+
+
+def _quit_starting(signum, frame) -> None:
+    os.write(2, b"medici-sim: interrupted\n" if signum == signal.SIGINT else b"medici-sim: terminated\n")
+    os._exit(128 + signum)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command (``argv``: its arguments; None: the process's command line, the
+    command's process: see ``app.main``)."""
+    if argv is None:
+        # until app.main answers them its own way (cli.signals)
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(stop_signal, _quit_starting)
+    try:
+        from .app import main as run_command
+    except ImportError as exc:
+        if str(exc) != JIT_OFF:
+            raise
+        os.write(2, f"medici-sim: error: {JIT_OFF}\n".encode())
+        raise SystemExit(2) from None
+    run_command(argv)
+
+
+def __getattr__(name: str):
+    if name == "cli":  # the click command group, for click's own tools (and tests)
+        from .app import cli
+
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["cli", "main"]

@@ -5,12 +5,14 @@ import sys
 
 import click
 
-from ..core import checkpoint
+from ..core import checkpoint, identity
 from ..core.cluster import connect
 from ..core.driver import RunConfig, Totals, simulate
 from ..core.output import write_tables
 from ..core.registry import get_game
+from ..core.run_saved import RUN
 from ..core.stats import seat_frame, strategy_frame, summary
+from . import resume
 from .common import (
     CompileNotice,
     RunFiles,
@@ -31,8 +33,8 @@ def run_configuration(config: RunConfig) -> dict:
     """What a checkpoint of the main command records, and a resumed run must match."""
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
-            "strategies": checkpoint.strategies_identity(config.strategies),
-            "deck": checkpoint.deck_identity(config.deck)}
+            "strategies": identity.strategies_identity(config.strategies),
+            "deck": identity.deck_identity(config.deck)}
 
 
 def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None) -> RunConfig:
@@ -46,9 +48,9 @@ def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None)
     game = get_game(conf["game"])
     if given & {"game_name", "players", "games", "seed", "variant", "seating", "strategies", "deck_path"}:
         mine = _config_from(options if "game_name" in given else {**options, "game_name": game.name}, given, None)
-        checkpoint.check_matches(options["resume_path"], conf, run_configuration(mine), given)
-    return RunConfig(deck=checkpoint.saved_deck(conf["deck"], game), players=conf["players"],
-                     strategies=checkpoint.saved_strategies(conf["strategies"], game.name), games=conf["games"],
+        resume.check_matches(options["resume_path"], conf, run_configuration(mine), given)
+    return RunConfig(deck=identity.saved_deck(conf["deck"], game), players=conf["players"],
+                     strategies=identity.saved_strategies(conf["strategies"], game.name), games=conf["games"],
                      seed=conf["seed"], variant=conf["variant"], seating=conf["seating"],
                      threads=default_threads(options["threads"]), game=game.name)
 
@@ -57,7 +59,7 @@ def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
                      plugins=options["plugins"])
-    saved = checkpoint.read(files.resume, "run") if files.resume else None
+    saved = checkpoint.read(files.resume, RUN) if files.resume else None
     config = _config_from(options, given, saved)
     game = get_game(config.game)
     files.check(TABLES)

@@ -13,15 +13,18 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..core import checkpoint, tuning
+from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, seat_strategy
+from ..core.identity import saved_deck, saved_strategies
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, get_game
 from ..games.card.deck import named_decks
-from ..study import studies
+from ..study import studies, tuning
 from ..study.studies import Study
+from ..study.tournament_saved import BALANCE, COMPARE
+from . import resume
 from .common import (
     GAME_HELP,
     Command,
@@ -137,14 +140,14 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
     for t in conf["tournaments"]:
         if t["deck"] not in identities:
             identities.append(t["deck"])
-    decks = tuple(studies.known_deck(checkpoint.saved_deck(identity, game), len(identities) > 1)
+    decks = tuple(studies.known_deck(saved_deck(identity, game), len(identities) > 1)
                   for identity in identities)
-    strategies = checkpoint.saved_strategies(first["strategies"], game.name)
+    strategies = saved_strategies(first["strategies"], game.name)
     tuned = None
     if "tuned" in conf:  # each configuration's own parameters, as saved
         tuned = tuning.TunedParameters(conf["tuned"], {
             (s.name, t["players"], t["variant"]): s for t in conf["tournaments"]
-            for s in checkpoint.saved_strategies(t["strategies"], game.name)})
+            for s in saved_strategies(t["strategies"], game.name)})
         strategies = tuple(seat_strategy(s.name, game.name) for s in strategies)
     study = Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in conf["tournaments"])),
                   strategies=strategies,
@@ -157,7 +160,7 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
     if given - {"resume_path", "checkpoint_path", "threads", "quiet", "out_path", "plot_path", "plugins",
                 "scheduler", "cluster_spec", "overwrite_checkpoint", "tuned_spec"}:
         mine = _from_options(options if "game_name" in given else {**options, "game_name": game.name}, command)
-        checkpoint.check_matches(options["resume_path"], conf,
+        resume.check_matches(options["resume_path"], conf,
                                  studies.configuration(mine, studies.plan(mine, command)), given)
         if "deck_path" in given:  # the same decks (checked): keep the names their files give them
             study = replace(study, decks=mine.decks)
@@ -171,7 +174,7 @@ def _check_tuned_matches(options: dict, conf: dict, study: Study) -> None:
         raise checkpoint.CheckpointError(f"{shown}: its run played no tuned parameters; leave out --tuned")
     tuned = tuning.load_tuned(options["tuned_spec"], study.game.name)
     for t in conf["tournaments"]:
-        saved = checkpoint.saved_strategies(t["strategies"], study.game.name)
+        saved = saved_strategies(t["strategies"], study.game.name)
         try:
             mine = tuned.lineup(study.strategies, t["players"], t["variant"])
         except ConfigError:
@@ -192,7 +195,7 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=inputs[0] if inputs else None, plugins=options["plugins"],
                      tuned=options.get("tuned_spec"))
-    saved = checkpoint.read(files.resume, command) if files.resume else None
+    saved = checkpoint.read(files.resume, {"compare": COMPARE, "balance": BALANCE}[command]) if files.resume else None
     study = _from_checkpoint(saved, options, given, command) if saved else _from_options(options, command)
     study.check(command)
     if study.several_decks and files.plot:

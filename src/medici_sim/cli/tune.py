@@ -1,6 +1,6 @@
 """``tune``: the best parameters of a play style, found by self-play and checked on fresh games.
 
-The computation is ``core.tuning``'s; this module reads the options or a checkpoint, checks
+The computation is ``study.tuning``'s; this module reads the options or a checkpoint, checks
 every file before the first game, shows progress, checkpoints after every round, and
 writes and prints the answer.
 """
@@ -14,14 +14,17 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..core import checkpoint, tuning
+from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, ThreadRunner
-from ..core.optimize import ReplayMismatch
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
+from ..study import tuning
+from ..study.optimize import ReplayMismatch
 from ..study.studies import load_deck
+from ..study import tune_saved
+from ..study.tune_saved import TUNE
 from .common import (
     GAME_HELP,
     Command,
@@ -60,7 +63,7 @@ OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec":
 
 def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) -> list[tuning.TuneTask]:
     """The checkpoint's tasks; task options given as well must agree with them."""
-    tasks = [tuning.task_from_configuration(entry) for entry in saved.configuration["tasks"]]
+    tasks = [tune_saved.task_from_configuration(entry) for entry in saved.configuration["tasks"]]
     if given & set(OPTION_KEYS):
         variants = list(dict.fromkeys(t.variant for t in tasks))
         from_saved = {"game_name": tasks[0].game, "strategy_spec": ",".join(dict.fromkeys(t.strategy for t in tasks)),
@@ -69,7 +72,7 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) ->
         mine = tasks_from_options({**options, **{k: v for k, v in from_saved.items() if k not in given}})
         for option in sorted(given & set(OPTION_KEYS)):
             key = OPTION_KEYS[option]
-            ours = {json.dumps(tuning.task_configuration(t)[key], sort_keys=True) for t in mine}
+            ours = {json.dumps(tune_saved.task_configuration(t)[key], sort_keys=True) for t in mine}
             theirs = {json.dumps(entry[key], sort_keys=True) for entry in saved.configuration["tasks"]}
             if ours != theirs:
                 raise checkpoint.CheckpointError(
@@ -169,21 +172,21 @@ def tune_command(ctx, **options):
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=deck_file(options["deck_path"]), plugins=options["plugins"])
-    saved = checkpoint.read(files.resume, "tune") if files.resume else None
+    saved = checkpoint.read(files.resume, TUNE) if files.resume else None
     tasks = _from_checkpoint(saved, options, given) if saved else tasks_from_options(options)
     if files.plot and len(tasks) > 12:
         raise ConfigError(f"--plot draws at most 12 tasks, this tuning has {len(tasks)} (leave out --plot, or tune "
                           "fewer)")
     files.check(TABLES)
-    results = ([tuning.task_result(t, entry) for t, entry in zip(tasks, saved.progress["tasks"], strict=True)]
+    results = ([tune_saved.task_result(t, entry) for t, entry in zip(tasks, saved.progress["tasks"], strict=True)]
                if saved else [tuning.TaskResult(t, []) for t in tasks])
-    configuration = {"tasks": [tuning.task_configuration(t) for t in tasks]}
+    configuration = {"tasks": [tune_saved.task_configuration(t) for t in tasks]}
     threads = default_threads(options["threads"])
 
     def save(_result=None) -> None:
         if files.checkpoint_target:
             checkpoint.save(files.checkpoint_target, "tune", configuration,
-                            {"tasks": [tuning.task_progress(r) for r in results]})
+                            {"tasks": [tune_saved.task_progress(r) for r in results]})
 
     total = sum(t.rounds * t.popsize for t in tasks)
     done_before = sum(len(r.rounds) * r.task.popsize for r in results)

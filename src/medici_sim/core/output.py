@@ -41,22 +41,71 @@ class OutputError(ValueError):
     """A path that cannot be read or written as asked; the message names it."""
 
 
+class NotRegularFile(OSError):
+    """A path that names something other than a regular file (``kind`` says what)."""
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
+class TooLarge(OSError):
+    """A file of more bytes than the reader takes (``size``: as many as were seen)."""
+
+    def __init__(self, size: int):
+        super().__init__(f"{size} bytes")
+        self.size = size
+
+
+def file_kind(mode: int) -> str:
+    """What a stat mode names, in words ("a directory", "a FIFO", ...)."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_regular(path: str | Path, limit: int, whole: bool = True) -> bytes:
+    """The bytes of regular file ``path``: all of them (``whole``; more than ``limit``:
+    TooLarge), or its first ``limit``. Nothing but a regular file is ever read: its opening
+    never blocks (a FIFO would), and one replaced since it was looked at is refused too
+    (NotRegularFile). Other failures are the OSError (or, for a NUL in the name, ValueError)."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile(file_kind(info.st_mode))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(file_kind(info.st_mode))
+        if whole and info.st_size > limit:
+            raise TooLarge(info.st_size)
+        chunks, size = [], 0
+        while size <= limit - (not whole):
+            chunk = os.read(fd, min(1 << 20, limit + whole - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if whole and size > limit:  # grew while we read
+            raise TooLarge(size)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_limited(path: str | Path, limit: int, option: str) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, else OutputError."""
     path = Path(path)
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise OutputError(f"{option} {path}: not a regular file")
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > limit:
-                raise OutputError(f"{option} {path}: larger than {limit:,} bytes; not a medici-sim file")
-            data = handle.read(limit + 1)
+        return read_regular(path, limit)
+    except NotRegularFile:
+        raise OutputError(f"{option} {path}: not a regular file") from None
+    except TooLarge:
+        raise OutputError(f"{option} {path}: larger than {limit:,} bytes; not a medici-sim file") from None
     except OSError as exc:
         raise OutputError(f"{option} {path}: cannot read ({exc.strerror or exc})") from None
-    if len(data) > limit:
-        raise OutputError(f"{option} {path}: larger than {limit:,} bytes; not a medici-sim file")
-    return data
 
 
 def same_file(a: Path, b: Path) -> bool:

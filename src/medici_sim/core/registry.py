@@ -231,7 +231,7 @@ class Game:
     reference_game: Callable | None = None  # (RunConfig, game_index) -> the reference engine's record of that game
     reference_strategies: Callable | None = None  # () -> the strategy names the reference engine plays
     invariants: Callable | None = None  # (record, RunConfig) -> None; AssertionError names a broken invariant
-    # what the game adds to the consistency rules of saved totals (core.checkpoint): an object with
+    # what the game adds to the consistency rules of saved totals (core.totals_check): an object with
     # row(row, where, games, players, variant) and run(run, where, games, players, variant), raising
     # accounting.InconsistentTotals
     totals_rules: object | None = None

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import json
 import types
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 from numba import jit, njit
+from numba.extending import overload
 
 from .dispatch import strategy_table
 from .registry import MAX_PARAMS, Param, StrategyRegistry
@@ -157,6 +159,27 @@ def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[
                     registry[name].params[key].check(name, key, float(value))
         except (KeyError, ValueError, TypeError, AttributeError, IndexError):
             continue
+    return table
+
+
+def tuned_policy_params_nb(path: Path, registry: StrategyRegistry, policies: tuple[str, ...], defaults: np.ndarray,
+                           variants: tuple[str, ...], max_players: int):
+    """A jitted ``() -> table`` of :func:`tuned_policy_params`: the file is read when the
+    first kernel that plays the tuned policies compiles (its table a constant of the kernel),
+    never when the strategies are imported. Python reads the table with its ``read()``."""
+    def table():
+        raise NotImplementedError("a jitted function: call it from jitted code")
+
+    @overload(table)
+    def _compile():
+        constant = _read()
+        return lambda: constant
+
+    @cache
+    def _read() -> np.ndarray:
+        return tuned_policy_params(path, registry, policies, defaults, variants, max_players)
+
+    table.read = _read
     return table
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..core import accounting as acc
 from ..core.stats import Z95, mean_interval, mean_win_margin, run_counters
-from ..core.tournament import Tournament
+from .tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
                           "win_rate_ci_high", "mean_florins", "mean_florins_ci_low", "mean_florins_ci_high",

@@ -27,9 +27,6 @@ from ..core.driver import SeatStrategy, check_games, check_seed, check_threads
 from ..core.registry import Game
 from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
 from ..core.stats import mean_win_margin
-from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
-from ..core.tuning import TunedParameters, load_tuned
-from ..core.tuning import spec as strategy_spec
 from ..games.card.deck import ALL_DECKS, named_decks, shipped_name
 from .analysis import (
     balance_tables,
@@ -41,6 +38,9 @@ from .analysis import (
     strategy_table,
     verdict,
 )
+from .tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
+from .tuning import TunedParameters, load_tuned
+from .tuning import spec as strategy_spec
 
 MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need more games per configuration
 Z95 = 1.959963984540054

@@ -13,26 +13,17 @@ an array, read-only):
 Register one with ``register(Strategy(name, decisions={"reveal_nb": ..., "take_nb": ...}, ...))``;
 the engine dispatches on strategy ids through a table built from :data:`REGISTRY`
 (``core/dispatch.py``), so neither the engine loop nor any other strategy changes.
-Built-ins are registered when this package is imported.
+Built-ins are registered when this package is imported: the heuristics (``heuristics``,
+in the order of ``BUILT_INS``: their ids), then ``search``, which plays them in its rollouts.
 """
 from __future__ import annotations
 
-from ....core.registry import Param, Strategy, StrategyRegistry
-from ..state import DECISIONS
-
-REGISTRY = StrategyRegistry("card", DECISIONS, "medici_sim.games.card")
-
-
-def register(strategy: Strategy) -> Strategy:
-    """Add a card-game strategy to the registry under its name (a name already taken is refused:
-    ``StrategyRegistry.register``)."""
-    return REGISTRY.register(strategy)
-
+from ....core.registry import Param, Strategy
+from .base import BUILT_INS, REGISTRY, register
+from .search import SEARCH
 
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
-BUILT_INS = ("random", "greedy", "collector", "cautious", "gambler", "expert")
-# Registers the built-ins, in this order (their ids). BUILT_INS are the heuristics; ``search``
-# (registered last, a built-in too) plays them in its rollouts and is far slower, so default
-# lineups and MEDICI_SIM_KERNEL=all leave it out.
-from . import random, greedy, collector, cautious, gambler, expert, search  # noqa: E402,F401,I001  isort: skip
+# ``search`` (registered after the heuristics, a built-in too) plays the heuristics in its rollouts and is
+# far slower, so default lineups and MEDICI_SIM_KERNEL=all leave it out.
+register(SEARCH)

@@ -1,8 +1,8 @@
 """``cautious``: takes what the market already offers whenever it is acceptable; rarely reveals."""
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..state import REVEALED, market_card_nb
-from . import Param, Strategy, register
 from .common import take_by_score_nb
 
 ACCEPT_MIN, MAX_REVEALS = range(2)
@@ -28,7 +28,7 @@ def take_nb(state, seat, params):
                             acceptable_nb(state, market_card_nb(state, 3), params), 1)
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="cautious",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
@@ -37,4 +37,4 @@ register(Strategy(
                              help="most cards revealed in a turn, an obligatory first one included"),
     },
     summary="Takes acceptable cards already on offer; reveals only when the last card is not acceptable.",
-))
+)

@@ -6,9 +6,9 @@ bonus threshold (R18, R19): 5 icons (7 with 2 players), or 8 (10) under bonus20.
 """
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..rules import N_GOODS
 from ..state import MARKET_LEN, market_card_nb
-from . import Param, Strategy, register
 from .common import bonus_target_nb, held_icons_nb, take_by_score_nb
 
 FOCUS, VALUE_WEIGHT = range(2)
@@ -67,7 +67,7 @@ def take_nb(state, seat, params):
     return take_by_score_nb(state, seat, card_score_nb(state, seat, market_card_nb(state, 2), params),
                             card_score_nb(state, seat, market_card_nb(state, 3), params), FOCUS_WEIGHT)
 
-register(Strategy(
+STRATEGY = Strategy(
     name="collector",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
@@ -75,4 +75,4 @@ register(Strategy(
         "value_weight": Param(0.25, 0, 10, help="score per point of card value (per icon: 4 in focus)"),
     },
     summary="Collects one or two goods for majorities and the bonus (aims for 8 under bonus20).",
-))
+)

@@ -26,6 +26,7 @@ they run several times a decision, and a call cost about as much as their bodies
 """
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..deck import MAX_CARDS
 from ..rules import (
     DAYS,
@@ -54,7 +55,6 @@ from ..state import (
     market_card_nb,
     takes_space_nb,
 )
-from . import Param, Strategy, register
 from .common import big_bonus_active_nb, held_icons_nb
 
 SPREAD, FUTURE_WEIGHT, PROGRESS_WEIGHT, REVEAL_MARGIN = range(4)
@@ -341,7 +341,7 @@ def take_nb(state, seat, params):
     return choice
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="expert",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
@@ -351,4 +351,4 @@ register(Strategy(
         "reveal_margin": Param(0, -30, 30, help="florins a reveal must gain on average to be worth it"),
     },
     summary="Estimates the florins each choice brings (ship rank, majorities, bonuses, days left, unseen cards).",
-))
+)

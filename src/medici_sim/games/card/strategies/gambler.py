@@ -1,7 +1,7 @@
 """``gambler``: reveals as many cards as allowed (three), then takes the valuable ones."""
 from numba import njit
 
-from . import Param, Strategy, register
+from ....core.registry import Param, Strategy
 from .common import take_valuable_nb
 
 TAKE_MIN = 0
@@ -17,9 +17,9 @@ def take_nb(state, seat, params):
     return take_valuable_nb(state, seat, params[TAKE_MIN])
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="gambler",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={"take_min": Param(3, 0, 20, help="take an earlier card worth at least this")},
     summary="Always reveals three cards, then takes the valuable ones.",
-))
+)

@@ -1,7 +1,7 @@
 """``greedy``: fills the ship with the highest values; reveals while the offer is poor."""
 from numba import njit
 
-from . import Param, Strategy, register
+from ....core.registry import Param, Strategy
 from .common import best_window_value_nb, take_valuable_nb
 
 REVEAL_BELOW, TAKE_MIN = range(2)
@@ -17,7 +17,7 @@ def take_nb(state, seat, params):
     return take_valuable_nb(state, seat, params[TAKE_MIN])
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="greedy",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={
@@ -25,4 +25,4 @@ register(Strategy(
         "take_min": Param(2, 0, 20, help="take an earlier card (2nd/3rd from last) worth at least this"),
     },
     summary="Ship value first: takes the most valuable cards, reveals while the offer is poor.",
-))
+)

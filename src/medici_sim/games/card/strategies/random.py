@@ -1,9 +1,9 @@
 """``random``: the canonical baseline (R23), every decision an independent fair coin."""
 from numba import njit
 
+from ....core.registry import Strategy
 from ....core.rng import coin_nb
 from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
-from . import Strategy, register
 
 
 @njit(cache=True)
@@ -24,8 +24,8 @@ def take_nb(state, seat, params):
     return choice
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="random",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     summary="R23 baseline: reveal another card on a fair coin; take each fitting earlier card on a fair coin.",
-))
+)

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from ....core.arrays import copy_record_nb
+from ....core.registry import Strategy
 from ....core.rollout import (
     SEARCH_UNTUNABLE,
     choose_nb,
@@ -39,14 +40,15 @@ from ....core.rollout import (
     rollout_stream_nb,
     search_params,
     seat_rollout_players_nb,
-    tuned_policy_params,
+    tuned_policy_params_nb,
 )
 from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
 from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANTS
 from ..state import DAY, MARKET_LEN, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
-from . import BUILT_INS, REGISTRY, Strategy, register
+from .base import REGISTRY
+from .heuristics import HEURISTICS
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE, TUNED = range(7)
 HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
@@ -54,9 +56,9 @@ MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-la
 
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
-POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
+POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
-_TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
+tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
 
 
@@ -149,13 +151,13 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     players = state.rules[RULE_PLAYERS]
     variant = 1 if state.rules[RULE_BIG_BONUS_MIN] < 1 << 32 else 0  # R19: bonus20's threshold is in reach
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
-                            _TUNED_PARAMS[variant, players] if tuned else _POLICY_PARAMS)
+                            tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
 
-register(Strategy(
+SEARCH = Strategy(
     name="search",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params=search_params(POLICIES, "legal choice", confidence=1),
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
     untunable=SEARCH_UNTUNABLE,
-))
+)

@@ -7,9 +7,9 @@ faster. Otherwise it draws (C8) while the lot is worth little per card.
 """
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..rules import HOLDS, RULE_PLAYERS
 from ..state import HIGHEST, LOT_LEN, LOT_VALUE, OPEN_SHIPS
-from . import Param, Strategy, register
 from .common import room_for_more_nb
 
 PER_POINT, PER_CARD, DISCOUNT, RESERVE, WAIT_SHIPS, DRAW_BELOW = range(6)
@@ -50,7 +50,7 @@ def bid_nb(state, seat, params):
     return 0
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="bargain",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={
@@ -64,4 +64,4 @@ register(Strategy(
         "draw_below": Param(2.5, 0, 11, help="draws another card while the lot is worth less than this per card"),
     },
     summary="Bids the minimum only on cheap lots, keeps a reserve, and waits to be the last ship (free cards).",
-))
+)

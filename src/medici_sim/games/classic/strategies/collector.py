@@ -10,9 +10,9 @@ import math
 
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..rules import N_GOODS, TRACK_MAX
 from ..state import LOT_LEN, LOT_VALUE
-from . import Param, Strategy, register
 from .common import (
     end_level_nb,
     later_days_nb,
@@ -81,7 +81,7 @@ def bid_nb(state, seat, params):
     return limit_bid_nb(state, seat, int(math.floor(worth_nb(state, seat, params))))
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="collector",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={
@@ -93,4 +93,4 @@ register(Strategy(
         "other_weight": Param(0.3, 0, 1, help="weight of goods outside its focus"),
     },
     summary="Values lots by the track majorities and bonuses they bring, mostly in its strongest goods.",
-))
+)

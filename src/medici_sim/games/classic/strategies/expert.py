@@ -55,6 +55,7 @@ import math
 
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..rules import HOLDS, N_CARDS, RULE_PLAYERS, RULE_REMOVED, TRACK_MAX
 from ..state import (
     AUCTIONEER,
@@ -71,7 +72,6 @@ from ..state import (
     UNSEEN_CARDS,
     UNSEEN_VALUE,
 )
-from . import Param, Strategy, register
 
 MARGIN, FUTURE, PROGRESS, SPREAD, HOLD_PRICE, RIVAL_PAY, MONEY_WEIGHT, DRAW_MARGIN = range(8)
 
@@ -344,7 +344,7 @@ def draw_nb(state, seat, params):
     return lot_worth_nb(state, seat, params) - rivals < cards * params[DRAW_MARGIN]
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="expert",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={
@@ -359,4 +359,4 @@ register(Strategy(
     },
     summary="Estimates each lot's worth in florins (ship rank, tracks, days left, unseen cards) "
             "and bids just above what the rivals after it would pay.",
-))
+)

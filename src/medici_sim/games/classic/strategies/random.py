@@ -1,9 +1,9 @@
 """``random``: the canonical baseline (C19), drawing exactly as docs/protocol-classic.md says."""
 from numba import njit
 
+from ....core.registry import Strategy
 from ....core.rng import below_nb, coin_nb
 from ..state import HIGHEST
-from . import Strategy, register
 
 
 @njit(cache=True)
@@ -22,8 +22,8 @@ def bid_nb(state, seat, params):
     return highest + 1 + below_nb(state.rng, top - highest)
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="random",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     summary="C19 baseline: draw another card on a fair coin; bid on a fair coin, uniformly up to 10 above the highest.",
-))
+)

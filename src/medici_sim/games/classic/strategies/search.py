@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from ....core.arrays import copy_record_nb
+from ....core.registry import Param, Strategy
 from ....core.rng import below_nb
 from ....core.rollout import (
     SEARCH_UNTUNABLE,
@@ -46,14 +47,15 @@ from ....core.rollout import (
     rollout_stream_nb,
     search_params,
     seat_rollout_players_nb,
-    tuned_policy_params,
+    tuned_policy_params_nb,
 )
 from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
 from ..rules import DAYS, MAX_PLAYERS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
 from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, STATE_DTYPE
 from ..state import bid_nb as ask_bid_nb
 from ..state import draw_nb as ask_draw_nb
-from . import BUILT_INS, REGISTRY, Param, Strategy, register
+from .base import REGISTRY
+from .heuristics import HEURISTICS
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE, TUNED = range(8)
 HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
@@ -63,9 +65,9 @@ MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
-POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
+POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
-_TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
+tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
 DRAWING = -1  # search_nb's ``actions`` hold C8 answers (0 stop, 1 draw), not bids
 
@@ -180,10 +182,10 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     players = state.rules[RULE_PLAYERS]
     variant = 0  # the classic game has one set of rules
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
-                            _TUNED_PARAMS[variant, players] if tuned else _POLICY_PARAMS)
+                            tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
 
-register(Strategy(
+SEARCH = Strategy(
     name="search",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params=search_params(POLICIES, "candidate", confidence=0.5, extra={"bid_levels": Param(
@@ -191,4 +193,4 @@ register(Strategy(
                                              "all its money")}),
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
     untunable=SEARCH_UNTUNABLE,
-))
+)

@@ -7,8 +7,8 @@ import math
 
 from numba import njit
 
+from ....core.registry import Param, Strategy
 from ..state import LOT_LEN, LOT_VALUE
-from . import Param, Strategy, register
 from .common import limit_bid_nb, room_for_more_nb
 
 PER_POINT, PER_CARD, DRAW_BELOW = range(3)
@@ -28,7 +28,7 @@ def bid_nb(state, seat, params):
     return limit_bid_nb(state, seat, int(limit))
 
 
-register(Strategy(
+STRATEGY = Strategy(
     name="value",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={
@@ -37,4 +37,4 @@ register(Strategy(
         "draw_below": Param(2, 0, 11, help="draws another card while the lot is worth less than this per card"),
     },
     summary="Pays a fixed price per point of card value and per card; draws while the lot is cheap per card.",
-))
+)

@@ -4,7 +4,7 @@ A :class:`TuneTask` is one strategy at one player count under one set of rules. 
 objective is the win rate of the candidate's seat against the opponents (``against``: a
 fixed lineup, or copies of the optimiser's current best: self-play), with rotated seating
 (R24) so that every candidate sits in every seat equally often. The optimiser
-(``core.optimize``) proposes a round of candidates; they all play the *same* game indices
+(``study.optimize``) proposes a round of candidates; they all play the *same* game indices
 (common random numbers: the same shuffles, so the comparison within a round is not drowned
 by deal luck), and each round plays its own indices. Every game depends only on (seed,
 game index) (R25), so a tuning is deterministic for its seed, on threads or Dask.
@@ -30,10 +30,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import accounting as acc
-from . import checkpoint
-from .arguments import ConfigError, comma_list, file_name, integer, named, text
-from .driver import (
+from ..core import accounting as acc
+from ..core.arguments import ConfigError, comma_list, file_name, integer, named, text
+from ..core.driver import (
     MIN_CHUNK,
     SLOW_GAME,
     Kernel,
@@ -44,11 +43,12 @@ from .driver import (
     format_number,
     seat_strategy,
 )
+from ..core.output import read_limited
+from ..core.pairing import PairedKernel
+from ..core.registry import GAMES, get_game
+from ..core.specs import parse_player_counts, parse_strategy_list
+from ..core.stats import mean_interval
 from .optimize import Box, ReplayMismatch, Round, maximise, rounds_for
-from .pairing import PairedKernel
-from .registry import GAMES, get_game
-from .specs import parse_player_counts, parse_strategy_list
-from .stats import mean_interval
 
 ROUND_BLOCK = 1 << 40  # game indices of one round; rounds start at round * ROUND_BLOCK
 MAX_ROUNDS = 1 << 20
@@ -469,48 +469,6 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
 
 
 
-# ---------------------------------------------------------------- checkpoints (core.checkpoint checks them)
-
-def task_configuration(task: TuneTask) -> dict:
-    """What a checkpoint records of a task, and a resumed tuning must match."""
-    return {"game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
-            "against": None if task.against is None else checkpoint.strategies_identity(task.against),
-            "evaluations": task.evaluations, "games_per_eval": task.games_per_eval,
-            "fresh_games": task.fresh_games, "seed": task.seed, "popsize": task.popsize,
-            "deck": checkpoint.deck_identity(task.deck),
-            "identity": checkpoint.strategies_identity([task.default])}
-
-
-def task_from_configuration(saved: dict) -> TuneTask:
-    game = get_game(saved["game"])
-    against = None if saved["against"] is None else checkpoint.saved_strategies(saved["against"], game.name)
-    name = saved["identity"][0][0]
-    if saved["strategy"] != name:
-        raise ConfigError(f"strategy is {saved['strategy']!r}, but its identity names {name!r}")
-    return TuneTask(game.name, name, saved["players"], saved["variant"], against, saved["evaluations"],
-                    saved["games_per_eval"], saved["fresh_games"], saved["seed"], saved["popsize"],
-                    checkpoint.saved_deck(saved["deck"], game))
-
-
-def task_progress(result: TaskResult) -> dict:
-    g = acc.WIN_UNIT * result.task.games_per_eval
-    return {"rounds": [{"candidates": [list(c) for c in r.candidates], "win60": [round(s * g) for s in r.scores],
-                        "incumbent": list(r.incumbent)} for r in result.rounds],
-            "tuned": None if result.tuned is None else list(result.tuned),
-            "fresh": None if result.fresh is None else result.fresh.to_list()}
-
-
-def task_result(task: TuneTask, saved: dict) -> TaskResult:
-    """A task's progress as a validated checkpoint holds it."""
-    g = acc.WIN_UNIT * task.games_per_eval
-    rounds = [Round(tuple(tuple(c) for c in r["candidates"]), tuple(w / g for w in r["win60"]),
-                    tuple(r["incumbent"])) for r in saved["rounds"]]
-    fresh = saved["fresh"]
-    return TaskResult(task, rounds, None if saved["tuned"] is None else tuple(saved["tuned"]),
-                      None if fresh is None else Fresh(np.array(fresh["tuned"], np.int64),
-                                                       np.array(fresh["default"], np.int64), fresh["difference_sq"]))
-
-
 # ---------------------------------------------------------------- tuned parameters, as balance --tuned reads them
 
 SHIPPED = "shipped"
@@ -561,8 +519,6 @@ REPORT = "a tune report"  # the source of tuned parameters the Python API passes
 def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry;
     in the Python API also tune's tables themselves ({"tuned": rows, "cross_check": rows})."""
-    from .output import read_limited
-
     if isinstance(spec, Mapping):
         document, spec = spec, REPORT
     else:

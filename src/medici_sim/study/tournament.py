@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .accounting import RUN_GAMES
-from .checkpoint import deck_identity, strategies_identity
-from .driver import RunConfig, SeatStrategy, Totals, simulate
-from .pairing import PairedKernel
-from .registry import Game, get_game
+from ..core.accounting import RUN_GAMES
+from ..core.driver import RunConfig, SeatStrategy, Totals, simulate
+from ..core.identity import deck_identity, strategies_identity
+from ..core.pairing import PairedKernel
+from ..core.registry import Game, get_game
 
 LINEUP_BLOCK = 1 << 36  # game indices reserved for one lineup of one configuration
 CONFIG_BLOCK = 1 << 48  # ... and for one configuration (player count, rules)
@@ -41,7 +41,7 @@ class Tournament:
     seed: int = 0
     threads: int = 1
     config_index: int = 0  # which block of game indices this configuration owns
-    game: str = "card"
+    game: str | None = None  # None: the strategies' game
     target: int = 0  # games per lineup asked for so far
     done: list[int] = field(init=False)  # games played per lineup
     labels: list[str] = field(init=False)
@@ -63,6 +63,8 @@ class Tournament:
     paired_seat_sq: np.ndarray = field(init=False)
 
     def __post_init__(self):
+        if self.game is None:
+            self.game = self.strategies[0].game
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
         self.done = [0] * len(self.lineups)
         n = len(self.labels)

@@ -9,7 +9,8 @@ import threading
 
 import click
 
-from .. import __version__
+from .. import games  # noqa: F401  the games register themselves
+from .._version import __version__
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
 from . import common, signals
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
         fail("standard output is closed: the results would go nowhere (redirect it to a file, or to /dev/null "
              "to keep only --out files)")
     try:
-        # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see medici_sim)
+        # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see cli.main)
         with signals.answering(ignored_after=argv is None):
             _run(argv)
     finally:

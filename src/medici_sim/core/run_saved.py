@@ -1,0 +1,71 @@
+"""The main run's checkpoint: its configuration (``cli.run.run_configuration``) and its totals
+(``driver.Totals.to_dict``), checked as ``checkpoint.read`` reads them (:data:`RUN`).
+
+Beyond the statistics' own proofs (``totals_check``): every seat row counts the run's
+games, no more than the configuration's, and with fixed seating seat i is slot i.
+"""
+from __future__ import annotations
+
+from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
+from .checkpoint import SavedFormat
+from .driver import MAX_GAMES, ConfigError, RunConfig
+from .identity import valid_deck, valid_game, valid_players, valid_strategies
+from .registry import Game
+from .saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector, whole_number
+from .seating import SEATING_MODES
+from .totals_check import TotalsRules, check_pair_diff_sq, check_pairs, check_same_sums
+
+RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
+TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
+
+
+def check_run(configuration, progress) -> None:
+    check_keys(configuration, "configuration", RUN_KEYS)
+    game = valid_game(configuration["game"], "configuration.game")
+    players = valid_players(configuration["players"], "configuration.players", game)
+    games = whole_number(configuration["games"], "configuration.games", 1, MAX_GAMES)
+    seed = whole_number(configuration["seed"], "configuration.seed", 0, MAX_INT)
+    variant = choice(configuration["variant"], "configuration.variant", game.variants, f"the {game.name} game's rules")
+    seating = choice(configuration["seating"], "configuration.seating", SEATING_MODES, "seatings")
+    strategies = valid_strategies(configuration["strategies"], "configuration.strategies", game, players)
+    deck = valid_deck(configuration["deck"], "configuration.deck", game)
+    _run_config(deck, players, strategies, games, seed, variant, seating, game)
+
+    check_keys(progress, "progress", ("totals",))
+    totals = progress["totals"]
+    check_keys(totals, "totals", TOTALS_KEYS)
+    width, run_width = N_COMMON_STATS + len(game.stat_columns), N_COMMON_RUN_STATS + len(game.run_columns)
+    shape = f"the {players}-player {game.name} game"
+    seat = int_matrix(totals["seat"], "totals.seat", players, width, shape)
+    slot = int_matrix(totals["slot"], "totals.slot", players, width, shape)
+    pairs = int_matrix(totals["pairs"], "totals.pairs", players, players, shape)
+    diff_sq = int_matrix(totals["pair_diff_sq"], "totals.pair_diff_sq", players, players, shape)
+    run = int_vector(totals["run"], "totals.run", run_width, shape)
+    done = run[RUN_GAMES]
+    if done > games:
+        raise Invalid(f"totals.run[{RUN_GAMES}] is {done}, but the run has {games} games")
+    rules = TotalsRules(game, players, variant)
+    rules.table(seat, "totals.seat", [done] * players, done)
+    rules.table(slot, "totals.slot", [done] * players, done)
+    check_same_sums(seat, "totals.seat", slot, "totals.slot")
+    if seating == "fixed":
+        for i, (a, b) in enumerate(zip(seat, slot, strict=True)):
+            if a != b:
+                j = next(j for j in range(width) if a[j] != b[j])
+                raise Invalid(f"totals.slot[{i}][{j}] is {b[j]}, but with fixed seating slot {i + 1} is seat {i + 1} "
+                              f"(totals.seat[{i}][{j}] is {a[j]})")
+    check_pairs(pairs, "totals.pairs", lambda a, b: done)
+    check_pair_diff_sq(diff_sq, "totals.pair_diff_sq", slot, done)
+    rules.run(run, "totals.run", done, seat)
+
+
+def _run_config(deck, players, strategies, games, seed, variant, seating, game: Game) -> None:
+    """The engine's own checks of a run (RunConfig), on what the checkpoint holds."""
+    try:
+        RunConfig(deck=deck, players=players, strategies=strategies, games=games, seed=seed, variant=variant,
+                  seating=seating, threads=1, game=game.name)
+    except ConfigError as exc:
+        raise Invalid(f"configuration: {exc}") from None
+
+
+RUN = SavedFormat("run", check_run)

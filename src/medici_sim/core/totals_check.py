@@ -1,0 +1,177 @@
+"""What an honest engine's statistics satisfy, exactly: the proofs a saved run's totals must pass.
+
+``core.accounting`` counts them; ``N`` is a row's games, ``G`` the games of the run:
+
+- games: every seat row counts ``G`` games; a strategy row counts the games its slots sat
+  in; a row (and the run counters) of no games is all zeros;
+- wins: a k-way shared win credits 60 // k (k = 2..players), so per row
+  outright + shared <= N, and with W = win60 - 60 outright, Q = win60_sq - 3600 outright,
+  s the smallest share: s shared <= W <= 30 shared, W**2 <= Q shared (Cauchy),
+  Q <= (30 + s) W - 30 s shared (every share between s and 30), W, Q divisible by the gcd
+  of the possible shares and of their squares, and up to 4 players (at most 3 shares) the
+  exact numbers of 2-, 3- and 4-way wins they imply are whole and >= 0; over all rows,
+  win60 adds up to 60 G, outright wins to at most G and shared wins to between 2 and
+  ``players`` per game that no one won outright;
+- scores (non-negative per game): score**2 <= score_sq N, score <= score_sq <= score**2;
+- the columns of the seat rows add up to those of the slot (strategy) rows;
+- pairs: diagonal 0, pairs[a][b] + pairs[b][a] == 2 x the games a and b played together;
+- pair_diff_sq (a run's sums of squared differences of two slots' win credits): diagonal 0,
+  symmetric, and with W, Q the slots' win60 and win60_sq: (W_a - W_b)**2 <= pair_diff_sq G
+  (Cauchy), pair_diff_sq <= Q_a + Q_b and of its parity (their difference is twice a sum of
+  products of credits, never negative);
+- run: outright games <= win margin <= the scores' total (no margin without an outright win);
+- the few identities a game adds (``Game.totals_rules``, in the game's ``game.py``).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import reduce
+
+from .accounting import (
+    RUN_WIN_MARGIN,
+    STAT_GAMES,
+    STAT_OUTRIGHT,
+    STAT_SCORE,
+    STAT_SCORE_SQ,
+    STAT_SHARED,
+    STAT_WIN60,
+    STAT_WIN60_SQ,
+    WIN_UNIT,
+    InconsistentTotals,
+)
+from .registry import Game
+from .saved import Invalid
+
+
+class TotalsRules:
+    """The consistency rules of one game at one player count (module doc)."""
+
+    def __init__(self, game: Game, players: int, variant: str):
+        self.game, self.players, self.variant = game, players, variant
+        shares = [WIN_UNIT // k for k in range(2, players + 1)]  # a k-way shared win
+        self.smallest = min(shares)
+        self.largest = max(shares)
+        self.shares = sorted(set(shares))
+        self.share_gcd = reduce(math.gcd, shares)
+        self.square_gcd = reduce(math.gcd, [s * s for s in shares])
+        self.extra = game.totals_rules
+
+    def table(self, rows: list[list[int]], where: str, row_games: list[int], games: int) -> None:
+        """Rows of statistics, row r over ``row_games[r]`` games; ``games`` games in all."""
+        for r, (row, n) in enumerate(zip(rows, row_games, strict=True)):
+            self.row(row, f"{where}[{r}]", n)
+        wins = sum(row[STAT_WIN60] for row in rows)
+        if wins != WIN_UNIT * games:
+            raise Invalid(f"{where}: the win60 column adds up to {wins}, but {games} games share out "
+                          f"{WIN_UNIT * games} ({WIN_UNIT} each)")
+        outright = sum(row[STAT_OUTRIGHT] for row in rows)
+        shared = sum(row[STAT_SHARED] for row in rows)
+        if outright > games:
+            raise Invalid(f"{where}: {outright} outright wins in {games} games")
+        undecided = games - outright
+        if not 2 * undecided <= shared <= self.players * undecided:
+            raise Invalid(f"{where}: {shared} shared wins, but the {undecided} games no one won outright "
+                          f"share between {2 * undecided} and {self.players * undecided}")
+
+    def row(self, row: list[int], where: str, n: int) -> None:
+        if row[STAT_GAMES] != n:
+            raise Invalid(f"{where}[{STAT_GAMES}] is {row[STAT_GAMES]}, but the checkpoint counts {n} games")
+        if n == 0:
+            for j, value in enumerate(row):
+                if value:
+                    raise Invalid(f"{where}[{j}] is {value}, but the row counts no games")
+            return
+        outright, shared = row[STAT_OUTRIGHT], row[STAT_SHARED]
+        if outright + shared > n:
+            raise Invalid(f"{where}: {outright} outright and {shared} shared wins in {n} games")
+        win, square = row[STAT_WIN60] - WIN_UNIT * outright, row[STAT_WIN60_SQ] - WIN_UNIT**2 * outright
+        low, high = self.smallest, self.largest
+        if not low * shared <= win <= high * shared or win % self.share_gcd:
+            raise Invalid(f"{where}[{STAT_WIN60}] is {row[STAT_WIN60]}, impossible with {outright} outright and "
+                          f"{shared} shared wins among {self.players} players")
+        if (square < 0 or win * win > square * shared or square > (high + low) * win - high * low * shared
+                or square % self.square_gcd or _share_counts(self.shares, (shared, win, square)) is False):
+            raise Invalid(f"{where}[{STAT_WIN60_SQ}] is {row[STAT_WIN60_SQ]}, impossible with win60 "
+                          f"{row[STAT_WIN60]} from {outright} outright and {shared} shared wins")
+        score, score_sq = row[STAT_SCORE], row[STAT_SCORE_SQ]
+        if not (score * score <= score_sq * n and score <= score_sq <= score * score):
+            raise Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
+        if self.extra is not None:
+            try:
+                self.extra.row(row, where, n, self.players, self.variant)
+            except InconsistentTotals as exc:
+                raise Invalid(str(exc)) from None
+
+    def run(self, run: list[int], where: str, games: int, seat: list[list[int]]) -> None:
+        if games == 0:
+            for j, value in enumerate(run):
+                if value:
+                    raise Invalid(f"{where}[{j}] is {value}, but the checkpoint counts no games")
+            return
+        outright = sum(row[STAT_OUTRIGHT] for row in seat)
+        scores = sum(row[STAT_SCORE] for row in seat)
+        margin = run[RUN_WIN_MARGIN]
+        if not outright <= margin <= scores or (margin and not outright):
+            raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
+                          f"and scores adding up to {scores}")
+        if self.extra is not None:
+            try:
+                self.extra.run(run, where, games, self.players, self.variant)
+            except InconsistentTotals as exc:
+                raise Invalid(str(exc)) from None
+
+
+def _share_counts(shares: list[int], moments: tuple[int, int, int]) -> bool | None:
+    """Whether whole numbers n_s >= 0 exist, one per share s, with sum(n_s s**k) == moments[k]
+    (k = 0, 1, 2: the shared wins, their win60 and their win60_sq). Decided when there are
+    at most 3 shares (up to 4 players): the equations then fix the n_s. None: not decided."""
+    m = len(shares)
+    if m > len(moments):
+        return None
+    a = [[Fraction(share**k) for share in shares] for k in range(m)]
+    b = [Fraction(moments[k]) for k in range(m)]
+    for col in range(m):  # Gauss-Jordan on a Vandermonde system (distinct shares: never singular)
+        for r in range(m):
+            if r != col and a[r][col]:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+                b[r] -= f * b[col]
+    counts = [b[i] / a[i][i] for i in range(m)]
+    if any(n < 0 or n.denominator != 1 for n in counts):
+        return False
+    return all(sum(n * share**k for n, share in zip(counts, shares, strict=True)) == moments[k]
+               for k in range(m, len(moments)))
+
+
+def check_pairs(pairs: list[list[int]], where: str, together) -> None:
+    for a, row in enumerate(pairs):
+        if row[a]:
+            raise Invalid(f"{where}[{a}][{a}] is {row[a]}, but a strategy never plays itself")
+        for b in range(a + 1, len(pairs)):
+            expected = 2 * together(a, b)
+            if row[b] + pairs[b][a] != expected:
+                raise Invalid(f"{where}[{a}][{b}] + {where}[{b}][{a}] is {row[b] + pairs[b][a]}, but "
+                              f"{together(a, b)} games together make {expected} (2 per game)")
+
+
+def check_pair_diff_sq(diff_sq: list[list[int]], where: str, slot: list[list[int]], games: int) -> None:
+    for a, row in enumerate(diff_sq):
+        if row[a]:
+            raise Invalid(f"{where}[{a}][{a}] is {row[a]}, but a slot never plays itself")
+        for b in range(a + 1, len(diff_sq)):
+            if row[b] != diff_sq[b][a]:
+                raise Invalid(f"{where}[{a}][{b}] is {row[b]}, but {where}[{b}][{a}] is {diff_sq[b][a]} (the same "
+                              "squared differences)")
+            spread = slot[a][STAT_WIN60] - slot[b][STAT_WIN60]
+            squares = slot[a][STAT_WIN60_SQ] + slot[b][STAT_WIN60_SQ]
+            if not (spread * spread <= row[b] * games and row[b] <= squares and (squares - row[b]) % 2 == 0):
+                raise Invalid(f"{where}[{a}][{b}] is {row[b]}, which slots {a + 1} and {b + 1}'s win credits "
+                              f"(sums {slot[a][STAT_WIN60]}, {slot[b][STAT_WIN60]}; squares {squares}) cannot give")
+
+
+def check_same_sums(rows: list[list[int]], where: str, others: list[list[int]], others_where: str) -> None:
+    for j in range(len(rows[0])):
+        a, b = sum(row[j] for row in rows), sum(row[j] for row in others)
+        if a != b:
+            raise Invalid(f"column {j} of {others_where} adds up to {b}, but the same column of {where} to {a}")
