@@ -20,10 +20,9 @@ from ..core.driver import ConfigError, ThreadRunner
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
-from ..study import tuning
+from ..study import tune_saved, tuning
 from ..study.optimize import ReplayMismatch
 from ..study.studies import load_deck
-from ..study import tune_saved
 from ..study.tune_saved import TUNE
 from .common import (
     GAME_HELP,
