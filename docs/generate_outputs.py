@@ -22,7 +22,9 @@ and `docs/` are reachable under their own names.
 What varies from run to run is normalised before it is written or compared: the values of
 `threads`, `elapsed_seconds`, `games_per_second` and `evaluations_per_minute` in the run
 summaries become `…` (they depend on the machine and its load), and the scratch directory's
-path becomes `.`. Tables are 100 columns wide (COLUMNS=100), as in a pipe.
+path becomes `.`. Tables are 100 columns wide (COLUMNS=100), as in a pipe. Commands run with
+``MEDICI_SIM_KERNEL=all`` unless it is set (one kernel per game for every mix of built-ins:
+fewer compilations, the same results).
 
     python docs/generate_outputs.py            # rewrite every block
     python docs/generate_outputs.py --check    # exit 1 naming every block that differs (tests/test_docs.py)
