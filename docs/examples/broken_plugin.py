@@ -1,0 +1,2 @@
+"""A plug-in file that fails as it is imported, for docs/plugins.md."""
+raise RuntimeError("oops")
