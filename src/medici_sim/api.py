@@ -3,7 +3,8 @@
 The options, defaults, determinism and checks are the command line's (the same code serves
 both); a bad option raises one of the command line's errors (``ConfigError``, ``DeckError``,
 ``PluginError``, ...: all ``ValueError``) instead of exiting. Results depend only on the
-options and the seed (R25, C20): the thread count never changes them.
+options and the seed (R25, C20): the thread count never changes them. ``game=None`` plays
+the default game (``core.registry.default_game``).
 
 >>> import medici_sim
 >>> run = medici_sim.simulate(games=20_000, players=4, strategies="expert,random,random,random")
@@ -136,8 +137,9 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 
 
 @_api
-def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
-             variant: str | None = None, seating: str = "fixed", seed: int = 0, threads: int | None = None,
+def simulate(games: int = 100_000, *, game: str | None = None, players: int = 4,
+             strategies: str | Sequence[str] = "random", variant: str | None = None, seating: str = "fixed",
+             seed: int = 0, threads: int | None = None,
              deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = ()) -> RunReport:
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
 
@@ -168,7 +170,7 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
 
 
 @_api
-def compare(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
+def compare(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
             threads: int | None = None, deck: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
@@ -191,7 +193,7 @@ def compare(games: int = 100_000, *, game: str = "card", players: str | int | Se
 
 
 @_api
-def balance(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
+def balance(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None) -> BalanceReport:
@@ -209,7 +211,8 @@ def balance(games: int = 100_000, *, game: str = "card", players: str | int | Se
 
 
 @_api
-def tune(strategy: str | Sequence[str], *, game: str = "card", players: str | int | Sequence[int] | None = None,
+def tune(strategy: str | Sequence[str], *, game: str | None = None,
+         players: str | int | Sequence[int] | None = None,
          variant: str | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
          threads: int | None = None, deck: str | PathLike | None = None,
@@ -243,7 +246,8 @@ def tune(strategy: str | Sequence[str], *, game: str = "card", players: str | in
 
 
 @_api
-def trace(index: int = 0, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
+def trace(index: int = 0, *, game: str | None = None, players: int = 4,
+          strategies: str | Sequence[str] = "random",
           seed: int = 0, seating: str = "fixed", variant: str | None = None, deck: str | PathLike | None = None,
           plugins: Sequence[str | PathLike] = ()) -> TraceReport:
     """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
@@ -255,7 +259,7 @@ def trace(index: int = 0, *, game: str = "card", players: int = 4, strategies: s
 
 
 @_api
-def strategies(game: str = "card") -> pd.DataFrame:
+def strategies(game: str | None = None) -> pd.DataFrame:
     """A game's strategies: name, one-line summary, parameters with defaults and ranges."""
     rows = []
     for name, strategy in game_named(game).registry.items():

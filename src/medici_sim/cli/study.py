@@ -18,14 +18,13 @@ from ..core.cluster import connect
 from ..core.driver import ConfigError, seat_strategy
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES, get_game
-from ..games.card.deck import named_decks
+from ..core.registry import GAMES, default_game, get_game
 from ..study import studies
 from ..study.studies import Study
 from .common import (
-    GAME_HELP,
     Command,
     CompileNotice,
+    GameChoice,
     RunFiles,
     absolute,
     debug_option,
@@ -33,9 +32,13 @@ from .common import (
     deck_option,
     default_threads,
     echo_text,
+    game_help,
     given_options,
     nothing_played,
+    per_game,
     progress_bar,
+    shipped_decks,
+    variant_help,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -45,14 +48,15 @@ from .tables import print_table
 def study_options(command_name: str):
     """The options compare and balance share; balance's --game offers only the games with rules
     to compare (any other is refused with a word on compare)."""
-    balanced = [name for name in sorted(GAMES) if GAMES[name].variants == studies.BALANCED_VARIANTS]
-    game = dict(metavar=f"[{'|'.join(balanced)}]",
-                help=f"The game: {' or '.join(balanced)} (balance needs rules to compare: "
-                     f"{' and '.join(studies.BALANCED_VARIANTS)}, R19; the other games have none yet, and compare "
-                     "plays every game).") if command_name == "balance" else dict(help=GAME_HELP)
-    options = [
-        click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card",
-                     show_default=True, **game),
+    balanced = [game for game in GAMES.values() if game.balance_variants]
+    game = dict(metavar=f"[{'|'.join(g.name for g in balanced)}]",
+                help=f"The game: {' or '.join(g.name for g in balanced)} (balance needs rules to compare: "
+                     + "; ".join(f"{' and '.join(g.balance_variants)}, {g.rules('variant')}" for g in balanced)
+                     + "; the other games have none yet, and compare plays every game).") \
+        if command_name == "balance" else dict(help=game_help())
+    options = [  # balance takes every game, and refuses those without rules to compare with a word on compare
+        click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(), show_default=True,
+                     **game),
         click.option("--games", "-n", type=int, default=100_000, show_default=True,
                      help="Games per configuration (player count and rules); with --precision, per batch."),
         click.option("--players", "-p", "players_spec", default="all", show_default=True,
@@ -61,13 +65,13 @@ def study_options(command_name: str):
         click.option("--strategies", "-s", "strategies_spec", default=None,
                      help="The strategies to compare (parameters as name:param=value) [default: the game's "
                           "built-ins]. With more strategies than seats every combination plays; each lineup "
-                          "rotates (R24)."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25)."),
+                          f"rotates ({per_game('lineups')})."),
+        click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')})."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
         deck_option(repeatable=True),
         click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
                      help="Several decks at once: all (every shipped deck: "
-                          f"{', '.join(named_decks())}; all reconstructions, R3) or a comma list of names or "
+                          f"{', '.join(shipped_decks())}; all reconstructions, R3) or a comma list of names or "
                           "files. Each deck plays its own games; one table per deck, and balance says on how "
                           "many decks each finding holds."),
         click.option("--out", "out_path", default=None,
@@ -137,7 +141,7 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
     for t in conf["tournaments"]:
         if t["deck"] not in identities:
             identities.append(t["deck"])
-    decks = tuple(studies.known_deck(checkpoint.saved_deck(identity, game), len(identities) > 1)
+    decks = tuple(studies.known_deck(game, checkpoint.saved_deck(identity, game), len(identities) > 1)
                   for identity in identities)
     strategies = checkpoint.saved_strategies(first["strategies"], game.name)
     tuned = None
@@ -280,7 +284,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 @click.command(cls=Command)
 @study_options("compare")
 @click.option("--variant", default=None,
-              help="The rules to play (card: standard or bonus20, R19) [default: the game's standard rules].")
+              help=f"The rules to play [default: the game's standard rules]: {variant_help()}")
 @click.pass_context
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""

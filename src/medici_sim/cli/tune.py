@@ -20,10 +20,8 @@ from ..core.driver import ConfigError, ThreadRunner
 from ..core.optimize import ReplayMismatch
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES
 from ..study.studies import load_deck
 from .common import (
-    GAME_HELP,
     Command,
     CompileNotice,
     RunFiles,
@@ -33,8 +31,11 @@ from .common import (
     deck_option,
     default_threads,
     game_named,
+    game_option,
     given_options,
     nothing_played,
+    per_game,
+    variant_help,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -114,12 +115,11 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
 
 @click.command("tune", cls=Command)
 @click.argument("strategy_spec", metavar="STRATEGY", required=False)
-@click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
-              help=GAME_HELP)
+@game_option
 @click.option("--players", "-p", "players_spec", default=None,
               help="Player counts: one, a comma list such as 3,4,5, or all [default: the game's usual 4].")
 @click.option("--variant", "variant_spec", default=None,
-              help="The rules: standard [default], bonus20 (card, R19), or all (each tuned on its own).")
+              help=f"The rules, or all (each tuned on its own) [default: the game's standard rules]: {variant_help()}")
 @click.option("--against", default="self", show_default=True,
               help="The other seats: self (copies of the current best, round after round) or a lineup such as "
                    "greedy or greedy,collector,cautious (one strategy fills every other seat).")
@@ -132,7 +132,7 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
                    "indices tuning never used.")
 @click.option("--popsize", type=int, default=None,
               help="Candidates per round [default: CMA-ES's 4 + 3 ln(parameters)].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25).")
+@click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
 @deck_option()
 @click.option("--out", "out_path", default=None,
@@ -157,7 +157,7 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
 @click.pass_context
 def tune_command(ctx, **options):
     """Tune STRATEGY's parameters (CMA-ES over the ranges it declares) for the highest win rate
-    of its seat, with rotated seats (R24), then check the result on fresh games.
+    of its seat, with rotated seats, then check the result on fresh games.
 
     STRATEGY: a strategy name, a comma list of names, or all (every built-in with parameters);
     left out with --resume FILE (the saved tuning's).

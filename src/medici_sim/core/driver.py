@@ -24,7 +24,7 @@ from numba.core.errors import NumbaError
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .arguments import ConfigError, integer, named, text, whole
 from .dispatch import locate, strategy_table
-from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, format_number, get_game, medici_sims
+from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, default_game, format_number, get_game, medici_sims
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -67,7 +67,11 @@ class SeatStrategy:
 
     name: str
     params: tuple[tuple[str, float], ...] = ()
-    game: str = "card"
+    game: str = ""  # "": the default game (core.registry.default_game)
+
+    def __post_init__(self):
+        if not self.game:
+            object.__setattr__(self, "game", default_game())
 
     @property
     def label(self) -> str:
@@ -110,8 +114,9 @@ def _game(name: str) -> Game:
         raise ConfigError(str(exc)) from None
 
 
-def seat_strategy(name: str, game: str = "card", **overrides: float) -> SeatStrategy:
-    """A slot for strategy ``name`` of ``game`` with its defaults, some of them overridden."""
+def seat_strategy(name: str, game: str | None = None, **overrides: float) -> SeatStrategy:
+    """A slot for strategy ``name`` of ``game`` (None: the default game) with its defaults, some of them overridden."""
+    game = default_game() if game is None else game
     registry = _game(game).registry
     if name not in registry:
         raise ConfigError(f"unknown strategy {name!r} (known: {', '.join(registry)}) in the {game} game")
@@ -137,12 +142,14 @@ class RunConfig:
     variant: str = "standard"
     seating: str = "fixed"
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
-    game: str = "card"
+    game: str = ""  # "": the default game (core.registry.default_game)
     # the strategies the kernel is compiled for (default: this run's); a tournament names all of
     # its strategies, so that every lineup shares one kernel
     kernel_strategies: tuple[str, ...] = ()
 
     def __post_init__(self):
+        if not self.game:
+            object.__setattr__(self, "game", default_game())
         game = _game(self.game)
         object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:

@@ -14,10 +14,11 @@ Every game's state record has the fields the shared code relies on: ``rng`` (uin
 """
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -237,24 +238,78 @@ class Game:
     totals_rules: object | None = None
     narrate: Callable | None = None  # (Kernel, game_index) -> (data, text): the kernel's game told turn by turn
     #                                   with its scoring explained (JSON-serialisable dict, text; `medici-sim trace`)
+    # What the commands' help and tables say of the game, and what they offer for it:
+    summary: str = ""  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
+    rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)  # topic -> the rules behind it, e.g.
+    #                       "seed": "R25" (topics: players, seats, seating, seed, variant, lineups, spending)
+    variant_help: str = ""  # the variants in words, e.g. "standard only"
+    narration_help: str = ""  # what `medici-sim trace` tells of a game of it, with the rule points
+    balance_variants: tuple[str, ...] = ()  # the two rule sets `balance` compares (none: balance refuses the game)
+    # the game's shipped decks (when it takes decks): () -> {name: deck}, the default first; and the
+    # name of the shipped deck a deck is (the same cards), or None
+    named_decks: Callable | None = None
+    shipped_deck_name: Callable | None = None
+    deck_help: str = ""  # what --deck takes, in words ({names}: the shipped decks' names)
+    # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
+    # every heuristic), and a kernel with `search`; None: not measured
+    compile_seconds: tuple[tuple[int, int], int] | None = None
+    play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (human.Table), or None
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)
 
-
-GAMES: dict[str, Game] = {}
-
-
-def register_game(game: Game) -> Game:
-    GAMES[game.name] = game
-    return game
+    def rules(self, topic: str) -> str:
+        """The rule points behind ``topic`` (``rule_points``), or ""."""
+        return self.rule_points.get(topic, "")
 
 
 class UnknownGame(ValueError):
     pass
 
 
+GAMES: dict[str, Game] = {}
+_DEFAULT: list[str] = []  # the default game's name, once one registers as the default
+GAMES_ENV = "MEDICI_SIM_GAMES"  # modules (comma list) that register further games: see register_games_from
+
+
+def register_game(game: Game, default: bool = False) -> Game:
+    """Make ``game`` known by its name; ``default``: the game a run plays when it names none."""
+    GAMES[game.name] = game
+    if default:
+        _DEFAULT[:] = [game.name]
+    return game
+
+
+def default_game() -> str:
+    """The name of the game a run plays when it names none (the default registration, else
+    the first game registered)."""
+    if _DEFAULT:
+        return _DEFAULT[0]
+    if not GAMES:
+        raise UnknownGame("no game is registered")
+    return next(iter(GAMES))
+
+
+def register_games_from(modules: str) -> None:
+    """Import each module of a comma list (``MEDICI_SIM_GAMES``); each registers a game on import.
+
+    The games medici-sim ships register themselves when ``medici_sim.games`` is imported; a game
+    of one's own (or the test suite's toy game) is named in the environment variable
+    ``MEDICI_SIM_GAMES=package.module`` (importable: on ``sys.path``/``PYTHONPATH``), which is
+    read right after them. Its module calls ``register_game(GAME)``; nothing else needs to know
+    it. The variable reaches subprocesses and a local cluster's workers; a remote cluster's
+    workers need it set as well.
+    """
+    for name in (part.strip() for part in modules.split(",")):
+        if not name:
+            continue
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            raise ImportError(f"{GAMES_ENV} names the module {name!r}, which cannot be imported: {exc}") from exc
+
+
 def get_game(name: str) -> Game:
-    if name not in GAMES:  # the games register themselves when medici_sim is imported
+    if name not in GAMES:  # the games register themselves when medici_sim.games is imported
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(GAMES)})")
     return GAMES[name]

@@ -41,7 +41,7 @@ class Tournament:
     seed: int = 0
     threads: int = 1
     config_index: int = 0  # which block of game indices this configuration owns
-    game: str = "card"
+    game: str = ""  # the strategies' game when left out
     target: int = 0  # games per lineup asked for so far
     done: list[int] = field(init=False)  # games played per lineup
     labels: list[str] = field(init=False)
@@ -63,6 +63,7 @@ class Tournament:
     paired_seat_sq: np.ndarray = field(init=False)
 
     def __post_init__(self):
+        self.game = self.game or self.strategies[0].game
         self.labels = list(dict.fromkeys(s.label for s in self.strategies))
         self.done = [0] * len(self.lineups)
         n = len(self.labels)

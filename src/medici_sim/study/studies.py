@@ -24,13 +24,12 @@ import pandas as pd
 
 from ..core.arguments import ConfigError, file_names, in_api, named, real, text
 from ..core.driver import SeatStrategy, check_games, check_seed, check_threads
-from ..core.registry import Game
+from ..core.registry import GAMES, Game
 from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
 from ..core.stats import mean_win_margin
 from ..core.tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from ..core.tuning import TunedParameters, load_tuned
 from ..core.tuning import spec as strategy_spec
-from ..games.card.deck import ALL_DECKS, named_decks, shipped_name
 from .analysis import (
     balance_tables,
     head_to_head_table,
@@ -42,6 +41,7 @@ from .analysis import (
     verdict,
 )
 
+ALL_DECKS = "all"  # --decks all: every shipped deck of the game (its ``named_decks``)
 MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need more games per configuration
 Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
@@ -49,7 +49,6 @@ BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
 TUNED_COLUMNS = ["players", "strategy", "standard", "bonus20", "same", "cross_check"]
 RULES_DIFFER = "each rule's own are better"  # the cross check's finding that bonus20 changes the best parameters
-BALANCED_VARIANTS = ("standard", "bonus20")  # balance compares these rules (R19)
 ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
 ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
 MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
@@ -68,9 +67,9 @@ def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "d
         return (load_game_deck(game, specs[0] if specs else None),)
     if ALL_DECKS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(named_decks())}); name no "
-                              "other deck with it")
-        return tuple(named_decks().values())
+            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.named_decks())}); name "
+                              "no other deck with it")
+        return tuple(game.named_decks().values())
     decks = tuple(load_game_deck(game, spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, deck in zip(specs, decks, strict=True):
@@ -86,28 +85,28 @@ def load_deck(game: Game, spec: str | None):
     decks = load_decks(game, spec)
     if len(decks) > 1:
         raise ConfigError(f"{named('deck')}: a tuning plays one deck, {spec!r} is {len(decks)} decks; tune on each "
-                          f"deck apart ({', '.join(deck_labels(decks))})")
+                          f"deck apart ({', '.join(deck_labels(game, decks))})")
     return decks[0]
 
 
-def deck_labels(decks: Sequence) -> list[str]:
+def deck_labels(game: Game, decks: Sequence) -> list[str]:
     """Each deck's name in the tables' ``deck`` column: a shipped deck's name (whatever file
     it came from), else the deck's own name (its file's name); names that would repeat get
     the deck's fingerprint."""
-    labels = [(shipped_name(d) if hasattr(d, "kinds") else None) or (d.name if d is not None else "none")
+    labels = [(game.shipped_deck_name(d) if d is not None else None) or (d.name if d is not None else "none")
               for d in decks]
     return [f"{label} ({d.fingerprint()})" if labels.count(label) > 1 else label
             for label, d in zip(labels, decks, strict=True)]
 
 
-def known_deck(deck, several: bool):
+def known_deck(game: Game, deck, several: bool):
     """A deck read back from a checkpoint: a shipped deck under its own name; another one
     (with ``several`` decks) named by its fingerprint, its file's name being unknown."""
-    if deck is None or not hasattr(deck, "kinds"):
+    if deck is None:
         return deck
-    name = shipped_name(deck)
+    name = game.shipped_deck_name(deck)
     if name is not None:
-        return named_decks()[name]
+        return game.named_decks()[name]
     return replace(deck, name=f"deck {deck.fingerprint()}") if several else deck
 
 
@@ -133,14 +132,16 @@ class Study:
     @property
     def labels(self) -> list[str]:
         """The decks' names in the tables (``deck_labels``)."""
-        return deck_labels(self.decks)
+        return deck_labels(self.game, self.decks)
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
-        if command == "balance" and self.game.variants != BALANCED_VARIANTS:
-            raise ConfigError(f"balance compares the card game's standard rules with its bonus20 variant (R19); "
-                              f"the {self.game.name} game has no variants to compare (use compare --game "
-                              f"{self.game.name})")
+        if command == "balance" and not self.game.balance_variants:
+            balanced = [g for g in GAMES.values() if g.balance_variants]
+            offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
+            raise ConfigError(f"balance compares two rule sets of a game ({offered}); the {self.game.name} game has "
+                              f"no variants to compare (use compare "
+                              + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
         if self.variant is not None and self.variant not in self.game.variants:
             raise ConfigError(f"{named('variant')}: the {self.game.name} game's rules are "
                               f"{', '.join(self.game.variants)}, got {self.variant!r}")
@@ -167,7 +168,7 @@ class Study:
         if given:
             raise ConfigError(f"{tuned}: {given[0]} gives parameters; with {tuned} the file gives them "
                               "(name the strategy alone)")
-        variants = BALANCED_VARIANTS if command == "balance" else (self.variant or self.game.variants[0],)
+        variants = self.variants(command)
         gaps = [(name, players, variant) for players in self.counts for variant in variants
                 for name in self.tuned.missing(self.strategies, players, variant)]
         if gaps:  # every strategy's parameters come from one file: advise the tuning that writes them all
@@ -190,6 +191,10 @@ class Study:
                       + " --out FILE.json, then --tuned FILE.json")
             raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
                               f"the {variant} rules; tune every strategy of the study into one file: {advice}")
+
+    def variants(self, command: str) -> tuple[str, ...]:
+        """The rules each player count plays: balance's two (the game's ``balance_variants``), or compare's one."""
+        return self.game.balance_variants if command == "balance" else (self.variant or self.game.variants[0],)
 
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
@@ -247,7 +252,7 @@ def plan(study: Study, command: str) -> list[Tournament]:
     deck's, so no two decks share a game index (the first deck's are a one-deck study's).
     A bonus20 tournament follows its standard one: they play each game under both rules,
     together, so that a difference between the rules is paired game by game."""
-    variants = BALANCED_VARIANTS if command == "balance" else (study.variant or study.game.variants[0],)
+    variants = study.variants(command)
     n = len(study.counts)
     tournaments = [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
                               config_index=d * n + i, game=study.game.name)
@@ -371,30 +376,32 @@ def _balance_tables(tournaments: list[Tournament],
     if tuned is not None:
         tables["strategies"]["strategy"] = [s.name for std, _ in pairs for s in std.strategies]
         tables[TUNED_TABLE] = pd.DataFrame(
-            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b, cross_words(tuned, a.name, std.players))
+            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b,
+              cross_words(tuned, a.name, std.players, (std.variant, b20.variant)))
              for std, b20 in pairs for a, b in zip(std.strategies, b20.strategies, strict=True)],
             columns=TUNED_COLUMNS)
     return tables
 
 
-def cross_words(tuned: TunedParameters, strategy: str, players: int) -> str:
-    """tune's cross check of one strategy and player count in words: under each rule, one seat
-    with that rule's parameters played the other rule's parameters."""
-    found = [tuned.cross.get((strategy, players, rules)) for rules in BALANCED_VARIANTS]
+def cross_words(tuned: TunedParameters, strategy: str, players: int, variants: tuple[str, str]) -> str:
+    """tune's cross check of one strategy and player count in words: under each rule of the two
+    ``variants``, one seat with that rule's parameters played the other rule's parameters."""
+    found = [tuned.cross.get((strategy, players, rules)) for rules in variants]
     if None in found:
         return "not measured"
     if "same" in found:
         return "same parameters"
     # who won under each rule: "own" under standard is standard's set, under bonus20 bonus20's
+    first, second = (f"{rules}'s" for rules in variants)
     winners = [{"own": own, "other": other}.get(f) for f, own, other in
-               zip(found, ("standard's", "bonus20's"), ("bonus20's", "standard's"), strict=True)]
-    if winners == ["standard's", "bonus20's"]:
+               zip(found, (first, second), (second, first), strict=True)]
+    if winners == [first, second]:
         return RULES_DIFFER
     if winners[0] == winners[1] and winners[0]:
         return f"{winners[0]} better under both"
     if winners == [None, None]:
         return "no significant difference"
-    won = [f"{w} better under {rules}" for w, rules in zip(winners, BALANCED_VARIANTS, strict=True) if w]
+    won = [f"{w} better under {rules}" for w, rules in zip(winners, variants, strict=True) if w]
     return ", ".join(won) + (" only" if len(won) == 1 else "")
 
 
