@@ -105,7 +105,7 @@ class StrategyRegistry:
     def __init__(self, game: str, decisions: tuple[str, ...], package: str):
         self.game = game
         self.decisions = decisions  # the decision functions every strategy of this game defines
-        self.package = package  # the game's package, e.g. "medici_sim.games.card"
+        self.package = package  # the game's package (medici_sim.games.GAME for a shipped game)
         self.package_dir = Path(sys.modules[package].__file__).parent  # its sources: hashed into table names
         self.strategies: dict[str, Strategy] = {}
         self.origin: dict[str, str] = {}  # strategy name -> "built-in", or where it came from
@@ -269,7 +269,7 @@ class UnknownGame(ValueError):
 
 GAMES: dict[str, Game] = {}
 _DEFAULT: list[str] = []  # the default game's name, once one registers as the default
-GAMES_ENV = "MEDICI_SIM_GAMES"  # modules (comma list) that register further games: see register_games_from
+GAMES_ENV = "MEDICI_SIM_GAMES"  # modules holding further games (a comma list): see register_games_from
 
 
 def register_game(game: Game, default: bool = False) -> Game:
@@ -291,22 +291,24 @@ def default_game() -> str:
 
 
 def register_games_from(modules: str) -> None:
-    """Import each module of a comma list (``MEDICI_SIM_GAMES``); each registers a game on import.
+    """Register the ``GAME`` of each module of a comma list (``MEDICI_SIM_GAMES``).
 
     The games medici-sim ships register themselves when ``medici_sim.games`` is imported; a game
-    of one's own (or the test suite's toy game) is named in the environment variable
-    ``MEDICI_SIM_GAMES=package.module`` (importable: on ``sys.path``/``PYTHONPATH``), which is
-    read right after them. Its module calls ``register_game(GAME)``; nothing else needs to know
-    it. The variable reaches subprocesses and a local cluster's workers; a remote cluster's
-    workers need it set as well.
+    of one's own (or the test suite's toy game, ``tests/toygame``) is a module holding its
+    :class:`Game` as ``GAME``, named in the environment variable ``MEDICI_SIM_GAMES``
+    (``MEDICI_SIM_GAMES=toygame`` with the module on ``sys.path``/``PYTHONPATH``), which is read
+    right after them. Nothing else needs to know the game: ``--game``, ``trace``, ``compare``
+    and the Python API take it by its name. The variable reaches subprocesses and a local
+    cluster's workers; a remote cluster's workers need it set as well.
     """
     for name in (part.strip() for part in modules.split(",")):
         if not name:
             continue
         try:
-            importlib.import_module(name)
-        except ImportError as exc:
-            raise ImportError(f"{GAMES_ENV} names the module {name!r}, which cannot be imported: {exc}") from exc
+            game = importlib.import_module(name).GAME
+        except (ImportError, AttributeError) as exc:
+            raise ImportError(f"{GAMES_ENV} names {name!r}, not an importable module holding a GAME: {exc}") from exc
+        register_game(game)
 
 
 def get_game(name: str) -> Game:
