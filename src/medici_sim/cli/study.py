@@ -1,8 +1,10 @@
 """``compare`` and ``balance``: tournaments that answer questions, with intervals and verdicts.
 
-The computations are ``study.studies``'s (the Python API shares them); this module reads
-the options or a checkpoint, checks every file before the first game, shows progress,
-checkpoints, and writes and prints the answer.
+The options make one :class:`~medici_sim.api.StudyRequest` (or, with --resume, the checkpoint
+makes the study); the API plays it (``api.play_study``) with this command's progress bar,
+Ctrl-C, checkpoints and cluster (``api.Watch``) and makes its report (``api.compare_report``,
+``api.balance_report``), which is written and printed here. This module also checks every
+file before the first game.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
 from ..core import checkpoint, tuning
 from ..core.cluster import connect
 from ..core.driver import ConfigError, seat_strategy
@@ -124,12 +127,11 @@ def _deck_specs(options: dict) -> list[str]:
 
 
 def _from_options(options: dict, command: str) -> Study:
-    return studies.new_study(game=options["game_name"], players=options["players_spec"],
-                             strategies=options["strategies_spec"], variant=options.get("variant"),
-                             seed=options["seed"], deck=_deck_specs(options), games=options["games"],
-                             precision=options["precision"], threads=options["threads"],
-                             tuned=options.get("tuned_spec"),
-                             deck_argument="deck" if options["decks_spec"] is None else "decks")
+    return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
+                        strategies=options["strategies_spec"], variant=options.get("variant"),
+                        seed=options["seed"], deck=_deck_specs(options), games=options["games"],
+                        precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
+                        deck_argument="deck" if options["decks_spec"] is None else "decks").study()
 
 
 def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], command: str) -> Study:
@@ -213,8 +215,8 @@ def table_names(study: Study, command: str) -> list[str]:
     """The tables the answer holds (and --out writes)."""
     if command == "compare":
         return studies.COMPARE_TABLES
-    return (studies.BALANCE_TABLES + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else [])
-            + ([studies.TUNED_TABLE] if study.tuned is not None else []))
+    return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
+            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []))
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -236,12 +238,11 @@ def _run(options: dict, given: set[str], command: str):
 
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
-        for t in tournaments:
-            t.runner, t.compiling = runner, notice
         try:
             with interruptible() as stop:
-                complete = studies.play(tournaments, study, bar, stop, save if files.checkpoint_target else None,
-                                        bar.grow if bar else None)
+                complete = play_study(study, tournaments, Watch(
+                    progress=bar, stop=stop, on_batch=save if files.checkpoint_target else None,
+                    on_more=bar.grow if bar else None, runner=runner, compiling=notice))
         finally:
             notice.close()
             if bar:
@@ -289,7 +290,8 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
-    tables = studies.compare_answer(tournaments, study)
+    report = compare_report(study, tournaments, complete)
+    tables = {name: getattr(report, name) for name in table_names(study, "compare")}
     titles = {
         "strategies": "Per strategy (a win shared by k players counts 1/k; 95% intervals)",
         "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
@@ -302,8 +304,7 @@ def compare(ctx, **options):
         from ..study.plots import plot_compare
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
-    played = [t for t in tournaments if t.games > 0]
-    _report(tables, titles, studies.summary(played, study, complete), files, options["wide"], figure)
+    _report(tables, titles, report.summary, files, options["wide"], figure)
     if not complete:
         sys.exit(interrupted_code())
 
@@ -314,7 +315,8 @@ def compare(ctx, **options):
 def balance(ctx, **options):
     """Card game: does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
-    tables, text = studies.balance_answer(tournaments, study)
+    report = balance_report(study, tournaments, complete)
+    tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
     titles = {
         "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
@@ -327,8 +329,6 @@ def balance(ctx, **options):
         from ..study.plots import plot_balance
 
         figure = plot_balance(tables["strategies"])
-    played = [t for t in tournaments if t.games > 0]
-    _report(tables, titles, {**studies.summary(played, study, complete), "verdict": text}, files, options["wide"],
-            figure, text)
+    _report(tables, titles, report.summary, files, options["wide"], figure, text)
     if not complete:
         sys.exit(interrupted_code())

@@ -1,14 +1,14 @@
 """``medici-sim trace``: one game of a run, told turn by turn with its scoring explained
-(``core.tracing``; the Python API's ``medici_sim.trace`` tells the same)."""
+(the API tells it: ``api.tell``, as ``medici_sim.trace`` does)."""
 from __future__ import annotations
 
 import json
 
 import click
 
+from ..api import TraceRequest, tell
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES
-from ..core.tracing import narrate_game, trace_config
 from .common import (
     Command,
     debug_option,
@@ -57,10 +57,9 @@ def trace_command(game_name, players, strategies, seed, index, seating, variant,
                   wide):
     for plugin in plugins:
         load_plugin(plugin)
-    config = trace_config(game=game_name, players=players, strategies=strategies, seed=seed, index=index,
-                          seating=seating, variant=variant, deck=deck_path)
-    data, text = narrate_game(config, index)
+    report = tell(TraceRequest(index=index, game=game_name, players=players, strategies=strategies, seed=seed,
+                               seating=seating, variant=variant, deck=deck_path))
     if output_format == "json":
-        click.echo(json.dumps(data, indent=1))
+        click.echo(json.dumps(report.data, indent=1))
     else:
-        echo_text(text, wide, nl=False)
+        echo_text(report.text, wide, nl=False)

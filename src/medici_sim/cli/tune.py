@@ -1,8 +1,9 @@
 """``tune``: the best parameters of a play style, found by self-play and checked on fresh games.
 
-The computation is ``core.tuning``'s; this module reads the options or a checkpoint, checks
-every file before the first game, shows progress, checkpoints after every round, and
-writes and prints the answer.
+The options make one :class:`~medici_sim.api.TuneRequest` (or, with --resume, the checkpoint
+makes the tasks); the API tunes them (``api.play_tuning``) with this command's Ctrl-C,
+checkpoints after every round and cluster (``api.Watch``); this module checks every file
+before the first game, shows progress, and writes and prints the answer.
 """
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from ..api import TuneRequest, Watch, play_tuning
 from ..core import checkpoint, tuning
 from ..core.cluster import connect
 from ..core.driver import ConfigError, ThreadRunner
 from ..core.optimize import ReplayMismatch
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..study.studies import load_deck
 from .common import (
     Command,
     CompileNotice,
@@ -30,7 +31,6 @@ from .common import (
     deck_file,
     deck_option,
     default_threads,
-    game_named,
     game_option,
     given_options,
     nothing_played,
@@ -47,11 +47,9 @@ TABLES = ["tuned", "history", "rounds", "cross_check"]
 def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
     if options["strategy_spec"] is None:
         raise click.UsageError("tune needs STRATEGY (a name, a comma list, or all), or --resume FILE")
-    game = game_named(options["game_name"])
-    return tuning.plan_tasks(game.name, options["strategy_spec"], options["players_spec"], options["variant_spec"],
-                             options["against"], options["evaluations"], options["games_per_eval"],
-                             options["fresh_games"], options["seed"], options["popsize"],
-                             load_deck(game, options["deck_path"]))
+    return TuneRequest(options["strategy_spec"], options["game_name"], options["players_spec"], options["variant_spec"],
+                       options["against"], options["evaluations"], options["games_per_eval"], options["fresh_games"],
+                       options["popsize"], options["seed"], options["deck_path"]).tasks()
 
 
 OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec": "players", "variant_spec": "variant",
@@ -205,13 +203,9 @@ def tune_command(ctx, **options):
         with files.locked(), connect(options["scheduler"], options["cluster_spec"],
                                      absolute(files.plugins)) as dask_runner, interruptible() as stop:
             with dask_runner or ThreadRunner(threads) as runner:
-                evaluator = tuning.Evaluator(runner, threads, stop, notice)
                 try:
-                    complete = tuning.tune_all(tasks, results, evaluator, on_round, stop)
-                    rules = tuning.cross_check(results, evaluator, stop) if complete else None
-                    complete = complete and not stop.is_set()
-                except tuning.Stopped:
-                    complete, rules = False, None
+                    complete, rules = play_tuning(results, runner, threads,
+                                                  Watch(stop=stop, on_batch=on_round, compiling=notice))
                 except ReplayMismatch as exc:
                     raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
     finally:

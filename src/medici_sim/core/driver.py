@@ -22,7 +22,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
-from .arguments import ConfigError, integer, named, text, whole
+from .arguments import ConfigError, in_api, integer, named, text, whole
 from .dispatch import locate, strategy_table
 from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, default_game, format_number, get_game, medici_sims
 from .seating import SEATING_MODES
@@ -326,12 +326,13 @@ class Kernel:
         registry = self.game.registry
         suspects = self._plugins()
         text = error_text(error)
-        named = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
-                                                   for fn in registry[name].decisions.values())]
-        culprit = (named or suspects or list(self.table_names))[0]
+        mentioned = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
+                                                       for fn in registry[name].decisions.values())]
+        culprit = (mentioned or suspects or list(self.table_names))[0]
         first = next((line.strip() for line in text.splitlines() if line.strip()), type(error).__name__)
-        return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} "
-                "(--debug shows numba's full report)")
+        report = "the exception's cause holds" if in_api() else f"{named('debug')} shows"
+        return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} ({report} numba's full "
+                "report)")
 
     def trace(self, game_index: int):
         """Play one game and return the game's day-by-day record of it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..core.arguments import named
 from .analysis import AnalysisDependencyError
 
 
@@ -11,7 +12,7 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise AnalysisDependencyError("--plot needs matplotlib: pip install 'medici-sim[analysis]'") from None
+        raise AnalysisDependencyError(f"{named('plot')} needs matplotlib: pip install 'medici-sim[analysis]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -215,16 +215,16 @@ class Study:
                                   "game indices")
             per_lineup = -(-self.games // n_lineups)
             if per_lineup > LINEUP_BLOCK:
-                raise ConfigError(f"--games {self.games}: {per_lineup:,} games per lineup exceed a lineup's block "
-                                  f"of {LINEUP_BLOCK:,} game indices")
+                raise ConfigError(f"{named('games')} {self.games}: {per_lineup:,} games per lineup exceed a lineup's "
+                                  f"block of {LINEUP_BLOCK:,} game indices")
             if self.precision is not None:
                 # the worst case: a win credit's variance is at most 1/4, so n games reach a half-width of
                 # Z95 * 0.5 * sqrt(share / n); compared as half-widths, since the games a tiny one needs overflow
                 finest = Z95 * 0.5 * math.sqrt(max(1.0, len(self.strategies) / players) / MAX_PRECISION_GAMES)
                 if self.precision < finest:
-                    raise ConfigError(f"--precision {self.precision}: could need more games per configuration than "
-                                      f"the ceiling of {MAX_PRECISION_GAMES:.0e}; the finest it reaches here is "
-                                      f"about {finest:.1e}")
+                    raise ConfigError(f"{named('precision')} {self.precision}: could need more games per "
+                                      f"configuration than the ceiling of {MAX_PRECISION_GAMES:.0e}; the finest it "
+                                      f"reaches here is about {finest:.1e}")
 
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
@@ -299,7 +299,8 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
         if not wide:
             break
         if any(t.games >= MAX_PRECISION_GAMES for t in wide):
-            raise ConfigError(f"--precision {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
+            raise ConfigError(f"{named('precision')} {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} "
+                              "games")
         if on_more is not None:
             on_more(sum(len(t.lineups) * t.per_lineup(study.games) * (2 if t.follower else 1) for t in wide))
         for t in wide:
