@@ -30,7 +30,6 @@ from ..core.specs import (  # noqa: F401  re-exported: the commands parse their 
     parse_player_counts,
     parse_strategies,
     parse_strategy_list,
-    run_config,
 )
 from ..study.analysis import AnalysisDependencyError
 from ..study.studies import ALL_DECKS

@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 import pandas as pd
 
+from ..core.registry import GAMES
 from .common import wrapped
 
 WIDTH = 100  # the terminal width the default tables fit
@@ -45,9 +46,8 @@ def _results(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     shown["win rate [95% CI]"] = _interval(frame["win_rate"], frame["win_rate_ci_low"], frame["win_rate_ci_high"])
     shown["florins"] = _number(frame["mean_florins"])
     shown.update(_sources(frame))
-    if "mean_spent" in frame:  # the classic game: florins paid for lots, and per card (C21)
-        shown["spent"] = _number(frame["mean_spent"])
-        shown["per card"] = _number(frame["price_per_card"], 2)
+    for column in (c for game in GAMES.values() for c in game.stat_columns if c.shown and c.name in frame):
+        shown[column.shown] = _number(frame[column.name], column.digits)  # a game's own statistics
     return pd.DataFrame(shown)
 
 

@@ -155,12 +155,13 @@ GAME = Game(
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
-        StatColumn("mean_spent"),
+        StatColumn("mean_spent", shown="spent"),  # florins paid for lots, and per card (C21)
         StatColumn("mean_lots_bought"),
         StatColumn("mean_cards_bought"),
         StatColumn("mean_lots_discarded"),
         StatColumn("mean_free_cards"),
-        StatColumn("price_per_card", "ratio", per="mean_cards_bought"),  # its own total is the florins spent
+        # its own total is the florins spent
+        StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2),
     ),
     run_columns=("ran_out_days",),  # C12
     rules_page="docs/rules-classic.md",
