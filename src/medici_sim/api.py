@@ -365,8 +365,9 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None) -> BalanceReport:
-    """Does the card game's bonus20 variant (R19) change the balance (``medici-sim balance``)?
-    The same tournaments under both rules, side by side, with a verdict in words. ``deck``
+    """Does a game's variant change the balance (``medici-sim balance``; the card game's bonus20,
+    R19: a game's ``balance_variants``)? The same tournaments under both rules, side by side,
+    with a verdict in words. ``deck``
     as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
     count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
     (tune with ``variant="all"``): every strategy plays each rule and player count with its

@@ -63,7 +63,7 @@ def players_help() -> str:
 
 
 def variant_help() -> str:
-    """The rules of every game: "card: standard [default] or bonus20 ...; classic: standard only"."""
+    """The rules of every game, each as its registration words them (``Game.variant_help``)."""
     return "; ".join(f"{g.name}: {g.variant_help or ' or '.join(g.variants)}" for g in GAMES.values()) + "."
 
 

@@ -309,16 +309,23 @@ def compare(ctx, **options):
         sys.exit(interrupted_code())
 
 
-@click.command(cls=Command)
+def _balance_help() -> str:
+    """balance's help: each game's rules it compares (``Game.balance_variants``)."""
+    return " ".join(f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
+                    f"{base.capitalize()} against {other}, side by side."
+                    for g in GAMES.values() if g.balance_variants for base, other in [g.balance_variants])
+
+
+@click.command(cls=Command, help=_balance_help())
 @study_options("balance")
 @click.pass_context
 def balance(ctx, **options):
-    """Card game: does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
     tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
+    base, other = study.game.balance_variants
     titles = {
-        "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)"
+        "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
         "rules": "Seat advantage (seat 1 starts day 1), florin sources, margin of victory, games the variant "
                  "decided",

@@ -139,7 +139,7 @@ class RunConfig:
     strategies: tuple[SeatStrategy, ...]  # one slot per player
     games: int
     seed: int = 0
-    variant: str = "standard"
+    variant: str | None = None  # None: the game's first (standard) rules
     seating: str = "fixed"
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
     game: str = ""  # "": the default game (core.registry.default_game)
@@ -151,6 +151,8 @@ class RunConfig:
         if not self.game:
             object.__setattr__(self, "game", default_game())
         game = _game(self.game)
+        if self.variant is None:
+            object.__setattr__(self, "variant", game.variants[0])
         object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "

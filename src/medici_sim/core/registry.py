@@ -200,13 +200,15 @@ def _files(strategy: Strategy) -> str:
 class StatColumn:
     """A per-seat statistic a game adds to the common ones: ``mean`` (total / games) or
     ``ratio`` (total / the total of column ``per``); ``shown``: its heading in the tables
-    people read (with ``digits`` decimals), or "" for --wide and --out files only."""
+    people read (with ``digits`` decimals, and ``caption`` saying what it holds), or "" for
+    --wide and --out files only."""
 
     name: str
     kind: str = "mean"
     per: str = ""
     shown: str = ""
     digits: int = 1
+    caption: str = ""
 
 
 @dataclass(frozen=True)

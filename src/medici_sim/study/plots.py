@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.arguments import named
-from .analysis import AnalysisDependencyError
+from .analysis import AnalysisDependencyError, rule_names
 
 
 def _pyplot():
@@ -72,7 +72,7 @@ def plot_balance(per_strategy: pd.DataFrame):
     for ax, players in zip(axes[0], counts, strict=True):
         rows = per_strategy[per_strategy["players"] == players]
         x = np.arange(len(rows))
-        for shift, rules, color in ((-0.2, "standard", "tab:blue"), (0.2, "bonus20", "tab:orange")):
+        for shift, rules, color in zip((-0.2, 0.2), rule_names(per_strategy), ("tab:blue", "tab:orange"), strict=True):
             rate = rows[f"win_rate_{rules}"]
             ax.bar(x + shift, rate, width=0.4, color=color, label=rules,
                    yerr=[rate - rows[f"win_rate_{rules}_ci_low"], rows[f"win_rate_{rules}_ci_high"] - rate],
@@ -82,7 +82,8 @@ def plot_balance(per_strategy: pd.DataFrame):
         ax.set_title(f"{players} players")
     axes[0][0].set_ylabel("win rate (95% interval); dashed: 1 / players")
     axes[0][0].legend(fontsize="small")
-    fig.suptitle("Win rate by strategy: standard rules against bonus20")
+    base, other = rule_names(per_strategy)
+    fig.suptitle(f"Win rate by strategy: {base} rules against {other}")
     return _writer(fig)
 
 

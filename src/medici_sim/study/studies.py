@@ -36,6 +36,7 @@ from .analysis import (
     max_half_width,
     points,
     ratings_table,
+    rule_names,
     seat_changed,
     strategy_table,
     verdict,
@@ -47,8 +48,7 @@ Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
-TUNED_COLUMNS = ["players", "strategy", "standard", "bonus20", "same", "cross_check"]
-RULES_DIFFER = "each rule's own are better"  # the cross check's finding that bonus20 changes the best parameters
+RULES_DIFFER = "each rule's own are better"  # the cross check's finding that the rules change the best parameters
 ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
 ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
 MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
@@ -246,11 +246,11 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
 
 
 def plan(study: Study, command: str) -> list[Tournament]:
-    """The study's tournaments: one per player count (compare), or a standard and a bonus20
-    one per player count on the same game indices (balance: the same shuffles wherever play
+    """The study's tournaments: one per player count (compare), or one under each of the game's
+    two ``balance_variants`` per player count on the same game indices (balance: the same shuffles wherever play
     coincides). Deck after deck, each deck's configurations numbered after the previous
     deck's, so no two decks share a game index (the first deck's are a one-deck study's).
-    A bonus20 tournament follows its standard one: they play each game under both rules,
+    The second rules' tournament follows the first's: they play each game under both rules,
     together, so that a difference between the rules is paired game by game."""
     variants = study.variants(command)
     n = len(study.counts)
@@ -259,8 +259,8 @@ def plan(study: Study, command: str) -> list[Tournament]:
                    for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
                    for variant in variants]
     if command == "balance":
-        for standard, bonus20 in zip(tournaments[::2], tournaments[1::2], strict=True):
-            bonus20.follow(standard)
+        for base, other in zip(tournaments[::2], tournaments[1::2], strict=True):
+            other.follow(base)
     return tournaments
 
 
@@ -380,7 +380,7 @@ def _balance_tables(tournaments: list[Tournament],
             [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b,
               cross_words(tuned, a.name, std.players, (std.variant, b20.variant)))
              for std, b20 in pairs for a, b in zip(std.strategies, b20.strategies, strict=True)],
-            columns=TUNED_COLUMNS)
+            columns=["players", "strategy", *rule_names(tables["strategies"]), "same", "cross_check"])
     return tables
 
 
@@ -392,7 +392,7 @@ def cross_words(tuned: TunedParameters, strategy: str, players: int, variants: t
         return "not measured"
     if "same" in found:
         return "same parameters"
-    # who won under each rule: "own" under standard is standard's set, under bonus20 bonus20's
+    # who won under each rule: "own" under the first rules is their set, under the second the second's
     first, second = (f"{rules}'s" for rules in variants)
     winners = [{"own": own, "other": other}.get(f) for f, own, other in
                zip(found, (first, second), (second, first), strict=True)]
@@ -407,12 +407,13 @@ def cross_words(tuned: TunedParameters, strategy: str, players: int, variants: t
 
 
 def tuned_lines(parameters: pd.DataFrame) -> list[str]:
-    """Whether bonus20 changes the best parameters, per player count, in words: where the tuned
-    parameters differ, and (where the tuned file holds tune's cross check) whether the
-    difference matters when one set plays the other under bonus20."""
+    """Whether the other rules change the best parameters, per player count, in words: where
+    the tuned parameters differ, and (where the tuned file holds tune's cross check) whether
+    the difference matters when one set plays the other under the other rules."""
+    base, other = parameters.columns[2:4]  # the two rules' parameters (_balance_tables)
     lines = []
     for players, rows in parameters.groupby("players", sort=True):
-        tuned = rows[rows["standard"] != rows["strategy"]]  # the strategies with parameters
+        tuned = rows[rows[base] != rows["strategy"]]  # the strategies with parameters
         differ = tuned[~tuned["same"]]
         line = (f"With {players} players, the tuned parameters differ between the rules for "
                 f"{', '.join(differ['strategy']) or 'no strategy'}")
@@ -422,15 +423,16 @@ def tuned_lines(parameters: pd.DataFrame) -> list[str]:
         if len(measured):
             changed = list(measured.loc[measured["cross_check"] == RULES_DIFFER, "strategy"])
             line += ("; played against each other under each rule (tune's cross check), each rule's own "
-                     + (f"parameters win for {', '.join(changed)}: bonus20 changes their best parameters"
-                        if changed else "parameters win for no strategy: bonus20 changes no strategy's best "
+                     + (f"parameters win for {', '.join(changed)}: {other} changes their best parameters"
+                        if changed else f"parameters win for no strategy: {other} changes no strategy's best "
                         "parameters measurably"))
         lines.append(line)
     return lines
 
 
 def balance_answer(tournaments: list[Tournament], study: Study | None = None) -> tuple[dict[str, pd.DataFrame], str]:
-    """Standard against bonus20 for each player count both rules have played: tables and verdict.
+    """The game's base rules against its other rules (its ``balance_variants``) for each player
+    count both rules have played: tables and verdict.
 
     With several decks: the tables deck after deck (a first column ``deck``), the verdict
     deck by deck, then "Across N decks": on how many decks each finding of the verdicts
@@ -459,6 +461,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
     rules: the headline (the largest significant change: ("raises" or "lowers", strategy),
     or ("none", "") when no change is significant: a change within the noise is never one),
     whether the seat advantage changed, and the share of games the variant decided."""
+    _, other = rule_names(per_strategy)
     out = {}
     for players, rows in per_strategy.groupby("players", sort=True):
         rules = per_rules[per_rules["players"] == players].set_index("variant")
@@ -469,7 +472,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
         else:
             headline = ("none", "")
         out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed(rules) else "unchanged",
-                             "decided": float(rules.loc["bonus20", "variant_decided_rate"]), "rows": rows}
+                             "decided": float(rules.loc[other, "variant_decided_rate"]), "rows": rows}
     return out
 
 
@@ -486,31 +489,33 @@ def _holds(finding: tuple[str, str], found: dict) -> bool:
     return bool((mine["significant"] & (sign * mine["difference"] > 0)).any())
 
 
-def _finding_text(finding: tuple[str, str]) -> str:
+def _finding_text(finding: tuple[str, str], other: str) -> str:
     kind, what = finding
     if kind == "seat":
         return f"seat advantage {what}"
     if kind == "none":
-        return "bonus20 changes no strategy's win rate significantly"
-    return f"bonus20 {kind} {what}'s win rate"
+        return f"{other} changes no strategy's win rate significantly"
+    return f"{other} {kind} {what}'s win rate"
 
 
 def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
     """One row per finding of any deck's verdict (its headline, and whether the seat advantage
     changed), per player count: on how many of the decks that played that count it holds."""
     found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_deck]
+    _, other = rule_names(per_deck[0][1]["strategies"])
     rows = []
     for players in sorted({p for _, f in found for p in f}):
         here = [(label, f[players]) for label, f in found if players in f]
         said = [f["headline"] for _, f in here] + [("seat", f["seat"]) for _, f in here]
         for finding in dict.fromkeys(said):
             holding = [label for label, f in here if _holds(finding, f)]
-            rows.append((players, _finding_text(finding), len(holding), len(here), ", ".join(holding)))
+            rows.append((players, _finding_text(finding, other), len(holding), len(here), ", ".join(holding)))
     return pd.DataFrame(rows, columns=ACROSS_COLUMNS)
 
 
 def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
     """The across-decks table in words, and the range of games the variant decided."""
+    _, other = rule_names(per_deck[0][1]["strategies"])
     lines = []
     for players, rows in across.groupby("players", sort=True):
         here = [(label, tables["rules"]) for label, tables in per_deck if players in set(tables["rules"]["players"])]
@@ -520,7 +525,7 @@ def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.Da
             note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
                     else f" (all but {', '.join(missing)})")
             lines.append(f"{row.finding} at {players} players: {row.decks_holding} of {row.decks} decks{note}")
-        decided = [float(rules.loc[(rules["players"] == players) & (rules["variant"] == "bonus20"),
+        decided = [float(rules.loc[(rules["players"] == players) & (rules["variant"] == other),
                                    "variant_decided_rate"].iloc[0]) for _, rules in here]
         lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
                      f"{players} players, by deck")

@@ -155,13 +155,14 @@ GAME = Game(
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
-        StatColumn("mean_spent", shown="spent"),  # florins paid for lots, and per card (C21)
+        StatColumn("mean_spent", shown="spent", caption="mean florins paid for lots"),  # C21
         StatColumn("mean_lots_bought"),
         StatColumn("mean_cards_bought"),
         StatColumn("mean_lots_discarded"),
         StatColumn("mean_free_cards"),
         # its own total is the florins spent
-        StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2),
+        StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2,
+                   caption="florins paid per card bought"),
     ),
     run_columns=("ran_out_days",),  # C12
     rules_page="docs/rules-classic.md",
