@@ -80,6 +80,11 @@ def test_bad_input_names_the_toy_games_own_limits(capsys):
         medici_sim.balance(10, game="toy")
 
 
+def test_a_game_without_a_table_is_not_offered_to_play(capsys):
+    code, _, err = run(capsys, "play", "--game", "toy", "--seed", "1")
+    assert code == 2 and "the toy game has no table to play at" in err and err.count("\n") == 1
+
+
 def test_a_process_registers_the_toy_game_from_the_environment():
     env = {**os.environ, GAMES_ENV: "toygame",
            "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
