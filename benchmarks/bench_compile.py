@@ -6,7 +6,7 @@
 Each row is one ``medici-sim`` process playing one game with an empty numba cache (its own
 temporary NUMBA_CACHE_DIR; MEDICI_SIM_KERNEL unset, so the kernel holds only the strategies
 named), timed in CPU seconds (user + sys of the process): fair on a busy machine, where the
-wall time is longer. It ends with the ``COMPILE_SECONDS`` line of ``medici_sim/cli/common.py``
+wall time is longer. It ends with the ``compile_seconds`` of each game (``games/GAME/game.py``)
 that these figures make (rounded); paste it there when the compile time changes.
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main() -> None:
             print(f"{name:8} {strategies:48} {seconds[label]:>7.1f} {wall:>7.1f}", flush=True)
         low, high = sorted((seconds["fewest"], seconds["expert"], seconds["every heuristic"]))[::2]
         found[name] = ((round(low), round(high)), round(seconds["search"]))
-    print(f"\nCOMPILE_SECONDS = {found!r}")
+    print("\ncompile_seconds per game: " + "; ".join(f"{name}: {value!r}" for name, value in found.items()))
 
 
 if __name__ == "__main__":

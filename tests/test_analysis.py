@@ -21,11 +21,11 @@ from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, mean_interval, paired_difference
 from medici_sim.study import analysis
 from medici_sim.study.analysis import (
-    BALANCE_COLUMNS,
     HEAD_TO_HEAD_COLUMNS,
     RATING_COLUMNS,
     RULES_COLUMNS,
     STRATEGY_TABLE_COLUMNS,
+    balance_columns,
     balance_tables,
     head_to_head_table,
     max_half_width,
@@ -36,6 +36,7 @@ from medici_sim.study.analysis import (
 )
 from medici_sim.study.tournament import Tournament
 
+BALANCE_COLUMNS = balance_columns("standard", "bonus20")  # the card game's balance (its balance_variants)
 Z = float(norm.ppf(0.975))  # 1.95996..., computed independently of stats.Z95
 
 COMPARE_TABLES = {"strategies": STRATEGY_TABLE_COLUMNS, "ratings": RATING_COLUMNS,

@@ -63,6 +63,10 @@ def test_compare_and_balance_return_their_tables():
     (lambda: medici_sim.compare(100, strategies="random"), "at least two different strategies"),
     (lambda: medici_sim.balance(100, game="classic"), "no variants"),
     (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, got 'chess'"),
+    # the study's own checks name the API's arguments too, never the command line's options
+    (lambda: medici_sim.compare(10**9, players=2, strategies="random,greedy", precision=1e-9),
+     r"^precision= 1e-09: could need more games"),
+    (lambda: medici_sim.balance(100, game="classic"), r"use compare game='classic'\)$"),
 ])
 def test_errors_are_exceptions_not_exits(call, message):
     with pytest.raises(ValueError, match=message):

@@ -238,11 +238,11 @@ def test_progress_counts_the_games_played_from_the_first_game_on(capsys, monkeyp
 @pytest.mark.parametrize("game,strategies", [("card", ("random",)), ("classic", ("random", "value", "expert")),
                                              ("card", ("random", "expert", "search"))])
 def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, strategies):
-    """The notice's estimate is the measured one (common.COMPILE_SECONDS), for the game and for
+    """The notice's estimate is the measured one (the game's compile_seconds), for the game and for
     a kernel with or without search."""
     from types import SimpleNamespace
 
-    from medici_sim.cli.common import COMPILE_SECONDS, CompileNotice
+    from medici_sim.cli.common import CompileNotice
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     notice = CompileNotice(quiet=False)
@@ -253,7 +253,7 @@ def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, stra
     notice(kernel, 3.0)
     notice.close()
     err = capsys.readouterr().err
-    (low, high), search = COMPILE_SECONDS[game]
+    (low, high), search = get_game(game).compile_seconds
     assert err.count("medici-sim: compiling") == 1 and f"the {game} engine for {', '.join(strategies)}" in err
     assert (f"about {search} s" if "search" in strategies else f"{low}-{high} s") in err
 

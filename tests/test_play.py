@@ -394,7 +394,7 @@ def test_the_compile_notice_shows_only_while_the_table_really_compiles(monkeypat
 
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    kernel = SimpleNamespace(game=SimpleNamespace(name="card"), table_names=("random", "human"))
+    kernel = SimpleNamespace(game=GAMES["card"], table_names=("random", "human"))
     heard = []
     with play.compile_notice(kernel) as begun:
         table = play.FirstWord(SimpleNamespace(event=lambda *a: heard.append(a)), begun)

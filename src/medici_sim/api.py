@@ -3,7 +3,8 @@
 The options, defaults, determinism and checks are the command line's (the same code serves
 both); a bad option raises one of the command line's errors (``ConfigError``, ``DeckError``,
 ``PluginError``, ...: all ``ValueError``) instead of exiting. Results depend only on the
-options and the seed (R25, C20): the thread count never changes them.
+options and the seed (R25, C20): the thread count never changes them. ``game=None`` plays
+the default game (``core.registry.default_game``).
 
 >>> import medici_sim
 >>> run = medici_sim.simulate(games=20_000, players=4, strategies="expert,random,random,random")
@@ -14,8 +15,9 @@ from __future__ import annotations
 import functools
 import html
 import json
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from os import PathLike
 
@@ -23,8 +25,8 @@ import pandas as pd
 
 from . import games as _games  # noqa: F401  the games register themselves
 from .core.arguments import file_names, naming
-from .core.driver import ThreadRunner, Totals
-from .core.driver import simulate as play_run
+from .core.driver import RunConfig, ThreadRunner, Totals
+from .core.driver import simulate as simulate_games
 from .core.plugins import load_plugin
 from .core.registry import GAMES
 from .core.specs import default_threads, game_named, run_config
@@ -61,6 +63,11 @@ class RunReport(_Answer):
     strategies: pd.DataFrame
     summary: dict
     _totals: Totals = field(repr=False)  # the additive statistics the tables come from (internal)
+
+    @property
+    def complete(self) -> bool:
+        """False when the run was stopped (Ctrl-C) before all its games were played."""
+        return not self.summary["partial"]
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,174 @@ class TraceReport(_Answer):
         return self.text
 
 
+# ---------------------------------------------------------------- requests: what every front end asks for
+
+@dataclass(frozen=True)
+class Watch:
+    """How a front end watches and steers what the API plays (nothing, for a notebook): the
+    command line's progress bar, Ctrl-C, checkpoints and cluster.
+
+    ``progress(games)`` after each batch (and ``progress(0)`` as the games begin); ``stop``:
+    once set, play ends early with what it has; ``on_batch`` when the totals are consistent
+    (to checkpoint: a run's with the batch's totals, a study's with none); ``on_more(games)``
+    with the games a study's next --precision round plays; ``runner`` plays the batches
+    (threads here, or a Dask cluster); ``compiling(kernel, seconds)`` while a kernel compiles.
+    """
+
+    progress: Callable[[int], None] | None = None
+    stop: threading.Event | None = None
+    on_batch: Callable | None = None
+    on_more: Callable[[int], None] | None = None
+    runner: object = None
+    compiling: Callable | None = None
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One run (the main command, :func:`simulate`) as asked: its options, checked by ``config``."""
+
+    games: int = 100_000
+    game: str | None = None
+    players: int = 4
+    strategies: str | Sequence[str] = "random"
+    variant: str | None = None
+    seating: str = "fixed"
+    seed: int = 0
+    threads: int | None = None
+    deck: str | PathLike | None = None
+
+    def config(self) -> RunConfig:
+        """The run, every option checked (plug-ins loaded first: their strategies are named here)."""
+        return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
+                          seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
+                          deck=self.deck)
+
+
+def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = None) -> RunReport | None:
+    """Play a run (``done``: the totals of its first games, played before: a resumed run) and
+    make its tables; None when it was stopped before any game finished (nothing to report)."""
+    result = simulate_games(config, progress=watch.progress, stop=watch.stop, done=done, on_batch=watch.on_batch,
+                            runner=watch.runner, compiling=watch.compiling)
+    if result.totals.games == 0:
+        return None
+    return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals)
+
+
+@dataclass(frozen=True)
+class StudyRequest:
+    """One study (``compare``, ``balance``) as asked: its options, checked by ``study``.
+
+    ``players``: all, a count or counts; ``strategies``: None for the game's built-ins;
+    ``deck``: None, names or files, or all (``deck_argument``: the option that gave them);
+    ``tuned``: a file, ``shipped``, a tune document, or None."""
+
+    command: str  # compare or balance
+    games: int = 100_000
+    game: str | None = None
+    players: str | int | Sequence[int] = "all"
+    strategies: str | Sequence[str] | None = None
+    variant: str | None = None
+    seed: int = 0
+    threads: int | None = None
+    deck: str | PathLike | Sequence[str | PathLike] | None = None
+    precision: float | None = None
+    tuned: str | PathLike | Mapping | None = None
+    deck_argument: str = "deck"
+
+    def study(self) -> studies.Study:
+        """The study, every option checked on its own (``Study.check`` checks them together)."""
+        return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
+                                 variant=self.variant, seed=self.seed, deck=self.deck, games=self.games,
+                                 precision=self.precision, threads=self.threads, tuned=self.tuned,
+                                 deck_argument=self.deck_argument)
+
+
+def play_study(study: studies.Study, tournaments: list, watch: Watch = Watch()) -> bool:
+    """Play a study's tournaments (``studies.plan``; a resumed study's restored); True if complete."""
+    for t in tournaments:
+        t.runner, t.compiling = watch.runner, watch.compiling
+    return studies.play(tournaments, study, watch.progress, watch.stop, watch.on_batch, watch.on_more)
+
+
+def compare_report(study: studies.Study, tournaments: list, complete: bool) -> CompareReport:
+    """``compare``'s answer from its played tournaments (those that played games)."""
+    tables = studies.compare_answer(tournaments, study)
+    played = [t for t in tournaments if t.games > 0]
+    return CompareReport(**tables, summary=studies.summary(played, study, complete))
+
+
+def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
+    """``balance``'s answer from its played tournaments: tables, verdict and summary."""
+    tables, text = studies.balance_answer(tournaments, study)
+    played = [t for t in tournaments if t.games > 0]
+    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text})
+
+
+@dataclass(frozen=True)
+class TuneRequest:
+    """One tuning (``tune``) as asked: its options, checked by ``tasks``. ``strategy``: names, a
+    comma list or all; ``players``: None (the game's usual count), a count or counts;
+    ``variant``: None (standard), a rule or all; ``deck``: one deck, a name or a file."""
+
+    strategy: str | Sequence[str]
+    game: str | None = None
+    players: str | int | Sequence[int] | None = None
+    variant: str | None = None
+    against: str | Sequence[str] = "self"
+    evaluations: int = 200
+    games_per_eval: int = 8000
+    fresh_games: int = 100_000
+    popsize: int | None = None
+    seed: int = 0
+    deck: str | PathLike | None = None
+
+    def tasks(self) -> list[tuning.TuneTask]:
+        """The tuning's tasks, every option checked."""
+        definition = game_named(self.game)
+        return tuning.plan_tasks(definition.name, self.strategy, self.players, self.variant, self.against,
+                                 self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
+                                 studies.load_deck(definition, self.deck))
+
+
+def play_tuning(results: list[tuning.TaskResult], runner, threads: int,
+                watch: Watch = Watch()) -> tuple[bool, pd.DataFrame | None]:
+    """Tune each task from where its result left it (a resumed tuning's are restored), then
+    cross-check the rules' picks: (complete, the cross check; None unless complete).
+    ``watch.on_batch(result)`` after each round (to checkpoint); ``watch.stop`` ends it early."""
+    evaluator = tuning.Evaluator(runner, threads, watch.stop, watch.compiling)
+    stopped = watch.stop.is_set if watch.stop is not None else (lambda: False)
+    try:
+        complete = tuning.tune_all([r.task for r in results], results, evaluator, watch.on_batch, watch.stop)
+        rules = tuning.cross_check(results, evaluator, watch.stop) if complete else None
+    except tuning.Stopped:
+        return False, None
+    return complete and not stopped(), rules
+
+
+@dataclass(frozen=True)
+class TraceRequest:
+    """One game of a run to tell (``trace``): game ``index`` of the run these options describe."""
+
+    index: int = 0
+    game: str | None = None
+    players: int = 4
+    strategies: str | Sequence[str] = "random"
+    seed: int = 0
+    seating: str = "fixed"
+    variant: str | None = None
+    deck: str | PathLike | None = None
+
+
+def tell(request: TraceRequest) -> TraceReport:
+    """The game told turn by turn, every option checked first."""
+    config = trace_config(request.game, request.players, request.strategies, request.seed, request.index,
+                          request.seating, request.variant, request.deck)
+    data, text = narrate_game(config, request.index)
+    return TraceReport(text, data)
+
+
+# ---------------------------------------------------------------- the functions
+
 def _api(function):
     """An API function: its messages name its arguments (``games=``), not the command
     line's options (``--games``); the checks are the command line's (``core.arguments``)."""
@@ -136,8 +311,9 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 
 
 @_api
-def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
-             variant: str | None = None, seating: str = "fixed", seed: int = 0, threads: int | None = None,
+def simulate(games: int = 100_000, *, game: str | None = None, players: int = 4,
+             strategies: str | Sequence[str] = "random", variant: str | None = None, seating: str = "fixed",
+             seed: int = 0, threads: int | None = None,
              deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = ()) -> RunReport:
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
 
@@ -147,10 +323,7 @@ def simulate(games: int = 100_000, *, game: str = "card", players: int = 4, stra
     register strategies (a list, or one file).
     """
     _load(plugins)
-    config = run_config(game=game, players=players, strategies=strategies, games=games, seed=seed, variant=variant,
-                        seating=seating, threads=threads, deck=deck)
-    result = play_run(config)
-    return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals)
+    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, deck).config())
 
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
@@ -158,17 +331,15 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
            deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
            tuned: str | TuneReport | None):
     _load(plugins)
-    study = studies.new_study(game=game, players=players, strategies=strategies, variant=variant, seed=seed,
-                              deck=deck, games=games, precision=precision, threads=threads,
-                              tuned=tuned._document() if isinstance(tuned, TuneReport) else tuned)
+    study = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck, precision,
+                         tuned._document() if isinstance(tuned, TuneReport) else tuned).study()
     study.check(command)
     tournaments = studies.plan(study, command)
-    complete = studies.play(tournaments, study)
-    return study, tournaments, complete
+    return study, tournaments, play_study(study, tournaments)
 
 
 @_api
-def compare(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
+def compare(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
             threads: int | None = None, deck: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
@@ -186,30 +357,29 @@ def compare(games: int = 100_000, *, game: str = "card", players: str | int | Se
     """
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
                                           deck, precision, plugins, tuned)
-    tables = studies.compare_answer(tournaments, study)
-    return CompareReport(**tables, summary=studies.summary(tournaments, study, complete))
+    return compare_report(study, tournaments, complete)
 
 
 @_api
-def balance(games: int = 100_000, *, game: str = "card", players: str | int | Sequence[int] = "all",
+def balance(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None) -> BalanceReport:
-    """Does the card game's bonus20 variant (R19) change the balance (``medici-sim balance``)?
-    The same tournaments under both rules, side by side, with a verdict in words. ``deck``
+    """Does a game's variant change the balance (``medici-sim balance``; the card game's bonus20,
+    R19: a game's ``balance_variants``)? The same tournaments under both rules, side by side,
+    with a verdict in words. ``deck``
     as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
     count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
     (tune with ``variant="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
     study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
                                           precision, plugins, tuned)
-    tables, text = studies.balance_answer(tournaments, study)
-    return BalanceReport(**tables, verdict=text,
-                         summary={**studies.summary(tournaments, study, complete), "verdict": text})
+    return balance_report(study, tournaments, complete)
 
 
 @_api
-def tune(strategy: str | Sequence[str], *, game: str = "card", players: str | int | Sequence[int] | None = None,
+def tune(strategy: str | Sequence[str], *, game: str | None = None,
+         players: str | int | Sequence[int] | None = None,
          variant: str | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
          threads: int | None = None, deck: str | PathLike | None = None,
@@ -221,21 +391,18 @@ def tune(strategy: str | Sequence[str], *, game: str = "card", players: str | in
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
     ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
     _load(plugins)
-    definition = game_named(game)
-    tasks = tuning.plan_tasks(definition.name, strategy, players, variant, against, evaluations, games_per_eval,
-                              fresh_games, seed, popsize, studies.load_deck(definition, deck))
+    tasks = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games, popsize,
+                        seed, deck).tasks()
     results = [tuning.TaskResult(task, []) for task in tasks]
     threads = default_threads(threads)
     began = time.perf_counter()
     with ThreadRunner(threads) as runner:
-        evaluator = tuning.Evaluator(runner, threads)
-        tuning.tune_all(tasks, results, evaluator)
-        cross_check = tuning.cross_check(results, evaluator)
+        _, cross_check = play_tuning(results, runner, threads)
     elapsed = time.perf_counter() - began
     evaluations_done = sum(len(r.rounds) * r.task.popsize for r in results)
     return TuneReport(tuning.result_table(results), tuning.history_table(results), tuning.round_table(results),
                       cross_check,
-                      {"game": definition.name, "tasks": len(tasks),
+                      {"game": tasks[0].game, "tasks": len(tasks),
                        **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
                        "evaluations": evaluations_done, "seed": seed, "threads": threads,
                        "elapsed_seconds": round(elapsed, 2),
@@ -243,19 +410,19 @@ def tune(strategy: str | Sequence[str], *, game: str = "card", players: str | in
 
 
 @_api
-def trace(index: int = 0, *, game: str = "card", players: int = 4, strategies: str | Sequence[str] = "random",
+def trace(index: int = 0, *, game: str | None = None, players: int = 4,
+          strategies: str | Sequence[str] = "random",
           seed: int = 0, seating: str = "fixed", variant: str | None = None, deck: str | PathLike | None = None,
           plugins: Sequence[str | PathLike] = ()) -> TraceReport:
     """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
     very game the simulation plays for that seed and index (R25, C20), with the same
     strategies and seating, every payout explained from the rules."""
     _load(plugins)
-    data, text = narrate_game(trace_config(game, players, strategies, seed, index, seating, variant, deck), index)
-    return TraceReport(text, data)
+    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, deck))
 
 
 @_api
-def strategies(game: str = "card") -> pd.DataFrame:
+def strategies(game: str | None = None) -> pd.DataFrame:
     """A game's strategies: name, one-line summary, parameters with defaults and ranges."""
     rows = []
     for name, strategy in game_named(game).registry.items():

@@ -12,16 +12,19 @@ import click
 from .. import games  # noqa: F401  the games register themselves
 from .._version import __version__
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES
+from ..core.registry import GAMES, default_game
 from . import common, signals
 from .check_plugin import check_plugin_command
 from .common import (
-    GAME_HELP,
     USER_ERRORS,
     debug_option,
     deck_option,
     fail,
+    game_option,
     given_options,
+    per_game,
+    players_help,
+    variant_help,
     wide_option,
 )
 from .listing import list_strategies
@@ -32,22 +35,27 @@ from .trace import trace_command
 from .tune import tune_command
 
 
-@click.group(cls=common.Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
-              help=GAME_HELP)
+def _help() -> str:
+    """The main command's help: what it does, and the games (their rules pages)."""
+    listing = "; ".join(f"--game {g.name}: {g.title}" + (" (the default)" if g.name == default_game() else "")
+                      + f", rules in {g.rules_page}" for g in GAMES.values())
+    return ("Play Medici many times and print per-seat and per-strategy statistics.\n\n"
+            f"The games: {listing}.\nStrategies: see `medici-sim strategies --game GAME`.")
+
+
+@click.group(cls=common.Group, invoke_without_command=True, help=_help(),
+             context_settings={"help_option_names": ["-h", "--help"]})
+@game_option
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
-@click.option("--players", "-p", type=int, default=4, show_default=True,
-              help="Players per game (card: 2-6; classic: 3-6, C1).")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help=f"Players per game ({players_help()}).")
 @click.option("--strategies", "-s", default="random", show_default=True,
               help="One strategy for every seat, or a comma list with one per seat; "
                    "parameters as name:param=value (see `medici-sim strategies --game GAME`).")
-@click.option("--variant", default=None,
-              help="card: standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), "
-                   "R19. classic: standard only.")
+@click.option("--variant", default=None, help=variant_help())
 @click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed",
-              show_default=True, help="fixed: the i-th strategy sits at seat i; rotate: each game "
-                                      "rotates them one seat; random: a random seating per game (R24, C20).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25, C20).")
+              show_default=True, help="fixed: the i-th strategy sits at seat i; rotate: each game rotates them one "
+                                      f"seat; random: a random seating per game ({per_game('seating')}).")
+@click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
 @deck_option()
 @click.option("--out", "out_path", type=str, default=None,
@@ -73,12 +81,6 @@ from .tune import tune_command
 @click.version_option(__version__, prog_name="medici-sim")
 @click.pass_context
 def cli(ctx, **options):
-    """Play Medici many times and print per-seat and per-strategy statistics.
-
-    Two games: the card game (default; rules R1-R25 in docs/rules-card.md) and the 1995
-    auction game (--game classic; rules C1-C21 in docs/rules-classic.md).
-    Strategies: see `medici-sim strategies --game GAME`.
-    """
     given = given_options(ctx)
     if ctx.invoked_subcommand is not None:
         if given:

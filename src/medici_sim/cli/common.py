@@ -21,7 +21,7 @@ from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
-from ..core.registry import GAMES, UnknownGame
+from ..core.registry import GAMES, Game, UnknownGame, default_game
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
     check_players,
     default_threads,
@@ -30,17 +30,57 @@ from ..core.specs import (  # noqa: F401  re-exported: the commands parse their 
     parse_player_counts,
     parse_strategies,
     parse_strategy_list,
-    run_config,
 )
-from ..games.card.deck import DeckError
 from ..study.analysis import AnalysisDependencyError
+from ..study.studies import ALL_DECKS
 from . import signals
 
-USER_ERRORS = (ConfigError, DeckError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
+USER_ERRORS = (ConfigError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
                UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where it cannot be known (a pipe)
-GAME_HELP = "The game: card (Medici: The Card Game, rules R1-R25) or classic (the 1995 auction game, C1-C21)."
+
+
+def _either(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
+
+
+def game_help() -> str:
+    """--game's help: every registered game with its rule points (``Game.summary``)."""
+    return f"The game: {_either([f'{g.name} ({g.summary})' if g.summary else g.name for g in GAMES.values()])}."
+
+
+def per_game(topic: str) -> str:
+    """The rule points behind ``topic`` in every game that has some, for a help text: "R25, C20"."""
+    return ", ".join(points for g in GAMES.values() if (points := g.rules(topic)))
+
+
+def players_help() -> str:
+    """The player counts of every game, with their rule points: "card: 2-6, R6; classic: 3-6, C1"."""
+    return "; ".join(f"{g.name}: {g.min_players}-{g.max_players}" + (f", {g.rules('players')}" if g.rules("players")
+                                                                       else "") for g in GAMES.values())
+
+
+def variant_help() -> str:
+    """The rules of every game, each as its registration words them (``Game.variant_help``)."""
+    return "; ".join(f"{g.name}: {g.variant_help or ' or '.join(g.variants)}" for g in GAMES.values()) + "."
+
+
+class GameChoice(click.Choice):
+    """--game: one of the games registered when the command line is read (a game registered
+    after the commands were defined is offered too)."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(sorted(GAMES))
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice sets them; ours are the registry's
+        pass
 
 
 class _RefusingEmpty:
@@ -67,32 +107,29 @@ class Group(_RefusingEmpty, click.Group):
     """The medici-sim command group (the main command's options)."""
 
 
-DECK_HELP = ("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
-             "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4].")
-
-
 def deck_option(repeatable: bool = False):
     """--deck NAME|FILE, read by the game's own ``load_deck`` wherever a command takes a deck;
     compare and balance take it repeatedly (each deck plays its own games)."""
-    from ..games.card.deck import named_decks
-
-    text = DECK_HELP.format(names=", ".join(named_decks()))
+    text = " ".join(g.deck_help.format(names=", ".join(g.named_decks())) for g in GAMES.values() if g.uses_deck)
     if repeatable:
         text += " Repeat it to play each deck in turn: one table per deck."
     return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
 
 
+def shipped_decks() -> list[str]:
+    """The names of every game's shipped decks (each game's ``named_decks``)."""
+    return list(dict.fromkeys(name for g in GAMES.values() if g.uses_deck for name in g.named_decks()))
+
+
 def deck_file(spec: str | None) -> str | None:
     """A --deck value that names a file (an input to check), or None (none, a shipped deck's
     name, or --decks all)."""
-    from ..games.card.deck import ALL_DECKS, named_decks
-
-    return spec if spec is not None and spec not in named_decks() and spec != ALL_DECKS else None
+    return spec if spec is not None and spec not in shipped_decks() and spec != ALL_DECKS else None
 
 
 def game_option(command):
-    return click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card",
-                        show_default=True, help=GAME_HELP)(command)
+    return click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(),
+                        show_default=True, help=game_help())(command)
 
 
 def given_options(ctx: click.Context) -> set[str]:
@@ -151,16 +188,13 @@ class RunFiles:
         return lock_all(self.planned)
 
 
-# How long a first run compiles its kernel, per game: CPU seconds (user + sys) with an empty numba
-# cache, from the fewest strategies to every heuristic, and a kernel with `search` (which plays
-# every heuristic in its rollouts). Measured with `python benchmarks/bench_compile.py`, which
-# prints this line; one core compiles, so an idle machine waits about this long, a busy one longer.
-COMPILE_SECONDS = {"card": ((9, 20), 40), "classic": ((9, 18), 43)}
-
-
-def compile_estimate(game: str, strategies) -> str:
-    """The compile notice's estimate for a kernel of ``strategies`` (COMPILE_SECONDS)."""
-    (low, high), search = COMPILE_SECONDS[game]
+def compile_estimate(game: Game, strategies) -> str:
+    """The compile notice's estimate for a kernel of ``strategies`` (the game's ``compile_seconds``:
+    CPU seconds with an empty numba cache, measured by benchmarks/bench_compile.py; one core
+    compiles, so an idle machine waits about this long, a busy one longer)."""
+    if game.compile_seconds is None:
+        return "not measured for this game"
+    (low, high), search = game.compile_seconds
     return f"about {search} s" if "search" in strategies else f"{low}-{high} s"
 
 
@@ -181,7 +215,7 @@ class CompileNotice:
         if not self.told:
             self.told = True
             click.echo(f"medici-sim: compiling the {kernel.game.name} engine for {', '.join(kernel.table_names)} "
-                       f"(once: {compile_estimate(kernel.game.name, kernel.table_names)}, longer on a busy machine; "
+                       f"(once: {compile_estimate(kernel.game, kernel.table_names)}, longer on a busy machine; "
                        "later runs load it from the cache)", err=True)
             from tqdm import tqdm
 

@@ -37,13 +37,14 @@ from .common import (
     game_option,
     load_game_deck,
     parse_strategy_list,
+    per_game,
+    players_help,
+    variant_help,
     wrap_option,
 )
 
 LEAVING = (EOFError, click.exceptions.Abort)  # the person left (end of input, Ctrl-C at a prompt)
 SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
-TABLES = {"card": ("medici_sim.games.card.table", "CardTable"),
-          "classic": ("medici_sim.games.classic.table", "ClassicTable")}
 
 
 def ask(question: str, default: str, parse):
@@ -114,17 +115,18 @@ def compile_notice(kernel: Kernel):
 @click.command("play", cls=Command)
 @game_option
 @click.option("--players", "-p", type=int, default=None,
-              help="Players at the table, you included (card 2-6, classic 3-6) [default: 4].")
+              help=f"Players at the table, you included ({players_help()}) [default: 4].")
 @click.option("--opponents", "-o", default="expert", show_default=True,
               help="The bots: one strategy for every other seat, or a comma list, one per other seat in seat "
                    "order; parameters as name:param=value (see `medici-sim strategies --game GAME`).")
 @click.option("--seat", default="random", show_default=True,
-              help="Your seat, 1 to players (seat 1 starts day 1, R7, C6), or random (drawn from the seed).")
+              help=f"Your seat, 1 to players (seat 1 starts day 1, {per_game('seats')}), or random (drawn from the "
+                   "seed).")
 @click.option("--seed", type=int, default=None,
-              help="The game's seed (R25, C20): the same seed, seat and answers replay the same game "
+              help=f"The game's seed ({per_game('seed')}): the same seed, seat and answers replay the same game "
                    "[default: a fresh one, printed].")
 @click.option("--variant", default=None,
-              help="card: standard [default] or bonus20 (20 florins for 8+ icons of a good, R19); classic: standard.")
+              help=variant_help())
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load opponent strategies from a Python file that registers them (repeatable).")
 @wrap_option
@@ -136,11 +138,11 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
 
     Example: medici-sim play --game classic --players 4 --opponents expert,value,random --seat 2
     """
-    import importlib
-
     from ..core import human
 
     game = get_game(game_name)
+    if game.play_table is None:
+        raise ConfigError(f"the {game.name} game has no table to play at (its registration names no play_table)")
     players = check_players(game, game.default_players if players is None else players)
     for plugin in plugins:
         load_plugin(plugin)
@@ -161,12 +163,11 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
                        seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
                        threads=1, game=game.name,
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
-    module, cls = TABLES[game.name]
     kernel = Kernel(config)
     def say(text: str) -> None:
         echo_text(text, wide)
 
-    table = getattr(importlib.import_module(module), cls)(kernel, me, [s.label for s in slots], say, ask)
+    table = game.play_table()(kernel, me, [s.label for s in slots], say, ask)
     others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
     say(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
     say(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "

@@ -1,17 +1,21 @@
-"""The main command: play one configuration many times; per-seat and per-strategy tables."""
+"""The main command: play one configuration many times; per-seat and per-strategy tables.
+
+The options make one :class:`~medici_sim.api.RunRequest` (or, with --resume, the checkpoint
+makes the run); the API plays it (``api.play_run``) with this command's progress bar,
+Ctrl-C, checkpoints and cluster (``api.Watch``), and its report is written and printed here."""
 from __future__ import annotations
 
 import sys
 
 import click
 
+from ..api import RunRequest, Watch, play_run
 from ..core import checkpoint, identity
 from ..core.cluster import connect
-from ..core.driver import RunConfig, Totals, simulate
+from ..core.driver import RunConfig, Totals
 from ..core.output import write_tables
 from ..core.registry import get_game
 from ..core.run_saved import RUN
-from ..core.stats import seat_frame, strategy_frame, summary
 from . import resume
 from .common import (
     CompileNotice,
@@ -21,7 +25,6 @@ from .common import (
     default_threads,
     nothing_played,
     progress_bar,
-    run_config,
 )
 from .signals import interrupted_code, interruptible
 from .tables import print_table
@@ -41,9 +44,9 @@ def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None)
     """The run's configuration: the options, or with --resume the checkpoint's, where the
     options given as well must agree with it."""
     if saved is None:
-        return run_config(game=options["game_name"], players=options["players"], strategies=options["strategies"],
+        return RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                           games=options["games"], seed=options["seed"], variant=options["variant"],
-                          seating=options["seating"], threads=options["threads"], deck=options["deck_path"])
+                          seating=options["seating"], threads=options["threads"], deck=options["deck_path"]).config()
     conf = saved.configuration
     game = get_game(conf["game"])
     if given & {"game_name", "players", "games", "seed", "variant", "seating", "strategies", "deck_path"}:
@@ -81,18 +84,18 @@ def run_main(options: dict, given: set[str]) -> None:
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner, \
             interruptible() as stop:
         try:
-            result = simulate(config, progress=bar, stop=stop, done=done,
-                              on_batch=save if files.checkpoint_target else None, runner=runner, compiling=notice)
+            report = play_run(config, Watch(progress=bar, stop=stop, on_batch=save if files.checkpoint_target else None,
+                                            runner=runner, compiling=notice), done)
         finally:
             notice.close()
             if bar:
                 bar.close()
-    if result.totals.games == 0:
+    if report is None:
         nothing_played()
-    seats, by_strategy, run = seat_frame(result), strategy_frame(result), summary(result)
+    seats, by_strategy, run = report.seats, report.strategies, report.summary
     written = write_tables(files.out, {"seats": seats, "strategies": by_strategy}, run) if files.out else []
-    if not result.complete:
-        click.echo(f"\nPARTIAL RESULTS: interrupted after {result.totals.games} of {config.games} games")
+    if not report.complete:
+        click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} of {config.games} games")
     wide = options["wide"]
     print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
     if config.seating != "fixed" or len(by_strategy) > 1:
@@ -102,5 +105,5 @@ def run_main(options: dict, given: set[str]) -> None:
         click.echo(f"  {key:18} {value}")
     for path in written:
         click.echo(f"  wrote {path}")
-    if not result.complete:
+    if not report.complete:
         sys.exit(interrupted_code())

@@ -1,8 +1,10 @@
 """``compare`` and ``balance``: tournaments that answer questions, with intervals and verdicts.
 
-The computations are ``study.studies``'s (the Python API shares them); this module reads
-the options or a checkpoint, checks every file before the first game, shows progress,
-checkpoints, and writes and prints the answer.
+The options make one :class:`~medici_sim.api.StudyRequest` (or, with --resume, the checkpoint
+makes the study); the API plays it (``api.play_study``) with this command's progress bar,
+Ctrl-C, checkpoints and cluster (``api.Watch``) and makes its report (``api.compare_report``,
+``api.balance_report``), which is written and printed here. This module also checks every
+file before the first game.
 """
 from __future__ import annotations
 
@@ -13,22 +15,22 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
 from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, seat_strategy
 from ..core.identity import saved_deck, saved_strategies
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES, get_game
-from ..games.card.deck import named_decks
+from ..core.registry import GAMES, default_game, get_game
 from ..study import studies, tuning
 from ..study.studies import Study
 from ..study.tournament_saved import BALANCE, COMPARE
 from . import resume
 from .common import (
-    GAME_HELP,
     Command,
     CompileNotice,
+    GameChoice,
     RunFiles,
     absolute,
     debug_option,
@@ -36,9 +38,13 @@ from .common import (
     deck_option,
     default_threads,
     echo_text,
+    game_help,
     given_options,
     nothing_played,
+    per_game,
     progress_bar,
+    shipped_decks,
+    variant_help,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -48,14 +54,15 @@ from .tables import print_table
 def study_options(command_name: str):
     """The options compare and balance share; balance's --game offers only the games with rules
     to compare (any other is refused with a word on compare)."""
-    balanced = [name for name in sorted(GAMES) if GAMES[name].variants == studies.BALANCED_VARIANTS]
-    game = dict(metavar=f"[{'|'.join(balanced)}]",
-                help=f"The game: {' or '.join(balanced)} (balance needs rules to compare: "
-                     f"{' and '.join(studies.BALANCED_VARIANTS)}, R19; the other games have none yet, and compare "
-                     "plays every game).") if command_name == "balance" else dict(help=GAME_HELP)
-    options = [
-        click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card",
-                     show_default=True, **game),
+    balanced = [game for game in GAMES.values() if game.balance_variants]
+    game = dict(metavar=f"[{'|'.join(g.name for g in balanced)}]",
+                help=f"The game: {' or '.join(g.name for g in balanced)} (balance needs rules to compare: "
+                     + "; ".join(f"{' and '.join(g.balance_variants)}, {g.rules('variant')}" for g in balanced)
+                     + "; the other games have none yet, and compare plays every game).") \
+        if command_name == "balance" else dict(help=game_help())
+    options = [  # balance takes every game, and refuses those without rules to compare with a word on compare
+        click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(), show_default=True,
+                     **game),
         click.option("--games", "-n", type=int, default=100_000, show_default=True,
                      help="Games per configuration (player count and rules); with --precision, per batch."),
         click.option("--players", "-p", "players_spec", default="all", show_default=True,
@@ -64,13 +71,13 @@ def study_options(command_name: str):
         click.option("--strategies", "-s", "strategies_spec", default=None,
                      help="The strategies to compare (parameters as name:param=value) [default: the game's "
                           "built-ins]. With more strategies than seats every combination plays; each lineup "
-                          "rotates (R24)."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25)."),
+                          f"rotates ({per_game('lineups')})."),
+        click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')})."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
         deck_option(repeatable=True),
         click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
                      help="Several decks at once: all (every shipped deck: "
-                          f"{', '.join(named_decks())}; all reconstructions, R3) or a comma list of names or "
+                          f"{', '.join(shipped_decks())}; all reconstructions, R3) or a comma list of names or "
                           "files. Each deck plays its own games; one table per deck, and balance says on how "
                           "many decks each finding holds."),
         click.option("--out", "out_path", default=None,
@@ -123,12 +130,11 @@ def _deck_specs(options: dict) -> list[str]:
 
 
 def _from_options(options: dict, command: str) -> Study:
-    return studies.new_study(game=options["game_name"], players=options["players_spec"],
-                             strategies=options["strategies_spec"], variant=options.get("variant"),
-                             seed=options["seed"], deck=_deck_specs(options), games=options["games"],
-                             precision=options["precision"], threads=options["threads"],
-                             tuned=options.get("tuned_spec"),
-                             deck_argument="deck" if options["decks_spec"] is None else "decks")
+    return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
+                        strategies=options["strategies_spec"], variant=options.get("variant"),
+                        seed=options["seed"], deck=_deck_specs(options), games=options["games"],
+                        precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
+                        deck_argument="deck" if options["decks_spec"] is None else "decks").study()
 
 
 def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], command: str) -> Study:
@@ -140,7 +146,7 @@ def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], co
     for t in conf["tournaments"]:
         if t["deck"] not in identities:
             identities.append(t["deck"])
-    decks = tuple(studies.known_deck(saved_deck(identity, game), len(identities) > 1)
+    decks = tuple(studies.known_deck(game, saved_deck(identity, game), len(identities) > 1)
                   for identity in identities)
     strategies = saved_strategies(first["strategies"], game.name)
     tuned = None
@@ -212,8 +218,8 @@ def table_names(study: Study, command: str) -> list[str]:
     """The tables the answer holds (and --out writes)."""
     if command == "compare":
         return studies.COMPARE_TABLES
-    return (studies.BALANCE_TABLES + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else [])
-            + ([studies.TUNED_TABLE] if study.tuned is not None else []))
+    return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
+            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []))
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -235,12 +241,11 @@ def _run(options: dict, given: set[str], command: str):
 
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
-        for t in tournaments:
-            t.runner, t.compiling = runner, notice
         try:
             with interruptible() as stop:
-                complete = studies.play(tournaments, study, bar, stop, save if files.checkpoint_target else None,
-                                        bar.grow if bar else None)
+                complete = play_study(study, tournaments, Watch(
+                    progress=bar, stop=stop, on_batch=save if files.checkpoint_target else None,
+                    on_more=bar.grow if bar else None, runner=runner, compiling=notice))
         finally:
             notice.close()
             if bar:
@@ -283,12 +288,13 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 @click.command(cls=Command)
 @study_options("compare")
 @click.option("--variant", default=None,
-              help="The rules to play (card: standard or bonus20, R19) [default: the game's standard rules].")
+              help=f"The rules to play [default: the game's standard rules]: {variant_help()}")
 @click.pass_context
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
-    tables = studies.compare_answer(tournaments, study)
+    report = compare_report(study, tournaments, complete)
+    tables = {name: getattr(report, name) for name in table_names(study, "compare")}
     titles = {
         "strategies": "Per strategy (a win shared by k players counts 1/k; 95% intervals)",
         "ratings": f"Bradley-Terry ratings (log-odds of finishing above {tables['ratings']['strategy'].iloc[0]}, "
@@ -301,21 +307,28 @@ def compare(ctx, **options):
         from ..study.plots import plot_compare
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
-    played = [t for t in tournaments if t.games > 0]
-    _report(tables, titles, studies.summary(played, study, complete), files, options["wide"], figure)
+    _report(tables, titles, report.summary, files, options["wide"], figure)
     if not complete:
         sys.exit(interrupted_code())
 
 
-@click.command(cls=Command)
+def _balance_help() -> str:
+    """balance's help: each game's rules it compares (``Game.balance_variants``)."""
+    return " ".join(f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
+                    f"{base.capitalize()} against {other}, side by side."
+                    for g in GAMES.values() if g.balance_variants for base, other in [g.balance_variants])
+
+
+@click.command(cls=Command, help=_balance_help())
 @study_options("balance")
 @click.pass_context
 def balance(ctx, **options):
-    """Card game: does the bonus20 variant (R19) change the balance? Standard against bonus20, side by side."""
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
-    tables, text = studies.balance_answer(tournaments, study)
+    report = balance_report(study, tournaments, complete)
+    tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
+    base, other = study.game.balance_variants
     titles = {
-        "strategies": "Win rate by rules (difference: bonus20 minus standard, 95% intervals)"
+        "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
         "rules": "Seat advantage (seat 1 starts day 1), florin sources, margin of victory, games the variant "
                  "decided",
@@ -326,8 +339,6 @@ def balance(ctx, **options):
         from ..study.plots import plot_balance
 
         figure = plot_balance(tables["strategies"])
-    played = [t for t in tournaments if t.games > 0]
-    _report(tables, titles, {**studies.summary(played, study, complete), "verdict": text}, files, options["wide"],
-            figure, text)
+    _report(tables, titles, report.summary, files, options["wide"], figure, text)
     if not complete:
         sys.exit(interrupted_code())

@@ -10,6 +10,8 @@ from __future__ import annotations
 import click
 import pandas as pd
 
+from ..core.registry import GAMES, StatColumn
+from ..study.analysis import rule_names
 from .common import wrapped
 
 WIDTH = 100  # the terminal width the default tables fit
@@ -45,10 +47,14 @@ def _results(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     shown["win rate [95% CI]"] = _interval(frame["win_rate"], frame["win_rate_ci_low"], frame["win_rate_ci_high"])
     shown["florins"] = _number(frame["mean_florins"])
     shown.update(_sources(frame))
-    if "mean_spent" in frame:  # the classic game: florins paid for lots, and per card (C21)
-        shown["spent"] = _number(frame["mean_spent"])
-        shown["per card"] = _number(frame["price_per_card"], 2)
+    for column in _game_columns(frame):
+        shown[column.shown] = _number(frame[column.name], column.digits)
     return pd.DataFrame(shown)
+
+
+def _game_columns(frame: pd.DataFrame) -> list[StatColumn]:
+    """The statistics of the frame's game that its tables show besides the common ones."""
+    return [c for game in GAMES.values() for c in game.stat_columns if c.shown and c.name in frame]
 
 
 def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
@@ -71,10 +77,8 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
         half = frame["difference_ci_high"] - frame["difference"]
         return pd.DataFrame({
             "players": frame["players"], "strategy": frame["strategy"],
-            "standard": _interval(frame["win_rate_standard"], frame["win_rate_standard_ci_low"],
-                                  frame["win_rate_standard_ci_high"]),
-            "bonus20": _interval(frame["win_rate_bonus20"], frame["win_rate_bonus20_ci_low"],
-                                 frame["win_rate_bonus20_ci_high"]),
+            **{rules: _interval(frame[f"win_rate_{rules}"], frame[f"win_rate_{rules}_ci_low"],
+                                frame[f"win_rate_{rules}_ci_high"]) for rules in rule_names(frame)},
             "change": [f"{100 * d:+.1f} ± {100 * h:.1f}" for d, h in zip(frame["difference"], half, strict=True)],
             "significant": ["yes" if s else "no" for s in frame["significant"]]})
     if name == "rules":
@@ -117,15 +121,15 @@ def caption(name: str, frame: pd.DataFrame) -> str | None:
     """What the compact table's florin columns hold, in words (the headers stay short)."""
     if name in ("seats", "strategies") and "mean_ship_florins" in frame:
         text = "florins: mean final florins; ships, majorities, bonuses: mean florins from each"
-        if "mean_spent" in frame:
-            text += "; spent: mean florins paid for lots; per card: florins paid per card bought"
+        for column in _game_columns(frame):
+            text += f"; {column.shown}: {column.caption}"
         return f"({text})"
     if name == "strategies" and "ship_share" in frame:
         return "(florins: mean final florins; ships, majorities, bonuses: the share of the florins from each)"
     if name == "rules":
         return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winner's mean lead "
                 "over the next player in florins, 0 on a shared win; variant decided: games whose winners change "
-                "when bonus20's extra florins are taken away)")
+                f"when {frame['variant'].iloc[-1]}'s extra florins are taken away)")
     return None
 
 

@@ -1,8 +1,9 @@
 """``tune``: the best parameters of a play style, found by self-play and checked on fresh games.
 
-The computation is ``study.tuning``'s; this module reads the options or a checkpoint, checks
-every file before the first game, shows progress, checkpoints after every round, and
-writes and prints the answer.
+The options make one :class:`~medici_sim.api.TuneRequest` (or, with --resume, the checkpoint
+makes the tasks); the API tunes them (``api.play_tuning``) with this command's Ctrl-C,
+checkpoints after every round and cluster (``api.Watch``); this module checks every file
+before the first game, shows progress, and writes and prints the answer.
 """
 from __future__ import annotations
 
@@ -14,18 +15,16 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from ..api import TuneRequest, Watch, play_tuning
 from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, ThreadRunner
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES
 from ..study import tune_saved, tuning
 from ..study.optimize import ReplayMismatch
-from ..study.studies import load_deck
 from ..study.tune_saved import TUNE
 from .common import (
-    GAME_HELP,
     Command,
     CompileNotice,
     RunFiles,
@@ -34,9 +33,11 @@ from .common import (
     deck_file,
     deck_option,
     default_threads,
-    game_named,
+    game_option,
     given_options,
     nothing_played,
+    per_game,
+    variant_help,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -48,11 +49,9 @@ TABLES = ["tuned", "history", "rounds", "cross_check"]
 def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
     if options["strategy_spec"] is None:
         raise click.UsageError("tune needs STRATEGY (a name, a comma list, or all), or --resume FILE")
-    game = game_named(options["game_name"])
-    return tuning.plan_tasks(game.name, options["strategy_spec"], options["players_spec"], options["variant_spec"],
-                             options["against"], options["evaluations"], options["games_per_eval"],
-                             options["fresh_games"], options["seed"], options["popsize"],
-                             load_deck(game, options["deck_path"]))
+    return TuneRequest(options["strategy_spec"], options["game_name"], options["players_spec"], options["variant_spec"],
+                       options["against"], options["evaluations"], options["games_per_eval"], options["fresh_games"],
+                       options["popsize"], options["seed"], options["deck_path"]).tasks()
 
 
 OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec": "players", "variant_spec": "variant",
@@ -116,12 +115,11 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
 
 @click.command("tune", cls=Command)
 @click.argument("strategy_spec", metavar="STRATEGY", required=False)
-@click.option("--game", "-g", "game_name", type=click.Choice(sorted(GAMES)), default="card", show_default=True,
-              help=GAME_HELP)
+@game_option
 @click.option("--players", "-p", "players_spec", default=None,
               help="Player counts: one, a comma list such as 3,4,5, or all [default: the game's usual 4].")
 @click.option("--variant", "variant_spec", default=None,
-              help="The rules: standard [default], bonus20 (card, R19), or all (each tuned on its own).")
+              help=f"The rules, or all (each tuned on its own) [default: the game's standard rules]: {variant_help()}")
 @click.option("--against", default="self", show_default=True,
               help="The other seats: self (copies of the current best, round after round) or a lineup such as "
                    "greedy or greedy,collector,cautious (one strategy fills every other seat).")
@@ -134,7 +132,7 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
                    "indices tuning never used.")
 @click.option("--popsize", type=int, default=None,
               help="Candidates per round [default: CMA-ES's 4 + 3 ln(parameters)].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (R25).")
+@click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
 @deck_option()
 @click.option("--out", "out_path", default=None,
@@ -159,7 +157,7 @@ def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure
 @click.pass_context
 def tune_command(ctx, **options):
     """Tune STRATEGY's parameters (CMA-ES over the ranges it declares) for the highest win rate
-    of its seat, with rotated seats (R24), then check the result on fresh games.
+    of its seat, with rotated seats, then check the result on fresh games.
 
     STRATEGY: a strategy name, a comma list of names, or all (every built-in with parameters);
     left out with --resume FILE (the saved tuning's).
@@ -207,13 +205,9 @@ def tune_command(ctx, **options):
         with files.locked(), connect(options["scheduler"], options["cluster_spec"],
                                      absolute(files.plugins)) as dask_runner, interruptible() as stop:
             with dask_runner or ThreadRunner(threads) as runner:
-                evaluator = tuning.Evaluator(runner, threads, stop, notice)
                 try:
-                    complete = tuning.tune_all(tasks, results, evaluator, on_round, stop)
-                    rules = tuning.cross_check(results, evaluator, stop) if complete else None
-                    complete = complete and not stop.is_set()
-                except tuning.Stopped:
-                    complete, rules = False, None
+                    complete, rules = play_tuning(results, runner, threads,
+                                                  Watch(stop=stop, on_batch=on_round, compiling=notice))
                 except ReplayMismatch as exc:
                     raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
     finally:

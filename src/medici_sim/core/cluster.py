@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from .arguments import named
 from .driver import ConfigError, Kernel, RunConfig, Totals, error_text
 
 CHUNKS_PER_WORKER_THREAD = 2  # a little slack for uneven workers
@@ -27,7 +28,8 @@ def _dask():
     try:
         import distributed
     except ImportError:
-        raise ConfigError("--scheduler/--cluster need Dask: pip install 'medici-sim[distributed]'") from None
+        raise ConfigError(f"{named('scheduler')}/{named('cluster')} need Dask: "
+                          "pip install 'medici-sim[distributed]'") from None
     return distributed
 
 
@@ -95,11 +97,11 @@ def parse_cluster(spec: str) -> int:
     """``local:N`` -> N worker processes, N at most what the machine holds (``machine_workers``)."""
     kind, _, count = spec.partition(":")
     if kind != "local" or not count.isdigit() or int(count) < 1:
-        raise ConfigError(f"--cluster must be local:N with N at least 1, got {spec!r}")
+        raise ConfigError(f"{named('cluster')} must be local:N with N at least 1, got {spec!r}")
     most = machine_workers()
     if int(count) > most:
-        raise ConfigError(f"--cluster {spec}: this machine holds at most local:{most} (one single-threaded worker "
-                          "per core medici-sim may use, about 0.5 GiB of memory each); more workers than cores "
+        raise ConfigError(f"{named('cluster')} {spec}: this machine holds at most local:{most} (one single-threaded "
+                          "worker per core medici-sim may use, about 0.5 GiB of memory each); more workers than cores "
                           "only cost memory")
     return int(count)
 
@@ -111,10 +113,10 @@ def _scheduler_address(address: str) -> str:
     try:
         _, port = get_address_host_port(address)
     except ValueError as exc:
-        raise ConfigError(f"--scheduler {address!r}: not a Dask scheduler address such as tcp://HOST:8786 "
+        raise ConfigError(f"{named('scheduler')} {address!r}: not a Dask scheduler address such as tcp://HOST:8786 "
                           f"({exc})") from None
     if not 1 <= port <= 65535:
-        raise ConfigError(f"--scheduler {address!r}: port {port} is not between 1 and 65535")
+        raise ConfigError(f"{named('scheduler')} {address!r}: port {port} is not between 1 and 65535")
     return address
 
 
@@ -148,7 +150,7 @@ def _client(distributed, address: str):
     worker.join(CONNECT_S + 2 * CONNECT_SLACK_S)
     failure = outcome[0] if outcome else TimeoutError()
     if type(failure) is TimeoutError:  # the bound above, not Dask's (its OSError says what it waited for)
-        raise ConfigError(f"--scheduler {address}: nothing there answered as a Dask scheduler within "
+        raise ConfigError(f"{named('scheduler')} {address}: nothing there answered as a Dask scheduler within "
                           f"{CONNECT_S + CONNECT_SLACK_S} s")
     if failure is None:
         try:
@@ -160,12 +162,12 @@ def _client(distributed, address: str):
                 client.wait_for_workers(1, timeout=CONNECT_S)
             except Exception as exc:  # noqa: BLE001  the peer's: Dask's own timeout error, or anything
                 client.close()
-                raise ConfigError(f"--scheduler {address}: the scheduler has no workers ({_first_line(exc)}; "
+                raise ConfigError(f"{named('scheduler')} {address}: the scheduler has no workers ({_first_line(exc)}; "
                                   f"start some: dask worker {address})") from None
             return client
     if isinstance(failure, OSError):  # refused, unreachable, timed out, closed
-        raise ConfigError(f"--scheduler {address}: cannot connect ({_first_line(failure)})")
-    raise ConfigError(f"--scheduler {address}: what answered there is not a Dask scheduler "
+        raise ConfigError(f"{named('scheduler')} {address}: cannot connect ({_first_line(failure)})")
+    raise ConfigError(f"{named('scheduler')} {address}: what answered there is not a Dask scheduler "
                       f"({type(failure).__name__}: {_first_line(failure)})")
 
 
@@ -215,7 +217,7 @@ def _local_cluster(distributed, workers: int):
 def connect(scheduler: str | None, cluster: str | None, plugins: tuple[str, ...] = ()):
     """A DaskRunner for ``--scheduler ADDRESS`` or ``--cluster local:N``, or None for neither."""
     if scheduler is not None and cluster is not None:
-        raise ConfigError("--scheduler and --cluster cannot be used together")
+        raise ConfigError(f"{named('scheduler')} and {named('cluster')} cannot be used together")
     if scheduler is None and cluster is None:
         yield None
         return

@@ -22,9 +22,9 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
-from .arguments import ConfigError, integer, named, text, whole
+from .arguments import ConfigError, in_api, integer, named, text, whole
 from .dispatch import locate, strategy_table
-from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, format_number, get_game, medici_sims
+from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, default_game, format_number, get_game, medici_sims
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -67,7 +67,11 @@ class SeatStrategy:
 
     name: str
     params: tuple[tuple[str, float], ...] = ()
-    game: str = "card"
+    game: str = ""  # "": the default game (core.registry.default_game)
+
+    def __post_init__(self):
+        if not self.game:
+            object.__setattr__(self, "game", default_game())
 
     @property
     def label(self) -> str:
@@ -110,8 +114,9 @@ def _game(name: str) -> Game:
         raise ConfigError(str(exc)) from None
 
 
-def seat_strategy(name: str, game: str = "card", **overrides: float) -> SeatStrategy:
-    """A slot for strategy ``name`` of ``game`` with its defaults, some of them overridden."""
+def seat_strategy(name: str, game: str | None = None, **overrides: float) -> SeatStrategy:
+    """A slot for strategy ``name`` of ``game`` (None: the default game) with its defaults, some of them overridden."""
+    game = default_game() if game is None else game
     registry = _game(game).registry
     if name not in registry:
         raise ConfigError(f"unknown strategy {name!r} (known: {', '.join(registry)}) in the {game} game")
@@ -134,16 +139,20 @@ class RunConfig:
     strategies: tuple[SeatStrategy, ...]  # one slot per player
     games: int
     seed: int = 0
-    variant: str = "standard"
+    variant: str | None = None  # None: the game's first (standard) rules
     seating: str = "fixed"
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
-    game: str = "card"
+    game: str = ""  # "": the default game (core.registry.default_game)
     # the strategies the kernel is compiled for (default: this run's); a tournament names all of
     # its strategies, so that every lineup shares one kernel
     kernel_strategies: tuple[str, ...] = ()
 
     def __post_init__(self):
+        if not self.game:
+            object.__setattr__(self, "game", default_game())
         game = _game(self.game)
+        if self.variant is None:
+            object.__setattr__(self, "variant", game.variants[0])
         object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
@@ -319,12 +328,13 @@ class Kernel:
         registry = self.game.registry
         suspects = self._plugins()
         text = error_text(error)
-        named = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
-                                                   for fn in registry[name].decisions.values())]
-        culprit = (named or suspects or list(self.table_names))[0]
+        mentioned = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
+                                                       for fn in registry[name].decisions.values())]
+        culprit = (mentioned or suspects or list(self.table_names))[0]
         first = next((line.strip() for line in text.splitlines() if line.strip()), type(error).__name__)
-        return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} "
-                "(--debug shows numba's full report)")
+        report = "the exception's cause holds" if in_api() else f"{named('debug')} shows"
+        return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} ({report} numba's full "
+                "report)")
 
     def trace(self, game_index: int):
         """Play one game and return the game's day-by-day record of it."""

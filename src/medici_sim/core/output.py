@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .arguments import named
+
 FORMATS = (".csv", ".parquet", ".json")
 _WORKING_FILE = re.compile(r"\..+\.(lock|tmp)")  # lock_path's and _temporary_beside's names
 
@@ -144,12 +146,12 @@ def check_out_path(path: str | Path) -> Path:
     """``--out``: a known format whose library is installed."""
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
-        raise OutputError(f"--out {path}: the extension must be one of {', '.join(FORMATS)}")
+        raise OutputError(f"{named('out')} {path}: the extension must be one of {', '.join(FORMATS)}")
     if path.suffix.lower() == ".parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise OutputError("--out *.parquet needs pyarrow: pip install 'medici-sim[parquet]'") from None
+            raise OutputError(f"{named('out')} *.parquet needs pyarrow: pip install 'medici-sim[parquet]'") from None
     return path
 
 
@@ -157,11 +159,11 @@ def check_plot_path(path: str | Path) -> Path:
     """``--plot``: a .png file name, and matplotlib installed (checked before any game)."""
     path = Path(path)
     if path.suffix.lower() != ".png":
-        raise OutputError(f"--plot {path}: the file name must end in .png")
+        raise OutputError(f"{named('plot')} {path}: the file name must end in .png")
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise OutputError("--plot needs matplotlib: pip install 'medici-sim[analysis]'") from None
+        raise OutputError(f"{named('plot')} needs matplotlib: pip install 'medici-sim[analysis]'") from None
     return path
 
 

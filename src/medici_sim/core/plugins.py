@@ -118,8 +118,8 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
                               "(--debug shows the full trace)") from exc
     added = sorted(_strategies_from(name))
     if not added:
-        raise PluginError(f"{named('plugins')} {path}: registered no strategy (call a game's register, e.g. "
-                          "medici_sim.games.card.strategies.register)")
+        raise PluginError(f"{named('plugins')} {path}: registered no strategy (call a game's register, "
+                          f"medici_sim.games.GAME.strategies.register, for one of {', '.join(GAMES)})")
     for game, strategy in added:
         GAMES[game].registry.origin[strategy] = str(path)
     return added

@@ -14,10 +14,11 @@ Every game's state record has the fields the shared code relies on: ``rng`` (uin
 """
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,7 +105,7 @@ class StrategyRegistry:
     def __init__(self, game: str, decisions: tuple[str, ...], package: str):
         self.game = game
         self.decisions = decisions  # the decision functions every strategy of this game defines
-        self.package = package  # the game's package, e.g. "medici_sim.games.card"
+        self.package = package  # the game's package (medici_sim.games.GAME for a shipped game)
         self.package_dir = Path(sys.modules[package].__file__).parent  # its sources: hashed into table names
         self.strategies: dict[str, Strategy] = {}
         self.origin: dict[str, str] = {}  # strategy name -> "built-in", or where it came from
@@ -198,11 +199,16 @@ def _files(strategy: Strategy) -> str:
 @dataclass(frozen=True)
 class StatColumn:
     """A per-seat statistic a game adds to the common ones: ``mean`` (total / games) or
-    ``ratio`` (total / the total of column ``per``)."""
+    ``ratio`` (total / the total of column ``per``); ``shown``: its heading in the tables
+    people read (with ``digits`` decimals, and ``caption`` saying what it holds), or "" for
+    --wide and --out files only."""
 
     name: str
     kind: str = "mean"
     per: str = ""
+    shown: str = ""
+    digits: int = 1
+    caption: str = ""
 
 
 @dataclass(frozen=True)
@@ -237,24 +243,80 @@ class Game:
     totals_rules: object | None = None
     narrate: Callable | None = None  # (Kernel, game_index) -> (data, text): the kernel's game told turn by turn
     #                                   with its scoring explained (JSON-serialisable dict, text; `medici-sim trace`)
+    # What the commands' help and tables say of the game, and what they offer for it:
+    summary: str = ""  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
+    rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)  # topic -> the rules behind it, e.g.
+    #                       "seed": "R25" (topics: players, seats, seating, seed, variant, lineups, spending)
+    variant_help: str = ""  # the variants in words, e.g. "standard only"
+    narration_help: str = ""  # what `medici-sim trace` tells of a game of it, with the rule points
+    balance_variants: tuple[str, ...] = ()  # the two rule sets `balance` compares (none: balance refuses the game)
+    # the game's shipped decks (when it takes decks): () -> {name: deck}, the default first; and the
+    # name of the shipped deck a deck is (the same cards), or None
+    named_decks: Callable | None = None
+    shipped_deck_name: Callable | None = None
+    deck_help: str = ""  # what --deck takes, in words ({names}: the shipped decks' names)
+    # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
+    # every heuristic), and a kernel with `search`; None: not measured
+    compile_seconds: tuple[tuple[int, int], int] | None = None
+    play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (human.Table), or None
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)
 
-
-GAMES: dict[str, Game] = {}
-
-
-def register_game(game: Game) -> Game:
-    GAMES[game.name] = game
-    return game
+    def rules(self, topic: str) -> str:
+        """The rule points behind ``topic`` (``rule_points``), or ""."""
+        return self.rule_points.get(topic, "")
 
 
 class UnknownGame(ValueError):
     pass
 
 
+GAMES: dict[str, Game] = {}
+_DEFAULT: list[str] = []  # the default game's name, once one registers as the default
+GAMES_ENV = "MEDICI_SIM_GAMES"  # modules holding further games (a comma list): see register_games_from
+
+
+def register_game(game: Game, default: bool = False) -> Game:
+    """Make ``game`` known by its name; ``default``: the game a run plays when it names none."""
+    GAMES[game.name] = game
+    if default:
+        _DEFAULT[:] = [game.name]
+    return game
+
+
+def default_game() -> str:
+    """The name of the game a run plays when it names none (the default registration, else
+    the first game registered)."""
+    if _DEFAULT:
+        return _DEFAULT[0]
+    if not GAMES:
+        raise UnknownGame("no game is registered")
+    return next(iter(GAMES))
+
+
+def register_games_from(modules: str) -> None:
+    """Register the ``GAME`` of each module of a comma list (``MEDICI_SIM_GAMES``).
+
+    The games medici-sim ships register themselves when ``medici_sim.games`` is imported; a game
+    of one's own (or the test suite's toy game, ``tests/toygame``) is a module holding its
+    :class:`Game` as ``GAME``, named in the environment variable ``MEDICI_SIM_GAMES``
+    (``MEDICI_SIM_GAMES=toygame`` with the module on ``sys.path``/``PYTHONPATH``), which is read
+    right after them. Nothing else needs to know the game: ``--game``, ``trace``, ``compare``
+    and the Python API take it by its name. The variable reaches subprocesses and a local
+    cluster's workers; a remote cluster's workers need it set as well.
+    """
+    for name in (part.strip() for part in modules.split(",")):
+        if not name:
+            continue
+        try:
+            game = importlib.import_module(name).GAME
+        except (ImportError, AttributeError) as exc:
+            raise ImportError(f"{GAMES_ENV} names {name!r}, not an importable module holding a GAME: {exc}") from exc
+        register_game(game)
+
+
 def get_game(name: str) -> Game:
-    if name not in GAMES:  # the games register themselves when medici_sim is imported
+    if name not in GAMES:  # the games register themselves when medici_sim.games is imported
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(GAMES)})")
     return GAMES[name]

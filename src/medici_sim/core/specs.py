@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 from .arguments import ConfigError, comma_list, counts, file_name, named, text
 from .driver import MAX_THREADS, RunConfig, SeatStrategy, check_players, check_threads, seat_strategy
-from .registry import GAMES, Game, UnknownGame, get_game
+from .registry import GAMES, Game, UnknownGame, default_game, get_game
 
 
-def parse_strategy_list(spec: str | Sequence[str], game: str = "card", argument: str = "strategies",
+def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argument: str = "strategies",
                         option: str | None = None) -> tuple[SeatStrategy, ...]:
     """``name[:param=value]...`` separated by commas (or a list of them).
 
@@ -49,9 +49,9 @@ def parse_strategy_list(spec: str | Sequence[str], game: str = "card", argument:
     return tuple(seat_strategy(name, game, **params) for name, params in slots)
 
 
-def parse_strategies(spec: str | Sequence[str], players: int, game: str = "card") -> tuple[SeatStrategy, ...]:
-    """One strategy per seat; a single strategy fills every seat."""
-    check_players(get_game(game), players)
+def parse_strategies(spec: str | Sequence[str], players: int, game: str | None = None) -> tuple[SeatStrategy, ...]:
+    """One strategy per seat; a single strategy fills every seat (``game`` None: the default game)."""
+    check_players(game_named(game), players)
     slots = parse_strategy_list(spec, game)
     if len(slots) == 1:
         slots *= players
@@ -61,9 +61,9 @@ def parse_strategies(spec: str | Sequence[str], players: int, game: str = "card"
     return slots
 
 
-def parse_player_counts(spec: str | int | Sequence[int], game: str = "card") -> list[int]:
+def parse_player_counts(spec: str | int | Sequence[int], game: str | None = None) -> list[int]:
     """``all`` (every count the game allows), one count, or a comma list (or a list of counts)."""
-    definition = get_game(game)
+    definition = game_named(game)
     spec = counts(spec, "players")
     if spec.strip().lower() == "all":
         return list(range(definition.min_players, definition.max_players + 1))
@@ -91,14 +91,16 @@ def load_game_deck(game: Game, deck_path: str | None):
     return game.load_deck(None if deck_path is None else file_name(deck_path, "deck"))
 
 
-def game_named(name: str) -> Game:
-    """The game called ``name`` (card or classic)."""
+def game_named(name: str | None) -> Game:
+    """The game called ``name`` (one registered in core.registry; None: the default game)."""
+    if name is None:
+        return get_game(default_game())
     if text(name, "game") not in GAMES:
         raise UnknownGame(f"{named('game')} must be one of {', '.join(GAMES)}, got {name!r}")
     return GAMES[name]
 
 
-def run_config(*, game: str, players: int, strategies: str | Sequence[str], games: int, seed: int,
+def run_config(*, game: str | None, players: int, strategies: str | Sequence[str], games: int, seed: int,
                variant: str | None, seating: str, threads: int | None, deck: str | None) -> RunConfig:
     """A run as the command line and the Python API describe it, every argument checked
     (``variant`` None: the game's standard rules; ``deck`` None: its default deck)."""

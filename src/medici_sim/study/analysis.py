@@ -21,10 +21,21 @@ STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate",
                           "ship_share", "majority_share", "bonus_share"]
 HEAD_TO_HEAD_COLUMNS = ["players", "strategy", "opponent", "meetings", "above_rate"]
 RATING_COLUMNS = ["players", "strategy", "rating", "rating_ci_low", "rating_ci_high"]
-BALANCE_COLUMNS = ["players", "strategy", "win_rate_standard", "win_rate_standard_ci_low",
-                   "win_rate_standard_ci_high", "win_rate_bonus20", "win_rate_bonus20_ci_low",
-                   "win_rate_bonus20_ci_high", "difference", "difference_ci_low", "difference_ci_high",
-                   "significant"]
+
+
+def balance_columns(base: str, other: str) -> list[str]:
+    """The per-strategy balance table's columns, comparing rules ``other`` with ``base``."""
+    return ["players", "strategy", *(f"win_rate_{rules}{end}" for rules in (base, other)
+                                     for end in ("", "_ci_low", "_ci_high")),
+            "difference", "difference_ci_low", "difference_ci_high", "significant"]
+
+
+def rule_names(per_strategy: pd.DataFrame) -> tuple[str, str]:
+    """The two rules a per-strategy balance table compares (base, other), from its columns."""
+    base, other = (name[len("win_rate_"):] for name in per_strategy.columns
+                   if name.startswith("win_rate_") and not name.endswith(("_ci_low", "_ci_high")))
+    return base, other
+
 RULES_COLUMNS = ["players", "variant", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high",
                  "fair_win_rate", "seat_advantage", "ship_share", "majority_share", "bonus_share",
                  "mean_win_margin", "variant_decided_rate", "seat1_change", "seat1_change_ci_low",
@@ -160,42 +171,41 @@ def paired_change(total: np.ndarray, total_sq: np.ndarray, games: np.ndarray, pe
         return total / per / acc.WIN_UNIT, Z95 * np.sqrt(variance) / per / acc.WIN_UNIT
 
 
-def _rules_change(standard: Tournament, bonus20: Tournament):
-    """bonus20 minus standard on the same games (``bonus20`` follows ``standard``): per
+def _rules_change(base: Tournament, other: Tournament):
+    """``other``'s rules minus ``base``'s on the same games (``other`` follows ``base``): per
     strategy and for seat 1, (change, half-width)."""
-    meetings = np.zeros(len(bonus20.labels))
-    for played, lineup in zip(bonus20.done, bonus20.lineups, strict=True):
-        meetings[list({bonus20.labels.index(s.label) for s in lineup})] += played
+    meetings = np.zeros(len(other.labels))
+    for played, lineup in zip(other.done, other.lineups, strict=True):
+        meetings[list({other.labels.index(s.label) for s in lineup})] += played
     win = acc.STAT_WIN60
-    strategies = paired_change(bonus20.strategy_stats[:, win] - standard.strategy_stats[:, win], bonus20.paired_sq,
-                               meetings, bonus20.strategy_stats[:, acc.STAT_GAMES])
-    seat = paired_change(bonus20.seat_stats[:1, win] - standard.seat_stats[:1, win], bonus20.paired_seat_sq[:1],
-                         [bonus20.games], [bonus20.games])
+    strategies = paired_change(other.strategy_stats[:, win] - base.strategy_stats[:, win], other.paired_sq,
+                               meetings, other.strategy_stats[:, acc.STAT_GAMES])
+    seat = paired_change(other.seat_stats[:1, win] - base.seat_stats[:1, win], other.paired_seat_sq[:1],
+                         [other.games], [other.games])
     return strategies, (float(seat[0][0]), float(seat[1][0]))
 
 
-def balance_tables(standard: Tournament, bonus20: Tournament) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Standard against bonus20 for one player count (``bonus20`` follows ``standard``: the
-    same games under both rules): (per strategy, per rules)."""
-    a, b = strategy_table(standard), strategy_table(bonus20)
-    (difference, half), (seat_change, seat_half) = _rules_change(standard, bonus20)
+def balance_tables(base: Tournament, other: Tournament) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A game's base rules against its other rules (the game's ``balance_variants``) for one
+    player count (``other`` follows ``base``: the same
+    games under both rules): (per strategy, per rules)."""
+    a, b = strategy_table(base), strategy_table(other)
+    (difference, half), (seat_change, seat_half) = _rules_change(base, other)
     per_strategy = pd.DataFrame({
-        "players": standard.players, "strategy": a["strategy"],
-        "win_rate_standard": a["win_rate"], "win_rate_standard_ci_low": a["win_rate_ci_low"],
-        "win_rate_standard_ci_high": a["win_rate_ci_high"],
-        "win_rate_bonus20": b["win_rate"], "win_rate_bonus20_ci_low": b["win_rate_ci_low"],
-        "win_rate_bonus20_ci_high": b["win_rate_ci_high"],
+        "players": base.players, "strategy": a["strategy"],
+        **{f"win_rate_{t.variant}{end}": table[f"win_rate{end}"] for t, table in ((base, a), (other, b))
+           for end in ("", "_ci_low", "_ci_high")},
         "difference": difference, "difference_ci_low": difference - half, "difference_ci_high": difference + half,
         "significant": (difference - half > 0) | (difference + half < 0),
-    })[BALANCE_COLUMNS]
+    })[balance_columns(base.variant, other.variant)]
     seat = {"seat1_change": seat_change, "seat1_change_ci_low": seat_change - seat_half,
             "seat1_change_ci_high": seat_change + seat_half}
-    per_rules = pd.DataFrame([{**rules_row(standard), **seat}, {**rules_row(bonus20), **seat}])[RULES_COLUMNS]
+    per_rules = pd.DataFrame([{**rules_row(base), **seat}, {**rules_row(other), **seat}])[RULES_COLUMNS]
     return per_strategy, per_rules
 
 
 def seat_changed(rules: pd.DataFrame) -> bool:
-    """Whether bonus20 changed seat 1's win rate significantly (its interval excludes 0);
+    """Whether the other rules changed seat 1's win rate significantly (its interval excludes 0);
     ``rules``: one player count's rows of the per-rules table."""
     row = rules.iloc[0]
     return bool(row["seat1_change_ci_low"] > 0 or row["seat1_change_ci_high"] < 0)
@@ -209,6 +219,7 @@ def points(rate: float) -> str:
 def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
     """Plain words from the tables, one paragraph per player count; every number is the
     tables' (as percentage points with one decimal)."""
+    base, other = rule_names(per_strategy)
     paragraphs = []
     for players, rows in per_strategy.groupby("players", sort=True):
         rules = per_rules[per_rules["players"] == players].set_index("variant")
@@ -216,18 +227,18 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
         if len(significant):  # the largest significant change; a change within the noise is never named as one
             biggest = significant.loc[significant["difference"].abs().idxmax()]
             half = biggest["difference_ci_high"] - biggest["difference"]
-            first = (f"With {players} players, bonus20 {'raises' if biggest['difference'] > 0 else 'lowers'} "
-                     f"{biggest['strategy']}'s win rate from {points(biggest['win_rate_standard'])}% to "
-                     f"{points(biggest['win_rate_bonus20'])}% "
+            first = (f"With {players} players, {other} {'raises' if biggest['difference'] > 0 else 'lowers'} "
+                     f"{biggest['strategy']}'s win rate from {points(biggest[f'win_rate_{base}'])}% to "
+                     f"{points(biggest[f'win_rate_{other}'])}% "
                      f"({'+' if biggest['difference'] >= 0 else '-'}{points(abs(biggest['difference']))} "
                      f"± {points(half)} points)")
         else:
             widest = rows["difference_ci_high"] - rows["difference"]
-            first = (f"With {players} players, bonus20 changes no strategy's win rate significantly "
+            first = (f"With {players} players, {other} changes no strategy's win rate significantly "
                      f"(every difference is within its 95% interval of zero, ± up to {points(widest.max())} points)")
-        std, b20 = rules.loc["standard"], rules.loc["bonus20"]
-        seat = (f"seat 1 wins {points(std['seat1_win_rate'])}% under the standard rules and "
-                f"{points(b20['seat1_win_rate'])}% under bonus20 (fair share {points(std['fair_win_rate'])}%), "
+        std, b20 = rules.loc[base], rules.loc[other]
+        seat = (f"seat 1 wins {points(std['seat1_win_rate'])}% under the {base} rules and "
+                f"{points(b20['seat1_win_rate'])}% under {other} (fair share {points(std['fair_win_rate'])}%), "
                 f"so the seat advantage is {'changed' if seat_changed(rules) else 'unchanged'}")
         decided = f"the variant decided {points(b20['variant_decided_rate'])}% of games"
         paragraphs.append(f"{first}; {seat}; {decided}.")

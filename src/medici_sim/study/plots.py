@@ -4,14 +4,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .analysis import AnalysisDependencyError
+from ..core.arguments import named
+from .analysis import AnalysisDependencyError, rule_names
 
 
 def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise AnalysisDependencyError("--plot needs matplotlib: pip install 'medici-sim[analysis]'") from None
+        raise AnalysisDependencyError(f"{named('plot')} needs matplotlib: pip install 'medici-sim[analysis]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -71,7 +72,7 @@ def plot_balance(per_strategy: pd.DataFrame):
     for ax, players in zip(axes[0], counts, strict=True):
         rows = per_strategy[per_strategy["players"] == players]
         x = np.arange(len(rows))
-        for shift, rules, color in ((-0.2, "standard", "tab:blue"), (0.2, "bonus20", "tab:orange")):
+        for shift, rules, color in zip((-0.2, 0.2), rule_names(per_strategy), ("tab:blue", "tab:orange"), strict=True):
             rate = rows[f"win_rate_{rules}"]
             ax.bar(x + shift, rate, width=0.4, color=color, label=rules,
                    yerr=[rate - rows[f"win_rate_{rules}_ci_low"], rows[f"win_rate_{rules}_ci_high"] - rate],
@@ -81,7 +82,8 @@ def plot_balance(per_strategy: pd.DataFrame):
         ax.set_title(f"{players} players")
     axes[0][0].set_ylabel("win rate (95% interval); dashed: 1 / players")
     axes[0][0].legend(fontsize="small")
-    fig.suptitle("Win rate by strategy: standard rules against bonus20")
+    base, other = rule_names(per_strategy)
+    fig.suptitle(f"Win rate by strategy: {base} rules against {other}")
     return _writer(fig)
 
 

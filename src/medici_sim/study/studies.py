@@ -24,16 +24,16 @@ import pandas as pd
 
 from ..core.arguments import ConfigError, file_names, in_api, named, real, text
 from ..core.driver import SeatStrategy, check_games, check_seed, check_threads
-from ..core.registry import Game
+from ..core.registry import GAMES, Game
 from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
 from ..core.stats import mean_win_margin
-from ..games.card.deck import ALL_DECKS, named_decks, shipped_name
 from .analysis import (
     balance_tables,
     head_to_head_table,
     max_half_width,
     points,
     ratings_table,
+    rule_names,
     seat_changed,
     strategy_table,
     verdict,
@@ -42,14 +42,13 @@ from .tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from .tuning import TunedParameters, load_tuned
 from .tuning import spec as strategy_spec
 
+ALL_DECKS = "all"  # --decks all: every shipped deck of the game (its ``named_decks``)
 MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need more games per configuration
 Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
-TUNED_COLUMNS = ["players", "strategy", "standard", "bonus20", "same", "cross_check"]
-RULES_DIFFER = "each rule's own are better"  # the cross check's finding that bonus20 changes the best parameters
-BALANCED_VARIANTS = ("standard", "bonus20")  # balance compares these rules (R19)
+RULES_DIFFER = "each rule's own are better"  # the cross check's finding that the rules change the best parameters
 ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
 ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
 MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
@@ -68,9 +67,9 @@ def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "d
         return (load_game_deck(game, specs[0] if specs else None),)
     if ALL_DECKS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(named_decks())}); name no "
-                              "other deck with it")
-        return tuple(named_decks().values())
+            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.named_decks())}); name "
+                              "no other deck with it")
+        return tuple(game.named_decks().values())
     decks = tuple(load_game_deck(game, spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, deck in zip(specs, decks, strict=True):
@@ -86,28 +85,28 @@ def load_deck(game: Game, spec: str | None):
     decks = load_decks(game, spec)
     if len(decks) > 1:
         raise ConfigError(f"{named('deck')}: a tuning plays one deck, {spec!r} is {len(decks)} decks; tune on each "
-                          f"deck apart ({', '.join(deck_labels(decks))})")
+                          f"deck apart ({', '.join(deck_labels(game, decks))})")
     return decks[0]
 
 
-def deck_labels(decks: Sequence) -> list[str]:
+def deck_labels(game: Game, decks: Sequence) -> list[str]:
     """Each deck's name in the tables' ``deck`` column: a shipped deck's name (whatever file
     it came from), else the deck's own name (its file's name); names that would repeat get
     the deck's fingerprint."""
-    labels = [(shipped_name(d) if hasattr(d, "kinds") else None) or (d.name if d is not None else "none")
+    labels = [(game.shipped_deck_name(d) if d is not None else None) or (d.name if d is not None else "none")
               for d in decks]
     return [f"{label} ({d.fingerprint()})" if labels.count(label) > 1 else label
             for label, d in zip(labels, decks, strict=True)]
 
 
-def known_deck(deck, several: bool):
+def known_deck(game: Game, deck, several: bool):
     """A deck read back from a checkpoint: a shipped deck under its own name; another one
     (with ``several`` decks) named by its fingerprint, its file's name being unknown."""
-    if deck is None or not hasattr(deck, "kinds"):
+    if deck is None:
         return deck
-    name = shipped_name(deck)
+    name = game.shipped_deck_name(deck)
     if name is not None:
-        return named_decks()[name]
+        return game.named_decks()[name]
     return replace(deck, name=f"deck {deck.fingerprint()}") if several else deck
 
 
@@ -133,14 +132,16 @@ class Study:
     @property
     def labels(self) -> list[str]:
         """The decks' names in the tables (``deck_labels``)."""
-        return deck_labels(self.decks)
+        return deck_labels(self.game, self.decks)
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
-        if command == "balance" and self.game.variants != BALANCED_VARIANTS:
-            raise ConfigError(f"balance compares the card game's standard rules with its bonus20 variant (R19); "
-                              f"the {self.game.name} game has no variants to compare (use compare --game "
-                              f"{self.game.name})")
+        if command == "balance" and not self.game.balance_variants:
+            balanced = [g for g in GAMES.values() if g.balance_variants]
+            offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
+            raise ConfigError(f"balance compares two rule sets of a game ({offered}); the {self.game.name} game has "
+                              f"no variants to compare (use compare "
+                              + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
         if self.variant is not None and self.variant not in self.game.variants:
             raise ConfigError(f"{named('variant')}: the {self.game.name} game's rules are "
                               f"{', '.join(self.game.variants)}, got {self.variant!r}")
@@ -167,7 +168,7 @@ class Study:
         if given:
             raise ConfigError(f"{tuned}: {given[0]} gives parameters; with {tuned} the file gives them "
                               "(name the strategy alone)")
-        variants = BALANCED_VARIANTS if command == "balance" else (self.variant or self.game.variants[0],)
+        variants = self.variants(command)
         gaps = [(name, players, variant) for players in self.counts for variant in variants
                 for name in self.tuned.missing(self.strategies, players, variant)]
         if gaps:  # every strategy's parameters come from one file: advise the tuning that writes them all
@@ -191,6 +192,10 @@ class Study:
             raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
                               f"the {variant} rules; tune every strategy of the study into one file: {advice}")
 
+    def variants(self, command: str) -> tuple[str, ...]:
+        """The rules each player count plays: balance's two (the game's ``balance_variants``), or compare's one."""
+        return self.game.balance_variants if command == "balance" else (self.variant or self.game.variants[0],)
+
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
         return self.strategies if self.tuned is None else self.tuned.lineup(self.strategies, players, variant)
@@ -210,16 +215,16 @@ class Study:
                                   "game indices")
             per_lineup = -(-self.games // n_lineups)
             if per_lineup > LINEUP_BLOCK:
-                raise ConfigError(f"--games {self.games}: {per_lineup:,} games per lineup exceed a lineup's block "
-                                  f"of {LINEUP_BLOCK:,} game indices")
+                raise ConfigError(f"{named('games')} {self.games}: {per_lineup:,} games per lineup exceed a lineup's "
+                                  f"block of {LINEUP_BLOCK:,} game indices")
             if self.precision is not None:
                 # the worst case: a win credit's variance is at most 1/4, so n games reach a half-width of
                 # Z95 * 0.5 * sqrt(share / n); compared as half-widths, since the games a tiny one needs overflow
                 finest = Z95 * 0.5 * math.sqrt(max(1.0, len(self.strategies) / players) / MAX_PRECISION_GAMES)
                 if self.precision < finest:
-                    raise ConfigError(f"--precision {self.precision}: could need more games per configuration than "
-                                      f"the ceiling of {MAX_PRECISION_GAMES:.0e}; the finest it reaches here is "
-                                      f"about {finest:.1e}")
+                    raise ConfigError(f"{named('precision')} {self.precision}: could need more games per "
+                                      f"configuration than the ceiling of {MAX_PRECISION_GAMES:.0e}; the finest it "
+                                      f"reaches here is about {finest:.1e}")
 
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
@@ -241,21 +246,21 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
 
 
 def plan(study: Study, command: str) -> list[Tournament]:
-    """The study's tournaments: one per player count (compare), or a standard and a bonus20
-    one per player count on the same game indices (balance: the same shuffles wherever play
+    """The study's tournaments: one per player count (compare), or one under each of the game's
+    two ``balance_variants`` per player count on the same game indices (balance: the same shuffles wherever play
     coincides). Deck after deck, each deck's configurations numbered after the previous
     deck's, so no two decks share a game index (the first deck's are a one-deck study's).
-    A bonus20 tournament follows its standard one: they play each game under both rules,
+    The second rules' tournament follows the first's: they play each game under both rules,
     together, so that a difference between the rules is paired game by game."""
-    variants = BALANCED_VARIANTS if command == "balance" else (study.variant or study.game.variants[0],)
+    variants = study.variants(command)
     n = len(study.counts)
     tournaments = [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
                               config_index=d * n + i, game=study.game.name)
                    for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
                    for variant in variants]
     if command == "balance":
-        for standard, bonus20 in zip(tournaments[::2], tournaments[1::2], strict=True):
-            bonus20.follow(standard)
+        for base, other in zip(tournaments[::2], tournaments[1::2], strict=True):
+            other.follow(base)
     return tournaments
 
 
@@ -294,7 +299,8 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
         if not wide:
             break
         if any(t.games >= MAX_PRECISION_GAMES for t in wide):
-            raise ConfigError(f"--precision {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} games")
+            raise ConfigError(f"{named('precision')} {study.precision}: not reached after {MAX_PRECISION_GAMES:.0e} "
+                              "games")
         if on_more is not None:
             on_more(sum(len(t.lineups) * t.per_lineup(study.games) * (2 if t.follower else 1) for t in wide))
         for t in wide:
@@ -371,40 +377,43 @@ def _balance_tables(tournaments: list[Tournament],
     if tuned is not None:
         tables["strategies"]["strategy"] = [s.name for std, _ in pairs for s in std.strategies]
         tables[TUNED_TABLE] = pd.DataFrame(
-            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b, cross_words(tuned, a.name, std.players))
+            [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b,
+              cross_words(tuned, a.name, std.players, (std.variant, b20.variant)))
              for std, b20 in pairs for a, b in zip(std.strategies, b20.strategies, strict=True)],
-            columns=TUNED_COLUMNS)
+            columns=["players", "strategy", *rule_names(tables["strategies"]), "same", "cross_check"])
     return tables
 
 
-def cross_words(tuned: TunedParameters, strategy: str, players: int) -> str:
-    """tune's cross check of one strategy and player count in words: under each rule, one seat
-    with that rule's parameters played the other rule's parameters."""
-    found = [tuned.cross.get((strategy, players, rules)) for rules in BALANCED_VARIANTS]
+def cross_words(tuned: TunedParameters, strategy: str, players: int, variants: tuple[str, str]) -> str:
+    """tune's cross check of one strategy and player count in words: under each rule of the two
+    ``variants``, one seat with that rule's parameters played the other rule's parameters."""
+    found = [tuned.cross.get((strategy, players, rules)) for rules in variants]
     if None in found:
         return "not measured"
     if "same" in found:
         return "same parameters"
-    # who won under each rule: "own" under standard is standard's set, under bonus20 bonus20's
+    # who won under each rule: "own" under the first rules is their set, under the second the second's
+    first, second = (f"{rules}'s" for rules in variants)
     winners = [{"own": own, "other": other}.get(f) for f, own, other in
-               zip(found, ("standard's", "bonus20's"), ("bonus20's", "standard's"), strict=True)]
-    if winners == ["standard's", "bonus20's"]:
+               zip(found, (first, second), (second, first), strict=True)]
+    if winners == [first, second]:
         return RULES_DIFFER
     if winners[0] == winners[1] and winners[0]:
         return f"{winners[0]} better under both"
     if winners == [None, None]:
         return "no significant difference"
-    won = [f"{w} better under {rules}" for w, rules in zip(winners, BALANCED_VARIANTS, strict=True) if w]
+    won = [f"{w} better under {rules}" for w, rules in zip(winners, variants, strict=True) if w]
     return ", ".join(won) + (" only" if len(won) == 1 else "")
 
 
 def tuned_lines(parameters: pd.DataFrame) -> list[str]:
-    """Whether bonus20 changes the best parameters, per player count, in words: where the tuned
-    parameters differ, and (where the tuned file holds tune's cross check) whether the
-    difference matters when one set plays the other under bonus20."""
+    """Whether the other rules change the best parameters, per player count, in words: where
+    the tuned parameters differ, and (where the tuned file holds tune's cross check) whether
+    the difference matters when one set plays the other under the other rules."""
+    base, other = parameters.columns[2:4]  # the two rules' parameters (_balance_tables)
     lines = []
     for players, rows in parameters.groupby("players", sort=True):
-        tuned = rows[rows["standard"] != rows["strategy"]]  # the strategies with parameters
+        tuned = rows[rows[base] != rows["strategy"]]  # the strategies with parameters
         differ = tuned[~tuned["same"]]
         line = (f"With {players} players, the tuned parameters differ between the rules for "
                 f"{', '.join(differ['strategy']) or 'no strategy'}")
@@ -414,15 +423,16 @@ def tuned_lines(parameters: pd.DataFrame) -> list[str]:
         if len(measured):
             changed = list(measured.loc[measured["cross_check"] == RULES_DIFFER, "strategy"])
             line += ("; played against each other under each rule (tune's cross check), each rule's own "
-                     + (f"parameters win for {', '.join(changed)}: bonus20 changes their best parameters"
-                        if changed else "parameters win for no strategy: bonus20 changes no strategy's best "
+                     + (f"parameters win for {', '.join(changed)}: {other} changes their best parameters"
+                        if changed else f"parameters win for no strategy: {other} changes no strategy's best "
                         "parameters measurably"))
         lines.append(line)
     return lines
 
 
 def balance_answer(tournaments: list[Tournament], study: Study | None = None) -> tuple[dict[str, pd.DataFrame], str]:
-    """Standard against bonus20 for each player count both rules have played: tables and verdict.
+    """The game's base rules against its other rules (its ``balance_variants``) for each player
+    count both rules have played: tables and verdict.
 
     With several decks: the tables deck after deck (a first column ``deck``), the verdict
     deck by deck, then "Across N decks": on how many decks each finding of the verdicts
@@ -451,6 +461,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
     rules: the headline (the largest significant change: ("raises" or "lowers", strategy),
     or ("none", "") when no change is significant: a change within the noise is never one),
     whether the seat advantage changed, and the share of games the variant decided."""
+    _, other = rule_names(per_strategy)
     out = {}
     for players, rows in per_strategy.groupby("players", sort=True):
         rules = per_rules[per_rules["players"] == players].set_index("variant")
@@ -461,7 +472,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
         else:
             headline = ("none", "")
         out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed(rules) else "unchanged",
-                             "decided": float(rules.loc["bonus20", "variant_decided_rate"]), "rows": rows}
+                             "decided": float(rules.loc[other, "variant_decided_rate"]), "rows": rows}
     return out
 
 
@@ -478,31 +489,33 @@ def _holds(finding: tuple[str, str], found: dict) -> bool:
     return bool((mine["significant"] & (sign * mine["difference"] > 0)).any())
 
 
-def _finding_text(finding: tuple[str, str]) -> str:
+def _finding_text(finding: tuple[str, str], other: str) -> str:
     kind, what = finding
     if kind == "seat":
         return f"seat advantage {what}"
     if kind == "none":
-        return "bonus20 changes no strategy's win rate significantly"
-    return f"bonus20 {kind} {what}'s win rate"
+        return f"{other} changes no strategy's win rate significantly"
+    return f"{other} {kind} {what}'s win rate"
 
 
 def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
     """One row per finding of any deck's verdict (its headline, and whether the seat advantage
     changed), per player count: on how many of the decks that played that count it holds."""
     found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_deck]
+    _, other = rule_names(per_deck[0][1]["strategies"])
     rows = []
     for players in sorted({p for _, f in found for p in f}):
         here = [(label, f[players]) for label, f in found if players in f]
         said = [f["headline"] for _, f in here] + [("seat", f["seat"]) for _, f in here]
         for finding in dict.fromkeys(said):
             holding = [label for label, f in here if _holds(finding, f)]
-            rows.append((players, _finding_text(finding), len(holding), len(here), ", ".join(holding)))
+            rows.append((players, _finding_text(finding, other), len(holding), len(here), ", ".join(holding)))
     return pd.DataFrame(rows, columns=ACROSS_COLUMNS)
 
 
 def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
     """The across-decks table in words, and the range of games the variant decided."""
+    _, other = rule_names(per_deck[0][1]["strategies"])
     lines = []
     for players, rows in across.groupby("players", sort=True):
         here = [(label, tables["rules"]) for label, tables in per_deck if players in set(tables["rules"]["players"])]
@@ -512,7 +525,7 @@ def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.Da
             note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
                     else f" (all but {', '.join(missing)})")
             lines.append(f"{row.finding} at {players} players: {row.decks_holding} of {row.decks} decks{note}")
-        decided = [float(rules.loc[(rules["players"] == players) & (rules["variant"] == "bonus20"),
+        decided = [float(rules.loc[(rules["players"] == players) & (rules["variant"] == other),
                                    "variant_decided_rate"].iloc[0]) for _, rules in here]
         lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
                      f"{players} players, by deck")

@@ -22,7 +22,6 @@ from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, v
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector, show, whole_number
 from ..core.totals_check import TotalsRules, check_pairs, check_same_sums
-from .studies import BALANCED_VARIANTS
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
@@ -129,12 +128,12 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
         if command == "compare":
             index, variant = first_index + i, first.variant
         else:
-            if first.game.variants != BALANCED_VARIANTS:
-                raise Invalid(f"balance compares the {' and '.join(BALANCED_VARIANTS)} rules; the {first.game.name} "
-                              f"game has no {BALANCED_VARIANTS[1]} rules")
-            index, variant = first_index + i // 2, BALANCED_VARIANTS[i % 2]
+            pair = first.game.balance_variants
+            if len(pair) != 2:
+                raise Invalid(f"balance compares two rule sets; the {first.game.name} game names none to compare")
+            index, variant = first_index + i // 2, pair[i % 2]
             if i % 2 and t.players != tournaments[i - 1].players:
-                raise Invalid(f"{where}.players is {t.players}, but its standard tournament has "
+                raise Invalid(f"{where}.players is {t.players}, but its {pair[0]} tournament has "
                               f"{tournaments[i - 1].players}")
         if t.config_index != index:
             raise Invalid(f"{where}.config_index is {t.config_index}, expected {index}")
@@ -146,7 +145,7 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
                           "in increasing order")
     if command == "balance" and len(tournaments) % 2:
         raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not "
-                      f"{' and '.join(BALANCED_VARIANTS)} pairs")
+                      f"{' and '.join(tournaments[0].game.balance_variants)} pairs")
 
 
 def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision, leader: dict | None) -> None:
@@ -215,11 +214,11 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
               int_vector(saved["paired_seat_sq"], f"{where}.paired_seat_sq", players, f"the {players}-player game")]
     if leader is None:
         if any(map(any, paired)):
-            raise Invalid(f"{where}: paired sums, but the tournament follows no other (only balance's "
-                          f"{BALANCED_VARIANTS[1]} tournaments do)")
+            raise Invalid(f"{where}: paired sums, but the tournament follows no other (only the second "
+                          "tournament of each of balance's pairs does)")
         return
     if (saved["target"], saved["done"]) != (leader["target"], leader["done"]):
-        raise Invalid(f"{where}.done is {done}, but the standard tournament it follows played {leader['done']}: "
+        raise Invalid(f"{where}.done is {done}, but the tournament it follows played {leader['done']}: "
                       "both play the same games")
     for key, sums, rows_here, rows_there in (("paired_sq", paired[0], by_strategy, leader["strategy_stats"]),
                                              ("paired_seat_sq", paired[1], seat, leader["seat_stats"])):

@@ -2,4 +2,4 @@
 from ...core.registry import register_game
 from .game import GAME
 
-register_game(GAME)
+register_game(GAME, default=True)  # the game a run plays when it names none

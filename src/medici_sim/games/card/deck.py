@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.arguments import ConfigError
 from ...core.output import OutputError, read_limited
 from .rules import DAYS, GOODS, NO_GOOD, ship_capacity
 
@@ -26,8 +27,9 @@ _TRUE = {"yes", "y", "true", "1"}
 _FALSE = {"no", "n", "false", "0"}
 
 
-class DeckError(ValueError):
-    """A deck file that cannot be used; the message names the offending entry."""
+class DeckError(ConfigError):
+    """A deck file that cannot be used; the message names the offending entry (a run's bad input:
+    the command line's user errors are ConfigErrors)."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The card game as the shared code sees it: its ``Game`` record, kernel inputs and trace."""
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -8,7 +9,7 @@ import numpy as np
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game
 from . import engine, narrate, reference, state
-from .deck import default_deck, parse_deck, resolve_deck
+from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, rule_arrays
 from .strategies import BUILT_INS, REGISTRY
 
@@ -160,4 +161,19 @@ GAME = Game(
     invariants=invariants,
     totals_rules=TotalsRules,
     narrate=narrate.narrate,
+    summary="Medici: The Card Game, rules R1-R25",
+    rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
+                 "lineups": "R24"},
+    variant_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
+    narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "
+                    "R12), the ships (R13) and each day's scoring with its reasons: the ship ranking with ties "
+                    "and shares rounded down to 5 (R14, R15), each good's majority ranking (R17), bonuses (R18; "
+                    "R19 under bonus20), the next starting player (R21), and the final standings and winners (R22)."),
+    balance_variants=VARIANTS,  # standard against bonus20
+    named_decks=named_decks,
+    shipped_deck_name=shipped_name,
+    deck_help=("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
+               "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
+    compile_seconds=((9, 20), 40),
+    play_table=lambda: importlib.import_module(".table", __package__).CardTable,
 )

@@ -1,6 +1,7 @@
 """The classic game as the shared code sees it: its ``Game`` record, kernel inputs and trace."""
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -154,12 +155,14 @@ GAME = Game(
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
-        StatColumn("mean_spent"),
+        StatColumn("mean_spent", shown="spent", caption="mean florins paid for lots"),  # C21
         StatColumn("mean_lots_bought"),
         StatColumn("mean_cards_bought"),
         StatColumn("mean_lots_discarded"),
         StatColumn("mean_free_cards"),
-        StatColumn("price_per_card", "ratio", per="mean_cards_bought"),  # its own total is the florins spent
+        # its own total is the florins spent
+        StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2,
+                   caption="florins paid per card bought"),
     ),
     run_columns=("ran_out_days",),  # C12
     rules_page="docs/rules-classic.md",
@@ -171,6 +174,14 @@ GAME = Game(
     invariants=invariants,
     totals_rules=TotalsRules,
     narrate=narrate.narrate,
+    summary="the 1995 auction game, C1-C21",
+    rule_points={"players": "C1", "seats": "C6", "seating": "C20", "seed": "C20", "spending": "C21"},
+    variant_help="standard only",
+    narration_help=("each auction's lot (C8), bids and passes (C9), sale or discard (C10), the last ship's free "
+                    "cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down to a "
+                    "florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),
+    compile_seconds=((9, 18), 43),
+    play_table=lambda: importlib.import_module(".table", __package__).ClassicTable,
 )
 assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
 assert len(GAME.run_columns) == engine.N_RUN_STATS - engine.N_COMMON_RUN_STATS
