@@ -145,8 +145,6 @@ def _game_names(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=False, reason="core/, study/, cli/ and api.py still name the games; issue 18's "
-                                        "'a core that knows no game' work removes them")
 def test_no_code_outside_the_games_names_a_game():
     named = [hit for name, path in MODULES.items() if not name.startswith("medici_sim.games")
              for hit in _game_names(path)]

@@ -26,7 +26,7 @@ _PUBLIC = {
     **dict.fromkeys(("simulate", "compare", "balance", "tune", "trace", "strategies", "list_games", "RunReport",
                      "CompareReport", "BalanceReport", "TuneReport", "TraceReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
-    "DeckError": "games.card.deck",
+    "DeckError": "core.arguments",
     "PluginError": "core.plugins",
     "OutputError": "core.output",
     "CheckpointError": "core.checkpoint",
@@ -39,11 +39,10 @@ def __getattr__(name: str):
     if name not in _PUBLIC:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from . import api  # the front door first: the games and numba, ready
-    from .core import checkpoint, driver, output, plugins
-    from .games.card import deck
+    from .core import arguments, checkpoint, driver, output, plugins
 
     modules = {"api": api, "core.driver": driver, "core.plugins": plugins, "core.output": output,
-               "core.checkpoint": checkpoint, "games.card.deck": deck}
+               "core.checkpoint": checkpoint, "core.arguments": arguments}
     value = getattr(modules[_PUBLIC[name]], name)
     globals()[name] = value  # found directly from now on
     return value

@@ -23,6 +23,11 @@ class ConfigError(ValueError):
     """A run that cannot be set up; the message says what is wrong, in one line."""
 
 
+class DeckError(ConfigError):
+    """A deck (a game's file of cards, or its name) that cannot be used; the message names the
+    offending entry."""
+
+
 COMMAND_LINE = {"plugins": "--plugin", "strategy": "STRATEGY"}  # the options not named --<argument>
 _NAMING: ContextVar[tuple[bool, Mapping[str, str]]] = ContextVar("medici_sim_naming", default=(False, COMMAND_LINE))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.arguments import ConfigError
+from ...core.arguments import DeckError
 from ...core.output import OutputError, read_limited
 from .rules import DAYS, GOODS, NO_GOOD, ship_capacity
 
@@ -25,11 +25,6 @@ MAX_VALUE = 1_000_000
 MAX_DECK_BYTES = 1 << 20  # a real deck file is a few hundred bytes
 _TRUE = {"yes", "y", "true", "1"}
 _FALSE = {"no", "n", "false", "0"}
-
-
-class DeckError(ConfigError):
-    """A deck file that cannot be used; the message names the offending entry (a run's bad input:
-    the command line's user errors are ConfigErrors)."""
 
 
 @dataclass(frozen=True)
