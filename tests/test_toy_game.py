@@ -93,8 +93,12 @@ def test_a_process_registers_the_toy_game_from_the_environment():
     assert done.returncode == 0, done.stderr
     assert "Per seat" in done.stdout
     env[GAMES_ENV] = "no_such_game_module"
-    done = subprocess.run([sys.executable, "-c", "import medici_sim"], capture_output=True, text=True, env=env)
+    done = subprocess.run([sys.executable, "-c", "import medici_sim.games"], capture_output=True, text=True, env=env)
     assert done.returncode != 0 and f"{GAMES_ENV} names 'no_such_game_module'" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "medici_sim", "-n", "10"], capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(f"medici-sim: error: {GAMES_ENV} names 'no_such_game_module'")
+    assert done.stderr.count("\n") == 1
 
 
 def test_no_code_outside_games_names_a_game():

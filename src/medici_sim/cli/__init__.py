@@ -11,6 +11,7 @@ import os
 import signal
 
 from ..core.numba_setup import JIT_OFF
+from ..core.registry import GameModuleError
 
 
 def _quit_starting(signum, frame) -> None:
@@ -27,10 +28,10 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(stop_signal, _quit_starting)
     try:
         from .app import main as run_command
-    except ImportError as exc:
-        if str(exc) != JIT_OFF:
+    except ImportError as exc:  # numba's compiler switched off, or a game of one's own that does not load
+        if str(exc) != JIT_OFF and not isinstance(exc, GameModuleError):
             raise
-        os.write(2, f"medici-sim: error: {JIT_OFF}\n".encode())
+        os.write(2, f"medici-sim: error: {exc}\n".encode())
         raise SystemExit(2) from None
     run_command(argv)
 

@@ -295,6 +295,10 @@ def default_game() -> str:
     return next(iter(GAMES))
 
 
+class GameModuleError(ImportError):
+    """``MEDICI_SIM_GAMES`` names a module that is not importable or holds no ``GAME``."""
+
+
 def register_games_from(modules: str) -> None:
     """Register the ``GAME`` of each module of a comma list (``MEDICI_SIM_GAMES``).
 
@@ -312,7 +316,8 @@ def register_games_from(modules: str) -> None:
         try:
             game = importlib.import_module(name).GAME
         except (ImportError, AttributeError) as exc:
-            raise ImportError(f"{GAMES_ENV} names {name!r}, not an importable module holding a GAME: {exc}") from exc
+            raise GameModuleError(f"{GAMES_ENV} names {name!r}, not an importable module holding a GAME: "
+                                  f"{exc}") from exc
         register_game(game)
 
 
