@@ -11,8 +11,8 @@ The markdown files mark what they show:
 A marker may hold several commands, one a line; they run in order in one shell, in one
 scratch directory, so a later command sees the files and the exit code (`echo $?`) of an
 earlier one. The block shows each command after `$ ` and its output (stdout and stderr
-together). `medici-sim` is this checkout's command (`python -m medici_sim`); `examples/`
-and `docs/` are reachable under their own names.
+together). `medici-sim` is this checkout's command (`python -m medici_sim`); `examples/`,
+`docs/` and `scripts/` are reachable under their own names.
 
     <!-- source: examples/green_lover.py -->
     ```python
@@ -148,7 +148,7 @@ def run_output(block: Block) -> str:
         python = bin_dir / "python"
         python.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
         python.chmod(0o755)
-        for name in ("examples", "docs"):
+        for name in ("examples", "docs", "scripts"):
             os.symlink(ROOT / name, Path(scratch, name))
         script = ["exec 2>&1"]
         for command in block.commands:
