@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core.accounting import N_COMMON_STATS
 from medici_sim.core.driver import Kernel, RunConfig

@@ -69,6 +69,7 @@ def short_name(symbol: str) -> str:
 
 def make_kernel(args):
     """The kernel of the run profiled (seats rotated, one thread)."""
+    import medici_sim.games  # noqa: F401  the games register themselves
     from medici_sim.cli.common import load_game_deck, parse_strategies
     from medici_sim.core.driver import Kernel, RunConfig
     from medici_sim.core.registry import get_game
