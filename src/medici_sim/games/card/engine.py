@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core import stepping
 from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
 from ...core.arrays import copy1_nb, copy2_nb
 from ...core.ranking import pay_places_nb, share_table
@@ -22,6 +23,28 @@ from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import poorest_seat_nb, seat_players_nb
+from ...core.stepping import (
+    DAY_OVER,
+    DAY_SCORED,
+    DAY_START,
+    DECISION,
+    GAME_OVER,
+    PHASE_DAY_OVER,
+    PHASE_DAY_SCORED,
+    PHASE_DAY_START,
+    STEP_ACTOR,
+    STEP_CHOICE,
+    STEP_EVENT,
+    STEP_PHASE,
+    STEP_SEAT,
+    TURN_END,
+    begin_stepping_nb,
+    is_external_nb,
+    resume_nb,
+    set_choice_nb,
+    stepped_event_nb,
+    stop_nb,
+)
 from .rules import (
     DAYS,
     MAJORITY_PAYOUTS,
@@ -62,6 +85,7 @@ from .state import (
     UNSEEN_NO_GOOD,
     UNSEEN_VALUE,
     fits_nb,
+    legal_takes_nb,
     reveal_nb,
     take_nb,
     takes_space_nb,
@@ -114,33 +138,53 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.day_turn_count[:] = 0
 
 
-# Where play resumes in a turn (``finish_day_nb``, ``finish_game_nb``): a search player's
-# rollouts (strategies/search.py) start from the decision being searched, not from a turn's start.
+# Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
+# decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
+# core.stepping). TURN_OVER is after R10, before R8 picks the next seat.
 TURN_START, TURN_REVEAL, TURN_TAKE, TURN_OVER = range(4)  # before it; asking R9; asking R10; after R10
+REVEAL_DECISION, TAKE_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
+MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or both
 
 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
     start_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
-    finish_game_nb(state, table, 0, TURN_START, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, DAYS - 1, record)
 
 
 @njit(cache=True)
 def finish_game_nb(state, table, seat, phase, last_day, record):
-    """Play on from ``seat``'s turn at ``phase`` (TURN_*) on the current day to the end of
-    day ``last_day``, scored and unloaded (R8-R21). A whole game is ``play_game_nb``; a search
-    player's rollout plays a copy of the state from its decision to the end (or the day's end)."""
+    """Play on from ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of core.stepping)
+    on the current day to the end of day ``last_day``, scored and unloaded (R8-R21). A whole
+    game is ``play_game_nb``; a search player's rollout plays a copy of the state from its
+    decision to the end (or the day's end); a stepped game (``record`` True) stops at every
+    event and returns True when it did (core.stepping)."""
     day = state.counts[DAY]
     while True:
-        finish_day_nb(state, day, seat, phase, table, record)
-        score_day_nb(state, day)
-        end_day_nb(state)
+        if phase == PHASE_DAY_START:
+            if record is not None:
+                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
+                    return True
+            phase = TURN_START
+        if phase < PHASE_DAY_START:
+            if finish_day_nb(state, day, seat, phase, table, record):
+                return True
+            phase = PHASE_DAY_OVER
+        if phase == PHASE_DAY_OVER:
+            if record is not None:
+                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
+                    return True
+            score_day_nb(state, day)
+            end_day_nb(state)
+            seat = next_starter_nb(state) if day < last_day else -1  # R21 (no draw after day 3)
+        if record is not None:
+            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
+                return True
         if day >= last_day:
-            return
+            return False
         day += 1
-        seat = next_starter_nb(state)  # R21 (no draw after day 3)
-        phase = TURN_START
+        phase = PHASE_DAY_START
         start_day_nb(state, day, seat)
 
 
@@ -168,7 +212,8 @@ def open_ships_nb(state):
 
 @njit(cache=True)
 def finish_day_nb(state, day, seat, phase, table, record):
-    """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12)."""
+    """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12).
+    Returns True if it stopped (a stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
     capacity = state.rules[RULE_CAPACITY]
     ran_out = 0
@@ -180,9 +225,17 @@ def finish_day_nb(state, day, seat, phase, table, record):
             if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
                 ran_out = 1  # R12
                 break
-            play_turn_nb(state, seat, table, record)
+            if record is not None:
+                if stop_nb(state, stepping.TURN_START, seat, day, seat, phase, 0):
+                    return True
+            if play_turn_nb(state, seat, table, record):
+                return True
         elif phase != TURN_OVER:
-            finish_turn_nb(state, seat, phase == TURN_REVEAL, table, record)
+            if finish_turn_nb(state, seat, phase == TURN_REVEAL, table, record):
+                return True
+        if record is not None:
+            if stop_nb(state, TURN_END, seat, day, seat, TURN_OVER, 0):
+                return True
         phase = TURN_START
         if open_before == 1 or open_ships_nb(state) == 0:
             break  # R11: the final turn is over, or every ship is full
@@ -194,6 +247,7 @@ def finish_day_nb(state, day, seat, phase, table, record):
         state.day_ship_value[day, p] = state.ship_value[p]
     if record is not None:
         record_card_locations_nb(state, day)
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -201,23 +255,52 @@ def play_turn_nb(state, seat, table, record):
     """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
     state.counts[TURN_ID] += 1
     state.counts[REVEALED] = 0
-    finish_turn_nb(state, seat, True, table, record)
+    return finish_turn_nb(state, seat, True, table, record)
 
 
 @njit(cache=True)
 def finish_turn_nb(state, seat, revealing, table, record):
     """The rest of a turn: more reveals while the strategy asks for them (R9; ``revealing``
-    False: it has stopped), then the take (R10)."""
+    False: it has stopped), then the take (R10). An EXTERNAL seat's answers come from the
+    caller (a stepped game): returns True when it stopped to ask."""
     strategy = state.seat_strategy[seat]
+    external = is_external_nb(state, seat, record)
     while revealing and state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
-        if state.counts[MARKET_LEN] > 0 and not reveal_nb(table, strategy, state, seat):
-            break
+        if state.counts[MARKET_LEN] > 0:
+            if external:
+                if stop_nb(state, DECISION + REVEAL_DECISION, seat, state.counts[DAY], seat, TURN_REVEAL, 0):
+                    return True
+                more = state.step[STEP_CHOICE] != 0
+            else:
+                more = reveal_nb(table, strategy, state, seat)
+            if not more:
+                break
         reveal_card_nb(state)
-    choice = take_nb(table, strategy, state, seat)
+    if external:
+        if stop_nb(state, DECISION + TAKE_DECISION, seat, state.counts[DAY], seat, TURN_TAKE, 0):
+            return True
+        choice = state.step[STEP_CHOICE]
+    else:
+        choice = take_nb(table, strategy, state, seat)
     if record is not None:
         record_turn_nb(state, seat, choice)
     take_cards_nb(state, seat, choice)
+    return False
+
+
+@njit(cache=True)
+def play_choice_nb(state, seat, decision, choice):
+    """Apply ``seat``'s answer ``choice`` to ``decision`` (REVEAL_DECISION: 0 stop, 1 reveal;
+    TAKE_DECISION: the take flags) and return the turn phase play resumes from (a search
+    player's rollout: ``finish_game_nb`` from there)."""
+    if decision == TAKE_DECISION:
+        take_cards_nb(state, seat, choice)
+        return TURN_OVER
+    if choice:
+        reveal_card_nb(state)
+        return TURN_REVEAL
+    return TURN_TAKE
 
 
 @njit(cache=True)
@@ -472,12 +555,56 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
 
 @njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game; return its GameState buffer, day records and card locations included."""
+    """Play one game, stepped; return its GameState buffer, day records and card locations included."""
     buffer = inputs.copy()
+    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params)
+    while advance_nb(buffer, table) != GAME_OVER:
+        pass
+    return buffer
+
+
+# ---------------------------------------------------------------- a stepped game (core.stepping)
+
+@njit(cache=True, nogil=True)
+def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params):
+    """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped;
+    a slot whose strategy is core.stepping.EXTERNAL has its decisions answered by the caller."""
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    play_game_nb(state, table, True)
-    return buffer
+    start_day_nb(state, 0, 0)  # R7
+    begin_stepping_nb(state, 0)
+
+
+@njit(cache=True, nogil=True)
+def advance_nb(buffer, table):
+    """Play on to the next stop, recording; return its event (core.stepping)."""
+    state = buffer[0]
+    resume_nb(state)
+    step = state.step
+    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], DAYS - 1, True)
+    return stepped_event_nb(state, paused)
+
+
+@njit(cache=True)
+def legal_choices_nb(buffer):
+    """The answers the rules allow at the decision stopped at (none elsewhere): R9 0 stop or
+    1 reveal; R10 the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last card too)."""
+    state = buffer[0]
+    choices = np.arange(MAX_TAKES)
+    event = state.step[STEP_EVENT]
+    if event == DECISION + REVEAL_DECISION:
+        return choices[:2]
+    if event == DECISION + TAKE_DECISION:
+        return choices[:legal_takes_nb(state, state.step[STEP_ACTOR], choices)]
+    return choices[:0]
+
+
+@njit(cache=True, nogil=True)
+def apply_choice_nb(buffer, table, choice):
+    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
+    play it and on to the next stop; return that stop's event."""
+    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer))
+    return advance_nb(buffer, table)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);

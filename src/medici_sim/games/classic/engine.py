@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core import stepping
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
@@ -29,6 +30,30 @@ from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import poorest_seat_nb, seat_players_nb
+from ...core.stepping import (
+    DAY_OVER,
+    DAY_SCORED,
+    DAY_START,
+    DECISION,
+    GAME_OVER,
+    PAUSED,
+    PHASE_DAY_OVER,
+    PHASE_DAY_SCORED,
+    PHASE_DAY_START,
+    STEP_ACTOR,
+    STEP_ARG,
+    STEP_CHOICE,
+    STEP_EVENT,
+    STEP_PHASE,
+    STEP_SEAT,
+    TURN_END,
+    begin_stepping_nb,
+    is_external_nb,
+    resume_nb,
+    set_choice_nb,
+    stepped_event_nb,
+    stop_nb,
+)
 from .rules import (
     DAYS,
     HOLDS,
@@ -127,35 +152,56 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.free_cards[:] = 0
 
 
-# Where play resumes in a turn (``finish_day_nb``, ``finish_game_nb``): a search player's
-# rollouts (strategies/search.py) start from the decision being searched, not from a turn's start.
-TURN_START, TURN_DRAW, TURN_BID, TURN_SALE = range(4)  # before it; asking C8; asking C9 from a seat; C10 on
+# Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
+# decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
+# core.stepping). TURN_OVER is after the sale and C11, before C7 picks the next auctioneer.
+TURN_START, TURN_DRAW, TURN_BID, TURN_SALE, TURN_OVER = range(5)  # before it; asking C8; asking C9; C10 on; after
+DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
 
 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
     """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
     begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
-    finish_game_nb(state, table, 0, TURN_START, 0, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, bidder, last_day, record):
-    """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*; ``bidder``: the next
-    seat to answer at TURN_BID) on the current day to the end of day ``last_day``, scored
-    (C5-C17). A whole game is ``play_game_nb``; a search player's rollout plays a copy of the
-    state from its decision to the end (or the day's end)."""
+def finish_game_nb(state, table, seat, phase, arg, last_day, record):
+    """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of
+    core.stepping; ``arg``: at TURN_BID the next seat to answer, at TURN_OVER whether the day
+    ends) on the current day to the end of day ``last_day``, scored (C5-C17). A whole game is
+    ``play_game_nb``; a search player's rollout plays a copy of the state from its decision to
+    the end (or the day's end); a stepped game (``record`` True) stops at every event and
+    returns True when it did (core.stepping)."""
     day = state.counts[DAY]
     while True:
-        state.day_ran_out[day] = finish_day_nb(state, seat, phase, bidder, table, record)
+        if phase == PHASE_DAY_START:
+            if record is not None:
+                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
+                    return True
+            phase = TURN_START
+        if phase < PHASE_DAY_START:
+            ran_out = finish_day_nb(state, seat, phase, arg, table, record)
+            if ran_out == PAUSED:
+                return True
+            state.day_ran_out[day] = ran_out
+            if record is not None:
+                record_day_nb(state, day)
+            phase = PHASE_DAY_OVER
+        if phase == PHASE_DAY_OVER:
+            if record is not None:
+                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
+                    return True
+            score_day_nb(state, day, record)
+            seat = next_starter_nb(state) if day < last_day else -1  # C6 (no draw after day 3)
         if record is not None:
-            record_day_nb(state, day)
-        score_day_nb(state, day, record)
+            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
+                return True
         if day >= last_day:
-            return
+            return False
         day += 1
-        seat = next_starter_nb(state)  # C6 (no draw after day 3)
-        phase = TURN_START
+        phase = PHASE_DAY_START
         begin_day_nb(state, day, seat)
 
 
@@ -224,18 +270,29 @@ def load_nb(state, seat, card):
 
 
 @njit(cache=True)
-def finish_day_nb(state, seat, phase, bidder, table, record):
-    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*) until the day ends.
-    Returns 1 if it ran out (C12)."""
+def finish_day_nb(state, seat, phase, arg, table, record):
+    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*; ``arg`` as finish_game_nb's)
+    until the day ends. Returns 1 if it ran out (C12), 0 if not, PAUSED if it stopped (a
+    stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
     while True:
         if phase == TURN_START:
             if state.counts[DECK_LEN] == 0:
                 return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
+            if record is not None:
+                if stop_nb(state, stepping.TURN_START, seat, state.counts[DAY], seat, phase, 0):
+                    return PAUSED
             over = play_turn_nb(state, seat, table, record)
+        elif phase == TURN_OVER:
+            over = arg
         else:
-            over = finish_turn_nb(state, seat, phase, bidder, table, record)
-            phase = TURN_START
+            over = finish_turn_nb(state, seat, phase, arg, table, record)
+        if over == PAUSED:
+            return PAUSED
+        if record is not None:
+            if stop_nb(state, TURN_END, seat, state.counts[DAY], seat, TURN_OVER, over):
+                return PAUSED
+        phase = TURN_START
         if over:
             return 0  # C11 (or no open ship left): the day is over
         seat += 1  # C7: clockwise, skipping full ships (at least two ships are open here)
@@ -249,8 +306,8 @@ def finish_day_nb(state, seat, phase, bidder, table, record):
 
 @njit(cache=True, inline="always")
 def play_turn_nb(state, auctioneer, table, record):
-    """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns True when the day
-    ends after it (C11: the last open ship was filled, or no ship is open)."""
+    """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns 1 when the day
+    ends after it (C11: the last open ship was filled, or no ship is open), else 0, or PAUSED."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     counts[TURN_ID] += 1
@@ -298,15 +355,23 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
     asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
     (TURN_BID; from the auctioneer's left after drawing, C9), then the sale (C10, C11).
-    Returns True when the day ends after it."""
+    Returns 1 when the day ends after it, else 0; PAUSED when it stopped to ask an EXTERNAL
+    seat (a stepped game, core.stepping)."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     # C8: another card is asked for only while the lot has fewer than 3 cards, the deck is
     # not empty and some open ship could hold the bigger lot.
     if phase == TURN_DRAW:
         strategy = state.seat_strategy[auctioneer]
+        external = is_external_nb(state, auctioneer, record)
         while counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]:
-            if not draw_nb(table, strategy, state, auctioneer):
+            if external:
+                if stop_nb(state, DECISION + DRAW_DECISION, auctioneer, counts[DAY], auctioneer, TURN_DRAW, 0):
+                    return PAUSED
+                more = state.step[STEP_CHOICE] != 0
+            else:
+                more = draw_nb(table, strategy, state, auctioneer)
+            if not more:
                 break
             add_to_lot_nb(state)
         phase = TURN_BID
@@ -319,7 +384,13 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         seat = bidder
         while True:
             if HOLDS - state.ship_len[seat] >= lot_len and state.money[seat] > counts[HIGHEST]:
-                answer_nb(state, seat, bid_nb(table, state.seat_strategy[seat], state, seat))
+                if is_external_nb(state, seat, record):
+                    if stop_nb(state, DECISION + BID_DECISION, seat, counts[DAY], auctioneer, TURN_BID, seat):
+                        return PAUSED
+                    answer = state.step[STEP_CHOICE]
+                else:
+                    answer = bid_nb(table, state.seat_strategy[seat], state, seat)
+                answer_nb(state, seat, answer)
             if seat == auctioneer:
                 break
             seat += 1
@@ -361,7 +432,25 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         record_turn_nb(state, auctioneer, free_seat, free_from)
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
-    return free_seat >= 0 or counts[OPEN_SHIPS] == 0
+    return 1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0
+
+
+@njit(cache=True)
+def play_choice_nb(state, seat, decision, choice):
+    """Apply ``seat``'s answer ``choice`` to ``decision`` (DRAW_DECISION: 0 offer the lot, 1
+    draw; BID_DECISION: the bid, 0 to pass) and return (the turn phase, its ``arg``) play
+    resumes from (a search player's rollout: ``finish_game_nb`` from there)."""
+    players = state.rules[RULE_PLAYERS]
+    auctioneer = state.counts[AUCTIONEER]
+    if decision == DRAW_DECISION:
+        if choice:
+            add_to_lot_nb(state)
+            return TURN_DRAW, 0
+        return TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
+    answer_nb(state, seat, choice)
+    if seat == auctioneer:
+        return TURN_SALE, 0
+    return TURN_BID, seat + 1 if seat + 1 < players else 0
 
 
 @njit(cache=True)
@@ -555,12 +644,58 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
 
 @njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game recording everything; return its GameState buffer (see game.trace)."""
+    """Play one game, stepped, recording everything; return its GameState buffer (see game.trace)."""
     buffer = inputs.copy()
+    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params)
+    while advance_nb(buffer, table) != GAME_OVER:
+        pass
+    return buffer
+
+
+# ---------------------------------------------------------------- a stepped game (core.stepping)
+
+@njit(cache=True, nogil=True)
+def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params):
+    """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped;
+    a slot whose strategy is core.stepping.EXTERNAL has its decisions answered by the caller."""
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    play_game_nb(state, table, True)
-    return buffer
+    begin_day_nb(state, 0, 0)  # C6
+    begin_stepping_nb(state, 0)
+
+
+@njit(cache=True, nogil=True)
+def advance_nb(buffer, table):
+    """Play on to the next stop, recording; return its event (core.stepping)."""
+    state = buffer[0]
+    resume_nb(state)
+    step = state.step
+    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], DAYS - 1, True)
+    return stepped_event_nb(state, paused)
+
+
+@njit(cache=True)
+def legal_choices_nb(buffer):
+    """The answers the rules allow at the decision stopped at (none elsewhere): C8 0 offer the
+    lot or 1 draw another card; C9 0 (pass) or a bid from the highest bid + 1 to the seat's money."""
+    state = buffer[0]
+    event = state.step[STEP_EVENT]
+    if event == DECISION + DRAW_DECISION:
+        return np.arange(2)
+    if event == DECISION + BID_DECISION:
+        lowest = state.counts[HIGHEST] + 1
+        choices = np.arange(lowest - 1, state.money[state.step[STEP_ACTOR]] + 1)
+        choices[0] = 0
+        return choices
+    return np.arange(0)
+
+
+@njit(cache=True, nogil=True)
+def apply_choice_nb(buffer, table, choice):
+    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
+    play it and on to the next stop; return that stop's event."""
+    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer))
+    return advance_nb(buffer, table)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);

@@ -48,7 +48,7 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params,
 )
-from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
+from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
 from ..rules import DAYS, MAX_PLAYERS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
 from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, STATE_DTYPE
 from ..state import bid_nb as ask_bid_nb
@@ -154,19 +154,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
                 sim.removed[j] = pool[j]
             for j in range(deck_len):
                 sim.deck[j] = pool[removed + j]
-            if kind == DRAWING:
-                if actions[a] == 1:
-                    add_to_lot_nb(sim)
-                    phase, bidder = TURN_DRAW, 0
-                else:
-                    phase, bidder = TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
-            else:
-                answer_nb(sim, seat, actions[a])
-                if seat == auctioneer:
-                    phase, bidder = TURN_SALE, 0
-                else:
-                    phase, bidder = TURN_BID, seat + 1 if seat + 1 < players else 0
-            rollout_game_nb(sim, table, auctioneer, phase, bidder, last_day, None)  # recording nothing
+            phase, arg = play_choice_nb(sim, seat, DRAW_DECISION if kind == DRAWING else BID_DECISION, actions[a])
+            rollout_game_nb(sim, table, auctioneer, phase, arg, last_day, None)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
     return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 

@@ -1,0 +1,113 @@
+"""Stepping a game: what every game's engine shares to stop at a decision or an event and go on.
+
+Each game's engine has one play loop (``finish_game_nb``), which the batch kernel, a search
+player's rollouts, the trace and the ``play`` table all run. Called with ``record`` None (the
+kernel, the rollouts) it never stops; numba prunes the stops before compiling. Called with
+``record`` True it stops at every event a caller may want to see or answer, OpenSpiel-style:
+
+- the events of a day (:data:`DAY_START`, :data:`TURN_START`, :data:`TURN_END`,
+  :data:`DAY_OVER`, :data:`DAY_SCORED`), and :data:`GAME_OVER`;
+- a decision of a seat whose strategy id is :data:`EXTERNAL` (:data:`DECISION` + k: the k-th
+  of the game's decisions, ``registry.decisions`` order): the caller answers it, the play
+  loop applies the answer (one copy of each rule: the loop's own) and goes on.
+
+Where it stopped is kept in the state's ``step`` field (``STEP_*`` below). To go on, the loop
+is entered again at the stored seat and phase with ``STEP_RESUMING`` set: the first stop it
+meets is the one it stopped at, which lets it pass (:func:`stop_nb`), so nothing is played
+twice. Each game's engine offers the same stepping functions on this: ``new_game_nb``,
+``advance_nb`` (play to the next stop, return its event), ``legal_choices_nb`` (at a
+decision) and ``apply_choice_nb`` (answer it and play to the next stop). ``trace_game_nb``
+steps a whole game with every seat a strategy.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# The state's ``step`` field: what the last stop was, and where play resumes.
+STEP_EVENT, STEP_ACTOR, STEP_DAY, STEP_SEAT, STEP_PHASE, STEP_ARG, STEP_RESUMING, STEP_CHOICE = range(8)
+N_STEP = 8
+STEP_DTYPE = (np.int64, N_STEP)  # how a game's STATE_DTYPE declares its ``step`` field
+
+# Events (STEP_EVENT); STEP_ACTOR is the seat it concerns (-1: none).
+NOT_STARTED = -1  # new_game_nb: no stop yet
+DAY_START = 0  # actor: the day's starting seat
+TURN_START = 1  # actor: whose turn it is (before anything of the turn is played)
+TURN_END = 2  # actor: whose turn it was
+DAY_OVER = 3  # the day's turns are over, before scoring
+DAY_SCORED = 4  # the day was scored; actor: the next day's starting seat (-1 after the last day)
+GAME_OVER = 5
+DECISION = 16  # DECISION + k: the actor must answer the game's k-th decision
+EVENT_NAMES = ("day start", "turn start", "turn end", "day over", "day scored", "game over")
+
+EXTERNAL = -1  # a seat's strategy id when the caller answers its decisions (apply_choice_nb)
+
+# Phases every game's play loop knows besides its own turn phases (numbered below these).
+PHASE_DAY_START, PHASE_DAY_OVER, PHASE_DAY_SCORED = 100, 101, 102
+PAUSED = 2  # what a game's loop functions return when they stopped (0 and 1 are their own answers)
+
+
+@njit(cache=True)
+def stop_nb(state, event, actor, day, seat, phase, arg):
+    """A stop of the play loop (``record`` True only): True to stop here (the caller returns
+    PAUSED up the loop), False to go on, when this is the stop play resumes from. ``seat``,
+    ``phase`` and ``arg`` (a game's own: the next bidder, whether the day ends) are where
+    the loop is entered again."""
+    step = state.step
+    if step[STEP_RESUMING]:
+        step[STEP_RESUMING] = 0
+        return False
+    step[STEP_EVENT] = event
+    step[STEP_ACTOR] = actor
+    step[STEP_DAY] = day
+    step[STEP_SEAT] = seat
+    step[STEP_PHASE] = phase
+    step[STEP_ARG] = arg
+    return True
+
+
+@njit(cache=True)
+def is_external_nb(state, seat, record):
+    """Whether the caller answers ``seat``'s decisions (never in the kernel: ``record`` None)."""
+    if record is None:
+        return False
+    return state.seat_strategy[seat] == EXTERNAL
+
+
+@njit(cache=True)
+def begin_stepping_nb(state, seat):
+    """A started game, to be stepped from its first day's start (``seat`` starts it)."""
+    step = state.step
+    step[:] = 0
+    step[STEP_EVENT] = NOT_STARTED
+    step[STEP_ACTOR] = seat
+    step[STEP_SEAT] = seat
+    step[STEP_PHASE] = PHASE_DAY_START
+
+
+@njit(cache=True)
+def resume_nb(state):
+    """Before entering the loop again: pass the stop it made last (none before the first)."""
+    state.step[STEP_RESUMING] = state.step[STEP_EVENT] != NOT_STARTED
+
+
+@njit(cache=True)
+def stepped_event_nb(state, paused):
+    """The event the loop stopped at, or GAME_OVER when it played to the end."""
+    if not paused:
+        state.step[STEP_EVENT] = GAME_OVER
+        state.step[STEP_ACTOR] = -1
+    return state.step[STEP_EVENT]
+
+
+@njit(cache=True)
+def set_choice_nb(state, choice, legal):
+    """Record the caller's answer to the decision stopped at, refusing one not in ``legal``."""
+    event = state.step[STEP_EVENT]
+    if event < DECISION:
+        raise ValueError("no decision to answer: the game is not stopped at one")
+    for c in legal:
+        if c == choice:
+            state.step[STEP_CHOICE] = choice
+            return
+    raise ValueError("not a legal choice at this decision")
