@@ -24,8 +24,8 @@ from medici_sim.games.card.rules import RULE_CAPACITY
 from medici_sim.games.card.state import DECK_LEN, MARKET_LEN, REVEALED
 from medici_sim.games.classic import engine as classic_engine
 from medici_sim.games.classic.rules import HOLDS, MAX_LOT
-from medici_sim.games.classic.state import HIGHEST, LOT_LEN, MAX_FREE
 from medici_sim.games.classic.state import DECK_LEN as CLASSIC_DECK_LEN
+from medici_sim.games.classic.state import HIGHEST, LOT_LEN, MAX_FREE
 
 ENGINES = {"card": card_engine, "classic": classic_engine}
 LINEUPS = {"card": ["expert", "greedy", "random", "collector", "cautious", "gambler"],
