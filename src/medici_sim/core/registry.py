@@ -237,6 +237,7 @@ class Game:
     totals_rules: object | None = None
     narrate: Callable | None = None  # (Kernel, game_index) -> (data, text): the kernel's game told turn by turn
     #                                   with its scoring explained (JSON-serialisable dict, text; `medici-sim trace`)
+    rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)

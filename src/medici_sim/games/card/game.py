@@ -10,7 +10,7 @@ from ...core.registry import Game
 from . import engine, narrate, reference, state
 from .deck import default_deck, parse_deck, resolve_deck
 from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, rule_arrays
-from .strategies import BUILT_INS, REGISTRY
+from .strategies import BUILT_INS, REGISTRY, search
 
 
 def kernel_inputs(config) -> np.ndarray:
@@ -145,6 +145,7 @@ GAME = Game(
     variants=VARIANTS,
     registry=REGISTRY,
     built_ins=BUILT_INS,
+    rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(),

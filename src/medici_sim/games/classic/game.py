@@ -19,7 +19,7 @@ from .rules import (
     rule_arrays,
     starting_money,
 )
-from .strategies import BUILT_INS, REGISTRY
+from .strategies import BUILT_INS, REGISTRY, search
 
 VARIANTS = ("standard",)
 
@@ -151,6 +151,7 @@ GAME = Game(
     variants=VARIANTS,
     registry=REGISTRY,
     built_ins=BUILT_INS,
+    rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT

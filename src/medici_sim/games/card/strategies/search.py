@@ -55,6 +55,7 @@ MAX_ACTIONS = MAX_TAKES
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
+ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's Game.rollout_policy)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 _TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
@@ -133,7 +134,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 register(Strategy(
     name="search",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
-    params=search_params(POLICIES, "legal choice", confidence=1),
+    params=search_params(POLICIES, ROLLOUT_POLICY, "legal choice", confidence=1),
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
     untunable=SEARCH_UNTUNABLE,
 ))

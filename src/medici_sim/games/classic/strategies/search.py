@@ -64,6 +64,7 @@ MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
+ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's Game.rollout_policy)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 _TUNED_PARAMS = tuned_policy_params(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
@@ -175,7 +176,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 register(Strategy(
     name="search",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
-    params=search_params(POLICIES, "candidate", confidence=0.5, extra={"bid_levels": Param(
+    params=search_params(POLICIES, ROLLOUT_POLICY, "candidate", confidence=0.5, extra={"bid_levels": Param(
         4, 1, MAX_LEVELS, integer=True, help="bids tried besides pass and the policy's own: the lowest, more up to "
                                              "all its money")}),
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
