@@ -111,3 +111,15 @@ def set_choice_nb(state, choice, legal):
             state.step[STEP_CHOICE] = choice
             return
     raise ValueError("not a legal choice at this decision")
+
+
+def stepped_events(engine, kernel, game_index: int):
+    """Step game ``game_index`` of ``kernel``'s run (``engine``: its game's engine module, every
+    seat played by its strategy) and yield every stop as (event, actor, day, state), ``state``
+    the live record: what a narrator reads at each event, before play goes on."""
+    buffer = kernel.inputs.copy()
+    engine.new_game_nb(buffer, kernel.config.seed, game_index, kernel.seating, kernel.slot_strategy,
+                       kernel.slot_params)
+    state = buffer[0]
+    while (event := int(engine.advance_nb(buffer, kernel.table))) != GAME_OVER:
+        yield event, int(state["step"][STEP_ACTOR]), int(state["step"][STEP_DAY]), state

@@ -175,7 +175,7 @@ def finish_game_nb(state, table, seat, phase, last_day, record):
             if record is not None:
                 if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
                     return True
-            score_day_nb(state, day)
+            score_day_nb(state, day, record)
             end_day_nb(state)
             seat = next_starter_nb(state) if day < last_day else -1  # R21 (no draw after day 3)
         if record is not None:
@@ -226,7 +226,7 @@ def finish_day_nb(state, day, seat, phase, table, record):
                 ran_out = 1  # R12
                 break
             if record is not None:
-                if stop_nb(state, stepping.TURN_START, seat, day, seat, phase, 0):
+                if stop_nb(state, stepping.TURN_START, seat, day, seat, phase, open_before == 1):
                     return True
             if play_turn_nb(state, seat, table, record):
                 return True
@@ -375,8 +375,9 @@ def board_nb(state, seat, card):
 # ---------------------------------------------------------------- scoring
 
 @njit(cache=True)
-def score_day_nb(state, day):
-    """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses."""
+def score_day_nb(state, day, record=None):
+    """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses (recording
+    each good's bonuses when ``record``: the trace tells them)."""
     players = state.rules[RULE_PLAYERS]
     ship_pay = state.day_ship_pay[day]
     majority_pay = state.day_majority_pay[day]
@@ -394,11 +395,15 @@ def score_day_nb(state, day):
         pay_places_nb(state.warehouse_icons[:, good], players, state.majority_share, 1, majority_pay)  # R17
         for p in range(players):
             icons = state.warehouse_icons[p, good]
+            paid = 0
             if icons >= big_min:
-                bonus_pay[p] += state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
+                paid = state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
                 state.variant_extra[p] += state.rules[RULE_BIG_BONUS] - state.rules[RULE_BONUS]
             elif icons >= bonus_min:
-                bonus_pay[p] += state.rules[RULE_BONUS]  # R18
+                paid = state.rules[RULE_BONUS]  # R18
+            bonus_pay[p] += paid
+            if record is not None:
+                state.day_good_bonus[day, good, p] = paid
     for p in range(players):
         state.florins[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
         for good in range(N_GOODS):

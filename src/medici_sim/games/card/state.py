@@ -81,6 +81,7 @@ STATE_DTYPE = np.dtype([
     ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
+    ("day_good_bonus", _I8, (DAYS, N_GOODS, MAX_PLAYERS)),  # each good's R18/R19 bonuses, when traced
     ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when the game is traced
     ("day_turns", _I8, (DAYS, MAX_CARDS)), ("day_turn_count", _I8, DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
