@@ -325,6 +325,13 @@ def play_turn_nb(state, auctioneer, table, record):
     return finish_turn_nb(state, auctioneer, TURN_DRAW, 0, table, record)
 
 
+@njit(cache=True, inline="always")
+def lot_may_grow_nb(counts):
+    """C8: another card may be drawn while the lot has fewer than 3 cards, the deck is not
+    empty and some open ship could hold the bigger lot."""
+    return counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]
+
+
 @njit(cache=True)
 def add_to_lot_nb(state):
     """C8: deal a card face up onto the end of the lot."""
@@ -359,12 +366,10 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     seat (a stepped game, core.stepping)."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
-    # C8: another card is asked for only while the lot has fewer than 3 cards, the deck is
-    # not empty and some open ship could hold the bigger lot.
     if phase == TURN_DRAW:
         strategy = state.seat_strategy[auctioneer]
         external = is_external_nb(state, auctioneer, record)
-        while counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]:
+        while lot_may_grow_nb(counts):
             if external:
                 if stop_nb(state, DECISION + DRAW_DECISION, auctioneer, counts[DAY], auctioneer, TURN_DRAW, 0):
                     return PAUSED
@@ -374,6 +379,8 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
             if not more:
                 break
             add_to_lot_nb(state)
+        if record is not None:
+            state.lot_could_grow = lot_may_grow_nb(counts)  # the auctioneer stopped, or C8 did
         phase = TURN_BID
         bidder = auctioneer + 1 if auctioneer + 1 < players else 0
     lot_len = counts[LOT_LEN]

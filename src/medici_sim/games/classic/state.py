@@ -119,6 +119,7 @@ STATE_DTYPE = np.dtype([
     ("day_card_location", _I8, (DAYS, N_CARDS)),
     ("day_log", _I8, (DAYS, MAX_LOG)), ("day_log_len", _I8, DAYS),
     ("rng", np.uint64, 1),
+    ("lot_could_grow", np.int64),  # C8 allowed another card when the lot was offered (recorded when traced)
     ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
 ], align=True)
 
