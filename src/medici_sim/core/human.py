@@ -27,7 +27,7 @@ from typing import Protocol
 
 from numba import njit
 
-from .narration import plural
+from .narration import plural, rank_places, render_ranking
 from .registry import HUMAN, Game, Strategy
 from .stepping import DAY_OVER, DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR, STEP_DAY
 
@@ -158,6 +158,25 @@ class GameTable:
     def legal_choices(self) -> list[int]:
         """The answers the rules allow at the decision the game is stopped at (the engine's own list)."""
         return [int(c) for c in self.engine.legal_choices_nb(self.buffer)]
+
+    def ship_ranking(self, day: int, coin: int, heading: str) -> tuple[dict, list[str]]:
+        """Day ``day``'s ships ranked by the engine's values, and the scoring's first lines:
+        ``heading`` (its ``{payouts}``: what the places pay), the ranking, each ship's cargo."""
+        s, players = self.s, self.players
+        values = [int(v) for v in s["day_ship_value"][day, :players]]
+        payouts = [int(v) for v in s["ship_payouts"][:players]]
+        ships = rank_places(values, payouts, coin, "")
+        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
+                 heading.format(payouts=" / ".join(map(str, payouts)))]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", coin)]
+        for p in range(players):
+            if self.sailed and self.sailed[p]:
+                lines.append(f"    {self.names[p]}: {self.cards_text(self.sailed[p])}")
+        return ships, lines
+
+    def cards_text(self, cards) -> str:
+        """Cards in words (the game's own names)."""
+        raise NotImplementedError
 
     def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
         """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""

@@ -83,6 +83,9 @@ class CardTable(human.GameTable):
         s = self.s
         return [int(c) for c in s["market"][:int(s["counts"][MARKET_LEN])]]
 
+    def cards_text(self, cards) -> str:
+        return cards_text(self.s, cards)
+
     # ------------------------------------------------------------ decisions
 
     def decide(self, decision: int, seat: int) -> int:
@@ -211,23 +214,15 @@ class CardTable(human.GameTable):
     def scoring(self, day: int, next_starter: int) -> str:
         """Day ``day``'s scoring explained from the state and the rule data (R13-R19, R21)."""
         s = self.s
-        players, names = self.players, self.names
-        values = [int(v) for v in s["day_ship_value"][day, :players]]
-        payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, SHARE_COIN, "")
-        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
-                 f"Ships (the value of all cards aboard, green ones too; places pay {' / '.join(map(str, payouts))}; "
-                 f"tied players pool their places, each share rounded down to a multiple of {SHARE_COIN}):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
-        for p in range(players):
-            if self.sailed and self.sailed[p]:
-                lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
+        players = self.players
+        ships, lines = self.ship_ranking(day, SHARE_COIN, "Ships (the value of all cards aboard, green ones too; "
+                                         "places pay {payouts}; tied players pool their places, each share rounded "
+                                         f"down to a multiple of {SHARE_COIN}):")
         lines.append("Unloading: goods cards go to the warehouses; green 2s and black 7s leave the game.")
         lines.append(f"Goods (most icons {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}, today's included; "
                      f"no icon, no place; ties shared as for ships) and bonuses ({self.bonus_rule()}):")
         icons = s["day_warehouse_icons"][day]
         majority_pay, bonus_pay = [0] * players, [0] * players
-        bonus_min, big_min = int(s["rules"][RULE_BONUS_MIN]), int(s["rules"][RULE_BIG_BONUS_MIN])
         for g in range(N_GOODS):
             counts = [int(icons[p, g]) for p in range(players)]
             if not any(counts):
@@ -237,11 +232,8 @@ class CardTable(human.GameTable):
             parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
-                if counts[p] >= big_min:
-                    bonus = int(s["rules"][RULE_BIG_BONUS])
-                elif counts[p] >= bonus_min:
-                    bonus = int(s["rules"][RULE_BONUS])
-                else:
+                bonus = int(s["day_good_bonus"][day, g, p])  # the engine's R18 / R19 bonus
+                if not bonus:
                     continue
                 bonus_pay[p] += bonus
                 parts.append(f"bonus seat {p + 1}: {bonus}")

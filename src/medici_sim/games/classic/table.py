@@ -71,6 +71,9 @@ class ClassicTable(human.GameTable):
         self.last_free = -1  # the seat filled for free by the last auction (C11), else -1
         self.track_before = np.zeros((self.players, N_GOODS), np.int64)
 
+    def cards_text(self, cards) -> str:
+        return cards_text(self.s, cards)
+
     # ------------------------------------------------------------ decisions
 
     def decide(self, decision: int, seat: int) -> int:
@@ -221,17 +224,10 @@ class ClassicTable(human.GameTable):
     def scoring(self, day: int, next_starter: int) -> str:
         """Day ``day``'s scoring explained from the state and the rule data (C13-C16, C6)."""
         s = self.s
-        players, names = self.players, self.names
-        values = [int(v) for v in s["day_ship_value"][day, :players]]
-        payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, SHARE_COIN, "")
-        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
-                 f"Ships (places pay {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
-                 "their places, each share rounded down to a whole florin):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
-        for p in range(players):
-            if self.sailed and self.sailed[p]:
-                lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
+        players = self.players
+        ships, lines = self.ship_ranking(day, SHARE_COIN, "Ships (places pay {payouts}; an empty ship ranks too; "
+                                         "tied players share their places, each share rounded down to a whole "
+                                         "florin):")
         track = s["track"][:players]
         rises = []
         for p in range(players):
