@@ -47,7 +47,7 @@ def stepped(k: Kernel, game_index: int, slot_strategy=None, answer=None):
     engine = ENGINES[k.config.game]
     buffer = k.inputs.copy()
     engine.new_game_nb(buffer, k.config.seed, game_index, k.seating,
-                       k.slot_strategy if slot_strategy is None else slot_strategy, k.slot_params)
+                       k.slot_strategy if slot_strategy is None else slot_strategy, k.slot_params, k.table)
     events = []
     event = engine.advance_nb(buffer, k.table)
     while event != stepping.GAME_OVER:
@@ -90,7 +90,7 @@ def strategy_answer(k: Kernel):
         slot = int(state["seat_slot"][seat])
         fn = registry[k.config.strategies[slot].name].decisions[registry.decisions[decision]]
         choice = int(fn(state, seat, tuple(float(x) for x in state["seat_params"][seat])))
-        assert choice in ENGINES[k.config.game].legal_choices_nb(buffer)
+        assert choice in ENGINES[k.config.game].legal_choices_nb(buffer, k.table)
         return choice
     return answer
 
@@ -156,7 +156,7 @@ def test_the_legal_choices_are_what_the_rules_allow_at_random_states(game, playe
 
     def answer(buffer, decision, seat):
         state = buffer[0]
-        legal = [int(c) for c in engine.legal_choices_nb(buffer)]
+        legal = [int(c) for c in engine.legal_choices_nb(buffer, k.table)]
         if game == "card" and decision == card_engine.REVEAL_DECISION:
             counts = state["counts"]  # R9: asked only with a market, a deck and fewer than 3 reveals
             assert counts[MARKET_LEN] > 0 and counts[DECK_LEN] > 0 and counts[REVEALED] < 3

@@ -143,7 +143,7 @@ class GameTable:
         for slot, strategy in enumerate(slot_strategy):
             if k.table_names[strategy] == HUMAN:
                 slot_strategy[slot] = EXTERNAL
-        engine.new_game_nb(self.buffer, k.config.seed, 0, k.seating, slot_strategy, k.slot_params)
+        engine.new_game_nb(self.buffer, k.config.seed, 0, k.seating, slot_strategy, k.slot_params, k.table)
         event = engine.advance_nb(self.buffer, k.table)
         while event != GAME_OVER:
             step = self.s["step"]
@@ -157,7 +157,7 @@ class GameTable:
 
     def legal_choices(self) -> list[int]:
         """The answers the rules allow at the decision the game is stopped at (the engine's own list)."""
-        return [int(c) for c in self.engine.legal_choices_nb(self.buffer)]
+        return [int(c) for c in self.engine.legal_choices_nb(self.buffer, self.kernel.table)]
 
     def ship_ranking(self, day: int, coin: int, heading: str) -> tuple[dict, list[str]]:
         """Day ``day``'s ships ranked by the engine's values, and the scoring's first lines:

@@ -119,7 +119,7 @@ def stepped_events(engine, kernel, game_index: int):
     the live record: what a narrator reads at each event, before play goes on."""
     buffer = kernel.inputs.copy()
     engine.new_game_nb(buffer, kernel.config.seed, game_index, kernel.seating, kernel.slot_strategy,
-                       kernel.slot_params)
+                       kernel.slot_params, kernel.table)
     state = buffer[0]
     while (event := int(engine.advance_nb(buffer, kernel.table))) != GAME_OVER:
         yield event, int(state["step"][STEP_ACTOR]), int(state["step"][STEP_DAY]), state

@@ -562,7 +562,7 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
 def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
     """Play one game, stepped; return its GameState buffer, day records and card locations included."""
     buffer = inputs.copy()
-    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params)
+    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)
     while advance_nb(buffer, table) != GAME_OVER:
         pass
     return buffer
@@ -571,9 +571,11 @@ def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params,
 # ---------------------------------------------------------------- a stepped game (core.stepping)
 
 @njit(cache=True, nogil=True)
-def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params):
+def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
     """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped;
-    a slot whose strategy is core.stepping.EXTERNAL has its decisions answered by the caller."""
+    a slot whose strategy is core.stepping.EXTERNAL has its decisions answered by the caller.
+    Every stepping function takes the run's strategy table: its name, which hashes the sources
+    of the kernel's code, keeps numba's cache from serving code compiled from older sources."""
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     start_day_nb(state, 0, 0)  # R7
@@ -591,7 +593,7 @@ def advance_nb(buffer, table):
 
 
 @njit(cache=True)
-def legal_choices_nb(buffer):
+def legal_choices_nb(buffer, table):
     """The answers the rules allow at the decision stopped at (none elsewhere): R9 0 stop or
     1 reveal; R10 the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last card too)."""
     state = buffer[0]
@@ -608,7 +610,7 @@ def legal_choices_nb(buffer):
 def apply_choice_nb(buffer, table, choice):
     """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
     play it and on to the next stop; return that stop's event."""
-    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer))
+    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer, table))
     return advance_nb(buffer, table)
 
 
