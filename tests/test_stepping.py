@@ -19,14 +19,17 @@ from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card import reference as card_reference
+from medici_sim.games.card import stepped as card_stepped
 from medici_sim.games.card.deck import default_deck
 from medici_sim.games.card.rules import RULE_CAPACITY
 from medici_sim.games.card.state import DECK_LEN, MARKET_LEN, REVEALED
 from medici_sim.games.classic import engine as classic_engine
+from medici_sim.games.classic import stepped as classic_stepped
 from medici_sim.games.classic.rules import HOLDS, MAX_LOT
 from medici_sim.games.classic.state import DECK_LEN as CLASSIC_DECK_LEN
 from medici_sim.games.classic.state import HIGHEST, LOT_LEN, MAX_FREE
 
+STEPPED = {"card": card_stepped, "classic": classic_stepped}
 ENGINES = {"card": card_engine, "classic": classic_engine}
 LINEUPS = {"card": ["expert", "greedy", "random", "collector", "cautious", "gambler"],
            "classic": ["expert", "value", "random", "collector", "bargain", "value"]}
@@ -44,7 +47,7 @@ def kernel(game: str, players: int, seed: int, names=None, seating: str = "rotat
 def stepped(k: Kernel, game_index: int, slot_strategy=None, answer=None):
     """Step game ``game_index`` to its end (``answer(buffer, event, actor)`` answers the
     decisions of EXTERNAL seats); the buffer and the events met."""
-    engine = ENGINES[k.config.game]
+    engine = STEPPED[k.config.game]
     buffer = k.inputs.copy()
     engine.new_game_nb(buffer, k.config.seed, game_index, k.seating,
                        k.slot_strategy if slot_strategy is None else slot_strategy, k.slot_params, k.table)
@@ -90,7 +93,7 @@ def strategy_answer(k: Kernel):
         slot = int(state["seat_slot"][seat])
         fn = registry[k.config.strategies[slot].name].decisions[registry.decisions[decision]]
         choice = int(fn(state, seat, tuple(float(x) for x in state["seat_params"][seat])))
-        assert choice in ENGINES[k.config.game].legal_choices_nb(buffer, k.table)
+        assert choice in STEPPED[k.config.game].legal_choices_nb(buffer, k.table)
         return choice
     return answer
 
@@ -102,7 +105,7 @@ def test_a_caller_answering_every_decision_plays_the_game_its_answers_make(game,
     outside = np.full(len(names), stepping.EXTERNAL)
     for index in range(GAMES_EACH):
         asked, asked_events = stepped(k, index, outside, strategy_answer(k))
-        traced = ENGINES[game].trace_game_nb(k.config.seed, index, k.inputs, k.seating, k.slot_strategy,
+        traced = STEPPED[game].trace_game_nb(k.config.seed, index, k.inputs, k.seating, k.slot_strategy,
                                             k.slot_params, k.table)
         assert any(kind >= stepping.DECISION for kind, _ in asked_events)
         for field in traced.dtype.names:
@@ -150,7 +153,7 @@ def test_the_legal_choices_are_what_the_rules_allow_at_random_states(game, playe
     """Every seat answered at random among the legal choices: at each decision, they are the
     rules' choices, and an answer outside them is refused with the game left as it was."""
     k = kernel(game, players, seed=players)
-    engine = ENGINES[game]
+    engine = STEPPED[game]
     rng = random.Random(players)
     checked = [0]
 

@@ -82,14 +82,14 @@ LEGEND_AGAIN = "?"  # typed at any question, shows the table's legend again
 
 class GameTable:
     """The Python side of one game with a person at seat ``human_seat`` (0-based): what every
-    game's table shares. A game's table (``games/*/table.py``) sets ``engine`` (its engine
-    module: the stepping functions of core.stepping), ``money`` (the state field of each
+    game's table shares. A game's table (``games/*/table.py``) sets ``engine`` (its
+    ``stepped`` module: the engine's stepping functions, core.stepping), ``money`` (the state field of each
     seat's florins) and ``legend()`` (what the table's columns mean), and adds its
     decisions (``decide``), events and views. A table speaks plain words: the rule points
     are in the docs (``Game.rules_page``), which the command names as the game starts.
     """
 
-    engine: ModuleType  # the game's engine: new_game_nb, advance_nb, apply_choice_nb, legal_choices_nb
+    engine: ModuleType  # the game's stepping functions (games/*/stepped.py): new_game_nb, advance_nb, ...
     money = "florins"
 
     def __init__(self, kernel, human_seat: int, strategies: Sequence[str], say: Callable[[str], None],

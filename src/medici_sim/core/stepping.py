@@ -14,10 +14,10 @@ kernel, the rollouts) it never stops; numba prunes the stops before compiling. C
 Where it stopped is kept in the state's ``step`` field (``STEP_*`` below). To go on, the loop
 is entered again at the stored seat and phase with ``STEP_RESUMING`` set: the first stop it
 meets is the one it stopped at, which lets it pass (:func:`stop_nb`), so nothing is played
-twice. Each game's engine offers the same stepping functions on this: ``new_game_nb``,
+twice. Each game's ``stepped.py`` offers the same stepping functions on this: ``new_game_nb``,
 ``advance_nb`` (play to the next stop, return its event), ``legal_choices_nb`` (at a
-decision) and ``apply_choice_nb`` (answer it and play to the next stop). ``trace_game_nb``
-steps a whole game with every seat a strategy.
+decision) and ``apply_choice_nb`` (answer it and play to the next stop); its
+``trace_game_nb`` steps a whole game with every seat a strategy.
 """
 from __future__ import annotations
 

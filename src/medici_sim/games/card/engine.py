@@ -6,9 +6,13 @@ dispatchers ``reveal_nb`` / ``take_nb`` declared in ``state.py`` with the strate
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol.md exactly, so the reference engine (``reference.py``) plays the same games.
 
-Recording a game (its turns and where every card is, for the trace and the tests) is the
-play loop's ``record`` argument: ``True`` when tracing, ``None`` in the simulation's kernel,
-where numba prunes the recording branches before compiling, so a run never compiles the recorders.
+One play loop (``finish_game_nb``) plays every game: the batch kernel's (``play_games_nb``),
+a search player's rollouts (from the decision searched), and a stepped game (core.stepping:
+``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
+the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
+``True`` when stepping, recording the game (its turns and where every card is) and stopping
+at every event, ``None`` in the kernel and the rollouts, where numba prunes the recording and
+the stops before compiling, so a run never compiles them.
 """
 from __future__ import annotations
 
@@ -28,23 +32,15 @@ from ...core.stepping import (
     DAY_SCORED,
     DAY_START,
     DECISION,
-    GAME_OVER,
     PHASE_DAY_OVER,
     PHASE_DAY_SCORED,
     PHASE_DAY_START,
-    STEP_ACTOR,
     STEP_CHOICE,
-    STEP_EVENT,
-    STEP_PHASE,
-    STEP_SEAT,
     TURN_END,
-    begin_stepping_nb,
     is_external_nb,
-    resume_nb,
-    set_choice_nb,
-    stepped_event_nb,
     stop_nb,
 )
+from .recording import record_card_locations_nb, record_turn_nb
 from .rules import (
     DAYS,
     MAJORITY_PAYOUTS,
@@ -63,29 +59,17 @@ from .state import (
     DAY,
     DAY_ID,
     DECK_LEN,
-    LOC_DECK,
-    LOC_MARKET,
-    LOC_OUT,
-    LOC_SHIP,
-    LOC_TWICE,
-    LOC_UNSEEN,
-    LOC_WAREHOUSE,
     MARKET_LEN,
     N_CARDS,
     OUT_LEN,
     REVEALED,
     STATE_DTYPE,
-    TURN_CARD_AT,
-    TURN_CARD_BITS,
     TURN_ID,
-    TURN_REVEALED_AT,
-    TURN_TAKE_AT,
     UNSEEN_CARDS,
     UNSEEN_ICONS,
     UNSEEN_NO_GOOD,
     UNSEEN_VALUE,
     fits_nb,
-    legal_takes_nb,
     reveal_nb,
     take_nb,
     takes_space_nb,
@@ -472,44 +456,6 @@ def copy_play_nb(dst, src):
     dst.rng[0] = src.rng[0]
 
 
-@njit(cache=True)
-def record_turn_nb(state, seat, choice):
-    """Append the turn being played to the day's turns (packed as state.TURN_* describes):
-    the seat, the cards it revealed (the market's last REVEALED cards) and the take flags of
-    its ``choice``. Called before ``take_cards_nb``, which refuses an illegal choice."""
-    day = state.counts[DAY]
-    n = state.counts[MARKET_LEN]
-    revealed = state.counts[REVEALED]
-    word = seat | (revealed << TURN_REVEALED_AT) | ((choice & 3) << TURN_TAKE_AT)
-    for i in range(revealed):
-        word |= state.market[n - revealed + i] << (TURN_CARD_AT + TURN_CARD_BITS * i)
-    state.day_turns[day, state.day_turn_count[day]] = word
-    state.day_turn_count[day] += 1
-
-
-@njit(cache=True)
-def _locate_nb(location, card, place):
-    location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
-
-
-@njit(cache=True)
-def record_card_locations_nb(state, day):
-    """Where every card is at the end of the day's turns (for the invariant tests)."""
-    location = state.day_card_location[day, :state.counts[N_CARDS]]
-    location[:] = LOC_UNSEEN
-    for i in range(state.counts[DECK_LEN]):
-        _locate_nb(location, state.deck[i], LOC_DECK)
-    for i in range(state.counts[MARKET_LEN]):
-        _locate_nb(location, state.market[i], LOC_MARKET)
-    for i in range(state.counts[OUT_LEN]):
-        _locate_nb(location, state.out[i], LOC_OUT)
-    for p in range(state.rules[RULE_PLAYERS]):
-        for i in range(state.ship_len[p]):
-            _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
-        for i in range(state.warehouse_len[p]):
-            _locate_nb(location, state.warehouse[p, i], LOC_WAREHOUSE + p)
-
-
 # ---------------------------------------------------------------- many games
 
 @njit(cache=True)
@@ -556,62 +502,6 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
         play_game_nb(state, table, None)
         accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
-
-
-@njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
-def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game, stepped; return its GameState buffer, day records and card locations included."""
-    buffer = inputs.copy()
-    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)
-    while advance_nb(buffer, table) != GAME_OVER:
-        pass
-    return buffer
-
-
-# ---------------------------------------------------------------- a stepped game (core.stepping)
-
-@njit(cache=True, nogil=True)
-def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
-    """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped;
-    a slot whose strategy is core.stepping.EXTERNAL has its decisions answered by the caller.
-    Every stepping function takes the run's strategy table: its name, which hashes the sources
-    of the kernel's code, keeps numba's cache from serving code compiled from older sources."""
-    state = buffer[0]
-    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    start_day_nb(state, 0, 0)  # R7
-    begin_stepping_nb(state, 0)
-
-
-@njit(cache=True, nogil=True)
-def advance_nb(buffer, table):
-    """Play on to the next stop, recording; return its event (core.stepping)."""
-    state = buffer[0]
-    resume_nb(state)
-    step = state.step
-    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], DAYS - 1, True)
-    return stepped_event_nb(state, paused)
-
-
-@njit(cache=True)
-def legal_choices_nb(buffer, table):
-    """The answers the rules allow at the decision stopped at (none elsewhere): R9 0 stop or
-    1 reveal; R10 the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last card too)."""
-    state = buffer[0]
-    choices = np.arange(MAX_TAKES)
-    event = state.step[STEP_EVENT]
-    if event == DECISION + REVEAL_DECISION:
-        return choices[:2]
-    if event == DECISION + TAKE_DECISION:
-        return choices[:legal_takes_nb(state, state.step[STEP_ACTOR], choices)]
-    return choices[:0]
-
-
-@njit(cache=True, nogil=True)
-def apply_choice_nb(buffer, table, choice):
-    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
-    play it and on to the next stop; return that stop's event."""
-    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer, table))
-    return advance_nb(buffer, table)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);

@@ -69,7 +69,7 @@ from functools import partial
 from ...core import narration, stepping
 from ...core.narration import final_standings, next_starter_reason, rank_places
 from ...core.stepping import stepped_events
-from . import engine
+from . import stepped
 from .deck import default_deck
 from .rules import (
     BIG_BONUS,
@@ -157,7 +157,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     }
     starter_reason: dict = {"rule": "R7"}
     with kernel.naming_failures(game_index, 1):
-        for event, actor, day, s in stepped_events(engine, kernel, game_index):
+        for event, actor, day, s in stepped_events(stepped, kernel, game_index):
             if event == stepping.DAY_START:
                 check(actor == trace.day_starter[day], f"day {day + 1}: the starting seat disagrees")
                 record = {"day": day + 1, "starter": actor + 1, "starter_reason": starter_reason,

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...core import human, stepping
 from ...core.narration import paying, plural, rank_places, render_ranking
-from . import engine
+from . import engine, stepped
 from .narrate import FROM_END, card_name, decode_turn
 from .rules import (
     DAYS,
@@ -70,7 +70,7 @@ def taken_cards(s, choice: int) -> list[int]:
 class CardTable(human.GameTable):
     """The Python side of a card game with a person at seat ``human_seat`` (0-based)."""
 
-    engine = engine
+    engine = stepped
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):

@@ -5,10 +5,15 @@ A game is a ``GameState`` record (``state.py``), reused from game to game and dr
 dispatchers ``draw_nb`` / ``bid_nb`` declared in ``state.py`` with the strategy table it
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol-classic.md exactly, so the reference engine (``reference.py``) plays the
-same games. Recording a game (its turn log, card locations and day-end tracks and money, for
-the trace, the table and the tests) is the play loop's ``record`` argument: ``True`` when
-recording, ``None`` in the simulation's kernel, where numba prunes the recording branches
-before compiling, so a run never compiles the recorders.
+same games.
+
+One play loop (``finish_game_nb``) plays every game: the batch kernel's (``play_games_nb``),
+a search player's rollouts (from the decision searched), and a stepped game (core.stepping:
+``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
+the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
+``True`` when stepping, recording the game (its turn log, card locations and day-end tracks
+and money) and stopping at every event, ``None`` in the kernel and the rollouts, where numba
+prunes the recording and the stops before compiling, so a run never compiles them.
 """
 from __future__ import annotations
 
@@ -35,25 +40,16 @@ from ...core.stepping import (
     DAY_SCORED,
     DAY_START,
     DECISION,
-    GAME_OVER,
     PAUSED,
     PHASE_DAY_OVER,
     PHASE_DAY_SCORED,
     PHASE_DAY_START,
-    STEP_ACTOR,
-    STEP_ARG,
     STEP_CHOICE,
-    STEP_EVENT,
-    STEP_PHASE,
-    STEP_SEAT,
     TURN_END,
-    begin_stepping_nb,
     is_external_nb,
-    resume_nb,
-    set_choice_nb,
-    stepped_event_nb,
     stop_nb,
 )
+from .recording import record_day_nb, record_turn_nb
 from .rules import (
     DAYS,
     HOLDS,
@@ -78,12 +74,6 @@ from .state import (
     GOLD_ROW,
     HIGH_BIDDER,
     HIGHEST,
-    LOC_DECK,
-    LOC_DISCARDED,
-    LOC_REMOVED,
-    LOC_SHIP,
-    LOC_TWICE,
-    LOC_UNSEEN,
     LOT_LEN,
     LOT_VALUE,
     MAX_FREE,
@@ -533,78 +523,6 @@ def next_starter_nb(state):
     return poorest_seat_nb(state.money, state.rules[RULE_PLAYERS], state.rng)
 
 
-# ---------------------------------------------------------------- recording (tests only)
-
-@njit(cache=True)
-def record_turn_nb(state, auctioneer, free_seat, free_from):
-    """Append the turn just played to the day's log, in the reference engine's format:
-    auctioneer, L, lot..., A, (seat, bid) x A, winner, price, free_seat, F, free..."""
-    day = state.counts[DAY]
-    log = state.day_log[day]
-    n = state.day_log_len[day]
-    players = state.rules[RULE_PLAYERS]
-    lot_len = state.counts[LOT_LEN]
-    log[n] = auctioneer
-    log[n + 1] = lot_len
-    n += 2
-    for i in range(lot_len):
-        log[n] = state.lot[i]
-        n += 1
-    asked_at = n
-    n += 1
-    asked = 0
-    for step in range(1, players + 1):
-        seat = (auctioneer + step) % players
-        if state.turn_bid[seat] >= 0:
-            log[n] = seat
-            log[n + 1] = state.turn_bid[seat]
-            n += 2
-            asked += 1
-    log[asked_at] = asked
-    winner = state.counts[HIGH_BIDDER]
-    log[n] = winner
-    log[n + 1] = state.counts[HIGHEST] if winner >= 0 else 0
-    log[n + 2] = free_seat
-    n += 3
-    if free_seat >= 0:
-        log[n] = state.ship_len[free_seat] - free_from
-        n += 1
-        for i in range(free_from, state.ship_len[free_seat]):
-            log[n] = state.ship[free_seat, i]
-            n += 1
-    else:
-        log[n] = 0
-        n += 1
-    state.day_log_len[day] = n
-
-
-@njit(cache=True)
-def _locate_nb(location, card, place):
-    location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
-
-
-@njit(cache=True)
-def record_day_nb(state, day):
-    """At the end of the day's turns: the removed cards, the ships' cards and where every
-    card is (LOC_*; LOC_UNSEEN or LOC_TWICE would be a bug)."""
-    players = state.rules[RULE_PLAYERS]
-    for i in range(state.rules[RULE_REMOVED]):
-        state.day_removed[day, i] = state.removed[i]
-    state.day_ship_cards[day, :, :] = -1
-    location = state.day_card_location[day]
-    location[:] = LOC_UNSEEN
-    for i in range(state.counts[DECK_LEN]):
-        _locate_nb(location, state.deck[i], LOC_DECK)
-    for i in range(state.rules[RULE_REMOVED]):
-        _locate_nb(location, state.removed[i], LOC_REMOVED)
-    for i in range(state.counts[DISCARD_LEN]):
-        _locate_nb(location, state.discard[i], LOC_DISCARDED)
-    for p in range(players):
-        for i in range(state.ship_len[p]):
-            state.day_ship_cards[day, p, i] = state.ship[p, i]
-            _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
-
-
 # ---------------------------------------------------------------- many games
 
 @njit(cache=True)
@@ -647,64 +565,6 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
         play_game_nb(state, table, None)
         accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
-
-
-@njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
-def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game, stepped, recording everything; return its GameState buffer (see game.trace)."""
-    buffer = inputs.copy()
-    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)
-    while advance_nb(buffer, table) != GAME_OVER:
-        pass
-    return buffer
-
-
-# ---------------------------------------------------------------- a stepped game (core.stepping)
-
-@njit(cache=True, nogil=True)
-def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
-    """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped;
-    a slot whose strategy is core.stepping.EXTERNAL has its decisions answered by the caller.
-    Every stepping function takes the run's strategy table: its name, which hashes the sources
-    of the kernel's code, keeps numba's cache from serving code compiled from older sources."""
-    state = buffer[0]
-    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    begin_day_nb(state, 0, 0)  # C6
-    begin_stepping_nb(state, 0)
-
-
-@njit(cache=True, nogil=True)
-def advance_nb(buffer, table):
-    """Play on to the next stop, recording; return its event (core.stepping)."""
-    state = buffer[0]
-    resume_nb(state)
-    step = state.step
-    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], DAYS - 1, True)
-    return stepped_event_nb(state, paused)
-
-
-@njit(cache=True)
-def legal_choices_nb(buffer, table):
-    """The answers the rules allow at the decision stopped at (none elsewhere): C8 0 offer the
-    lot or 1 draw another card; C9 0 (pass) or a bid from the highest bid + 1 to the seat's money."""
-    state = buffer[0]
-    event = state.step[STEP_EVENT]
-    if event == DECISION + DRAW_DECISION:
-        return np.arange(2)
-    if event == DECISION + BID_DECISION:
-        lowest = state.counts[HIGHEST] + 1
-        choices = np.arange(lowest - 1, state.money[state.step[STEP_ACTOR]] + 1)
-        choices[0] = 0
-        return choices
-    return np.arange(0)
-
-
-@njit(cache=True, nogil=True)
-def apply_choice_nb(buffer, table, choice):
-    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
-    play it and on to the next stop; return that stop's event."""
-    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer, table))
-    return advance_nb(buffer, table)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game, StatColumn
-from . import engine, narrate, reference, state
+from . import engine, narrate, reference, state, stepped
 from .rules import (
     DAYS,
     HOLDS,
@@ -61,7 +61,7 @@ class GameTrace:
 
 def trace(kernel, game_index: int) -> GameTrace:
     """Play one game with everything recorded and return it in the reference's record format."""
-    buffer = engine.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
+    buffer = stepped.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
                                   kernel.slot_strategy, kernel.slot_params, kernel.table)
     state = buffer[0]
     p = kernel.config.players

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...core import human, stepping
 from ...core.narration import paying, plural, rank_places, render_ranking
-from . import engine
+from . import stepped
 from .narrate import card_name
 from .reference import turn_records
 from .rules import (
@@ -60,7 +60,7 @@ def cards_text(s, cards) -> str:
 class ClassicTable(human.GameTable):
     """The Python side of a classic game with a person at seat ``human_seat``."""
 
-    engine = engine
+    engine = stepped
     money = "money"
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
