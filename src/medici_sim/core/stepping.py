@@ -21,6 +21,8 @@ decision) and ``apply_choice_nb`` (answer it and play to the next stop); its
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 from numba import njit
 
@@ -111,6 +113,53 @@ def set_choice_nb(state, choice, legal):
             state.step[STEP_CHOICE] = choice
             return
     raise ValueError("not a legal choice at this decision")
+
+
+# ---------------------------------------------------------------- a game's entry points, written once
+# Templates: entry_points compiles each for a game, with the game's functions bound to the
+# names below that this module does not define (hence the noqa: F821).
+
+def _advance(buffer, table):
+    """Play on to the next stop, recording; return its event."""
+    state = buffer[0]
+    resume_nb(state)
+    step = state.step
+    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], DAYS - 1, True)  # noqa: F821
+    return stepped_event_nb(state, paused)
+
+
+def _apply_choice(buffer, table, choice):
+    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
+    play it and on to the next stop; return that stop's event."""
+    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer, table))  # noqa: F821
+    return advance_nb(buffer, table)  # noqa: F821
+
+
+def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
+    """Play one game, stepped with every seat a strategy, recording everything; return its
+    GameState buffer (the game's ``trace``)."""
+    buffer = inputs.copy()
+    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)  # noqa: F821
+    while advance_nb(buffer, table) != GAME_OVER:  # noqa: F821
+        pass
+    return buffer
+
+
+def entry_points(finish_game_nb, new_game_nb, legal_choices_nb, days: int) -> tuple:
+    """A game's ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``, written once here and
+    bound to the game's play loop (``finish_game_nb``), its ``new_game_nb`` and
+    ``legal_choices_nb`` (its stepped.py) and its number of days.
+
+    Each is compiled and cached by numba for its game alone: its signature holds the run's
+    strategy table, whose name is the game's and hashes the sources of the kernel's code, so
+    two games' entries never meet in the cache, nor do entries of older sources. ``nogil``: a
+    decision that never returns leaves signals answerable (cli.signals)."""
+    bound = {**globals(), "finish_game_nb": finish_game_nb, "new_game_nb": new_game_nb,
+             "legal_choices_nb": legal_choices_nb, "DAYS": days}
+    for name, template in (("advance_nb", _advance), ("apply_choice_nb", _apply_choice),
+                           ("trace_game_nb", _trace_game)):
+        bound[name] = njit(cache=True, nogil=True)(types.FunctionType(template.__code__, bound, name))
+    return bound["advance_nb"], bound["apply_choice_nb"], bound["trace_game_nb"]
 
 
 def stepped_events(engine, kernel, game_index: int):

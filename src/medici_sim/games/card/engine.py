@@ -134,16 +134,17 @@ MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or 
 def play_game_nb(state, table, record):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
     start_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
-    finish_game_nb(state, table, 0, PHASE_DAY_START, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, last_day, record):
-    """Play on from ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of core.stepping)
-    on the current day to the end of day ``last_day``, scored and unloaded (R8-R21). A whole
-    game is ``play_game_nb``; a search player's rollout plays a copy of the state from its
-    decision to the end (or the day's end); a stepped game (``record`` True) stops at every
-    event and returns True when it did (core.stepping)."""
+def finish_game_nb(state, table, seat, phase, arg, last_day, record):
+    """Play on from ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of core.stepping;
+    ``arg``, which the classic game's phases use, is the same at all of the card game's: every
+    game's loop is entered alike) on the current day to the end of day ``last_day``, scored
+    and unloaded (R8-R21). A whole game is ``play_game_nb``; a search player's rollout plays a
+    copy of the state from its decision to the end (or the day's end); a stepped game
+    (``record`` True) stops at every event and returns True when it did (core.stepping)."""
     day = state.counts[DAY]
     while True:
         if phase == PHASE_DAY_START:

@@ -1,12 +1,12 @@
 """The card game stepped decision by decision (core.stepping), on the engine's own play loop.
 
-``new_game_nb`` starts a game to be stepped, ``advance_nb`` plays it on to the next stop
-(an event of the day, or a decision of a seat whose strategy is core.stepping.EXTERNAL),
-``legal_choices_nb`` lists the answers R9 / R10 allow at that decision and
-``apply_choice_nb`` plays one. ``trace_game_nb`` steps a whole game with every seat a
-strategy: the trace. Every function here takes the run's strategy table: its name, which
-hashes the sources of the kernel's code, keeps numba's cache from serving code compiled
-from older sources.
+``new_game_nb`` starts a game to be stepped and ``legal_choices_nb`` lists the answers
+R9 / R10 allow at the decision it stopped at; ``advance_nb`` (play on to the next stop: an
+event of the day, or a decision of a seat whose strategy is core.stepping.EXTERNAL),
+``apply_choice_nb`` (answer it and play on) and ``trace_game_nb`` (a whole game stepped with
+every seat a strategy: the trace) are core.stepping's, bound to this game's play loop.
+Every function here takes the run's strategy table: its name, which hashes the sources of
+the kernel's code, keeps numba's cache from serving code compiled from older sources.
 """
 from __future__ import annotations
 
@@ -15,29 +15,14 @@ from numba import njit
 
 from ...core.stepping import (
     DECISION,
-    GAME_OVER,
     STEP_ACTOR,
     STEP_EVENT,
-    STEP_PHASE,
-    STEP_SEAT,
     begin_stepping_nb,
-    resume_nb,
-    set_choice_nb,
-    stepped_event_nb,
+    entry_points,
 )
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, finish_game_nb, start_day_nb, start_game_nb
 from .rules import DAYS
 from .state import legal_takes_nb
-
-
-@njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
-def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game, stepped; return its GameState buffer, day records and card locations included."""
-    buffer = inputs.copy()
-    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)
-    while advance_nb(buffer, table) != GAME_OVER:
-        pass
-    return buffer
 
 
 @njit(cache=True, nogil=True)
@@ -48,16 +33,6 @@ def new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, t
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
     start_day_nb(state, 0, 0)  # R7
     begin_stepping_nb(state, 0)
-
-
-@njit(cache=True, nogil=True)
-def advance_nb(buffer, table):
-    """Play on to the next stop, recording; return its event (core.stepping)."""
-    state = buffer[0]
-    resume_nb(state)
-    step = state.step
-    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], DAYS - 1, True)
-    return stepped_event_nb(state, paused)
 
 
 @njit(cache=True)
@@ -74,9 +49,4 @@ def legal_choices_nb(buffer, table):
     return choices[:0]
 
 
-@njit(cache=True, nogil=True)
-def apply_choice_nb(buffer, table, choice):
-    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
-    play it and on to the next stop; return that stop's event."""
-    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer, table))
-    return advance_nb(buffer, table)
+advance_nb, apply_choice_nb, trace_game_nb = entry_points(finish_game_nb, new_game_nb, legal_choices_nb, DAYS)

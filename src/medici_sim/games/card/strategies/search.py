@@ -114,7 +114,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
         for a in range(n_actions):
             set_up_nb(sim, state, seat, policy, opponents, tuned, stream)  # R7, R20: a deck order of its own
             phase = play_choice_nb(sim, seat, TAKE_DECISION if taking else REVEAL_DECISION, actions[a])
-            rollout_game_nb(sim, table, seat, phase, last_day, None)  # engine.finish_game_nb's code, recording nothing
+            rollout_game_nb(sim, table, seat, phase, 0, last_day, None)  # finish_game_nb's code, recording nothing
             values[a, i] = outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
     return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
