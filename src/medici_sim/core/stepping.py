@@ -21,10 +21,10 @@ decision) and ``apply_choice_nb`` (answer it and play to the next stop); its
 """
 from __future__ import annotations
 
-import types
-
 import numpy as np
 from numba import njit
+
+from .kernel import compiled_for
 
 # The state's ``step`` field: what the last stop was, and where play resumes.
 STEP_EVENT, STEP_ACTOR, STEP_DAY, STEP_SEAT, STEP_PHASE, STEP_ARG, STEP_RESUMING, STEP_CHOICE = range(8)
@@ -116,7 +116,7 @@ def set_choice_nb(state, choice, legal):
 
 
 # ---------------------------------------------------------------- a game's entry points, written once
-# Templates: entry_points compiles each for a game, with the game's functions bound to the
+# Templates: entry_points compiles each for a game (core.kernel.compiled_for), with the game's functions bound to the
 # names below that this module does not define (hence the noqa: F821).
 
 def _advance(buffer, table):
@@ -150,15 +150,12 @@ def entry_points(finish_game_nb, new_game_nb, legal_choices_nb, days: int) -> tu
     bound to the game's play loop (``finish_game_nb``), its ``new_game_nb`` and
     ``legal_choices_nb`` (its stepped.py) and its number of days.
 
-    Each is compiled and cached by numba for its game alone: its signature holds the run's
-    strategy table, whose name is the game's and hashes the sources of the kernel's code, so
-    two games' entries never meet in the cache, nor do entries of older sources. ``nogil``: a
-    decision that never returns leaves signals answerable (cli.signals)."""
+    Each is compiled and cached for its game alone (core.kernel.compiled_for)."""
     bound = {**globals(), "finish_game_nb": finish_game_nb, "new_game_nb": new_game_nb,
              "legal_choices_nb": legal_choices_nb, "DAYS": days}
     for name, template in (("advance_nb", _advance), ("apply_choice_nb", _apply_choice),
                            ("trace_game_nb", _trace_game)):
-        bound[name] = njit(cache=True, nogil=True)(types.FunctionType(template.__code__, bound, name))
+        bound[name] = compiled_for(template, name, bound)
     return bound["advance_nb"], bound["apply_choice_nb"], bound["trace_game_nb"]
 
 

@@ -30,6 +30,7 @@ from ...core.accounting import (
     record_outcome_nb,
 )
 from ...core.arrays import copy1_nb, copy2_nb
+from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
@@ -550,21 +551,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
 
 
-@njit(cache=True, nogil=True)
-def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table):
-    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
-
-    ``inputs`` is the run's :func:`new_state` (``game.kernel_inputs``), played on a copy.
-    """
-    buffer = inputs.copy()
-    for game_index in range(first_game, first_game + n_games):
-        # The record buffer[0] does not own its memory and numba frees an array after its last
-        # use: taken from the array at each game, it keeps the array alive to the last game.
-        state = buffer[0]
-        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-        play_game_nb(state, table, None)
-        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
+play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
