@@ -102,11 +102,11 @@ class ClassicTable(human.GameTable):
     def ask_bid(self, seat: int) -> int:
         """C9: 0 to pass, or a whole number from the highest bid + 1 to your money."""
         self.show_table()
-        s = self.s
-        highest, money = int(s["counts"][HIGHEST]), int(s["money"][seat])
+        legal = self.legal_choices()  # the engine's: 0 (pass), then from the highest bid + 1 to the seat's money
+        lowest, money = legal[1], legal[-1]
         self.say(self.bidding_line(seat))
-        return int(self.question(f"Your bid: 0 to pass, or {highest + 1} to {money}", default="0",
-                                 parse=lambda text: human.number_in(text, highest + 1, money, also=0)))
+        return int(self.question(f"Your bid: 0 to pass, or {lowest} to {money}", default="0",
+                                 parse=lambda text: human.number_in(text, lowest, money, also=0)))
 
     def bidding_line(self, seat: int) -> str:
         """Who said what so far on this lot, the highest bid, and who speaks after ``seat``."""
