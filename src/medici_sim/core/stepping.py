@@ -119,6 +119,16 @@ def set_choice_nb(state, choice, legal):
 # Templates: entry_points compiles each for a game (core.kernel.compiled_for), with the game's functions bound to the
 # names below that this module does not define (hence the noqa: F821).
 
+def _new_game(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
+    """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped from
+    its first day (seat 0 starts it); a slot whose strategy is EXTERNAL has its decisions
+    answered by the caller."""
+    state = buffer[0]
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
+    start_day_nb(state, 0, 0)  # noqa: F821
+    begin_stepping_nb(state, 0)
+
+
 def _advance(buffer, table):
     """Play on to the next stop, recording; return its event."""
     state = buffer[0]
@@ -145,18 +155,19 @@ def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, t
     return buffer
 
 
-def entry_points(finish_game_nb, new_game_nb, legal_choices_nb, days: int) -> tuple:
-    """A game's ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``, written once here and
-    bound to the game's play loop (``finish_game_nb``), its ``new_game_nb`` and
-    ``legal_choices_nb`` (its stepped.py) and its number of days.
+def entry_points(start_game_nb, start_day_nb, finish_game_nb, legal_choices_nb, days: int) -> tuple:
+    """A game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``,
+    written once here and bound to the game's engine (``start_game_nb``, ``start_day_nb(state,
+    day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
+    stepped.py) and its number of days.
 
     Each is compiled and cached for its game alone (core.kernel.compiled_for)."""
-    bound = {**globals(), "finish_game_nb": finish_game_nb, "new_game_nb": new_game_nb,
-             "legal_choices_nb": legal_choices_nb, "DAYS": days}
-    for name, template in (("advance_nb", _advance), ("apply_choice_nb", _apply_choice),
-                           ("trace_game_nb", _trace_game)):
+    bound = {**globals(), "start_game_nb": start_game_nb, "start_day_nb": start_day_nb,
+             "finish_game_nb": finish_game_nb, "legal_choices_nb": legal_choices_nb, "DAYS": days}
+    names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")
+    for name, template in zip(names, (_new_game, _advance, _apply_choice, _trace_game), strict=True):
         bound[name] = compiled_for(template, name, bound)
-    return bound["advance_nb"], bound["apply_choice_nb"], bound["trace_game_nb"]
+    return tuple(bound[name] for name in names)
 
 
 def stepped_events(engine, kernel, game_index: int):
