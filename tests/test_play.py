@@ -25,8 +25,9 @@ from conftest import run
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
+from medici_sim.games.card import stepped as card_stepped
 from medici_sim.games.card import table as card_table
-from medici_sim.games.classic import engine as classic_engine
+from medici_sim.games.classic import stepped as classic_stepped
 from medici_sim.games.classic import table as classic_table
 
 FIRST_PROMPT_S = 600  # a cold numba cache compiles the table's kernel first (about a minute on a loaded machine)
@@ -88,7 +89,7 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     plain = Kernel(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
                              games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game,
                              kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
-    engine = card_engine if game == "card" else classic_engine
+    engine = card_stepped if game == "card" else classic_stepped
     traced = engine.trace_game_nb(seed, 0, plain.inputs, plain.seating, plain.slot_strategy, plain.slot_params,
                                   plain.table)
     return kernel, table, lines, traced

@@ -1,71 +1,51 @@
-"""A person at the table: the ``human`` strategy, whose decisions are asked in Python.
+"""A person at the table: the ``human`` strategy and the table driver every game's table shares.
 
-The jitted engine cannot wait for a keyboard, so the human's decision functions leave
-nopython mode for a moment (``numba.objmode``) and call :func:`_decide`, a module-level
-function that forwards to the Python object seated with :func:`seated` (a game's table in
-``games/*/table.py``). That object reads the live game from the state buffer it created
-and handed to the jitted game (the record is passed by pointer, so Python sees every card
-as it moves), asks the person, checks the answer against the rules and re-asks until it is
-legal: the engine only ever receives legal decisions (and still checks them, as it does
-every strategy's). A game's table driver reports what happens between decisions (turns,
-day ends) through :func:`event_nb` in the same way.
-
-The functions are game-agnostic: a game's first decision (card: reveal another? classic:
-draw another?) is ``first_nb``, its second (card: take which? classic: bid how much?) is
-``second_nb``; both answer whole numbers, which every game's engine accepts.
+A game with a person at it is a stepped game (core.stepping): the person's seat is
+EXTERNAL, so the game's engine stops at each of its decisions, and at every event of the
+day (a day's start, each turn's start and end, the day's end and its scoring), and
+:meth:`GameTable.play` answers or tells it. One play loop, the engine's, plays it: the
+table has none of its own. The answers come from the Python object seated with
+:func:`seated` (a game's table in ``games/*/table.py``, or a wrapper of it), which reads the
+live game from the state buffer the engine plays on, asks the person, checks the answer
+against the rules (the engine's ``legal_choices_nb``) and re-asks until it is legal.
 
 ``human`` joins a game's registry only when :func:`register_human` puts it there
-(``medici-sim play`` does, once it has read the bots; nothing else does), and it is never a
-built-in: its functions live outside the games' packages, so ``dispatch.strategy_table``
-leaves it out of every table but those of runs that seat it (registry.origin). Normal runs never compile it and
-never see its name (``--strategies human`` is an unknown strategy there).
+(``medici-sim play`` does, once it has read the bots; nothing else does), with one
+function for each of the game's decisions (its registry's ``decisions``, however many),
+and it is never a built-in: its functions live outside the games' packages, so
+``dispatch.strategy_table`` leaves it out of every table but those of runs that seat it
+(registry.origin). Normal runs never compile it and never see its name (``--strategies
+human`` is an unknown strategy there). The engine never calls those functions: the table
+driver seats the person as EXTERNAL.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import contextmanager
+from types import ModuleType
 from typing import Protocol
 
-from numba import njit, objmode
+from numba import njit
 
-from .narration import plural
+from .narration import plural, rank_places, render_ranking
 from .registry import HUMAN, Game, Strategy
+from .stepping import DAY_OVER, DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR, STEP_DAY
 
 ORIGIN = "medici-sim play"  # what registry.origin says of it: not "built-in"
-
-# Events every game's table driver reports: event_nb(kind, seat, a, b).
-DAY_START = 0  # seat: the day's starting seat, a: the day (0-based)
-TURN_START = 1  # seat: whose turn it is
-TURN_END = 2  # seat: whose turn it was
-DAY_OVER = 3  # the day's turns are over (before scoring); a: the day, b: 1 if it ran out (R12, C12)
-DAY_SCORED = 4  # the day was scored; seat: the next day's starting seat (-1 after the last), a: the day
-GAME_EVENTS = 16  # a game's own events are numbered from here
 
 
 class Seat(Protocol):
     """What :func:`seated` takes: the Python side of the table."""
 
     def decide(self, decision: int, seat: int) -> int:
-        """Answer decision 0 (the game's first) or 1 (its second) for ``seat``; only legal answers."""
+        """Answer the game's ``decision``-th decision (its registry's order) for ``seat``; only legal answers."""
 
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
-        """Something happened at the table (DAY_START, ..., or a game's own event)."""
+        """Something happened at the table (core.stepping's DAY_START, ...; ``seat`` the seat it
+        concerns, ``a`` the day, ``b`` for DAY_OVER 1 if the day ran out)."""
 
 
 _seated: list[Seat] = []  # the current table (a stack: one at a time in practice)
-
-
-def _decide(decision, seat):
-    """Called from jitted code (objmode): the seated table's answer."""
-    if not _seated:
-        raise RuntimeError("the human strategy plays only at a table (medici-sim play)")
-    return int(_seated[-1].decide(int(decision), int(seat)))
-
-
-def _event(kind, seat, a, b):
-    """Called from jitted code (objmode): tell the seated table, if any."""
-    if _seated:
-        _seated[-1].event(int(kind), int(seat), int(a), int(b))
 
 
 @contextmanager
@@ -79,32 +59,17 @@ def seated(table: Seat):
 
 
 @njit(cache=True)
-def first_nb(state, seat, params):
-    """The game's first decision (card: reveal another card? classic: draw another card?)."""
-    with objmode(answer="int64"):
-        answer = _decide(0, seat)
-    return answer
-
-
-@njit(cache=True)
-def second_nb(state, seat, params):
-    """The game's second decision (card: which earlier cards to take; classic: the bid)."""
-    with objmode(answer="int64"):
-        answer = _decide(1, seat)
-    return answer
-
-
-@njit(cache=True)
-def event_nb(kind, seat, a, b):
-    """Report an event to the seated table (a table driver calls this between decisions)."""
-    with objmode():
-        _event(kind, seat, a, b)
+def external_nb(state, seat, params):
+    """A decision of the person: the engine asks the table instead (core.stepping.EXTERNAL).
+    It answers a whole number, as every decision may, so its dispatch types as the others'."""
+    if seat >= 0:
+        raise RuntimeError("the human strategy plays only at a table (medici-sim play)")
+    return 0
 
 
 def register_human(game: Game) -> Strategy:
-    """Register ``human`` in a game's registry (its decisions, in the game's order)."""
-    first, second = game.registry.decisions
-    strategy = Strategy(HUMAN, decisions={first: first_nb, second: second_nb},
+    """Register ``human`` in a game's registry (one function for each of its decisions)."""
+    strategy = Strategy(HUMAN, decisions=dict.fromkeys(game.registry.decisions, external_nb),
                         summary="you, at the keyboard (medici-sim play)")
     return game.registry.register(strategy, origin=ORIGIN)
 
@@ -117,21 +82,20 @@ LEGEND_AGAIN = "?"  # typed at any question, shows the table's legend again
 
 class GameTable:
     """The Python side of one game with a person at seat ``human_seat`` (0-based): what every
-    game's table shares. A game's table (``games/*/table.py``) sets ``new_buffer`` and
-    ``play_table_nb`` (its state buffer and its one-game driver), ``money`` (the state field
-    of each seat's florins) and ``legend()`` (what the table's columns mean), and adds its
-    decisions, events and views. A table speaks plain words: the rule points are in the
-    docs (``Game.rules_page``), which the command names as the game starts.
+    game's table shares. A game's table (``games/*/table.py``) sets ``engine`` (its
+    ``stepped`` module: the engine's stepping functions, core.stepping), ``money`` (the state field of each
+    seat's florins) and ``legend()`` (what the table's columns mean), and adds its
+    decisions (``decide``), events and views. A table speaks plain words: the rule points
+    are in the docs (``Game.rules_page``), which the command names as the game starts.
     """
 
-    new_buffer: Callable  # staticmethod: Kernel.inputs -> a recording state buffer
-    play_table_nb: Callable  # staticmethod: the game's one-game driver
+    engine: ModuleType  # the game's stepping functions (games/*/stepped.py): new_game_nb, advance_nb, ...
     money = "florins"
 
     def __init__(self, kernel, human_seat: int, strategies: Sequence[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
         self.kernel = kernel
-        self.buffer = self.new_buffer(kernel.inputs)
+        self.buffer = kernel.inputs.copy()  # the state the engine plays on, which the table reads
         self.me = human_seat
         self.say = say
         self.ask = ask
@@ -170,8 +134,49 @@ class GameTable:
             self.say(self.legend())
 
     def play(self) -> None:
+        """Play the game stepped on the engine (core.stepping): the seated table (this one, or
+        what wraps it) answers the person's decisions and hears every event."""
         k = self.kernel
-        self.play_table_nb(self.buffer, k.config.seed, 0, k.seating, k.slot_strategy, k.slot_params, k.table)
+        engine = self.engine
+        listener = _seated[-1] if _seated else self
+        slot_strategy = k.slot_strategy.copy()
+        for slot, strategy in enumerate(slot_strategy):
+            if k.table_names[strategy] == HUMAN:
+                slot_strategy[slot] = EXTERNAL
+        engine.new_game_nb(self.buffer, k.config.seed, 0, k.seating, slot_strategy, k.slot_params, k.table)
+        event = engine.advance_nb(self.buffer, k.table)
+        while event != GAME_OVER:
+            step = self.s["step"]
+            actor, day = int(step[STEP_ACTOR]), int(step[STEP_DAY])
+            if event >= DECISION:
+                choice = listener.decide(int(event) - DECISION, actor)
+                event = engine.apply_choice_nb(self.buffer, k.table, int(choice))
+            else:
+                listener.event(int(event), actor, day, int(self.s["day_ran_out"][day]) if event == DAY_OVER else 0)
+                event = engine.advance_nb(self.buffer, k.table)
+
+    def legal_choices(self) -> list[int]:
+        """The answers the rules allow at the decision the game is stopped at (the engine's own list)."""
+        return [int(c) for c in self.engine.legal_choices_nb(self.buffer, self.kernel.table)]
+
+    def ship_ranking(self, day: int, coin: int, heading: str) -> tuple[dict, list[str]]:
+        """Day ``day``'s ships ranked by the engine's values, and the scoring's first lines:
+        ``heading`` (its ``{payouts}``: what the places pay), the ranking, each ship's cargo."""
+        s, players = self.s, self.players
+        values = [int(v) for v in s["day_ship_value"][day, :players]]
+        payouts = [int(v) for v in s["ship_payouts"][:players]]
+        ships = rank_places(values, payouts, coin, "")
+        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
+                 heading.format(payouts=" / ".join(map(str, payouts)))]
+        lines += [f"  {line}" for line in render_ranking(ships, "value", coin)]
+        for p in range(players):
+            if self.sailed and self.sailed[p]:
+                lines.append(f"    {self.names[p]}: {self.cards_text(self.sailed[p])}")
+        return ships, lines
+
+    def cards_text(self, cards) -> str:
+        """Cards in words (the game's own names)."""
+        raise NotImplementedError
 
     def check_pays(self, day: int, ship_pay, majority_pay, bonus_pay) -> list[list[int]]:
         """The explanation must add up to what the engine paid; if not, say so: the engine's figures stand."""

@@ -130,3 +130,32 @@ def winners_line(final: dict, money: Sequence[int], strategy: dict, rule: str) -
                 f"({rule}: each credited 1/{len(final['winners'])} of a win).")
     seat = final["winners"][0]
     return f"Winner: seat {seat} ({strategy[seat]}) with {best} florins ({rule})."
+
+
+def next_starter_reason(money: Sequence[int], starter: int, rule: str) -> dict:
+    """Why ``starter`` (0-based, the engine's choice) starts the next day: the least money
+    (card R21, classic C6), drawn at random among the seats tied for it."""
+    fewest = min(money)
+    tied = [p for p, m in enumerate(money) if m == fewest]
+    return {"seat": starter + 1, "fewest": fewest, "tied": [p + 1 for p in tied], "drawn": len(tied) > 1,
+            "rule": rule}
+
+
+def final_standings(data: dict, money: Sequence[int], money_key: str, extra: dict | None = None) -> dict:
+    """A told game's end: the standings, richest first (each seat's ``money_key``, its ship,
+    majority and bonus florins summed over the days' totals, and ``extra``'s per-seat
+    columns), the winners (the most money; a tie shares the win), each seat's win credit in
+    60ths (``win60``, as the tables count it) and the money."""
+    players = len(money)
+    best = max(money)
+    winners = [p for p in range(players) if money[p] == best]
+    order = sorted(range(players), key=lambda p: (-money[p], p))
+    source = {key: [sum(d["scoring"]["totals"][p][key] for d in data["days"]) for p in range(players)]
+              for key in ("ship", "majority", "bonus")} | (extra or {})
+    return {
+        "standings": [{"place": 1 + sum(m > money[p] for m in money), "seat": p + 1,
+                       "strategy": data["seats"][p]["strategy"], money_key: money[p],
+                       **{key: values[p] for key, values in source.items()}} for p in order],
+        "winners": [p + 1 for p in winners], "shared": len(winners) > 1,
+        "win60": [60 // len(winners) if p in winners else 0 for p in range(players)], money_key: money,
+    }

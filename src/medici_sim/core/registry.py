@@ -259,6 +259,7 @@ class Game:
     # every heuristic), and a kernel with `search`; None: not measured
     compile_seconds: tuple[tuple[int, int], int] | None = None
     play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (human.Table), or None
+    rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)

@@ -190,17 +190,20 @@ SEARCH_UNTUNABLE = ("each of its decisions plays every choice out `rollouts` tim
                     "-s search:rollouts=16,search:rollouts=64")
 
 
-def search_params(policies: tuple[str, ...], tried: str, confidence: float, extra: dict | None = None) -> dict:
+def search_params(policies: tuple[str, ...], default_policy: str, tried: str, confidence: float,
+                  extra: dict | None = None) -> dict:
     """A search player's parameters, in the order its decisions read them: rollouts, policy,
     opponents, horizon, margin_weight, the game's own (``extra``), confidence, tuned.
-    ``tried``: what a decision plays out (its legal choices, or candidate bids)."""
+    ``default_policy``: the built-in its rollouts play unless told otherwise (the game's
+    ``Game.rollout_policy``); ``tried``: what a decision plays out (its legal choices, or
+    candidate bids)."""
     ids = ", ".join(f"{i} {name}" for i, name in enumerate(policies))
-    expert = policies.index("expert")
+    default = policies.index(default_policy)
     return {
         "rollouts": Param(32, 1, 100_000, integer=True, help=f"rollouts of each {tried} at every decision"),
-        "policy": Param(expert, 0, len(policies) - 1, integer=True,
+        "policy": Param(default, 0, len(policies) - 1, integer=True,
                         help=f"the built-in that plays its own later decisions in rollouts ({ids})"),
-        "opponents": Param(expert, 0, len(policies) - 1, integer=True,
+        "opponents": Param(default, 0, len(policies) - 1, integer=True,
                            help="the built-in that models every other seat in rollouts (same ids)"),
         "horizon": Param(0, 0, 1, integer=True,
                          help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),

@@ -6,22 +6,42 @@ dispatchers ``reveal_nb`` / ``take_nb`` declared in ``state.py`` with the strate
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol.md exactly, so the reference engine (``reference.py``) plays the same games.
 
-Recording a game (its turns and where every card is, for the trace and the tests) is the
-play loop's ``record`` argument: ``True`` when tracing, ``None`` in the simulation's kernel,
-where numba prunes the recording branches before compiling, so a run never compiles the recorders.
+One play loop (``finish_game_nb``) plays every game: the batch kernel's (``play_games_nb``),
+a search player's rollouts (from the decision searched), and a stepped game (core.stepping:
+``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
+the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
+``True`` when stepping, recording the game (its turns and where every card is) and stopping
+at every event, ``None`` in the kernel and the rollouts, where numba prunes the recording and
+the stops before compiling, so a run never compiles them.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from ...core import stepping
 from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
 from ...core.arrays import copy1_nb, copy2_nb
+from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import poorest_seat_nb, seat_players_nb
+from ...core.stepping import (
+    DAY_OVER,
+    DAY_SCORED,
+    DAY_START,
+    DECISION,
+    PHASE_DAY_OVER,
+    PHASE_DAY_SCORED,
+    PHASE_DAY_START,
+    STEP_CHOICE,
+    TURN_END,
+    is_external_nb,
+    stop_nb,
+)
+from .recording import record_card_locations_nb, record_turn_nb
 from .rules import (
     DAYS,
     MAJORITY_PAYOUTS,
@@ -40,23 +60,12 @@ from .state import (
     DAY,
     DAY_ID,
     DECK_LEN,
-    LOC_DECK,
-    LOC_MARKET,
-    LOC_OUT,
-    LOC_SHIP,
-    LOC_TWICE,
-    LOC_UNSEEN,
-    LOC_WAREHOUSE,
     MARKET_LEN,
     N_CARDS,
     OUT_LEN,
     REVEALED,
     STATE_DTYPE,
-    TURN_CARD_AT,
-    TURN_CARD_BITS,
     TURN_ID,
-    TURN_REVEALED_AT,
-    TURN_TAKE_AT,
     UNSEEN_CARDS,
     UNSEEN_ICONS,
     UNSEEN_NO_GOOD,
@@ -114,33 +123,54 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.day_turn_count[:] = 0
 
 
-# Where play resumes in a turn (``finish_day_nb``, ``finish_game_nb``): a search player's
-# rollouts (strategies/search.py) start from the decision being searched, not from a turn's start.
+# Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
+# decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
+# core.stepping). TURN_OVER is after R10, before R8 picks the next seat.
 TURN_START, TURN_REVEAL, TURN_TAKE, TURN_OVER = range(4)  # before it; asking R9; asking R10; after R10
+REVEAL_DECISION, TAKE_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
+MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or both
 
 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
     start_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
-    finish_game_nb(state, table, 0, TURN_START, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, last_day, record):
-    """Play on from ``seat``'s turn at ``phase`` (TURN_*) on the current day to the end of
-    day ``last_day``, scored and unloaded (R8-R21). A whole game is ``play_game_nb``; a search
-    player's rollout plays a copy of the state from its decision to the end (or the day's end)."""
+def finish_game_nb(state, table, seat, phase, arg, last_day, record):
+    """Play on from ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of core.stepping;
+    ``arg``, which the classic game's phases use, is the same at all of the card game's: every
+    game's loop is entered alike) on the current day to the end of day ``last_day``, scored
+    and unloaded (R8-R21). A whole game is ``play_game_nb``; a search player's rollout plays a
+    copy of the state from its decision to the end (or the day's end); a stepped game
+    (``record`` True) stops at every event and returns True when it did (core.stepping)."""
     day = state.counts[DAY]
     while True:
-        finish_day_nb(state, day, seat, phase, table, record)
-        score_day_nb(state, day)
-        end_day_nb(state)
+        if phase == PHASE_DAY_START:
+            if record is not None:
+                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
+                    return True
+            phase = TURN_START
+        if phase < PHASE_DAY_START:
+            if finish_day_nb(state, day, seat, phase, table, record):
+                return True
+            phase = PHASE_DAY_OVER
+        if phase == PHASE_DAY_OVER:
+            if record is not None:
+                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
+                    return True
+            score_day_nb(state, day, record)
+            end_day_nb(state)
+            seat = next_starter_nb(state) if day < last_day else -1  # R21 (no draw after day 3)
+        if record is not None:
+            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
+                return True
         if day >= last_day:
-            return
+            return False
         day += 1
-        seat = next_starter_nb(state)  # R21 (no draw after day 3)
-        phase = TURN_START
+        phase = PHASE_DAY_START
         start_day_nb(state, day, seat)
 
 
@@ -168,7 +198,8 @@ def open_ships_nb(state):
 
 @njit(cache=True)
 def finish_day_nb(state, day, seat, phase, table, record):
-    """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12)."""
+    """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12).
+    Returns True if it stopped (a stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
     capacity = state.rules[RULE_CAPACITY]
     ran_out = 0
@@ -180,9 +211,17 @@ def finish_day_nb(state, day, seat, phase, table, record):
             if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
                 ran_out = 1  # R12
                 break
-            play_turn_nb(state, seat, table, record)
+            if record is not None:
+                if stop_nb(state, stepping.TURN_START, seat, day, seat, phase, open_before == 1):
+                    return True
+            if play_turn_nb(state, seat, table, record):
+                return True
         elif phase != TURN_OVER:
-            finish_turn_nb(state, seat, phase == TURN_REVEAL, table, record)
+            if finish_turn_nb(state, seat, phase == TURN_REVEAL, table, record):
+                return True
+        if record is not None:
+            if stop_nb(state, TURN_END, seat, day, seat, TURN_OVER, 0):
+                return True
         phase = TURN_START
         if open_before == 1 or open_ships_nb(state) == 0:
             break  # R11: the final turn is over, or every ship is full
@@ -194,6 +233,7 @@ def finish_day_nb(state, day, seat, phase, table, record):
         state.day_ship_value[day, p] = state.ship_value[p]
     if record is not None:
         record_card_locations_nb(state, day)
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -201,23 +241,52 @@ def play_turn_nb(state, seat, table, record):
     """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
     state.counts[TURN_ID] += 1
     state.counts[REVEALED] = 0
-    finish_turn_nb(state, seat, True, table, record)
+    return finish_turn_nb(state, seat, True, table, record)
 
 
 @njit(cache=True)
 def finish_turn_nb(state, seat, revealing, table, record):
     """The rest of a turn: more reveals while the strategy asks for them (R9; ``revealing``
-    False: it has stopped), then the take (R10)."""
+    False: it has stopped), then the take (R10). An EXTERNAL seat's answers come from the
+    caller (a stepped game): returns True when it stopped to ask."""
     strategy = state.seat_strategy[seat]
+    external = is_external_nb(state, seat, record)
     while revealing and state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
-        if state.counts[MARKET_LEN] > 0 and not reveal_nb(table, strategy, state, seat):
-            break
+        if state.counts[MARKET_LEN] > 0:
+            if external:
+                if stop_nb(state, DECISION + REVEAL_DECISION, seat, state.counts[DAY], seat, TURN_REVEAL, 0):
+                    return True
+                more = state.step[STEP_CHOICE] != 0
+            else:
+                more = reveal_nb(table, strategy, state, seat)
+            if not more:
+                break
         reveal_card_nb(state)
-    choice = take_nb(table, strategy, state, seat)
+    if external:
+        if stop_nb(state, DECISION + TAKE_DECISION, seat, state.counts[DAY], seat, TURN_TAKE, 0):
+            return True
+        choice = state.step[STEP_CHOICE]
+    else:
+        choice = take_nb(table, strategy, state, seat)
     if record is not None:
         record_turn_nb(state, seat, choice)
     take_cards_nb(state, seat, choice)
+    return False
+
+
+@njit(cache=True)
+def play_choice_nb(state, seat, decision, choice):
+    """Apply ``seat``'s answer ``choice`` to ``decision`` (REVEAL_DECISION: 0 stop, 1 reveal;
+    TAKE_DECISION: the take flags) and return the turn phase play resumes from (a search
+    player's rollout: ``finish_game_nb`` from there)."""
+    if decision == TAKE_DECISION:
+        take_cards_nb(state, seat, choice)
+        return TURN_OVER
+    if choice:
+        reveal_card_nb(state)
+        return TURN_REVEAL
+    return TURN_TAKE
 
 
 @njit(cache=True)
@@ -292,8 +361,9 @@ def board_nb(state, seat, card):
 # ---------------------------------------------------------------- scoring
 
 @njit(cache=True)
-def score_day_nb(state, day):
-    """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses."""
+def score_day_nb(state, day, record=None):
+    """R13-R19: pay ships, unload icons into warehouses, pay majorities and bonuses (recording
+    each good's bonuses when ``record``: the trace tells them)."""
     players = state.rules[RULE_PLAYERS]
     ship_pay = state.day_ship_pay[day]
     majority_pay = state.day_majority_pay[day]
@@ -311,11 +381,15 @@ def score_day_nb(state, day):
         pay_places_nb(state.warehouse_icons[:, good], players, state.majority_share, 1, majority_pay)  # R17
         for p in range(players):
             icons = state.warehouse_icons[p, good]
+            paid = 0
             if icons >= big_min:
-                bonus_pay[p] += state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
+                paid = state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
                 state.variant_extra[p] += state.rules[RULE_BIG_BONUS] - state.rules[RULE_BONUS]
             elif icons >= bonus_min:
-                bonus_pay[p] += state.rules[RULE_BONUS]  # R18
+                paid = state.rules[RULE_BONUS]  # R18
+            bonus_pay[p] += paid
+            if record is not None:
+                state.day_good_bonus[day, good, p] = paid
     for p in range(players):
         state.florins[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
         for good in range(N_GOODS):
@@ -384,44 +458,6 @@ def copy_play_nb(dst, src):
     dst.rng[0] = src.rng[0]
 
 
-@njit(cache=True)
-def record_turn_nb(state, seat, choice):
-    """Append the turn being played to the day's turns (packed as state.TURN_* describes):
-    the seat, the cards it revealed (the market's last REVEALED cards) and the take flags of
-    its ``choice``. Called before ``take_cards_nb``, which refuses an illegal choice."""
-    day = state.counts[DAY]
-    n = state.counts[MARKET_LEN]
-    revealed = state.counts[REVEALED]
-    word = seat | (revealed << TURN_REVEALED_AT) | ((choice & 3) << TURN_TAKE_AT)
-    for i in range(revealed):
-        word |= state.market[n - revealed + i] << (TURN_CARD_AT + TURN_CARD_BITS * i)
-    state.day_turns[day, state.day_turn_count[day]] = word
-    state.day_turn_count[day] += 1
-
-
-@njit(cache=True)
-def _locate_nb(location, card, place):
-    location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
-
-
-@njit(cache=True)
-def record_card_locations_nb(state, day):
-    """Where every card is at the end of the day's turns (for the invariant tests)."""
-    location = state.day_card_location[day, :state.counts[N_CARDS]]
-    location[:] = LOC_UNSEEN
-    for i in range(state.counts[DECK_LEN]):
-        _locate_nb(location, state.deck[i], LOC_DECK)
-    for i in range(state.counts[MARKET_LEN]):
-        _locate_nb(location, state.market[i], LOC_MARKET)
-    for i in range(state.counts[OUT_LEN]):
-        _locate_nb(location, state.out[i], LOC_OUT)
-    for p in range(state.rules[RULE_PLAYERS]):
-        for i in range(state.ship_len[p]):
-            _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
-        for i in range(state.warehouse_len[p]):
-            _locate_nb(location, state.warehouse[p, i], LOC_WAREHOUSE + p)
-
-
 # ---------------------------------------------------------------- many games
 
 @njit(cache=True)
@@ -453,31 +489,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
 
 
-@njit(cache=True, nogil=True)
-def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table):
-    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
-
-    ``inputs`` is the run's :func:`new_state` (``game.kernel_inputs``), played on a copy.
-    """
-    buffer = inputs.copy()
-    for game_index in range(first_game, first_game + n_games):
-        # The record buffer[0] does not own its memory and numba frees an array after its last
-        # use: taken from the array at each game, it keeps the array alive to the last game.
-        state = buffer[0]
-        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-        play_game_nb(state, table, None)
-        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
-
-
-@njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
-def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game; return its GameState buffer, day records and card locations included."""
-    buffer = inputs.copy()
-    state = buffer[0]
-    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    play_game_nb(state, table, True)
-    return buffer
+play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);

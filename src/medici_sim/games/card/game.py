@@ -8,10 +8,10 @@ import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game
-from . import engine, narrate, reference, state
+from . import engine, narrate, reference, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, rule_arrays
-from .strategies import BUILT_INS, REGISTRY
+from .strategies import BUILT_INS, REGISTRY, search
 
 
 def kernel_inputs(config) -> np.ndarray:
@@ -55,7 +55,7 @@ class GameTrace:
 
 def trace(kernel, game_index: int) -> GameTrace:
     """Play one game and return its day-by-day record (card locations included)."""
-    buffer = engine.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
+    buffer = stepped.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
                                   kernel.slot_strategy, kernel.slot_params, kernel.table)
     state = buffer[0]
     p = kernel.config.players
@@ -146,6 +146,7 @@ GAME = Game(
     variants=VARIANTS,
     registry=REGISTRY,
     built_ins=BUILT_INS,
+    rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(),

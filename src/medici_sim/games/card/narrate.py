@@ -5,15 +5,16 @@ the very game the simulation plays for that seed and index, R25, whatever the st
 expert and plug-ins included) and returns ``(data, text)``: the story as JSON-serialisable
 data and as text rendered from that data alone, so the two always say the same thing.
 
-Nothing is taken on trust. The turns come from the kernel's turn log (``state.day_turns``,
-recorded only when tracing); the narrator replays them on a model of the table (deck,
-market, ships, warehouses), works out every ship's value, every warehouse's icons and every
-payout again in plain Python from the rules (R13-R19, :mod:`.rules`), and checks all of it
-against the kernel's own records: the ship values, icons, card locations, payouts of each
-day, the next starting player (R21), the final florins and the winners (R22). It also
-checks its payouts against the reference engine's scoring functions (``reference.py``).
-Any difference raises :class:`~medici_sim.core.narration.NarrationMismatch`: the narration can never tell a story
-other than the game's.
+The narrator tells the engine's record; it works out no rule again. The record is the
+kernel's trace of the game (``Kernel.trace``: each day's starter, turn log, ship values,
+icons and payouts). What the record leaves out, the narrator reads from the same game
+stepped (core.stepping: the engine's own play loop) at each event: the market before each
+turn, the ship after it, whether it was the last open ship's final turn (R11, the engine's
+flag), the ships as the day ends and each good's bonuses. The two must agree (the turn logged
+is the turn played, the ships have the recorded values), and the rankings that explain the
+payouts (places, ties pooled and rounded, ``core.narration``) must add up to what the engine
+paid; if not, it raises :class:`~medici_sim.core.narration.NarrationMismatch`. (The
+reference engine proves the engine's rules: tests/test_card_differential.py.)
 
 The data (``--format json``). Seats are numbered from 1, seat 1 starting day 1 (R7), as in
 every table of the tool; card ids follow the deck file's rows (docs/protocol.md).
@@ -65,34 +66,29 @@ from __future__ import annotations
 
 from functools import partial
 
-import numpy as np
-
-from ...core import narration
-from ...core.narration import rank_places
-from . import reference
+from ...core import narration, stepping
+from ...core.narration import final_standings, next_starter_reason, rank_places
+from ...core.stepping import stepped_events
+from . import stepped
 from .deck import default_deck
 from .rules import (
     BIG_BONUS,
     BONUS,
     BONUS20,
-    DAYS,
     GOODS,
     MAJORITY_PAYOUTS,
     N_GOODS,
     NO_GOOD,
+    RULE_CAPACITY,
     SHARE_COIN,
     SHIP_PAYOUTS,
     VARIANTS,
     big_bonus_threshold,
     bonus_threshold,
-    ship_capacity,
 )
 from .state import (
-    LOC_DECK,
-    LOC_MARKET,
-    LOC_OUT,
-    LOC_SHIP,
-    LOC_WAREHOUSE,
+    DECK_LEN,
+    MARKET_LEN,
     N_CARDS,
     TURN_CARD_AT,
     TURN_CARD_BITS,
@@ -102,6 +98,7 @@ from .state import (
 )
 
 FROM_END = {1: "last", 2: "2nd-from-last", 3: "3rd-from-last"}
+BONUS_RULES = {BONUS: "R18", BIG_BONUS: "R19"}  # a good's bonus by what it paid (R19's replaces R18's)
 
 
 check = partial(narration.check, game="card")
@@ -129,197 +126,120 @@ def decode_turn(word: int) -> tuple[int, list[int], list[int]]:
     return seat, cards, [back for back in (2, 3) if flags >> (back - 2) & 1]
 
 
-class _Table:
-    """The narrator's own model of the table, replayed from the kernel's turn log."""
-
-    def __init__(self, n_cards: int, players: int):
-        self.deck = set(range(n_cards))  # R7: day 1 starts with the whole deck
-        self.market: list[int] = []
-        self.out: list[int] = []
-        self.ships: list[list[int]] = [[] for _ in range(players)]
-        self.warehouses: list[list[int]] = [[] for _ in range(players)]
-
-    def locations(self, n_cards: int) -> np.ndarray:
-        """Where every card is (the kernel's LOC_* codes)."""
-        location = np.full(n_cards, -1, np.int64)
-        for card in self.deck:
-            location[card] = LOC_DECK
-        for card in self.market:
-            location[card] = LOC_MARKET
-        for card in self.out:
-            location[card] = LOC_OUT
-        for seat, ship in enumerate(self.ships):
-            location[ship] = LOC_SHIP + seat
-        for seat, warehouse in enumerate(self.warehouses):
-            location[warehouse] = LOC_WAREHOUSE + seat
-        return location
-
-
 def narrate(kernel, game_index: int) -> tuple[dict, str]:
-    """Play game ``game_index`` of ``kernel``'s run in the kernel and tell it: (data, text)
-    (the module doc lists the data's keys). Raises NarrationMismatch if the replay
-    disagrees with the kernel anywhere."""
+    """Tell game ``game_index`` of ``kernel``'s run: (data, text) (the module doc lists the
+    data's keys). Raises NarrationMismatch where the game stepped and the kernel's record of
+    it disagree, or a ranking explained does not add up to what the engine paid."""
     config = kernel.config
     trace = kernel.trace(game_index)
-    start = kernel.inputs[0]  # the run's starting state: its deck
+    start = kernel.inputs[0]  # the run's starting state: its deck and rules
     n_cards = int(start["counts"][N_CARDS])
     good_of, icons_of, value_of, green_of = (start[name][:n_cards] for name in
                                              ("card_good", "card_icons", "card_value", "card_green"))
     players = config.players
-    variant = VARIANTS.index(config.variant)
-    capacity = ship_capacity(players)
-    bonus_min = bonus_threshold(players)
-    big_min = big_bonus_threshold(players) if variant == BONUS20 else None
+    capacity = int(start["rules"][RULE_CAPACITY])
+    big_min = big_bonus_threshold(players) if VARIANTS.index(config.variant) == BONUS20 else None
     deck = config.deck if config.deck is not None else default_deck()
-
-    def green(card: int) -> bool:
-        return bool(green_of[card])
-
-    def places_used(ship: list[int]) -> int:
-        return sum(1 for c in ship if not green(c))  # R10: green cards take no place
-
     data = {
         "game": "card", "title": kernel.game.title, "rules_page": kernel.game.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating, "deck": deck.name,
         "rules": {"ship_capacity": capacity, "ship_payouts": list(SHIP_PAYOUTS[players]), "coin": SHARE_COIN,
-                  "majority_payouts": list(MAJORITY_PAYOUTS), "bonus_threshold": bonus_min, "bonus": BONUS,
-                  "big_bonus_threshold": big_min, "big_bonus": BIG_BONUS if big_min is not None else None},
-        "cards": [{"id": c, "name": card_name(int(good_of[c]), int(icons_of[c]), int(value_of[c]), green(c)),
+                  "majority_payouts": list(MAJORITY_PAYOUTS), "bonus_threshold": bonus_threshold(players),
+                  "bonus": BONUS, "big_bonus_threshold": big_min,
+                  "big_bonus": BIG_BONUS if big_min is not None else None},
+        "cards": [{"id": c, "name": card_name(int(good_of[c]), int(icons_of[c]), int(value_of[c]), bool(green_of[c])),
                    "good": GOODS[good_of[c]] if good_of[c] != NO_GOOD else None, "icons": int(icons_of[c]),
-                   "value": int(value_of[c]), "green": green(c)} for c in range(n_cards)],
-        "seats": [{"seat": s + 1, "slot": int(trace.seat_slot[s]) + 1,
-                   "strategy": config.strategies[trace.seat_slot[s]].label} for s in range(players)],
+                   "value": int(value_of[c]), "green": bool(green_of[c])} for c in range(n_cards)],
+        "seats": [{"seat": p + 1, "slot": int(trace.seat_slot[p]) + 1,
+                   "strategy": config.strategies[trace.seat_slot[p]].label} for p in range(players)],
         "days": [],
     }
-    table = _Table(n_cards, players)
-    florins = [0] * players
     starter_reason: dict = {"rule": "R7"}
-    for day in range(DAYS):
-        starter = int(trace.day_starter[day])
-        record = {"day": day + 1, "starter": starter + 1, "starter_reason": starter_reason,
-                  "deck_at_start": len(table.deck), "ran_out": bool(trace.day_ran_out[day]), "turns": []}
-        # ---- the turns (R8-R12), replayed from the kernel's log
-        expected_seat, final_next, end = starter, False, None
-        for number, word in enumerate(trace.day_turns[day], start=1):
-            check(end is None, f"day {day + 1}: a turn after the day ended ({end})")
-            seat, revealed, backs = decode_turn(word)
-            check(seat == expected_seat, f"day {day + 1} turn {number}: seat {seat + 1} played, "
-                                         f"seat {expected_seat + 1} was due (R8)")
-            before = list(table.market)
-            for card in revealed:
-                check(card in table.deck, f"day {day + 1} turn {number}: card {card} revealed but not in the deck")
-                table.deck.remove(card)
-                table.market.append(card)
-            check(len(table.market) > 0, f"day {day + 1} turn {number}: nothing to take")
-            check(len(revealed) <= 3 and bool(before or revealed), f"day {day + 1} turn {number}: R9 broken")
-            taken_from = [1, *backs]
-            check(all(b <= len(table.market) for b in taken_from),
-                  f"day {day + 1} turn {number}: took a card that is not in the market (R10)")
-            taken = [table.market[-b] for b in taken_from]  # boarding order: last, 2nd-, 3rd-from-last
-            for k, card in enumerate(taken):
-                check(green(card) or places_used(table.ships[seat]) + sum(not green(c) for c in taken[:k]) < capacity,
-                      f"day {day + 1} turn {number}: card {card} does not fit (R10)")
-            for b in sorted(taken_from, reverse=True):
-                del table.market[len(table.market) - b]
-            table.ships[seat].extend(taken)
-            used = places_used(table.ships[seat])
-            record["turns"].append({
-                "turn": number, "seat": seat + 1, "final": final_next, "market_before": before,
-                "revealed": revealed, "obligatory": not before and bool(revealed), "taken": taken,
-                "taken_from": taken_from, "left": list(table.market), "ship_places": used,
-                "ship_value": int(sum(value_of[c] for c in table.ships[seat])), "ship_full": used == capacity})
-            # what comes next (R8, R11), as the kernel must have done it
-            open_seats = [s for s in range(players) if places_used(table.ships[s]) < capacity]
-            if final_next:
-                end = "final turn"
-            elif not open_seats:
-                end = "all ships full"
-            else:
-                final_next = len(open_seats) == 1
-                expected_seat = next((seat + k) % players for k in range(1, players + 1)
-                                     if (seat + k) % players in open_seats)
-        if end is None:
-            check(not table.market and not table.deck, f"day {day + 1}: the day ended early without running out")
-            end = "ran out"
-        check((end == "ran out") == record["ran_out"], f"day {day + 1}: R12 ran-out flag disagrees")
-        record["end"] = end
-        check(np.array_equal(table.locations(n_cards), trace.day_card_location[day]),
-              f"day {day + 1}: card locations after the turns disagree")
-        record["ships"] = [{"seat": s + 1, "cards": list(table.ships[s]),
-                            "value": int(sum(value_of[c] for c in table.ships[s]))} for s in range(players)]
-
-        # ---- scoring (R13-R19)
-        values = [ship["value"] for ship in record["ships"]]  # R13
-        check(values == trace.day_ship_value[day].tolist(), f"day {day + 1}: ship values disagree (R13)")
-        ships = rank_places(values, SHIP_PAYOUTS[players], SHARE_COIN, "R14-R15")
-        check(ships["pay"] == reference.ship_payouts(values, players), f"day {day + 1}: ship payouts (reference)")
-        check(ships["pay"] == trace.day_ship_pay[day].tolist(), f"day {day + 1}: ship payouts disagree (R14-R15)")
-        unloaded = [[c for c in ship if good_of[c] != NO_GOOD] for ship in table.ships]  # R16
-        out = [c for ship in table.ships for c in ship if good_of[c] == NO_GOOD]
-        for s in range(players):
-            table.warehouses[s].extend(unloaded[s])
-        table.out.extend(out)
-        table.ships = [[] for _ in range(players)]
-        goods, majority, bonus = [], [0] * players, [0] * players
-        for good in range(N_GOODS):
-            icons = [int(sum(icons_of[c] for c in table.warehouses[s] if good_of[c] == good)) for s in range(players)]
-            ranking = rank_places(icons, MAJORITY_PAYOUTS, SHARE_COIN, "R17", [n > 0 for n in icons])
-            check(ranking["pay"] == reference.majority_payouts(icons, players),
-                  f"day {day + 1}: {GOODS[good]} majority (reference)")
-            rules = [("R19" if big_min is not None and n >= big_min else "R18" if n >= bonus_min else None)
-                     for n in icons]
-            paid = [BIG_BONUS if r == "R19" else BONUS if r == "R18" else 0 for r in rules]
-            check(paid == reference.bonus_payouts(icons, players, variant), f"day {day + 1}: {GOODS[good]} bonus")
-            for s in range(players):
-                majority[s] += ranking["pay"][s]
-                bonus[s] += paid[s]
-            goods.append({"good": GOODS[good], "icons": icons, "ranking": ranking, "bonus": paid,
-                          "bonus_rule": rules})
-        kernel_icons = trace.day_warehouse_icons[day].tolist()
-        check([[g["icons"][s] for g in goods] for s in range(players)] == kernel_icons,
-              f"day {day + 1}: warehouse icons disagree (R16-R17)")
-        check(majority == trace.day_majority_pay[day].tolist(), f"day {day + 1}: majority payouts disagree (R17)")
-        check(bonus == trace.day_bonus_pay[day].tolist(), f"day {day + 1}: bonuses disagree (R18-R19)")
-        totals = []
-        for s in range(players):
-            earned = ships["pay"][s] + majority[s] + bonus[s]
-            florins[s] += earned
-            totals.append({"seat": s + 1, "ship": ships["pay"][s], "majority": majority[s], "bonus": bonus[s],
-                           "day": earned, "florins": florins[s]})
-        record["scoring"] = {"ships": ships, "unloaded": unloaded, "out": out, "goods": goods, "totals": totals}
-        # R20: the market goes back into the deck
-        table.deck.update(table.market)
-        table.market = []
-
-        # ---- the next starting player (R21)
-        record["next_starter"] = None
-        if day < DAYS - 1:
-            fewest = min(florins)
-            tied = [s for s in range(players) if florins[s] == fewest]
-            chosen = int(trace.day_starter[day + 1])
-            check(chosen in tied, f"day {day + 2}: seat {chosen + 1} started without the fewest florins (R21)")
-            starter_reason = {"seat": chosen + 1, "fewest": fewest, "tied": [s + 1 for s in tied],
-                              "drawn": len(tied) > 1, "rule": "R21"}
-            record["next_starter"] = starter_reason
-        data["days"].append(record)
-
-    # ---- the end (R22)
-    check(florins == trace.florins.tolist(), "final florins disagree")
-    best = max(florins)
-    winners = [s for s in range(players) if florins[s] == best]
-    win60 = [60 // len(winners) if s in winners else 0 for s in range(players)]
-    check(win60 == trace.record()["winner_share60"].tolist(), "winners disagree (R22)")
-    order = sorted(range(players), key=lambda s: (-florins[s], s))
-    source = {key: [sum(d["scoring"]["totals"][s][key] for d in data["days"]) for s in range(players)]
-              for key in ("ship", "majority", "bonus")}
-    data["final"] = {
-        "standings": [{"place": 1 + sum(f > florins[s] for f in florins), "seat": s + 1,
-                       "strategy": data["seats"][s]["strategy"], "florins": florins[s],
-                       **{key: source[key][s] for key in source}} for s in order],
-        "winners": [s + 1 for s in winners], "shared": len(winners) > 1, "win60": win60, "florins": florins,
-    }
+    with kernel.naming_failures(game_index, 1):
+        for event, actor, day, s in stepped_events(stepped, kernel, game_index):
+            if event == stepping.DAY_START:
+                check(actor == trace.day_starter[day], f"day {day + 1}: the starting seat disagrees")
+                record = {"day": day + 1, "starter": actor + 1, "starter_reason": starter_reason,
+                          "deck_at_start": int(s["counts"][DECK_LEN]), "ran_out": bool(trace.day_ran_out[day]),
+                          "turns": []}
+                data["days"].append(record)
+            elif event == stepping.TURN_START:
+                before = market(s)
+                final = bool(s["step"][stepping.STEP_ARG])  # R11: the engine's last-open-ship turn
+            elif event == stepping.TURN_END:
+                turns = record["turns"]
+                check(len(turns) < len(trace.day_turns[day]), f"day {day + 1}: more turns than recorded")
+                turns.append(turn_told(trace.day_turns[day][len(turns)], len(turns) + 1, before, final))
+                told = turns[-1]
+                aboard = s["ship"][actor, :s["ship_len"][actor]].tolist()
+                check(told["seat"] == actor + 1 and told["left"] == market(s)
+                      and aboard[len(aboard) - len(told["taken"]):] == told["taken"],
+                      f"day {day + 1} turn {told['turn']}: the turn log disagrees with the game")
+                used = int(s["ship_used"][actor])
+                told.update(ship_places=used, ship_value=int(s["ship_value"][actor]), ship_full=used == capacity)
+            elif event == stepping.DAY_OVER:
+                check(len(record["turns"]) == len(trace.day_turns[day]), f"day {day + 1}: fewer turns than recorded")
+                record["end"] = ("ran out" if record["ran_out"] else "final turn" if record["turns"][-1]["final"]
+                                 else "all ships full")
+                record["ships"] = [{"seat": p + 1, "cards": [int(c) for c in s["ship"][p, :s["ship_len"][p]]],
+                                    "value": int(s["ship_value"][p])} for p in range(players)]
+                check([ship["value"] for ship in record["ships"]] == trace.day_ship_value[day].tolist(),
+                      f"day {day + 1}: ship values disagree (R13)")
+            elif event == stepping.DAY_SCORED:
+                record["scoring"] = scoring_told(trace, s, day, record["ships"], good_of)
+                record["next_starter"] = None
+                if actor >= 0:
+                    florins = [t["florins"] for t in record["scoring"]["totals"]]
+                    starter_reason = next_starter_reason(florins, actor, "R21")
+                    record["next_starter"] = starter_reason
+    florins = trace.florins.tolist()
+    check(florins == [t["florins"] for t in record["scoring"]["totals"]], "final florins disagree")
+    data["final"] = final_standings(data, florins, "florins")
+    check(data["final"]["win60"] == trace.record()["winner_share60"].tolist(), "winners disagree (R22)")
     return data, render(data)
+
+
+def market(s) -> list[int]:
+    return [int(c) for c in s["market"][:s["counts"][MARKET_LEN]]]
+
+
+def turn_told(word: int, number: int, before: list[int], final: bool) -> dict:
+    """A turn as the engine logged it (R9, R10), with the market before it; the ship after it
+    is added by the caller."""
+    seat, revealed, backs = decode_turn(word)
+    shown = before + revealed
+    taken_from = [1, *backs]
+    check(len(shown) >= max(taken_from), f"turn {number}: a card taken that is not in the market")
+    taken = [shown[-b] for b in taken_from]
+    left = [c for k, c in enumerate(shown) if len(shown) - k not in taken_from]
+    return {"turn": number, "seat": seat + 1, "final": final, "market_before": before, "revealed": revealed,
+            "obligatory": not before and bool(revealed), "taken": taken, "taken_from": taken_from, "left": left}
+
+
+def scoring_told(trace, s, day: int, ships: list[dict], good_of) -> dict:
+    """The engine's scoring of the day (R13-R19): its payouts, with the rankings that explain them."""
+    players = len(ships)
+    ranking = rank_places([ship["value"] for ship in ships], SHIP_PAYOUTS[players], SHARE_COIN, "R14-R15")
+    paid = {"ship": trace.day_ship_pay[day].tolist(), "majority": trace.day_majority_pay[day].tolist(),
+            "bonus": trace.day_bonus_pay[day].tolist()}
+    check(ranking["pay"] == paid["ship"], f"day {day + 1}: ship payouts disagree (R14-R15)")
+    cargo = [ship["cards"] for ship in ships]
+    goods = []
+    for good in range(N_GOODS):
+        icons = trace.day_warehouse_icons[day][:, good].tolist()
+        good_ranking = rank_places(icons, MAJORITY_PAYOUTS, SHARE_COIN, "R17", [n > 0 for n in icons])
+        bonus = s["day_good_bonus"][day, good, :players].tolist()
+        goods.append({"good": GOODS[good], "icons": icons, "ranking": good_ranking, "bonus": bonus,
+                      "bonus_rule": [BONUS_RULES.get(b) for b in bonus]})
+    for key, told in (("majority", [g["ranking"]["pay"] for g in goods]), ("bonus", [g["bonus"] for g in goods])):
+        check([sum(pays[p] for pays in told) for p in range(players)] == paid[key],
+              f"day {day + 1}: {key} payouts disagree (R17-R19)")
+    florins = trace.record()["florins"][day].tolist()
+    totals = [{"seat": p + 1, **{key: paid[key][p] for key in paid}, "day": sum(paid[key][p] for key in paid),
+               "florins": florins[p]} for p in range(players)]
+    return {"ships": ranking, "unloaded": [[c for c in ship if good_of[c] != NO_GOOD] for ship in cargo],
+            "out": [c for ship in cargo for c in ship if good_of[c] == NO_GOOD], "goods": goods, "totals": totals}
 
 
 # ---------------------------------------------------------------- text

@@ -16,6 +16,7 @@ from numba import njit
 
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
+from ...core.stepping import STEP_DTYPE
 from .deck import MAX_CARDS
 from .rules import DAYS, MAX_PLAYERS, N_GOODS, N_RULES, RULE_CAPACITY
 
@@ -80,9 +81,11 @@ STATE_DTYPE = np.dtype([
     ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
     ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
+    ("day_good_bonus", _I8, (DAYS, N_GOODS, MAX_PLAYERS)),  # each good's R18/R19 bonuses, when traced
     ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when the game is traced
     ("day_turns", _I8, (DAYS, MAX_CARDS)), ("day_turn_count", _I8, DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
+    ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
 ], align=True)
 
 
@@ -108,3 +111,27 @@ def fits_nb(state, seat, card, pending_space):
             or state.ship_used[seat] + pending_space < state.rules[RULE_CAPACITY])
 
 
+
+
+@njit(cache=True)
+def legal_takes_nb(state, seat, choices):
+    """R10: write the legal take choices into ``choices`` and return how many: the last card
+    alone (0), with the 2nd-from-last if it fits (1), with the 3rd-from-last if it fits (2),
+    with both if both fit (3), in that order."""
+    n = state.counts[MARKET_LEN]
+    pending = takes_space_nb(state, market_card_nb(state, 1))
+    second = market_card_nb(state, 2)
+    third = market_card_nb(state, 3)
+    choices[0] = 0
+    count = 1
+    second_fits = n >= 2 and fits_nb(state, seat, second, pending)
+    if second_fits:
+        choices[count] = 1
+        count += 1
+    if n >= 3 and fits_nb(state, seat, third, pending):
+        choices[count] = 2
+        count += 1
+        if second_fits and fits_nb(state, seat, third, pending + takes_space_nb(state, second)):
+            choices[count] = 3
+            count += 1
+    return count

@@ -1,40 +1,25 @@
-"""A person at the card-game table: the one-game driver and what the player sees (R6-R22).
+"""A person at the card-game table: what the player sees and answers (R6-R22).
 
-:func:`play_table_nb` plays ONE game on a state buffer the Python side created
-(``engine.new_state``), recording it as a trace does, with the engine's own turn
-(``engine.play_turn_nb``, which logs each turn in ``day_turns``), scoring and day end, and
-the seats' real strategies through the dispatchers. Only its day and turn loops are written
-out here (``engine.play_game_nb``'s and ``play_day_nb``'s), so that it can report each turn,
-each day's end and each scoring to Python (``core.human.event_nb``); tests/test_play.py
-checks that it plays exactly the engine's games, record for record.
-
-:class:`CardTable` is the Python side: it answers the ``human`` seat's decisions (asking
-the person, offering only legal choices and re-asking on bad input) and prints what a
-player at the table can see: the market, every ship and warehouse, florins, the deck's
-size, the day and turn; each bot's turn (from the engine's turn log, decoded by
-``narrate.decode_turn``); each day's scoring explained from the state and the rule data
-with the trace narrator's rankings (``core.narration``: places,
-ties, pooling and rounding, R13-R19), the next starting player (R21); the final standings
-(R22).
+The game is played by the engine itself, stepped (core.stepping, driven by
+``core.human.GameTable.play``): it stops at the person's decisions and at every event of
+the day. :class:`CardTable` answers the ``human`` seat's decisions (asking the person,
+offering only the legal choices, the engine's ``legal_choices_nb``, and re-asking on bad
+input) and prints what a player at the table can see: the market, every ship and
+warehouse, florins, the deck's size, the day and turn; each bot's turn (from the engine's
+turn log, decoded by ``narrate.decode_turn``); each day's scoring explained from the state
+and the rule data with the trace narrator's rankings (``core.narration``: places, ties,
+pooling and rounding, R13-R19), the next starting player (R21); the final standings (R22).
+tests/test_play.py checks that a table plays exactly the engine's games, record for record.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
-from ...core import human
-from ...core.human import event_nb
+from ...core import human, stepping
 from ...core.narration import paying, plural, rank_places, render_ranking
-from .engine import (
-    end_day_nb,
-    next_starter_nb,
-    play_turn_nb,
-    record_card_locations_nb,
-    score_day_nb,
-    start_game_nb,
-)
+from . import engine, stepped
 from .narrate import FROM_END, card_name, decode_turn
 from .rules import (
     DAYS,
@@ -47,75 +32,9 @@ from .rules import (
     RULE_BONUS,
     RULE_BONUS_MIN,
     RULE_CAPACITY,
-    RULE_PLAYERS,
     SHARE_COIN,
 )
-from .state import DAY, DAY_ID, DECK_LEN, MARKET_LEN, REVEALED
-
-# ---------------------------------------------------------------- the driver
-
-@njit(cache=True)
-def play_table_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
-    """Start and play game ``game_index`` on ``buffer[0]`` (engine.play_game_nb's day loop,
-    reporting to Python)."""
-    state = buffer[0]
-    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    starter = 0  # R7
-    for day in range(DAYS):
-        state.counts[DAY] = day
-        state.counts[DAY_ID] += 1
-        state.day_starter[day] = starter
-        event_nb(human.DAY_START, starter, day, 0)
-        _play_day_nb(state, day, starter, table)
-        event_nb(human.DAY_OVER, -1, day, state.day_ran_out[day])
-        score_day_nb(state, day)
-        end_day_nb(state)
-        if day < DAYS - 1:
-            starter = next_starter_nb(state)
-        event_nb(human.DAY_SCORED, starter if day < DAYS - 1 else -1, day, 0)
-
-
-@njit(cache=True)
-def _play_day_nb(state, day, starter, table):
-    """engine.play_day_nb, reporting each turn (R8, R11, R12)."""
-    players = state.rules[RULE_PLAYERS]
-    capacity = state.rules[RULE_CAPACITY]
-    state.ship_len[:] = 0
-    state.ship_used[:] = 0
-    state.ship_value[:] = 0
-    state.ship_icons[:, :] = 0
-    open_ships = players
-    final_turn = False
-    ran_out = 0
-    seat = starter
-    while True:
-        if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
-            ran_out = 1  # R12
-            break
-        event_nb(human.TURN_START, seat, 0, 0)
-        play_turn_nb(state, seat, table, True)
-        event_nb(human.TURN_END, seat, 0, 0)
-        if final_turn:
-            break  # R11
-        if state.ship_used[seat] == capacity:
-            open_ships -= 1
-        if open_ships == 0:
-            break
-        final_turn = open_ships == 1
-        seat = (seat + 1) % players  # R8
-        while state.ship_used[seat] == capacity:
-            seat = (seat + 1) % players
-    state.day_ran_out[day] = ran_out
-    for p in range(players):
-        state.day_ship_value[day, p] = state.ship_value[p]
-    record_card_locations_nb(state, day)
-
-
-def new_buffer(inputs) -> np.ndarray:
-    """A state buffer for ``Kernel.inputs`` (a copy of engine.new_state's), which Python keeps and
-    reads (play_table_nb records the turn log and card locations in it, as the engine's trace does)."""
-    return inputs.copy()
-
+from .state import DECK_LEN, MARKET_LEN, REVEALED, legal_takes_nb
 
 # ---------------------------------------------------------------- what a player sees
 
@@ -130,26 +49,10 @@ def cards_text(s, cards) -> str:
 
 
 def legal_takes(s, seat: int) -> list[int]:
-    """The take choices R10 allows (bit 0: the 2nd-from-last card, bit 1: the 3rd), as the engine checks them."""
-    n = int(s["counts"][MARKET_LEN])
-    market = s["market"]
-    used, capacity = int(s["ship_used"][seat]), int(s["rules"][RULE_CAPACITY])
-
-    def space(card):
-        return 1 - int(s["card_green"][card])
-
-    def fits(card, pending):
-        return bool(s["card_green"][card]) or used + pending < capacity
-
-    choices = [0]
-    if n >= 2 and fits(market[n - 2], space(market[n - 1])):
-        choices.append(1)
-    if n >= 3 and fits(market[n - 3], space(market[n - 1])):
-        choices.append(2)
-    if (n >= 3 and fits(market[n - 2], space(market[n - 1]))
-            and fits(market[n - 3], space(market[n - 1]) + space(market[n - 2]))):
-        choices.append(3)
-    return choices
+    """The take choices R10 allows (bit 0: the 2nd-from-last card, bit 1: the 3rd): the engine's
+    own (state.legal_takes_nb)."""
+    choices = np.zeros(engine.MAX_TAKES, np.int64)
+    return [int(c) for c in choices[:legal_takes_nb(s, seat, choices)]]
 
 
 def taken_cards(s, choice: int) -> list[int]:
@@ -167,8 +70,7 @@ def taken_cards(s, choice: int) -> list[int]:
 class CardTable(human.GameTable):
     """The Python side of a card game with a person at seat ``human_seat`` (0-based)."""
 
-    new_buffer = staticmethod(new_buffer)
-    play_table_nb = staticmethod(play_table_nb)
+    engine = stepped
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
@@ -180,6 +82,9 @@ class CardTable(human.GameTable):
     def market(self) -> list[int]:
         s = self.s
         return [int(c) for c in s["market"][:int(s["counts"][MARKET_LEN])]]
+
+    def cards_text(self, cards) -> str:
+        return cards_text(self.s, cards)
 
     # ------------------------------------------------------------ decisions
 
@@ -207,7 +112,7 @@ class CardTable(human.GameTable):
         s = self.s
         market = self.market()
         n = len(market)
-        choices = legal_takes(s, seat)
+        choices = self.legal_choices()
         capacity, used = int(s["rules"][RULE_CAPACITY]), int(s["ship_used"][seat])
         lines = [f"Take: the last card, {card_text(s, market[-1])}, is yours; you may add the 2nd- and "
                  f"3rd-from-last if they fit (your ship holds {used} of {capacity} non-green cards)."]
@@ -231,25 +136,25 @@ class CardTable(human.GameTable):
 
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
         s = self.s
-        if kind == human.DAY_START:
+        if kind == stepping.DAY_START:
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
             self.say(f"\n=== Day {a + 1} of {DAYS}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
                      "deck ===")
-        elif kind == human.TURN_START:
+        elif kind == stepping.TURN_START:
             self.turn += 1
             self.market_before = self.market()
             if seat == self.me:
                 self.say(self.view())
-        elif kind == human.TURN_END:
+        elif kind == stepping.TURN_END:
             self.say(self.turn_line(seat))
-        elif kind == human.DAY_OVER:
+        elif kind == stepping.DAY_OVER:
             self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
             full = all(s["ship_used"][p] == s["rules"][RULE_CAPACITY] for p in range(self.players))
             why = ("the deck and the market are empty" if b else "every ship is full" if full
                    else "the last open ship had its one more turn")
             self.say(f"\nDay {a + 1} is over: {why}.")
-        elif kind == human.DAY_SCORED:
+        elif kind == stepping.DAY_SCORED:
             self.say(self.scoring(a, seat))
 
     def turn_line(self, seat: int) -> str:
@@ -309,23 +214,15 @@ class CardTable(human.GameTable):
     def scoring(self, day: int, next_starter: int) -> str:
         """Day ``day``'s scoring explained from the state and the rule data (R13-R19, R21)."""
         s = self.s
-        players, names = self.players, self.names
-        values = [int(v) for v in s["day_ship_value"][day, :players]]
-        payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, SHARE_COIN, "")
-        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
-                 f"Ships (the value of all cards aboard, green ones too; places pay {' / '.join(map(str, payouts))}; "
-                 f"tied players pool their places, each share rounded down to a multiple of {SHARE_COIN}):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
-        for p in range(players):
-            if self.sailed and self.sailed[p]:
-                lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
+        players = self.players
+        ships, lines = self.ship_ranking(day, SHARE_COIN, "Ships (the value of all cards aboard, green ones too; "
+                                         "places pay {payouts}; tied players pool their places, each share rounded "
+                                         f"down to a multiple of {SHARE_COIN}):")
         lines.append("Unloading: goods cards go to the warehouses; green 2s and black 7s leave the game.")
         lines.append(f"Goods (most icons {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}, today's included; "
                      f"no icon, no place; ties shared as for ships) and bonuses ({self.bonus_rule()}):")
         icons = s["day_warehouse_icons"][day]
         majority_pay, bonus_pay = [0] * players, [0] * players
-        bonus_min, big_min = int(s["rules"][RULE_BONUS_MIN]), int(s["rules"][RULE_BIG_BONUS_MIN])
         for g in range(N_GOODS):
             counts = [int(icons[p, g]) for p in range(players)]
             if not any(counts):
@@ -335,11 +232,8 @@ class CardTable(human.GameTable):
             parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
-                if counts[p] >= big_min:
-                    bonus = int(s["rules"][RULE_BIG_BONUS])
-                elif counts[p] >= bonus_min:
-                    bonus = int(s["rules"][RULE_BONUS])
-                else:
+                bonus = int(s["day_good_bonus"][day, g, p])  # the engine's R18 / R19 bonus
+                if not bonus:
                     continue
                 bonus_pay[p] += bonus
                 parts.append(f"bonus seat {p + 1}: {bonus}")

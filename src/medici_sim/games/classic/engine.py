@@ -5,16 +5,22 @@ A game is a ``GameState`` record (``state.py``), reused from game to game and dr
 dispatchers ``draw_nb`` / ``bid_nb`` declared in ``state.py`` with the strategy table it
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol-classic.md exactly, so the reference engine (``reference.py``) plays the
-same games. Recording a game (its turn log, card locations and day-end tracks and money, for
-the trace, the table and the tests) is the play loop's ``record`` argument: ``True`` when
-recording, ``None`` in the simulation's kernel, where numba prunes the recording branches
-before compiling, so a run never compiles the recorders.
+same games.
+
+One play loop (``finish_game_nb``) plays every game: the batch kernel's (``play_games_nb``),
+a search player's rollouts (from the decision searched), and a stepped game (core.stepping:
+``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
+the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
+``True`` when stepping, recording the game (its turn log, card locations and day-end tracks
+and money) and stopping at every event, ``None`` in the kernel and the rollouts, where numba
+prunes the recording and the stops before compiling, so a run never compiles them.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from ...core import stepping
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
@@ -24,11 +30,27 @@ from ...core.accounting import (
     record_outcome_nb,
 )
 from ...core.arrays import copy1_nb, copy2_nb
+from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import poorest_seat_nb, seat_players_nb
+from ...core.stepping import (
+    DAY_OVER,
+    DAY_SCORED,
+    DAY_START,
+    DECISION,
+    PAUSED,
+    PHASE_DAY_OVER,
+    PHASE_DAY_SCORED,
+    PHASE_DAY_START,
+    STEP_CHOICE,
+    TURN_END,
+    is_external_nb,
+    stop_nb,
+)
+from .recording import record_day_nb, record_turn_nb
 from .rules import (
     DAYS,
     HOLDS,
@@ -53,12 +75,6 @@ from .state import (
     GOLD_ROW,
     HIGH_BIDDER,
     HIGHEST,
-    LOC_DECK,
-    LOC_DISCARDED,
-    LOC_REMOVED,
-    LOC_SHIP,
-    LOC_TWICE,
-    LOC_UNSEEN,
     LOT_LEN,
     LOT_VALUE,
     MAX_FREE,
@@ -127,35 +143,56 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.free_cards[:] = 0
 
 
-# Where play resumes in a turn (``finish_day_nb``, ``finish_game_nb``): a search player's
-# rollouts (strategies/search.py) start from the decision being searched, not from a turn's start.
-TURN_START, TURN_DRAW, TURN_BID, TURN_SALE = range(4)  # before it; asking C8; asking C9 from a seat; C10 on
+# Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
+# decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
+# core.stepping). TURN_OVER is after the sale and C11, before C7 picks the next auctioneer.
+TURN_START, TURN_DRAW, TURN_BID, TURN_SALE, TURN_OVER = range(5)  # before it; asking C8; asking C9; C10 on; after
+DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
 
 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
     """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
     begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
-    finish_game_nb(state, table, 0, TURN_START, 0, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, bidder, last_day, record):
-    """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*; ``bidder``: the next
-    seat to answer at TURN_BID) on the current day to the end of day ``last_day``, scored
-    (C5-C17). A whole game is ``play_game_nb``; a search player's rollout plays a copy of the
-    state from its decision to the end (or the day's end)."""
+def finish_game_nb(state, table, seat, phase, arg, last_day, record):
+    """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of
+    core.stepping; ``arg``: at TURN_BID the next seat to answer, at TURN_OVER whether the day
+    ends) on the current day to the end of day ``last_day``, scored (C5-C17). A whole game is
+    ``play_game_nb``; a search player's rollout plays a copy of the state from its decision to
+    the end (or the day's end); a stepped game (``record`` True) stops at every event and
+    returns True when it did (core.stepping)."""
     day = state.counts[DAY]
     while True:
-        state.day_ran_out[day] = finish_day_nb(state, seat, phase, bidder, table, record)
+        if phase == PHASE_DAY_START:
+            if record is not None:
+                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
+                    return True
+            phase = TURN_START
+        if phase < PHASE_DAY_START:
+            ran_out = finish_day_nb(state, seat, phase, arg, table, record)
+            if ran_out == PAUSED:
+                return True
+            state.day_ran_out[day] = ran_out
+            if record is not None:
+                record_day_nb(state, day)
+            phase = PHASE_DAY_OVER
+        if phase == PHASE_DAY_OVER:
+            if record is not None:
+                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
+                    return True
+            score_day_nb(state, day, record)
+            seat = next_starter_nb(state) if day < last_day else -1  # C6 (no draw after day 3)
         if record is not None:
-            record_day_nb(state, day)
-        score_day_nb(state, day, record)
+            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
+                return True
         if day >= last_day:
-            return
+            return False
         day += 1
-        seat = next_starter_nb(state)  # C6 (no draw after day 3)
-        phase = TURN_START
+        phase = PHASE_DAY_START
         begin_day_nb(state, day, seat)
 
 
@@ -224,18 +261,29 @@ def load_nb(state, seat, card):
 
 
 @njit(cache=True)
-def finish_day_nb(state, seat, phase, bidder, table, record):
-    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*) until the day ends.
-    Returns 1 if it ran out (C12)."""
+def finish_day_nb(state, seat, phase, arg, table, record):
+    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*; ``arg`` as finish_game_nb's)
+    until the day ends. Returns 1 if it ran out (C12), 0 if not, PAUSED if it stopped (a
+    stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
     while True:
         if phase == TURN_START:
             if state.counts[DECK_LEN] == 0:
                 return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
+            if record is not None:
+                if stop_nb(state, stepping.TURN_START, seat, state.counts[DAY], seat, phase, 0):
+                    return PAUSED
             over = play_turn_nb(state, seat, table, record)
+        elif phase == TURN_OVER:
+            over = arg
         else:
-            over = finish_turn_nb(state, seat, phase, bidder, table, record)
-            phase = TURN_START
+            over = finish_turn_nb(state, seat, phase, arg, table, record)
+        if over == PAUSED:
+            return PAUSED
+        if record is not None:
+            if stop_nb(state, TURN_END, seat, state.counts[DAY], seat, TURN_OVER, over):
+                return PAUSED
+        phase = TURN_START
         if over:
             return 0  # C11 (or no open ship left): the day is over
         seat += 1  # C7: clockwise, skipping full ships (at least two ships are open here)
@@ -249,8 +297,8 @@ def finish_day_nb(state, seat, phase, bidder, table, record):
 
 @njit(cache=True, inline="always")
 def play_turn_nb(state, auctioneer, table, record):
-    """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns True when the day
-    ends after it (C11: the last open ship was filled, or no ship is open)."""
+    """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns 1 when the day
+    ends after it (C11: the last open ship was filled, or no ship is open), else 0, or PAUSED."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     counts[TURN_ID] += 1
@@ -266,6 +314,13 @@ def play_turn_nb(state, auctioneer, table, record):
     counts[LOT_VALUE] = 0
     add_to_lot_nb(state)  # C8: the first card is obligatory
     return finish_turn_nb(state, auctioneer, TURN_DRAW, 0, table, record)
+
+
+@njit(cache=True, inline="always")
+def lot_may_grow_nb(counts):
+    """C8: another card may be drawn while the lot has fewer than 3 cards, the deck is not
+    empty and some open ship could hold the bigger lot."""
+    return counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]
 
 
 @njit(cache=True)
@@ -298,17 +353,25 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
     asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
     (TURN_BID; from the auctioneer's left after drawing, C9), then the sale (C10, C11).
-    Returns True when the day ends after it."""
+    Returns 1 when the day ends after it, else 0; PAUSED when it stopped to ask an EXTERNAL
+    seat (a stepped game, core.stepping)."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
-    # C8: another card is asked for only while the lot has fewer than 3 cards, the deck is
-    # not empty and some open ship could hold the bigger lot.
     if phase == TURN_DRAW:
         strategy = state.seat_strategy[auctioneer]
-        while counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]:
-            if not draw_nb(table, strategy, state, auctioneer):
+        external = is_external_nb(state, auctioneer, record)
+        while lot_may_grow_nb(counts):
+            if external:
+                if stop_nb(state, DECISION + DRAW_DECISION, auctioneer, counts[DAY], auctioneer, TURN_DRAW, 0):
+                    return PAUSED
+                more = state.step[STEP_CHOICE] != 0
+            else:
+                more = draw_nb(table, strategy, state, auctioneer)
+            if not more:
                 break
             add_to_lot_nb(state)
+        if record is not None:
+            state.lot_could_grow = lot_may_grow_nb(counts)  # the auctioneer stopped, or C8 did
         phase = TURN_BID
         bidder = auctioneer + 1 if auctioneer + 1 < players else 0
     lot_len = counts[LOT_LEN]
@@ -319,7 +382,13 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         seat = bidder
         while True:
             if HOLDS - state.ship_len[seat] >= lot_len and state.money[seat] > counts[HIGHEST]:
-                answer_nb(state, seat, bid_nb(table, state.seat_strategy[seat], state, seat))
+                if is_external_nb(state, seat, record):
+                    if stop_nb(state, DECISION + BID_DECISION, seat, counts[DAY], auctioneer, TURN_BID, seat):
+                        return PAUSED
+                    answer = state.step[STEP_CHOICE]
+                else:
+                    answer = bid_nb(table, state.seat_strategy[seat], state, seat)
+                answer_nb(state, seat, answer)
             if seat == auctioneer:
                 break
             seat += 1
@@ -361,7 +430,25 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         record_turn_nb(state, auctioneer, free_seat, free_from)
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
-    return free_seat >= 0 or counts[OPEN_SHIPS] == 0
+    return 1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0
+
+
+@njit(cache=True)
+def play_choice_nb(state, seat, decision, choice):
+    """Apply ``seat``'s answer ``choice`` to ``decision`` (DRAW_DECISION: 0 offer the lot, 1
+    draw; BID_DECISION: the bid, 0 to pass) and return (the turn phase, its ``arg``) play
+    resumes from (a search player's rollout: ``finish_game_nb`` from there)."""
+    players = state.rules[RULE_PLAYERS]
+    auctioneer = state.counts[AUCTIONEER]
+    if decision == DRAW_DECISION:
+        if choice:
+            add_to_lot_nb(state)
+            return TURN_DRAW, 0
+        return TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
+    answer_nb(state, seat, choice)
+    if seat == auctioneer:
+        return TURN_SALE, 0
+    return TURN_BID, seat + 1 if seat + 1 < players else 0
 
 
 @njit(cache=True)
@@ -437,78 +524,6 @@ def next_starter_nb(state):
     return poorest_seat_nb(state.money, state.rules[RULE_PLAYERS], state.rng)
 
 
-# ---------------------------------------------------------------- recording (tests only)
-
-@njit(cache=True)
-def record_turn_nb(state, auctioneer, free_seat, free_from):
-    """Append the turn just played to the day's log, in the reference engine's format:
-    auctioneer, L, lot..., A, (seat, bid) x A, winner, price, free_seat, F, free..."""
-    day = state.counts[DAY]
-    log = state.day_log[day]
-    n = state.day_log_len[day]
-    players = state.rules[RULE_PLAYERS]
-    lot_len = state.counts[LOT_LEN]
-    log[n] = auctioneer
-    log[n + 1] = lot_len
-    n += 2
-    for i in range(lot_len):
-        log[n] = state.lot[i]
-        n += 1
-    asked_at = n
-    n += 1
-    asked = 0
-    for step in range(1, players + 1):
-        seat = (auctioneer + step) % players
-        if state.turn_bid[seat] >= 0:
-            log[n] = seat
-            log[n + 1] = state.turn_bid[seat]
-            n += 2
-            asked += 1
-    log[asked_at] = asked
-    winner = state.counts[HIGH_BIDDER]
-    log[n] = winner
-    log[n + 1] = state.counts[HIGHEST] if winner >= 0 else 0
-    log[n + 2] = free_seat
-    n += 3
-    if free_seat >= 0:
-        log[n] = state.ship_len[free_seat] - free_from
-        n += 1
-        for i in range(free_from, state.ship_len[free_seat]):
-            log[n] = state.ship[free_seat, i]
-            n += 1
-    else:
-        log[n] = 0
-        n += 1
-    state.day_log_len[day] = n
-
-
-@njit(cache=True)
-def _locate_nb(location, card, place):
-    location[card] = place if location[card] == LOC_UNSEEN else LOC_TWICE
-
-
-@njit(cache=True)
-def record_day_nb(state, day):
-    """At the end of the day's turns: the removed cards, the ships' cards and where every
-    card is (LOC_*; LOC_UNSEEN or LOC_TWICE would be a bug)."""
-    players = state.rules[RULE_PLAYERS]
-    for i in range(state.rules[RULE_REMOVED]):
-        state.day_removed[day, i] = state.removed[i]
-    state.day_ship_cards[day, :, :] = -1
-    location = state.day_card_location[day]
-    location[:] = LOC_UNSEEN
-    for i in range(state.counts[DECK_LEN]):
-        _locate_nb(location, state.deck[i], LOC_DECK)
-    for i in range(state.rules[RULE_REMOVED]):
-        _locate_nb(location, state.removed[i], LOC_REMOVED)
-    for i in range(state.counts[DISCARD_LEN]):
-        _locate_nb(location, state.discard[i], LOC_DISCARDED)
-    for p in range(players):
-        for i in range(state.ship_len[p]):
-            state.day_ship_cards[day, p, i] = state.ship[p, i]
-            _locate_nb(location, state.ship[p, i], LOC_SHIP + p)
-
-
 # ---------------------------------------------------------------- many games
 
 @njit(cache=True)
@@ -536,31 +551,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
 
 
-@njit(cache=True, nogil=True)
-def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
-                  seat_stats, slot_stats, pair_stats, run_stats, table):
-    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
-
-    ``inputs`` is the run's :func:`new_state` (``game.kernel_inputs``), played on a copy.
-    """
-    buffer = inputs.copy()
-    for game_index in range(first_game, first_game + n_games):
-        # The record buffer[0] does not own its memory and numba frees an array after its last
-        # use: taken from the array at each game, it keeps the array alive to the last game.
-        state = buffer[0]
-        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-        play_game_nb(state, table, None)
-        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)
-
-
-@njit(cache=True, nogil=True)  # a decision that never returns leaves signals answerable (cli.signals)
-def trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
-    """Play one game recording everything; return its GameState buffer (see game.trace)."""
-    buffer = inputs.copy()
-    state = buffer[0]
-    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    play_game_nb(state, table, True)
-    return buffer
+play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
 
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);

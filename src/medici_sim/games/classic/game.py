@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game, StatColumn
-from . import engine, narrate, reference, state
+from . import engine, narrate, reference, state, stepped
 from .rules import (
     DAYS,
     HOLDS,
@@ -20,7 +20,7 @@ from .rules import (
     rule_arrays,
     starting_money,
 )
-from .strategies import BUILT_INS, REGISTRY
+from .strategies import BUILT_INS, REGISTRY, search
 
 VARIANTS = ("standard",)
 
@@ -62,7 +62,7 @@ class GameTrace:
 
 def trace(kernel, game_index: int) -> GameTrace:
     """Play one game with everything recorded and return it in the reference's record format."""
-    buffer = engine.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
+    buffer = stepped.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
                                   kernel.slot_strategy, kernel.slot_params, kernel.table)
     state = buffer[0]
     p = kernel.config.players
@@ -152,6 +152,7 @@ GAME = Game(
     variants=VARIANTS,
     registry=REGISTRY,
     built_ins=BUILT_INS,
+    rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT

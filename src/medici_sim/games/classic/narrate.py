@@ -5,16 +5,17 @@ the very game the simulation plays for that seed and index, C20, whatever the st
 expert and plug-ins included) and returns ``(data, text)``: the story as JSON-serialisable
 data and as text rendered from that data alone, so the two always say the same thing.
 
-Nothing is taken on trust. The turns come from the kernel's turn log (``state.day_log``,
-recorded only when tracing, read with ``reference.turn_records``); the narrator replays
-them on a model of the table (deck, ships, money, tracks), checks each step against the
-rules (C7 turn order, C8 lots, C9 who may bid and what, C10 sales, C11 the last ship, C12),
-works out every ship's value, track level and payout again in plain Python (C13-C16,
-:mod:`.rules`), and checks all of it against the kernel's own records: ship cards and
-values, card locations, the payouts, tracks and money of each day, the next starting player
-(C6), the game's totals (C21) and the winners (C18). Payouts are also checked against the
-reference engine's scoring functions (``reference.py``). Any difference raises
-:class:`~medici_sim.core.narration.NarrationMismatch`: the narration can never tell a story other than the game's.
+The narrator tells the engine's record; it works out no rule again. The record is the
+kernel's trace of the game (``Kernel.trace``: each day's starter, removed cards, auction log,
+read with ``reference.turn_records``, ships, tracks, payouts and money, the game's totals).
+What the record leaves out, the narrator reads from the same game stepped (core.stepping:
+the engine's own play loop) at each event: the ships and money before each auction (why a
+seat passed unasked, C9), whether C8 allowed another card when the lot was offered (the
+engine's flag), the ships and tracks as the day ends. The two must agree (the auction logged
+is the one played, the ships and money are the recorded ones), and the rankings that explain
+the payouts (places, ties pooled and rounded, ``core.narration``) must add up to what the
+engine paid; if not, it raises :class:`~medici_sim.core.narration.NarrationMismatch`. (The
+reference engine proves the engine's rules: tests/classic/test_differential.py.)
 
 The data (``--format json``). Seats are numbered from 1, seat 1 starting day 1 (C6), as in
 every table of the tool; card ids follow docs/protocol-classic.md (7 g + k: good g's k-th
@@ -65,17 +66,15 @@ from __future__ import annotations
 
 from functools import partial
 
-import numpy as np
-
-from ...core import narration
-from ...core.narration import rank_places
-from . import reference
+from ...core import narration, stepping
+from ...core.narration import final_standings, next_starter_reason, rank_places
+from ...core.stepping import stepped_events
+from . import reference, stepped
 from .rules import (
     DAYS,
     GOODS,
     HOLDS,
     MAJORITY_PAYOUTS,
-    MAX_LOT,
     N_CARDS,
     N_GOODS,
     NO_GOOD,
@@ -87,7 +86,6 @@ from .rules import (
     removed_cards,
     starting_money,
 )
-from .state import LOC_DECK, LOC_DISCARDED, LOC_REMOVED, LOC_SHIP
 
 check = partial(narration.check, game="classic")
 
@@ -98,23 +96,18 @@ def card_name(good: int, value: int) -> str:
 
 
 def narrate(kernel, game_index: int) -> tuple[dict, str]:
-    """Play game ``game_index`` of ``kernel``'s run in the kernel and tell it: (data, text)
-    (the module doc lists the data's keys). Raises NarrationMismatch if the replay
-    disagrees with the kernel anywhere."""
+    """Tell game ``game_index`` of ``kernel``'s run: (data, text) (the module doc lists the
+    data's keys). Raises NarrationMismatch where the game stepped and the kernel's record of
+    it disagree, or a ranking explained does not add up to what the engine paid."""
     config = kernel.config
     trace = kernel.trace(game_index)
     good_of, value_of = (a.tolist() for a in card_arrays())
     players = config.players
-    start_money = starting_money(players)
-
-    def free(ship: list[int]) -> int:
-        return HOLDS - len(ship)  # C3
-
     data = {
         "game": "classic", "title": kernel.game.title, "rules_page": kernel.game.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating,
-        "rules": {"start_money": start_money, "removed": removed_cards(players), "holds": HOLDS,
+        "rules": {"start_money": starting_money(players), "removed": removed_cards(players), "holds": HOLDS,
                   "ship_payouts": list(SHIP_PAYOUTS[players]), "coin": SHARE_COIN,
                   "majority_payouts": list(MAJORITY_PAYOUTS), "track_bonus": list(TRACK_BONUS),
                   "track_max": TRACK_MAX},
@@ -125,175 +118,105 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                    "strategy": config.strategies[trace.seat_slot[s]].label} for s in range(players)],
         "days": [],
     }
-    money = [start_money] * players  # C4
-    track = [[0] * N_GOODS for _ in range(players)]  # C14
-    totals = {key: [0] * players for key in ("spent", "lots_bought", "cards_bought", "lots_discarded", "free_cards")}
     starter_reason: dict = {"rule": "C6"}
-    for day in range(DAYS):
-        starter = int(trace.starter[day])
-        removed = trace.removed[day].tolist()
-        check(len(set(removed)) == removed_cards(players), f"day {day + 1}: {len(removed)} cards removed (C5)")
-        deck = set(range(N_CARDS)) - set(removed)  # C5, C17
-        ships: list[list[int]] = [[] for _ in range(players)]
-        discarded: list[int] = []
-        record = {"day": day + 1, "starter": starter + 1, "starter_reason": starter_reason, "removed": removed,
-                  "money_at_start": list(money), "ran_out": bool(trace.ran_out[day]), "turns": []}
-        # ---- the turns (C7-C12), replayed from the kernel's log
-        expected, end = starter, None
-        for number, turn in enumerate(reference.turn_records(trace.lots[day]), start=1):
-            where = f"day {day + 1} turn {number}"
-            check(end is None, f"{where}: a turn after the day ended ({end})")
-            check(len(deck) > 0, f"{where}: a turn with an empty deck (C12)")
-            auctioneer = turn.auctioneer
-            check(auctioneer == expected, f"{where}: seat {auctioneer + 1} auctioned, seat {expected + 1} was due (C7)")
-            lot = list(turn.lot)
-            check(1 <= len(lot) <= MAX_LOT, f"{where}: a lot of {len(lot)} cards (C8)")
-            max_free = max(free(ship) for ship in ships)
-            for k, card in enumerate(lot):
-                check(card in deck, f"{where}: card {card} drawn but not in the deck")
-                check(k == 0 or max_free > k, f"{where}: a card drawn that nobody could buy with the lot (C8)")
-                deck.remove(card)
-            could_draw_more = len(lot) < MAX_LOT and len(deck) > 0 and max_free > len(lot)
-            # C9: one chance each from the auctioneer's left; some seats pass unasked
-            asked = list(turn.bids)
-            bids, highest, winner = [], 0, -1
-            for step in range(1, players + 1):
-                seat = (auctioneer + step) % players
-                if free(ships[seat]) < len(lot) or money[seat] <= highest:
-                    why = ("ship full" if free(ships[seat]) == 0 else "too few free holds"
-                           if free(ships[seat]) < len(lot) else "money not above the highest bid")
-                    bids.append({"seat": seat + 1, "bid": None, "why": why})
-                    continue
-                check(bool(asked) and asked[0][0] == seat, f"{where}: seat {seat + 1} should have been asked (C9)")
-                amount = asked.pop(0)[1]
-                check(amount == 0 or highest < amount <= money[seat], f"{where}: illegal bid {amount} (C9)")
-                if amount:
-                    highest, winner = amount, seat
-                bids.append({"seat": seat + 1, "bid": amount})
-            check(not asked, f"{where}: a seat was asked that may not bid (C9)")
-            check(turn.winner == winner and turn.price == (highest if winner >= 0 else 0),
-                  f"{where}: the sale disagrees (C10)")
-            # C10: the sale or the discard
-            if winner >= 0:
-                money[winner] -= highest
-                ships[winner].extend(lot)
-                totals["spent"][winner] += highest
-                totals["lots_bought"][winner] += 1
-                totals["cards_bought"][winner] += len(lot)
-            else:
-                discarded.extend(lot)
-                totals["lots_discarded"][auctioneer] += 1
-            bought = ({"cards": list(ships[winner]), "value": sum(value_of[c] for c in ships[winner])}
-                      if winner >= 0 else None)
-            # C11: a sale leaving exactly one open ship fills it for free from the deck
-            open_seats = [s for s in range(players) if free(ships[s]) > 0]
-            last_ship = None
-            if winner >= 0 and len(open_seats) == 1:
-                seat = open_seats[0]
-                check(turn.free_seat == seat, f"{where}: seat {seat + 1} should have filled its ship for free (C11)")
-                check(len(turn.free) == min(free(ships[seat]), len(deck)), f"{where}: wrong number of free cards (C11)")
-                for card in turn.free:
-                    check(card in deck, f"{where}: free card {card} not in the deck (C11)")
-                    deck.remove(card)
-                ships[seat].extend(turn.free)
-                totals["free_cards"][seat] += len(turn.free)
-                last_ship = {"seat": seat + 1, "cards": list(turn.free)}
-            else:
-                check(turn.free_seat == -1 and not turn.free, f"{where}: free cards without C11")
-            record["turns"].append({
-                "turn": number, "auctioneer": auctioneer + 1, "lot": lot,
-                "lot_value": sum(value_of[c] for c in lot), "could_draw_more": could_draw_more, "bids": bids,
-                "winner": winner + 1 if winner >= 0 else None, "price": highest if winner >= 0 else 0,
-                "discarded": winner < 0, "ship": bought,
-                "free": last_ship, "money": list(money)})
-            if last_ship is not None:
-                end = "last ship"
-            elif not open_seats:
-                end = "all ships full"
-            else:
-                expected = next((auctioneer + k) % players for k in range(1, players + 1)
-                                if (auctioneer + k) % players in open_seats)
-        if end is None:
-            check(not deck, f"day {day + 1}: the day ended with cards in the deck and open ships")
-            end = "ran out"
-        check((end == "ran out") == record["ran_out"], f"day {day + 1}: C12 ran-out flag disagrees")
-        record["end"] = end
-        location = np.full(N_CARDS, LOC_DECK, np.int64)
-        location[removed] = LOC_REMOVED
-        location[discarded] = LOC_DISCARDED
-        for s, ship in enumerate(ships):
-            location[ship] = LOC_SHIP + s
-        check(np.array_equal(location, trace.card_location[day]), f"day {day + 1}: card locations disagree")
-        kernel_ships = [[c for c in row if c >= 0] for row in trace.ship_cards[day].tolist()]
-        check(kernel_ships == ships, f"day {day + 1}: ships disagree")
-        record["ships"] = [{"seat": s + 1, "cards": list(ships[s]), "value": sum(value_of[c] for c in ships[s])}
-                           for s in range(players)]
-
-        # ---- scoring (C13-C16)
-        values = [ship["value"] for ship in record["ships"]]
-        check(values == trace.ship_value[day].tolist(), f"day {day + 1}: ship values disagree (C13)")
-        ranking = rank_places(values, SHIP_PAYOUTS[players], SHARE_COIN, "C13")
-        check(ranking["pay"] == reference.ship_payouts(values, players), f"day {day + 1}: ship payouts (reference)")
-        check(ranking["pay"] == trace.ship_pay[day].tolist(), f"day {day + 1}: ship payouts disagree (C13)")
-        tracks = []
-        for s in range(players):
-            aboard = [sum(1 for c in ships[s] if good_of[c] == g) for g in range(N_GOODS)]
-            before = list(track[s])
-            track[s] = [min(TRACK_MAX, before[g] + aboard[g]) for g in range(N_GOODS)]  # C14
-            tracks.append({"seat": s + 1, "before": before, "aboard": aboard, "after": list(track[s])})
-        check(track == trace.track[day].tolist(), f"day {day + 1}: tracks disagree (C14)")
-        goods, majority, bonus = [], [0] * players, [0] * players
-        for g in range(N_GOODS):
-            levels = [track[s][g] for s in range(players)]
-            good_ranking = rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "C15")
-            check(good_ranking["pay"] == reference.majority_payouts(levels), f"day {day + 1}: {GOODS[g]} majority")
-            paid = [reference.track_bonus(level) for level in levels]  # C16
-            check(paid == [TRACK_BONUS[level] for level in levels], f"day {day + 1}: {GOODS[g]} bonus")
-            for s in range(players):
-                majority[s] += good_ranking["pay"][s]
-                bonus[s] += paid[s]
-            goods.append({"good": GOODS[g], "levels": levels, "ranking": good_ranking, "bonus": paid})
-        check(majority == trace.majority_pay[day].tolist(), f"day {day + 1}: majority payouts disagree (C15)")
-        check(bonus == trace.bonus_pay[day].tolist(), f"day {day + 1}: bonuses disagree (C16)")
-        day_totals = []
-        for s in range(players):
-            earned = ranking["pay"][s] + majority[s] + bonus[s]
-            money[s] += earned
-            day_totals.append({"seat": s + 1, "ship": ranking["pay"][s], "majority": majority[s],
-                               "bonus": bonus[s], "day": earned, "money": money[s]})
-        check(money == trace.money[day].tolist(), f"day {day + 1}: money disagrees")
-        record["scoring"] = {"ships": ranking, "tracks": tracks, "goods": goods, "totals": day_totals}
-
-        # ---- the next starting player (C6)
-        record["next_starter"] = None
-        if day < DAYS - 1:
-            fewest = min(money)
-            tied = [s for s in range(players) if money[s] == fewest]
-            chosen = int(trace.starter[day + 1])
-            check(chosen in tied, f"day {day + 2}: seat {chosen + 1} started without the least money (C6)")
-            starter_reason = {"seat": chosen + 1, "fewest": fewest, "tied": [s + 1 for s in tied],
-                              "drawn": len(tied) > 1, "rule": "C6"}
-            record["next_starter"] = starter_reason
-        data["days"].append(record)
-
-    # ---- the end (C18, C21)
-    for key, values in totals.items():
-        check(values == getattr(trace, key).tolist(), f"game totals disagree: {key} (C21)")
-    best = max(money)
-    winners = [s for s in range(players) if money[s] == best]
-    win60 = [60 // len(winners) if s in winners else 0 for s in range(players)]
-    check(win60 == trace.winner_share60.tolist(), "winners disagree (C18)")
-    order = sorted(range(players), key=lambda s: (-money[s], s))
-    source = {key: [sum(d["scoring"]["totals"][s][key] for d in data["days"]) for s in range(players)]
-              for key in ("ship", "majority", "bonus")}
-    data["final"] = {
-        "standings": [{"place": 1 + sum(m > money[s] for m in money), "seat": s + 1,
-                       "strategy": data["seats"][s]["strategy"], "money": money[s],
-                       **{key: source[key][s] for key in source}, **{key: totals[key][s] for key in totals}}
-                      for s in order],
-        "winners": [s + 1 for s in winners], "shared": len(winners) > 1, "win60": win60, "money": money,
-    }
+    with kernel.naming_failures(game_index, 1):
+        for event, actor, day, s in stepped_events(stepped, kernel, game_index):
+            if event == stepping.DAY_START:
+                check(actor == trace.starter[day], f"day {day + 1}: the starting seat disagrees")
+                record = {"day": day + 1, "starter": actor + 1, "starter_reason": starter_reason,
+                          "removed": trace.removed[day].tolist(), "money_at_start": s["money"][:players].tolist(),
+                          "ran_out": bool(trace.ran_out[day]), "turns": []}
+                data["days"].append(record)
+                logged = reference.turn_records(trace.lots[day])
+            elif event == stepping.TURN_START:
+                free_before = [HOLDS - int(n) for n in s["ship_len"][:players]]
+                money_before = s["money"][:players].tolist()
+            elif event == stepping.TURN_END:
+                turns = record["turns"]
+                check(len(turns) < len(logged), f"day {day + 1}: more turns than recorded")
+                turns.append(auction_told(logged[len(turns)], len(turns) + 1, s, free_before, money_before, value_of))
+                check(turns[-1]["auctioneer"] == actor + 1, f"day {day + 1} turn {len(turns)}: the log disagrees")
+            elif event == stepping.DAY_OVER:
+                check(len(record["turns"]) == len(logged), f"day {day + 1}: fewer turns than recorded")
+                record["end"] = ("ran out" if record["ran_out"] else "last ship" if record["turns"][-1]["free"]
+                                 else "all ships full")
+                ships = [s["ship"][p, :s["ship_len"][p]].tolist() for p in range(players)]
+                check(ships == [[c for c in row if c >= 0] for row in trace.ship_cards[day].tolist()],
+                      f"day {day + 1}: ships disagree")
+                record["ships"] = [{"seat": p + 1, "cards": ships[p], "value": int(s["ship_value"][p])}
+                                   for p in range(players)]
+                tracks = [{"seat": p + 1, "before": s["track"][p].tolist(), "aboard": s["ship_goods"][p].tolist()}
+                          for p in range(players)]
+            elif event == stepping.DAY_SCORED:
+                record["scoring"] = scoring_told(trace, day, record["ships"], tracks, s["money"][:players].tolist())
+                record["next_starter"] = None
+                if actor >= 0:
+                    starter_reason = next_starter_reason(trace.money[day].tolist(), actor, "C6")
+                    record["next_starter"] = starter_reason
+    money = trace.money[DAYS - 1].tolist()
+    totals = {key: getattr(trace, key).tolist() for key in ("spent", "lots_bought", "cards_bought", "lots_discarded",
+                                                            "free_cards")}
+    data["final"] = final_standings(data, money, "money", totals)
+    check(data["final"]["win60"] == trace.winner_share60.tolist(), "winners disagree (C18)")
     return data, render(data)
+
+
+def auction_told(turn, number: int, s, free_before: list[int], money_before: list[int], value_of) -> dict:
+    """An auction as the engine logged it (C8-C11), with the seats that passed unasked (C9)
+    and why, the winner's ship after the sale and everyone's money after the turn."""
+    players = len(free_before)
+    lot = list(turn.lot)
+    asked = dict(turn.bids)
+    bids, highest = [], 0
+    for step in range(1, players + 1):
+        seat = (turn.auctioneer + step) % players
+        if seat in asked:
+            bids.append({"seat": seat + 1, "bid": asked[seat]})
+            highest = max(highest, asked[seat])
+            continue
+        why = ("ship full" if free_before[seat] == 0 else "too few free holds" if free_before[seat] < len(lot)
+               else "money not above the highest bid")
+        bids.append({"seat": seat + 1, "bid": None, "why": why})
+    check(highest == (turn.price if turn.winner >= 0 else 0), f"turn {number}: the sale disagrees with the bids")
+    money = s["money"][:players].tolist()
+    ship = None
+    if turn.winner >= 0:
+        check(money[turn.winner] == money_before[turn.winner] - turn.price, f"turn {number}: the price disagrees")
+        cards = s["ship"][turn.winner, :s["ship_len"][turn.winner]].tolist()
+        cards = cards[:len(cards) - len(turn.free)] if turn.free_seat == turn.winner else cards
+        ship = {"cards": cards, "value": sum(value_of[c] for c in cards)}
+    return {"turn": number, "auctioneer": turn.auctioneer + 1, "lot": lot, "lot_value": sum(value_of[c] for c in lot),
+            "could_draw_more": bool(s["lot_could_grow"]), "bids": bids,
+            "winner": turn.winner + 1 if turn.winner >= 0 else None, "price": turn.price if turn.winner >= 0 else 0,
+            "discarded": turn.winner < 0, "ship": ship,
+            "free": {"seat": turn.free_seat + 1, "cards": list(turn.free)} if turn.free_seat >= 0 else None,
+            "money": money}
+
+
+def scoring_told(trace, day: int, ships: list[dict], tracks: list[dict], live_money: list[int]) -> dict:
+    """The engine's scoring of the day (C13-C16): its payouts, with the rankings that explain them."""
+    players = len(ships)
+    ranking = rank_places([ship["value"] for ship in ships], SHIP_PAYOUTS[players], SHARE_COIN, "C13")
+    paid = {"ship": trace.ship_pay[day].tolist(), "majority": trace.majority_pay[day].tolist(),
+            "bonus": trace.bonus_pay[day].tolist()}
+    check(ranking["pay"] == paid["ship"], f"day {day + 1}: ship payouts disagree (C13)")
+    after = trace.track[day].tolist()
+    for p, track in enumerate(tracks):
+        track["after"] = after[p]
+    goods = []
+    for g in range(N_GOODS):
+        levels = [after[p][g] for p in range(players)]
+        goods.append({"good": GOODS[g], "levels": levels,
+                      "ranking": rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "C15"),
+                      "bonus": [TRACK_BONUS[level] for level in levels]})  # C16: the bonus by level
+    for key, told in (("majority", [g["ranking"]["pay"] for g in goods]), ("bonus", [g["bonus"] for g in goods])):
+        check([sum(pays[p] for pays in told) for p in range(players)] == paid[key],
+              f"day {day + 1}: {key} payouts disagree (C15-C16)")
+    money = trace.money[day].tolist()
+    check(money == live_money, f"day {day + 1}: money disagrees")
+    totals = [{"seat": p + 1, **{key: paid[key][p] for key in paid}, "day": sum(paid[key][p] for key in paid),
+               "money": money[p]} for p in range(players)]
+    return {"ships": ranking, "tracks": tracks, "goods": goods, "totals": totals}
 
 
 # ---------------------------------------------------------------- text

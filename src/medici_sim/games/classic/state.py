@@ -54,6 +54,7 @@ from numba import njit
 
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
+from ...core.stepping import STEP_DTYPE
 from .rules import DAYS, HOLDS, MAX_LOT, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_GOODS, N_RULES, RULE_PLAYERS, TRACK_MAX
 
 # The decisions a classic strategy makes, asked by the engine as ``draw_nb(table, strategy, state, seat)``:
@@ -118,6 +119,8 @@ STATE_DTYPE = np.dtype([
     ("day_card_location", _I8, (DAYS, N_CARDS)),
     ("day_log", _I8, (DAYS, MAX_LOG)), ("day_log_len", _I8, DAYS),
     ("rng", np.uint64, 1),
+    ("lot_could_grow", np.int64),  # C8 allowed another card when the lot was offered (recorded when traced)
+    ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
 ], align=True)
 
 

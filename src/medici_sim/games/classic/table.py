@@ -1,40 +1,26 @@
-"""A person at the classic-game table: the one-game driver and what the player sees (C3-C18).
+"""A person at the classic-game table: what the player sees and answers (C3-C18).
 
-:func:`play_table_nb` plays ONE game on a state buffer the Python side created
-(``engine.new_state``), recording it as a trace does (the engine logs every auction), with the
-engine's own pieces (``start_day_nb``, ``play_turn_nb``, ``record_day_nb``,
-``score_day_nb``, ``next_starter_nb``) and the seats' real strategies; only its day and
-turn loops are written out here, so that it can report each auction and each day's end and
-scoring to Python (``core.human.event_nb``). It plays exactly the games
-``engine.play_game_nb`` plays: tests/test_play.py compares the two record for record.
-
-:class:`ClassicTable` is the Python side: it answers the ``human`` seat's decisions (draw
-another card into the lot? how much to bid?), offering only legal answers and re-asking on
-bad input, and prints what a player at the table can see: the lot, every ship, every
-track level, money, the cards left in the deck, the bids so far, the highest bid and who
-bids after; the bots' auctions (from the engine's own turn log, read with
-``reference.turn_records``); each day's scoring explained from the state and the rule data
-with the trace narrator's rankings (``core.narration``: places, ties
-and rounding, C13-C16), the next starting player (C6); the final standings (C18).
+The game is played by the engine itself, stepped (core.stepping, driven by
+``core.human.GameTable.play``): it stops at the person's decisions and at every event of
+the day. :class:`ClassicTable` answers the ``human`` seat's decisions (draw another card
+into the lot? how much to bid?), offering only legal answers and re-asking on bad input,
+and prints what a player at the table can see: the lot, every ship, every track level,
+money, the cards left in the deck, the bids so far, the highest bid and who bids after;
+the bots' auctions (from the engine's own turn log, read with ``reference.turn_records``);
+each day's scoring explained from the state and the rule data with the trace narrator's
+rankings (``core.narration``: places, ties and rounding, C13-C16), the next starting
+player (C6); the final standings (C18). tests/test_play.py checks that a table plays
+exactly the engine's games, record for record.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
-from ...core import human
-from ...core.human import event_nb
+from ...core import human, stepping
 from ...core.narration import paying, plural, rank_places, render_ranking
-from .engine import (
-    next_starter_nb,
-    play_turn_nb,
-    record_day_nb,
-    score_day_nb,
-    start_day_nb,
-    start_game_nb,
-)
+from . import stepped
 from .narrate import card_name
 from .reference import turn_records
 from .rules import (
@@ -44,7 +30,6 @@ from .rules import (
     MAJORITY_PAYOUTS,
     MAX_LOT,
     N_GOODS,
-    RULE_PLAYERS,
     RULE_REMOVED,
     RULE_START_MONEY,
     SHARE_COIN,
@@ -52,8 +37,6 @@ from .rules import (
 )
 from .state import (
     AUCTIONEER,
-    DAY,
-    DAY_ID,
     DECK_LEN,
     HIGH_BIDDER,
     HIGHEST,
@@ -62,58 +45,6 @@ from .state import (
     MAX_FREE,
     TURN_ID,
 )
-
-# ---------------------------------------------------------------- the driver
-
-@njit(cache=True)
-def play_table_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
-    """Start and play game ``game_index`` on ``buffer[0]`` (engine.play_game_nb's day loop,
-    reporting to Python)."""
-    state = buffer[0]
-    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
-    starter = 0  # C6
-    for day in range(DAYS):
-        state.counts[DAY] = day
-        state.counts[DAY_ID] += 1
-        state.day_starter[day] = starter
-        start_day_nb(state)
-        event_nb(human.DAY_START, starter, day, 0)
-        state.day_ran_out[day] = _play_day_nb(state, starter, table)
-        record_day_nb(state, day)
-        event_nb(human.DAY_OVER, -1, day, state.day_ran_out[day])
-        score_day_nb(state, day, True)
-        if day < DAYS - 1:
-            starter = next_starter_nb(state)
-        event_nb(human.DAY_SCORED, starter if day < DAYS - 1 else -1, day, 0)
-
-
-@njit(cache=True)
-def _play_day_nb(state, starter, table):
-    """engine.play_day_nb, reporting each auction (C7, C11, C12). Returns 1 if the day ran out."""
-    players = state.rules[RULE_PLAYERS]
-    seat = starter
-    while True:
-        if state.counts[DECK_LEN] == 0:
-            return 1  # C12
-        event_nb(human.TURN_START, seat, 0, 0)
-        over = play_turn_nb(state, seat, table, True)
-        event_nb(human.TURN_END, seat, 0, 0)
-        if over:
-            return 0  # C11
-        seat += 1
-        if seat == players:
-            seat = 0
-        while state.ship_len[seat] == HOLDS:
-            seat += 1
-            if seat == players:
-                seat = 0
-
-
-def new_buffer(inputs) -> np.ndarray:
-    """A state buffer for ``Kernel.inputs`` (a copy of engine.new_state's; play_table_nb records
-    the turn log the table reads in it)."""
-    return inputs.copy()
-
 
 # ---------------------------------------------------------------- what a player sees
 
@@ -129,8 +60,7 @@ def cards_text(s, cards) -> str:
 class ClassicTable(human.GameTable):
     """The Python side of a classic game with a person at seat ``human_seat``."""
 
-    new_buffer = staticmethod(new_buffer)
-    play_table_nb = staticmethod(play_table_nb)
+    engine = stepped
     money = "money"
 
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
@@ -140,6 +70,9 @@ class ClassicTable(human.GameTable):
         self.lot_shown = 0  # the lot's size when they last saw it
         self.last_free = -1  # the seat filled for free by the last auction (C11), else -1
         self.track_before = np.zeros((self.players, N_GOODS), np.int64)
+
+    def cards_text(self, cards) -> str:
+        return cards_text(self.s, cards)
 
     # ------------------------------------------------------------ decisions
 
@@ -169,11 +102,11 @@ class ClassicTable(human.GameTable):
     def ask_bid(self, seat: int) -> int:
         """C9: 0 to pass, or a whole number from the highest bid + 1 to your money."""
         self.show_table()
-        s = self.s
-        highest, money = int(s["counts"][HIGHEST]), int(s["money"][seat])
+        legal = self.legal_choices()  # the engine's: 0 (pass), then from the highest bid + 1 to the seat's money
+        lowest, money = legal[1], legal[-1]
         self.say(self.bidding_line(seat))
-        return int(self.question(f"Your bid: 0 to pass, or {highest + 1} to {money}", default="0",
-                                 parse=lambda text: human.number_in(text, highest + 1, money, also=0)))
+        return int(self.question(f"Your bid: 0 to pass, or {lowest} to {money}", default="0",
+                                 parse=lambda text: human.number_in(text, lowest, money, also=0)))
 
     def bidding_line(self, seat: int) -> str:
         """Who said what so far on this lot, the highest bid, and who speaks after ``seat``."""
@@ -208,17 +141,17 @@ class ClassicTable(human.GameTable):
 
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
         s = self.s
-        if kind == human.DAY_START:
+        if kind == stepping.DAY_START:
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
             removed = int(s["rules"][RULE_REMOVED])
             self.say(f"\n=== Day {a + 1} of {DAYS}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
                      f"deck, {removed} set aside unseen ===")
-        elif kind == human.TURN_START:
+        elif kind == stepping.TURN_START:
             self.turn += 1
-        elif kind == human.TURN_END:
+        elif kind == stepping.TURN_END:
             self.say(self.auction_text())
-        elif kind == human.DAY_OVER:
+        elif kind == stepping.DAY_OVER:
             self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
             self.track_before = s["track"][:self.players].copy()
             if b:
@@ -228,7 +161,7 @@ class ClassicTable(human.GameTable):
             else:
                 why = "every ship is full"
             self.say(f"\nDay {a + 1} is over: {why}.")
-        elif kind == human.DAY_SCORED:
+        elif kind == stepping.DAY_SCORED:
             self.say(self.scoring(a, seat))
 
     def auction_text(self) -> str:
@@ -291,17 +224,10 @@ class ClassicTable(human.GameTable):
     def scoring(self, day: int, next_starter: int) -> str:
         """Day ``day``'s scoring explained from the state and the rule data (C13-C16, C6)."""
         s = self.s
-        players, names = self.players, self.names
-        values = [int(v) for v in s["day_ship_value"][day, :players]]
-        payouts = [int(v) for v in s["ship_payouts"][:players]]
-        ships = rank_places(values, payouts, SHARE_COIN, "")
-        lines = [f"--- Scoring day {day + 1} (you are seat {self.me + 1}) ---",
-                 f"Ships (places pay {' / '.join(map(str, payouts))}; an empty ship ranks too; tied players share "
-                 "their places, each share rounded down to a whole florin):"]
-        lines += [f"  {line}" for line in render_ranking(ships, "value", SHARE_COIN)]
-        for p in range(players):
-            if self.sailed and self.sailed[p]:
-                lines.append(f"    {names[p]}: {cards_text(s, self.sailed[p])}")
+        players = self.players
+        ships, lines = self.ship_ranking(day, SHARE_COIN, "Ships (places pay {payouts}; an empty ship ranks too; "
+                                         "tied players share their places, each share rounded down to a whole "
+                                         "florin):")
         track = s["track"][:players]
         rises = []
         for p in range(players):

@@ -42,9 +42,9 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params_nb,
 )
-from ..engine import TURN_OVER, TURN_REVEAL, TURN_TAKE, copy_play_nb, reveal_card_nb, rollout_game_nb, take_cards_nb
+from ..engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
 from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANTS
-from ..state import DAY, MARKET_LEN, STATE_DTYPE, fits_nb, market_card_nb, takes_space_nb
+from ..state import DAY, STATE_DTYPE, legal_takes_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
 from .base import REGISTRY
@@ -52,11 +52,12 @@ from .heuristics import HEURISTICS
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE, TUNED = range(7)
 HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
-MAX_ACTIONS = 4  # R10: take the last card alone, with the 2nd-, the 3rd-from-last, or both
+MAX_ACTIONS = MAX_TAKES
 
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
+ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's Game.rollout_policy)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
@@ -71,24 +72,9 @@ def reveal_nb(state, seat, params):
 
 @njit
 def take_nb(state, seat, params):
-    """R10: the legal choices are taking the last card alone, with the 2nd-from-last if it
-    fits, with the 3rd-from-last if it fits, and with both if both fit."""
-    n = state.counts[MARKET_LEN]
-    pending = takes_space_nb(state, market_card_nb(state, 1))
-    second = market_card_nb(state, 2)
-    third = market_card_nb(state, 3)
+    """R10: the legal choices (state.legal_takes_nb)."""
     actions = np.zeros(MAX_ACTIONS, np.int64)
-    count = 1  # taking the last card alone is always legal
-    if n >= 2 and fits_nb(state, seat, second, pending):
-        actions[count] = 1
-        count += 1
-    if n >= 3 and fits_nb(state, seat, third, pending):
-        actions[count] = 2
-        count += 1
-        if n >= 2 and fits_nb(state, seat, second, pending) and fits_nb(
-                state, seat, third, pending + takes_space_nb(state, second)):
-            actions[count] = 3
-            count += 1
+    count = legal_takes_nb(state, seat, actions)
     if count == 1:
         return 0
     return actions[search_nb(state, seat, params, actions, count, True)]
@@ -129,15 +115,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
             set_up_nb(sim, state, seat, policy, opponents, tuned, stream)  # R7, R20: a deck order of its own
-            if taking:
-                take_cards_nb(sim, seat, actions[a])
-                phase = TURN_OVER
-            elif actions[a] == 1:
-                reveal_card_nb(sim)
-                phase = TURN_REVEAL
-            else:
-                phase = TURN_TAKE
-            rollout_game_nb(sim, table, seat, phase, last_day, None)  # engine.finish_game_nb's code, recording nothing
+            phase = play_choice_nb(sim, seat, TAKE_DECISION if taking else REVEAL_DECISION, actions[a])
+            rollout_game_nb(sim, table, seat, phase, 0, last_day, None)  # finish_game_nb's code, recording nothing
             values[a, i] = outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
     return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
@@ -157,7 +136,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 SEARCH = Strategy(
     name="search",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
-    params=search_params(POLICIES, "legal choice", confidence=1),
+    params=search_params(POLICIES, ROLLOUT_POLICY, "legal choice", confidence=1),
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
     untunable=SEARCH_UNTUNABLE,
 )

@@ -49,7 +49,7 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params_nb,
 )
-from ..engine import TURN_BID, TURN_DRAW, TURN_SALE, add_to_lot_nb, answer_nb, copy_play_nb, rollout_game_nb
+from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
 from ..rules import DAYS, MAX_PLAYERS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
 from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, STATE_DTYPE
 from ..state import bid_nb as ask_bid_nb
@@ -66,6 +66,7 @@ MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
+ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's Game.rollout_policy)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
@@ -156,19 +157,8 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
                 sim.removed[j] = pool[j]
             for j in range(deck_len):
                 sim.deck[j] = pool[removed + j]
-            if kind == DRAWING:
-                if actions[a] == 1:
-                    add_to_lot_nb(sim)
-                    phase, bidder = TURN_DRAW, 0
-                else:
-                    phase, bidder = TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
-            else:
-                answer_nb(sim, seat, actions[a])
-                if seat == auctioneer:
-                    phase, bidder = TURN_SALE, 0
-                else:
-                    phase, bidder = TURN_BID, seat + 1 if seat + 1 < players else 0
-            rollout_game_nb(sim, table, auctioneer, phase, bidder, last_day, None)  # recording nothing
+            phase, arg = play_choice_nb(sim, seat, DRAW_DECISION if kind == DRAWING else BID_DECISION, actions[a])
+            rollout_game_nb(sim, table, auctioneer, phase, arg, last_day, None)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
     return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
@@ -188,7 +178,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 SEARCH = Strategy(
     name="search",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
-    params=search_params(POLICIES, "candidate", confidence=0.5, extra={"bid_levels": Param(
+    params=search_params(POLICIES, ROLLOUT_POLICY, "candidate", confidence=0.5, extra={"bid_levels": Param(
         4, 1, MAX_LEVELS, integer=True, help="bids tried besides pass and the policy's own: the lowest, more up to "
                                              "all its money")}),
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",

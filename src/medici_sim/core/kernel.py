@@ -1,0 +1,44 @@
+"""A game's batch kernel, written once: its games played one after another and added to the totals.
+
+:func:`batch_kernel` compiles it for a game, bound to the game's ``start_game_nb``, its play
+loop (``play_game_nb``, not recording: numba prunes the recording and the stops) and its
+``accumulate_game_nb``. :func:`compiled_for` is how core code is compiled for one game
+(here and in core.stepping): a copy of a template function whose free names are the game's.
+numba caches each copy for its game alone: its signature holds the run's strategy table,
+whose name is the game's and hashes the sources of the kernel's code (dispatch.strategy_table),
+so two games' copies never meet in the cache, nor do copies of older sources.
+"""
+from __future__ import annotations
+
+import types
+
+from numba import njit
+
+
+def compiled_for(template, name: str, namespace: dict):
+    """``template`` compiled (cached, and ``nogil``: a decision that never returns leaves signals
+    answerable, cli.signals) as ``name``, its global names looked up in ``namespace``."""
+    return njit(cache=True, nogil=True)(types.FunctionType(template.__code__, namespace, name))
+
+
+def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
+                seat_stats, slot_stats, pair_stats, run_stats, table):
+    """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
+
+    ``inputs`` is the run's starting state (``game.kernel_inputs``), played on a copy.
+    """
+    buffer = inputs.copy()
+    for game_index in range(first_game, first_game + n_games):
+        # The record buffer[0] does not own its memory and numba frees an array after its last
+        # use: taken from the array at each game, it keeps the array alive to the last game.
+        state = buffer[0]
+        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
+        play_game_nb(state, table, None)  # noqa: F821
+        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)  # noqa: F821
+
+
+def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb):
+    """A game's ``play_games_nb`` (``Game.play_games_nb``), bound to its functions."""
+    return compiled_for(_play_games, "play_games_nb", {**globals(), "start_game_nb": start_game_nb,
+                                                       "play_game_nb": play_game_nb,
+                                                       "accumulate_game_nb": accumulate_game_nb})

@@ -1,0 +1,182 @@
+"""Stepping a game: what every game's engine shares to stop at a decision or an event and go on.
+
+Each game's engine has one play loop (``finish_game_nb``), which the batch kernel, a search
+player's rollouts, the trace and the ``play`` table all run. Called with ``record`` None (the
+kernel, the rollouts) it never stops; numba prunes the stops before compiling. Called with
+``record`` True it stops at every event a caller may want to see or answer, OpenSpiel-style:
+
+- the events of a day (:data:`DAY_START`, :data:`TURN_START`, :data:`TURN_END`,
+  :data:`DAY_OVER`, :data:`DAY_SCORED`), and :data:`GAME_OVER`;
+- a decision of a seat whose strategy id is :data:`EXTERNAL` (:data:`DECISION` + k: the k-th
+  of the game's decisions, ``registry.decisions`` order): the caller answers it, the play
+  loop applies the answer (one copy of each rule: the loop's own) and goes on.
+
+Where it stopped is kept in the state's ``step`` field (``STEP_*`` below). To go on, the loop
+is entered again at the stored seat and phase with ``STEP_RESUMING`` set: the first stop it
+meets is the one it stopped at, which lets it pass (:func:`stop_nb`), so nothing is played
+twice. Each game's ``stepped.py`` offers the same stepping functions on this: ``new_game_nb``,
+``advance_nb`` (play to the next stop, return its event), ``legal_choices_nb`` (at a
+decision) and ``apply_choice_nb`` (answer it and play to the next stop); its
+``trace_game_nb`` steps a whole game with every seat a strategy.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import compiled_for
+
+# The state's ``step`` field: what the last stop was, and where play resumes.
+STEP_EVENT, STEP_ACTOR, STEP_DAY, STEP_SEAT, STEP_PHASE, STEP_ARG, STEP_RESUMING, STEP_CHOICE = range(8)
+N_STEP = 8
+STEP_DTYPE = (np.int64, N_STEP)  # how a game's STATE_DTYPE declares its ``step`` field
+
+# Events (STEP_EVENT); STEP_ACTOR is the seat it concerns (-1: none).
+NOT_STARTED = -1  # new_game_nb: no stop yet
+DAY_START = 0  # actor: the day's starting seat
+TURN_START = 1  # actor: whose turn it is (before anything of the turn is played)
+TURN_END = 2  # actor: whose turn it was
+DAY_OVER = 3  # the day's turns are over, before scoring
+DAY_SCORED = 4  # the day was scored; actor: the next day's starting seat (-1 after the last day)
+GAME_OVER = 5
+DECISION = 16  # DECISION + k: the actor must answer the game's k-th decision
+EVENT_NAMES = ("day start", "turn start", "turn end", "day over", "day scored", "game over")
+
+EXTERNAL = -1  # a seat's strategy id when the caller answers its decisions (apply_choice_nb)
+
+# Phases every game's play loop knows besides its own turn phases (numbered below these).
+PHASE_DAY_START, PHASE_DAY_OVER, PHASE_DAY_SCORED = 100, 101, 102
+PAUSED = 2  # what a game's loop functions return when they stopped (0 and 1 are their own answers)
+
+
+@njit(cache=True)
+def stop_nb(state, event, actor, day, seat, phase, arg):
+    """A stop of the play loop (``record`` True only): True to stop here (the caller returns
+    PAUSED up the loop), False to go on, when this is the stop play resumes from. ``seat``,
+    ``phase`` and ``arg`` (a game's own: the next bidder, whether the day ends) are where
+    the loop is entered again."""
+    step = state.step
+    if step[STEP_RESUMING]:
+        step[STEP_RESUMING] = 0
+        return False
+    step[STEP_EVENT] = event
+    step[STEP_ACTOR] = actor
+    step[STEP_DAY] = day
+    step[STEP_SEAT] = seat
+    step[STEP_PHASE] = phase
+    step[STEP_ARG] = arg
+    return True
+
+
+@njit(cache=True)
+def is_external_nb(state, seat, record):
+    """Whether the caller answers ``seat``'s decisions (never in the kernel: ``record`` None)."""
+    if record is None:
+        return False
+    return state.seat_strategy[seat] == EXTERNAL
+
+
+@njit(cache=True)
+def begin_stepping_nb(state, seat):
+    """A started game, to be stepped from its first day's start (``seat`` starts it)."""
+    step = state.step
+    step[:] = 0
+    step[STEP_EVENT] = NOT_STARTED
+    step[STEP_ACTOR] = seat
+    step[STEP_SEAT] = seat
+    step[STEP_PHASE] = PHASE_DAY_START
+
+
+@njit(cache=True)
+def resume_nb(state):
+    """Before entering the loop again: pass the stop it made last (none before the first)."""
+    state.step[STEP_RESUMING] = state.step[STEP_EVENT] != NOT_STARTED
+
+
+@njit(cache=True)
+def stepped_event_nb(state, paused):
+    """The event the loop stopped at, or GAME_OVER when it played to the end."""
+    if not paused:
+        state.step[STEP_EVENT] = GAME_OVER
+        state.step[STEP_ACTOR] = -1
+    return state.step[STEP_EVENT]
+
+
+@njit(cache=True)
+def set_choice_nb(state, choice, legal):
+    """Record the caller's answer to the decision stopped at, refusing one not in ``legal``."""
+    event = state.step[STEP_EVENT]
+    if event < DECISION:
+        raise ValueError("no decision to answer: the game is not stopped at one")
+    for c in legal:
+        if c == choice:
+            state.step[STEP_CHOICE] = choice
+            return
+    raise ValueError("not a legal choice at this decision")
+
+
+# ---------------------------------------------------------------- a game's entry points, written once
+# Templates: entry_points compiles each for a game (core.kernel.compiled_for), with the game's functions bound to the
+# names below that this module does not define (hence the noqa: F821).
+
+def _new_game(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
+    """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped from
+    its first day (seat 0 starts it); a slot whose strategy is EXTERNAL has its decisions
+    answered by the caller."""
+    state = buffer[0]
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
+    start_day_nb(state, 0, 0)  # noqa: F821
+    begin_stepping_nb(state, 0)
+
+
+def _advance(buffer, table):
+    """Play on to the next stop, recording; return its event."""
+    state = buffer[0]
+    resume_nb(state)
+    step = state.step
+    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], DAYS - 1, True)  # noqa: F821
+    return stepped_event_nb(state, paused)
+
+
+def _apply_choice(buffer, table, choice):
+    """Answer the decision stopped at with ``choice`` (ValueError if the rules forbid it),
+    play it and on to the next stop; return that stop's event."""
+    set_choice_nb(buffer[0], choice, legal_choices_nb(buffer, table))  # noqa: F821
+    return advance_nb(buffer, table)  # noqa: F821
+
+
+def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, table):
+    """Play one game, stepped with every seat a strategy, recording everything; return its
+    GameState buffer (the game's ``trace``)."""
+    buffer = inputs.copy()
+    new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)  # noqa: F821
+    while advance_nb(buffer, table) != GAME_OVER:  # noqa: F821
+        pass
+    return buffer
+
+
+def entry_points(start_game_nb, start_day_nb, finish_game_nb, legal_choices_nb, days: int) -> tuple:
+    """A game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``,
+    written once here and bound to the game's engine (``start_game_nb``, ``start_day_nb(state,
+    day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
+    stepped.py) and its number of days.
+
+    Each is compiled and cached for its game alone (core.kernel.compiled_for)."""
+    bound = {**globals(), "start_game_nb": start_game_nb, "start_day_nb": start_day_nb,
+             "finish_game_nb": finish_game_nb, "legal_choices_nb": legal_choices_nb, "DAYS": days}
+    names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")
+    for name, template in zip(names, (_new_game, _advance, _apply_choice, _trace_game), strict=True):
+        bound[name] = compiled_for(template, name, bound)
+    return tuple(bound[name] for name in names)
+
+
+def stepped_events(engine, kernel, game_index: int):
+    """Step game ``game_index`` of ``kernel``'s run (``engine``: its game's engine module, every
+    seat played by its strategy) and yield every stop as (event, actor, day, state), ``state``
+    the live record: what a narrator reads at each event, before play goes on."""
+    buffer = kernel.inputs.copy()
+    engine.new_game_nb(buffer, kernel.config.seed, game_index, kernel.seating, kernel.slot_strategy,
+                       kernel.slot_params, kernel.table)
+    state = buffer[0]
+    while (event := int(engine.advance_nb(buffer, kernel.table))) != GAME_OVER:
+        yield event, int(state["step"][STEP_ACTOR]), int(state["step"][STEP_DAY]), state

@@ -1,0 +1,41 @@
+"""The classic game's part of a stepped game (core.stepping, whose ``entry_points`` give the
+rest: ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and the trace, ``trace_game_nb``,
+bound here to the engine): the answers C8 (draw another card into the lot?) and C9 (pass, or
+a bid above the highest up to the seat's money) allow where it stops for a decision. Like
+every stepping function it takes the run's strategy table (its name keeps numba's cache from
+serving code of older sources).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.stepping import (
+    DECISION,
+    STEP_ACTOR,
+    STEP_EVENT,
+    entry_points,
+)
+from .engine import BID_DECISION, DRAW_DECISION, begin_day_nb, finish_game_nb, start_game_nb
+from .rules import DAYS
+from .state import HIGHEST
+
+
+@njit(cache=True)
+def legal_choices_nb(buffer, table):
+    """The answers the rules allow at the decision stopped at (none elsewhere): C8 0 offer the
+    lot or 1 draw another card; C9 0 (pass) or a bid from the highest bid + 1 to the seat's money."""
+    state = buffer[0]
+    event = state.step[STEP_EVENT]
+    if event == DECISION + DRAW_DECISION:
+        return np.arange(2)
+    if event == DECISION + BID_DECISION:
+        lowest = state.counts[HIGHEST] + 1
+        choices = np.arange(lowest - 1, state.money[state.step[STEP_ACTOR]] + 1)
+        choices[0] = 0
+        return choices
+    return np.arange(0)
+
+
+new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, begin_day_nb, finish_game_nb,
+                                                                      legal_choices_nb, DAYS)
