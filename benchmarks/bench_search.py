@@ -72,7 +72,7 @@ def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, pa
     decision (reveal another or stop) ``repeats`` times: 2 x rollouts x repeats whole games."""
     state = buffer[0]
     card_engine.start_game_nb(state, seed, 0, seating, slot_strategy, slot_params)
-    card_engine.start_day_nb(state, 0, 0)
+    card_engine.begin_day_nb(state, 0, 0)
     state.counts[card_engine.TURN_ID] += 1
     card_engine.reveal_card_nb(state)
     actions = np.zeros(card_search.MAX_ACTIONS, np.int64)

@@ -115,13 +115,17 @@ def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
     when the signature differs (here, the rollouts' strategy table). The copies run the same
     code; they are not cached on their own (they are part of the kernel, which is).
     """
-    rebound = dict(namespace)
+    copies, namespaces = {}, []
     for name in names:
         fn = namespace[name].py_func
         options = namespace[name].targetoptions  # nopython, inline="always" and the like, as the original's
-        rebound[name] = jit(**options)(types.FunctionType(fn.__code__, rebound, fn.__name__, fn.__defaults__,
-                                                          fn.__closure__))
-    return tuple(rebound[name] for name in names)
+        own = dict(fn.__globals__)  # the engine module's names, or a loop compiled from core (stepping.play_loop)
+        namespaces.append(own)
+        copies[name] = jit(**options)(types.FunctionType(fn.__code__, own, fn.__name__, fn.__defaults__,
+                                                         fn.__closure__))
+    for own in namespaces:  # each copy calls the other copies
+        own.update(copies)
+    return tuple(copies[name] for name in names)
 
 
 def rollout_policies(registry: StrategyRegistry, built_ins) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:

@@ -44,8 +44,10 @@ EVENT_NAMES = ("day start", "turn start", "turn end", "day over", "day scored", 
 
 EXTERNAL = -1  # a seat's strategy id when the caller answers its decisions (apply_choice_nb)
 
-# Phases every game's play loop knows besides its own turn phases (numbered below these).
+# Phases every game's play loop knows besides its own turn phases (numbered from FIRST_TURN,
+# a turn not begun, below these).
 PHASE_DAY_START, PHASE_DAY_OVER, PHASE_DAY_SCORED = 100, 101, 102
+FIRST_TURN = 0
 PAUSED = 2  # what a game's loop functions return when they stopped (0 and 1 are their own answers)
 
 
@@ -119,13 +121,60 @@ def set_choice_nb(state, choice, legal):
 # Templates: entry_points compiles each for a game (core.kernel.compiled_for), with the game's functions bound to the
 # names below that this module does not define (hence the noqa: F821).
 
+def _finish_game(state, table, seat, phase, arg, last_day, record):
+    """Play on from ``seat``'s turn at ``phase`` (the game's turn phases, or a day's PHASE_*;
+    ``arg``: what the game's phase needs to resume, e.g. the next seat to bid) on the current
+    day to the end of day ``last_day``, scored. Every game's days go alike: the game's
+    ``play_day_nb`` plays the day's turns, ``close_day_nb`` scores it, ``next_starter_nb``
+    names who starts the next (R21, C6; nobody after the last day) and ``begin_day_nb``
+    begins it. A whole game, a search player's rollout (from its decision, to the end or to
+    the day's end) and a stepped game (``record`` True: it stops at every event and returns
+    True when it did) all run this loop."""
+    day = state.counts[DAY]  # noqa: F821
+    while True:
+        if phase == PHASE_DAY_START:
+            if record is not None:
+                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
+                    return True
+            phase = FIRST_TURN
+        if phase < PHASE_DAY_START:
+            if play_day_nb(state, day, seat, phase, arg, table, record):  # noqa: F821
+                return True
+            phase = PHASE_DAY_OVER
+        if phase == PHASE_DAY_OVER:
+            if record is not None:
+                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
+                    return True
+            close_day_nb(state, day, record)  # noqa: F821
+            seat = next_starter_nb(state) if day < last_day else -1  # noqa: F821
+        if record is not None:
+            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
+                return True
+        if day >= last_day:
+            return False
+        day += 1
+        phase = PHASE_DAY_START
+        begin_day_nb(state, day, seat)  # noqa: F821
+
+
+def play_loop(day_index: int, play_day_nb, close_day_nb, next_starter_nb, begin_day_nb):
+    """A game's play loop, ``finish_game_nb``, compiled from :func:`_finish_game` for its
+    engine: the state's ``counts`` index of the current day and the day's functions
+    (``play_day_nb(state, day, seat, phase, arg, table, record)`` True when it stopped,
+    ``close_day_nb(state, day, record)``, ``next_starter_nb(state)``, ``begin_day_nb(state,
+    day, starter)``)."""
+    return compiled_for(_finish_game, "finish_game_nb", {
+        **globals(), "DAY": day_index, "play_day_nb": play_day_nb, "close_day_nb": close_day_nb,
+        "next_starter_nb": next_starter_nb, "begin_day_nb": begin_day_nb})
+
+
 def _new_game(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
     """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped from
     its first day (seat 0 starts it); a slot whose strategy is EXTERNAL has its decisions
     answered by the caller."""
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
-    start_day_nb(state, 0, 0)  # noqa: F821
+    begin_day_nb(state, 0, 0)  # noqa: F821
     begin_stepping_nb(state, 0)
 
 
@@ -155,14 +204,14 @@ def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, t
     return buffer
 
 
-def entry_points(start_game_nb, start_day_nb, finish_game_nb, legal_choices_nb, days: int) -> tuple:
+def entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, days: int) -> tuple:
     """A game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``,
-    written once here and bound to the game's engine (``start_game_nb``, ``start_day_nb(state,
+    written once here and bound to the game's engine (``start_game_nb``, ``begin_day_nb(state,
     day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
     stepped.py) and its number of days.
 
     Each is compiled and cached for its game alone (core.kernel.compiled_for)."""
-    bound = {**globals(), "start_game_nb": start_game_nb, "start_day_nb": start_day_nb,
+    bound = {**globals(), "start_game_nb": start_game_nb, "begin_day_nb": begin_day_nb,
              "finish_game_nb": finish_game_nb, "legal_choices_nb": legal_choices_nb, "DAYS": days}
     names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")
     for name, template in zip(names, (_new_game, _advance, _apply_choice, _trace_game), strict=True):

@@ -29,16 +29,12 @@ from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import poorest_seat_nb, seat_players_nb
 from ...core.stepping import (
-    DAY_OVER,
-    DAY_SCORED,
-    DAY_START,
     DECISION,
-    PHASE_DAY_OVER,
-    PHASE_DAY_SCORED,
     PHASE_DAY_START,
     STEP_CHOICE,
     TURN_END,
     is_external_nb,
+    play_loop,
     stop_nb,
 )
 from .recording import record_card_locations_nb, record_turn_nb
@@ -134,48 +130,12 @@ MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
-    start_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
+    begin_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
     finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, arg, last_day, record):
-    """Play on from ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of core.stepping;
-    ``arg``, which the classic game's phases use, is the same at all of the card game's: every
-    game's loop is entered alike) on the current day to the end of day ``last_day``, scored
-    and unloaded (R8-R21). A whole game is ``play_game_nb``; a search player's rollout plays a
-    copy of the state from its decision to the end (or the day's end); a stepped game
-    (``record`` True) stops at every event and returns True when it did (core.stepping)."""
-    day = state.counts[DAY]
-    while True:
-        if phase == PHASE_DAY_START:
-            if record is not None:
-                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
-                    return True
-            phase = TURN_START
-        if phase < PHASE_DAY_START:
-            if finish_day_nb(state, day, seat, phase, table, record):
-                return True
-            phase = PHASE_DAY_OVER
-        if phase == PHASE_DAY_OVER:
-            if record is not None:
-                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
-                    return True
-            score_day_nb(state, day, record)
-            end_day_nb(state)
-            seat = next_starter_nb(state) if day < last_day else -1  # R21 (no draw after day 3)
-        if record is not None:
-            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
-                return True
-        if day >= last_day:
-            return False
-        day += 1
-        phase = PHASE_DAY_START
-        start_day_nb(state, day, seat)
-
-
-@njit(cache=True)
-def start_day_nb(state, day, starter):
+def begin_day_nb(state, day, starter):
     """A new day: ships empty (R16 unloaded them), ``starter`` to play first (R8, R21)."""
     state.counts[DAY] = day
     state.counts[DAY_ID] += 1
@@ -197,8 +157,9 @@ def open_ships_nb(state):
 
 
 @njit(cache=True)
-def finish_day_nb(state, day, seat, phase, table, record):
-    """Turns from ``seat``'s turn at ``phase`` (TURN_*) until the day ends (R8, R11, R12).
+def play_day_nb(state, day, seat, phase, arg, table, record):
+    """Turns from ``seat``'s turn at ``phase`` (TURN_*; ``arg``, which the classic game's
+    phases use, is the same at all of the card game's) until the day ends (R8, R11, R12).
     Returns True if it stopped (a stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
     capacity = state.rules[RULE_CAPACITY]
@@ -416,6 +377,13 @@ def end_day_nb(state):
     state.counts[MARKET_LEN] = 0
 
 
+@njit(cache=True, inline="always")
+def close_day_nb(state, day, record):
+    """The day's end: ships scored (R13-R19), then unloaded (R16, R20)."""
+    score_day_nb(state, day, record)
+    end_day_nb(state)
+
+
 @njit(cache=True)
 def next_starter_nb(state):
     """R21: the fewest florins starts; among several, one drawn at random (seat order)."""
@@ -492,6 +460,12 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
 
 
+# The play loop, every game's (core.stepping.play_loop): from a seat's turn at a phase (TURN_*,
+# or a day's PHASE_*) to the end of a day, through the day's functions above. A whole game is
+# play_game_nb; a search player's rollouts play a copy of the state from its decision
+# (strategies/search.py); a stepped game stops at every event.
+finish_game_nb = play_loop(DAY, play_day_nb, close_day_nb, next_starter_nb, begin_day_nb)
+
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
 # last in the module, so that the copies find every function they call.
-rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "finish_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "play_turn_nb", "finish_turn_nb"))[0]

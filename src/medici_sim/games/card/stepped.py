@@ -15,7 +15,7 @@ from ...core.stepping import (
     STEP_EVENT,
     entry_points,
 )
-from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, finish_game_nb, start_day_nb, start_game_nb
+from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, begin_day_nb, finish_game_nb, start_game_nb
 from .rules import DAYS
 from .state import legal_takes_nb
 
@@ -34,5 +34,5 @@ def legal_choices_nb(buffer, table):
     return choices[:0]
 
 
-new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, start_day_nb, finish_game_nb,
+new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, begin_day_nb, finish_game_nb,
                                                                       legal_choices_nb, DAYS)

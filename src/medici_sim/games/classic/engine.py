@@ -37,17 +37,13 @@ from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import poorest_seat_nb, seat_players_nb
 from ...core.stepping import (
-    DAY_OVER,
-    DAY_SCORED,
-    DAY_START,
     DECISION,
     PAUSED,
-    PHASE_DAY_OVER,
-    PHASE_DAY_SCORED,
     PHASE_DAY_START,
     STEP_CHOICE,
     TURN_END,
     is_external_nb,
+    play_loop,
     stop_nb,
 )
 from .recording import record_day_nb, record_turn_nb
@@ -158,45 +154,6 @@ def play_game_nb(state, table, record):
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, arg, last_day, record):
-    """Play on from auctioneer ``seat``'s turn at ``phase`` (TURN_*, or a day's PHASE_* of
-    core.stepping; ``arg``: at TURN_BID the next seat to answer, at TURN_OVER whether the day
-    ends) on the current day to the end of day ``last_day``, scored (C5-C17). A whole game is
-    ``play_game_nb``; a search player's rollout plays a copy of the state from its decision to
-    the end (or the day's end); a stepped game (``record`` True) stops at every event and
-    returns True when it did (core.stepping)."""
-    day = state.counts[DAY]
-    while True:
-        if phase == PHASE_DAY_START:
-            if record is not None:
-                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
-                    return True
-            phase = TURN_START
-        if phase < PHASE_DAY_START:
-            ran_out = finish_day_nb(state, seat, phase, arg, table, record)
-            if ran_out == PAUSED:
-                return True
-            state.day_ran_out[day] = ran_out
-            if record is not None:
-                record_day_nb(state, day)
-            phase = PHASE_DAY_OVER
-        if phase == PHASE_DAY_OVER:
-            if record is not None:
-                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
-                    return True
-            score_day_nb(state, day, record)
-            seat = next_starter_nb(state) if day < last_day else -1  # C6 (no draw after day 3)
-        if record is not None:
-            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
-                return True
-        if day >= last_day:
-            return False
-        day += 1
-        phase = PHASE_DAY_START
-        begin_day_nb(state, day, seat)
-
-
-@njit(cache=True)
 def begin_day_nb(state, day, starter):
     """Day ``day`` with ``starter`` to auction first (C6), its deck dealt (start_day_nb)."""
     state.counts[DAY] = day
@@ -260,11 +217,24 @@ def load_nb(state, seat, card):
         state.ship_goods[seat, good] += 1
 
 
+@njit(cache=True, inline="always")
+def play_day_nb(state, day, seat, phase, arg, table, record):
+    """The day's turns (finish_day_nb), whether they ran out (C12) kept and, recording, the day
+    logged. Returns True if it stopped (a stepped game, core.stepping)."""
+    ran_out = finish_day_nb(state, seat, phase, arg, table, record)
+    if ran_out == PAUSED:
+        return True
+    state.day_ran_out[day] = ran_out
+    if record is not None:
+        record_day_nb(state, day)
+    return False
+
+
 @njit(cache=True)
 def finish_day_nb(state, seat, phase, arg, table, record):
-    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*; ``arg`` as finish_game_nb's)
-    until the day ends. Returns 1 if it ran out (C12), 0 if not, PAUSED if it stopped (a
-    stepped game, core.stepping)."""
+    """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*; ``arg``: at TURN_BID the
+    next seat to answer, at TURN_OVER whether the day ends) until the day ends. Returns 1 if
+    it ran out (C12), 0 if not, PAUSED if it stopped (a stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
     while True:
         if phase == TURN_START:
@@ -554,6 +524,13 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
 
 
+# The play loop, every game's (core.stepping.play_loop): from auctioneer seat's turn at a phase
+# (TURN_*, or a day's PHASE_*) to the end of a day, through the day's functions above (C5-C17;
+# scoring is score_day_nb). A whole game is play_game_nb; a search player's rollouts play a copy
+# of the state from its decision (strategies/search.py); a stepped game stops at every event.
+finish_game_nb = play_loop(DAY, play_day_nb, score_day_nb, next_starter_nb, begin_day_nb)
+
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
 # last in the module, so that the copies find every function they call.
-rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "finish_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "finish_day_nb", "play_turn_nb",
+                                             "finish_turn_nb"))[0]
