@@ -60,7 +60,7 @@ class Saved:
     """A checkpoint that passed every check of :func:`read`."""
 
     command: str  # the SavedFormat's command
-    configuration: dict  # as the command saved it (``cli.run.run_configuration``, ``cli.study._play``)
+    configuration: dict  # as the command saved it (``run_saved.run_configuration``, ``studies.configuration``)
     progress: dict  # {"totals": Totals.to_dict()} or {"tournaments": [Tournament.progress(), ...]}
 
 
