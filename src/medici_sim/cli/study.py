@@ -99,7 +99,7 @@ def study_options(command_name: str):
                      help="Start a local Dask cluster of N worker processes for the run."),
         click.option("--tuned", "tuned_spec", default=None, metavar="FILE|shipped",
                      help="Play every strategy with its parameters tuned for each rule and player count: a file "
-                          "written by `tune --out FILE.json`, or shipped (the package's; see the README)."),
+                          "written by `tune --out FILE.json`, or shipped (the package's; see docs/guide/tune.md)."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
         wide_option,
         debug_option,
