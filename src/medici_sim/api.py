@@ -155,7 +155,9 @@ class Watch:
 
 @dataclass(frozen=True)
 class RunRequest:
-    """One run (the main command, :func:`simulate`) as asked: its options, checked by ``config``."""
+    """One run (the main command, :func:`simulate`) as asked: its options, checked by ``config``;
+    or, with ``resume``, the run a checkpoint holds (``start``), the options in ``given`` checked
+    against it."""
 
     games: int = 100_000
     game: str | None = None
@@ -199,7 +201,7 @@ def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = No
 
 @dataclass(frozen=True)
 class StudyRequest:
-    """One study (``compare``, ``balance``) as asked: its options, checked by ``study``.
+    """One study (``compare``, ``balance``) as asked: its options, checked by ``study`` and ``start``.
 
     ``players``: all, a count or counts; ``strategies``: None for the game's built-ins;
     ``deck``: None, names or files, or all (``deck_argument``: the option that gave them);
