@@ -19,8 +19,7 @@ from . import studies, tune_saved, tuning
 # the arguments given next to resume that must agree with the checkpoint (as check_matches may be
 # told them: the API's names, the command line's options, or click's parameter names)
 CHECKED = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck", "precision")
-_PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "deck_path": "deck",
-               "decks_spec": "deck", "decks": "deck"}
+_PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "deck_path": "deck"}
 
 
 def check_matches(path: str | Path, saved_configuration: dict, current_configuration: dict, given) -> None:
