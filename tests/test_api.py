@@ -220,6 +220,10 @@ def test_requests_resume_a_checkpoint_and_name_the_apis_arguments(capsys, tmp_pa
         RunRequest(seed=5, resume=saved, given=frozenset({"seed"})).start()
     with pytest.raises(CheckpointError, match=rf"^--resume {shown}: --seed 5 disagrees with the checkpoint"):
         RunRequest(seed=5, resume=saved, given=frozenset({"seed"})).start()
+    broken = tmp_path / "broken.json"
+    broken.write_text(saved.read_text()[:-20])
+    with naming(api=True), pytest.raises(CheckpointError, match=r"^resume= .*broken\.json: "):
+        RunRequest(resume=broken).start()
 
     study = tmp_path / "balance.json"
     code, _, err = run(capsys, "balance", "-n", "60", "-p", "3", "-s", "random,greedy", "-q", "--checkpoint",
