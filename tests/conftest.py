@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,3 +103,45 @@ def registries_as_a_fresh_process_has_them():
         game.registry.origin.update(origin)
     for name in [name for name in sys.modules if name.startswith("medici_plugin_") and name not in plugins]:
         del sys.modules[name]
+
+
+def spinner_plugin(spin_after: int = -1) -> str:
+    """A plug-in's source whose strategy ``spinner`` never returns from its decision once its
+    thread has played more than ``spin_after`` turns, game after game (-1: at its first
+    decision); it first creates FILE.spinning beside its FILE (see :func:`wait_until_spinning`)."""
+    return f"""
+from numba import njit, objmode
+from medici_sim.games.card.state import TURN_ID
+from medici_sim.games.card.strategies import Strategy, register
+
+
+def started():
+    open(__file__ + ".spinning", "w").close()
+
+
+@njit
+def reveal_nb(state, seat, params):
+    if state.counts[TURN_ID] > {spin_after}:
+        with objmode():
+            started()
+        while state.rng[0] != 0:  # think forever
+            pass
+    return False
+
+
+@njit
+def take_nb(state, seat, params):
+    return 0
+
+
+register(Strategy(name="spinner", decisions={{"reveal_nb": reveal_nb, "take_nb": take_nb}}))
+"""
+
+
+def wait_until_spinning(plugin: str, proc, timeout: float = 240) -> None:
+    """Wait until :func:`spinner_plugin`'s strategy, in ``proc``, is inside its endless decision."""
+    deadline = time.monotonic() + timeout
+    while not Path(plugin + ".spinning").exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    time.sleep(0.5)

@@ -5,6 +5,7 @@ import html
 import inspect
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -177,3 +178,68 @@ def test_numpy_integers_are_whole_numbers_and_runs_keep_ints():
     report = medici_sim.simulate(np.int64(300), players=np.int32(3), seed=np.uint8(4), threads=np.int16(1))
     assert json.loads(json.dumps(report.summary))["games"] == 300
     assert all(type(report.summary[key]) is int for key in ("games_requested", "players", "seed", "threads"))
+
+
+# ---------------------------------------------------------------- the API's own words, and resuming through it
+
+def test_a_file_that_is_no_tune_file_is_named_as_the_api_names_it(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(medici_sim.ConfigError, match=r"^tuned= .*bad\.json: not a file written by medici-sim tune "
+                                                     r"--out FILE\.json \(no tuned table\)$"):
+        medici_sim.balance(100, tuned=bad)
+    code, _, err = run(capsys, "balance", "-n", "100", "--tuned", str(bad))
+    assert code == 2 and "--tuned " in err and ": not a file written by tune --out FILE.json (no tuned table)" in err
+
+
+def test_a_plugin_that_fails_to_load_points_at_the_trace_as_the_caller_finds_it(capsys, tmp_path):
+    broken = tmp_path / "broken_plugin_for_api.py"
+    broken.write_text("raise RuntimeError('boom')\n")
+    with pytest.raises(medici_sim.PluginError, match=r"^plugins= .*: cannot load it: RuntimeError: boom "
+                                                     r"\(its __cause__ holds the full trace\)$"):
+        medici_sim.simulate(10, plugins=broken)
+    code, _, err = run(capsys, "--games", "10", "--plugin", str(broken))
+    assert code == 2 and "cannot load it: RuntimeError: boom (--debug shows the full trace)" in err
+
+
+def test_requests_resume_a_checkpoint_and_name_the_apis_arguments(capsys, tmp_path):
+    """The API builds a resumed run from its checkpoint (the command line only asks); the options
+    given with it are checked against it, and a refusal names them as the API does."""
+    from medici_sim.api import RunRequest, StudyRequest, TuneRequest
+    from medici_sim.core.arguments import naming
+    from medici_sim.core.checkpoint import CheckpointError
+
+    saved = tmp_path / "run.json"
+    code, _, err = run(capsys, "-n", "300", "-p", "3", "--seed", "3", "-q", "--checkpoint", str(saved))
+    assert code == 0, err
+    config, done = RunRequest(seed=5, resume=saved).start()  # seed not given: the checkpoint's
+    assert (config.games, config.players, config.seed, done.games) == (300, 3, 3, 300)
+    shown = re.escape(str(saved))
+    with naming(api=True), pytest.raises(CheckpointError,
+                                         match=rf"^resume= {shown}: seed= 5 disagrees with the checkpoint \(seed 3\)$"):
+        RunRequest(seed=5, resume=saved, given=frozenset({"seed"})).start()
+    with pytest.raises(CheckpointError, match=rf"^--resume {shown}: --seed 5 disagrees with the checkpoint"):
+        RunRequest(seed=5, resume=saved, given=frozenset({"seed"})).start()
+    broken = tmp_path / "broken.json"
+    broken.write_text(saved.read_text()[:-20])
+    with naming(api=True), pytest.raises(CheckpointError, match=r"^resume= .*broken\.json: "):
+        RunRequest(resume=broken).start()
+
+    study = tmp_path / "balance.json"
+    code, _, err = run(capsys, "balance", "-n", "60", "-p", "3", "-s", "random,greedy", "-q", "--checkpoint",
+                       str(study))
+    assert code == 0, err
+    resumed, tournaments = StudyRequest("balance", resume=study).start()
+    assert resumed.counts == (3,) and sum(t.games for t in tournaments) == 120
+    with naming(api=True), pytest.raises(CheckpointError, match=r"^resume= .*: its run played no tuned parameters; "
+                                                                r"leave out tuned=$"):
+        StudyRequest("balance", resume=study, tuned="shipped", given=frozenset({"tuned"})).start()
+
+    tune = tmp_path / "tune.json"
+    code, _, err = run(capsys, "tune", "greedy", "-p", "2", "-e", "4", "--popsize", "2", "-m", "60", "--fresh-games",
+                       "60", "-q", "--checkpoint", str(tune))
+    assert code == 0, err
+    results = TuneRequest(None, resume=tune).start()
+    assert [(r.task.strategy, r.task.players, r.complete) for r in results] == [("greedy", 2, True)]
+    with naming(api=True), pytest.raises(CheckpointError, match=r"^resume= .*: the evaluations differs"):
+        TuneRequest(None, evaluations=6, resume=tune, given=frozenset({"evaluations"})).start()

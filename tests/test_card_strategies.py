@@ -99,7 +99,7 @@ def test_per_strategy_table_merges_repeated_strategies(deck):
 
 
 def test_plugin_example_runs_through_the_command_line(tmp_path):
-    """The README's worked example: a strategy in one file, registered by name."""
+    """docs/plugins.md's worked example: a strategy in one file, registered by name."""
     out = tmp_path / "plugin.json"
     done = subprocess.run(
         [sys.executable, "-m", "medici_sim", "--plugin", str(EXAMPLE), "--strategies",

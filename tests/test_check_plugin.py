@@ -9,11 +9,10 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import run, spinner_plugin, wait_until_spinning
 
 from medici_sim.cli import common
 from medici_sim.core.dispatch import strategy_table
@@ -223,35 +222,6 @@ def test_games_must_be_positive(capsys):
 
 # ---------------------------------------------------------------- a decision that never returns
 
-SPINS = """
-from numba import njit, objmode
-from medici_sim.games.card.state import TURN_ID
-from medici_sim.games.card.strategies import Strategy, register
-
-
-def started():
-    open(__file__ + ".spinning", "w").close()
-
-
-@njit
-def reveal_nb(state, seat, params):
-    if state.counts[TURN_ID] > SPIN_AFTER:  # the turns a thread has played, game after game
-        with objmode():
-            started()
-        while state.rng[0] != 0:  # think forever
-            pass
-    return False
-
-
-@njit
-def take_nb(state, seat, params):
-    return 0
-
-
-register(Strategy(name="spinner", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb}))
-"""
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("spin_after,games,signum", [
     (-1, GAMES, signal.SIGINT),  # at its first decision: compiling the checked kernel on the main thread
@@ -260,15 +230,11 @@ register(Strategy(name="spinner", decisions={"reveal_nb": reveal_nb, "take_nb": 
 def test_a_stop_signal_ends_a_check_stuck_in_a_decision(tmp_path, spin_after, games, signum):
     """check-plugin answers Ctrl-C and SIGTERM while a plug-in's decision never returns, wherever
     it plays: on the main thread (no Python handler can run) or on the pool's (never waited for)."""
-    path = plugin(tmp_path, SPINS.replace("SPIN_AFTER", str(spin_after)))
+    path = plugin(tmp_path, spinner_plugin(spin_after))
     proc = subprocess.Popen([sys.executable, "-m", "medici_sim", "check-plugin", path, "--games", games],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 240
-        while not Path(path + ".spinning").exists():
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-            time.sleep(0.1)
-        time.sleep(0.5)
+        wait_until_spinning(path, proc)
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=20)
     finally:

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from medici_sim.cli import main, resume
+from medici_sim.cli import main
 from medici_sim.core import checkpoint, identity, output, totals_check
 from medici_sim.core.accounting import (
     RUN_GAMES,
@@ -47,6 +47,7 @@ from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.run_saved import RUN
 from medici_sim.core.saved import Invalid
 from medici_sim.games.card.deck import default_deck
+from medici_sim.study import resume
 from medici_sim.study.tournament import Tournament, lineups
 from medici_sim.study.tournament_saved import BALANCE, COMPARE
 from medici_sim.study.tune_saved import TUNE

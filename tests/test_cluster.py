@@ -137,6 +137,19 @@ def test_a_local_cluster_is_bounded_by_the_machine(capsys, monkeypatch):
     assert "at most local:2" in refused(capsys, "tune", "greedy", "--cluster", "local:256")
 
 
+def test_the_default_threads_are_the_cores_a_local_cluster_counts(monkeypatch):
+    """No --threads: every core the process may use, as ``machine_workers`` counts them (affinity
+    and cgroup quota), never the host's whole count."""
+    from medici_sim.core.specs import default_threads
+
+    monkeypatch.setattr(cluster.os, "sched_getaffinity", lambda pid: set(range(8)))
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(cluster, "Path", lambda path: SimpleNamespace(read_text=lambda: "300000 100000"))
+    assert default_threads(None) == 3 and default_threads(5) == 5
+    monkeypatch.setattr(cluster, "Path", lambda path: SimpleNamespace(read_text=lambda: "max 100000"))
+    assert default_threads(None) == 8
+
+
 @contextmanager
 def peer(answer):
     """A TCP service on a loopback port for a few seconds, which does ``answer(connection)``."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import run
+from conftest import run, spinner_plugin, wait_until_spinning
 
 from medici_sim.cli import main
 from medici_sim.study import tournament as tournament_module
@@ -585,30 +585,10 @@ def test_ctrl_c_after_the_command_finished_changes_nothing(tmp_path):
     assert "expert" in done.stdout and done.stderr == ""
 
 
-SPINNER = textwrap.dedent('''
-    from numba import njit
-    from medici_sim.games.card.state import TURN_ID
-    from medici_sim.games.card.strategies import Strategy, register
-
-    @njit(cache=True)
-    def reveal_nb(state, seat, params):
-        # deep in a batch (never in the one-game warm-up), think forever
-        while state.counts[TURN_ID] > 2_000_000 and state.rng[0] != 0:
-            pass
-        return False
-
-    @njit(cache=True)
-    def take_nb(state, seat, params):
-        return 0
-
-    register(Strategy(name="spinner", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb}))
-''')
-
-
 @pytest.mark.slow
 def test_second_ctrl_c_ends_a_run_stuck_in_a_strategy(tmp_path):
     """The first Ctrl-C waits for the batch, which never ends; only the second one can end the run."""
-    plugin = write_plugin(tmp_path, "spinner.py", SPINNER)
+    plugin = write_plugin(tmp_path, "spinner.py", spinner_plugin(2_000_000))  # deep in a batch, past the warm-up
     checkpoint = tmp_path / "c.ckpt"
     proc = medici("-n", "100000000", "-q", "-t", "1", "-p", "2", "--plugin", plugin, "-s", "spinner,random",
                   "--checkpoint", str(checkpoint))
@@ -625,42 +605,11 @@ def test_second_ctrl_c_ends_a_run_stuck_in_a_strategy(tmp_path):
     assert proc.returncode == 130
 
 
-SPINS_AT_ONCE = textwrap.dedent('''
-    from numba import njit, objmode
-    from medici_sim.games.card.strategies import Strategy, register
-
-    def started():
-        open(__file__ + ".spinning", "w").close()
-
-    @njit
-    def reveal_nb(state, seat, params):
-        with objmode():
-            started()
-        while state.rng[0] != 0:  # think forever
-            pass
-        return False
-
-    @njit
-    def take_nb(state, seat, params):
-        return 0
-
-    register(Strategy(name="spinner", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb}))
-''')
-
-
-def wait_until_spinning(plugin: str, proc: subprocess.Popen, timeout: float = 240) -> None:
-    deadline = time.monotonic() + timeout
-    while not Path(plugin + ".spinning").exists():  # compiled and playing: its strategy is inside its decision
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.1)
-    time.sleep(0.5)
-
-
 @pytest.mark.slow
 def test_ctrl_c_ends_a_trace_stuck_in_a_strategy(tmp_path):
     """trace plays its game on the main thread: a decision that never returns leaves no Python
     handler a chance to run; the signal is still answered (cli.signals), at once."""
-    plugin = write_plugin(tmp_path, "spinner.py", SPINS_AT_ONCE)
+    plugin = write_plugin(tmp_path, "spinner.py", spinner_plugin())
     proc = medici("trace", "-p", "2", "--plugin", plugin, "-s", "spinner,random")
     try:
         wait_until_spinning(plugin, proc)

@@ -451,14 +451,14 @@ def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path)
 
 def test_the_advice_for_a_tuned_file_without_some_parameters_writes_one_with_all_of_them(capsys, tmp_path):
     """Once the advice tuned one strategy at one count and rules into a new file, which then lacked all the others."""
-    from medici_sim.cli.tune import tasks_from_options, tune_command
+    from medici_sim.cli.tune import tune_command, tune_request
 
     tuned = _tuned_file(tmp_path)  # greedy at 2 players, under each rule
     code, _, err = run(capsys, "balance", "-s", "greedy,cautious,random", "-p", "2,3", "--tuned", str(tuned))
     assert code == 2 and "has no parameters for cautious at 2 players under the standard rules" in err, err
     advice = err.split("into one file: ")[1].split(", then --tuned FILE.json")[0]
     assert advice == "medici-sim tune greedy,cautious --game card --players 2,3 --variant all --out FILE.json"
-    tasks = tasks_from_options(tune_command.make_context("tune", shlex.split(advice)[2:]).params)
+    tasks = tune_request(tune_command.make_context("tune", shlex.split(advice)[2:]).params).tasks()
     assert {(t.strategy, t.players, t.variant) for t in tasks} == {
         (s, p, v) for s in ("greedy", "cautious") for p in (2, 3) for v in ("standard", "bonus20")}
     plugin = Path(__file__).parents[1] / "examples" / "green_lover.py"  # a plug-in's strategy: tune loads it too

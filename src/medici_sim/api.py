@@ -18,21 +18,25 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from os import PathLike
 
 import pandas as pd
 
 from . import games as _games  # noqa: F401  the games register themselves
-from .core.arguments import file_names, naming
+from .core import checkpoint
+from .core.arguments import file_names, named, naming
 from .core.driver import RunConfig, ThreadRunner, Totals
 from .core.driver import simulate as simulate_games
 from .core.plugins import load_plugin
 from .core.registry import GAMES
+from .core.run_saved import RUN, run_configuration, saved_run
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
 from .core.tracing import narrate_game, trace_config
-from .study import studies, tuning
+from .study import resume, studies, tune_saved, tuning
+from .study.tournament_saved import BALANCE, COMPARE
+from .study.tune_saved import TUNE
 
 
 class _Answer:
@@ -151,7 +155,9 @@ class Watch:
 
 @dataclass(frozen=True)
 class RunRequest:
-    """One run (the main command, :func:`simulate`) as asked: its options, checked by ``config``."""
+    """One run (the main command, :func:`simulate`) as asked: its options, checked by ``config``;
+    or, with ``resume``, the run a checkpoint holds (``start``), the options in ``given`` checked
+    against it."""
 
     games: int = 100_000
     game: str | None = None
@@ -162,12 +168,25 @@ class RunRequest:
     seed: int = 0
     threads: int | None = None
     deck: str | PathLike | None = None
+    resume: str | PathLike | None = None  # a checkpoint to continue: its run, not these options
+    given: frozenset[str] = frozenset()  # with resume: the options asked for, each checked against it
 
     def config(self) -> RunConfig:
         """The run, every option checked (plug-ins loaded first: their strategies are named here)."""
         return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
                           seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
                           deck=self.deck)
+
+    def start(self) -> tuple[RunConfig, Totals | None]:
+        """The run, and with ``resume`` the totals of its games played before (the checkpoint's)."""
+        if self.resume is None:
+            return self.config(), None
+        saved = checkpoint.read(self.resume, RUN)
+        conf = saved.configuration
+        if self.given & set(resume.CHECKED):
+            asked = (self if "game" in self.given else replace(self, game=conf["game"])).config()
+            resume.check_matches(self.resume, conf, run_configuration(asked), self.given)
+        return saved_run(conf, default_threads(self.threads)), Totals.from_dict(saved.progress["totals"])
 
 
 def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = None) -> RunReport | None:
@@ -182,11 +201,12 @@ def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = No
 
 @dataclass(frozen=True)
 class StudyRequest:
-    """One study (``compare``, ``balance``) as asked: its options, checked by ``study``.
+    """One study (``compare``, ``balance``) as asked: its options, checked by ``study`` and ``start``.
 
     ``players``: all, a count or counts; ``strategies``: None for the game's built-ins;
     ``deck``: None, names or files, or all (``deck_argument``: the option that gave them);
-    ``tuned``: a file, ``shipped``, a tune document, or None."""
+    ``tuned``: a file, ``shipped``, a tune document, or None; ``resume``: a checkpoint to
+    continue (its study; the options in ``given`` must agree with it)."""
 
     command: str  # compare or balance
     games: int = 100_000
@@ -200,6 +220,8 @@ class StudyRequest:
     precision: float | None = None
     tuned: str | PathLike | Mapping | None = None
     deck_argument: str = "deck"
+    resume: str | PathLike | None = None
+    given: frozenset[str] = frozenset()
 
     def study(self) -> studies.Study:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
@@ -207,6 +229,33 @@ class StudyRequest:
                                  variant=self.variant, seed=self.seed, deck=self.deck, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
                                  deck_argument=self.deck_argument)
+
+    def start(self) -> tuple[studies.Study, list]:
+        """The study, checked, and its tournaments (``studies.plan``; a resumed study's restored)."""
+        saved = None
+        if self.resume is not None:
+            saved = checkpoint.read(self.resume, {"compare": COMPARE, "balance": BALANCE}[self.command])
+        study = self._resumed(saved) if saved is not None else self.study()
+        study.check(self.command)
+        tournaments = studies.plan(study, self.command)
+        if saved is not None:
+            if studies.configuration(study, tournaments) != saved.configuration:  # the file's study, exactly
+                raise checkpoint.CheckpointError(f"{named('resume')} {self.resume}: its study cannot be "
+                                                 "rebuilt exactly")
+            for t, progress in zip(tournaments, saved.progress["tournaments"], strict=True):
+                t.restore(progress)
+        return study, tournaments
+
+    def _resumed(self, saved: checkpoint.Saved) -> studies.Study:
+        """The study checkpoint ``saved`` holds; the options given with it must agree with it."""
+        conf = saved.configuration
+        study = resume.saved_study(conf, self.command, default_threads(self.threads))
+        if "tuned" in self.given:
+            resume.check_tuned_matches(self.resume, self.tuned, conf, study)
+        asked = None
+        if self.given - {"threads", "tuned", "resume"}:
+            asked = replace(self, resume=None, **({} if "game" in self.given else {"game": study.game.name})).study()
+        return resume.check_study_matches(self.resume, conf, study, self.given, asked, self.command)
 
 
 def play_study(study: studies.Study, tournaments: list, watch: Watch = Watch()) -> bool:
@@ -234,9 +283,10 @@ def balance_report(study: studies.Study, tournaments: list, complete: bool) -> B
 class TuneRequest:
     """One tuning (``tune``) as asked: its options, checked by ``tasks``. ``strategy``: names, a
     comma list or all; ``players``: None (the game's usual count), a count or counts;
-    ``variant``: None (standard), a rule or all; ``deck``: one deck, a name or a file."""
+    ``variant``: None (standard), a rule or all; ``deck``: one deck, a name or a file;
+    ``resume``: a checkpoint to continue (its tasks; the options in ``given`` must agree with it)."""
 
-    strategy: str | Sequence[str]
+    strategy: str | Sequence[str] | None
     game: str | None = None
     players: str | int | Sequence[int] | None = None
     variant: str | None = None
@@ -247,6 +297,8 @@ class TuneRequest:
     popsize: int | None = None
     seed: int = 0
     deck: str | PathLike | None = None
+    resume: str | PathLike | None = None
+    given: frozenset[str] = frozenset()
 
     def tasks(self) -> list[tuning.TuneTask]:
         """The tuning's tasks, every option checked."""
@@ -255,20 +307,47 @@ class TuneRequest:
                                  self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
                                  studies.load_deck(definition, self.deck))
 
+    def start(self) -> list[tuning.TaskResult]:
+        """Each task with its result so far: none, or with ``resume`` the checkpoint's rounds."""
+        if self.resume is None:
+            return [tuning.TaskResult(task, []) for task in self.tasks()]
+        saved = checkpoint.read(self.resume, TUNE)
+        tasks = resume.saved_tuning(saved.configuration)
+        if self.given & set(tune_saved.TUNE_TASK_KEYS):
+            named_tasks = {k: v for k, v in resume.tuning_arguments(tasks).items() if k not in self.given}
+            asked = replace(self, resume=None, **named_tasks).tasks()
+            resume.check_tuning_matches(self.resume, saved.configuration, asked, self.given)
+        return [tune_saved.task_result(t, entry) for t, entry in zip(tasks, saved.progress["tasks"], strict=True)]
 
-def play_tuning(results: list[tuning.TaskResult], runner, threads: int,
-                watch: Watch = Watch()) -> tuple[bool, pd.DataFrame | None]:
+
+def _evaluations(results: Sequence[tuning.TaskResult]) -> int:
+    return sum(len(r.rounds) * r.task.popsize for r in results)
+
+
+def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: Watch = Watch()) -> TuneReport:
     """Tune each task from where its result left it (a resumed tuning's are restored), then
-    cross-check the rules' picks: (complete, the cross check; None unless complete).
+    cross-check the rules' picks (once every task is complete), and report.
     ``watch.on_batch(result)`` after each round (to checkpoint); ``watch.stop`` ends it early."""
     evaluator = tuning.Evaluator(runner, threads, watch.stop, watch.compiling)
     stopped = watch.stop.is_set if watch.stop is not None else (lambda: False)
+    began, done_before = time.perf_counter(), _evaluations(results)
     try:
         complete = tuning.tune_all([r.task for r in results], results, evaluator, watch.on_batch, watch.stop)
         rules = tuning.cross_check(results, evaluator, watch.stop) if complete else None
     except tuning.Stopped:
-        return False, None
-    return complete and not stopped(), rules
+        complete, rules = False, None
+    elapsed, played = time.perf_counter() - began, _evaluations(results) - done_before
+    tasks = [r.task for r in results]
+    summary = {"partial": not (complete and not stopped()), "game": tasks[0].game, "tasks": len(tasks),
+               "tasks_done": sum(r.complete for r in results), "evaluations": _evaluations(results),
+               "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
+                            + (2 * r.task.fresh_games if r.complete else 0) for r in results),
+               **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
+               "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
+               "elapsed_seconds": round(elapsed, 2),
+               "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
+    return TuneReport(tuning.result_table(results), tuning.history_table(results), tuning.round_table(results),
+                      rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), summary)
 
 
 @dataclass(frozen=True)
@@ -331,10 +410,8 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
            deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
            tuned: str | TuneReport | None):
     _load(plugins)
-    study = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck, precision,
-                         tuned._document() if isinstance(tuned, TuneReport) else tuned).study()
-    study.check(command)
-    tournaments = studies.plan(study, command)
+    study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck,
+                                      precision, tuned._document() if isinstance(tuned, TuneReport) else tuned).start()
     return study, tournaments, play_study(study, tournaments)
 
 
@@ -391,22 +468,11 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
     ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
     _load(plugins)
-    tasks = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games, popsize,
-                        seed, deck).tasks()
-    results = [tuning.TaskResult(task, []) for task in tasks]
+    results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
+                          popsize, seed, deck).start()
     threads = default_threads(threads)
-    began = time.perf_counter()
     with ThreadRunner(threads) as runner:
-        _, cross_check = play_tuning(results, runner, threads)
-    elapsed = time.perf_counter() - began
-    evaluations_done = sum(len(r.rounds) * r.task.popsize for r in results)
-    return TuneReport(tuning.result_table(results), tuning.history_table(results), tuning.round_table(results),
-                      cross_check,
-                      {"game": tasks[0].game, "tasks": len(tasks),
-                       **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
-                       "evaluations": evaluations_done, "seed": seed, "threads": threads,
-                       "elapsed_seconds": round(elapsed, 2),
-                       "evaluations_per_minute": round(60 * evaluations_done / elapsed, 1) if elapsed else 0})
+        return play_tuning(results, runner, threads)
 
 
 @_api

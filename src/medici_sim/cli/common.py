@@ -10,7 +10,7 @@ import shutil
 import sys
 import textwrap
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import click
@@ -136,6 +136,18 @@ def given_options(ctx: click.Context) -> set[str]:
     """The parameters the user gave on the command line (not left at their defaults)."""
     return {p.name for p in ctx.command.params
             if p.expose_value and ctx.get_parameter_source(p.name) not in (None, ParameterSource.DEFAULT)}
+
+
+_FIELDS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "strategy_spec": "strategy",
+           "variant_spec": "variant", "deck_path": "deck", "decks_spec": "deck", "tuned_spec": "tuned",
+           "resume_path": "resume"}  # click's parameter names that are not the API request's
+
+
+def given_fields(given: set[str], request: type) -> frozenset[str]:
+    """The options given (``given_options``) as fields of the API's ``request`` (``deck_path``
+    is ``deck``); the others (--out, --quiet, ...) are this command line's own."""
+    names = {f.name for f in fields(request)}
+    return frozenset(_FIELDS.get(name, name) for name in given) & names
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """The main command: play one configuration many times; per-seat and per-strategy tables.
 
-The options make one :class:`~medici_sim.api.RunRequest` (or, with --resume, the checkpoint
-makes the run); the API plays it (``api.play_run``) with this command's progress bar,
-Ctrl-C, checkpoints and cluster (``api.Watch``), and its report is written and printed here."""
+The options make one :class:`~medici_sim.api.RunRequest` (with --resume, the API makes the
+run the checkpoint holds, and checks the options given with it); the API plays it
+(``api.play_run``) with this command's progress bar, Ctrl-C, checkpoints and cluster
+(``api.Watch``), and its report is written and printed here."""
 from __future__ import annotations
 
 import sys
@@ -10,64 +11,30 @@ import sys
 import click
 
 from ..api import RunRequest, Watch, play_run
-from ..core import checkpoint, identity
+from ..core import checkpoint
 from ..core.cluster import connect
-from ..core.driver import RunConfig, Totals
+from ..core.driver import Totals
 from ..core.output import write_tables
 from ..core.registry import get_game
-from ..core.run_saved import RUN
-from . import resume
-from .common import (
-    CompileNotice,
-    RunFiles,
-    absolute,
-    deck_file,
-    default_threads,
-    nothing_played,
-    progress_bar,
-)
+from ..core.run_saved import run_configuration
+from .common import CompileNotice, RunFiles, absolute, deck_file, given_fields, nothing_played, progress_bar
 from .signals import interrupted_code, interruptible
 from .tables import print_table
 
 TABLES = ["seats", "strategies"]
 
 
-def run_configuration(config: RunConfig) -> dict:
-    """What a checkpoint of the main command records, and a resumed run must match."""
-    return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
-            "variant": config.variant, "seating": config.seating,
-            "strategies": identity.strategies_identity(config.strategies),
-            "deck": identity.deck_identity(config.deck)}
-
-
-def _config_from(options: dict, given: set[str], saved: checkpoint.Saved | None) -> RunConfig:
-    """The run's configuration: the options, or with --resume the checkpoint's, where the
-    options given as well must agree with it."""
-    if saved is None:
-        return RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
-                          games=options["games"], seed=options["seed"], variant=options["variant"],
-                          seating=options["seating"], threads=options["threads"], deck=options["deck_path"]).config()
-    conf = saved.configuration
-    game = get_game(conf["game"])
-    if given & {"game_name", "players", "games", "seed", "variant", "seating", "strategies", "deck_path"}:
-        mine = _config_from(options if "game_name" in given else {**options, "game_name": game.name}, given, None)
-        resume.check_matches(options["resume_path"], conf, run_configuration(mine), given)
-    return RunConfig(deck=identity.saved_deck(conf["deck"], game), players=conf["players"],
-                     strategies=identity.saved_strategies(conf["strategies"], game.name), games=conf["games"],
-                     seed=conf["seed"], variant=conf["variant"], seating=conf["seating"],
-                     threads=default_threads(options["threads"]), game=game.name)
-
-
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
                      plugins=options["plugins"])
-    saved = checkpoint.read(files.resume, RUN) if files.resume else None
-    config = _config_from(options, given, saved)
+    config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
+                              games=options["games"], seed=options["seed"], variant=options["variant"],
+                              seating=options["seating"], threads=options["threads"], deck=options["deck_path"],
+                              resume=files.resume, given=given_fields(given, RunRequest)).start()
     game = get_game(config.game)
     files.check(TABLES)
     configuration = run_configuration(config)
-    done = Totals.from_dict(saved.progress["totals"]) if saved else None
     running = Totals.zeros(config.players, game)
     if done is not None:
         running.add(done)

@@ -1,8 +1,9 @@
 """``compare`` and ``balance``: tournaments that answer questions, with intervals and verdicts.
 
-The options make one :class:`~medici_sim.api.StudyRequest` (or, with --resume, the checkpoint
-makes the study); the API plays it (``api.play_study``) with this command's progress bar,
-Ctrl-C, checkpoints and cluster (``api.Watch``) and makes its report (``api.compare_report``,
+The options make one :class:`~medici_sim.api.StudyRequest` (with --resume, the API makes the
+study the checkpoint holds, and checks the options given with it); the API plays it
+(``api.play_study``) with this command's progress bar, Ctrl-C, checkpoints and cluster
+(``api.Watch``) and makes its report (``api.compare_report``,
 ``api.balance_report``), which is written and printed here. This module also checks every
 file before the first game.
 """
@@ -18,15 +19,12 @@ import pandas as pd
 from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
 from ..core import checkpoint
 from ..core.cluster import connect
-from ..core.driver import ConfigError, seat_strategy
-from ..core.identity import saved_deck, saved_strategies
+from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import GAMES, default_game, get_game
-from ..study import studies, tuning
+from ..core.registry import GAMES, default_game
+from ..study import studies
 from ..study.studies import Study
-from ..study.tournament_saved import BALANCE, COMPARE
-from . import resume
 from .common import (
     Command,
     CompileNotice,
@@ -36,9 +34,9 @@ from .common import (
     debug_option,
     deck_file,
     deck_option,
-    default_threads,
     echo_text,
     game_help,
+    given_fields,
     given_options,
     nothing_played,
     per_game,
@@ -101,7 +99,7 @@ def study_options(command_name: str):
                      help="Start a local Dask cluster of N worker processes for the run."),
         click.option("--tuned", "tuned_spec", default=None, metavar="FILE|shipped",
                      help="Play every strategy with its parameters tuned for each rule and player count: a file "
-                          "written by `tune --out FILE.json`, or shipped (the package's; see the README)."),
+                          "written by `tune --out FILE.json`, or shipped (the package's; see docs/guide/tune.md)."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
         wide_option,
         debug_option,
@@ -129,70 +127,17 @@ def _deck_specs(options: dict) -> list[str]:
     return specs
 
 
-def _from_options(options: dict, command: str) -> Study:
+def _request(options: dict, given: set[str], command: str) -> StudyRequest:
     return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
                         strategies=options["strategies_spec"], variant=options.get("variant"),
                         seed=options["seed"], deck=_deck_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
-                        deck_argument="deck" if options["decks_spec"] is None else "decks").study()
+                        deck_argument="deck" if options["decks_spec"] is None else "decks",
+                        resume=options["resume_path"], given=given_fields(given, StudyRequest))
 
 
-def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str], command: str) -> Study:
-    """The study a checkpoint saved; options given as well must agree with it (say which does not)."""
-    conf = saved.configuration
-    first = conf["tournaments"][0]
-    game = get_game(first["game"])
-    identities = []  # every deck the study plays, in order (each its own block of tournaments)
-    for t in conf["tournaments"]:
-        if t["deck"] not in identities:
-            identities.append(t["deck"])
-    decks = tuple(studies.known_deck(game, saved_deck(identity, game), len(identities) > 1)
-                  for identity in identities)
-    strategies = saved_strategies(first["strategies"], game.name)
-    tuned = None
-    if "tuned" in conf:  # each configuration's own parameters, as saved
-        tuned = tuning.TunedParameters(conf["tuned"], {
-            (s.name, t["players"], t["variant"]): s for t in conf["tournaments"]
-            for s in saved_strategies(t["strategies"], game.name)})
-        strategies = tuple(seat_strategy(s.name, game.name) for s in strategies)
-    study = Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in conf["tournaments"])),
-                  strategies=strategies,
-                  variant=first["variant"] if command == "compare" else None, seed=first["seed"],
-                  decks=decks, games=conf["games"], precision=conf["precision"],
-                  threads=default_threads(options["threads"]), tuned=tuned)
-    if "tuned_spec" in given:
-        _check_tuned_matches(options, conf, study)
-    given = {"deck_path" if name == "decks_spec" else name for name in given}  # both are checked as --deck
-    if given - {"resume_path", "checkpoint_path", "threads", "quiet", "out_path", "plot_path", "plugins",
-                "scheduler", "cluster_spec", "overwrite_checkpoint", "tuned_spec"}:
-        mine = _from_options(options if "game_name" in given else {**options, "game_name": game.name}, command)
-        resume.check_matches(options["resume_path"], conf,
-                                 studies.configuration(mine, studies.plan(mine, command)), given)
-        if "deck_path" in given:  # the same decks (checked): keep the names their files give them
-            study = replace(study, decks=mine.decks)
-    return study
-
-
-def _check_tuned_matches(options: dict, conf: dict, study: Study) -> None:
-    """--tuned next to --resume: the file must give every configuration the parameters it was saved with."""
-    shown = f"--resume {options['resume_path']}"
-    if "tuned" not in conf:
-        raise checkpoint.CheckpointError(f"{shown}: its run played no tuned parameters; leave out --tuned")
-    tuned = tuning.load_tuned(options["tuned_spec"], study.game.name)
-    for t in conf["tournaments"]:
-        saved = saved_strategies(t["strategies"], study.game.name)
-        try:
-            mine = tuned.lineup(study.strategies, t["players"], t["variant"])
-        except ConfigError:
-            mine = None
-        if mine != saved:
-            raise checkpoint.CheckpointError(f"{shown}: --tuned {options['tuned_spec']} disagrees with the "
-                                             f"checkpoint's parameters at {t['players']} players under "
-                                             f"{t['variant']}; leave out --tuned to continue the saved run")
-
-
-def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFiles, checkpoint.Saved | None]:
-    """Load plug-ins, resolve the study, check every request and every file before any game."""
+def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, RunFiles]:
+    """Load plug-ins, resolve the study and its tournaments, check every file before any game."""
     for plugin in options["plugins"]:
         load_plugin(plugin)
     specs = _deck_specs(options)
@@ -201,9 +146,7 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=inputs[0] if inputs else None, plugins=options["plugins"],
                      tuned=options.get("tuned_spec"))
-    saved = checkpoint.read(files.resume, {"compare": COMPARE, "balance": BALANCE}[command]) if files.resume else None
-    study = _from_checkpoint(saved, options, given, command) if saved else _from_options(options, command)
-    study.check(command)
+    study, tournaments = _request(options, given, command).start()
     if study.several_decks and files.plot:
         raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
                           "deck, or leave out --plot)")
@@ -211,7 +154,7 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, RunFile
     for other in inputs[1:]:  # no output may replace any of the decks read
         replace(files, deck=other).check(names)
     files.check(names)
-    return study, files, saved
+    return study, tournaments, files
 
 
 def table_names(study: Study, command: str) -> list[str]:
@@ -224,14 +167,8 @@ def table_names(study: Study, command: str) -> list[str]:
 
 def _run(options: dict, given: set[str], command: str):
     """Play the study with progress, checkpoints and Ctrl-C; (study, files, tournaments, complete)."""
-    study, files, saved = _setup(options, given, command)
-    tournaments = studies.plan(study, command)
+    study, tournaments, files = _setup(options, given, command)
     configuration = studies.configuration(study, tournaments)
-    if saved is not None:
-        if configuration != saved.configuration:  # the study rebuilt from the file is the file's study
-            raise checkpoint.CheckpointError(f"--resume {files.resume}: its study cannot be rebuilt exactly")
-        for t, progress in zip(tournaments, saved.progress["tournaments"], strict=True):
-            t.restore(progress)
 
     def save() -> None:
         checkpoint.save(files.checkpoint_target, command, configuration,

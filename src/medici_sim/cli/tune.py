@@ -1,21 +1,19 @@
 """``tune``: the best parameters of a play style, found by self-play and checked on fresh games.
 
-The options make one :class:`~medici_sim.api.TuneRequest` (or, with --resume, the checkpoint
-makes the tasks); the API tunes them (``api.play_tuning``) with this command's Ctrl-C,
-checkpoints after every round and cluster (``api.Watch``); this module checks every file
-before the first game, shows progress, and writes and prints the answer.
+The options make one :class:`~medici_sim.api.TuneRequest` (with --resume, the API makes the
+tasks the checkpoint holds, and checks the options given with them); the API tunes them
+(``api.play_tuning``, which makes the report) with this command's Ctrl-C, checkpoints after
+every round and cluster (``api.Watch``); this module checks every file before the first
+game, shows progress, and writes and prints the answer.
 """
 from __future__ import annotations
 
-import json
 import sys
-import time
 from pathlib import Path
 
 import click
-import pandas as pd
 
-from ..api import TuneRequest, Watch, play_tuning
+from ..api import TuneReport, TuneRequest, Watch, play_tuning
 from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, ThreadRunner
@@ -23,7 +21,6 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..study import tune_saved, tuning
 from ..study.optimize import ReplayMismatch
-from ..study.tune_saved import TUNE
 from .common import (
     Command,
     CompileNotice,
@@ -34,6 +31,7 @@ from .common import (
     deck_option,
     default_threads,
     game_option,
+    given_fields,
     given_options,
     nothing_played,
     per_game,
@@ -46,50 +44,28 @@ from .tables import print_table
 TABLES = ["tuned", "history", "rounds", "cross_check"]
 
 
-def tasks_from_options(options: dict) -> list[tuning.TuneTask]:
-    if options["strategy_spec"] is None:
+def tune_request(options: dict, given: set[str] = frozenset()) -> TuneRequest:
+    """The tuning the options ask for (``given``: those given, checked against a --resume file)."""
+    if options["strategy_spec"] is None and options.get("resume_path") is None:
         raise click.UsageError("tune needs STRATEGY (a name, a comma list, or all), or --resume FILE")
     return TuneRequest(options["strategy_spec"], options["game_name"], options["players_spec"], options["variant_spec"],
                        options["against"], options["evaluations"], options["games_per_eval"], options["fresh_games"],
-                       options["popsize"], options["seed"], options["deck_path"]).tasks()
+                       options["popsize"], options["seed"], options["deck_path"], options.get("resume_path"),
+                       given_fields(given, TuneRequest))
 
 
-OPTION_KEYS = {"strategy_spec": "strategy", "game_name": "game", "players_spec": "players", "variant_spec": "variant",
-               "against": "against", "evaluations": "evaluations", "games_per_eval": "games_per_eval",
-               "fresh_games": "fresh_games", "seed": "seed", "popsize": "popsize", "deck_path": "deck"}
-
-
-def _from_checkpoint(saved: checkpoint.Saved, options: dict, given: set[str]) -> list[tuning.TuneTask]:
-    """The checkpoint's tasks; task options given as well must agree with them."""
-    tasks = [tune_saved.task_from_configuration(entry) for entry in saved.configuration["tasks"]]
-    if given & set(OPTION_KEYS):
-        variants = list(dict.fromkeys(t.variant for t in tasks))
-        from_saved = {"game_name": tasks[0].game, "strategy_spec": ",".join(dict.fromkeys(t.strategy for t in tasks)),
-                      "players_spec": ",".join(str(p) for p in dict.fromkeys(t.players for t in tasks)),
-                      "variant_spec": tuning.ALL if len(variants) > 1 else variants[0]}
-        mine = tasks_from_options({**options, **{k: v for k, v in from_saved.items() if k not in given}})
-        for option in sorted(given & set(OPTION_KEYS)):
-            key = OPTION_KEYS[option]
-            ours = {json.dumps(tune_saved.task_configuration(t)[key], sort_keys=True) for t in mine}
-            theirs = {json.dumps(entry[key], sort_keys=True) for entry in saved.configuration["tasks"]}
-            if ours != theirs:
-                raise checkpoint.CheckpointError(
-                    f"--resume {options['resume_path']}: the {key} differs from the checkpoint's; leave the option "
-                    "out to continue the saved tuning")
-    return tasks
-
-
-def _print_answer(results, rules, run: dict, files: RunFiles, wide: bool, figure) -> None:
+def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
     """Write the files (all or none), then print."""
-    tables = {"tuned": tuning.result_table(results), "history": tuning.history_table(results),
-              "rounds": tuning.round_table(results), "cross_check": rules}
+    tables, run, rules = {name: getattr(report, name) for name in TABLES}, report.summary, report.cross_check
     writes = table_writes(files.out, tables, run) if files.out else []
-    if figure is not None:
-        writes.append(("--plot", Path(files.plot), figure(tables)))
+    if files.plot:
+        from ..study.plots import plot_tuning
+
+        writes.append(("--plot", Path(files.plot), plot_tuning(report.history, report.tuned)))
     atomic_write_all(writes)
     if run["partial"]:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['evaluations']} evaluations")
-    if len(results) == 1 and len(tables["rounds"]):
+    if run["tasks"] == 1 and len(tables["rounds"]):
         print_table("Rounds (win rate of the tuned seat; every candidate of a round plays the same games)",
                     tables["rounds"], "rounds", wide)
     if len(tables["tuned"]):
@@ -169,14 +145,12 @@ def tune_command(ctx, **options):
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=deck_file(options["deck_path"]), plugins=options["plugins"])
-    saved = checkpoint.read(files.resume, TUNE) if files.resume else None
-    tasks = _from_checkpoint(saved, options, given) if saved else tasks_from_options(options)
+    results = tune_request(options, given).start()
+    tasks = [r.task for r in results]
     if files.plot and len(tasks) > 12:
         raise ConfigError(f"--plot draws at most 12 tasks, this tuning has {len(tasks)} (leave out --plot, or tune "
                           "fewer)")
     files.check(TABLES)
-    results = ([tune_saved.task_result(t, entry) for t, entry in zip(tasks, saved.progress["tasks"], strict=True)]
-               if saved else [tuning.TaskResult(t, []) for t in tasks])
     configuration = {"tasks": [tune_saved.task_configuration(t) for t in tasks]}
     threads = default_threads(options["threads"])
 
@@ -200,40 +174,21 @@ def tune_command(ctx, **options):
             bar.set_postfix_str(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
 
     notice = CompileNotice(options["quiet"])
-    began = time.perf_counter()
     try:
         with files.locked(), connect(options["scheduler"], options["cluster_spec"],
                                      absolute(files.plugins)) as dask_runner, interruptible() as stop:
             with dask_runner or ThreadRunner(threads) as runner:
                 try:
-                    complete, rules = play_tuning(results, runner, threads,
-                                                  Watch(stop=stop, on_batch=on_round, compiling=notice))
+                    report = play_tuning(results, runner, threads, Watch(stop=stop, on_batch=on_round,
+                                                                         compiling=notice))
                 except ReplayMismatch as exc:
                     raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
     finally:
         notice.close()
         if bar is not None:
             bar.close()
-    elapsed = time.perf_counter() - began
-    played = sum(len(r.rounds) * r.task.popsize for r in results) - done_before
     if not any(r.rounds for r in results):
         nothing_played()
-    evaluations = sum(len(r.rounds) * r.task.popsize for r in results)
-    run = {"partial": not complete, "game": tasks[0].game, "tasks": len(tasks),
-           "tasks_done": sum(r.complete for r in results), "evaluations": evaluations,
-           "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
-                        + (2 * r.task.fresh_games if r.complete else 0) for r in results),
-           **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
-           "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
-           "elapsed_seconds": round(elapsed, 2),
-           "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
-
-    def figure(tables):
-        from ..study.plots import plot_tuning
-
-        return plot_tuning(tables["history"], tables["tuned"])
-
-    _print_answer(results, rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), run, files,
-                  options["wide"], figure if files.plot else None)
-    if not complete:
+    _print_answer(report, files, options["wide"])
+    if report.summary["partial"]:
         sys.exit(interrupted_code())

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._version import __version__
+from .arguments import named
 from .output import NotRegularFile, TooLarge, atomic_write, file_kind, read_regular
 from .saved import Invalid, as_text, check_keys, one_line, show
 
@@ -60,7 +61,7 @@ class Saved:
     """A checkpoint that passed every check of :func:`read`."""
 
     command: str  # the SavedFormat's command
-    configuration: dict  # as the command saved it (``cli.run.run_configuration``, ``cli.study._play``)
+    configuration: dict  # as the command saved it (``run_saved.run_configuration``, ``studies.configuration``)
     progress: dict  # {"totals": Totals.to_dict()} or {"tournaments": [Tournament.progress(), ...]}
 
 
@@ -142,7 +143,8 @@ def _read_head(path, option: str, shown: str, size: int = 4096) -> bytes:
 def read(path: str | Path, saved_format: SavedFormat) -> Saved:
     """The checkpoint at ``path``, saved by ``saved_format``'s command, checked completely (module doc).
 
-    Anything wrong: CheckpointError ``--resume PATH: what is wrong`` (one line)."""
+    Anything wrong: CheckpointError ``--resume PATH: what is wrong`` (one line; ``resume= PATH``
+    in the Python API)."""
     try:
         try:
             document = _parse(_read_bytes(path))
@@ -150,7 +152,7 @@ def read(path: str | Path, saved_format: SavedFormat) -> Saved:
         except RecursionError:  # a value nested almost as deep as the parser allows, compared or shown
             raise Invalid("not a medici-sim checkpoint (JSON nested too deeply)") from None
     except Invalid as exc:
-        raise CheckpointError(one_line(f"--resume {as_text(path)}: {exc}")) from None
+        raise CheckpointError(one_line(f"{named('resume')} {as_text(path)}: {exc}")) from None
 
 
 def load(path: str | Path, saved_format: SavedFormat, configuration: dict) -> dict:
@@ -160,8 +162,8 @@ def load(path: str | Path, saved_format: SavedFormat, configuration: dict) -> di
     for key in sorted(set(saved.configuration) | set(configuration)):
         if saved.configuration.get(key) != configuration.get(key):
             raise CheckpointError(one_line(
-                f"--resume {as_text(path)}: the {key} differs (checkpoint: {show(saved.configuration.get(key))}; "
-                f"now: {show(configuration.get(key))})"))
+                f"{named('resume')} {as_text(path)}: the {key} differs "
+                f"(checkpoint: {show(saved.configuration.get(key))}; now: {show(configuration.get(key))})"))
     return saved.progress
 
 

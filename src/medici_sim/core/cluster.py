@@ -74,11 +74,9 @@ class DaskRunner:
         return self.client.gather(futures)  # in submission order
 
 
-def machine_workers(worker_bytes: int = WORKER_BYTES) -> int:
-    """The most workers a local cluster may start here: one single-threaded worker per core this
-    process may use (its affinity and cgroup quota, not the host's count), and no more than the
-    memory holds (about ``worker_bytes`` each). More would only cost memory: a worker plays on one
-    core. (The test suite sizes its pytest-xdist workers with it too.)"""
+def usable_cores() -> int:
+    """The cores this process may use: its affinity and cgroup quota, not the host's count (a
+    container given 2 of 64 cores runs best on 2 threads or workers)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     try:
         quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
@@ -86,6 +84,15 @@ def machine_workers(worker_bytes: int = WORKER_BYTES) -> int:
             cores = min(cores, max(1, int(quota) // int(period)))
     except (OSError, ValueError):
         pass
+    return cores
+
+
+def machine_workers(worker_bytes: int = WORKER_BYTES) -> int:
+    """The most workers a local cluster may start here: one single-threaded worker per core this
+    process may use (``usable_cores``), and no more than the memory holds (about ``worker_bytes``
+    each). More would only cost memory: a worker plays on one core. (The test suite sizes its
+    pytest-xdist workers with it too.)"""
+    cores = usable_cores()
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):

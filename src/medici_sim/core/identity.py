@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import re
 
+from .arguments import named
 from .dispatch import strategies_fingerprint
 from .driver import ConfigError, SeatStrategy, seat_strategy
 from .registry import GAMES, Game
@@ -88,7 +89,7 @@ def _strategy(entry, where: str, game: Game) -> SeatStrategy:
     if type(name) is not str or name not in game.registry:
         if type(name) is str and name.isidentifier() and origin != "built-in":
             raise Invalid(f"strategy {name} is not registered; the checkpoint's run had it from {as_text(origin)} "
-                          f"(load it with --plugin)")
+                          f"(load it with {named('plugins')})")
         raise Invalid(f"{where}[0] is {show(name)}, not a strategy of the {game.name} game")
     declared = game.registry[name].params
     if type(params) is not dict:

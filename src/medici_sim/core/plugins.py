@@ -15,7 +15,7 @@ from pathlib import Path
 
 from numba.core import caching
 
-from .arguments import named
+from .arguments import in_api, named
 from .output import OutputError, read_limited
 from .registry import GAMES, RegistrationError
 
@@ -115,7 +115,7 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
                 raise PluginError(f"{named('plugins')} {path}: {exc}") from exc
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise PluginError(f"{named('plugins')} {path}: cannot load it: {type(exc).__name__}: {first} "
-                              "(--debug shows the full trace)") from exc
+                              f"({'its __cause__ holds' if in_api() else '--debug shows'} the full trace)") from exc
     added = sorted(_strategies_from(name))
     if not added:
         raise PluginError(f"{named('plugins')} {path}: registered no strategy (call a game's register, "

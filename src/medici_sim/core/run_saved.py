@@ -1,4 +1,4 @@
-"""The main run's checkpoint: its configuration (``cli.run.run_configuration``) and its totals
+"""The main run's checkpoint: its configuration (:func:`run_configuration`) and its totals
 (``driver.Totals.to_dict``), checked as ``checkpoint.read`` reads them (:data:`RUN`).
 
 Beyond the statistics' own proofs (``totals_check``): every seat row counts the run's
@@ -9,14 +9,39 @@ from __future__ import annotations
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
 from .checkpoint import SavedFormat
 from .driver import MAX_GAMES, ConfigError, RunConfig
-from .identity import valid_deck, valid_game, valid_players, valid_strategies
-from .registry import Game
+from .identity import (
+    deck_identity,
+    saved_deck,
+    saved_strategies,
+    strategies_identity,
+    valid_deck,
+    valid_game,
+    valid_players,
+    valid_strategies,
+)
+from .registry import Game, get_game
 from .saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector, whole_number
 from .seating import SEATING_MODES
 from .totals_check import TotalsRules, check_pair_diff_sq, check_pairs, check_same_sums
 
 RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
 TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
+
+
+def run_configuration(config: RunConfig) -> dict:
+    """What a checkpoint of the main command records, and a resumed run must match."""
+    return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
+            "variant": config.variant, "seating": config.seating,
+            "strategies": strategies_identity(config.strategies), "deck": deck_identity(config.deck)}
+
+
+def saved_run(configuration: dict, threads: int) -> RunConfig:
+    """The run a checkpoint saved (its ``configuration``), played on ``threads``."""
+    game = get_game(configuration["game"])
+    return RunConfig(deck=saved_deck(configuration["deck"], game), players=configuration["players"],
+                     strategies=saved_strategies(configuration["strategies"], game.name),
+                     games=configuration["games"], seed=configuration["seed"], variant=configuration["variant"],
+                     seating=configuration["seating"], threads=threads, game=game.name)
 
 
 def check_run(configuration, progress) -> None:

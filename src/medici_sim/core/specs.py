@@ -3,10 +3,10 @@ command line and the Python API take them (``name:param=value,...``, ``all`` or 
 the API also takes lists), checked by ``core.arguments``."""
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from .arguments import ConfigError, comma_list, counts, file_name, named, text
+from .cluster import usable_cores
 from .driver import MAX_THREADS, RunConfig, SeatStrategy, check_players, check_threads, seat_strategy
 from .registry import GAMES, Game, UnknownGame, default_game, get_game
 
@@ -77,8 +77,9 @@ def parse_player_counts(spec: str | int | Sequence[int], game: str | None = None
 
 
 def default_threads(threads: int | None) -> int:
-    """--threads, or every core when it was not given (0 is a value, and an error, not a default)."""
-    return check_threads(threads) if threads is not None else min(os.cpu_count() or 1, MAX_THREADS)
+    """``threads``, or every core this process may use (``cluster.usable_cores``: its affinity and
+    cgroup quota) when it was not given (0 is a value, and an error, not a default)."""
+    return check_threads(threads) if threads is not None else min(usable_cores(), MAX_THREADS)
 
 
 def load_game_deck(game: Game, deck_path: str | None):

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
-from ..core.arguments import ConfigError, comma_list, file_name, integer, named, text
+from ..core.arguments import ConfigError, comma_list, file_name, in_api, integer, named, text
 from ..core.driver import (
     MIN_CHUNK,
     SLOW_GAME,
@@ -516,6 +516,11 @@ def shipped_path(game: str) -> Path:
 REPORT = "a tune report"  # the source of tuned parameters the Python API passes as tune's tables
 
 
+def _tune_file() -> str:
+    """What tuned parameters are read from, as the caller knows it."""
+    return "a file written by medici-sim tune --out FILE.json" if in_api() else "a file written by tune --out FILE.json"
+
+
 def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry;
     in the Python API also tune's tables themselves ({"tuned": rows, "cross_check": rows})."""
@@ -530,11 +535,11 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
         try:
             document = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, RecursionError, ValueError) as exc:  # JSONDecodeError is a ValueError
-            raise ConfigError(f"{named('tuned')} {spec}: not a file written by tune --out FILE.json ({exc})") from None
+            raise ConfigError(f"{named('tuned')} {spec}: not {_tune_file()} ({exc})") from None
     shown = f"{named('tuned')} {spec}"
     rows = document.get("tuned") if isinstance(document, dict) else None
     if not isinstance(rows, list):
-        raise ConfigError(f"{shown}: not a file written by tune --out FILE.json (no tuned table)")
+        raise ConfigError(f"{shown}: not {_tune_file()} (no tuned table)")
     best = {}
     for i, row in enumerate(rows):
         where = f"{shown}: entry {i + 1}"
