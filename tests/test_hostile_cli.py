@@ -596,7 +596,7 @@ def test_second_ctrl_c_ends_a_run_stuck_in_a_strategy(tmp_path):
     while not checkpoint.exists():  # the first batch is done; the next one soon spins
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.1)
-    time.sleep(2.0)
+    wait_until_spinning(plugin, proc)  # not a guess at how long that takes on a loaded machine
     proc.send_signal(signal.SIGINT)
     time.sleep(3.0)
     assert proc.poll() is None  # the first Ctrl-C cannot end a batch that never ends...
