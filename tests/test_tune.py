@@ -321,6 +321,12 @@ def _resum(document: dict, _edit=None) -> None:
     (lambda d: d.__setitem__("command", "run"), "saved by `run`, not `tune`"),
     # a 2-player win credit is 60 or 30 per game
     (lambda d: _resum(d, d["progress"]["tasks"][0]["rounds"][0]["win60"].__setitem__(0, 6421)), "multiples of 30"),
+    # the squared per-game differences cannot exceed both sides' squares, nor miss their sums' difference
+    (lambda d: _resum(d, (f := d["progress"]["tasks"][0]["fresh"]).__setitem__(
+        "difference_sq", f["tuned"][2] + f["default"][2] + 3600)), "difference_sq is"),
+    (lambda d: _resum(d, (f := d["progress"]["tasks"][0]["fresh"]).__setitem__(
+        "difference_sq", 0 if f["tuned"][1] != f["default"][1] else -1)), "difference_sq"),
+    (lambda d: _resum(d, d["progress"]["tasks"][0]["fresh"].pop("difference_sq")), "difference_sq"),
     (lambda d: _resum(d, d["configuration"]["tasks"].append(d["configuration"]["tasks"][0])
                       or d["progress"]["tasks"].append({"rounds": [], "tuned": None, "fresh": None})),
      "tunes greedy, 2 players, standard a second time"),
