@@ -21,7 +21,7 @@ distributed = pytest.importorskip("distributed")
 from conftest import run  # noqa: E402
 
 from medici_sim.cli.common import parse_strategies  # noqa: E402
-from medici_sim.core import cluster  # noqa: E402
+from medici_sim.core import cluster, driver  # noqa: E402
 from medici_sim.core.cluster import DaskRunner, connect  # noqa: E402
 from medici_sim.core.driver import ConfigError, RunConfig, simulate  # noqa: E402
 
@@ -124,7 +124,7 @@ def test_a_local_cluster_is_bounded_by_the_machine(capsys, monkeypatch):
     assert 1 <= cluster.machine_workers() <= len(os.sched_getaffinity(0))
     with monkeypatch.context() as patched:
         patched.setattr(cluster.os, "sched_getaffinity", lambda pid: set(range(8)))
-        patched.setattr(cluster, "Path", lambda path: SimpleNamespace(read_text=lambda: "300000 100000"))
+        patched.setattr(driver, "Path", lambda path: SimpleNamespace(read_text=lambda: "300000 100000"))
         for workers_held, expected in ((10, 3), (2, 2), (0.5, 1)):  # 3 cores of quota
             pages = workers_held * cluster.WORKER_BYTES // 4096
             patched.setattr(cluster.os, "sysconf", lambda name, pages=pages: {"SC_PAGE_SIZE": 4096,
@@ -139,14 +139,17 @@ def test_a_local_cluster_is_bounded_by_the_machine(capsys, monkeypatch):
 
 def test_the_default_threads_are_the_cores_a_local_cluster_counts(monkeypatch):
     """No --threads: every core the process may use, as ``machine_workers`` counts them (affinity
-    and cgroup quota), never the host's whole count."""
+    and cgroup quota), never the host's whole count; a RunConfig built in Python and the
+    check-plugin pass count them alike (driver.usable_cores)."""
     from medici_sim.core.specs import default_threads
 
     monkeypatch.setattr(cluster.os, "sched_getaffinity", lambda pid: set(range(8)))
     monkeypatch.setattr(cluster.os, "cpu_count", lambda: 64)
-    monkeypatch.setattr(cluster, "Path", lambda path: SimpleNamespace(read_text=lambda: "300000 100000"))
+    monkeypatch.setattr(driver, "Path", lambda path: SimpleNamespace(read_text=lambda: "300000 100000"))
     assert default_threads(None) == 3 and default_threads(5) == 5
-    monkeypatch.setattr(cluster, "Path", lambda path: SimpleNamespace(read_text=lambda: "max 100000"))
+    config = RunConfig(deck=None, players=2, strategies=parse_strategies("random", 2, "card"), games=10)
+    assert config.threads == 3
+    monkeypatch.setattr(driver, "Path", lambda path: SimpleNamespace(read_text=lambda: "max 100000"))
     assert default_threads(None) == 8
 
 

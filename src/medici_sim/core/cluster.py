@@ -13,10 +13,9 @@ import signal
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
 
 from .arguments import named
-from .driver import ConfigError, Kernel, RunConfig, Totals, error_text
+from .driver import ConfigError, Kernel, RunConfig, Totals, error_text, usable_cores
 
 CHUNKS_PER_WORKER_THREAD = 2  # a little slack for uneven workers
 CONNECT_S = 10  # seconds --scheduler gives Dask to connect (its own timeout)
@@ -72,19 +71,6 @@ class DaskRunner:
         futures = self.client.map(play_chunk, [kernel.config for kernel, _, _ in tasks], [t[1] for t in tasks],
                                   [t[2] for t in tasks], [self.plugins] * len(tasks), pure=False)
         return self.client.gather(futures)  # in submission order
-
-
-def usable_cores() -> int:
-    """The cores this process may use: its affinity and cgroup quota, not the host's count (a
-    container given 2 of 64 cores runs best on 2 threads or workers)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
-        if quota != "max":
-            cores = min(cores, max(1, int(quota) // int(period)))
-    except (OSError, ValueError):
-        pass
-    return cores
 
 
 def machine_workers(worker_bytes: int = WORKER_BYTES) -> int:

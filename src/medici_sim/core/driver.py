@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from numba.core.errors import NumbaError
@@ -132,6 +133,19 @@ def seat_strategy(name: str, game: str | None = None, **overrides: float) -> Sea
     return SeatStrategy(name, values, game)
 
 
+def usable_cores() -> int:
+    """The cores this process may use: its affinity and cgroup quota, not the host's count (a
+    container given 2 of 64 cores runs best on 2 threads or workers)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return cores
+
+
 @dataclass(frozen=True)
 class RunConfig:
     deck: object  # the game's component data (the card game's Deck); None: the game's default
@@ -141,7 +155,7 @@ class RunConfig:
     seed: int = 0
     variant: str | None = None  # None: the game's first (standard) rules
     seating: str = "fixed"
-    threads: int = field(default_factory=lambda: os.cpu_count() or 1)
+    threads: int = field(default_factory=usable_cores)
     game: str = ""  # "": the default game (core.registry.default_game)
     # the strategies the kernel is compiled for (default: this run's); a tournament names all of
     # its strategies, so that every lineup shares one kernel

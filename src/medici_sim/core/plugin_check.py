@@ -22,7 +22,6 @@ still checked). Nothing here names a game.
 from __future__ import annotations
 
 import math
-import os
 import re
 import traceback
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from .driver import (
     error_text,
     seat_strategy,
     simulate,
+    usable_cores,
 )
 from .plugins import load_plugin
 from .registry import Game, get_game
@@ -50,7 +50,6 @@ from .registry import Game, get_game
 DEFAULT_GAMES = 4_000  # games per strategy, over all its configurations
 MIN_GAMES_PER_CONFIGURATION = 24  # enough for 3 threads x several batches to differ from one batch
 THREADS = 3  # threads of the threaded pass
-CHECKED_THREADS = os.cpu_count() or 1  # the checked pass is the slow one: every core plays it
 BATCHES = 4  # batches of the threaded pass
 MIXED_WITH = 2  # built-ins the plug-in strategy is rotated among: the game's first and last (simplest, strongest)
 
@@ -233,7 +232,7 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
     checked = _checked_kernel(config)
     try:
         checked.play(0, 1)  # compile (or load from numba's cache) here, not on a pool's thread
-        with _FineRunner(CHECKED_THREADS) as runner:  # the slow pass: on every core
+        with _FineRunner(usable_cores()) as runner:  # the slow pass: on every core this process may use
             runner.play(checked, [(0, n)])
     except IllegalDecision as exc:
         first = checked.first_failing_game(0, n)

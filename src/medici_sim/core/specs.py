@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .arguments import ConfigError, comma_list, counts, file_name, named, text
-from .cluster import usable_cores
-from .driver import MAX_THREADS, RunConfig, SeatStrategy, check_players, check_threads, seat_strategy
+from .driver import MAX_THREADS, RunConfig, SeatStrategy, check_players, check_threads, seat_strategy, usable_cores
 from .registry import GAMES, Game, UnknownGame, default_game, get_game
 
 
@@ -77,7 +76,7 @@ def parse_player_counts(spec: str | int | Sequence[int], game: str | None = None
 
 
 def default_threads(threads: int | None) -> int:
-    """``threads``, or every core this process may use (``cluster.usable_cores``: its affinity and
+    """``threads``, or every core this process may use (``driver.usable_cores``: its affinity and
     cgroup quota) when it was not given (0 is a value, and an error, not a default)."""
     return check_threads(threads) if threads is not None else min(usable_cores(), MAX_THREADS)
 
