@@ -11,7 +11,6 @@ import os
 import signal
 
 from ..core.numba_setup import JIT_OFF
-from ..core.registry import GameModuleError
 
 
 def _quit_starting(signum, frame) -> None:
@@ -29,6 +28,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         from .app import main as run_command
     except ImportError as exc:  # numba's compiler switched off, or a game of one's own that does not load
+        from ..core.registry import GameModuleError  # only now: nothing but the handlers before them
+
         if str(exc) != JIT_OFF and not isinstance(exc, GameModuleError):
             raise
         os.write(2, f"medici-sim: error: {exc}\n".encode())
