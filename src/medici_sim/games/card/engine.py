@@ -250,7 +250,7 @@ def play_choice_nb(state, seat, decision, choice):
     return TURN_TAKE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reveal_card_nb(state):
     """Draw a uniformly random card from the pile onto the market's end (protocol: lazy shuffle)."""
     n = state.counts[DECK_LEN]
@@ -277,7 +277,7 @@ def count_unseen_nb(state, card, sign):
         state.unseen[green, UNSEEN_NO_GOOD] += sign
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_cards_nb(state, seat, choice):
     """R10: take the last card, plus the 2nd-from-last (choice bit 0) and 3rd-from-last (bit 1)."""
     n = state.counts[MARKET_LEN]

@@ -293,7 +293,7 @@ def lot_may_grow_nb(counts):
     return counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_to_lot_nb(state):
     """C8: deal a card face up onto the end of the lot."""
     card = deal_nb(state)
