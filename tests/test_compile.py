@@ -66,3 +66,29 @@ def test_a_run_compiles_no_recorder(first_run):
     recorders = sorted({name for name, _ in compiled if name.startswith("medici_sim.games.")
                         and name.rsplit(".", 1)[-1].startswith(("record_", "_locate"))})
     assert not recorders, f"{game}: a run compiled {recorders}"
+
+
+SYMBOL_CHILD = """
+import numpy as np
+from numba import njit
+import medici_sim.games  # numba made ready for medici-sim (core.numba_setup)
+
+@njit
+def decide(table):
+    return 1
+
+table = np.zeros(1, np.dtype([("strategy_table_" + "{name}", np.uint8)]))[0]
+decide(table)
+print(next(iter(decide.overloads.values())).fndesc.mangled_name)
+"""
+
+
+def test_two_processes_never_give_two_kernels_one_symbol(tmp_path):
+    """Two processes compiling in the same order gave two strategy tables' functions the same
+    symbol (numba's per-process counters), so a third process loading both kernels from the
+    cache ran the first one's strategies for the second run without a word (numba issue 10486;
+    seen: classic `collector` after `random` played `random`'s games). Symbols are random now."""
+    names = [subprocess.run([sys.executable, "-c", SYMBOL_CHILD.format(name=name)], capture_output=True, text=True,
+                            check=True, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}).stdout.strip()
+             for name in ("a", "b")]
+    assert all(names) and names[0] != names[1]

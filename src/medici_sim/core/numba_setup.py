@@ -5,9 +5,11 @@
   the kernels dispatch to strategies through code numba generates as it compiles.
 - The compiled kernels are cached somewhere writable (``cache.configure_numba_cache``).
 - Calls between medici-sim's jitted functions compile once per type (``specialize``).
+- Each compiled function's symbol is unique across processes (:func:`unique_symbols`).
 """
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 JIT_OFF = ("NUMBA_DISABLE_JIT is set, and medici-sim cannot run without numba's compiler: its kernels "
@@ -27,3 +29,30 @@ def prepare() -> None:
 
     configure_numba_cache(Path(__file__).parents[1])
     compile_by_type()
+    unique_symbols()
+
+
+def unique_symbols() -> None:
+    """Give every function numba compiles a random uid instead of its per-process counter.
+
+    numba names a compiled function's symbol by its qualified name, a per-process counter and
+    its argument types, a record type by another per-process counter. Two processes that
+    compile in the same order give two different kernels (e.g. two strategy tables' play
+    loops) the same symbols; a third process loading both from the cache links the second
+    to the first one's code, and plays the wrong strategies without a word (numba issue
+    10486). A random 64-bit uid makes every symbol unique across processes.
+    """
+    from numba.core.bytecode import FunctionIdentity
+
+    if not isinstance(FunctionIdentity._unique_ids, _RandomUids):
+        FunctionIdentity._unique_ids = _RandomUids()
+
+
+class _RandomUids:
+    """An endless iterator of random 64-bit uids (what numba takes ``next`` of)."""
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        return secrets.randbits(64)
