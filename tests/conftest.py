@@ -15,7 +15,7 @@ from medici_sim.core.cluster import machine_workers
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
-from medici_sim.games.card.rules import VARIANTS
+from medici_sim.games.card.rules import RULE_BOOK, VARIANTS
 
 # One kernel per game for every mix of built-ins (core.driver.KERNEL_ENV): the suite plays many
 # mixes, and compiling each set of strategies apart would cost minutes. Subprocesses inherit it;
@@ -48,16 +48,21 @@ def tiny_deck(rows: str, name: str = "tiny") -> Deck:
     return parse_deck(HEADER + rows, name)
 
 
+def card_rules(players: int, variant: int | str = 0):
+    """The card game's rule set at ``players``: a rules spec, or a preset by its index in VARIANTS."""
+    return RULE_BOOK.resolve(variant if isinstance(variant, str) else VARIANTS[variant], players)
+
+
 @cache
-def _kernel(deck: Deck, players: int, variant: int, strategies: tuple, seating: str, seed: int,
+def _kernel(deck: Deck, players: int, variant: int | str, strategies: tuple, seating: str, seed: int,
             params: tuple) -> Kernel:
     slots = tuple(seat_strategy(s, **dict(p)) for s, p in zip(strategies, params, strict=True))
-    config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
+    config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=card_rules(players, variant).spec,
                        seating=seating, strategies=slots)
     return Kernel(config)
 
 
-def kernel_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int,
+def kernel_game(deck: Deck, players: int, variant: int | str, strategies: list[str], seed: int,
                 game_index: int, seating: str = "fixed",
                 params: list[dict | None] | None = None) -> dict[str, np.ndarray]:
     """One game played by the jitted kernel, as the reference engine's record dict.

@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import SMALL_DECK, kernel_game, tiny_deck
+from conftest import SMALL_DECK, card_rules, kernel_game, tiny_deck
 
 from medici_sim.core.driver import seat_strategy
 from medici_sim.games.card import reference
@@ -27,7 +27,7 @@ CASES = list(itertools.product(range(2, 7), (STANDARD, BONUS20), ("fixed", "rota
 def assert_same_game(deck, players, variant, strategies, seed, game_index, seating, params=None):
     """Both engines play the game; ``params`` (per slot, None = defaults) goes to both."""
     ours = kernel_game(deck, players, variant, strategies, seed, game_index, seating, params)
-    theirs = reference.play_game(deck, players, variant, strategies, seed, game_index, seating, params)
+    theirs = reference.play_game(deck, card_rules(players, variant), strategies, seed, game_index, seating, params)
     assert set(ours) == set(theirs)
     for key in theirs:
         assert np.array_equal(ours[key], theirs[key]), (

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import run
+from conftest import card_rules, run
 
 from medici_sim.cli.common import parse_strategies
 from medici_sim.core.driver import ConfigError
@@ -297,7 +297,8 @@ def test_margin_of_victory_is_the_reference_engines(capsys, tmp_path, game, play
     margins = []
     for index in range(games):
         if game == "card":
-            final = card_reference.play_game(default_deck(), players, 0, names, seed, index, "rotate")["florins"][-1]
+            final = card_reference.play_game(default_deck(), card_rules(players), names, seed, index,
+                                             "rotate")["florins"][-1]
         else:
             final = classic_reference.play_game(players, names, seed, index, "rotate")["money"][-1]
         best = final.max()

@@ -28,7 +28,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from conftest import SMALL_DECK, tiny_deck
+from conftest import SMALL_DECK, card_rules, tiny_deck
 from numba import njit
 
 from medici_sim.core.driver import Kernel, RunConfig, SeatStrategy, seat_strategy
@@ -316,8 +316,9 @@ def _score_day_in_nb(buffer, day):
 def _score_one_day(players: int, variant: int, ship_value, warehouse_icons, ship_icons, florins):
     """engine.score_day_nb (day index 1) on a fresh state with hand-set ships and warehouses."""
     good, icons, value, green = default_deck().card_arrays()
-    rules, payouts = rule_arrays(players, variant)
-    buffer = engine.new_state(good, icons, value, green, rules, payouts)
+    rules = card_rules(players, variant)
+    buffer = engine.new_state(good, icons, value, green, *rule_arrays(rules), rules["majority_payouts"],
+                              rules["share_coin"])
     buffer["ship_value"][0, :players] = ship_value
     buffer["warehouse_icons"][0, :players] = warehouse_icons
     buffer["ship_icons"][0, :players] = ship_icons

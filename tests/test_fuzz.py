@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from conftest import HEADER, run
+from conftest import HEADER, card_rules, run
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from test_card_differential import assert_same_game
@@ -160,13 +160,13 @@ def check_invariants(deck, players, variant, t):
             so_far = paid[:day].sum(axis=0)
             assert so_far[t.day_starter[day]] == so_far.min()
         # R14-R19 from the recorded ship values and warehouses
-        assert list(t.day_ship_pay[day]) == reference.ship_payouts(list(t.day_ship_value[day]), players)
+        assert list(t.day_ship_pay[day]) == reference.ship_payouts(list(t.day_ship_value[day]), card_rules(players))
         majority = np.zeros(players, np.int64)
         bonus = np.zeros(players, np.int64)
         for g in range(len(GOODS)):
             held = list(t.day_warehouse_icons[day, :, g])
-            majority += reference.majority_payouts(held, players)
-            bonus += reference.bonus_payouts(held, players, variant)
+            majority += reference.majority_payouts(held, card_rules(players))
+            bonus += reference.bonus_payouts(held, card_rules(players, variant))
         assert np.array_equal(t.day_majority_pay[day], majority)
         assert np.array_equal(t.day_bonus_pay[day], bonus)
     assert t.day_starter[0] == 0  # R7
@@ -258,7 +258,7 @@ def test_ship_payouts_properties(case):
     paid = pay(scores, table, 0, extra)
     check_payout_properties(scores, table, 0, paid)
     assert sum(paid) > sum(table) - 5 * n  # rounding down loses less than 5 per player
-    assert paid == reference.ship_payouts(scores, n)
+    assert paid == reference.ship_payouts(scores, card_rules(n))
     permuted = [scores[k] for k in perm]
     assert pay(permuted, table, 0) == [paid[k] for k in perm]
     if scores == [20, 16, 16, 13]:
@@ -274,7 +274,7 @@ def test_majority_payouts_properties(case):
     n = len(scores)
     paid = pay(scores, MAJORITY_PAYOUTS, 1, extra)
     check_payout_properties(scores, MAJORITY_PAYOUTS, 1, paid)
-    assert paid == reference.majority_payouts(scores, n)
+    assert paid == reference.majority_payouts(scores, card_rules(n))
     permuted = [scores[k] for k in perm]
     assert pay(permuted, MAJORITY_PAYOUTS, 1) == [paid[k] for k in perm]
     if sorted(scores) == [0, 4, 4]:

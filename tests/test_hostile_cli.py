@@ -250,7 +250,7 @@ def test_huge_and_unreadable_inputs_are_refused_without_reading_them(capsys, tmp
 @pytest.mark.parametrize("before,name", [(["--seed", "5"], "--seed"), (["-n", "500"], "--games"),
                                          (["--game", "classic"], "--game"), (["--players", "3"], "--players"),
                                          (["--out", "x.json"], "--out"), (["--seating", "rotate"], "--seating"),
-                                         (["--variant", "bonus20"], "--variant"),
+                                         (["--variant", "bonus20"], "--rules"),
                                          (["--plugin", "examples/green_lover.py"], "--plugin")])
 @pytest.mark.parametrize("command", ["compare", "balance", "strategies", "tune", "trace", "play", "check-plugin"])
 def test_an_option_before_a_subcommand_is_refused(capsys, never_played, before, name, command):
@@ -291,11 +291,11 @@ def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, nev
 
 @pytest.mark.parametrize("args,option", [
     (["-n", "0"], "--games"), (["--seed", "-1"], "--seed"), (["--threads", "0"], "--threads"),
-    (["--players", "9"], "--players"), (["--variant", "bonus30"], "--variant"),
+    (["--players", "9"], "--players"), (["--variant", "bonus30"], "--rules"),
     (["compare", "-n", "0"], "--games"), (["compare", "--seed", str(2**63)], "--seed"),
     (["compare", "--threads", "0"], "--threads"), (["compare", "--threads", "5000"], "--threads"),
     (["compare", "-p", "3,9"], "--players"), (["compare", "--precision", "0.7"], "--precision"),
-    (["compare", "--variant", "bonus30"], "--variant"), (["balance", "-n", "0"], "--games"),
+    (["compare", "--variant", "bonus30"], "--rules"), (["balance", "-n", "0"], "--games"),
     (["tune", "greedy", "-e", "0"], "--evaluations"), (["tune", "greedy", "-m", "0"], "--games-per-eval"),
     (["tune", "greedy", "--fresh-games", "0"], "--fresh-games"), (["tune", "greedy", "--popsize", "1"], "--popsize"),
     (["tune", "greedy", "--seed", "-1"], "--seed"), (["tune", "greedy", "-t", "0"], "--threads"),

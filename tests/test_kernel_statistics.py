@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SMALL_DECK, tiny_deck
+from conftest import SMALL_DECK, card_rules, tiny_deck
 
 from medici_sim.core import accounting as acc
 from medici_sim.core.driver import RunConfig, seat_strategy, simulate
@@ -30,7 +30,7 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
     diff_sq = np.zeros((players, players), np.int64)
     run = np.zeros(acc.N_COMMON_RUN_STATS + 2, np.int64)
     for index in range(first, first + n):
-        record = reference.play_game(deck, players, variant, names, seed, index, seating)
+        record = reference.play_game(deck, card_rules(players, variant), names, seed, index, seating)
         florins = record["florins"][-1]
         best = florins.max()
         winners = int((florins == best).sum())

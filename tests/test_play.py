@@ -364,7 +364,7 @@ def test_a_seeded_session_replays_exactly():
     (("--opponents", "expert,greedy"), "give 1 or 3 strategies, got 2"),
     (("--opponents", "human"), "'human' is you"),
     (("--game", "classic", "--players", "2"), "players must be between 3 and 6"),
-    (("--variant", "bonus30"), "variant must be one of"),
+    (("--variant", "bonus30"), "unknown rule 'bonus30' in the card game"),
 ])
 def test_option_errors_are_one_line_and_exit_2(human, capsys, args, message):
     code, out, err = run(capsys, "play", *args)

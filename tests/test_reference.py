@@ -8,6 +8,7 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import card_rules
 
 from medici_sim.core.rng import GameRandom
 from medici_sim.games.card.deck import default_deck, parse_deck
@@ -100,26 +101,26 @@ def scripted(monkeypatch):
 
 def test_r15_rulebook_ship_example_20_16_16_13():
     """R15: ships 20, 16, 16, 13 with 4 players pay 30, 15, 15, 0."""
-    assert ship_payouts([20, 16, 16, 13], 4) == [30, 15, 15, 0]
+    assert ship_payouts([20, 16, 16, 13], card_rules(4)) == [30, 15, 15, 0]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_r14_distinct_ship_values_pay_the_table(players):
     """R14: distinct ship values pay the table by place, highest first."""
     values = [10 * (players - i) for i in range(players)]
-    assert ship_payouts(values, players) == list(SHIP_PAYOUTS[players])
-    assert ship_payouts(values[::-1], players) == list(SHIP_PAYOUTS[players])[::-1]
+    assert ship_payouts(values, card_rules(players)) == list(SHIP_PAYOUTS[players])
+    assert ship_payouts(values[::-1], card_rules(players)) == list(SHIP_PAYOUTS[players])[::-1]
 
 
 def test_r15_ship_ties_share_and_round_down_to_5():
     """R15: tied players share the places they occupy, each share rounded down to 5."""
-    assert ship_payouts([9, 9], 2) == [10, 10]  # (20 + 0) / 2
-    assert ship_payouts([9, 9, 9], 3) == [15, 15, 15]  # (30 + 15 + 0) / 3
-    assert ship_payouts([9, 9, 1], 3) == [20, 20, 0]  # (30 + 15) / 2 = 22.5 -> 20
-    assert ship_payouts([9, 5, 5], 3) == [30, 5, 5]  # (15 + 0) / 2 = 7.5 -> 5
-    assert ship_payouts([1, 5, 5, 5, 9], 5) == [0, 10, 10, 10, 30]  # (20 + 10 + 5) / 3 = 11.67 -> 10
-    assert ship_payouts([0, 0, 0, 0, 0, 0], 6) == [10] * 6  # 80 / 6 = 13.3 -> 10
-    assert ship_payouts([3, 3, 8, 8, 1, 0], 6) == [10, 10, 25, 25, 5, 0]  # (15+10)/2 -> 10, (30+20)/2
+    assert ship_payouts([9, 9], card_rules(2)) == [10, 10]  # (20 + 0) / 2
+    assert ship_payouts([9, 9, 9], card_rules(3)) == [15, 15, 15]  # (30 + 15 + 0) / 3
+    assert ship_payouts([9, 9, 1], card_rules(3)) == [20, 20, 0]  # (30 + 15) / 2 = 22.5 -> 20
+    assert ship_payouts([9, 5, 5], card_rules(3)) == [30, 5, 5]  # (15 + 0) / 2 = 7.5 -> 5
+    assert ship_payouts([1, 5, 5, 5, 9], card_rules(5)) == [0, 10, 10, 10, 30]  # (20 + 10 + 5) / 3 = 11.67 -> 10
+    assert ship_payouts([0, 0, 0, 0, 0, 0], card_rules(6)) == [10] * 6  # 80 / 6 = 13.3 -> 10
+    assert ship_payouts([3, 3, 8, 8, 1, 0], card_rules(6)) == [10, 10, 25, 25, 5, 0]  # (15+10)/2 -> 10, (30+20)/2
 
 
 # -- R17 goods majorities -------------------------------------------------------------------
@@ -127,54 +128,54 @@ def test_r15_ship_ties_share_and_round_down_to_5():
 def test_r15_rulebook_three_player_majority_ties():
     """R15 (rulebook example 2): two tied for most share 10 + 5, each gets 5; the third gets
     nothing; two tied for 2nd share 5 + 0, each gets 0."""
-    assert majority_payouts([3, 3, 1], 3) == [5, 5, 0]  # dye: Simon and Jen tie for most
-    assert majority_payouts([1, 3, 1], 3) == [0, 10, 0]  # grain: Jen most, Simon and Phil tie 2nd
+    assert majority_payouts([3, 3, 1], card_rules(3)) == [5, 5, 0]  # dye: Simon and Jen tie for most
+    assert majority_payouts([1, 3, 1], card_rules(3)) == [0, 10, 0]  # grain: Jen most, Simon and Phil tie 2nd
 
 
 def test_r17_single_holder_gets_10_and_nobody_gets_5():
     """R17: a player with no icon takes no place; a lone holder gets 10, nobody gets 5."""
-    assert majority_payouts([4, 0, 0], 3) == [10, 0, 0]
-    assert majority_payouts([0, 1], 2) == [0, 10]
-    assert majority_payouts([0, 0, 0, 0], 4) == [0, 0, 0, 0]
+    assert majority_payouts([4, 0, 0], card_rules(3)) == [10, 0, 0]
+    assert majority_payouts([0, 1], card_rules(2)) == [0, 10]
+    assert majority_payouts([0, 0, 0, 0], card_rules(4)) == [0, 0, 0, 0]
 
 
 def test_r17_icons_most_10_second_5_with_ties():
     """R17 + R15: most icons 10, second most 5; zero holders take no place."""
-    assert majority_payouts([2, 5, 0, 1], 4) == [5, 10, 0, 0]
-    assert majority_payouts([2, 2, 2], 3) == [5, 5, 5]  # (10 + 5 + 0) / 3
-    assert majority_payouts([2, 2, 0], 3) == [5, 5, 0]  # (10 + 5) / 2 = 7.5 -> 5
-    assert majority_payouts([6, 2, 2, 0], 4) == [10, 0, 0, 0]  # (5 + 0) / 2 = 2.5 -> 0
-    assert majority_payouts([6, 2, 0, 0], 4) == [10, 5, 0, 0]
+    assert majority_payouts([2, 5, 0, 1], card_rules(4)) == [5, 10, 0, 0]
+    assert majority_payouts([2, 2, 2], card_rules(3)) == [5, 5, 5]  # (10 + 5 + 0) / 3
+    assert majority_payouts([2, 2, 0], card_rules(3)) == [5, 5, 0]  # (10 + 5) / 2 = 7.5 -> 5
+    assert majority_payouts([6, 2, 2, 0], card_rules(4)) == [10, 0, 0, 0]  # (5 + 0) / 2 = 2.5 -> 0
+    assert majority_payouts([6, 2, 0, 0], card_rules(4)) == [10, 5, 0, 0]
 
 
 # -- R18/R19 bonuses ------------------------------------------------------------------------
 
 def test_r18_bonus_threshold_two_players():
     """R18: with 2 players at least 7 icons of a good pay 10 (standard rules: never 20)."""
-    assert bonus_payouts([6, 7], 2, STANDARD) == [0, 10]
-    assert bonus_payouts([10, 14], 2, STANDARD) == [10, 10]
+    assert bonus_payouts([6, 7], card_rules(2, STANDARD)) == [0, 10]
+    assert bonus_payouts([10, 14], card_rules(2, STANDARD)) == [10, 10]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_r18_bonus_threshold_three_to_six_players(players):
     """R18: with 3-6 players at least 5 icons pay 10, not shared (everyone above is paid)."""
     icons = [4, 5, 9] + [5] * (players - 3)
-    assert bonus_payouts(icons, players, STANDARD) == [0, 10, 10] + [10] * (players - 3)
+    assert bonus_payouts(icons, card_rules(players, STANDARD)) == [0, 10, 10] + [10] * (players - 3)
 
 
 def test_r19_bonus20_two_players():
     """R19: bonus20 with 2 players: at least 10 icons pay 20 instead of 10; 7-9 still pay 10."""
-    assert bonus_payouts([6, 7], 2, BONUS20) == [0, 10]
-    assert bonus_payouts([9, 10], 2, BONUS20) == [10, 20]
-    assert bonus_payouts([12, 0], 2, BONUS20) == [20, 0]
+    assert bonus_payouts([6, 7], card_rules(2, BONUS20)) == [0, 10]
+    assert bonus_payouts([9, 10], card_rules(2, BONUS20)) == [10, 20]
+    assert bonus_payouts([12, 0], card_rules(2, BONUS20)) == [20, 0]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_r19_bonus20_three_to_six_players(players):
     """R19: bonus20 with 3-6 players: at least 8 icons pay 20 (replacing the 10); 5-7 pay 10."""
     icons = [4, 7, 8] + [11] * (players - 3)
-    assert bonus_payouts(icons, players, BONUS20) == [0, 10, 20] + [20] * (players - 3)
-    assert bonus_payouts(icons, players, STANDARD) == [0, 10, 10] + [10] * (players - 3)
+    assert bonus_payouts(icons, card_rules(players, BONUS20)) == [0, 10, 20] + [20] * (players - 3)
+    assert bonus_payouts(icons, card_rules(players, STANDARD)) == [0, 10, 10] + [10] * (players - 3)
 
 
 # -- R10 capacity and green cards -----------------------------------------------------------
@@ -201,7 +202,7 @@ def test_r6_r10_ship_capacity():
 def test_r10_green_cards_take_no_space(scripted):
     """R10: an all-green deck never fills a ship, so ships take cards past capacity and the
     day ends only by running out (R12)."""
-    game = run_game(tiny("30,grain,1,1,yes\n"), 2, STANDARD, ["greedy", "greedy"], 1, 0)
+    game = run_game(tiny("30,grain,1,1,yes\n"), card_rules(2, STANDARD), ["greedy", "greedy"], 1, 0)
     loc = game.record["card_location"][0]
     assert game.record["ran_out"][0] == 1
     assert (loc == LOC_SHIP + 0).sum() == 15 and (loc == LOC_SHIP + 1).sum() == 15  # > 7 each
@@ -211,7 +212,7 @@ def test_r10_green_cards_take_no_space(scripted):
 def test_r10_taking_a_card_that_does_not_fit_is_refused(scripted):
     """R10: a strategy that asks for a non-green card with no space left is an error."""
     with pytest.raises(ValueError, match="does not fit"):
-        run_game(tiny("40,grain,1,1,no\n"), 2, STANDARD, ["grabby", "grabby"], 1, 0)
+        run_game(tiny("40,grain,1,1,no\n"), card_rules(2, STANDARD), ["grabby", "grabby"], 1, 0)
 
 
 def test_r10_green_card_fits_on_a_nearly_full_ship(scripted):
@@ -220,7 +221,7 @@ def test_r10_green_card_fits_on_a_nearly_full_ship(scripted):
     # ship; greens never count. Deck mixes both; every turn the greedy seat takes what fits.
     deck = tiny("20,grain,1,1,no\n20,spice,1,1,yes\n")
     for index in range(20):
-        rec = play_game(deck, 2, STANDARD, ["greedy", "greedy"], 3, index)
+        rec = play_game(deck, card_rules(2, STANDARD), ["greedy", "greedy"], 3, index)
         green = deck.card_arrays()[3].astype(bool)
         for day in range(3):
             for seat in range(2):
@@ -233,7 +234,7 @@ def test_r10_green_card_fits_on_a_nearly_full_ship(scripted):
 def test_r11_last_open_ship_gets_exactly_one_final_turn_two_players(scripted):
     """R11: when seat 0 fills its ship, seat 1 (the only open ship) takes one final normal
     turn and the day ends although seat 1's ship is not full."""
-    game = run_game(tiny("20,grain,1,1,no\n"), 2, STANDARD, ["greedy", "slow"], 5, 0)
+    game = run_game(tiny("20,grain,1,1,no\n"), card_rules(2, STANDARD), ["greedy", "slow"], 5, 0)
     day1 = [t for t in game.turn_log if t.day == 0]
     assert [t.seat for t in day1] == [0, 1, 0, 1, 0, 1]
     assert [len(t.taken) for t in day1] == [3, 1, 3, 1, 1, 1]
@@ -258,7 +259,7 @@ def test_r11_last_open_ship_gets_exactly_one_final_turn_two_players(scripted):
 def test_r11_final_turn_only_when_exactly_one_ship_is_open(scripted):
     """R11: with 3 players, the first full ship does not end the day; when the second fills,
     the last open ship gets one final turn."""
-    game = run_game(tiny("40,grain,1,1,no\n"), 3, STANDARD, ["greedy", "greedy", "slow"], 5, 0)
+    game = run_game(tiny("40,grain,1,1,no\n"), card_rules(3, STANDARD), ["greedy", "greedy", "slow"], 5, 0)
     day1 = [t for t in game.turn_log if t.day == 0]
     assert [t.seat for t in day1] == [0, 1, 2, 0, 1, 2]
     assert [len(t.taken) for t in day1] == [3, 3, 1, 2, 2, 1]
@@ -270,7 +271,7 @@ def test_r11_final_turn_only_when_exactly_one_ship_is_open(scripted):
 def test_r11_all_ships_full_ends_the_day_at_once(scripted):
     """R11: when the final player fills the ship in the final turn, or all ships are full,
     the day ends; no more turns are taken."""
-    game = run_game(tiny("60,grain,1,1,no\n"), 3, STANDARD, ["greedy"] * 3, 5, 0)
+    game = run_game(tiny("60,grain,1,1,no\n"), card_rules(3, STANDARD), ["greedy"] * 3, 5, 0)
     day1 = [t for t in game.turn_log if t.day == 0]
     # 3 + 2 per seat: the third seat's second turn is the final turn and fills its ship.
     assert [t.seat for t in day1] == [0, 1, 2, 0, 1, 2]
@@ -286,7 +287,7 @@ def test_r12_running_out_with_a_tiny_deck():
     ships score as they are."""
     deck = tiny("4,grain,1,3,no\n")
     for index in range(20):
-        rec = play_game(deck, 3, STANDARD, ["random"] * 3, 11, index)
+        rec = play_game(deck, card_rules(3, STANDARD), ["random"] * 3, 11, index)
         assert rec["ran_out"].tolist() == [1, 1, 1]
         loc = rec["card_location"][0]
         assert ((loc >= LOC_SHIP) & (loc < LOC_SHIP + 3)).all()  # all 4 cards went aboard
@@ -302,7 +303,7 @@ def test_r12_empty_deck_turns_go_on_from_the_market(scripted, monkeypatch):
     """R9/R12: once the deck is empty, turns go on taking from the market without reveals;
     the day ends by running out only when the market is empty too."""
     monkeypatch.setitem(REFERENCE_STRATEGIES, "hoarder", Hoarder)
-    game = run_game(tiny("6,grain,1,1,no\n"), 2, STANDARD, ["hoarder", "slow"], 2, 0)
+    game = run_game(tiny("6,grain,1,1,no\n"), card_rules(2, STANDARD), ["hoarder", "slow"], 2, 0)
     day1 = [t for t in game.turn_log if t.day == 0]
     # seat 0 reveals 3 and takes 1; seat 1 takes 1; seat 0 reveals the last 3 and takes 1;
     # then the deck is empty and the three market cards are taken one per turn.
@@ -322,7 +323,7 @@ def test_r21_next_starter_is_a_seat_with_the_fewest_florins():
     chosen_among_ties = set()
     for index in range(200):
         players = 2 + index % 5
-        rec = play_game(deck, players, STANDARD, ["random"] * players, 21, index)
+        rec = play_game(deck, card_rules(players, STANDARD), ["random"] * players, 21, index)
         assert rec["starter"][0] == 0
         for day in (0, 1):
             florins = rec["florins"][day]
@@ -335,7 +336,7 @@ def test_r21_next_starter_is_a_seat_with_the_fewest_florins():
 
 def test_r21_tie_break_draws_below_k_among_tied_seats_in_seat_order():
     """R21 / protocol: tied seats in ascending order, starter = tied[below(k)]; one: no draw."""
-    game = Game(default_deck(), 4, STANDARD, ["random"] * 4, 9, 3)
+    game = Game(default_deck(), card_rules(4), ["random"] * 4, 9, 3)
     for florins, tied in (([10, 5, 20, 5], [1, 3]), ([5, 5, 5, 5], [0, 1, 2, 3]), ([7, 6, 8, 9], [1])):
         for p, f in zip(game.players, florins, strict=True):
             p.florins = f
@@ -374,7 +375,7 @@ def test_protocol_first_turn_draws_in_the_documented_order(index):
         taken.append(market[-2])
     if len(market) >= 3 and rng.coin():
         taken.append(market[-3])
-    game = run_game(deck, 4, STANDARD, ["random"] * 4, 99, index)
+    game = run_game(deck, card_rules(4, STANDARD), ["random"] * 4, 99, index)
     first = game.turn_log[0]
     assert (first.seat, first.revealed, first.taken) == (0, len(market), taken)
 
@@ -385,10 +386,10 @@ def test_r24_seatings():
     """R24 / protocol: fixed = identity, rotate = (seat + game index) % P, random = permutation."""
     deck = default_deck()
     for index in range(6):
-        assert play_game(deck, 4, STANDARD, ["random"] * 4, 1, index, "fixed")["seat_slot"].tolist() == [0, 1, 2, 3]
-        assert play_game(deck, 4, STANDARD, ["random"] * 4, 1, index, "rotate")["seat_slot"].tolist() == \
+        assert play_game(deck, card_rules(4), ["random"] * 4, 1, index, "fixed")["seat_slot"].tolist() == [0, 1, 2, 3]
+        assert play_game(deck, card_rules(4), ["random"] * 4, 1, index, "rotate")["seat_slot"].tolist() == \
             [(k + index) % 4 for k in range(4)]
-    perms = {tuple(play_game(deck, 3, STANDARD, ["random"] * 3, 1, i, "random")["seat_slot"]) for i in range(60)}
+    perms = {tuple(play_game(deck, card_rules(3), ["random"] * 3, 1, i, "random")["seat_slot"]) for i in range(60)}
     assert perms == set(itertools.permutations(range(3)))
 
 
@@ -399,15 +400,15 @@ def test_r24_random_seating_is_drawn_first():
     for j in range(4, 0, -1):
         r = rng.below(j + 1)
         perm[j], perm[r] = perm[r], perm[j]
-    assert play_game(default_deck(), 5, STANDARD, ["random"] * 5, 77, 5, "random")["seat_slot"].tolist() == perm
+    assert play_game(default_deck(), card_rules(5), ["random"] * 5, 77, 5, "random")["seat_slot"].tolist() == perm
 
 
 def test_r25_same_seed_and_index_same_game():
     """R25: a game depends on (seed, game index) alone."""
     deck = default_deck()
-    a = play_game(deck, 5, BONUS20, ["random"] * 5, 123, 42, "random")
-    b = play_game(deck, 5, BONUS20, ["random"] * 5, 123, 42, "random")
-    c = play_game(deck, 5, BONUS20, ["random"] * 5, 123, 43, "random")
+    a = play_game(deck, card_rules(5, BONUS20), ["random"] * 5, 123, 42, "random")
+    b = play_game(deck, card_rules(5, BONUS20), ["random"] * 5, 123, 42, "random")
+    c = play_game(deck, card_rules(5, BONUS20), ["random"] * 5, 123, 43, "random")
     assert all(np.array_equal(a[k], b[k]) for k in KEYS)
     assert not all(np.array_equal(a[k], c[k]) for k in KEYS)
 
@@ -415,15 +416,15 @@ def test_r25_same_seed_and_index_same_game():
 def test_bad_arguments_are_refused():
     deck = default_deck()
     with pytest.raises(ValueError):
-        play_game(deck, 3, STANDARD, ["random"] * 4, 1, 0)  # one strategy per seat
+        play_game(deck, card_rules(3, STANDARD), ["random"] * 4, 1, 0)  # one strategy per seat
     with pytest.raises(ValueError, match="unknown strategy"):
-        play_game(deck, 2, STANDARD, ["random", "nonesuch"], 1, 0)
+        play_game(deck, card_rules(2, STANDARD), ["random", "nonesuch"], 1, 0)
     with pytest.raises(ValueError):
-        play_game(deck, 7, STANDARD, ["random"] * 7, 1, 0)
+        play_game(deck, card_rules(7, STANDARD), ["random"] * 7, 1, 0)
     with pytest.raises(ValueError):
-        play_game(deck, 2, 5, ["random"] * 2, 1, 0)
+        play_game(deck, card_rules(2, "bonus50"), ["random"] * 2, 1, 0)
     with pytest.raises(ValueError):
-        play_game(deck, 2, STANDARD, ["random"] * 2, 1, 0, seating="sideways")
+        play_game(deck, card_rules(2, STANDARD), ["random"] * 2, 1, 0, seating="sideways")
     assert REFERENCE_STRATEGIES["random"] is RandomStrategy
 
 
@@ -479,12 +480,12 @@ def _check_game(rec, deck, players, variant):
             for g in range(5):
                 assert rec["warehouse_icons"][day, s, g] == icons[mine & (good == g)].sum()
         # R14/R15/R17-R19 payouts match the pure scoring functions.
-        assert rec["ship_pay"][day].tolist() == ship_payouts(rec["ship_value"][day].tolist(), players)
+        assert rec["ship_pay"][day].tolist() == ship_payouts(rec["ship_value"][day].tolist(), card_rules(players))
         maj = np.zeros(players, np.int64)
         bon = np.zeros(players, np.int64)
         for g in range(5):
-            maj += majority_payouts(rec["warehouse_icons"][day, :, g].tolist(), players)
-            bon += bonus_payouts(rec["warehouse_icons"][day, :, g].tolist(), players, variant)
+            maj += majority_payouts(rec["warehouse_icons"][day, :, g].tolist(), card_rules(players))
+            bon += bonus_payouts(rec["warehouse_icons"][day, :, g].tolist(), card_rules(players, variant))
         assert rec["majority_pay"][day].tolist() == maj.tolist()
         assert rec["bonus_pay"][day].tolist() == bon.tolist()
         # Every payout is a multiple of 5.
@@ -519,7 +520,7 @@ def test_invariants_over_random_games():
         players = 2 + index % 5
         variant = (index // 5) % 2
         seating = seatings[index % 3]
-        rec = play_game(deck, players, variant, ["random"] * players, 2024, index, seating)
+        rec = play_game(deck, card_rules(players, variant), ["random"] * players, 2024, index, seating)
         _check_game(rec, deck, players, variant)
 
 
@@ -529,7 +530,7 @@ def test_invariants_with_a_small_deck_that_runs_out():
     ran_out = 0
     for index in range(100):
         players = 2 + index % 5
-        rec = play_game(deck, players, index % 2, ["random"] * players, 5, index, "random")
+        rec = play_game(deck, card_rules(players, index % 2), ["random"] * players, 5, index, "random")
         _check_game(rec, deck, players, index % 2)
         ran_out += rec["ran_out"].sum()
     assert ran_out > 0
@@ -540,7 +541,7 @@ def test_r23_random_strategy_turns_are_legal():
     turn of every day), 1 to 3 cards taken."""
     deck = default_deck()
     for index in range(30):
-        game = run_game(deck, 4, STANDARD, ["random"] * 4, 8, index)
+        game = run_game(deck, card_rules(4, STANDARD), ["random"] * 4, 8, index)
         for t in game.turn_log:
             assert 0 <= t.revealed <= 3
             assert 1 <= len(t.taken) <= 3

@@ -24,6 +24,7 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import card_rules
 from test_interrupts import wait_for_progress
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
@@ -31,7 +32,7 @@ from medici_sim.core.driver import Kernel, RunConfig, simulate
 from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
 from medici_sim.games.card import reference as card_reference
-from medici_sim.games.card.state import TURN_REVEALED_AT, TURN_SEAT_BITS, TURN_TAKE_AT
+from medici_sim.games.card.state import TURN_REVEALED_AT, TURN_REVEALED_MASK, TURN_SEAT_BITS, TURN_TAKE_AT
 from medici_sim.games.classic import reference as classic_reference
 
 CARD, CLASSIC = get_game("card"), get_game("classic")
@@ -103,7 +104,7 @@ def card_script(turns):
         def wants_reveal(game, seat):
             word = int(turns[len(game.turn_log)])
             assert word & ((1 << TURN_SEAT_BITS) - 1) == seat
-            return game.revealed_this_turn < (word >> TURN_REVEALED_AT) & 3
+            return game.revealed_this_turn < (word >> TURN_REVEALED_AT) & TURN_REVEALED_MASK
 
         @staticmethod
         def choose_take(game, seat):
@@ -135,7 +136,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
         CARD.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
         turns = np.concatenate(trace.day_turns)
         monkeypatch.setitem(card_reference.REFERENCE_STRATEGIES, "scripted", card_script(turns))
-        theirs = card_reference.play_game(deck, players, CARD.variant_id(variant), scripted(run), 11, game_index,
+        theirs = card_reference.play_game(deck, card_rules(players, variant), scripted(run), 11, game_index,
                                           "fixed")
         assert set(ours) == set(theirs)
         for key in theirs:

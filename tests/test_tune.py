@@ -211,7 +211,7 @@ def test_plot_and_table_files(capsys, tmp_path):
     (["greedy", "--games-per-eval", "-4"], "--games-per-eval must be between 1 and"),
     (["greedy", "--fresh-games", "0"], "--fresh-games must be between 1 and"),
     (["greedy", "--popsize", "1"], "--popsize must be between 2 and 1000"),
-    (["greedy", "--variant", "bonus30"], "--variant must be one of standard, bonus20 or all"),
+    (["greedy", "--variant", "bonus30"], "--rules: unknown rule 'bonus30' in the card game"),
     (["greedy", "--players", "7"], "players must be between 2 and 6"),
     (["greedy", "--players", "3", "--against", "greedy,random,cautious"], "3 players need 1 or 2 opponents"),
     (["greedy", "--against", "nosuch"], "unknown strategy 'nosuch'"),

@@ -24,7 +24,7 @@ from .common import (
     given_options,
     per_game,
     players_help,
-    variant_help,
+    rules_option,
     wide_option,
 )
 from .listing import list_strategies
@@ -51,7 +51,7 @@ def _help() -> str:
 @click.option("--strategies", "-s", default="random", show_default=True,
               help="One strategy for every seat, or a comma list with one per seat; "
                    "parameters as name:param=value (see `medici-sim strategies --game GAME`).")
-@click.option("--variant", default=None, help=variant_help())
+@rules_option()
 @click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed",
               show_default=True, help="fixed: the i-th strategy sits at seat i; rotate: each game rotates them one "
                                       f"seat; random: a random seating per game ({per_game('seating')}).")

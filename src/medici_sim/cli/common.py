@@ -62,6 +62,16 @@ def players_help() -> str:
                                                                        else "") for g in GAMES.values())
 
 
+def rules_option(name: str = "variant", also: str = ""):
+    """--rules SPEC (alias --variant): the rule set to play, as presets and name=value items
+    (core.rules); ``also``: what else the command accepts, in words."""
+    return click.option("--rules", "--variant", name, default=None, metavar="SPEC",
+                        help="The rules [default: the game's standard rules]: presets and name=value items, "
+                             "comma-separated (bonus20,big_bonus=15; lists slash-separated: ship_payouts=30/20/10/0), "
+                             f"or a .toml file{also}; `medici-sim rules --game GAME` lists them. Presets: "
+                             f"{variant_help()}")
+
+
 def variant_help() -> str:
     """The rules of every game, each as its registration words them (``Game.variant_help``)."""
     return "; ".join(f"{g.name}: {g.variant_help or ' or '.join(g.variants)}" for g in GAMES.values()) + "."

@@ -39,7 +39,7 @@ from .common import (
     parse_strategy_list,
     per_game,
     players_help,
-    variant_help,
+    rules_option,
     wrap_option,
 )
 
@@ -125,8 +125,7 @@ def compile_notice(kernel: Kernel):
 @click.option("--seed", type=int, default=None,
               help=f"The game's seed ({per_game('seed')}): the same seed, seat and answers replay the same game "
                    "[default: a fresh one, printed].")
-@click.option("--variant", default=None,
-              help=variant_help())
+@rules_option()
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load opponent strategies from a Python file that registers them (repeatable).")
 @wrap_option

@@ -41,8 +41,8 @@ from .common import (
     nothing_played,
     per_game,
     progress_bar,
+    rules_option,
     shipped_decks,
-    variant_help,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -224,8 +224,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 
 @click.command(cls=Command)
 @study_options("compare")
-@click.option("--variant", default=None,
-              help=f"The rules to play [default: the game's standard rules]: {variant_help()}")
+@rules_option()
 @click.pass_context
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""

@@ -17,7 +17,7 @@ from .common import (
     game_option,
     per_game,
     players_help,
-    variant_help,
+    rules_option,
     wrap_option,
 )
 
@@ -44,7 +44,7 @@ def _help() -> str:
 @click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed", show_default=True,
               help="As in the run: fixed, rotate (game G rotates the strategies G seats) or random "
                    f"({per_game('seating')}).")
-@click.option("--variant", default=None, help=variant_help())
+@rules_option()
 @deck_option()
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")

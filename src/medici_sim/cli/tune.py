@@ -35,7 +35,7 @@ from .common import (
     given_options,
     nothing_played,
     per_game,
-    variant_help,
+    rules_option,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -94,8 +94,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
 @game_option
 @click.option("--players", "-p", "players_spec", default=None,
               help="Player counts: one, a comma list such as 3,4,5, or all [default: the game's usual 4].")
-@click.option("--variant", "variant_spec", default=None,
-              help=f"The rules, or all (each tuned on its own) [default: the game's standard rules]: {variant_help()}")
+@rules_option("variant_spec", ", or all (each preset tuned on its own)")
 @click.option("--against", default="self", show_default=True,
               help="The other seats: self (copies of the current best, round after round) or a lineup such as "
                    "greedy or greedy,collector,cautious (one strategy fills every other seat).")

@@ -28,7 +28,8 @@ class DeckError(ConfigError):
     offending entry."""
 
 
-COMMAND_LINE = {"plugins": "--plugin", "strategy": "STRATEGY"}  # the options not named --<argument>
+# the options not named --<argument> (the API's ``variant``, a rules spec, is --rules or its alias --variant)
+COMMAND_LINE = {"plugins": "--plugin", "strategy": "STRATEGY", "variant": "--rules"}
 _NAMING: ContextVar[tuple[bool, Mapping[str, str]]] = ContextVar("medici_sim_naming", default=(False, COMMAND_LINE))
 
 

@@ -25,7 +25,18 @@ from numba.core.errors import NumbaError
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .arguments import ConfigError, in_api, integer, named, text, whole
 from .dispatch import locate, strategy_table
-from .registry import ILLEGAL, MAX_PARAMS, Game, UnknownGame, default_game, format_number, get_game, medici_sims
+from .registry import (
+    GAMES,
+    ILLEGAL,
+    MAX_PARAMS,
+    Game,
+    UnknownGame,
+    default_game,
+    format_number,
+    get_game,
+    medici_sims,
+)
+from .rules import RulesError, RuleSet
 from .seating import SEATING_MODES
 
 FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the measured speed
@@ -153,7 +164,9 @@ class RunConfig:
     strategies: tuple[SeatStrategy, ...]  # one slot per player
     games: int
     seed: int = 0
-    variant: str | None = None  # None: the game's first (standard) rules
+    # the rule set (core.rules): a spec of presets and name=value items, made canonical (a preset's
+    # name when it is one: "standard", "bonus20"); None: the game's first (standard) rules
+    variant: str | None = None
     seating: str = "fixed"
     threads: int = field(default_factory=usable_cores)
     game: str = ""  # "": the default game (core.registry.default_game)
@@ -173,9 +186,7 @@ class RunConfig:
                               f"(or one for all seats), got {len(self.strategies)}")
         object.__setattr__(self, "games", check_games(self.games))
         object.__setattr__(self, "seed", check_seed(self.seed))
-        if text(self.variant, "variant") not in game.variants:
-            raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} in the {game.name} "
-                              f"game, got {self.variant!r}")
+        object.__setattr__(self, "variant", canonical_rules(game, text(self.variant, "variant"), self.players))
         if text(self.seating, "seating") not in SEATING_MODES:
             raise ConfigError(f"{named('seating')} must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         for slot in self.strategies:
@@ -187,6 +198,31 @@ class RunConfig:
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
         object.__setattr__(self, "threads", check_threads(self.threads))
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set in force (for a game with a rule book)."""
+        return rule_set(_game(self.game), self.variant, self.players)
+
+
+def canonical_rules(game: Game, spec: str, players: int) -> str:
+    """``spec``'s rule set at ``players`` in canonical form (core.rules); ConfigError, in one line,
+    for a spec that names none. A game without a rule book knows only its variants' names."""
+    if game.rule_book is None:
+        if spec not in game.variants:
+            raise ConfigError(f"{named('rules')} must be one of {', '.join(game.variants)} in the {game.name} "
+                              f"game, got {spec!r}")
+        return spec
+    try:
+        return rule_set(game, spec, players).spec
+    except RulesError as exc:
+        raise ConfigError(f"{named('variant')}: {exc}") from None
+
+
+def rule_set(game: Game, spec: str, players: int) -> RuleSet:
+    """The rule set ``spec`` names in ``game`` at ``players`` (RulesError if none)."""
+    others = tuple(g.rule_book for g in GAMES.values() if g.rule_book is not None and g is not game)
+    return game.rule_book.resolve(spec, players, others)
 
 
 @dataclass

@@ -21,6 +21,10 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import RuleBook
 
 MAX_PARAMS = 8  # floats of strategy parameters per seat
 SCRATCH_WIDTH = 64  # floats of working memory per seat, cleared before every game (the engine never reads it)
@@ -220,7 +224,7 @@ class Game:
     min_players: int
     max_players: int
     default_players: int
-    variants: tuple[str, ...]  # the first is the default
+    variants: tuple[str, ...]  # the rule presets by name (a game without a rule book: its variants); first: default
     registry: StrategyRegistry
     built_ins: tuple[str, ...]
     play_games_nb: Callable  # (seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
@@ -259,6 +263,7 @@ class Game:
     # every heuristic), and a kernel with `search`; None: not measured
     compile_seconds: tuple[tuple[int, int], int] | None = None
     play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (human.Table), or None
+    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
     rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
 
     def variant_id(self, variant: str) -> int:

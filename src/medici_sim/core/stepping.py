@@ -183,7 +183,8 @@ def _advance(buffer, table):
     state = buffer[0]
     resume_nb(state)
     step = state.step
-    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], DAYS - 1, True)  # noqa: F821
+    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], last_day_nb(state),  # noqa: F821
+                            True)
     return stepped_event_nb(state, paused)
 
 
@@ -204,15 +205,15 @@ def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, t
     return buffer
 
 
-def entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, days: int) -> tuple:
+def entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, last_day_nb) -> tuple:
     """A game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``,
     written once here and bound to the game's engine (``start_game_nb``, ``begin_day_nb(state,
     day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
-    stepped.py) and its number of days.
+    stepped.py) and its ``last_day_nb(state)``, the index of the game's last day (the rules').
 
     Each is compiled and cached for its game alone (core.kernel.compiled_for)."""
     bound = {**globals(), "start_game_nb": start_game_nb, "begin_day_nb": begin_day_nb,
-             "finish_game_nb": finish_game_nb, "legal_choices_nb": legal_choices_nb, "DAYS": days}
+             "finish_game_nb": finish_game_nb, "legal_choices_nb": legal_choices_nb, "last_day_nb": last_day_nb}
     names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")
     for name, template in zip(names, (_new_game, _advance, _apply_choice, _trace_game), strict=True):
         bound[name] = compiled_for(template, name, bound)

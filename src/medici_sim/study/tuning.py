@@ -38,6 +38,7 @@ from ..core.driver import (
     Kernel,
     RunConfig,
     SeatStrategy,
+    canonical_rules,
     check_seed,
     chunks,
     format_number,
@@ -415,15 +416,15 @@ def _strategies(spec: str | Sequence[str], game) -> list[str]:
     return names
 
 
-def _variants(spec: str | None, game) -> list[str]:
+def _variants(spec: str | None, game, players: list[int]) -> list[str]:
+    """The rule sets to tune under: the spec's (checked at every player count; canonical when it
+    names the same rules at all of them, as a preset's name does), or every preset (``all``)."""
     if spec is None:
         return [game.variants[0]]
     if text(spec, "variant").strip().lower() == ALL:
         return list(game.variants)
-    if spec not in game.variants:
-        raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} or all in the {game.name} "
-                          f"game, got {spec!r}")
-    return [spec]
+    canonical = {canonical_rules(game, spec, n) for n in players}
+    return [canonical.pop() if len(canonical) == 1 else spec]
 
 
 def _against(spec: str | Sequence[str], game, players: int):
@@ -451,7 +452,7 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
     game = get_game(game_name)
     strategies = _strategies(strategy_spec, game)
     counts = parse_player_counts(game.default_players if players_spec is None else players_spec, game.name)
-    variants = _variants(variant_spec, game)
+    variants = _variants(variant_spec, game, counts)
     evaluations = integer(evaluations, "evaluations", 1, 2**63 - 1, "2**63-1")
     if popsize is not None:
         popsize = integer(popsize, "popsize", 2, 1000)

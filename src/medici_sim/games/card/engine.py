@@ -39,18 +39,16 @@ from ...core.stepping import (
 )
 from .recording import record_card_locations_nb, record_turn_nb
 from .rules import (
-    DAYS,
-    MAJORITY_PAYOUTS,
     MAX_PLAYERS,
-    MAX_REVEALS_PER_TURN,
     N_GOODS,
     RULE_BIG_BONUS,
     RULE_BIG_BONUS_MIN,
     RULE_BONUS,
     RULE_BONUS_MIN,
     RULE_CAPACITY,
+    RULE_DAYS,
     RULE_PLAYERS,
-    SHARE_COIN,
+    RULE_REVEALS,
 )
 from .state import (
     DAY,
@@ -77,7 +75,8 @@ RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED = range(N_COMMON_RUN_STATS, N_COMMON_RUN_S
 N_RUN_STATS = N_COMMON_RUN_STATS + 2
 
 
-def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts) -> np.ndarray:
+def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts, majority_payouts,
+              share_coin) -> np.ndarray:
     """A one-element array holding the GameState every game of a run starts from (the kernel's
     ``inputs``; each kernel call plays on a copy): the deck and rule data, the whole deck's
     unseen-card sums and the share tables, all else zero. Plain Python: it runs once a run,
@@ -93,8 +92,8 @@ def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     state["full_deck_unseen"] = state["unseen"]
-    state["ship_share"] = share_table(ship_payouts, SHARE_COIN, MAX_PLAYERS)
-    state["majority_share"] = share_table(MAJORITY_PAYOUTS, SHARE_COIN, MAX_PLAYERS)
+    state["ship_share"] = share_table(ship_payouts, share_coin, MAX_PLAYERS)
+    state["majority_share"] = share_table(majority_payouts, share_coin, MAX_PLAYERS)
     return buffer
 
 
@@ -131,7 +130,13 @@ MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or 
 def play_game_nb(state, table, record):
     """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
     begin_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
-    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, last_day_nb(state), record)
+
+
+@njit(cache=True)
+def last_day_nb(state):
+    """The index of the game's last day (R22: the rule set's ``days``)."""
+    return state.rules[RULE_DAYS] - 1
 
 
 @njit(cache=True)
@@ -212,7 +217,7 @@ def finish_turn_nb(state, seat, revealing, table, record):
     caller (a stepped game): returns True when it stopped to ask."""
     strategy = state.seat_strategy[seat]
     external = is_external_nb(state, seat, record)
-    while revealing and state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
+    while revealing and state.counts[REVEALED] < state.rules[RULE_REVEALS] and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
         if state.counts[MARKET_LEN] > 0:
             if external:
@@ -445,7 +450,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     run_stats[RUN_VARIANT_DECIDED] += decided
     for seat in range(players):
         ship = majority = bonus = 0
-        for day in range(DAYS):
+        for day in range(state.rules[RULE_DAYS]):
             ship += state.day_ship_pay[day, seat]
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
@@ -453,7 +458,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             stats[STAT_SHIP] += ship
             stats[STAT_MAJORITY] += majority
             stats[STAT_BONUS] += bonus
-    for day in range(DAYS):
+    for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
 
 

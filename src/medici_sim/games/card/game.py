@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,15 +11,15 @@ from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE
 from ...core.registry import Game
 from . import engine, narrate, reference, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
-from .rules import BONUS, DAYS, MAX_PLAYERS, MIN_PLAYERS, SHARE_COIN, VARIANTS, rule_arrays
+from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search
 
 
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (engine.new_state): its deck, player count and rules."""
     deck = config.deck if config.deck is not None else default_deck()
-    rules, ship_payouts = rule_arrays(config.players, VARIANTS.index(config.variant))
-    return engine.new_state(*deck.card_arrays(), rules, ship_payouts)
+    rules = config.rules
+    return engine.new_state(*deck.card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
 
 
 @dataclass(frozen=True)
@@ -60,27 +61,28 @@ def trace(kernel, game_index: int) -> GameTrace:
     state = buffer[0]
     p = kernel.config.players
     c = int(state["counts"][0])
+    days = kernel.config.rules["days"]
     return GameTrace(
         seat_slot=state["seat_slot"][:p].copy(),
         seat_params=state["seat_params"][:p].copy(),
         florins=state["florins"][:p].copy(),
         warehouse_icons=state["warehouse_icons"][:p].copy(),
-        day_starter=state["day_starter"].copy(),
-        day_ran_out=state["day_ran_out"].copy(),
-        day_ship_value=state["day_ship_value"][:, :p].copy(),
-        day_ship_pay=state["day_ship_pay"][:, :p].copy(),
-        day_majority_pay=state["day_majority_pay"][:, :p].copy(),
-        day_bonus_pay=state["day_bonus_pay"][:, :p].copy(),
-        day_warehouse_icons=state["day_warehouse_icons"][:, :p].copy(),
-        day_card_location=state["day_card_location"][:, :c].copy(),
-        day_turns=tuple(state["day_turns"][d, :state["day_turn_count"][d]].copy() for d in range(DAYS)),
+        day_starter=state["day_starter"][:days].copy(),
+        day_ran_out=state["day_ran_out"][:days].copy(),
+        day_ship_value=state["day_ship_value"][:days, :p].copy(),
+        day_ship_pay=state["day_ship_pay"][:days, :p].copy(),
+        day_majority_pay=state["day_majority_pay"][:days, :p].copy(),
+        day_bonus_pay=state["day_bonus_pay"][:days, :p].copy(),
+        day_warehouse_icons=state["day_warehouse_icons"][:days, :p].copy(),
+        day_card_location=state["day_card_location"][:days, :c].copy(),
+        day_turns=tuple(state["day_turns"][d, :state["day_turn_count"][d]].copy() for d in range(days)),
     )
 
 
 def reference_game(config, game_index: int) -> dict[str, np.ndarray]:
     """The reference engine's record of game ``game_index`` of the run ``config``."""
     deck = config.deck if config.deck is not None else default_deck()
-    return reference.play_game(deck, config.players, VARIANTS.index(config.variant),
+    return reference.play_game(deck, config.rules,
                                [s.name for s in config.strategies], config.seed, game_index, config.seating,
                                [dict(s.params) for s in config.strategies])
 
@@ -99,8 +101,17 @@ def invariants(record: dict, config) -> None:
 
 class TotalsRules:
     """What honest card-game totals satisfy: florins are exactly ships + majorities + bonuses,
-    paid in 5s (R13-R19, R15), bonuses in 10s; at most three days run out per game (R12); the
-    standard rules pay no variant florins, so no game is decided by the variant."""
+    each paid in its units (R14-R15, R17: shares rounded down to the coin; R18-R19: the
+    bonuses); at most every day runs out (R12); without a big bonus no game is decided by it."""
+
+    @staticmethod
+    def units(rules) -> dict[int, int]:
+        """Each column's unit: every total of it is a multiple (0: no check)."""
+        ship = math.gcd(rules["share_coin"], *rules["ship_payouts"])
+        majority = math.gcd(rules["share_coin"], *rules["majority_payouts"])
+        bonus = math.gcd(rules["bonus"], rules["big_bonus"] if rules["big_bonus_min"] else 0)
+        score = math.gcd(ship, majority, bonus)
+        return {STAT_SHIP: ship, STAT_MAJORITY: majority, STAT_BONUS: bonus, STAT_SCORE_SQ: score**2}
 
     @staticmethod
     def row(row, where: str, games: int, players: int, variant: str) -> None:
@@ -108,18 +119,19 @@ class TotalsRules:
         if row[STAT_SCORE] != sources:
             raise InconsistentTotals(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but ships, majorities and "
                                      f"bonuses paid {sources} florins")
-        for column, unit in ((STAT_SHIP, SHARE_COIN), (STAT_MAJORITY, SHARE_COIN), (STAT_BONUS, BONUS),
-                             (STAT_SCORE_SQ, SHARE_COIN**2)):
-            if row[column] % unit:
+        for column, unit in TotalsRules.units(RULE_BOOK.resolve(variant, players)).items():
+            if unit and row[column] % unit:
                 raise InconsistentTotals(f"{where}[{column}] is {row[column]}, not a multiple of {unit}")
 
     @staticmethod
     def run(run, where: str, games: int, players: int, variant: str) -> None:
-        if run[engine.RUN_RAN_OUT_DAYS] > DAYS * games:
+        rules = RULE_BOOK.resolve(variant, players)
+        days = rules["days"] * games
+        if run[engine.RUN_RAN_OUT_DAYS] > days:
             raise InconsistentTotals(f"{where}[{engine.RUN_RAN_OUT_DAYS}] is {run[engine.RUN_RAN_OUT_DAYS]}, more "
-                                     f"than the {DAYS * games} days of {games} games")
+                                     f"than the {days} days of {games} games")
         decided = run[engine.RUN_VARIANT_DECIDED]
-        if decided > games or (decided and variant == "standard"):
+        if decided > games or (decided and not rules["big_bonus_min"]):
             raise InconsistentTotals(f"{where}[{engine.RUN_VARIANT_DECIDED}] is {decided}, impossible in {games} "
                                      f"games with the {variant} rules")
 
@@ -176,5 +188,6 @@ GAME = Game(
     deck_help=("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
                "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
     compile_seconds=((9, 20), 40),
+    rule_book=RULE_BOOK,
     play_table=lambda: importlib.import_module(".table", __package__).CardTable,
 )

@@ -71,21 +71,7 @@ from ...core.narration import final_standings, next_starter_reason, rank_places
 from ...core.stepping import stepped_events
 from . import stepped
 from .deck import default_deck
-from .rules import (
-    BIG_BONUS,
-    BONUS,
-    BONUS20,
-    GOODS,
-    MAJORITY_PAYOUTS,
-    N_GOODS,
-    NO_GOOD,
-    RULE_CAPACITY,
-    SHARE_COIN,
-    SHIP_PAYOUTS,
-    VARIANTS,
-    big_bonus_threshold,
-    bonus_threshold,
-)
+from .rules import GOODS, N_GOODS, NO_GOOD
 from .state import (
     DECK_LEN,
     MARKET_LEN,
@@ -93,12 +79,12 @@ from .state import (
     TURN_CARD_AT,
     TURN_CARD_BITS,
     TURN_REVEALED_AT,
+    TURN_REVEALED_MASK,
     TURN_SEAT_BITS,
     TURN_TAKE_AT,
 )
 
 FROM_END = {1: "last", 2: "2nd-from-last", 3: "3rd-from-last"}
-BONUS_RULES = {BONUS: "R18", BIG_BONUS: "R19"}  # a good's bonus by what it paid (R19's replaces R18's)
 
 
 check = partial(narration.check, game="card")
@@ -119,7 +105,7 @@ def decode_turn(word: int) -> tuple[int, list[int], list[int]]:
     the end besides the last)."""
     word = int(word)
     seat = word & ((1 << TURN_SEAT_BITS) - 1)
-    revealed = (word >> TURN_REVEALED_AT) & 3
+    revealed = (word >> TURN_REVEALED_AT) & TURN_REVEALED_MASK
     flags = (word >> TURN_TAKE_AT) & 3
     mask = (1 << TURN_CARD_BITS) - 1
     cards = [(word >> (TURN_CARD_AT + TURN_CARD_BITS * i)) & mask for i in range(revealed)]
@@ -137,17 +123,17 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     good_of, icons_of, value_of, green_of = (start[name][:n_cards] for name in
                                              ("card_good", "card_icons", "card_value", "card_green"))
     players = config.players
-    capacity = int(start["rules"][RULE_CAPACITY])
-    big_min = big_bonus_threshold(players) if VARIANTS.index(config.variant) == BONUS20 else None
+    rules = config.rules
+    big_min = rules["big_bonus_min"] or None
     deck = config.deck if config.deck is not None else default_deck()
     data = {
         "game": "card", "title": kernel.game.title, "rules_page": kernel.game.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating, "deck": deck.name,
-        "rules": {"ship_capacity": capacity, "ship_payouts": list(SHIP_PAYOUTS[players]), "coin": SHARE_COIN,
-                  "majority_payouts": list(MAJORITY_PAYOUTS), "bonus_threshold": bonus_threshold(players),
-                  "bonus": BONUS, "big_bonus_threshold": big_min,
-                  "big_bonus": BIG_BONUS if big_min is not None else None},
+        "rules": {"ship_capacity": rules["ship_capacity"], "ship_payouts": list(rules["ship_payouts"]),
+                  "coin": rules["share_coin"], "majority_payouts": list(rules["majority_payouts"]),
+                  "bonus_threshold": rules["bonus_min"], "bonus": rules["bonus"], "big_bonus_threshold": big_min,
+                  "big_bonus": rules["big_bonus"] if big_min is not None else None},
         "cards": [{"id": c, "name": card_name(int(good_of[c]), int(icons_of[c]), int(value_of[c]), bool(green_of[c])),
                    "good": GOODS[good_of[c]] if good_of[c] != NO_GOOD else None, "icons": int(icons_of[c]),
                    "value": int(value_of[c]), "green": bool(green_of[c])} for c in range(n_cards)],
@@ -177,7 +163,8 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                       and aboard[len(aboard) - len(told["taken"]):] == told["taken"],
                       f"day {day + 1} turn {told['turn']}: the turn log disagrees with the game")
                 used = int(s["ship_used"][actor])
-                told.update(ship_places=used, ship_value=int(s["ship_value"][actor]), ship_full=used == capacity)
+                told.update(ship_places=used, ship_value=int(s["ship_value"][actor]),
+                            ship_full=used == rules["ship_capacity"])
             elif event == stepping.DAY_OVER:
                 check(len(record["turns"]) == len(trace.day_turns[day]), f"day {day + 1}: fewer turns than recorded")
                 record["end"] = ("ran out" if record["ran_out"] else "final turn" if record["turns"][-1]["final"]
@@ -187,7 +174,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                 check([ship["value"] for ship in record["ships"]] == trace.day_ship_value[day].tolist(),
                       f"day {day + 1}: ship values disagree (R13)")
             elif event == stepping.DAY_SCORED:
-                record["scoring"] = scoring_told(trace, s, day, record["ships"], good_of)
+                record["scoring"] = scoring_told(trace, s, day, record["ships"], good_of, rules)
                 record["next_starter"] = None
                 if actor >= 0:
                     florins = [t["florins"] for t in record["scoring"]["totals"]]
@@ -217,10 +204,17 @@ def turn_told(word: int, number: int, before: list[int], final: bool) -> dict:
             "obligatory": not before and bool(revealed), "taken": taken, "taken_from": taken_from, "left": left}
 
 
-def scoring_told(trace, s, day: int, ships: list[dict], good_of) -> dict:
+def bonus_rule(icons: int, paid: int, rules) -> str | None:
+    """The rule a good's bonus was paid under: R19's big bonus replaces R18's."""
+    if rules["big_bonus_min"] and icons >= rules["big_bonus_min"]:
+        return "R19"
+    return "R18" if icons >= rules["bonus_min"] else None
+
+
+def scoring_told(trace, s, day: int, ships: list[dict], good_of, rules) -> dict:
     """The engine's scoring of the day (R13-R19): its payouts, with the rankings that explain them."""
     players = len(ships)
-    ranking = rank_places([ship["value"] for ship in ships], SHIP_PAYOUTS[players], SHARE_COIN, "R14-R15")
+    ranking = rank_places([ship["value"] for ship in ships], rules["ship_payouts"], rules["share_coin"], "R14-R15")
     paid = {"ship": trace.day_ship_pay[day].tolist(), "majority": trace.day_majority_pay[day].tolist(),
             "bonus": trace.day_bonus_pay[day].tolist()}
     check(ranking["pay"] == paid["ship"], f"day {day + 1}: ship payouts disagree (R14-R15)")
@@ -228,10 +222,10 @@ def scoring_told(trace, s, day: int, ships: list[dict], good_of) -> dict:
     goods = []
     for good in range(N_GOODS):
         icons = trace.day_warehouse_icons[day][:, good].tolist()
-        good_ranking = rank_places(icons, MAJORITY_PAYOUTS, SHARE_COIN, "R17", [n > 0 for n in icons])
+        good_ranking = rank_places(icons, rules["majority_payouts"], rules["share_coin"], "R17", [n > 0 for n in icons])
         bonus = s["day_good_bonus"][day, good, :players].tolist()
         goods.append({"good": GOODS[good], "icons": icons, "ranking": good_ranking, "bonus": bonus,
-                      "bonus_rule": [BONUS_RULES.get(b) for b in bonus]})
+                      "bonus_rule": [bonus_rule(n, paid, rules) for n, paid in zip(icons, bonus, strict=True)]})
     for key, told in (("majority", [g["ranking"]["pay"] for g in goods]), ("bonus", [g["bonus"] for g in goods])):
         check([sum(pays[p] for pays in told) for p in range(players)] == paid[key],
               f"day {day + 1}: {key} payouts disagree (R17-R19)")
@@ -253,6 +247,7 @@ def render(data: dict) -> str:
     def names(ids) -> str:
         return ", ".join(cards[c]["name"] for c in ids) if ids else "nothing"
 
+    variant_named = ", bonus20" if data["variant"] == "bonus20" else ""
     out = [f"{data['title']}: game {data['index']} of seed {data['seed']} (R25: the game the simulation plays)",
            f"{data['players']} players, {data['variant']} rules, {data['seating']} seating (R24), "
            f"deck {data['deck']} ({len(cards)} cards)",
@@ -262,7 +257,7 @@ def render(data: dict) -> str:
            f"{'/'.join(map(str, rules['majority_payouts']))} (R17); shared places are pooled and rounded "
            f"down to a multiple of {rules['coin']} (R15); bonus {rules['bonus']} for "
            f"{rules['bonus_threshold']}+ icons of a good (R18)"
-           + (f", {rules['big_bonus']} instead for {rules['big_bonus_threshold']}+ (R19, bonus20)"
+           + (f", {rules['big_bonus']} instead for {rules['big_bonus_threshold']}+ (R19{variant_named})"
               if rules["big_bonus_threshold"] is not None else "") + "."]
     for day in data["days"]:
         reason = day["starter_reason"]

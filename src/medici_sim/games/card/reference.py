@@ -4,7 +4,7 @@ This is an independent implementation of the rules in docs/rules-card.md (points
 the comments) that follows the randomness contract of docs/protocol.md to the letter, so
 that for the same (seed, game index) it plays exactly the same game as the jitted kernel in
 ``engine.py``. It shares only the generator (``medici_sim.core.rng``), the deck data
-(``deck.py``), the rule constants (``rules.py``) and the strategies' parameter
+(``deck.py``), the rule set's values (``rules.py``'s rule book) and the strategies' parameter
 declarations (defaults and ranges, from ``medici_sim.games.card.strategies.REGISTRY``) with the kernel;
 the game logic is written here from the rules text, and the built-in strategies bar ``expert``
 are written afresh as plain classes over this engine's objects, making the same decisions as
@@ -25,24 +25,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.rng import GameRandom
+from ...core.rules import RuleSet
 from .deck import Deck
-from .rules import (
-    BIG_BONUS,
-    BONUS,
-    BONUS20,
-    DAYS,
-    GOODS,
-    MAJORITY_PAYOUTS,
-    MAX_PLAYERS,
-    MAX_REVEALS_PER_TURN,
-    MIN_PLAYERS,
-    NO_GOOD,
-    SHIP_PAYOUTS,
-    STANDARD,
-    big_bonus_threshold,
-    bonus_threshold,
-    ship_capacity,
-)
+from .rules import GOODS, NO_GOOD
 
 # Where a card is (the "card_location" record): ship of seat s = LOC_SHIP + s,
 # warehouse of seat s = LOC_WAREHOUSE + s.
@@ -60,18 +45,18 @@ N_GOODS = len(GOODS)
 # Scoring rules as pure functions (R14-R19)
 # --------------------------------------------------------------------------------------
 
-def round_down_to_5(amount: int) -> int:
-    """R15: 5 florins is the smallest payment unit; shares are rounded down to it."""
-    return (amount // 5) * 5
+def round_down(amount: int, coin: int) -> int:
+    """R15: the coin (5 florins in the rulebook) is the smallest payment; shares are rounded down to it."""
+    return (amount // coin) * coin
 
 
-def share_places(scores, place_payouts, takes_part=None) -> list[int]:
+def share_places(scores, place_payouts, coin: int, takes_part=None) -> list[int]:
     """Pay places by score, highest first, sharing tied places (R15).
 
     ``scores[i]`` is player i's score; ``place_payouts[r]`` is what place r+1 pays (places
     past the end of the table pay 0). Players with ``takes_part[i]`` false take no place and
     are paid nothing (R17). A group of k tied players occupying places r..r+k-1 adds the
-    payouts of those places, divides by k and rounds each share down to a multiple of 5.
+    payouts of those places, divides by k and rounds each share down to a multiple of ``coin``.
     """
     n = len(scores)
     if takes_part is None:
@@ -82,48 +67,47 @@ def share_places(scores, place_payouts, takes_part=None) -> list[int]:
     while place < len(ranked):
         group = [i for i in ranked if scores[i] == scores[ranked[place]]]
         total = sum(place_payouts[r] for r in range(place, place + len(group)) if r < len(place_payouts))
-        share = round_down_to_5(total // len(group))
+        share = round_down(total // len(group), coin)
         for i in group:
             pay[i] = share
         place += len(group)
     return pay
 
 
-def ship_payouts(values, players: int) -> list[int]:
+def ship_payouts(values, rules: RuleSet) -> list[int]:
     """R14 + R15: florins for each player's ship, given every player's ship value."""
-    if len(values) != players:
-        raise ValueError(f"expected {players} ship values, got {len(values)}")
+    if len(values) != rules.players:
+        raise ValueError(f"expected {rules.players} ship values, got {len(values)}")
     # R14: every player takes a place, even with an empty ship.
-    return share_places(list(values), SHIP_PAYOUTS[players])
+    return share_places(list(values), rules["ship_payouts"], rules["share_coin"])
 
 
-def majority_payouts(icons, players: int) -> list[int]:
+def majority_payouts(icons, rules: RuleSet) -> list[int]:
     """R17 (+ R15 ties): florins for ONE good, given every player's icon count of it.
 
-    Most icons 10, second most 5. A player with no icon of the good takes no place, so
-    with one holder the holder gets 10 and nobody gets 5.
+    Most icons 10, second most 5 (the rule set's ``majority_payouts``). A player with no icon
+    of the good takes no place, so with one holder the holder gets 10 and nobody gets 5.
     """
-    if len(icons) != players:
-        raise ValueError(f"expected {players} icon counts, got {len(icons)}")
-    return share_places(list(icons), MAJORITY_PAYOUTS, takes_part=[n > 0 for n in icons])
+    if len(icons) != rules.players:
+        raise ValueError(f"expected {rules.players} icon counts, got {len(icons)}")
+    return share_places(list(icons), rules["majority_payouts"], rules["share_coin"], takes_part=[n > 0 for n in icons])
 
 
-def bonus_payouts(icons, players: int, variant: int) -> list[int]:
+def bonus_payouts(icons, rules: RuleSet) -> list[int]:
     """R18/R19: bonus for ONE good, given every player's icon count of it. Never shared.
 
-    R18: at least 5 icons (7 with 2 players) pay 10. R19 (variant bonus20 only): at least
-    8 icons (10 with 2 players) pay 20 instead of 10 (not in addition).
+    R18: at least ``bonus_min`` icons (5; 7 with 2 players) pay ``bonus`` (10). R19 (a big
+    bonus, bonus20's): at least ``big_bonus_min`` icons (8; 10 with 2 players) pay
+    ``big_bonus`` (20) instead (not in addition); ``big_bonus_min`` 0: no big bonus.
     """
-    if len(icons) != players:
-        raise ValueError(f"expected {players} icon counts, got {len(icons)}")
-    if variant not in (STANDARD, BONUS20):
-        raise ValueError(f"unknown variant {variant}")
+    if len(icons) != rules.players:
+        raise ValueError(f"expected {rules.players} icon counts, got {len(icons)}")
     pay = []
     for n in icons:
-        if variant == BONUS20 and n >= big_bonus_threshold(players):
-            pay.append(BIG_BONUS)  # R19: replaces the 10
-        elif n >= bonus_threshold(players):
-            pay.append(BONUS)  # R18
+        if rules["big_bonus_min"] and n >= rules["big_bonus_min"]:
+            pay.append(rules["big_bonus"])  # R19: replaces the bonus
+        elif n >= rules["bonus_min"]:
+            pay.append(rules["bonus"])  # R18
         else:
             pay.append(0)
     return pay
@@ -428,12 +412,9 @@ REFERENCE_STRATEGIES: dict[str, type] = {
 # --------------------------------------------------------------------------------------
 
 class Game:
-    def __init__(self, deck: Deck, players: int, variant: int, strategies: list[str], seed: int,
+    def __init__(self, deck: Deck, rules: RuleSet, strategies: list[str], seed: int,
                  game_index: int, seating: str = "fixed", params: list[dict | None] | None = None):
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players}")  # R6
-        if variant not in (STANDARD, BONUS20):
-            raise ValueError(f"unknown variant {variant}")
+        players = rules.players  # R6: checked with the rule set
         if len(strategies) != players:
             raise ValueError(f"expected {players} strategies, got {len(strategies)}")
         for name in strategies:
@@ -445,8 +426,9 @@ class Game:
             raise ValueError(f"expected {players} parameter dicts, got {len(params)}")
 
         self.players_count = players
-        self.variant = variant
-        self.capacity = ship_capacity(players)  # R6
+        self.rules = rules
+        self.days = rules["days"]  # R22
+        self.capacity = rules["ship_capacity"]  # R6
         self.params = params
         self.rng = GameRandom(seed, game_index)  # R25: the game's only source of randomness
 
@@ -469,15 +451,15 @@ class Game:
         n = len(self.cards)
         self.record = {
             "seat_slot": np.array(seat_slot, np.int64),
-            "starter": np.zeros(DAYS, np.int64),
-            "ran_out": np.zeros(DAYS, np.int64),
-            "ship_value": np.zeros((DAYS, players), np.int64),
-            "ship_pay": np.zeros((DAYS, players), np.int64),
-            "majority_pay": np.zeros((DAYS, players), np.int64),
-            "bonus_pay": np.zeros((DAYS, players), np.int64),
-            "florins": np.zeros((DAYS, players), np.int64),
-            "warehouse_icons": np.zeros((DAYS, players, N_GOODS), np.int64),
-            "card_location": np.zeros((DAYS, n), np.int64),
+            "starter": np.zeros(self.days, np.int64),
+            "ran_out": np.zeros(self.days, np.int64),
+            "ship_value": np.zeros((self.days, players), np.int64),
+            "ship_pay": np.zeros((self.days, players), np.int64),
+            "majority_pay": np.zeros((self.days, players), np.int64),
+            "bonus_pay": np.zeros((self.days, players), np.int64),
+            "florins": np.zeros((self.days, players), np.int64),
+            "warehouse_icons": np.zeros((self.days, players, N_GOODS), np.int64),
+            "card_location": np.zeros((self.days, n), np.int64),
             "winner_share60": np.zeros(players, np.int64),
         }
 
@@ -505,10 +487,8 @@ class Game:
         return player.warehouse.icons(good) + player.ship.icons(good)
 
     def bonus_target(self) -> int:
-        """Icons of one good worth collecting: the R19 threshold under bonus20, else R18's."""
-        if self.variant == BONUS20:
-            return big_bonus_threshold(self.players_count)
-        return bonus_threshold(self.players_count)
+        """Icons of one good worth collecting: the R19 threshold with a big bonus, else R18's."""
+        return self.rules["big_bonus_min"] or self.rules["bonus_min"]
 
     def open_seats(self) -> list[int]:
         """Seats whose ship is not full."""
@@ -518,15 +498,15 @@ class Game:
 
     def play(self) -> dict[str, np.ndarray]:
         starter = 0  # R7: seat 0 is the day-1 starting player
-        for day in range(DAYS):
+        for day in range(self.days):
             self.day = day
             self.record["starter"][day] = starter
             self.record["ran_out"][day] = int(self.play_day(starter))
             self.record["card_location"][day] = self.card_locations()
             self.score_day(day)
             self.end_day()
-            if day < DAYS - 1:
-                starter = self.next_starter()  # R21 (no draw after day 3)
+            if day < self.days - 1:
+                starter = self.next_starter()  # R21 (no draw after the last day)
         self.decide_winners()
         return self.record
 
@@ -563,11 +543,11 @@ class Game:
         player = self.players[seat]
         strategy = player.strategy
 
-        # R9: reveal up to 3 cards, one at a time; obligatory while the market is empty;
+        # R9: reveal up to 3 cards (``reveals_per_turn``), one at a time; obligatory while the market is empty;
         # stops early when the deck is empty.
         # Strategies may read revealed_this_turn (the obligatory reveal counts).
         self.revealed_this_turn = 0
-        while self.revealed_this_turn < MAX_REVEALS_PER_TURN and len(self.pile) > 0:
+        while self.revealed_this_turn < self.rules["reveals_per_turn"] and len(self.pile) > 0:
             if self.market and not strategy.wants_reveal(self, seat):
                 break
             self.market.append(self.pile.draw(self.rng))
@@ -623,7 +603,7 @@ class Game:
         n = self.players_count
         # R13, R14, R15: ship values and payouts.
         values = [p.ship.value for p in self.players]
-        ship_pay = ship_payouts(values, n)
+        ship_pay = ship_payouts(values, self.rules)
         # R16: unload goods cards into the warehouse; no-good cards leave the game.
         for p in self.players:
             for card in p.ship.cards:
@@ -637,9 +617,9 @@ class Game:
         bonus_pay = [0] * n
         for good in range(N_GOODS):
             icons = [p.warehouse.icons(good) for p in self.players]
-            for seat, amount in enumerate(majority_payouts(icons, n)):
+            for seat, amount in enumerate(majority_payouts(icons, self.rules)):
                 majority_pay[seat] += amount
-            for seat, amount in enumerate(bonus_payouts(icons, n, self.variant)):
+            for seat, amount in enumerate(bonus_payouts(icons, self.rules)):
                 bonus_pay[seat] += amount
             rec["warehouse_icons"][day, :, good] = icons
         for p in self.players:
@@ -673,23 +653,26 @@ class Game:
             self.record["winner_share60"][seat] = 60 // len(winners)
 
 
-def run_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int, game_index: int,
+def run_game(deck: Deck, rules: RuleSet, strategies: list[str], seed: int, game_index: int,
              seating: str = "fixed", params: list[dict | None] | None = None) -> Game:
     """Play one game and return the finished Game (its ``record`` and ``turn_log``)."""
-    game = Game(deck, players, variant, strategies, seed, game_index, seating, params)
+    game = Game(deck, rules, strategies, seed, game_index, seating, params)
     game.play()
     return game
 
 
-def play_game(deck: Deck, players: int, variant: int, strategies: list[str], seed: int, game_index: int,
+def play_game(deck: Deck, rules: RuleSet, strategies: list[str], seed: int, game_index: int,
               seating: str = "fixed", params: list[dict | None] | None = None) -> dict[str, np.ndarray]:
     """Play game ``game_index`` of master seed ``seed`` and return its record (see module doc).
 
     ``strategies`` and ``params`` are per strategy slot (R24): ``params[slot]`` maps the
     slot's parameter names to values (None or a missing name: the registry's default).
 
-    Keys (int64 arrays; P players, N cards): seat_slot (P,), starter (3,), ran_out (3,),
-    ship_value / ship_pay / majority_pay / bonus_pay / florins (3, P), warehouse_icons
-    (3, P, 5), card_location (3, N), winner_share60 (P,).
+    ``rules`` is the rule set played (its player count, days, payouts, bonuses...: the
+    card game's ``RULE_BOOK.resolve(spec, players)``).
+
+    Keys (int64 arrays; P players, D days, N cards): seat_slot (P,), starter (D,), ran_out (D,),
+    ship_value / ship_pay / majority_pay / bonus_pay / florins (D, P), warehouse_icons
+    (D, P, 5), card_location (D, N), winner_share60 (P,).
     """
-    return run_game(deck, players, variant, strategies, seed, game_index, seating, params).record
+    return run_game(deck, rules, strategies, seed, game_index, seating, params).record

@@ -18,7 +18,7 @@ from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
 from ...core.stepping import STEP_DTYPE
 from .deck import MAX_CARDS
-from .rules import DAYS, MAX_PLAYERS, N_GOODS, N_RULES, RULE_CAPACITY
+from .rules import MAX_DAYS, MAX_PLAYERS, MAX_REVEALS, N_GOODS, N_RULES, RULE_CAPACITY
 
 # The decisions a card strategy makes, asked by the engine as ``reveal_nb(table, strategy, state, seat)``:
 reveal_nb = decision("reveal_nb")  # R9: reveal another card? -> bool
@@ -39,14 +39,15 @@ UNSEEN_WIDTH = UNSEEN_ICONS + 2 * N_GOODS
 
 # A day's turns, recorded only when the game is traced (engine.py's ``record``):
 # ``day_turns[day, :day_turn_count[day]]``, one int64 per turn in playing order:
-#     bits 0-3 the seat; bits 4-5 R, the cards it revealed (R9); bit 6 / bit 7: it took the
-#     2nd- / 3rd-from-last card besides the last (R10); bits 8 + 16 i: the i-th card it
+#     bits 0-3 the seat; bits 4-6 R, the cards it revealed (R9); bit 7 / bit 8: it took the
+#     2nd- / 3rd-from-last card besides the last (R10); bits 9 + 10 i: the i-th card it
 #     revealed (i < R), in the order turned up.
 # The market before the turn follows from the day's earlier turns (a day starts with an
 # empty market, R20), so the cards taken and left follow too. Every turn takes a card that
 # then leaves the market for the day, so a day has at most MAX_CARDS turns.
-TURN_SEAT_BITS, TURN_REVEALED_AT, TURN_TAKE_AT, TURN_CARD_AT, TURN_CARD_BITS = 4, 4, 6, 8, 16
-assert MAX_CARDS < 1 << TURN_CARD_BITS
+TURN_SEAT_BITS, TURN_REVEALED_AT, TURN_REVEALED_MASK, TURN_TAKE_AT, TURN_CARD_AT, TURN_CARD_BITS = 4, 4, 7, 7, 9, 10
+assert MAX_CARDS <= 1 << TURN_CARD_BITS and MAX_REVEALS <= TURN_REVEALED_MASK
+assert TURN_CARD_AT + TURN_CARD_BITS * MAX_REVEALS < 64
 
 # Card locations recorded for the invariant and differential tests.
 LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
@@ -77,13 +78,13 @@ STATE_DTYPE = np.dtype([
     ("ship_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     ("majority_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     # this game's record, one row per day
-    ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
-    ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
-    ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
-    ("day_warehouse_icons", _I8, (DAYS, MAX_PLAYERS, N_GOODS)),
-    ("day_good_bonus", _I8, (DAYS, N_GOODS, MAX_PLAYERS)),  # each good's R18/R19 bonuses, when traced
-    ("day_card_location", _I8, (DAYS, MAX_CARDS)),  # filled only when the game is traced
-    ("day_turns", _I8, (DAYS, MAX_CARDS)), ("day_turn_count", _I8, DAYS),  # likewise (TURN_* above)
+    ("day_starter", _I8, MAX_DAYS), ("day_ran_out", _I8, MAX_DAYS),
+    ("day_ship_value", _I8, (MAX_DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (MAX_DAYS, MAX_PLAYERS)),
+    ("day_majority_pay", _I8, (MAX_DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (MAX_DAYS, MAX_PLAYERS)),
+    ("day_warehouse_icons", _I8, (MAX_DAYS, MAX_PLAYERS, N_GOODS)),
+    ("day_good_bonus", _I8, (MAX_DAYS, N_GOODS, MAX_PLAYERS)),  # each good's R18/R19 bonuses, when traced
+    ("day_card_location", _I8, (MAX_DAYS, MAX_CARDS)),  # filled only when the game is traced
+    ("day_turns", _I8, (MAX_DAYS, MAX_CARDS)), ("day_turn_count", _I8, MAX_DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
     ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
 ], align=True)

@@ -15,8 +15,7 @@ from ...core.stepping import (
     STEP_EVENT,
     entry_points,
 )
-from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, begin_day_nb, finish_game_nb, start_game_nb
-from .rules import DAYS
+from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, begin_day_nb, finish_game_nb, last_day_nb, start_game_nb
 from .state import legal_takes_nb
 
 
@@ -35,4 +34,4 @@ def legal_choices_nb(buffer, table):
 
 
 new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, begin_day_nb, finish_game_nb,
-                                                                      legal_choices_nb, DAYS)
+                                                                      legal_choices_nb, last_day_nb)

@@ -22,17 +22,11 @@ from ...core.narration import paying, plural, rank_places, render_ranking
 from . import engine, stepped
 from .narrate import FROM_END, card_name, decode_turn
 from .rules import (
-    DAYS,
     GOODS,
-    MAJORITY_PAYOUTS,
-    MAX_REVEALS_PER_TURN,
     N_GOODS,
-    RULE_BIG_BONUS,
-    RULE_BIG_BONUS_MIN,
     RULE_BONUS,
     RULE_BONUS_MIN,
     RULE_CAPACITY,
-    SHARE_COIN,
 )
 from .state import DECK_LEN, MARKET_LEN, REVEALED, legal_takes_nb
 
@@ -75,7 +69,7 @@ class CardTable(human.GameTable):
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
         super().__init__(kernel, human_seat, strategies, say, ask)
-        self.variant = kernel.config.variant
+        self.rules = kernel.config.rules
         self.market_before: list[int] = []  # the market as this turn began
         self.market_seen: list[int] = []  # the market as the person last saw it
 
@@ -103,7 +97,8 @@ class CardTable(human.GameTable):
         s = self.s
         done = int(s["counts"][REVEALED])
         last = card_text(s, s["market"][int(s["counts"][MARKET_LEN]) - 1])
-        self.say(f"You may turn up {plural(MAX_REVEALS_PER_TURN - done, 'more card', 'more cards')} this turn; "
+        more = plural(self.rules["reveals_per_turn"] - done, "more card", "more cards")
+        self.say(f"You may turn up {more} this turn; "
                  f"if you stop, you must take the last card, {last}.")
         return int(self.question("Reveal another card (y/n)", default="n", parse=human.yes_no))
 
@@ -139,7 +134,8 @@ class CardTable(human.GameTable):
         if kind == stepping.DAY_START:
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
-            self.say(f"\n=== Day {a + 1} of {DAYS}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
+            days = self.rules["days"]
+            self.say(f"\n=== Day {a + 1} of {days}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
                      "deck ===")
         elif kind == stepping.TURN_START:
             self.turn += 1
@@ -185,7 +181,8 @@ class CardTable(human.GameTable):
         s = self.s
         capacity = int(s["rules"][RULE_CAPACITY])
         width = max(len(n) for n in self.names)
-        lines = [f"--- Day {self.day + 1} of {DAYS}, turn {self.turn}: your turn (seat {self.me + 1}) --- "
+        days = self.rules["days"]
+        lines = [f"--- Day {self.day + 1} of {days}, turn {self.turn}: your turn (seat {self.me + 1}) --- "
                  f"deck: {plural(int(s['counts'][DECK_LEN]), 'card')}",
                  f"Market: {self.market_line()}",
                  f"  {'':<{width}}  florins  ship  used  " + " ".join(f"{g:>5}" for g in GOODS) + "  cargo"]
@@ -204,9 +201,9 @@ class CardTable(human.GameTable):
     def bonus_rule(self) -> str:
         s = self.s
         rule = f"{int(s['rules'][RULE_BONUS])} florins for {int(s['rules'][RULE_BONUS_MIN])}+ icons of a good"
-        if self.variant == "bonus20":
-            rule += (f", {int(s['rules'][RULE_BIG_BONUS])} instead for {int(s['rules'][RULE_BIG_BONUS_MIN])}+ "
-                     "(bonus20)")
+        if self.rules["big_bonus_min"]:
+            named = "bonus20" if self.rules.spec == "bonus20" else "R19"
+            rule += f", {self.rules['big_bonus']} instead for {self.rules['big_bonus_min']}+ ({named})"
         return rule
 
     # ------------------------------------------------------------ scoring
@@ -215,11 +212,12 @@ class CardTable(human.GameTable):
         """Day ``day``'s scoring explained from the state and the rule data (R13-R19, R21)."""
         s = self.s
         players = self.players
-        ships, lines = self.ship_ranking(day, SHARE_COIN, "Ships (the value of all cards aboard, green ones too; "
+        coin, majority_payouts = self.rules["share_coin"], self.rules["majority_payouts"]
+        ships, lines = self.ship_ranking(day, coin, "Ships (the value of all cards aboard, green ones too; "
                                          "places pay {payouts}; tied players pool their places, each share rounded "
-                                         f"down to a multiple of {SHARE_COIN}):")
+                                         f"down to a multiple of {coin}):")
         lines.append("Unloading: goods cards go to the warehouses; green 2s and black 7s leave the game.")
-        lines.append(f"Goods (most icons {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}, today's included; "
+        lines.append(f"Goods (most icons {majority_payouts[0]}, second {majority_payouts[1]}, today's included; "
                      f"no icon, no place; ties shared as for ships) and bonuses ({self.bonus_rule()}):")
         icons = s["day_warehouse_icons"][day]
         majority_pay, bonus_pay = [0] * players, [0] * players
@@ -228,8 +226,8 @@ class CardTable(human.GameTable):
             if not any(counts):
                 lines.append(f"  {GOODS[g]}: nobody has any")
                 continue
-            ranking = rank_places(counts, MAJORITY_PAYOUTS, SHARE_COIN, "", [n > 0 for n in counts])
-            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "icons", SHARE_COIN)
+            ranking = rank_places(counts, majority_payouts, coin, "", [n > 0 for n in counts])
+            parts = render_ranking(paying(ranking, len(majority_payouts)), "icons", coin)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
                 bonus = int(s["day_good_bonus"][day, g, p])  # the engine's R18 / R19 bonus

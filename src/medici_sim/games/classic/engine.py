@@ -150,7 +150,13 @@ DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of
 def play_game_nb(state, table, record):
     """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
     begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
-    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, DAYS - 1, record)
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, last_day_nb(state), record)
+
+
+@njit(cache=True)
+def last_day_nb(state):
+    """The index of the game's last day (C18)."""
+    return DAYS - 1
 
 
 @njit(cache=True)

@@ -29,7 +29,6 @@ from numba import njit
 from ....core.registry import Param, Strategy
 from ..deck import MAX_CARDS
 from ..rules import (
-    DAYS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     N_GOODS,
@@ -38,6 +37,7 @@ from ..rules import (
     RULE_BONUS,
     RULE_BONUS_MIN,
     RULE_CAPACITY,
+    RULE_DAYS,
     RULE_PLAYERS,
     big_bonus_threshold,
     bonus_threshold,
@@ -70,7 +70,8 @@ SHIPS_AT = GOODS_AT + 3 * N_GOODS  # each seat's projected final ship value
 CACHED_DAY = SHIPS_AT + MAX_PLAYERS  # the day (engine DAY_ID) the values below were computed for
 DAY_WEIGHT = CACHED_DAY + 1  # weight of a majority or bonus held now: today and the days left
 INVERSE_SPREAD = CACHED_DAY + 2  # 1 / spread
-ICON_COUNTS = 11  # icon counts 0..10 are told apart; from the highest threshold on, values stay the same
+ICON_COUNTS = 11  # icon counts 0..10 are told apart; from the rulebook's highest threshold on, values stay the same
+# (rules with a threshold above 10 icons are played, but the expert does not see the bonus coming)
 BONUS_AT = CACHED_DAY + 3  # the bonus (R18, R19) of each icon count
 PROGRESS_AT = BONUS_AT + ICON_COUNTS  # the weighted progress towards the thresholds of each icon count
 assert PROGRESS_AT + ICON_COUNTS <= SCRATCH_WIDTH
@@ -81,7 +82,7 @@ assert all(bonus_threshold(p) < ICON_COUNTS for p in range(MIN_PLAYERS, MAX_PLAY
 @njit(cache=True, error_model="numpy")
 def prepare_day_nb(state, seat, params):
     """Fill the per-day part of the seat's scratch row."""
-    later_days = DAYS - 1 - state.counts[DAY]
+    later_days = state.rules[RULE_DAYS] - 1 - state.counts[DAY]
     bonus = state.rules[RULE_BONUS]
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]

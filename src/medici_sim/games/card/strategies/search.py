@@ -43,7 +43,7 @@ from ....core.rollout import (
     tuned_policy_params_nb,
 )
 from ..engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
-from ..rules import DAYS, MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_PLAYERS, VARIANTS
+from ..rules import MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_DAYS, RULE_PLAYERS, VARIANTS
 from ..state import DAY, STATE_DTYPE, legal_takes_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
@@ -95,7 +95,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
     policy = np.int64(params[POLICY])
     opponents = np.int64(params[OPPONENTS])
     tuned = params[TUNED] != 0
-    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else DAYS - 1
+    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
     players = state.rules[RULE_PLAYERS]
     copy_record_nb(sim, state, STATE_BYTES)  # the deck and rule data, once; each rollout then
     #                                        copies only what play changes (copy_play_nb)
@@ -128,7 +128,8 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     copy_play_nb(sim, state)
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
-    variant = 1 if state.rules[RULE_BIG_BONUS_MIN] < 1 << 32 else 0  # R19: bonus20's threshold is in reach
+    # the tuned parameters of bonus20 when a big bonus is in play (R19), else the standard rules'
+    variant = 1 if state.rules[RULE_BIG_BONUS_MIN] < 1 << 32 else 0
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
