@@ -9,7 +9,7 @@ mirrors the command line and returns pandas DataFrames:
   rule's tuned parameters);
 - :func:`tune` -- a strategy's best parameters, by self-play, checked on fresh games;
 - :func:`trace` -- one game of a run told turn by turn (``medici-sim trace``);
-- :func:`strategies`, :func:`list_games` -- what there is to play.
+- :func:`strategies`, :func:`rules`, :func:`list_games` -- what there is to play, and by which rules.
 
 Every answer shows as its tables in a notebook. Bad arguments raise ``ValueError`` subclasses
 with the command line's one-line messages, naming the argument (``games=``).
@@ -23,7 +23,8 @@ from ._version import __version__
 
 # each public name, and the module that defines it
 _PUBLIC = {
-    **dict.fromkeys(("simulate", "compare", "balance", "tune", "trace", "strategies", "list_games", "RunReport",
+    **dict.fromkeys(("simulate", "compare", "balance", "tune", "trace", "strategies", "rules", "list_games",
+                     "RunReport",
                      "CompareReport", "BalanceReport", "TuneReport", "TraceReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
     "DeckError": "core.arguments",

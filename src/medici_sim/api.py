@@ -26,7 +26,7 @@ import pandas as pd
 from . import games as _games  # noqa: F401  the games register themselves
 from .core import checkpoint
 from .core.arguments import file_names, named, naming
-from .core.driver import RunConfig, ThreadRunner, Totals
+from .core.driver import ConfigError, RunConfig, ThreadRunner, Totals, canonical_rules, check_players, rule_set
 from .core.driver import simulate as simulate_games
 from .core.plugins import load_plugin
 from .core.registry import GAMES
@@ -496,6 +496,23 @@ def strategies(game: str | None = None) -> pd.DataFrame:
                   for k, p in strategy.params.items()}
         rows.append({"strategy": name, "summary": strategy.summary, "parameters": params})
     return pd.DataFrame(rows)
+
+
+@_api
+def rules(game: str | None = None, *, players: int | None = None, variant: str | None = None) -> pd.DataFrame:
+    """A game's rule parameters at ``players`` (None: the game's usual count) under the rule set
+    ``variant`` (a rules spec: presets and name=value items, or a TOML file; None: standard):
+    name, value, default, range, rule point and meaning; ``.attrs["rules"]``: the canonical spec."""
+    definition = game_named(game)
+    if definition.rule_book is None:
+        raise ConfigError(f"the {definition.name} game has no rule parameters (its rules: "
+                          f"{', '.join(definition.variants)})")
+    count = check_players(definition, definition.default_players if players is None else players)
+    spec = canonical_rules(definition, definition.variants[0] if variant is None else variant, count)
+    table = pd.DataFrame(rule_set(definition, spec, count).table())
+    table.attrs.update(rules=spec, players=count, title=definition.title)
+    table.attrs["presets"] = dict(definition.rule_book.preset_help)
+    return table
 
 
 def list_games() -> list[str]:

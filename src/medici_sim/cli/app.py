@@ -29,6 +29,7 @@ from .common import (
 )
 from .listing import list_strategies
 from .play import play_command
+from .rules import rules_command
 from .run import run_main
 from .study import balance, compare
 from .trace import trace_command
@@ -104,6 +105,7 @@ cli.add_command(check_plugin_command)
 cli.add_command(trace_command)
 cli.add_command(play_command)
 cli.add_command(tune_command)
+cli.add_command(rules_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -186,7 +186,7 @@ class RunConfig:
                               f"(or one for all seats), got {len(self.strategies)}")
         object.__setattr__(self, "games", check_games(self.games))
         object.__setattr__(self, "seed", check_seed(self.seed))
-        object.__setattr__(self, "variant", canonical_rules(game, text(self.variant, "variant"), self.players))
+        object.__setattr__(self, "variant", canonical_rules(game, self.variant, self.players))
         if text(self.seating, "seating") not in SEATING_MODES:
             raise ConfigError(f"{named('seating')} must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         for slot in self.strategies:
@@ -208,9 +208,10 @@ class RunConfig:
 def canonical_rules(game: Game, spec: str, players: int) -> str:
     """``spec``'s rule set at ``players`` in canonical form (core.rules); ConfigError, in one line,
     for a spec that names none. A game without a rule book knows only its variants' names."""
+    spec = text(spec, "variant")
     if game.rule_book is None:
         if spec not in game.variants:
-            raise ConfigError(f"{named('rules')} must be one of {', '.join(game.variants)} in the {game.name} "
+            raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} in the {game.name} "
                               f"game, got {spec!r}")
         return spec
     try:

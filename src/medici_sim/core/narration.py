@@ -53,7 +53,7 @@ def rank_places(scores: Sequence[int], payouts: Sequence[int], coin: int, rule: 
         seats = [s for s in ranked if scores[s] == scores[ranked[place]]]
         paid = [payouts[r] if r < len(payouts) else 0 for r in range(place, place + len(seats))]
         exact = Fraction(sum(paid), len(seats))
-        share = int(exact) // coin * coin
+        share = int(exact) if len(seats) == 1 else int(exact) // coin * coin  # a lone place is paid in full
         for s in seats:
             pay[s] = share
         groups.append({"seats": [s + 1 for s in seats], "score": scores[seats[0]],

@@ -1,7 +1,7 @@
 """Shared places (R14-R15, R17; C13, C15): rank scores and split tied places' payouts.
 
 Tied players add the payouts of all the places they occupy and divide by their number;
-each share is rounded down to a multiple of the game's smallest coin (5 florins in the
+each share of a tie is rounded down to a multiple of the game's smallest coin (5 florins in the
 card game, R15; 1 in the classic game, C13). Scoring looks shares up in a table built
 once per run (:func:`share_table`, in the state every game starts from) instead of dividing
 per player.
@@ -14,8 +14,10 @@ from numba import njit
 
 def tied_share(payouts, place: int, tied: int, coin: int) -> int:
     """The share of each of ``tied`` players occupying places ``place`` onward (places
-    past the table pay 0), rounded down to a multiple of ``coin``."""
-    return int(sum(payouts[place:place + tied])) // tied // coin * coin
+    past the table pay 0), rounded down to a multiple of ``coin``; a player alone on a place
+    shares nothing and is paid the place in full (the rulebooks' payouts are all whole coins)."""
+    pool = int(sum(payouts[place:place + tied]))
+    return pool if tied == 1 else pool // tied // coin * coin
 
 
 def share_table(payouts, coin: int, size: int) -> np.ndarray:

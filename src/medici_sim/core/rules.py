@@ -3,13 +3,13 @@
 A game declares its :class:`RuleBook`: every number of its rules a designer may change, as a
 :class:`RuleParam` (a default per player count, an allowed range, the rule point, a one-line
 meaning), and its presets (``standard`` first, then variants such as the card game's
-``bonus20``). A *spec* names a rule set: a comma list of presets and ``name=value`` items,
-applied left to right over the defaults (``bonus20,big_bonus=15``), or a TOML file of the
+``bonus20``; a preset sets only the values it changes). A *spec* names a rule set: a comma
+list of presets and ``name=value`` items, applied left to right over the defaults (``bonus20,big_bonus=15``), or a TOML file of the
 same (a spec ending in ``.toml``). Lists are written slash-separated (``ship_payouts=30/20/10/0``).
 
 A :class:`RuleSet` is the values in force at one player count. Its ``spec`` is canonical,
 the same for every spec that gives the same values: the nearest preset, then the values
-that differ from it, in the book's order. So ``bonus_min=5`` at 4 players *is* ``standard``,
+that differ from it, in the book's order (``days=2``, not ``standard,days=2``). So ``bonus_min=5`` at 4 players *is* ``standard``,
 and a run, its checkpoint and its tables name a rule set one way only.
 """
 from __future__ import annotations
@@ -122,7 +122,8 @@ class RuleSet:
 
     @property
     def spec(self) -> str:
-        """The canonical spec: the preset nearest these values, then the values that differ."""
+        """The canonical spec: the preset nearest these values (the rulebook's own left unsaid when
+        values differ from it), then the values that differ, in the book's order."""
         values = self.values
 
         def differing(preset: str) -> list[str]:
@@ -130,7 +131,9 @@ class RuleSet:
             return [name for name in self.book.names if values[name] != base[name]]
 
         preset = min(self.book.presets, key=lambda name: len(differing(name)))  # ties: the earlier preset
-        return ",".join([preset] + [f"{name}={format_value(values[name])}" for name in differing(preset)])
+        changes = [f"{name}={format_value(values[name])}" for name in differing(preset)]
+        first = next(iter(self.book.presets))  # the rulebook's rules: named only when nothing differs
+        return ",".join(changes if changes and preset == first else [preset, *changes])
 
     def table(self) -> list[dict]:
         """One row per parameter: name, value, default, range, rule point, meaning."""

@@ -67,7 +67,8 @@ def share_places(scores, place_payouts, coin: int, takes_part=None) -> list[int]
     while place < len(ranked):
         group = [i for i in ranked if scores[i] == scores[ranked[place]]]
         total = sum(place_payouts[r] for r in range(place, place + len(group)) if r < len(place_payouts))
-        share = round_down(total // len(group), coin)
+        # R15: a tie's shares are rounded down to the coin; a player alone takes the place's payout
+        share = total if len(group) == 1 else round_down(total // len(group), coin)
         for i in group:
             pay[i] = share
         place += len(group)

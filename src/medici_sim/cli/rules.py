@@ -1,0 +1,37 @@
+"""``medici-sim rules``: a game's rule parameters, their values under a rule set, and its presets."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .. import api
+from .common import Command, echo_text, game_option, rules_option, wrap_option
+
+COLUMNS = ("name", "value", "default", "range", "point")  # then the meaning, wrapped under its start
+
+
+@click.command("rules", cls=Command)
+@game_option
+@click.option("--players", "-p", type=int, default=None, help="Players (the rulebook varies some values with them) "
+                                                             "[default: the game's usual count].")
+@rules_option()
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: a table; json: the same as one JSON object.")
+@wrap_option
+def rules_command(game_name, players, variant, output_format, wide):
+    """List a game's rule parameters: value, default, range, rule point and meaning (R*, C*)."""
+    table = api.rules(game_name, players=players, variant=variant)
+    if output_format == "json":
+        click.echo(json.dumps({"game": game_name, "players": table.attrs["players"], "rules": table.attrs["rules"],
+                               "parameters": table.to_dict("records"), "presets": table.attrs["presets"]}, indent=2))
+        return
+    click.echo(f"{table.attrs['title']}, {table.attrs['players']} players, rules: {table.attrs['rules']}")
+    widths = {column: max(len(column), *(len(str(v)) for v in table[column])) for column in COLUMNS}
+    indent = sum(widths.values()) + 2 * len(COLUMNS)
+    click.echo("  ".join(f"{column:{widths[column]}}" for column in COLUMNS) + "  meaning")
+    for row in table.to_dict("records"):
+        echo_text("  ".join(f"{row[column]:{widths[column]}}" for column in COLUMNS) + "  " + row["meaning"], wide,
+                  hang=indent)
+    for name, meaning in table.attrs["presets"].items():
+        echo_text(f"preset {name}: {meaning}", wide, hang=2)

@@ -1,0 +1,191 @@
+"""Rules as data (core.rules, the card game's RULE_BOOK): every number a designer may change is a
+named parameter with its rulebook default, a range and a rule point; specs name rule sets; the
+jitted engine and the reference engine play the same games under any of them."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import SMALL_DECK, card_rules, run, tiny_deck
+from test_card_differential import assert_same_game
+
+import medici_sim
+from medici_sim.core.driver import ConfigError
+from medici_sim.core.registry import GAMES, get_game
+from medici_sim.core.rules import RulesError
+from medici_sim.games.card.rules import RULE_BOOK, SHIP_PAYOUTS
+
+CARD = get_game("card")
+HEURISTICS = ["random", "greedy", "collector", "cautious", "gambler"]  # the reference engine plays these
+
+# Rule sets off the rulebook, each changing what the engine reads (R6, R9, R14, R15, R17-R19, R22).
+NON_DEFAULT = [
+    "days=2", "days=5", "ship_capacity=3", "ship_capacity=9", "reveals_per_turn=1", "reveals_per_turn=5",
+    "share_coin=1", "majority_payouts=20/0", "bonus_min=3,bonus=25", "bonus20,big_bonus=40",
+    "big_bonus_min=9,big_bonus=15", "days=4,ship_capacity=4,reveals_per_turn=2,share_coin=10,bonus20",
+]
+
+
+@pytest.mark.parametrize("spec", NON_DEFAULT)
+@pytest.mark.parametrize("players", (2, 4, 6))
+def test_kernel_and_reference_play_the_same_games_under_other_rules(deck, spec, players):
+    strategies = [HEURISTICS[(players + k) % len(HEURISTICS)] for k in range(players)]
+    for game_index in range(12):
+        assert_same_game(deck, players, spec, strategies, 7, game_index, ("fixed", "rotate", "random")[game_index % 3])
+
+
+@pytest.mark.parametrize("spec", ["days=5,reveals_per_turn=5", "ship_capacity=2,days=1", "ship_payouts=0/5/40"])
+def test_small_deck_games_identical_under_other_rules(spec):
+    deck = tiny_deck(SMALL_DECK, "small")
+    for game_index in range(20):
+        assert_same_game(deck, 3, spec, ["random", "greedy", "collector"], 3, game_index, "rotate")
+
+
+def test_ship_payouts_follow_the_rule_set_r14():
+    """R14 with other payouts, and R15's coin: ties pool and round down to it."""
+    from medici_sim.games.card.reference import bonus_payouts, majority_payouts, ship_payouts
+    rules = card_rules(3, "ship_payouts=40/7/1,share_coin=2")
+    assert ship_payouts([9, 5, 1], rules) == [40, 7, 1]  # alone on a place: paid in full
+    assert ship_payouts([9, 9, 1], rules) == [22, 22, 1]  # (40 + 7) / 2 = 23.5 -> 22
+    rules = card_rules(3, "majority_payouts=9/3,share_coin=1,bonus_min=2,bonus=4,big_bonus_min=3,big_bonus=11")
+    assert majority_payouts([2, 2, 0], rules) == [6, 6, 0]  # (9 + 3) / 2 (R17, R15)
+    assert bonus_payouts([1, 2, 3], rules) == [0, 4, 11]  # R18, R19 instead
+
+
+def test_the_game_lasts_the_rule_sets_days_r22():
+    report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=2")
+    assert len(report.data["days"]) == 2 and report.data["variant"] == "days=2"
+    report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=5,reveals_per_turn=1")
+    assert len(report.data["days"]) == 5
+    assert all(len(turn["revealed"]) <= 1 for day in report.data["days"] for turn in day["turns"])
+
+
+def test_explicit_defaults_are_the_default_run():
+    explicit = ",".join(f"{p.name}={'/'.join(map(str, v)) if isinstance(v, tuple) else v}"
+                        for p, v in ((p, p.default(4)) for p in RULE_BOOK.params))
+    assert card_rules(4, explicit).spec == "standard"
+    default = medici_sim.simulate(3000, players=4, strategies="greedy,expert,random,collector", seed=4)
+    spelled = medici_sim.simulate(3000, players=4, strategies="greedy,expert,random,collector", seed=4,
+                                  variant=explicit)
+    pd_equal(default.seats, spelled.seats)
+    assert spelled.summary["variant"] == "standard"
+
+
+def test_a_preset_is_its_values_and_the_same_as_variant():
+    assert card_rules(4, "big_bonus_min=8").spec == "bonus20"  # R19: bonus20 is this one change at 4 players
+    assert card_rules(2, "big_bonus_min=10").spec == "bonus20" and card_rules(2, "big_bonus_min=8").spec != "bonus20"
+    lineup = "collector,expert,greedy,random"
+    named = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, variant="bonus20")
+    spelled = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, variant="big_bonus_min=8")
+    pd_equal(named.seats, spelled.seats)
+    assert card_rules(4, "bonus20,big_bonus=15").spec == "bonus20,big_bonus=15"
+    assert card_rules(4, "big_bonus=15,bonus20").spec == "bonus20,big_bonus=15"  # canonical: presets first
+    assert card_rules(4, "bonus20,standard").spec == "bonus20"  # a preset sets only what it changes
+
+
+def test_other_rules_change_the_games():
+    standard = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1)
+    richer = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1, variant="ship_payouts=60/40/20/0")
+    assert (richer.seats["mean_florins"] > standard.seats["mean_florins"]).all()
+
+
+@pytest.mark.parametrize("param", RULE_BOOK.params, ids=lambda p: p.name)
+def test_each_parameters_range_is_enforced(param):
+    players = 4
+    size = param.length(players, RULE_BOOK.defaults(players)) if param.length else None
+    for value in (param.low - 1, param.high + 1):
+        text = "/".join([str(value)] * size) if size else str(value)
+        with pytest.raises(RulesError, match=f"{param.name}=.* is out of range.*{param.point}"):
+            card_rules(players, f"{param.name}={text}")
+    for value in (param.low, param.high):
+        text = "/".join([str(value)] * size) if size else str(value)
+        spec = "" if param.name == "big_bonus_min" and value else f"{param.name}={text}"
+        if param.name == "bonus_min" and value == param.high:
+            continue  # above any big bonus threshold is fine; the contradiction is tested below
+        card_rules(players, spec or "standard")
+
+
+BAD_SPECS = [
+    ("bonus30", "unknown rule 'bonus30' in the card game; did you mean bonus20?"),
+    ("ship_capcity=4", "did you mean ship_capacity?"),
+    ("ship_payouts=30/20/10", "ship_payouts needs 4 values at 4 players (one per place, R14), got 3"),
+    ("majority_payouts=10", "majority_payouts needs 2 values"),
+    ("days=2/3", "days is one number (R22)"),
+    ("bonus=ten", "bonus='ten' is not a whole number"),
+    ("bonus=1.5", "is not a whole number"),
+    ("bonus20,,days=2", "empty item"),
+    ("bonus20=1", "bonus20 is a preset of the card game's rules: write it without a value"),
+    ("days", "days needs a value: days=VALUE (R22)"),
+    ("big_bonus_min=4", "big_bonus_min=4 must be above bonus_min=5"),
+    ("nowhere.toml", "cannot read the rules file nowhere.toml"),
+]
+
+
+@pytest.mark.parametrize("spec,message", BAD_SPECS)
+def test_bad_specs_are_refused_in_one_line(capsys, spec, message):
+    with pytest.raises(ConfigError, match="variant=") as error:
+        medici_sim.simulate(10, variant=spec)
+    assert message in str(error.value) and "\n" not in str(error.value)
+    code, out, err = run(capsys, "-n", "10", "--rules", spec)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err and err.startswith(
+        "medici-sim: error: --rules: "), err
+
+
+def test_players_outside_the_rules_are_refused():
+    with pytest.raises(RulesError, match="for 2-6 players, not 7"):
+        RULE_BOOK.resolve("standard", 7)
+
+
+def test_another_games_rule_is_named_as_such():
+    books = [g.rule_book for g in GAMES.values() if g.rule_book is not None and g.name != "card"]
+    for book in books:
+        name = next(n for n in book.names if n not in RULE_BOOK.names)
+        with pytest.raises(RulesError, match=f"{name} is a rule of the {book.game} game, not of the card game"):
+            RULE_BOOK.resolve(f"{name}=1", 4, tuple(books))
+
+
+def test_a_toml_file_names_a_rule_set(tmp_path, capsys):
+    good = tmp_path / "big.toml"
+    good.write_text('presets = ["bonus20"]\nbig_bonus = 30\nship_payouts = [40, 20, 10, 0]\n')
+    assert card_rules(4, str(good)).spec == "bonus20,ship_payouts=40/20/10/0,big_bonus=30"
+    slashed = tmp_path / "slashed.toml"
+    slashed.write_text('ship_payouts = "40/20/10/0"\n')
+    assert card_rules(4, str(slashed))["ship_payouts"] == (40, 20, 10, 0)
+    broken = tmp_path / "broken.toml"
+    broken.write_text("big_bonus = \n")
+    code, out, err = run(capsys, "-n", "10", "--rules", str(broken))
+    assert code == 2 and "is not valid TOML" in err and err.count("\n") == 1
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("big_bonsu = 3\n")
+    with pytest.raises(RulesError, match="did you mean big_bonus"):
+        card_rules(4, str(unknown))
+
+
+def test_the_rules_command_lists_every_parameter(capsys):
+    code, out, err = run(capsys, "rules", "--players", "2", "--rules", "bonus20,bonus=12")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Medici: The Card Game, 2 players, rules: bonus20,bonus=12"
+    for param in RULE_BOOK.params:
+        assert any(line.startswith(param.name + " ") and param.point in line for line in lines), param.name
+    assert any(line.split()[:3] == ["ship_payouts", "20/0", "20/0"] for line in lines)  # R14 at 2 players
+    assert any(line.split()[:3] == ["big_bonus_min", "10", "0"] for line in lines)  # bonus20 at 2 players: 10
+    code, out, err = run(capsys, "rules", "-p", "5", "--format", "json")
+    data = json.loads(out)
+    assert data["rules"] == "standard" and data["players"] == 5 and set(data["presets"]) == {"standard", "bonus20"}
+    values = {row["name"]: row["value"] for row in data["parameters"]}
+    assert values["ship_payouts"] == "/".join(map(str, SHIP_PAYOUTS[5]))
+    assert run(capsys, "rules", "-p", "9")[0] == 2
+
+
+def test_the_rule_set_is_in_the_outputs(tmp_path, capsys):
+    out_file = tmp_path / "run.json"
+    code, out, err = run(capsys, "-n", "500", "-p", "3", "--rules", "days=2,bonus=15", "--out", str(out_file), "-q")
+    assert code == 0, err
+    assert "days=2,bonus=15" in out
+    assert json.loads(out_file.read_text())["summary"]["variant"] == "days=2,bonus=15"
+
+
+def pd_equal(a, b):
+    assert a.shape == b.shape and np.array_equal(a.to_numpy(), b.to_numpy())
