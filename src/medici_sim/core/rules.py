@@ -4,13 +4,15 @@ A game declares its :class:`RuleBook`: every number of its rules a designer may 
 :class:`RuleParam` (a default per player count, an allowed range, the rule point, a one-line
 meaning), and its presets (``standard`` first, then variants such as the card game's
 ``bonus20``; a preset sets only the values it changes). A *spec* names a rule set: a comma
-list of presets and ``name=value`` items, applied left to right over the defaults (``bonus20,big_bonus=15``), or a TOML file of the
-same (a spec ending in ``.toml``). Lists are written slash-separated (``ship_payouts=30/20/10/0``).
+list of presets and ``name=value`` items, applied left to right over the defaults
+(``bonus20,big_bonus=15``), or a TOML file of the same (a spec ending in ``.toml``). Lists
+are written slash-separated (``ship_payouts=30/20/10/0``).
 
 A :class:`RuleSet` is the values in force at one player count. Its ``spec`` is canonical,
 the same for every spec that gives the same values: the nearest preset, then the values
-that differ from it, in the book's order (``days=2``, not ``standard,days=2``). So ``bonus_min=5`` at 4 players *is* ``standard``,
-and a run, its checkpoint and its tables name a rule set one way only.
+that differ from it, in the book's order (``days=2``, not ``standard,days=2``). So
+``bonus_min=5`` at 4 players *is* ``standard``, and a run, its checkpoint and its tables
+name a rule set one way only.
 """
 from __future__ import annotations
 
