@@ -104,6 +104,7 @@ BAD = {
     "strategy": NAMES + [None],
     "against": NAMES + [None],
     "variant": [5, ["standard"], "", "bonus30"],
+    "vs": [5, ["bonus20"], "", "bonus30"],
     "seating": [None, 5, "", "sideways"],
     "deck": FILES,
     "plugins": FILES + [[""], [None]],

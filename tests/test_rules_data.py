@@ -189,3 +189,30 @@ def test_the_rule_set_is_in_the_outputs(tmp_path, capsys):
 
 def pd_equal(a, b):
     assert a.shape == b.shape and np.array_equal(a.to_numpy(), b.to_numpy())
+
+
+def test_balance_compares_any_two_rule_sets(capsys, tmp_path):
+    default = medici_sim.balance(1500, players=3, strategies="greedy,collector,random")
+    named = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", variant="standard",
+                               vs="big_bonus_min=8")  # bonus20 at 3 players, spelled out
+    pd_equal(default.strategies.drop(columns="strategy"), named.strategies.drop(columns="strategy"))
+    other = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", variant="days=2", vs="days=4")
+    assert {"win_rate_days=2", "win_rate_days=4"} <= set(other.strategies.columns)
+    saved = tmp_path / "balance.ckpt"
+    args = ["balance", "-n", "600", "-p", "3", "-s", "greedy,random", "--rules", "ship_capacity=4", "--vs",
+            "ship_capacity=6", "-q", "--out", str(tmp_path / "a.json")]
+    assert run(capsys, *args, "--checkpoint", str(saved))[0] == 0
+    code, out, err = run(capsys, "balance", "--resume", str(saved), "-q", "--out", str(tmp_path / "b.json"))
+    assert code == 0, err
+    assert json.loads((tmp_path / "a.json").read_text())["strategies"] == \
+        json.loads((tmp_path / "b.json").read_text())["strategies"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rules", "bonus20", "--vs", "big_bonus_min=8"], "--vs: big_bonus_min=8 is the same rule set as bonus20"),
+    (["--vs", "nonsense=1"], "--vs: unknown rule 'nonsense'"),
+    (["-g", "classic", "--vs", "standard"], "name both, --rules A --vs B"),
+])
+def test_balance_refuses_rule_sets_it_cannot_compare(capsys, args, message):
+    code, out, err = run(capsys, "balance", "-n", "100", "-p", "4", *args)
+    assert code == 2 and err.count("\n") == 1 and message in err, err

@@ -222,13 +222,14 @@ class StudyRequest:
     deck_argument: str = "deck"
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
+    vs: str | None = None  # balance: the rule set compared with ``variant``'s
 
     def study(self) -> studies.Study:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
         return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
                                  variant=self.variant, seed=self.seed, deck=self.deck, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
-                                 deck_argument=self.deck_argument)
+                                 deck_argument=self.deck_argument, vs=self.vs)
 
     def start(self) -> tuple[studies.Study, list]:
         """The study, checked, and its tournaments (``studies.plan``; a resumed study's restored)."""
@@ -408,10 +409,11 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int = 4,
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
            deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
-           tuned: str | TuneReport | None):
+           tuned: str | TuneReport | None, vs: str | None = None):
     _load(plugins)
     study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck,
-                                      precision, tuned._document() if isinstance(tuned, TuneReport) else tuned).start()
+                                      precision, tuned._document() if isinstance(tuned, TuneReport) else tuned,
+                                      vs=vs).start()
     return study, tournaments, play_study(study, tournaments)
 
 
@@ -441,16 +443,18 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 def balance(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
-            plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None) -> BalanceReport:
-    """Does a game's variant change the balance (``medici-sim balance``; the card game's bonus20,
-    R19: a game's ``balance_variants``)? The same tournaments under both rules, side by side,
-    with a verdict in words. ``deck``
+            plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None,
+            variant: str | None = None, vs: str | None = None) -> BalanceReport:
+    """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
+    ``variant`` and ``vs`` (rules specs; by default the game's ``balance_variants``: the card
+    game's standard and bonus20, R19) in the same tournaments, side by side, with a verdict in
+    words. ``deck``
     as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
     count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
     (tune with ``variant="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
-    study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
-                                          precision, plugins, tuned)
+    study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads, deck,
+                                          precision, plugins, tuned, vs)
     return balance_report(study, tournaments, complete)
 
 

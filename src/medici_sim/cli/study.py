@@ -54,9 +54,9 @@ def study_options(command_name: str):
     to compare (any other is refused with a word on compare)."""
     balanced = [game for game in GAMES.values() if game.balance_variants]
     game = dict(metavar=f"[{'|'.join(g.name for g in balanced)}]",
-                help=f"The game: {' or '.join(g.name for g in balanced)} (balance needs rules to compare: "
+                help=f"The game: {' or '.join(g.name for g in balanced)} (balance compares by default "
                      + "; ".join(f"{' and '.join(g.balance_variants)}, {g.rules('variant')}" for g in balanced)
-                     + "; the other games have none yet, and compare plays every game).") \
+                     + "; any game with --rules A --vs B).") \
         if command_name == "balance" else dict(help=game_help())
     options = [  # balance takes every game, and refuses those without rules to compare with a word on compare
         click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(), show_default=True,
@@ -129,7 +129,7 @@ def _deck_specs(options: dict) -> list[str]:
 
 def _request(options: dict, given: set[str], command: str) -> StudyRequest:
     return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
-                        strategies=options["strategies_spec"], variant=options.get("variant"),
+                        strategies=options["strategies_spec"], variant=options.get("variant"), vs=options.get("vs"),
                         seed=options["seed"], deck=_deck_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
                         deck_argument="deck" if options["decks_spec"] is None else "decks",
@@ -250,19 +250,25 @@ def compare(ctx, **options):
 
 def _balance_help() -> str:
     """balance's help: each game's rules it compares (``Game.balance_variants``)."""
-    return " ".join(f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
-                    f"{base.capitalize()} against {other}, side by side."
-                    for g in GAMES.values() if g.balance_variants for base, other in [g.balance_variants])
+    return ("Does a change of rules change the balance? Two rule sets (--rules A --vs B) played in the same games, "
+            "side by side, with a verdict in words. By default: " + " ".join(
+                f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
+                f"{base.capitalize()} against {other}."
+                for g in GAMES.values() if g.balance_variants for base, other in [g.balance_variants]))
 
 
 @click.command(cls=Command, help=_balance_help())
 @study_options("balance")
+@rules_option()
+@click.option("--vs", default=None, metavar="SPEC",
+              help="The rule set compared with --rules's, as --rules writes it [default: the game's other balance "
+                   "rules: the card game's bonus20; other games: name both].")
 @click.pass_context
 def balance(ctx, **options):
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
     tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
-    base, other = study.game.balance_variants
+    base, other = study.variants("balance")
     titles = {
         "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),

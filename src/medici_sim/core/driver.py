@@ -205,19 +205,20 @@ class RunConfig:
         return rule_set(_game(self.game), self.variant, self.players)
 
 
-def canonical_rules(game: Game, spec: str, players: int) -> str:
+def canonical_rules(game: Game, spec: str, players: int, argument: str = "variant") -> str:
     """``spec``'s rule set at ``players`` in canonical form (core.rules); ConfigError, in one line,
-    for a spec that names none. A game without a rule book knows only its variants' names."""
-    spec = text(spec, "variant")
+    for a spec that names none (naming ``argument``). A game without a rule book knows only its
+    variants' names."""
+    spec = text(spec, argument)
     if game.rule_book is None:
         if spec not in game.variants:
-            raise ConfigError(f"{named('variant')} must be one of {', '.join(game.variants)} in the {game.name} "
+            raise ConfigError(f"{named(argument)} must be one of {', '.join(game.variants)} in the {game.name} "
                               f"game, got {spec!r}")
         return spec
     try:
         return rule_set(game, spec, players).spec
     except RulesError as exc:
-        raise ConfigError(f"{named('variant')}: {exc}") from None
+        raise ConfigError(f"{named(argument)}: {exc}") from None
 
 
 def rule_set(game: Game, spec: str, players: int) -> RuleSet:

@@ -74,7 +74,8 @@ def saved_study(configuration: dict, command: str, threads: int) -> studies.Stud
             for s in saved_strategies(t["strategies"], game.name)})
         strategies = tuple(seat_strategy(s.name, game.name) for s in strategies)
     return studies.Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in configuration["tournaments"])),
-                         strategies=strategies, variant=first["variant"] if command == "compare" else None,
+                         strategies=strategies, variant=first["variant"],
+                         vs=configuration["tournaments"][1]["variant"] if command == "balance" else None,
                          seed=first["seed"], decks=decks, games=configuration["games"],
                          precision=configuration["precision"], threads=threads, tuned=tuned)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ..core.arguments import ConfigError, file_names, in_api, named, real, text
-from ..core.driver import SeatStrategy, check_games, check_seed, check_threads
+from ..core.driver import SeatStrategy, canonical_rules, check_games, check_seed, check_threads
 from ..core.registry import GAMES, Game
 from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
 from ..core.stats import mean_win_margin
@@ -117,13 +117,14 @@ class Study:
     game: Game
     counts: tuple[int, ...]
     strategies: tuple[SeatStrategy, ...]
-    variant: str | None  # compare: the rules to play (None: the game's standard rules); balance: None
+    variant: str | None  # the rules to play (a rules spec; None: the game's standard rules); balance: the first
     seed: int
     decks: tuple  # one or more decks (``load_decks``), each its own block of configurations
     games: int
     precision: float | None
     threads: int
     tuned: TunedParameters | None = None  # balance --tuned: each rule and player count plays its own parameters
+    vs: str | None = None  # balance: the rule set compared with ``variant``'s (None: the game's other balance rules)
 
     @property
     def several_decks(self) -> bool:
@@ -136,15 +137,21 @@ class Study:
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
-        if command == "balance" and not self.game.balance_variants:
+        if command == "balance" and not self.game.balance_variants and (self.variant is None or self.vs is None):
             balanced = [g for g in GAMES.values() if g.balance_variants]
             offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
-            raise ConfigError(f"balance compares two rule sets of a game ({offered}); the {self.game.name} game has "
-                              f"no variants to compare (use compare "
+            raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
+                              f"{self.game.name} game has no variants to compare by default: name both, "
+                              f"{named('variant')} A {named('vs')} B (or use compare "
                               + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
-        if self.variant is not None and self.variant not in self.game.variants:
-            raise ConfigError(f"{named('variant')}: the {self.game.name} game's rules are "
-                              f"{', '.join(self.game.variants)}, got {self.variant!r}")
+        for players in self.counts:
+            arguments = ("variant", "vs")[:len(self.variants(command))]  # compare plays one rule set
+            canonical = [canonical_rules(self.game, rules, players, argument)
+                         for rules, argument in zip(self.variants(command), arguments, strict=True)]
+            if command == "balance" and canonical[0] == canonical[1]:
+                raise ConfigError(f"{named('vs')}: {self.variants(command)[1]} is the same rule set as "
+                                  f"{self.variants(command)[0]} at {players} players ({canonical[0]}): nothing to "
+                                  "compare")
         check_games(self.games)
         check_seed(self.seed)
         check_threads(self.threads)
@@ -193,8 +200,12 @@ class Study:
                               f"the {variant} rules; tune every strategy of the study into one file: {advice}")
 
     def variants(self, command: str) -> tuple[str, ...]:
-        """The rules each player count plays: balance's two (the game's ``balance_variants``), or compare's one."""
-        return self.game.balance_variants if command == "balance" else (self.variant or self.game.variants[0],)
+        """The rules each player count plays: balance's two (``variant`` and ``vs``, by default the game's
+        ``balance_variants``), or compare's one."""
+        if command == "balance":
+            default = self.game.balance_variants or (None, None)
+            return self.variant or default[0], self.vs or default[1]
+        return (self.variant or self.game.variants[0],)
 
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
@@ -229,7 +240,8 @@ class Study:
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
               variant: str | None, seed: int, deck: str | Sequence[str] | None, games: int, precision: float | None,
-              threads: int | None, tuned: str | Mapping | None, deck_argument: str = "deck") -> Study:
+              threads: int | None, tuned: str | Mapping | None, deck_argument: str = "deck",
+              vs: str | None = None) -> Study:
     """A study as the command line and the Python API describe it, every argument checked:
     ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``deck``
     as ``load_decks`` takes it (``deck_argument``: the option that gave it); ``tuned`` as
@@ -242,7 +254,8 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
                  decks=load_decks(definition, deck, deck_argument), games=check_games(games),
                  precision=None if precision is None else real(precision, "precision"),
                  threads=default_threads(threads),
-                 tuned=None if tuned is None else load_tuned(tuned, definition.name))
+                 tuned=None if tuned is None else load_tuned(tuned, definition.name),
+                 vs=None if vs is None else text(vs, "vs"))
 
 
 def plan(study: Study, command: str) -> list[Tournament]:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from ..core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, STAT_WIN60
 from ..core.checkpoint import SavedFormat
-from ..core.driver import MAX_GAMES, SeatStrategy
+from ..core.driver import MAX_GAMES, ConfigError, SeatStrategy, canonical_rules
 from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_strategies
 from ..core.registry import Game
-from ..core.saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector, show, whole_number
+from ..core.saved import MAX_INT, Invalid, check_keys, int_matrix, int_vector, show, whole_number
 from ..core.totals_check import TotalsRules, check_pairs, check_same_sums
 from .tournament import lineups
 
@@ -85,7 +85,11 @@ def _tournament(saved, where: str) -> _Tournament:
     check_keys(saved, where, TOURNAMENT_KEYS)
     game = valid_game(saved["game"], f"{where}.game")
     players = valid_players(saved["players"], f"{where}.players", game)
-    variant = choice(saved["variant"], f"{where}.variant", game.variants, f"the {game.name} game's rules")
+    variant = saved["variant"]
+    try:
+        canonical_rules(game, variant, players)
+    except ConfigError as exc:
+        raise Invalid(f"{where}.variant {show(variant)} names no rule set: {exc}") from None
     seed = whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT)
     config_index = whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT)
     strategies = valid_strategies(saved["strategies"], f"{where}.strategies", game, None)
@@ -128,10 +132,11 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
         if command == "compare":
             index, variant = first_index + i, first.variant
         else:
-            pair = first.game.balance_variants
-            if len(pair) != 2:
-                raise Invalid(f"balance compares two rule sets; the {first.game.name} game names none to compare")
+            pair = (first.variant, tournaments[1].variant if len(tournaments) > 1 else None)
             index, variant = first_index + i // 2, pair[i % 2]
+            if i == 1 and t.variant == first.variant:
+                raise Invalid(f"{where}.variant is {show(t.variant)}, the rules of tournaments[0] too: balance "
+                              "compares two rule sets")
             if i % 2 and t.players != tournaments[i - 1].players:
                 raise Invalid(f"{where}.players is {t.players}, but its {pair[0]} tournament has "
                               f"{tournaments[i - 1].players}")
@@ -144,8 +149,7 @@ def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first
             raise Invalid(f"{where}.players is {t.players}, but the player counts are played once each, "
                           "in increasing order")
     if command == "balance" and len(tournaments) % 2:
-        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not "
-                      f"{' and '.join(tournaments[0].game.balance_variants)} pairs")
+        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments, not pairs of rule sets")
 
 
 def _tournament_progress(saved, where: str, t: _Tournament, games: int, precision, leader: dict | None) -> None:
