@@ -216,3 +216,17 @@ def test_balance_compares_any_two_rule_sets(capsys, tmp_path):
 def test_balance_refuses_rule_sets_it_cannot_compare(capsys, args, message):
     code, out, err = run(capsys, "balance", "-n", "100", "-p", "4", *args)
     assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def test_a_run_under_other_rules_resumes_and_a_checkpoint_of_a_preset_still_does(tmp_path, capsys):
+    """Checkpoints saved before rules were data name a preset ("bonus20"): they resume as before."""
+    saved = tmp_path / "run.ckpt"
+    for rules in ("days=2,ship_payouts=50/0/0", "bonus20"):
+        args = ["-n", "3000", "-p", "3", "-s", "greedy,collector,random", "--rules", rules, "-q"]
+        code, whole, err = run(capsys, *args)
+        assert code == 0, err
+        assert run(capsys, *args, "--checkpoint", str(saved), "--overwrite-checkpoint")[0] == 0
+        assert json.loads(saved.read_text())["configuration"]["variant"] == rules
+        code, resumed, err = run(capsys, "--resume", str(saved), "-q")
+        assert code == 0, err
+        assert resumed.split("Run")[0] == whole.split("Run")[0]

@@ -12,7 +12,7 @@ import re
 
 from .arguments import named
 from .dispatch import strategies_fingerprint
-from .driver import ConfigError, SeatStrategy, seat_strategy
+from .driver import ConfigError, SeatStrategy, canonical_rules, seat_strategy
 from .registry import GAMES, Game
 from .saved import Invalid, as_text, check_keys, show, whole_number
 
@@ -67,6 +67,17 @@ def valid_players(value, where: str, game: Game) -> int:
     if type(value) is not int or not game.min_players <= value <= game.max_players:
         raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes {game.min_players} to "
                       f"{game.max_players} players")
+    return value
+
+
+def valid_rules(value, where: str, game: Game, players: int) -> str:
+    """A saved rule set: a rules spec naming one at ``players`` (a preset's name, as every
+    checkpoint before rules were data saved), kept as saved."""
+    try:
+        canonical_rules(game, value, players)
+    except ConfigError as exc:
+        raise Invalid(f"{where} is {show(value)}, which names no rule set of the {game.name} game: "
+                      f"{str(exc).partition(': ')[2] or exc}") from None
     return value
 
 

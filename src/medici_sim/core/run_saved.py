@@ -17,6 +17,7 @@ from .identity import (
     valid_deck,
     valid_game,
     valid_players,
+    valid_rules,
     valid_strategies,
 )
 from .registry import Game, get_game
@@ -50,7 +51,7 @@ def check_run(configuration, progress) -> None:
     players = valid_players(configuration["players"], "configuration.players", game)
     games = whole_number(configuration["games"], "configuration.games", 1, MAX_GAMES)
     seed = whole_number(configuration["seed"], "configuration.seed", 0, MAX_INT)
-    variant = choice(configuration["variant"], "configuration.variant", game.variants, f"the {game.name} game's rules")
+    variant = valid_rules(configuration["variant"], "configuration.variant", game, players)
     seating = choice(configuration["seating"], "configuration.seating", SEATING_MODES, "seatings")
     strategies = valid_strategies(configuration["strategies"], "configuration.strategies", game, players)
     deck = valid_deck(configuration["deck"], "configuration.deck", game)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from ..core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, STAT_WIN60
 from ..core.checkpoint import SavedFormat
-from ..core.driver import MAX_GAMES, ConfigError, SeatStrategy, canonical_rules
-from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_strategies
+from ..core.driver import MAX_GAMES, SeatStrategy
+from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_rules, valid_strategies
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_matrix, int_vector, show, whole_number
 from ..core.totals_check import TotalsRules, check_pairs, check_same_sums
@@ -85,11 +85,7 @@ def _tournament(saved, where: str) -> _Tournament:
     check_keys(saved, where, TOURNAMENT_KEYS)
     game = valid_game(saved["game"], f"{where}.game")
     players = valid_players(saved["players"], f"{where}.players", game)
-    variant = saved["variant"]
-    try:
-        canonical_rules(game, variant, players)
-    except ConfigError as exc:
-        raise Invalid(f"{where}.variant {show(variant)} names no rule set: {exc}") from None
+    variant = valid_rules(saved["variant"], f"{where}.variant", game, players)
     seed = whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT)
     config_index = whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT)
     strategies = valid_strategies(saved["strategies"], f"{where}.strategies", game, None)

@@ -18,6 +18,7 @@ from ..core.identity import (
     valid_deck,
     valid_game,
     valid_players,
+    valid_rules,
     valid_strategies,
 )
 from ..core.registry import GAMES, get_game
@@ -93,6 +94,7 @@ def check_tune(configuration, progress) -> None:
         if entry["against"] is not None:
             valid_strategies(entry["against"], f"{where}.against", game, players - 1)
         valid_deck(entry["deck"], f"{where}.deck", game)
+        valid_rules(entry["variant"], f"{where}.variant", game, players)
         for key, high in (("evaluations", MAX_INT), ("games_per_eval", MAX_INT), ("fresh_games", MAX_INT),
                           ("seed", MAX_INT), ("popsize", 1000)):
             whole_number(entry[key], f"{where}.{key}", 2 if key == "popsize" else 0 if key == "seed" else 1, high)
