@@ -37,6 +37,7 @@ from medici_sim.games.card.rules import (
     GOODS,
     MAJORITY_PAYOUTS,
     MAX_PLAYERS,
+    RULE_BOOK,
     SHARE_COIN,
     SHIP_PAYOUTS,
     VARIANTS,
@@ -451,7 +452,7 @@ BAD_OPTIONS = st.one_of(
     st.tuples(st.just("--strategies"), _JUNK_NAME_TEXT.filter(lambda s: not any(n in s for n in REGISTRY))),
     st.tuples(st.just("--strategies"), _bad_strategy_params()),
     st.tuples(st.just("--strategies"), st.sampled_from([2, 3, 5, 6]).map(lambda k: ",".join(["random"] * k))),
-    st.tuples(st.just("--variant"), st.text(max_size=15).filter(lambda s: s not in VARIANTS)),
+    st.tuples(st.just("--variant"), st.text(max_size=15).filter(lambda s: not _names_rules(s))),
     st.tuples(st.just("--seating"), st.text(max_size=15).filter(lambda s: s not in SEATING_MODES)),
 )
 
@@ -464,6 +465,14 @@ def test_bad_option_values_are_one_line_errors(capsys, tmp_path, option):
     never = tmp_path / "never.json"
     code, out, err = run(capsys, "-n", "50", "-p", "4", "-q", "--out", str(never), f"{name}={value}")
     assert_one_line_error(code, out, err, never)
+
+
+def _names_rules(spec: str) -> bool:
+    try:
+        RULE_BOOK.resolve(spec, 4)
+    except ValueError:
+        return False
+    return True
 
 
 # ============================================================== bugs found by fuzzing (now fixed)

@@ -463,14 +463,14 @@ def test_the_advice_for_a_tuned_file_without_some_parameters_writes_one_with_all
     code, _, err = run(capsys, "balance", "-s", "greedy,cautious,random", "-p", "2,3", "--tuned", str(tuned))
     assert code == 2 and "has no parameters for cautious at 2 players under the standard rules" in err, err
     advice = err.split("into one file: ")[1].split(", then --tuned FILE.json")[0]
-    assert advice == "medici-sim tune greedy,cautious --game card --players 2,3 --variant all --out FILE.json"
+    assert advice == "medici-sim tune greedy,cautious --game card --players 2,3 --rules all --out FILE.json"
     tasks = tune_request(tune_command.make_context("tune", shlex.split(advice)[2:]).params).tasks()
     assert {(t.strategy, t.players, t.variant) for t in tasks} == {
         (s, p, v) for s in ("greedy", "cautious") for p in (2, 3) for v in ("standard", "bonus20")}
     plugin = Path(__file__).parents[1] / "examples" / "green_lover.py"  # a plug-in's strategy: tune loads it too
     code, _, err = run(capsys, "balance", "--plugin", str(plugin), "-s", "green_lover,random", "-p", "2",
                        "--tuned", str(tuned))
-    assert code == 2 and (f"medici-sim tune green_lover --game card --players 2 --variant all --plugin {plugin} "
+    assert code == 2 and (f"medici-sim tune green_lover --game card --players 2 --rules all --plugin {plugin} "
                           "--out FILE.json") in err, err
 
 

@@ -17,6 +17,7 @@ C20), so the same seed, seat and answers replay the same game.
 from __future__ import annotations
 
 import secrets
+import shlex
 import sys
 import threading
 import time
@@ -171,7 +172,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     say(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
     say(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
         f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
-        + (f" --variant {config.variant}" if config.variant != game.variants[0] else "")
+        + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.variants[0] else "")
         + (" --wide" if wide else "") + ". Ctrl-C leaves.")
     try:  # a person's game cannot be played again: a bot that fails is named without its seat
         with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \

@@ -193,7 +193,7 @@ class Study:
             advice = (f"report = medici_sim.tune({','.join(tunable)!r}, game={self.game.name!r}, players={counts!r}, "
                       f"variant={rules!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
                       if in_api() else
-                      f"medici-sim tune {','.join(tunable)} --game {self.game.name} --players {counts} --variant "
+                      f"medici-sim tune {','.join(tunable)} --game {self.game.name} --players {counts} --rules "
                       f"{rules}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
                       + " --out FILE.json, then --tuned FILE.json")
             raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
