@@ -25,6 +25,7 @@ from ._version import __version__
 _PUBLIC = {
     **dict.fromkeys(("simulate", "compare", "balance", "tune", "trace", "strategies", "list_games", "RunReport",
                      "CompareReport", "BalanceReport", "TuneReport", "TraceReport"), "api"),
+    **dict.fromkeys(("sweep", "design", "SweepReport", "DesignReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
     "DeckError": "core.arguments",
     "PluginError": "core.plugins",

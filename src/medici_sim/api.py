@@ -34,7 +34,9 @@ from .core.run_saved import RUN, run_configuration, saved_run
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
 from .core.tracing import narrate_game, trace_config
+from .study import design as designs
 from .study import resume, studies, tune_saved, tuning
+from .study import sweep as sweeps
 from .study.tournament_saved import BALANCE, COMPARE
 from .study.tune_saved import TUNE
 
@@ -117,6 +119,28 @@ class TuneReport(_Answer):
     def _document(self) -> dict:
         """The tables as ``tune --out FILE.json`` holds them (what ``tuned=`` reads)."""
         return {name: json.loads(getattr(self, name).to_json(orient="records")) for name in ("tuned", "cross_check")}
+
+
+@dataclass(frozen=True)
+class SweepReport(_Answer):
+    """``sweep``'s answer: per point and strategy (``strategies``: win rate, paired change from
+    the previous point) and per point (``points``: seat 1, seat spread, strategies' spread)."""
+
+    strategies: pd.DataFrame
+    points: pd.DataFrame
+    summary: dict
+
+
+@dataclass(frozen=True)
+class DesignReport(_Answer):
+    """``design``'s answer: base and best rules on fresh games (``remeasured``, ``scores``,
+    ``verdict``), and the search's ``trials``."""
+
+    remeasured: pd.DataFrame
+    scores: pd.DataFrame
+    verdict: str
+    trials: pd.DataFrame
+    summary: dict
 
 
 @dataclass(frozen=True)
@@ -277,6 +301,52 @@ def balance_report(study: studies.Study, tournaments: list, complete: bool) -> B
     tables, text = studies.balance_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
     return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text})
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    """A sweep (``sweep``): ``rule`` one or two ranges NAME=LO..HI[:STEP], ``variant`` the base rules."""
+
+    rule: str | Sequence[str]
+    games: int = 20_000
+    game: str | None = None
+    players: str | int | Sequence[int] = 4
+    strategies: str | Sequence[str] | None = None
+    variant: str | None = None
+    seed: int = 0
+    threads: int | None = None
+    deck: str | PathLike | None = None
+    precision: float | None = None
+
+    def sweep(self, max_points: int | None = sweeps.MAX_POINTS) -> sweeps.Sweep:
+        """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
+        return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
+                                strategies=self.strategies, variant=self.variant, seed=self.seed, deck=self.deck,
+                                games=self.games, precision=self.precision, threads=self.threads, tuned=None)
+
+
+def play_sweep(swept: sweeps.Sweep, watch: Watch = Watch()) -> SweepReport | None:
+    """Play a sweep's points and make its tables; None when stopped before any game."""
+    answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, watch.runner, watch.compiling)
+    return None if answer is None else SweepReport(**answer)
+
+
+@dataclass(frozen=True)
+class DesignRequest(SweepRequest):
+    """A design question (``design``): the box ``rule`` spans, ``target``, ``trials`` of ``games`` each."""
+
+    target: str = "strategies"
+    trials: int = 40
+    fresh_games: int = 100_000
+
+    def design(self) -> designs.Design:
+        return designs.new_design(self.sweep(max_points=None), self.target, self.trials, self.fresh_games)
+
+
+def play_design(question: designs.Design, watch: Watch = Watch()) -> DesignReport | None:
+    """Search, then re-measure the best values and the base rules; None when stopped before the answer."""
+    answer = designs.run(question, watch.progress, watch.stop, watch.runner, watch.compiling)
+    return None if answer is None else DesignReport(**answer)
 
 
 @dataclass(frozen=True)
@@ -452,6 +522,33 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
     study, tournaments, complete = _study("balance", games, game, players, strategies, None, seed, threads, deck,
                                           precision, plugins, tuned)
     return balance_report(study, tournaments, complete)
+
+
+@_api
+def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = None,
+          players: str | int | Sequence[int] = 4, strategies: str | Sequence[str] | None = None,
+          variant: str | None = None, seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
+          precision: float | None = None, plugins: Sequence[str | PathLike] = ()) -> SweepReport:
+    """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
+    of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
+    over the base rules ``variant``, every point on the same games (common random numbers)."""
+    _load(plugins)
+    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+                                   precision).sweep())
+
+
+@_api
+def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int = 40, games: int = 20_000,
+           fresh_games: int = 100_000, game: str | None = None, players: int = 4,
+           strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
+           threads: int | None = None, deck: str | PathLike | None = None,
+           plugins: Sequence[str | PathLike] = ()) -> DesignReport:
+    """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
+    ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
+    optuna's TPE search, then the best and the base rules (``variant``) on ``fresh_games`` fresh games."""
+    _load(plugins)
+    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+                                     target=target, trials=trials, fresh_games=fresh_games).design())
 
 
 @_api

@@ -31,6 +31,8 @@ from .listing import list_strategies
 from .play import play_command
 from .run import run_main
 from .study import balance, compare
+from .sweep import design as design_command
+from .sweep import sweep as sweep_command
 from .trace import trace_command
 from .tune import tune_command
 
@@ -104,6 +106,8 @@ cli.add_command(check_plugin_command)
 cli.add_command(trace_command)
 cli.add_command(play_command)
 cli.add_command(tune_command)
+cli.add_command(sweep_command)
+cli.add_command(design_command)
 
 
 def main(argv: list[str] | None = None) -> None:
