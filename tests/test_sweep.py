@@ -8,6 +8,7 @@ says "no better value" where the target cannot move (the big bonus's value while
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 
 import numpy as np
@@ -102,6 +103,16 @@ def test_bad_design_questions_are_refused_in_one_line(capsys, args, fragment):
     code, _, err = run(capsys, "design", "--rule", "bonus=0..20", "-s", "random,greedy", "-n", "100", "-q",
                        *(["--target", "seats"] if "--target" not in args else []), *args)
     assert code == 2 and err.count("\n") == 1 and fragment in err and "Traceback" not in err, (code, err)
+
+
+def test_missing_options_and_optuna_are_one_line(capsys, monkeypatch):
+    code, _, err = run(capsys, "sweep", "-p", "3")
+    assert code == 2 and "give one or two --rule ranges" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "design", "--rule", "bonus=0..20", "-p", "3")
+    assert code == 2 and "--target is needed" in err and err.count("\n") == 1
+    monkeypatch.setitem(sys.modules, "optuna", None)  # as if not installed
+    code, _, err = run(capsys, "design", "--rule", "bonus=0..20", "--target", "seats", "-p", "2", "-n", "100", "-q")
+    assert code == 2 and err == "medici-sim: error: design needs optuna: pip install 'medici-sim[design]'\n"
 
 
 def test_design_finds_a_planted_optimum(tmp_path):

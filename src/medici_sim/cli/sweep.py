@@ -45,9 +45,9 @@ def _options(command: str):
     """The options sweep and design share (design: --target, --trials, --fresh-games; sweep: --precision)."""
     many = "one count or a comma list such as 3,4,5" if command == "sweep" else "one count"
     options = [
-        click.option("--rule", "rule_specs", multiple=True, required=True, metavar="NAME=LO..HI[:STEP]",
-                     help=f"A rule parameter and its range: {RANGE_SYNTAX}; give one or two. `medici-sim rules "
-                          "--game GAME` lists the parameters and their ranges."),
+        click.option("--rule", "rule_specs", multiple=True, metavar="NAME=LO..HI[:STEP]",
+                     help=f"A rule parameter and its range (required): {RANGE_SYNTAX}; give one or two. "
+                          "`medici-sim rules --game GAME` lists the parameters and their ranges."),
         click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(), show_default=True,
                      help=game_help()),
         click.option("--games", "-n", type=int, default=20_000, show_default=True,
@@ -84,9 +84,10 @@ def _options(command: str):
         ]
     else:
         options += [
-            click.option("--target", required=True, metavar="strategies|seats|STRATEGY=RATE",
-                         help="strategies: the smallest spread of the strategies' win rates; seats: the smallest "
-                              "seat spread; STRATEGY=RATE: that strategy's win rate nearest RATE (collector=0.25)."),
+            click.option("--target", default=None, metavar="strategies|seats|STRATEGY=RATE",
+                         help="(Required) strategies: the smallest spread of the strategies' win rates; seats: the "
+                              "smallest seat spread; STRATEGY=RATE: that strategy's win rate nearest RATE "
+                              "(collector=0.25)."),
             click.option("--trials", type=int, default=40, show_default=True,
                          help="Rule sets the search plays (optuna's TPE; the base rules first, when in the box)."),
             click.option("--fresh-games", type=int, default=100_000, show_default=True,

@@ -67,8 +67,10 @@ class Target:
                                                                                abs(high - self.rate)), far
 
 
-def parse_target(spec: str, labels: list[str]) -> Target:
+def parse_target(spec: str | None, labels: list[str]) -> Target:
     """strategies, seats, or STRATEGY=RATE with the strategy among ``labels`` and 0 <= RATE <= 1."""
+    if spec is None:
+        raise ConfigError(f"{named('target')} is needed: strategies, seats or STRATEGY=RATE (e.g. collector=0.25)")
     spec = text(spec, "target").strip()
     if spec in TARGET_KINDS:
         if spec == "strategies" and len(labels) < 2:
