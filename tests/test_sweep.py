@@ -147,3 +147,31 @@ def test_sweep_cli_writes_its_tables(capsys, tmp_path):
     assert code == 0, err
     assert "bonus" in out.read_text().splitlines()[0] and (tmp_path / "sweep-points.csv").exists()
     assert "change from the previous point" in text
+
+
+def test_an_interrupted_sweep_resumes_to_the_same_tables(tmp_path, capsys):
+    """Stopped after its first batch and checkpointed, then resumed: the tables of one whole run."""
+    import threading
+
+    from medici_sim.api import SweepRequest, Watch, play_sweep
+    from medici_sim.core import checkpoint
+
+    request = SweepRequest("bonus=10..20:5", 300, **LINEUP)
+    whole = play_sweep(request.sweep())
+    path, stop = tmp_path / "sweep.ckpt", threading.Event()
+
+    def save_and_stop(configuration, progress):
+        checkpoint.save(path, "sweep", configuration, progress)
+        stop.set()
+
+    partial = play_sweep(request.sweep(), Watch(stop=stop, on_batch=save_and_stop))
+    assert partial.summary["partial"] and partial.summary["games_played"] < whole.summary["games_played"]
+    resumed = play_sweep(request.sweep(), resume=path)
+    assert resumed.strategies.equals(whole.strategies) and resumed.points.equals(whole.points)
+    code, _, err = run(capsys, "sweep", "--rule", "bonus=10..20:5", "-p", "3", "-s", "random,greedy", "-n", "300",
+                       "--seed", "4", "-q", "--resume", str(path))
+    assert code == 2 and err.startswith(f"medici-sim: error: --resume {path}: the ") and err.count("\n") == 1
+    path.write_text(path.read_text().replace('"done": [', '"done": [1'))
+    code, _, err = run(capsys, "sweep", "--rule", "bonus=10..20:5", "-p", "3", "-s", "random,greedy", "-n", "300",
+                       "-q", "--resume", str(path))
+    assert code == 2 and f"--resume {path}:" in err and err.count("\n") == 1

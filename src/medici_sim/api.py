@@ -123,8 +123,7 @@ class TuneReport(_Answer):
 
 @dataclass(frozen=True)
 class SweepReport(_Answer):
-    """``sweep``'s answer: per point and strategy (``strategies``: win rate, paired change from
-    the previous point) and per point (``points``: seat 1, seat spread, strategies' spread)."""
+    """``sweep``'s answer: per point and strategy (``strategies``) and per point (``points``)."""
 
     strategies: pd.DataFrame
     points: pd.DataFrame
@@ -325,9 +324,10 @@ class SweepRequest:
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
 
 
-def play_sweep(swept: sweeps.Sweep, watch: Watch = Watch()) -> SweepReport | None:
-    """Play a sweep's points and make its tables; None when stopped before any game."""
-    answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, watch.runner, watch.compiling)
+def play_sweep(swept: sweeps.Sweep, watch: Watch = Watch(), resume: str | PathLike | None = None) -> SweepReport | None:
+    """A sweep played (``resume``: its checkpoint; ``watch.on_batch(conf, progress)`` saves one), or None."""
+    answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, watch.runner, watch.compiling,
+                        watch.on_batch, resume)
     return None if answer is None else SweepReport(**answer)
 
 

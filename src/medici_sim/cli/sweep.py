@@ -13,6 +13,7 @@ import click
 import pandas as pd
 
 from ..api import DesignRequest, SweepRequest, Watch, play_design, play_sweep
+from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
@@ -81,6 +82,13 @@ def _options(command: str):
                               "below this (every point keeps the same games)."),
             click.option("--plot", "plot_path", default=None,
                          help="Draw the win rates along the first rule, with their bands, as a PNG figure."),
+            click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+                         help="After every batch, save the sweep's configuration and statistics so far to FILE."),
+            click.option("--resume", "resume_path", default=None, metavar="FILE",
+                         help="Continue the sweep saved in FILE: give the options it was started with (they are "
+                              "checked against it)."),
+            click.option("--overwrite-checkpoint", is_flag=True,
+                         help="Start over even if --checkpoint FILE already holds a run (its progress is lost)."),
         ]
     else:
         options += [
@@ -106,19 +114,21 @@ def _play(options: dict, request, table_names: list[str], play):
     """Check every file, then play with progress, Ctrl-C and cluster; (files, report or None)."""
     for plugin in options["plugins"]:
         load_plugin(plugin)
-    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"),
-                     deck=options["deck_path"], plugins=options["plugins"])
+    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
+                     plugins=options["plugins"], checkpoint=options.get("checkpoint_path"),
+                     resume=options.get("resume_path"), overwrite_checkpoint=options.get("overwrite_checkpoint", False))
     question = request.design() if isinstance(request, DesignRequest) else request.sweep()
     files.check(table_names)
     total = (question.planned_games() if isinstance(request, DesignRequest)
              else sweeps.planned_games(sweeps.plan(question)[1], question.study.games))
     bar = progress_bar(total, options["quiet"])
     notice = CompileNotice(options["quiet"])
-    with connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
+    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
         try:
             with interruptible() as stop:
-                report = play(question, Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None,
-                                              runner=runner, compiling=notice))
+                watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
+                              compiling=notice, on_batch=save(files.checkpoint_target))
+                report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
             if bar:
@@ -126,6 +136,13 @@ def _play(options: dict, request, table_names: list[str], play):
     if report is None:
         nothing_played()
     return files, report
+
+
+def save(path: str | None):
+    """``on_batch(configuration, progress)``: a sweep's checkpoint saved to ``path`` (None: no checkpoints)."""
+    if path is None:
+        return None
+    return lambda configuration, progress: checkpoint.save(path, "sweep", configuration, progress)
 
 
 def _request(options: dict, kind: type, **more):

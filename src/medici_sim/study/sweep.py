@@ -23,9 +23,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from ..core import checkpoint
 from ..core.arguments import ConfigError, named, text
 from ..core.driver import canonical_rules, rule_set
 from ..core.rules import RulesError, format_value
+from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
 from .studies import MAX_PRECISION_GAMES, Study, new_study
 from .tournament import Tournament
@@ -49,6 +51,11 @@ class SweptRule:
     def label(self) -> str:
         """The parameter's name in the tables (``ship_payouts[0]`` for an element)."""
         return self.name if self.index is None else f"{self.name}[{self.index}]"
+
+    @property
+    def written(self) -> str:
+        """The range as ``--rule`` writes it."""
+        return f"{self.label}={self.values[0]}..{self.values[-1]}:{self.step}"
 
     @property
     def step(self) -> int:
@@ -220,15 +227,18 @@ def planned_games(tournaments: list[Tournament], games: int) -> int:
 
 
 def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], None] | None = None,
-         stop: threading.Event | None = None, on_more: Callable[[int], None] | None = None) -> bool:
-    """Play every tournament ``study.games``; with a precision, every tournament another round
-    while any win rate's half-width is not below it (all points keep the same games). True if complete."""
+         stop: threading.Event | None = None, on_more: Callable[[int], None] | None = None,
+         on_batch: Callable[[], None] | None = None) -> bool:
+    """Play every tournament ``study.games`` (a resumed one: up to its saved target); with a
+    precision, every tournament another round while any win rate's half-width is not below it
+    (all points keep the same games). ``on_batch()`` when the totals are consistent. True if complete."""
     stopped = stop.is_set if stop is not None else (lambda: False)
-    while True:
-        for t in leaders(tournaments):
-            t.play(study.games, progress, stop)
-        if stopped() or study.precision is None:
-            break
+    for t in leaders(tournaments):
+        if t.target == 0:
+            t.play(study.games, progress, stop, on_batch)
+        else:
+            t.catch_up(progress, stop, on_batch)
+    while study.precision is not None and not stopped():
         if max(max_half_width(t) for t in tournaments) < study.precision:
             break
         if max(t.games for t in tournaments) >= MAX_PRECISION_GAMES:
@@ -236,6 +246,8 @@ def play(tournaments: list[Tournament], study: Study, progress: Callable[[int], 
                               "games")
         if on_more is not None:
             on_more(planned_games(tournaments, study.games))
+        for t in leaders(tournaments):
+            t.play(study.games, progress, stop, on_batch)
     return not stopped()
 
 
@@ -295,8 +307,7 @@ def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, co
     return {
         "partial": not complete, "game": study.game.name, "players": ",".join(map(str, study.counts)),
         "base_rules": ",".join(dict.fromkeys(sweep.base(n) for n in study.counts)),
-        "swept": "; ".join(f"{r.label}={r.values[0]}..{r.values[-1]}" + (f":{r.step}" if r.step != 1 else "")
-                           for r in sweep.rules),
+        "swept": "; ".join(r.written for r in sweep.rules),
         "points": len(points), "games_per_point": min((t.games for t in played), default=0),
         "games_played": games, "precision": study.precision if study.precision is not None else "",
         **({"deck": study.decks[0].name} if study.decks[0] is not None else {}),
@@ -305,12 +316,22 @@ def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, co
     }
 
 
-def run(sweep: Sweep, progress=None, stop=None, on_more=None, runner=None, compiling=None) -> dict | None:
-    """Play a sweep: its tables and summary (``api.SweepReport``'s fields), None when stopped before any game."""
+def run(sweep: Sweep, progress=None, stop=None, on_more=None, runner=None, compiling=None,
+        save: Callable[[dict, dict], None] | None = None, resume=None) -> dict | None:
+    """Play a sweep: its tables and summary (``api.SweepReport``'s fields), None when stopped
+    before any game. ``save(configuration, progress)`` after every batch (to checkpoint);
+    ``resume``: a checkpoint of this very sweep (``sweep_saved``) to continue."""
     points, tournaments = plan(sweep)
     for t in tournaments:
         t.runner, t.compiling = runner, compiling
-    complete = play(tournaments, sweep.study, progress, stop, on_more)
+    conf = sweep_saved.configuration([r.written for r in sweep.rules], sweep.study.games, sweep.study.precision,
+                                     tournaments)
+    if resume is not None:
+        for t, saved in zip(tournaments, checkpoint.load(resume, sweep_saved.SWEEP, conf)["tournaments"],
+                            strict=True):
+            t.restore(saved)
+    on_batch = None if save is None else (lambda: save(conf, sweep_saved.progress(tournaments)))
+    complete = play(tournaments, sweep.study, progress, stop, on_more, on_batch)
     if not any(p.own.games for p in points):
         return None
     return {**tables(points, sweep.rules), "summary": summary(points, tournaments, sweep, complete)}
