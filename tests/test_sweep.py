@@ -143,9 +143,10 @@ def test_design_says_no_better_value_when_the_target_is_flat(capsys, tmp_path):
 def test_sweep_cli_writes_its_tables(capsys, tmp_path):
     out = tmp_path / "sweep.csv"
     code, text, err = run(capsys, "sweep", "--rule", "bonus=10..20:10", "-p", "2", "-s", "random,greedy", "-n",
-                          "200", "-q", "--out", str(out))
+                          "200", "-q", "--out", str(out), "--plot", str(tmp_path / "sweep.png"))
     assert code == 0, err
     assert "bonus" in out.read_text().splitlines()[0] and (tmp_path / "sweep-points.csv").exists()
+    assert (tmp_path / "sweep.png").read_bytes().startswith(b"\x89PNG")
     assert "change from the previous point" in text
 
 
