@@ -11,10 +11,10 @@ def plot_sweep(strategies: pd.DataFrame, points: pd.DataFrame, swept: list[str])
     along the first rule with their bands, and the seat spread dashed with its band."""
     plt = _pyplot()
     x, rest = swept[0], swept[1:]
-    panels = list(points.groupby(["players", *rest], sort=True).groups)
+    panels = [tuple(row) for row in points[["players", *rest]].drop_duplicates().itertuples(index=False)]
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
-        keys = dict(zip(["players", *rest], panel if isinstance(panel, tuple) else (panel,), strict=True))
+        keys = dict(zip(["players", *rest], panel, strict=True))
         rows = strategies.loc[(strategies[list(keys)] == pd.Series(keys)).all(axis=1)]
         for name, line in rows.groupby("strategy", sort=False):
             ax.plot(line[x], line["win_rate"], marker="o", ms=3, label=name)
