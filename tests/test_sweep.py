@@ -176,3 +176,25 @@ def test_an_interrupted_sweep_resumes_to_the_same_tables(tmp_path, capsys):
     code, _, err = run(capsys, "sweep", "--rule", "bonus=10..20:5", "-p", "3", "-s", "random,greedy", "-n", "300",
                        "-q", "--resume", str(path))
     assert code == 2 and f"--resume {path}:" in err and err.count("\n") == 1
+
+
+def test_an_interrupted_design_resumes_to_the_same_trials(tmp_path):
+    """Each trial's sampler is seeded by its number: a resumed search asks for the trials of one whole run."""
+    import threading
+
+    from medici_sim.api import DesignRequest, Watch, play_design
+    from medici_sim.core import checkpoint
+
+    request = DesignRequest("bonus=5..25:5", 200, players=2, strategies="random,greedy", target="greedy=0.5",
+                            trials=5, fresh_games=400)
+    whole = play_design(request.design())
+    path, stop = tmp_path / "design.ckpt", threading.Event()
+
+    def save_and_stop(configuration, progress):
+        checkpoint.save(path, "design", configuration, progress)
+        if len(progress["trials"]) == 3:
+            stop.set()
+
+    assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
+    resumed = play_design(request.design(), resume=path)
+    assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict

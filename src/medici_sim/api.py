@@ -343,9 +343,9 @@ class DesignRequest(SweepRequest):
         return designs.new_design(self.sweep(max_points=None), self.target, self.trials, self.fresh_games)
 
 
-def play_design(question: designs.Design, watch: Watch = Watch()) -> DesignReport | None:
-    """Search, then re-measure the best values and the base rules; None when stopped before the answer."""
-    answer = designs.run(question, watch.progress, watch.stop, watch.runner, watch.compiling)
+def play_design(question: designs.Design, watch: Watch = Watch(), resume: str | PathLike | None = None):
+    """A design answered (``resume``, ``watch.on_batch`` as ``play_sweep``'s), or None: stopped before it."""
+    answer = designs.run(question, watch.progress, watch.stop, watch.runner, watch.compiling, watch.on_batch, resume)
     return None if answer is None else DesignReport(**answer)
 
 

@@ -71,6 +71,13 @@ def _options(command: str):
                      help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
         click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
                      help="Start a local Dask cluster of N worker processes for the run."),
+        click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+                     help="Save the progress to FILE after every " + ("batch." if command == "sweep" else "trial.")),
+        click.option("--resume", "resume_path", default=None, metavar="FILE",
+                     help=f"Continue the {command} saved in FILE: give the options it was started with (they are "
+                          "checked against it)."),
+        click.option("--overwrite-checkpoint", is_flag=True,
+                     help="Start over even if --checkpoint FILE already holds a run (its progress is lost)."),
         click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
         wide_option,
         debug_option,
@@ -82,13 +89,6 @@ def _options(command: str):
                               "below this (every point keeps the same games)."),
             click.option("--plot", "plot_path", default=None,
                          help="Draw the win rates along the first rule, with their bands, as a PNG figure."),
-            click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
-                         help="After every batch, save the sweep's configuration and statistics so far to FILE."),
-            click.option("--resume", "resume_path", default=None, metavar="FILE",
-                         help="Continue the sweep saved in FILE: give the options it was started with (they are "
-                              "checked against it)."),
-            click.option("--overwrite-checkpoint", is_flag=True,
-                         help="Start over even if --checkpoint FILE already holds a run (its progress is lost)."),
         ]
     else:
         options += [
@@ -115,9 +115,10 @@ def _play(options: dict, request, table_names: list[str], play):
     for plugin in options["plugins"]:
         load_plugin(plugin)
     files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
-                     plugins=options["plugins"], checkpoint=options.get("checkpoint_path"),
-                     resume=options.get("resume_path"), overwrite_checkpoint=options.get("overwrite_checkpoint", False))
-    question = request.design() if isinstance(request, DesignRequest) else request.sweep()
+                     plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
+                     overwrite_checkpoint=options["overwrite_checkpoint"])
+    command = "design" if isinstance(request, DesignRequest) else "sweep"
+    question = request.design() if command == "design" else request.sweep()
     files.check(table_names)
     total = (question.planned_games() if isinstance(request, DesignRequest)
              else sweeps.planned_games(sweeps.plan(question)[1], question.study.games))
@@ -127,7 +128,7 @@ def _play(options: dict, request, table_names: list[str], play):
         try:
             with interruptible() as stop:
                 watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
-                              compiling=notice, on_batch=save(files.checkpoint_target))
+                              compiling=notice, on_batch=save(files.checkpoint_target, command))
                 report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
@@ -138,11 +139,11 @@ def _play(options: dict, request, table_names: list[str], play):
     return files, report
 
 
-def save(path: str | None):
-    """``on_batch(configuration, progress)``: a sweep's checkpoint saved to ``path`` (None: no checkpoints)."""
+def save(path: str | None, command: str):
+    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no checkpoints)."""
     if path is None:
         return None
-    return lambda configuration, progress: checkpoint.save(path, "sweep", configuration, progress)
+    return lambda configuration, progress: checkpoint.save(path, command, configuration, progress)
 
 
 def _request(options: dict, kind: type, **more):

@@ -17,22 +17,27 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
+from ..core import checkpoint
 from ..core.arguments import ConfigError, integer, named, text
 from ..core.driver import check_games
+from . import design_saved
 from .analysis import AnalysisDependencyError, _rules_change, _win_rates, paired_change, points, strategy_table
 from .sweep import Sweep, spread
 from .tournament import Tournament
 
 TARGET_KINDS = ("strategies", "seats")  # or STRATEGY=RATE
 SEARCH_BLOCK, FRESH_BLOCK = 0, 1  # the configuration blocks of game indices: the search's, the fresh games'
-NO_RULE_SET = 2.0  # a trial's score where its values make no rule set (above any spread or distance)
+NO_RULE_SET = design_saved.WORST_SCORE  # a trial's score where its values make no rule set
+
+
+Trial = tuple[tuple[int, ...], float, int]  # a trial: its values, its score, the games it played
 
 
 class DesignDependencyError(AnalysisDependencyError):
@@ -47,6 +52,11 @@ class Target:
     kind: str
     strategy: str = ""
     rate: float = 0.0
+
+    @property
+    def spec(self) -> str:
+        """The target as --target writes it."""
+        return self.kind if self.kind in TARGET_KINDS else f"{self.strategy}={self.rate}"
 
     def words(self) -> str:
         return {"strategies": "the spread of the strategies' win rates", "seats": "the seat spread"}.get(
@@ -148,39 +158,63 @@ def _optuna():
 
 
 def search(design: Design, progress: Callable[[int], None] | None = None, stop: threading.Event | None = None,
-           runner=None, compiling=None) -> pd.DataFrame:
-    """The trials, in order: the values, the rule set, the score on the search's games."""
+           runner=None, compiling=None, done: Sequence[Trial] = (),
+           on_trial: Callable[[list[Trial]], None] | None = None) -> pd.DataFrame:
+    """The trials, in order: the values, the rule set, the score on the search's games.
+
+    ``done``: a resumed search's trials, told to the optimiser without being played again;
+    ``on_trial(trials)`` after each trial (to checkpoint). Each trial's sampler is seeded by
+    the seed and the trial's number, so a resumed search asks for exactly the trials an
+    uninterrupted one would have asked for."""
     optuna = _optuna()
     rules, study = design.sweep.rules, design.sweep.study
-    sampler = optuna.samplers.TPESampler(seed=study.seed)
-    trials = optuna.create_study(direction="minimize", sampler=sampler)
+    labels = [r.label for r in rules]
+    trials = optuna.create_study(direction="minimize")
+    box = {r.label: optuna.distributions.IntDistribution(r.values[0], r.values[-1], step=r.step) for r in rules}
+    history = list(done)
+    scores = {values: (score, games) for values, score, games in history}  # a repeat is the same games: not replayed
+    for values, score, _ in history:
+        trials.add_trial(optuna.trial.create_trial(params=dict(zip(labels, values, strict=True)), distributions=box,
+                                                   value=score))
     base = design.base_values()
-    if base is not None:
-        trials.enqueue_trial({r.label: v for r, v in zip(rules, base, strict=True)})
-    scores: dict[tuple[int, ...], tuple[str, float, int]] = {}  # a repeated trial is the same games: not replayed
+    if base is not None and not history:
+        trials.enqueue_trial(dict(zip(labels, base, strict=True)))
 
     def objective(trial) -> float:
         values = tuple(trial.suggest_int(r.label, r.values[0], r.values[-1], step=r.step) for r in rules)
         if values not in scores:
-            try:
-                spec = design.sweep.spec(design.players, values)
-            except ConfigError:
-                scores[values] = ("no rule set", NO_RULE_SET, 0)
+            spec = _spec(design, values)
+            if spec is None:
+                scores[values] = (NO_RULE_SET, 0)
             else:
                 played = design.tournament(spec, SEARCH_BLOCK, runner, compiling)
                 played.play(study.games, progress, stop)
                 if stop is not None and stop.is_set():
                     raise Stopped
-                scores[values] = (spec, design.target.measure(played)[0], played.games)
-        return scores[values][1]
+                scores[values] = (design.target.measure(played)[0], played.games)
+        return scores[values][0]
 
+    while len(history) < design.trials and not (stop is not None and stop.is_set()):
+        trials.sampler = optuna.samplers.TPESampler(seed=(study.seed * 1_000_003 + len(history)) % 2**32)
+        try:
+            trials.optimize(objective, n_trials=1)
+        except Stopped:
+            break
+        values = tuple(trials.trials[-1].params[label] for label in labels)
+        history.append((values, *scores[values]))
+        if on_trial is not None:
+            on_trial(history)
+    rows = [(n, *values, _spec(design, values) or "no rule set", score, games)
+            for n, (values, score, games) in enumerate(history)]
+    return pd.DataFrame(rows, columns=["trial", *labels, "rules", "score", "games"])
+
+
+def _spec(design: Design, values: tuple[int, ...]) -> str | None:
+    """The rule set of a point of the box, None where its values make none."""
     try:
-        trials.optimize(objective, n_trials=design.trials)
-    except Stopped:
-        pass
-    rows = [(t.number, *(t.params[r.label] for r in rules), *scores[tuple(t.params[r.label] for r in rules)])
-            for t in trials.trials if t.value is not None]
-    return pd.DataFrame(rows, columns=["trial", *(r.label for r in rules), "rules", "score", "games"])
+        return design.sweep.spec(design.players, values)
+    except ConfigError:
+        return None
 
 
 def best(history: pd.DataFrame, design: Design) -> tuple[int, ...]:
@@ -259,11 +293,16 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
     return {"remeasured": pd.concat(rows, ignore_index=True), "scores": scores}, text
 
 
-def run(design: Design, progress=None, stop=None, runner=None, compiling=None) -> dict | None:
-    """Search, then re-measure: ``api.DesignReport``'s fields; None when stopped before the answer."""
+def run(design: Design, progress=None, stop=None, runner=None, compiling=None,
+        save: Callable[[dict, dict], None] | None = None, resume=None) -> dict | None:
+    """Search, then re-measure: ``api.DesignReport``'s fields; None when stopped before the answer.
+    ``save(configuration, progress)`` after every trial; ``resume``: a checkpoint of this very design."""
     started = time.perf_counter()
-    trials = search(design, progress, stop, runner, compiling)
-    if trials.empty or (stop is not None and stop.is_set()):
+    conf = design_saved.configuration(design)
+    done = [] if resume is None else design_saved.trials(checkpoint.load(resume, design_saved.DESIGN, conf))
+    on_trial = None if save is None else (lambda history: save(conf, design_saved.progress(history)))
+    trials = search(design, progress, stop, runner, compiling, done, on_trial)
+    if len(trials) < design.trials or (stop is not None and stop.is_set()):
         return None
     values = best(trials, design)
     base, chosen = remeasure(design, values, progress, stop, runner, compiling)
