@@ -86,9 +86,10 @@ def test_two_rules_and_a_list_element():
     ("ship_payouts=0..40", "sweep one element"),
     ("bonus[0]=0..40", "bonus is one number"),
     ("big_bonus_min=2..9", "is no rule set"),
+    ("bonus=5..10 --deck all", "a sweep plays one deck"),
 ])
 def test_bad_rule_ranges_are_refused_in_one_line(capsys, spec, fragment):
-    code, out, err = run(capsys, "sweep", "--rule", spec, "-p", "3", "-s", "random,greedy", "-n", "100", "-q")
+    code, out, err = run(capsys, "sweep", "--rule", *spec.split(), "-p", "3", "-s", "random,greedy", "-n", "100", "-q")
     assert code == 2 and err.count("\n") == 1 and fragment in err and "Traceback" not in err, (code, err)
 
 

@@ -153,6 +153,9 @@ class Sweep:
     def check(self, every_point: bool = True) -> None:
         """The study's options, and (``every_point``) that every point is a rule set."""
         replace(self.study, variant=None).check("sweep")  # the base rules are checked here, at each count
+        if self.study.several_decks:
+            raise ConfigError(f"{named('deck')}: a sweep plays one deck, got {len(self.study.decks)} "
+                              f"({', '.join(self.study.labels)})")
         for players in self.study.counts:
             for values in self.points if every_point else [self.points[0]]:
                 self.spec(players, values)
@@ -170,21 +173,20 @@ def new_sweep(rules: str | Sequence[str], max_points: int | None, **study) -> Sw
 @dataclass
 class Point:
     """One point of one player count: its values, rule set, and the tournaments that play it
-    (``own``: whose totals its row shows; ``beside``: the neighbour pair before it, whose
-    follower it is, for the paired change from the previous point)."""
+    (``own``: whose totals its row shows; ``paired``: this point played beside the previous
+    point along the first rule, following it, for the paired change; None at a chain's start)."""
 
     players: int
     values: tuple[int, ...]
     rules: str
     own: Tournament
-    previous: Point | None = None
-    paired: Tournament | None = None  # this point played beside ``previous`` (following it), for the change
+    paired: Tournament | None = None
 
 
-def plan(sweep: Sweep, config_offset: int = 0) -> tuple[list[Point], list[Tournament]]:
+def plan(sweep: Sweep) -> tuple[list[Point], list[Tournament]]:
     """Every point's tournaments: along the first rule, each neighbour pair played together
     (the second following the first); a chain of one point plays alone. Every point of a
-    player count has the same game indices (its configuration block, after ``config_offset``)."""
+    player count has the same game indices (the player count's configuration block)."""
     study = sweep.study
     deck = study.decks[0]
     points, tournaments = [], []
@@ -192,7 +194,7 @@ def plan(sweep: Sweep, config_offset: int = 0) -> tuple[list[Point], list[Tourna
 
         def tournament(spec: str, players=players, i=i) -> Tournament:
             return Tournament(deck, players, study.strategies, spec, study.seed, study.threads,
-                              config_index=config_offset + i, game=study.game.name)
+                              config_index=i, game=study.game.name)
 
         chains: dict[tuple, list[tuple[int, ...]]] = {}
         for values in sweep.points:
@@ -204,15 +206,14 @@ def plan(sweep: Sweep, config_offset: int = 0) -> tuple[list[Point], list[Tourna
                 tournaments.append(alone)
                 points.append(Point(players, chain[0], specs[0], alone))
                 continue
-            previous, beside = None, None  # beside: this point played beside the previous one (following it)
+            beside = None  # this point played beside the previous one (following it)
             for k, (values, spec) in enumerate(zip(chain, specs, strict=True)):
                 own = beside
                 if k + 1 < len(chain):  # this point leads the pair with its next neighbour
                     own, follower = tournament(spec), tournament(specs[k + 1])
                     follower.follow(own)
                     tournaments += [own, follower]
-                previous = Point(players, values, spec, own, previous, beside)
-                points.append(previous)
+                points.append(Point(players, values, spec, own, beside))
                 beside = follower if k + 1 < len(chain) else None
     return points, tournaments
 
