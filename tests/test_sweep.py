@@ -199,3 +199,10 @@ def test_an_interrupted_design_resumes_to_the_same_trials(tmp_path):
     assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
     resumed = play_design(request.design(), resume=path)
     assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
+
+
+def test_precision_plays_every_point_the_same_games():
+    report = medici_sim.sweep("bonus=10..20:10", 150, precision=0.06, **LINEUP)
+    games = report.points["games"]
+    assert games.nunique() == 1 and games.iloc[0] > 150
+    assert (report.strategies["win_rate_ci_high"] - report.strategies["win_rate"]).max() < 0.06
