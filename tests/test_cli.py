@@ -328,7 +328,7 @@ def test_deck_is_one_option_with_one_parser(capsys, tmp_path):
     commands = {"main": cli, **cli.commands}
     options = {name: next(p for p in command.params if p.name == "deck_path") for name, command in commands.items()
                if any(p.name == "deck_path" for p in command.params)}
-    assert set(options) == {"main", "compare", "balance", "trace", "tune"}
+    assert set(options) == {"main", "compare", "balance", "trace", "tune", "sweep", "design"}
     assert len({option.help.split(" Repeat it")[0] for option in options.values()}) == 1
     assert {name for name, option in options.items() if option.multiple} == {"compare", "balance"}
     file = tmp_path / "high.csv"

@@ -26,6 +26,7 @@ _PUBLIC = {
     **dict.fromkeys(("simulate", "compare", "balance", "tune", "trace", "strategies", "rules", "list_games",
                      "RunReport",
                      "CompareReport", "BalanceReport", "TuneReport", "TraceReport"), "api"),
+    **dict.fromkeys(("sweep", "design", "SweepReport", "DesignReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
     "DeckError": "core.arguments",
     "PluginError": "core.plugins",

@@ -13,12 +13,10 @@ the default game (``core.registry.default_game``).
 from __future__ import annotations
 
 import functools
-import html
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from os import PathLike
 
 import pandas as pd
@@ -34,102 +32,20 @@ from .core.run_saved import RUN, run_configuration, saved_run
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
 from .core.tracing import narrate_game, trace_config
+from .reports import (
+    BalanceReport,
+    CompareReport,
+    DesignReport,
+    RunReport,
+    SweepReport,
+    TraceReport,
+    TuneReport,
+)
+from .study import design as designs
 from .study import resume, studies, tune_saved, tuning
+from .study import sweep as sweeps
 from .study.tournament_saved import BALANCE, COMPARE
 from .study.tune_saved import TUNE
-
-
-class _Answer:
-    """What every answer shares: in a notebook it shows as its tables, text and summary."""
-
-    def _repr_html_(self) -> str:
-        parts = [f"<h3>medici_sim.{type(self).__name__}</h3>"]
-        for entry in fields(self):
-            value = getattr(self, entry.name)
-            if entry.name.startswith("_") or value is None or not entry.metadata.get("shown", True):
-                continue
-            parts.append(f"<h4>{entry.name}</h4>")
-            if isinstance(value, pd.DataFrame):
-                parts.append(value.to_html(index=False, max_rows=40, float_format=lambda x: f"{x:.4f}"))
-            elif isinstance(value, dict):  # the summary: one row per entry
-                parts.append(pd.Series({k: str(v) for k, v in value.items()}, dtype=object)
-                             .to_frame().to_html(header=False))
-            else:
-                parts.append(f"<pre>{html.escape(str(value))}</pre>")
-        return "\n".join(parts)
-
-
-@dataclass(frozen=True)
-class RunReport(_Answer):
-    """The main command's answer: per seat, per strategy, and the run's summary."""
-
-    seats: pd.DataFrame
-    strategies: pd.DataFrame
-    summary: dict
-    _totals: Totals = field(repr=False)  # the additive statistics the tables come from (internal)
-
-    @property
-    def complete(self) -> bool:
-        """False when the run was stopped (Ctrl-C) before all its games were played."""
-        return not self.summary["partial"]
-
-
-@dataclass(frozen=True)
-class CompareReport(_Answer):
-    """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary
-    (with several decks, each table has a first column ``deck``)."""
-
-    strategies: pd.DataFrame
-    ratings: pd.DataFrame
-    head_to_head: pd.DataFrame
-    summary: dict
-
-
-@dataclass(frozen=True)
-class BalanceReport(_Answer):
-    """``balance``'s answer: win rates under both rules, the seat advantage and florin
-    sources per rules, the verdict in words, and the summary. With several decks the tables
-    have a first column ``deck``, the verdict goes deck by deck and ends with the lines
-    "Across N decks", and ``across_decks`` says on how many decks each finding holds."""
-
-    strategies: pd.DataFrame
-    rules: pd.DataFrame
-    verdict: str
-    summary: dict
-    across_decks: pd.DataFrame | None = None  # several decks only
-    parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
-
-
-@dataclass(frozen=True)
-class TuneReport(_Answer):
-    """``tune``'s answer: per task the default and tuned win rates on fresh games with the
-    improvement (``tuned``; its ``best`` column is a ready ``strategies`` entry), every
-    evaluation (``history``), each round (``rounds``), each rule's best parameters against
-    another rule's (``cross_check``, when several rules were tuned), and the summary. Pass
-    it as ``tuned=`` to ``compare`` or ``balance`` to play its parameters."""
-
-    tuned: pd.DataFrame
-    history: pd.DataFrame
-    rounds: pd.DataFrame
-    cross_check: pd.DataFrame
-    summary: dict
-
-    def _document(self) -> dict:
-        """The tables as ``tune --out FILE.json`` holds them (what ``tuned=`` reads)."""
-        return {name: json.loads(getattr(self, name).to_json(orient="records")) for name in ("tuned", "cross_check")}
-
-
-@dataclass(frozen=True)
-class TraceReport(_Answer):
-    """``trace``'s answer: one game told turn by turn (``text``, as ``medici-sim trace``
-    prints it) and the same as data (``data``, as ``medici-sim trace --format json``)."""
-
-    text: str
-    data: dict = field(repr=False, metadata={"shown": False})
-
-    def __str__(self) -> str:
-        return self.text
-
 
 # ---------------------------------------------------------------- requests: what every front end asks for
 
@@ -278,6 +194,53 @@ def balance_report(study: studies.Study, tournaments: list, complete: bool) -> B
     tables, text = studies.balance_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
     return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text})
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    """A sweep (``sweep``): ``rule`` one or two ranges NAME=LO..HI[:STEP], ``variant`` the base rules."""
+
+    rule: str | Sequence[str]
+    games: int = 20_000
+    game: str | None = None
+    players: str | int | Sequence[int] = 4
+    strategies: str | Sequence[str] | None = None
+    variant: str | None = None
+    seed: int = 0
+    threads: int | None = None
+    deck: str | PathLike | None = None
+    precision: float | None = None
+
+    def sweep(self, max_points: int | None = sweeps.MAX_POINTS) -> sweeps.Sweep:
+        """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
+        return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
+                                strategies=self.strategies, variant=self.variant, seed=self.seed, deck=self.deck,
+                                games=self.games, precision=self.precision, threads=self.threads, tuned=None)
+
+
+def play_sweep(swept: sweeps.Sweep, watch: Watch = Watch(), resume: str | PathLike | None = None) -> SweepReport | None:
+    """A sweep played (``resume``: its checkpoint; ``watch.on_batch(conf, progress)`` saves one), or None."""
+    answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, watch.runner, watch.compiling,
+                        watch.on_batch, resume)
+    return None if answer is None else SweepReport(**answer)
+
+
+@dataclass(frozen=True)
+class DesignRequest(SweepRequest):
+    """A design question (``design``): the box ``rule`` spans, ``target``, ``trials`` of ``games`` each."""
+
+    target: str = "strategies"
+    trials: int = 40
+    fresh_games: int = 100_000
+
+    def design(self) -> designs.Design:
+        return designs.new_design(self.sweep(max_points=None), self.target, self.trials, self.fresh_games)
+
+
+def play_design(question: designs.Design, watch: Watch = Watch(), resume: str | PathLike | None = None):
+    """A design answered (``resume``, ``watch.on_batch`` as ``play_sweep``'s), or None: stopped before it."""
+    answer = designs.run(question, watch.progress, watch.stop, watch.runner, watch.compiling, watch.on_batch, resume)
+    return None if answer is None else DesignReport(**answer)
 
 
 @dataclass(frozen=True)
@@ -456,6 +419,33 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
     study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads, deck,
                                           precision, plugins, tuned, vs)
     return balance_report(study, tournaments, complete)
+
+
+@_api
+def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = None,
+          players: str | int | Sequence[int] = 4, strategies: str | Sequence[str] | None = None,
+          variant: str | None = None, seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
+          precision: float | None = None, plugins: Sequence[str | PathLike] = ()) -> SweepReport:
+    """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
+    of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
+    over the base rules ``variant``, every point on the same games (common random numbers)."""
+    _load(plugins)
+    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+                                   precision).sweep())
+
+
+@_api
+def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int = 40, games: int = 20_000,
+           fresh_games: int = 100_000, game: str | None = None, players: int = 4,
+           strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
+           threads: int | None = None, deck: str | PathLike | None = None,
+           plugins: Sequence[str | PathLike] = ()) -> DesignReport:
+    """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
+    ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
+    optuna's TPE search, then the best and the base rules (``variant``) on ``fresh_games`` fresh games."""
+    _load(plugins)
+    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+                                     target=target, trials=trials, fresh_games=fresh_games).design())
 
 
 @_api

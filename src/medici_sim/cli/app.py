@@ -32,6 +32,8 @@ from .play import play_command
 from .rules import rules_command
 from .run import run_main
 from .study import balance, compare
+from .sweep import design as design_command
+from .sweep import sweep as sweep_command
 from .trace import trace_command
 from .tune import tune_command
 
@@ -106,6 +108,8 @@ cli.add_command(trace_command)
 cli.add_command(play_command)
 cli.add_command(tune_command)
 cli.add_command(rules_command)
+cli.add_command(sweep_command)
+cli.add_command(design_command)
 
 
 def main(argv: list[str] | None = None) -> None:

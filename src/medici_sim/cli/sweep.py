@@ -1,0 +1,241 @@
+"""``sweep`` and ``design``: how the balance moves along a rule, and which values balance it.
+
+The options make an :class:`~medici_sim.api.SweepRequest` or a
+:class:`~medici_sim.api.DesignRequest`; the API plays it with this command's progress bar,
+Ctrl-C and cluster (``api.Watch``); the files are written (all or none), then the tables printed.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from ..api import DesignRequest, SweepRequest, Watch, play_design, play_sweep
+from ..core import checkpoint
+from ..core.cluster import connect
+from ..core.output import atomic_write_all, table_writes
+from ..core.plugins import load_plugin
+from ..core.registry import default_game
+from ..study import sweep as sweeps
+from ..study.sweep import RANGE_SYNTAX
+from .common import (
+    Command,
+    CompileNotice,
+    GameChoice,
+    RunFiles,
+    absolute,
+    debug_option,
+    deck_option,
+    echo_text,
+    game_help,
+    nothing_played,
+    progress_bar,
+    rules_option,
+    wide_option,
+)
+from .signals import interrupted_code, interruptible
+from .tables import print_table
+
+SWEEP_TABLES = ["strategies", "points"]
+DESIGN_TABLES = ["remeasured", "scores", "trials"]
+
+
+def _options(command: str):
+    """The options sweep and design share (design: --target, --trials, --fresh-games; sweep: --precision)."""
+    many = "one count or a comma list such as 3,4,5" if command == "sweep" else "one count"
+    options = [
+        click.option("--rule", "rule_specs", multiple=True, metavar="NAME=LO..HI[:STEP]",
+                     help=f"A rule parameter and its range (required): {RANGE_SYNTAX}; give one or two. "
+                          "`medici-sim rules --game GAME` lists the parameters and their ranges."),
+        click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(), show_default=True,
+                     help=game_help()),
+        click.option("--games", "-n", type=int, default=20_000, show_default=True,
+                     help="Games per point" + (" (with --precision, per batch)." if command == "sweep" else
+                                               " (per trial of the search).")),
+        click.option("--players", "-p", "players_spec", default="4", show_default=True, help=f"Players: {many}."),
+        click.option("--strategies", "-s", "strategies_spec", default=None,
+                     help="The strategies (parameters as name:param=value) [default: the game's built-ins]; "
+                          "every lineup rotates through the seats."),
+        rules_option(also=" (the base the --rule values change)"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed: every point plays the same games."),
+        click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
+        deck_option(),
+        click.option("--out", "out_path", default=None,
+                     help="Write the tables: FILE.json holds every table and the summary; FILE.csv or FILE.parquet "
+                          "holds the first table, the others go beside it as FILE-<table>.EXT."),
+        click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
+        click.option("--cluster", "cluster_spec", default=None, metavar="local:N",
+                     help="Start a local Dask cluster of N worker processes for the run."),
+        click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
+                     help="Save the progress to FILE after every " + ("batch." if command == "sweep" else "trial.")),
+        click.option("--resume", "resume_path", default=None, metavar="FILE",
+                     help=f"Continue the {command} saved in FILE: give the options it was started with (they are "
+                          "checked against it)."),
+        click.option("--overwrite-checkpoint", is_flag=True,
+                     help="Start over even if --checkpoint FILE already holds a run (its progress is lost)."),
+        click.option("--quiet", "-q", is_flag=True, help="Print no progress bar."),
+        wide_option,
+        debug_option,
+    ]
+    if command == "sweep":
+        options += [
+            click.option("--precision", type=float, default=None,
+                         help="Play batches of --games at every point until every win rate's 95% half-width is "
+                              "below this (every point keeps the same games)."),
+            click.option("--plot", "plot_path", default=None,
+                         help="Draw the win rates along the first rule, with their bands, as a PNG figure."),
+        ]
+    else:
+        options += [
+            click.option("--target", default=None, metavar="strategies|seats|STRATEGY=RATE",
+                         help="(Required) strategies: the smallest spread of the strategies' win rates; seats: the "
+                              "smallest seat spread; STRATEGY=RATE: that strategy's win rate nearest RATE "
+                              "(collector=0.25)."),
+            click.option("--trials", type=int, default=40, show_default=True,
+                         help="Rule sets the search plays (optuna's TPE; the base rules first, when in the box)."),
+            click.option("--fresh-games", type=int, default=100_000, show_default=True,
+                         help="Fresh games on which the best values and the base rules are measured again."),
+        ]
+
+    def decorate(function):
+        for option in reversed(options):
+            function = option(function)
+        return function
+
+    return decorate
+
+
+def _play(options: dict, request, table_names: list[str], play):
+    """Check every file, then play with progress, Ctrl-C and cluster; (files, report or None)."""
+    for plugin in options["plugins"]:
+        load_plugin(plugin)
+    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
+                     plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
+                     overwrite_checkpoint=options["overwrite_checkpoint"])
+    command = "design" if isinstance(request, DesignRequest) else "sweep"
+    question = request.design() if command == "design" else request.sweep()
+    files.check(table_names)
+    total = (question.planned_games() if isinstance(request, DesignRequest)
+             else sweeps.planned_games(sweeps.plan(question)[1], question.study.games))
+    bar = progress_bar(total, options["quiet"])
+    notice = CompileNotice(options["quiet"])
+    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
+        try:
+            with interruptible() as stop:
+                watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
+                              compiling=notice, on_batch=save(files.checkpoint_target, command))
+                report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
+        finally:
+            notice.close()
+            if bar:
+                bar.close()
+    if report is None:
+        nothing_played()
+    return files, report
+
+
+def save(path: str | None, command: str):
+    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no checkpoints)."""
+    if path is None:
+        return None
+    return lambda configuration, progress: checkpoint.save(path, command, configuration, progress)
+
+
+def _request(options: dict, kind: type, **more):
+    return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
+                players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
+                seed=options["seed"], threads=options["threads"], deck=options["deck_path"], **more)
+
+
+def _interval(mean, low, high) -> list[str]:
+    return ["" if pd.isna(m) else f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+            for m, lo, hi in zip(mean, low, high, strict=True)]
+
+
+def _change(change, low) -> list[str]:
+    return ["" if pd.isna(d) else f"{100 * d:+.1f} ± {100 * (d - lo):.1f}" for d, lo in zip(change, low, strict=True)]
+
+
+def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, wide: bool, figure=None) -> None:
+    """Write the files first (all or none), then print the tables (``shown``: title -> (name, compact frame))."""
+    writes = table_writes(files.out, tables, summary) if files.out else []
+    if figure is not None:
+        writes.append(("--plot", Path(files.plot), figure))
+    atomic_write_all(writes)
+    if summary.get("partial"):
+        click.echo("\nPARTIAL RESULTS: interrupted")
+    for title, (name, frame) in shown.items():
+        print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
+    click.echo("\nRun")
+    for key, value in summary.items():
+        if key != "verdict":
+            click.echo(f"  {key:24} {value}")
+    if "verdict" in summary:
+        click.echo("\nAnswer")
+        echo_text(summary["verdict"], wide)
+    for path in dict.fromkeys(target for _, target, _ in writes):
+        click.echo(f"  wrote {path}")
+
+
+@click.command(cls=Command)
+@_options("sweep")
+def sweep(**options):
+    """How the balance moves along a rule: a tournament at every value of one or two rule
+    parameters, every point on the same games, with 95% intervals and paired changes."""
+    request = _request(options, SweepRequest, precision=options["precision"])
+    files, report = _play(options, request, SWEEP_TABLES, play_sweep)
+    swept = list(report.points.columns[1:report.points.columns.get_loc("rules")])  # between players and rules
+    tables = {"strategies": report.strategies, "points": report.points}
+    s, p = report.strategies, report.points
+    keys = {c: s[c] for c in ["players", *swept]}
+    shown = {
+        "Win rate at each point (95% CI) and change from the previous point (paired, the same games; 95%)":
+            ("strategies", pd.DataFrame({**keys, "strategy": s["strategy"], "games": s["games"],
+                                         "win rate [95% CI]": _interval(s["win_rate"], s["win_rate_ci_low"],
+                                                                        s["win_rate_ci_high"]),
+                                         "change": _change(s["change"], s["change_ci_low"])})),
+        "Seats and spreads at each point (spreads: largest minus smallest win rate; conservative 95% CI)":
+            ("points", pd.DataFrame({**{c: p[c] for c in ["players", *swept]}, "games": p["games"],
+                                     "seat 1 [95% CI]": _interval(p["seat1_win_rate"], p["seat1_ci_low"],
+                                                                  p["seat1_ci_high"]),
+                                     "seat spread": _interval(p["seat_spread"], p["seat_spread_ci_low"],
+                                                              p["seat_spread_ci_high"]),
+                                     "strategy spread": _interval(p["strategy_spread"], p["strategy_spread_ci_low"],
+                                                                  p["strategy_spread_ci_high"])})),
+    }
+    figure = None
+    if files.plot:
+        from ..study.sweep_plot import plot_sweep
+
+        figure = plot_sweep(report.strategies, report.points, swept)
+    _write_and_print(files, tables, shown, report.summary, options["wide"], figure)
+    if report.summary["partial"]:
+        sys.exit(interrupted_code())
+
+
+@click.command(cls=Command)
+@_options("design")
+def design(**options):
+    """Which rule values best meet a target: optuna's search over the --rule ranges, then the
+    best values and the base rules measured again on fresh games, with paired 95% intervals."""
+    request = _request(options, DesignRequest, target=options["target"], trials=options["trials"],
+                       fresh_games=options["fresh_games"])
+    files, report = _play(options, request, DESIGN_TABLES, play_design)
+    r, s = report.remeasured, report.scores
+    shown = {
+        "Fresh games: each strategy under the base rules and the best values (change: paired, 95%)":
+            ("remeasured", pd.DataFrame({"rules": r["rules"], "strategy": r["strategy"], "games": r["games"],
+                                         "win rate [95% CI]": _interval(r["win_rate"], r["win_rate_ci_low"],
+                                                                        r["win_rate_ci_high"]),
+                                         "change": _change(r["change"], r["change_ci_low"])})),
+        f"Fresh games: {report.summary['target']} (0 meets the target; 95% CI)":
+            ("scores", pd.DataFrame({"rules": s["rules"], "spec": s["spec"], "games": s["games"],
+                                     "score [95% CI]": _interval(s["score"], s["score_ci_low"], s["score_ci_high"])})),
+    }
+    _write_and_print(files, {"remeasured": r, "scores": s, "trials": report.trials}, shown, report.summary,
+                     options["wide"])
