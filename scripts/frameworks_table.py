@@ -21,7 +21,7 @@ from open_spiel.python.algorithms import mcts
 import medici_sim.openspiel  # noqa: F401
 from medici_sim.core.driver import Kernel
 from medici_sim.core.specs import run_config
-from medici_sim.frameworks.spiel import play_with_bot, win_credit
+from medici_sim.frameworks.spiel import PolicyRolloutEvaluator, play_with_bot, win_credit
 from medici_sim.frameworks.stepper import engine
 
 GAMES = ("card", "classic")
@@ -43,42 +43,54 @@ def kernel_money(game: str, lineup: list[str], games: int) -> np.ndarray:
     return money
 
 
-def row(name: str, money: np.ndarray, seconds: float) -> str:
-    wins = np.array([win_credit(list(m))[0] for m in money])
+def seat_wins(money: np.ndarray) -> np.ndarray:
+    return np.array([win_credit(list(m))[0] for m in money])
+
+
+def row(name: str, money: np.ndarray, seconds: float, reference: np.ndarray) -> str:
+    """A table row; ``reference``: expert's win credit at seat 1 in the same games (the paired difference)."""
+    wins = seat_wins(money)
     florins = money[:, 0].astype(float)
     n = len(money)
 
     def interval(x, digits):
         return f"{x.mean():.{digits}f} ± {1.96 * x.std(ddof=1) / np.sqrt(n):.{digits}f}"
 
-    return f"| {name} | {n} | {interval(wins, 3)} | {interval(florins, 1)} | {n / seconds:.2f} |"
+    return (f"| {name} | {n} | {interval(wins, 3)} | {interval(wins - reference[:n], 3)} | {interval(florins, 1)} "
+            f"| {n / seconds:.2f} |")
 
 
-def mcts_factory(simulations: int, seed: int):
+def mcts_factory(simulations: int, seed: int, rollout: str | None):
+    """OpenSpiel's MCTS, its rollouts random (``rollout`` None) or played by our ``rollout`` strategy."""
     def make(spiel_game):
         rng = np.random.RandomState(seed)
-        return mcts.MCTSBot(spiel_game, 1.4, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        evaluator = mcts.RandomRolloutEvaluator(1, rng) if rollout is None else PolicyRolloutEvaluator(rollout, rng)
+        return mcts.MCTSBot(spiel_game, 1.4, simulations, evaluator, random_state=rng)
     return make
 
 
 def table(mcts_games: int, games: int, simulations: int, rollouts: int) -> None:
-    print("| seat 1 (vs 3 expert) | games | win credit (fair share 0.250) | florins | games/s |")
-    print("|---|---|---|---|---|")
+    print("| seat 1 (vs 3 expert) | games | win credit (fair share 0.250) | minus expert's, same games "
+          "| florins | games/s |")
+    print("|---|---|---|---|---|---|")
     for game in GAMES:
         others = [OPPONENT] * 3
+        reference = None
         for spec in (OPPONENT, f"search:rollouts={rollouts}"):
             began = time.perf_counter()
-            money = kernel_money(game, [spec, *others], games)
-            print(row(f"{game}: {spec}", money, time.perf_counter() - began), flush=True)
-        began = time.perf_counter()
-        money = play_with_bot(game, mcts_factory(simulations, 0), bot_seat=0, strategies=[OPPONENT] * 4,
-                              games=mcts_games, returns="wins")
-        print(row(f"{game}: OpenSpiel MCTS ({simulations} simulations, random rollouts)", money,
-                  time.perf_counter() - began), flush=True)
+            money = kernel_money(game, [spec, *others], max(games, mcts_games))
+            reference = seat_wins(money) if reference is None else reference
+            print(row(f"{game}: {spec}", money, time.perf_counter() - began, reference), flush=True)
+        for rollout in (None, OPPONENT):
+            began = time.perf_counter()
+            money = play_with_bot(game, mcts_factory(simulations, 0, rollout), bot_seat=0, strategies=[OPPONENT] * 4,
+                                  games=mcts_games, returns="wins")
+            print(row(f"{game}: OpenSpiel MCTS ({simulations} simulations, {rollout or 'random'} rollouts)", money,
+                      time.perf_counter() - began, reference), flush=True)
 
 
 def step_speed(steps: int) -> None:
-    from medici_sim.pettingzoo import env
+    from medici_sim.pettingzoo import env, seat_env
 
     for game in GAMES:
         e = env(game=game, players=4)
@@ -97,6 +109,15 @@ def step_speed(steps: int) -> None:
             e.step(int(rng.choice(np.flatnonzero(mask))))
             done += 1
         print(f"{game}: {steps / (time.perf_counter() - began):,.0f} AEC steps/s (random legal actions, 4 players)")
+        single = seat_env(game=game, players=4, opponents=OPPONENT)
+        _, info = single.reset(seed=0)
+        began = time.perf_counter()
+        for done_steps in range(steps):
+            _, _, over, _, info = single.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            if over:
+                _, info = single.reset(seed=done_steps)
+        print(f"{game}: {steps / (time.perf_counter() - began):,.0f} Gymnasium steps/s (one seat, random legal "
+              f"actions, the 3 {OPPONENT} seats' decisions included)")
 
 
 def main() -> None:

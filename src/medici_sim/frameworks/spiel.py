@@ -174,6 +174,36 @@ class BuiltinBot(pyspiel.Bot):
         return False
 
 
+class PolicyRolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS (``open_spiel.python.algorithms.mcts``) whose rollouts
+    play our strategy ``spec`` at every seat (chance drawn uniformly), as ``search``'s rollouts
+    play a built-in: the returns at the end of one such game. Priors are uniform."""
+
+    def __init__(self, spec: str = "expert", random_state: np.random.RandomState | None = None):
+        self.spec = spec
+        self.random_state = random_state or np.random.RandomState()
+        self.players: dict = {}
+
+    def evaluate(self, state: MediciState) -> np.ndarray:
+        game = state.stepped.__deepcopy__(None)
+        player = self.players.get(id(game.engine)) or self.players.setdefault(id(game.engine),
+                                                                            BuiltinPlayer(game.engine, self.spec))
+        while not game.over:
+            if game.chance:
+                outcomes = game.chance_outcomes()
+                game.apply_action(outcomes[self.random_state.randint(len(outcomes))])
+            else:
+                game.apply_action(player.action(game))
+        rolled = MediciState(state.get_game(), game)
+        return np.array(rolled.returns())
+
+    def prior(self, state: MediciState):
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
 def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: int, seed: int = 0,
                   players: int | None = None, rules: str | None = None, returns: str = "florins") -> np.ndarray:
     """Games ``0 .. games - 1`` of a medici-sim run (``strategies`` at the seats, fixed seating,

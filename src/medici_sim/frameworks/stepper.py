@@ -98,7 +98,7 @@ class SteppedGame:
     def __getstate__(self):  # pickled (OpenSpiel's serialisation): the engine by name, the record compressed
         e = self.engine
         return {**self.__dict__, "engine": (e.game.name, e.players, e.rules),
-                "buffer": zlib.compress(self.buffer.tobytes())}
+                "buffer": zlib.compress(self.buffer.tobytes()), "_spare": None}
 
     def __setstate__(self, saved):
         self.__dict__.update(saved)
@@ -109,6 +109,7 @@ class SteppedGame:
         twin = object.__new__(SteppedGame)
         twin.__dict__.update(self.__dict__)
         twin.buffer = self.buffer.copy()
+        twin._spare = None
         for name in ("tied", "natural", "outcomes"):
             setattr(twin, name, list(getattr(self, name)))
         return twin
@@ -148,7 +149,7 @@ class SteppedGame:
         if self.tied:
             return [self.engine.n_cards + seat for seat in self.tied]
         taken = set(self.outcomes)
-        return sorted(c for c in self._unseen() if c not in taken)
+        return sorted(int(c) for c in self._unseen() if c not in taken)
 
     def natural_outcome(self) -> int:
         """The outcome the engine's own generator draws here."""
@@ -176,11 +177,11 @@ class SteppedGame:
         """Make the engine call (an answer ``choice``, or None to play on) and go on to the next
         decision, chance node or the end."""
         while True:
-            probe = self.buffer.copy()
+            probe = self._spare if getattr(self, "_spare", None) is not None else np.empty_like(self.buffer)
+            np.copyto(probe, self.buffer)  # into a kept buffer: a fresh 200 kB one costs more than the call
             event = self._call(probe, choice)
             if probe[0]["rng"][0] != self.state["rng"][0]:
-                still = set(self._unseen(probe[0]))
-                dealt = [c for c in self._unseen() if c not in still]
+                dealt = [int(c) for c in np.setdiff1d(self._unseen(), self._unseen(probe[0]))]
                 if dealt:
                     self._await(choice, draws=len(dealt), natural=self._engine_order(dealt))
                     return
@@ -189,7 +190,8 @@ class SteppedGame:
                     tied = [int(p) for p in np.flatnonzero(money == money.min())]
                     self._await(choice, tied=tied, natural=[int(probe[0]["step"][STEP_ACTOR])])
                     return
-            self.buffer, self.event = probe, event  # nothing random, or hidden (a day's face-down cards)
+            # nothing random, or hidden (a day's face-down cards): the probe is the game
+            self._spare, self.buffer, self.event = self.buffer, probe, event
             if event == GAME_OVER or event >= DECISION:
                 return
             choice = None
@@ -208,26 +210,24 @@ class SteppedGame:
         else:
             self._force_cards(self.outcomes)
         (choice,), self.pending = self.pending, None
-        before = set(self._unseen())
+        before = set(self._unseen().tolist())
         self.event = self._call(self.buffer, choice)
         if self.tied:
             if int(self.state["step"][STEP_ACTOR]) != outcome - self.engine.n_cards:
                 raise RuntimeError("the engine drew another starter than the chance outcome")
-        elif before - set(self._unseen()) != set(self.outcomes):
+        elif before - set(self._unseen().tolist()) != set(self.outcomes):
             raise RuntimeError("the engine dealt other cards than the chance outcomes")
         self.tied = []
         if not self.over and self.event < DECISION:
             self._play_on(None)
 
     # ------------------------------------------------------------ the engine's draws
-    def _unseen(self, s=None) -> list[int]:
+    def _unseen(self, s=None) -> np.ndarray:
         """The cards nobody has seen: the pile the engine draws from, and any dealt face down."""
         s = self.state if s is None else s
         view = self.engine.view
-        cards = [int(c) for c in s[view.PILE][:s["counts"][view.PILE_LEN]]]
-        if view.HIDDEN:
-            cards += [int(c) for c in s[view.HIDDEN][:view.hidden_count(s)]]
-        return cards
+        pile = s[view.PILE][:s["counts"][view.PILE_LEN]]
+        return np.concatenate((pile, s[view.HIDDEN][:view.hidden_count(s)])) if view.HIDDEN else pile
 
     def _pile_draws(self, count: int, n: int) -> list[int]:
         """The pile places the engine's next ``count`` draws take, as places of the pile now."""
