@@ -69,11 +69,11 @@ def mcts_factory(simulations: int, seed: int, rollout: str | None):
     return make
 
 
-def table(mcts_games: int, games: int, simulations: int, rollouts: int) -> None:
+def table(mcts_games: int, games: int, simulations: int, rollouts: int, which: tuple[str, ...] = GAMES) -> None:
     print("| seat 1 (vs 3 expert) | games | win credit (fair share 0.250) | minus expert's, same games "
           "| florins | games/s |")
     print("|---|---|---|---|---|---|")
-    for game in GAMES:
+    for game in which:
         others = [OPPONENT] * 3
         reference = None
         for spec in (OPPONENT, f"search:rollouts={rollouts}"):
@@ -126,12 +126,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--simulations", type=int, default=16)
     parser.add_argument("--rollouts", type=int, default=8)
+    parser.add_argument("--game", choices=GAMES, help="one game only (default: both)")
     parser.add_argument("--step-speed", action="store_true")
     args = parser.parse_args()
     if args.step_speed:
         step_speed(5000)
     else:
-        table(args.mcts_games, args.games, args.simulations, args.rollouts)
+        table(args.mcts_games, args.games, args.simulations, args.rollouts, (args.game,) if args.game else GAMES)
 
 
 if __name__ == "__main__":

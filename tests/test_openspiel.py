@@ -166,12 +166,12 @@ def test_openspiels_mcts_plays_whole_games(game):
     rng = np.random.RandomState(0)
     bot = mcts.MCTSBot(spiel_game, 1.4, 2, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = spiel_game.new_initial_state()
-    while not state.is_terminal():
+    while not state.is_terminal():  # MCTS at seat 1, a uniform choice elsewhere
         if state.is_chance_node():
             outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probabilities)))
         else:
-            state.apply_action(bot.step(state))
+            state.apply_action(bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions()))
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
