@@ -69,7 +69,8 @@ def mcts_factory(simulations: int, seed: int, rollout: str | None):
     return make
 
 
-def table(mcts_games: int, games: int, simulations: int, rollouts: int, which: tuple[str, ...] = GAMES) -> None:
+def table(mcts_games: int, games: int, simulations: int, rollouts: int, which: tuple[str, ...] = GAMES,
+          mcts_rollouts: tuple[str | None, ...] = (None, OPPONENT)) -> None:
     print("| seat 1 (vs 3 expert) | games | win credit (fair share 0.250) | minus expert's, same games "
           "| florins | games/s |")
     print("|---|---|---|---|---|---|")
@@ -81,7 +82,7 @@ def table(mcts_games: int, games: int, simulations: int, rollouts: int, which: t
             money = kernel_money(game, [spec, *others], max(games, mcts_games))
             reference = seat_wins(money) if reference is None else reference
             print(row(f"{game}: {spec}", money, time.perf_counter() - began, reference), flush=True)
-        for rollout in (None, OPPONENT):
+        for rollout in mcts_rollouts:
             began = time.perf_counter()
             money = play_with_bot(game, mcts_factory(simulations, 0, rollout), bot_seat=0, strategies=[OPPONENT] * 4,
                                   games=mcts_games, returns="wins")
@@ -127,12 +128,14 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=16)
     parser.add_argument("--rollouts", type=int, default=8)
     parser.add_argument("--game", choices=GAMES, help="one game only (default: both)")
+    parser.add_argument("--mcts-rollouts", choices=("random", OPPONENT, "both"), default="both")
     parser.add_argument("--step-speed", action="store_true")
     args = parser.parse_args()
     if args.step_speed:
         step_speed(5000)
     else:
-        table(args.mcts_games, args.games, args.simulations, args.rollouts, (args.game,) if args.game else GAMES)
+        kinds = {"random": (None,), OPPONENT: (OPPONENT,), "both": (None, OPPONENT)}[args.mcts_rollouts]
+        table(args.mcts_games, args.games, args.simulations, args.rollouts, (args.game,) if args.game else GAMES, kinds)
 
 
 if __name__ == "__main__":
