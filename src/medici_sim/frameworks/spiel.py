@@ -65,7 +65,8 @@ class MediciGame(pyspiel.Game):
         s = e.kernel.inputs[0]
         view = e.view
         wins = self.returns_kind == "wins"
-        # each turn: a decision per card it may turn up and a take or bids; each turn takes a card
+        # a bound on a game's moves: each day has at most a turn per card (each turn takes or
+        # turns up one), each turn at most 4 own decisions, a bid per seat and 5 cards turned up
         longest = 3 * e.n_cards * (4 + e.players + 5) + 3
         super().__init__(game_type(definition), pyspiel.GameInfo(
             num_distinct_actions=view.N_ACTIONS, max_chance_outcomes=e.n_cards + e.players, num_players=e.players,
@@ -211,8 +212,9 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
     makes it for the ``medici_<game>`` game it searches on. Each decision of that seat stops
     the engine (core.stepping's EXTERNAL seat) and hands the bot the game as it stands, every
     seat then open to its search; the others are the engine's strategies, as in any run.
-    Returns each game's money by seat, a (games, players) array. A Python bot plays a few games
-    a second at most: mind the count."""
+    The bot decides on a copy of the game: what it writes there (a strategy's scratch row, a
+    draw from the generator) stays there. Returns each game's money by seat, a (games, players)
+    array. A Python bot plays a few games a second at most: mind the count."""
     import medici_sim.games  # noqa: F401
 
     names = list(strategies) if not isinstance(strategies, str) else [strategies]

@@ -83,6 +83,7 @@ class SteppedGame:
         self.tied: list[int] = []  # or: the seats it draws the next starter from
         self.natural: list[int] = []  # the engine's own outcomes for it
         self.outcomes: list[int] = []
+        self._spare = None  # a buffer kept for the next probe
         self._play_on(None)
 
     @classmethod
@@ -93,6 +94,7 @@ class SteppedGame:
         game.engine, game.buffer, game.event = engine_, buffer.copy(), event
         game.state["seat_strategy"][:engine_.players] = EXTERNAL
         game.pending, game.draws, game.tied, game.natural, game.outcomes = None, 0, [], [], []
+        game._spare = None
         return game
 
     def __getstate__(self):  # pickled (OpenSpiel's serialisation): the engine by name, the record compressed
@@ -177,7 +179,7 @@ class SteppedGame:
         """Make the engine call (an answer ``choice``, or None to play on) and go on to the next
         decision, chance node or the end."""
         while True:
-            probe = self._spare if getattr(self, "_spare", None) is not None else np.empty_like(self.buffer)
+            probe = self._spare if self._spare is not None else np.empty_like(self.buffer)
             np.copyto(probe, self.buffer)  # into a kept buffer: a fresh 200 kB one costs more than the call
             event = self._call(probe, choice)
             if probe[0]["rng"][0] != self.state["rng"][0]:
