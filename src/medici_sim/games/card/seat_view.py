@@ -1,0 +1,125 @@
+"""What the game-AI frameworks' adapters (``medici_sim.frameworks``) need of the card game: stable
+action ids and their names, where the engine draws its cards, and what a seat sees, as text and
+as a fixed-size vector.
+
+Everything in the card game is face up but the deck's order (R7, R20: the cards in the deck
+are known, ``state.unseen``), so every seat sees the same table: the vector holds each card's
+place (deck, market with its place from the end, out of play, a seat's ship or warehouse),
+the florins, the day, who decides what, and whose view it is.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.stepping import DECISION, STEP_EVENT
+from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
+from .rules import BIG_BONUS, DAYS, GOODS, MAJORITY_PAYOUTS, N_GOODS, RULE_CAPACITY, RULE_PLAYERS, SHIP_PAYOUTS
+from .state import DAY, DECK_LEN, MARKET_LEN, N_CARDS, OUT_LEN, REVEALED
+from .table import card_text, cards_text, taken_cards
+
+MONEY = "florins"  # the state field of each seat's money: the returns (R22)
+PILE, PILE_LEN = "deck", DECK_LEN  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol.md)
+HIDDEN = None  # no card is dealt face down
+
+# Action ids: R9 0 stop / 1 reveal another card; R10 2 + the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last).
+STOP, REVEAL, TAKE = 0, 1, 2
+N_ACTIONS = TAKE + MAX_TAKES
+# the most florins a seat can end with (R14, R17-R19 paid in full every day): the returns' bound
+MAX_MONEY = DAYS * (max(max(p) for p in SHIP_PAYOUTS.values()) + N_GOODS * (MAJORITY_PAYOUTS[0] + BIG_BONUS))
+
+
+def players(s) -> int:
+    return int(s["rules"][RULE_PLAYERS])
+
+
+def n_cards(s) -> int:
+    return int(s["counts"][N_CARDS])
+
+
+def hidden_count(s) -> int:
+    return 0
+
+
+def action_of(decision: int, choice: int) -> int:
+    return choice if decision == REVEAL_DECISION else TAKE + choice
+
+
+def choice_of(action: int) -> tuple[int, int]:
+    """(decision, choice) of an action id."""
+    return (REVEAL_DECISION, action) if action < TAKE else (TAKE_DECISION, action - TAKE)
+
+
+def action_text(s, action: int) -> str:
+    if action == STOP:
+        return "stop revealing"
+    if action == REVEAL:
+        return "reveal a card"
+    flags = action - TAKE
+    what = ("the last card", "the last 2 cards", "the last and the 3rd-from-last", "the last 3 cards")[flags]
+    if decision_of(s) != TAKE_DECISION:
+        return f"take {what}"
+    return f"take {what} ({cards_text(s, taken_cards(s, flags))})"
+
+
+def decision_of(s) -> int:
+    """The decision the game is stopped at (core.stepping.DECISION + k), as k; -1 elsewhere."""
+    event = int(s["step"][STEP_EVENT]) - DECISION
+    return event if event >= 0 else -1
+
+
+def chance_text(s, card: int) -> str:
+    return f"turn up card {card} ({card_text(s, card)})"
+
+
+def observation_size(s) -> int:
+    p = players(s)
+    return n_cards(s) * (6 + 2 * p) + 3 * p + N_GOODS * p + 2 + DAYS + 1 + 2 * p
+
+
+def observe(s, seat: int, actor: int, out: np.ndarray) -> None:
+    """Fill ``out`` (observation_size floats) with what ``seat`` sees; ``actor`` the seat to decide (-1: none)."""
+    p, n = players(s), n_cards(s)
+    out[:] = 0
+    # each card: in the deck, the market, out; last, 2nd, 3rd of the market; on a ship; in a warehouse
+    place = out[:n * (6 + 2 * p)].reshape(n, 6 + 2 * p)
+    counts = s["counts"]
+    place[s["deck"][:counts[DECK_LEN]], 0] = 1
+    market = s["market"][:counts[MARKET_LEN]]
+    place[market, 1] = 1
+    place[s["out"][:counts[OUT_LEN]], 2] = 1
+    for back in range(1, min(3, len(market)) + 1):
+        place[market[-back], 2 + back] = 1
+    for q in range(p):
+        place[s["ship"][q, :s["ship_len"][q]], 6 + q] = 1
+        place[s["warehouse"][q, :s["warehouse_len"][q]], 6 + p + q] = 1
+    rest = out[n * (6 + 2 * p):]
+    rest[:p] = s["florins"][:p]
+    rest[p:2 * p] = s["ship_used"][:p]
+    rest[2 * p + seat] = 1
+    rest[3 * p:3 * p + N_GOODS * p] = s["warehouse_icons"][:p].ravel()
+    at = 3 * p + N_GOODS * p
+    decision = decision_of(s)
+    if decision >= 0:
+        rest[at + decision] = 1
+    rest[at + 2 + min(int(counts[DAY]), DAYS - 1)] = 1
+    rest[at + 2 + DAYS] = counts[REVEALED]
+    if actor >= 0:
+        rest[at + 3 + DAYS + actor] = 1
+
+
+def observation_text(s, seat: int, actor: int) -> str:
+    """The table as ``seat`` sees it, in words."""
+    p = players(s)
+    counts = s["counts"]
+    capacity = int(s["rules"][RULE_CAPACITY])
+    decision = decision_of(s)
+    asked = {REVEAL_DECISION: "reveal another card?", TAKE_DECISION: "which cards to take?"}.get(decision, "")
+    lines = [f"day {int(counts[DAY]) + 1}; you are seat {seat + 1}"
+             + (f"; seat {actor + 1} decides: {asked}" if actor >= 0 else "")
+             + f"; deck: {int(counts[DECK_LEN])} cards; revealed this turn: {int(counts[REVEALED])}",
+             f"market: {cards_text(s, s['market'][:counts[MARKET_LEN]])}"]
+    for q in range(p):
+        icons = " ".join(f"{GOODS[g]} {int(s['warehouse_icons'][q, g])}" for g in range(N_GOODS))
+        lines.append(f"seat {q + 1}: {int(s['florins'][q])} florins; ship {int(s['ship_used'][q])}/{capacity}: "
+                     f"{cards_text(s, s['ship'][q, :s['ship_len'][q]])}; warehouse icons: {icons}")
+    return "\n".join(lines)

@@ -1,0 +1,139 @@
+"""What the game-AI frameworks' adapters (``medici_sim.frameworks``) need of the classic game:
+stable action ids and their names, where the engine draws its cards, and what a seat sees, as
+text and as a fixed-size vector.
+
+Everything is face up but the day's deck and the cards set aside face down (C5), which
+nobody can tell apart: every seat sees the same table. The vector holds each card's place
+(unseen, the lot with its place, set aside unsold, a seat's ship), money, goods tracks, the
+auction (auctioneer, best bid and bidder, each seat's answer), the deck's size, the day, who
+decides what, and whose view it is.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.stepping import DECISION, STEP_EVENT
+from .engine import BID_DECISION, DRAW_DECISION
+from .rules import (
+    DAYS,
+    GOODS,
+    MAJORITY_PAYOUTS,
+    MAX_LOT,
+    MIN_PLAYERS,
+    N_CARDS,
+    N_GOODS,
+    RULE_PLAYERS,
+    RULE_REMOVED,
+    SHIP_PAYOUTS,
+    TRACK_BONUS,
+    starting_money,
+)
+from .state import AUCTIONEER, DAY, DECK_LEN, DISCARD_LEN, HIGH_BIDDER, HIGHEST, LOT_LEN
+from .table import card_text, cards_text
+
+MONEY = "money"  # the state field of each seat's money: the returns (C18)
+PILE, PILE_LEN = "deck", DECK_LEN  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol-classic.md)
+HIDDEN = "removed"  # C5: removed[:rules[RULE_REMOVED]], face down
+
+# Action ids: C8 0 offer the lot / 1 draw another card; C9 2 + the bid (2: pass).
+OFFER, DRAW, BID = 0, 1, 2
+# the most money a seat can hold (C4, then C13, C15, C16 paid in full every day): bids stay below it
+MAX_MONEY = (starting_money(MIN_PLAYERS)
+             + DAYS * (max(max(p) for p in SHIP_PAYOUTS.values()) + N_GOODS * (MAJORITY_PAYOUTS[0] + max(TRACK_BONUS))))
+N_ACTIONS = BID + MAX_MONEY + 1
+
+
+def players(s) -> int:
+    return int(s["rules"][RULE_PLAYERS])
+
+
+def n_cards(s) -> int:
+    return N_CARDS
+
+
+def hidden_count(s) -> int:
+    return int(s["rules"][RULE_REMOVED])
+
+
+def action_of(decision: int, choice: int) -> int:
+    return choice if decision == DRAW_DECISION else BID + choice
+
+
+def choice_of(action: int) -> tuple[int, int]:
+    """(decision, choice) of an action id."""
+    return (DRAW_DECISION, action) if action < BID else (BID_DECISION, action - BID)
+
+
+def action_text(s, action: int) -> str:
+    if action == OFFER:
+        return "offer the lot"
+    if action == DRAW:
+        return "draw another card"
+    return "pass" if action == BID else f"bid {action - BID}"
+
+
+def decision_of(s) -> int:
+    """The decision the game is stopped at (core.stepping.DECISION + k), as k; -1 elsewhere."""
+    event = int(s["step"][STEP_EVENT]) - DECISION
+    return event if event >= 0 else -1
+
+
+def chance_text(s, card: int) -> str:
+    return f"turn up card {card} ({card_text(s, card)})"
+
+
+def observation_size(s) -> int:
+    p = players(s)
+    return N_CARDS * (3 + MAX_LOT + p) + p * (5 + N_GOODS) + 2 + 2 + DAYS + p
+
+
+def observe(s, seat: int, actor: int, out: np.ndarray) -> None:
+    """Fill ``out`` (observation_size floats) with what ``seat`` sees; ``actor`` the seat to decide (-1: none)."""
+    p = players(s)
+    counts = s["counts"]
+    out[:] = 0
+    width = 3 + MAX_LOT + p  # unseen, in the lot, set aside unsold, the lot's places, ships
+    place = out[:N_CARDS * width].reshape(N_CARDS, width)
+    lot = s["lot"][:counts[LOT_LEN]]
+    place[lot, 1] = 1
+    place[lot, 3 + np.arange(len(lot))] = 1
+    place[s["discard"][:counts[DISCARD_LEN]], 2] = 1
+    for q in range(p):
+        place[s["ship"][q, :s["ship_len"][q]], 3 + MAX_LOT + q] = 1
+    place[:, 0] = place[:, 1:3].sum(axis=1) + place[:, 3 + MAX_LOT:].sum(axis=1) == 0
+    rest = out[N_CARDS * width:]
+    rest[:p] = s["money"][:p]
+    rest[p:2 * p] = s["turn_bid"][:p]
+    rest[2 * p + seat] = 1
+    if counts[HIGH_BIDDER] >= 0:
+        rest[3 * p + counts[HIGH_BIDDER]] = 1
+    rest[4 * p + counts[AUCTIONEER]] = 1
+    rest[5 * p:5 * p + N_GOODS * p] = s["track"][:p].ravel()
+    at = 5 * p + N_GOODS * p
+    rest[at] = counts[HIGHEST]
+    rest[at + 1] = counts[DECK_LEN]
+    decision = decision_of(s)
+    if decision >= 0:
+        rest[at + 2 + decision] = 1
+    rest[at + 4 + min(int(counts[DAY]), DAYS - 1)] = 1
+    if actor >= 0:
+        rest[at + 4 + DAYS + actor] = 1
+
+
+def observation_text(s, seat: int, actor: int) -> str:
+    """The table as ``seat`` sees it, in words."""
+    p = players(s)
+    counts = s["counts"]
+    decision = decision_of(s)
+    asked = {DRAW_DECISION: "draw another card?", BID_DECISION: "bid or pass?"}.get(decision, "")
+    best = f"best bid {int(counts[HIGHEST])} by seat {int(counts[HIGH_BIDDER]) + 1}" if counts[HIGH_BIDDER] >= 0 \
+        else "no bid yet"
+    lines = [f"day {int(counts[DAY]) + 1}; you are seat {seat + 1}" + (f"; seat {actor + 1} decides: {asked}"
+                                                                         if actor >= 0 else "")
+             + f"; deck: {int(counts[DECK_LEN])} cards",
+             f"seat {int(counts[AUCTIONEER]) + 1} auctions: {cards_text(s, s['lot'][:counts[LOT_LEN]])}; {best}"]
+    for q in range(p):
+        levels = " ".join(f"{GOODS[g]} {int(s['track'][q, g])}" for g in range(N_GOODS))
+        cargo = cards_text(s, s["ship"][q, :s["ship_len"][q]])
+        lines.append(f"seat {q + 1}: {int(s['money'][q])} florins; ship: {cargo}; tracks: {levels}")
+    return "\n".join(lines)

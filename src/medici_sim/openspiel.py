@@ -1,0 +1,15 @@
+"""medici-sim's games in OpenSpiel: importing this registers ``medici_card`` and
+``medici_classic`` with ``pyspiel`` (frameworks.spiel; docs/frameworks.md).
+
+    import pyspiel, medici_sim.openspiel
+    game = pyspiel.load_game("medici_card", {"players": 4, "rules": "standard"})
+"""
+from .frameworks import needs
+
+needs("pyspiel", "openspiel", "medici_sim.openspiel")
+
+from .frameworks.spiel import BuiltinBot, MediciGame, MediciState, play_with_bot, register_all  # noqa: E402
+
+GAMES = register_all()
+
+__all__ = ["GAMES", "BuiltinBot", "MediciGame", "MediciState", "play_with_bot"]
