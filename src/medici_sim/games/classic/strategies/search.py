@@ -50,7 +50,7 @@ from ....core.rollout import (
     tuned_policy_params_nb,
 )
 from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
-from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED
+from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED, VARIANTS
 from ..state import AUCTIONEER, DAY, DECK_LEN, STATE_DTYPE, lowest_bid_nb
 from ..state import bid_nb as ask_bid_nb
 from ..state import draw_nb as ask_draw_nb
@@ -59,7 +59,6 @@ from .heuristics import HEURISTICS
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE, TUNED = range(8)
 HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
-VARIANTS = ("standard",)  # the tuned file's rules: the classic game's one preset (its tuning under any rule set)
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 
@@ -170,7 +169,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     copy_play_nb(sim, state)
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
-    variant = 0  # the classic game has one set of rules
+    variant = 0  # the classic game has one preset (standard): its tuning serves every rule set
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
