@@ -16,6 +16,7 @@ from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
 from medici_sim.games.card.rules import RULE_BOOK, VARIANTS
+from medici_sim.games.classic.rules import RULE_BOOK as CLASSIC_RULE_BOOK
 
 # One kernel per game for every mix of built-ins (core.driver.KERNEL_ENV): the suite plays many
 # mixes, and compiling each set of strategies apart would cost minutes. Subprocesses inherit it;
@@ -51,6 +52,11 @@ def tiny_deck(rows: str, name: str = "tiny") -> Deck:
 def card_rules(players: int, variant: int | str = 0):
     """The card game's rule set at ``players``: a rules spec, or a preset by its index in VARIANTS."""
     return RULE_BOOK.resolve(variant if isinstance(variant, str) else VARIANTS[variant], players)
+
+
+def classic_rules(players: int, spec: str = ""):
+    """The classic game's rule set at ``players`` (a rules spec; "": the rulebook's)."""
+    return CLASSIC_RULE_BOOK.resolve(spec or "standard", players)
 
 
 @cache

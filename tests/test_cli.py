@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import card_rules, run
+from conftest import card_rules, classic_rules, run
 
 from medici_sim.cli.common import parse_strategies
 from medici_sim.core.driver import ConfigError
@@ -300,7 +300,7 @@ def test_margin_of_victory_is_the_reference_engines(capsys, tmp_path, game, play
             final = card_reference.play_game(default_deck(), card_rules(players), names, seed, index,
                                              "rotate")["florins"][-1]
         else:
-            final = classic_reference.play_game(players, names, seed, index, "rotate")["money"][-1]
+            final = classic_reference.play_game(classic_rules(players), names, seed, index, "rotate")["money"][-1]
         best = final.max()
         margins.append(0 if (final == best).sum() > 1 else best - final[final < best].max())
     assert json.loads(path.read_text())["summary"]["mean_win_margin"] == round(sum(margins) / games, 2)

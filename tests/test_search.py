@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import card_rules
+from conftest import card_rules, classic_rules
 from test_interrupts import wait_for_progress
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
@@ -177,7 +177,7 @@ def test_classic_games_with_search_are_the_reference_engines_games(players, line
         CLASSIC.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
         script = ClassicScript(ours["lots"])
         names = scripted(run)
-        theirs = classic_reference.play_game(players, names, 12, game_index, "fixed",
+        theirs = classic_reference.play_game(classic_rules(players), names, 12, game_index, "fixed",
                                              decide=[script if name == "scripted" else None for name in names])
         assert set(ours) == set(theirs)
         for key, b in theirs.items():

@@ -17,6 +17,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from conftest import classic_rules
 
 from medici_sim.core.accounting import (
     N_COMMON_RUN_STATS,
@@ -65,10 +66,10 @@ def assert_same_game(players: int, seating: str, seed: int, game_index: int,
     per slot (``params[slot]`` a tuple of (name, value) pairs); the default is all random."""
     if strategies is None:
         ours = kernel(players, seating, seed).trace(game_index).record()
-        theirs = reference.play_game(players, ["random"] * players, seed, game_index, seating)
+        theirs = reference.play_game(classic_rules(players), ["random"] * players, seed, game_index, seating)
     else:
         ours = mixed_kernel(players, seating, seed, strategies, params).trace(game_index).record()
-        theirs = reference.play_game(players, list(strategies), seed, game_index, seating,
+        theirs = reference.play_game(classic_rules(players), list(strategies), seed, game_index, seating,
                                      params=[dict(p) for p in params])
     assert set(ours) == set(theirs)
     where = f"players={players} seating={seating} seed={seed} game={game_index} strategies={strategies}"
@@ -118,7 +119,7 @@ def test_strategy_slots_follow_the_seating():
     for seating in SEATINGS:
         for game_index in range(5):
             ours = kernel(5, seating, 9).trace(game_index)
-            theirs = reference.play_game(5, ["random"] * 5, 9, game_index, seating)
+            theirs = reference.play_game(classic_rules(5), ["random"] * 5, 9, game_index, seating)
             assert ours.seat_slot.tolist() == theirs["seat_slot"].tolist()
 
 
@@ -182,7 +183,7 @@ def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[
     diff_sq = np.zeros((players, players), np.int64)
     run = np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64)
     for game_index in range(games):
-        rec = reference.play_game(players, ["random"] * players, seed, game_index, seating)
+        rec = reference.play_game(classic_rules(players), ["random"] * players, seed, game_index, seating)
         money = rec["money"][-1]
         share = rec["winner_share60"]
         winners = int((share > 0).sum())

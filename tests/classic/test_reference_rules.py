@@ -11,6 +11,7 @@ import copy
 
 import numpy as np
 import pytest
+from conftest import classic_rules
 
 from medici_sim.core.rng import GameRandom
 from medici_sim.games.classic import rules
@@ -75,14 +76,14 @@ def test_constants():
 @pytest.mark.parametrize("players, money", [(3, 40), (4, 40), (5, 30), (6, 30)])
 def test_starting_money_c4(players, money):
     assert rules.starting_money(players) == money
-    game = ClassicGame(players, ["random"] * players, 1, 0)
+    game = ClassicGame(classic_rules(players), ["random"] * players, 1, 0)
     assert game.money == [money] * players
 
 
 @pytest.mark.parametrize("players, removed", [(3, 18), (4, 12), (5, 6), (6, 0)])
 def test_removed_cards_c5(players, removed):
     assert rules.removed_cards(players) == removed
-    rec = play_game(players, ["random"] * players, 5, 3)
+    rec = play_game(classic_rules(players), ["random"] * players, 5, 3)
     assert rec["removed"].shape == (3, removed)
     for day in range(3):
         assert len(set(rec["removed"][day].tolist())) == removed
@@ -93,23 +94,23 @@ def test_removed_cards_c5(players, removed):
 
 @pytest.mark.parametrize("players", [2, 7, 0])
 def test_player_count_c1(players):
-    for fn in (rules.starting_money, rules.removed_cards, rules.rule_arrays):
+    for fn in (rules.starting_money, rules.removed_cards, lambda n: rules.rule_arrays(classic_rules(n))):
         with pytest.raises(ValueError):
             fn(players)
     with pytest.raises(ValueError):
-        play_game(players, ["random"] * players, 1, 0)
+        play_game(classic_rules(players), ["random"] * players, 1, 0)
 
 
 def test_rule_arrays():
-    r, pay = rules.rule_arrays(5)
+    r, pay, _ = rules.rule_arrays(classic_rules(5))
     assert r.dtype == np.int64 and pay.dtype == np.int64
     assert len(r) == rules.N_RULES
     assert (r[rules.RULE_PLAYERS], r[rules.RULE_START_MONEY], r[rules.RULE_REMOVED]) == (5, 30, 6)
     assert pay.tolist() == [30, 20, 10, 5, 0, 0]
-    r, pay = rules.rule_arrays(3)
+    r, pay, _ = rules.rule_arrays(classic_rules(3))
     assert (r[rules.RULE_PLAYERS], r[rules.RULE_START_MONEY], r[rules.RULE_REMOVED]) == (3, 40, 18)
     assert pay.tolist() == [30, 15, 0, 0, 0, 0]
-    assert rules.rule_arrays(6)[1].tolist() == [30, 20, 15, 10, 5, 0]
+    assert rules.rule_arrays(classic_rules(6))[1].tolist() == [30, 20, 15, 10, 5, 0]
 
 
 # --------------------------------------------------------------------------------------
@@ -118,9 +119,9 @@ def test_rule_arrays():
 
 def test_rulebook_ship_example_c13():
     # C13: 5 players, ships 23, 20, 16, 16, 14 pay 30, 20, 7, 7, 0.
-    assert ship_payouts([23, 20, 16, 16, 14], 5) == [30, 20, 7, 7, 0]
+    assert ship_payouts([23, 20, 16, 16, 14], classic_rules(5)) == [30, 20, 7, 7, 0]
     # The same in another seat order.
-    assert ship_payouts([16, 14, 23, 16, 20], 5) == [7, 0, 30, 7, 20]
+    assert ship_payouts([16, 14, 23, 16, 20], classic_rules(5)) == [7, 0, 30, 7, 20]
 
 
 @pytest.mark.parametrize("values, players, expected", [
@@ -146,12 +147,12 @@ def test_rulebook_ship_example_c13():
     ([9, 9, 9, 9, 9, 0], 6, [16, 16, 16, 16, 16, 0]),  # 80 // 5
 ])
 def test_ship_payout_ties_c13(values, players, expected):
-    assert ship_payouts(values, players) == expected
+    assert ship_payouts(values, classic_rules(players)) == expected
 
 
 def test_ship_payouts_need_every_player():
     with pytest.raises(ValueError):
-        ship_payouts([1, 2], 3)
+        ship_payouts([1, 2], classic_rules(3))
 
 
 def test_share_places_past_the_table():
@@ -177,23 +178,23 @@ def test_share_places_past_the_table():
     ([1, 6, 3, 6, 2, 0], [0, 7, 0, 7, 0, 0]),  # two first: the third level gets nothing
 ])
 def test_majority_payouts_c15(levels, expected):
-    assert majority_payouts(levels) == expected
+    assert majority_payouts(levels, classic_rules(4)) == expected
 
 
 def test_track_bonus_c16():
-    assert [track_bonus(level) for level in range(8)] == [0, 0, 0, 0, 0, 5, 10, 20]
+    assert [track_bonus(level, classic_rules(4)) for level in range(8)] == [0, 0, 0, 0, 0, 5, 10, 20]
     for bad in (-1, 8):
         with pytest.raises(ValueError):
-            track_bonus(bad)
+            track_bonus(bad, classic_rules(4))
 
 
 def test_track_cap_c14():
-    assert raise_track(0, 0) == 0
-    assert raise_track(0, 5) == 5
-    assert raise_track(3, 4) == 7
-    assert raise_track(5, 4) == 7  # capped
-    assert raise_track(7, 1) == 7
-    assert raise_track(6, 5) == 7
+    assert raise_track(0, 0, rules.TRACK_MAX) == 0
+    assert raise_track(0, 5, rules.TRACK_MAX) == 5
+    assert raise_track(3, 4, rules.TRACK_MAX) == 7
+    assert raise_track(5, 4, rules.TRACK_MAX) == 7  # capped
+    assert raise_track(7, 1, rules.TRACK_MAX) == 7
+    assert raise_track(6, 5, rules.TRACK_MAX) == 7
 
 
 def test_ship_value_c13():
@@ -230,7 +231,7 @@ class Scripted(Strategy):
 
 def scripted_game(players, scripts, seed=7):
     """A game whose seats (fixed seating) play the given Scripted objects, mid-day."""
-    game = ClassicGame(players, ["scripted"] * players, seed, 0, decide=scripts)
+    game = ClassicGame(classic_rules(players), ["scripted"] * players, seed, 0, decide=scripts)
     game.start_day(0)
     return game
 
@@ -368,7 +369,7 @@ def test_illegal_bid_names_the_strategy_and_seat():
             return game.money[seat] + 1
 
     with pytest.raises(ValueError, match=r"strategy overbid at seat 1 bid 41"):
-        play_game(3, ["random", "overbid", "random"], 1, 0, decide=[None, Greedy(), None])
+        play_game(classic_rules(3), ["random", "overbid", "random"], 1, 0, decide=[None, Greedy(), None])
 
 
 def test_last_ship_takes_free_cards_c11():
@@ -482,7 +483,7 @@ def test_track_bonus_levels_and_cap_c14_c16():
 
 
 def test_next_starter_c6():
-    game = ClassicGame(4, ["random"] * 4, 11, 2)
+    game = ClassicGame(classic_rules(4), ["random"] * 4, 11, 2)
     game.money = [10, 5, 7, 6]
     state = game.rng.state
     assert game.next_starter() == 1 and game.rng.state == state  # one poorest: no draw
@@ -500,15 +501,15 @@ def test_next_starter_c6():
 
 
 def test_winner_shares_c18():
-    game = ClassicGame(4, ["random"] * 4, 1, 0)
+    game = ClassicGame(classic_rules(4), ["random"] * 4, 1, 0)
     game.money = [50, 50, 50, 10]
     game.finish()
     assert game.record["winner_share60"].tolist() == [20, 20, 20, 0]
-    game = ClassicGame(3, ["random"] * 3, 1, 0)
+    game = ClassicGame(classic_rules(3), ["random"] * 3, 1, 0)
     game.money = [50, 40, 50]
     game.finish()
     assert game.record["winner_share60"].tolist() == [30, 0, 30]
-    game = ClassicGame(6, ["random"] * 6, 1, 0)
+    game = ClassicGame(classic_rules(6), ["random"] * 6, 1, 0)
     game.money = [1, 2, 3, 4, 5, 9]
     game.finish()
     assert game.record["winner_share60"].tolist() == [0, 0, 0, 0, 0, 60]
@@ -519,7 +520,7 @@ def test_winner_shares_c18():
 # --------------------------------------------------------------------------------------
 
 def test_random_strategy_draws_per_protocol_c19():
-    game = ClassicGame(3, ["random"] * 3, 42, 9)
+    game = ClassicGame(classic_rules(3), ["random"] * 3, 42, 9)
     game.start_day(0)
     game.lot = [game.draw()]
     strategy = RandomStrategy()
@@ -539,7 +540,7 @@ def test_random_strategy_draws_per_protocol_c19():
 
 def test_random_strategy_has_no_parameters():
     with pytest.raises(ValueError, match="no parameter"):
-        play_game(3, ["random"] * 3, 1, 0, params=[{"x": 1}, None, None])
+        play_game(classic_rules(3), ["random"] * 3, 1, 0, params=[{"x": 1}, None, None])
     assert STRATEGIES["random"] is RandomStrategy
 
 
@@ -548,7 +549,7 @@ def test_random_bids_are_spread_c19():
     # never more.
     increments = set()
     for i in range(40):
-        rec = play_game(4, ["random"] * 4, 3, i)
+        rec = play_game(classic_rules(4), ["random"] * 4, 3, i)
         for day in range(3):
             for t in turn_records(rec["lots"][day]):
                 highest = 0
@@ -561,22 +562,22 @@ def test_random_bids_are_spread_c19():
 
 def test_unknown_names_and_seatings():
     with pytest.raises(ValueError, match="unknown strategy"):
-        play_game(3, ["random", "nope", "random"], 1, 0)
+        play_game(classic_rules(3), ["random", "nope", "random"], 1, 0)
     with pytest.raises(ValueError, match="unknown seating"):
-        play_game(3, ["random"] * 3, 1, 0, seating="shuffled")
+        play_game(classic_rules(3), ["random"] * 3, 1, 0, seating="shuffled")
     with pytest.raises(ValueError):
-        play_game(3, ["random"] * 4, 1, 0)
+        play_game(classic_rules(3), ["random"] * 4, 1, 0)
 
 
 def test_seating_c20():
-    assert play_game(4, ["random"] * 4, 1, 0)["seat_slot"].tolist() == [0, 1, 2, 3]
-    assert play_game(4, ["random"] * 4, 1, 5, seating="rotate")["seat_slot"].tolist() == [1, 2, 3, 0]
+    assert play_game(classic_rules(4), ["random"] * 4, 1, 0)["seat_slot"].tolist() == [0, 1, 2, 3]
+    assert play_game(classic_rules(4), ["random"] * 4, 1, 5, seating="rotate")["seat_slot"].tolist() == [1, 2, 3, 0]
     rng = GameRandom(1, 5)
     perm = list(range(5))
     for j in range(4, 0, -1):
         r = rng.below(j + 1)
         perm[j], perm[r] = perm[r], perm[j]
-    assert play_game(5, ["random"] * 5, 1, 5, seating="random")["seat_slot"].tolist() == perm
+    assert play_game(classic_rules(5), ["random"] * 5, 1, 5, seating="random")["seat_slot"].tolist() == perm
 
 
 def test_first_draws_of_a_game_follow_the_protocol():
@@ -590,16 +591,16 @@ def test_first_draws_of_a_game_follow_the_protocol():
         dealt.append(deck[j])
         deck[j] = deck[-1]
         deck.pop()
-    rec = play_game(4, ["random"] * 4, 99, 4)
+    rec = play_game(classic_rules(4), ["random"] * 4, 99, 4)
     assert rec["removed"][0].tolist() == dealt[:12]
     first = turn_records(rec["lots"][0])[0]
     assert first.auctioneer == 0 and first.lot[0] == dealt[12]
 
 
 def test_deterministic_c20():
-    a = play_game(5, ["random"] * 5, 123, 77, seating="random")
-    b = play_game(5, ["random"] * 5, 123, 77, seating="random")
-    c = play_game(5, ["random"] * 5, 123, 78, seating="random")
+    a = play_game(classic_rules(5), ["random"] * 5, 123, 77, seating="random")
+    b = play_game(classic_rules(5), ["random"] * 5, 123, 77, seating="random")
+    c = play_game(classic_rules(5), ["random"] * 5, 123, 78, seating="random")
     assert a.keys() == b.keys()
     for key in a:
         if key == "lots":
@@ -729,7 +730,7 @@ def replay_and_check(players: int, rec: dict) -> dict:
         # Scoring, recomputed from the replayed ships (C13-C16).
         values = [sum(rules.CARD_VALUE[c] for c in s) for s in ships]
         assert rec["ship_value"][day].tolist() == values
-        assert rec["ship_pay"][day].tolist() == ship_payouts(values, players)
+        assert rec["ship_pay"][day].tolist() == ship_payouts(values, classic_rules(players))
         before = track.copy()
         for seat in range(players):
             for c in ships[seat]:
@@ -741,7 +742,7 @@ def replay_and_check(players: int, rec: dict) -> dict:
         majority = np.zeros(players, np.int64)
         bonus = np.zeros(players, np.int64)
         for good in range(5):
-            majority += majority_payouts(track[:, good].tolist())
+            majority += majority_payouts(track[:, good].tolist(), classic_rules(players))
             bonus += [rules.TRACK_BONUS[level] for level in track[:, good]]
         assert rec["majority_pay"][day].tolist() == majority.tolist()
         assert rec["bonus_pay"][day].tolist() == bonus.tolist()
@@ -767,7 +768,7 @@ def test_invariants_over_random_games(players):
     totals = {"c11": 0, "c12": 0, "asked": 0}
     seatings = ("fixed", "rotate", "random")
     for i in range(75):
-        rec = play_game(players, ["random"] * players, 2024, i, seating=seatings[i % 3])
+        rec = play_game(classic_rules(players), ["random"] * players, 2024, i, seating=seatings[i % 3])
         assert sorted(rec["seat_slot"].tolist()) == list(range(players))
         for key, value in replay_and_check(players, rec).items():
             totals[key] += value
@@ -778,7 +779,7 @@ def test_invariants_over_random_games(players):
 
 
 def test_record_shapes():
-    rec = play_game(4, ["random"] * 4, 1, 1)
+    rec = play_game(classic_rules(4), ["random"] * 4, 1, 1)
     shapes = {key: value.shape for key, value in rec.items() if key != "lots"}
     assert shapes == {
         "seat_slot": (4,), "starter": (3,), "ran_out": (3,), "removed": (3, 12),

@@ -48,19 +48,17 @@ from ...core.stepping import (
 )
 from .recording import record_day_nb, record_turn_nb
 from .rules import (
-    DAYS,
-    HOLDS,
-    MAJORITY_PAYOUTS,
-    MAX_LOT,
     MAX_PLAYERS,
     N_CARDS,
     N_GOODS,
+    RULE_DAYS,
+    RULE_HOLDS,
+    RULE_LOT_SIZE,
+    RULE_MIN_BID,
     RULE_PLAYERS,
     RULE_REMOVED,
     RULE_START_MONEY,
-    SHARE_COIN,
-    TRACK_BONUS,
-    TRACK_MAX,
+    RULE_TRACK_MAX,
 )
 from .state import (
     AUCTIONEER,
@@ -97,16 +95,17 @@ RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
 N_RUN_STATS = N_COMMON_RUN_STATS + 1
 
 
-def new_state(card_good, card_value, rules, ship_payouts) -> np.ndarray:
+def new_state(card_good, card_value, rules, ship_payouts, track_bonus, majority_payouts, share_coin) -> np.ndarray:
     """A one-element array holding the GameState every game of a run starts from (the kernel's
-    ``inputs``; each kernel call plays on a copy): the cards and rule data, the unseen-card sums
-    of all 36 cards and the share tables, all else zero. Plain Python: it runs once a run, and
-    compiled it would be compiled again into every kernel.
+    ``inputs``; each kernel call plays on a copy): the cards and rule data (rules.rule_arrays,
+    the majority payouts and the share coin), the unseen-card sums of all 36 cards and the
+    share tables, all else zero. Plain Python: it runs once a run, and compiled it would be
+    compiled again into every kernel.
     """
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
     for name, values in (("card_good", card_good), ("card_value", card_value), ("rules", rules),
-                         ("ship_payouts", ship_payouts), ("track_bonus", TRACK_BONUS)):
+                         ("ship_payouts", ship_payouts), ("track_bonus", track_bonus)):
         state[name][:len(values)] = values
     for card in range(N_CARDS):
         good, value = card_good[card], card_value[card]
@@ -116,8 +115,8 @@ def new_state(card_good, card_value, rules, ship_payouts) -> np.ndarray:
         unseen[UNSEEN_CARDS] += 1
         unseen[UNSEEN_VALUE] += value
         unseen[UNSEEN_BY_VALUE + value] += 1
-    state["ship_share"] = share_table(ship_payouts, SHARE_COIN, MAX_PLAYERS)
-    state["majority_share"] = share_table(MAJORITY_PAYOUTS, SHARE_COIN, MAX_PLAYERS)
+    state["ship_share"] = share_table(ship_payouts, share_coin, MAX_PLAYERS)
+    state["majority_share"] = share_table(majority_payouts, share_coin, MAX_PLAYERS)
     return buffer
 
 
@@ -148,15 +147,15 @@ DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of
 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
-    """Play three days (C5-C17) of a started game; the outcome is left in ``state``."""
+    """Play the days (C5-C17, three in the rulebook) of a started game; the outcome is left in ``state``."""
     begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
     finish_game_nb(state, table, 0, PHASE_DAY_START, 0, last_day_nb(state), record)
 
 
 @njit(cache=True)
 def last_day_nb(state):
-    """The index of the game's last day (C18)."""
-    return DAYS - 1
+    """The index of the game's last day (C18: the rule set's ``days``)."""
+    return state.rules[RULE_DAYS] - 1
 
 
 @njit(cache=True)
@@ -242,6 +241,7 @@ def finish_day_nb(state, seat, phase, arg, table, record):
     next seat to answer, at TURN_OVER whether the day ends) until the day ends. Returns 1 if
     it ran out (C12), 0 if not, PAUSED if it stopped (a stepped game, core.stepping)."""
     players = state.rules[RULE_PLAYERS]
+    holds = state.rules[RULE_HOLDS]
     while True:
         if phase == TURN_START:
             if state.counts[DECK_LEN] == 0:
@@ -265,7 +265,7 @@ def finish_day_nb(state, seat, phase, arg, table, record):
         seat += 1  # C7: clockwise, skipping full ships (at least two ships are open here)
         if seat == players:
             seat = 0
-        while state.ship_len[seat] == HOLDS:
+        while state.ship_len[seat] == holds:
             seat += 1
             if seat == players:
                 seat = 0
@@ -281,10 +281,11 @@ def play_turn_nb(state, auctioneer, table, record):
     counts[AUCTIONEER] = auctioneer
     counts[HIGHEST] = 0
     counts[HIGH_BIDDER] = -1
+    holds = state.rules[RULE_HOLDS]
     max_free = 0
     for p in range(players):
         state.turn_bid[p] = -1
-        max_free = max(max_free, HOLDS - state.ship_len[p])  # a full ship has 0
+        max_free = max(max_free, holds - state.ship_len[p])  # a full ship has 0
     counts[MAX_FREE] = max_free
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
@@ -293,10 +294,10 @@ def play_turn_nb(state, auctioneer, table, record):
 
 
 @njit(cache=True, inline="always")
-def lot_may_grow_nb(counts):
-    """C8: another card may be drawn while the lot has fewer than 3 cards, the deck is not
-    empty and some open ship could hold the bigger lot."""
-    return counts[LOT_LEN] < MAX_LOT and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]
+def lot_may_grow_nb(counts, lot_size):
+    """C8: another card may be drawn while the lot has fewer than ``lot_size`` cards (3), the
+    deck is not empty and some open ship could hold the bigger lot."""
+    return counts[LOT_LEN] < lot_size and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]
 
 
 @njit(cache=True, inline="always")
@@ -316,9 +317,10 @@ def answer_nb(state, seat, answer):
     if amount != answer:
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "bid a number of florins that is not whole (C9)")
     if amount != 0:
-        if amount <= state.counts[HIGHEST] or amount > state.money[seat]:
+        if amount <= state.counts[HIGHEST] or amount < state.rules[RULE_MIN_BID] or amount > state.money[seat]:
             raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
-                             "bid out of range: a bid is 0 (pass) or from the highest bid + 1 to its money (C9)")
+                             "bid out of range: a bid is 0 (pass) or from the highest bid + 1 (and the lowest "
+                             "bid) to its money (C9)")
         state.counts[HIGHEST] = amount
         state.counts[HIGH_BIDDER] = seat
     state.turn_bid[seat] = amount
@@ -333,10 +335,12 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     seat (a stepped game, core.stepping)."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
+    holds = state.rules[RULE_HOLDS]
     if phase == TURN_DRAW:
         strategy = state.seat_strategy[auctioneer]
         external = is_external_nb(state, auctioneer, record)
-        while lot_may_grow_nb(counts):
+        lot_size = state.rules[RULE_LOT_SIZE]
+        while lot_may_grow_nb(counts, lot_size):
             if external:
                 if stop_nb(state, DECISION + DRAW_DECISION, auctioneer, counts[DAY], auctioneer, TURN_DRAW, 0):
                     return PAUSED
@@ -347,7 +351,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
                 break
             add_to_lot_nb(state)
         if record is not None:
-            state.lot_could_grow = lot_may_grow_nb(counts)  # the auctioneer stopped, or C8 did
+            state.lot_could_grow = lot_may_grow_nb(counts, lot_size)  # the auctioneer stopped, or C8 did
         phase = TURN_BID
         bidder = auctioneer + 1 if auctioneer + 1 < players else 0
     lot_len = counts[LOT_LEN]
@@ -355,9 +359,10 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     # C9: one chance each, from the auctioneer's left; the auctioneer decides last. A seat
     # with too few free holds (a full ship has none) or too little money passes unasked.
     if phase == TURN_BID:
+        min_bid = state.rules[RULE_MIN_BID]
         seat = bidder
         while True:
-            if HOLDS - state.ship_len[seat] >= lot_len and state.money[seat] > counts[HIGHEST]:
+            if holds - state.ship_len[seat] >= lot_len and state.money[seat] >= max(counts[HIGHEST] + 1, min_bid):
                 if is_external_nb(state, seat, record):
                     if stop_nb(state, DECISION + BID_DECISION, seat, counts[DAY], auctioneer, TURN_BID, seat):
                         return PAUSED
@@ -382,7 +387,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         state.cards_bought[winner] += lot_len
         for i in range(lot_len):
             load_nb(state, winner, state.lot[i])
-        if state.ship_len[winner] == HOLDS:
+        if state.ship_len[winner] == holds:
             counts[OPEN_SHIPS] -= 1
     else:
         for i in range(lot_len):
@@ -394,10 +399,10 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     free_from = 0
     if winner >= 0 and counts[OPEN_SHIPS] == 1:
         free_seat = 0
-        while state.ship_len[free_seat] == HOLDS:
+        while state.ship_len[free_seat] == holds:
             free_seat += 1
         free_from = state.ship_len[free_seat]
-        while state.ship_len[free_seat] < HOLDS and counts[DECK_LEN] > 0:
+        while state.ship_len[free_seat] < holds and counts[DECK_LEN] > 0:
             card = deal_nb(state)
             reveal_nb(state, card)
             load_nb(state, free_seat, card)
@@ -462,9 +467,10 @@ def copy_play_nb(dst, src):
 
 @njit(cache=True)
 def score_day_nb(state, day, record):
-    """C13-C16, in this order: ships by rank, tracks rise (capped at 7), majorities for each
-    good in good order, bonuses. Payouts are added to money."""
+    """C13-C16, in this order: ships by rank, tracks rise (capped at the top, 7), majorities
+    for each good in good order, bonuses. Payouts are added to money."""
     players = state.rules[RULE_PLAYERS]
+    track_max = state.rules[RULE_TRACK_MAX]
     ship_pay = state.day_ship_pay[day]
     majority_pay = state.day_majority_pay[day]
     bonus_pay = state.day_bonus_pay[day]
@@ -476,7 +482,7 @@ def score_day_nb(state, day, record):
     pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # C13: every ship ranks
     for p in range(players):
         for good in range(N_GOODS):
-            state.track[p, good] = min(TRACK_MAX, state.track[p, good] + state.ship_goods[p, good])  # C14
+            state.track[p, good] = min(track_max, state.track[p, good] + state.ship_goods[p, good])  # C14
     levels = state.good_levels  # one good's column of `track`, contiguous: ranked ~2x faster than a strided view
     for good in range(N_GOODS):
         for p in range(players):
@@ -509,7 +515,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     record_outcome_nb(state.money, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)  # C18
     for seat in range(players):
         ship = majority = bonus = 0
-        for day in range(DAYS):
+        for day in range(state.rules[RULE_DAYS]):
             ship += state.day_ship_pay[day, seat]
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
@@ -523,7 +529,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             stats[STAT_LOTS_DISCARDED] += state.lots_discarded[seat]
             stats[STAT_FREE_CARDS] += state.free_cards[seat]
             stats[STAT_PRICE_SPENT] += state.spent[seat]
-    for day in range(DAYS):
+    for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
 
 

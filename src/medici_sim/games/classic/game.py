@@ -9,25 +9,14 @@ import numpy as np
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
 from ...core.registry import Game, StatColumn
 from . import engine, narrate, reference, state, stepped
-from .rules import (
-    DAYS,
-    HOLDS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    TRACK_MAX,
-    card_arrays,
-    removed_cards,
-    rule_arrays,
-    starting_money,
-)
+from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, removed_cards, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search
-
-VARIANTS = ("standard",)
 
 
 def kernel_inputs(config) -> np.ndarray:
-    """The state every game of the run starts from (engine.new_state): the cards and the player count's rules."""
-    return engine.new_state(*card_arrays(), *rule_arrays(config.players))
+    """The state every game of the run starts from (engine.new_state): the cards and the rule set."""
+    rules = config.rules
+    return engine.new_state(*card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
 
 
 @dataclass(frozen=True)
@@ -41,7 +30,7 @@ class GameTrace:
     removed: np.ndarray  # (D, R) cards removed face down, in dealing order (C5)
     lots: list  # D flat int64 turn logs (reference module doc)
     card_location: np.ndarray  # (D, 36) where each card was when the day's turns ended (LOC_*)
-    ship_cards: np.ndarray  # (D, P, 5) in loading order, -1 for an empty hold
+    ship_cards: np.ndarray  # (D, P, H) in loading order, -1 for an empty hold (H holds, C3)
     ship_value: np.ndarray  # (D, P)
     ship_pay: np.ndarray  # (D, P) C13
     majority_pay: np.ndarray  # (D, P) C15, summed over the goods
@@ -66,22 +55,24 @@ def trace(kernel, game_index: int) -> GameTrace:
                                   kernel.slot_strategy, kernel.slot_params, kernel.table)
     state = buffer[0]
     p = kernel.config.players
+    rules = kernel.config.rules
+    d, holds = rules["days"], rules["ship_holds"]
     money = state["money"][:p].copy()
     winners = money == money.max()
     return GameTrace(
         seat_slot=state["seat_slot"][:p].copy(),
-        starter=state["day_starter"].copy(),
-        ran_out=state["day_ran_out"].copy(),
-        removed=state["day_removed"][:, :removed_cards(p)].copy(),
-        lots=[state["day_log"][d, :state["day_log_len"][d]].copy() for d in range(DAYS)],
-        card_location=state["day_card_location"].copy(),
-        ship_cards=state["day_ship_cards"][:, :p].copy(),
-        ship_value=state["day_ship_value"][:, :p].copy(),
-        ship_pay=state["day_ship_pay"][:, :p].copy(),
-        majority_pay=state["day_majority_pay"][:, :p].copy(),
-        bonus_pay=state["day_bonus_pay"][:, :p].copy(),
-        track=state["day_track"][:, :p].copy(),
-        money=state["day_money"][:, :p].copy(),
+        starter=state["day_starter"][:d].copy(),
+        ran_out=state["day_ran_out"][:d].copy(),
+        removed=state["day_removed"][:d, :removed_cards(p)].copy(),
+        lots=[state["day_log"][day, :state["day_log_len"][day]].copy() for day in range(d)],
+        card_location=state["day_card_location"][:d].copy(),
+        ship_cards=state["day_ship_cards"][:d, :p, :holds].copy(),
+        ship_value=state["day_ship_value"][:d, :p].copy(),
+        ship_pay=state["day_ship_pay"][:d, :p].copy(),
+        majority_pay=state["day_majority_pay"][:d, :p].copy(),
+        bonus_pay=state["day_bonus_pay"][:d, :p].copy(),
+        track=state["day_track"][:d, :p].copy(),
+        money=state["day_money"][:d, :p].copy(),
         spent=state["spent"][:p].copy(),
         lots_bought=state["lots_bought"][:p].copy(),
         cards_bought=state["cards_bought"][:p].copy(),
@@ -93,35 +84,39 @@ def trace(kernel, game_index: int) -> GameTrace:
 
 def reference_game(config, game_index: int) -> dict:
     """The reference engine's record of game ``game_index`` of the run ``config``."""
-    return reference.play_game(config.players, [s.name for s in config.strategies], config.seed, game_index,
+    return reference.play_game(config.rules, [s.name for s in config.strategies], config.seed, game_index,
                                config.seating, [dict(s.params) for s in config.strategies])
 
 
 def invariants(record: dict, config) -> None:
     """What holds in every classic game: every card in exactly one place each day (C5, C10),
-    ships within their holds (C3), tracks rising and capped at 7 (C14), money never negative
-    and conserved: start money, less what was spent on lots, plus the payouts (C4, C10, C13-C16)."""
-    players = config.players
+    ships within their holds (C3), tracks rising and capped at the top (C14), money never
+    negative and conserved: start money, less what was spent on lots, plus the payouts (C4,
+    C10, C13-C16)."""
+    rules = config.rules
     location = record["card_location"]
+    assert len(location) == rules["days"], "not every day was played (C18)"
     assert not np.isin(location, (state.LOC_UNSEEN, state.LOC_TWICE)).any(), "a card is nowhere or twice"
-    assert ((record["ship_cards"] >= 0).sum(axis=2) <= HOLDS).all(), "a ship holds more than 5 cards"
+    assert ((record["ship_cards"] >= 0).sum(axis=2) <= rules["ship_holds"]).all(), "a ship holds more than its holds"
     track = record["track"]
-    assert (track <= TRACK_MAX).all() and (np.diff(track, axis=0) >= 0).all(), "a track fell or passed 7"
+    assert (track <= rules["track_max"]).all() and (np.diff(track, axis=0) >= 0).all(), "a track fell or passed its top"
     paid = (record["ship_pay"] + record["majority_pay"] + record["bonus_pay"]).sum(axis=0)
     assert (record["money"] >= 0).all(), "money went negative"
-    assert np.array_equal(record["money"][-1], starting_money(players) - record["spent"] + paid), "money not conserved"
+    assert np.array_equal(record["money"][-1], rules["starting_money"] - record["spent"] + paid), \
+        "money not conserved"
     assert record["winner_share60"].sum() == 60, "the win was not shared out exactly (C18)"
 
 
 class TotalsRules:
     """What honest classic totals satisfy: money is the starting money (C4) less the florins
     spent plus ships, majorities and bonuses (C13-C16); the price column's total is the florins
-    spent; at most three days run out per game (C12, C18)."""
+    spent; at most every day of every game runs out (C12, C18)."""
 
     @staticmethod
     def row(row, where: str, games: int, players: int, variant: str) -> None:
         spent = row[engine.STAT_SPENT]
-        expected = starting_money(players) * games - spent + row[STAT_SHIP] + row[STAT_MAJORITY] + row[STAT_BONUS]
+        start = RULE_BOOK.resolve(variant, players)["starting_money"]
+        expected = start * games - spent + row[STAT_SHIP] + row[STAT_MAJORITY] + row[STAT_BONUS]
         if row[STAT_SCORE] != expected:
             raise InconsistentTotals(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but the starting money, the "
                                      f"florins spent and the payouts make {expected}")
@@ -132,8 +127,9 @@ class TotalsRules:
     @staticmethod
     def run(run, where: str, games: int, players: int, variant: str) -> None:
         column = engine.RUN_RAN_OUT_DAYS
-        if run[column] > DAYS * games:
-            raise InconsistentTotals(f"{where}[{column}] is {run[column]}, more than the {DAYS * games} days of "
+        days = RULE_BOOK.resolve(variant, players)["days"] * games
+        if run[column] > days:
+            raise InconsistentTotals(f"{where}[{column}] is {run[column]}, more than the {days} days of "
                                      f"{games} games")
 
 
@@ -150,6 +146,7 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     default_players=4,
     variants=VARIANTS,
+    rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
     rollout_policy=search.ROLLOUT_POLICY,

@@ -70,22 +70,7 @@ from ...core import narration, stepping
 from ...core.narration import final_standings, next_starter_reason, rank_places
 from ...core.stepping import stepped_events
 from . import reference, stepped
-from .rules import (
-    DAYS,
-    GOODS,
-    HOLDS,
-    MAJORITY_PAYOUTS,
-    N_CARDS,
-    N_GOODS,
-    NO_GOOD,
-    SHARE_COIN,
-    SHIP_PAYOUTS,
-    TRACK_BONUS,
-    TRACK_MAX,
-    card_arrays,
-    removed_cards,
-    starting_money,
-)
+from .rules import GOODS, N_CARDS, N_GOODS, NO_GOOD, RULE_BOOK, card_arrays, removed_cards
 
 check = partial(narration.check, game="classic")
 
@@ -103,14 +88,16 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     trace = kernel.trace(game_index)
     good_of, value_of = (a.tolist() for a in card_arrays())
     players = config.players
+    rules = config.rules
     data = {
         "game": "classic", "title": kernel.game.title, "rules_page": kernel.game.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating,
-        "rules": {"start_money": starting_money(players), "removed": removed_cards(players), "holds": HOLDS,
-                  "ship_payouts": list(SHIP_PAYOUTS[players]), "coin": SHARE_COIN,
-                  "majority_payouts": list(MAJORITY_PAYOUTS), "track_bonus": list(TRACK_BONUS),
-                  "track_max": TRACK_MAX},
+        "rules": {"start_money": rules["starting_money"], "removed": removed_cards(players),
+                  "holds": rules["ship_holds"], "ship_payouts": list(rules["ship_payouts"]),
+                  "coin": rules["share_coin"],
+                  "majority_payouts": list(rules["majority_payouts"]), "track_bonus": list(rules["track_bonus"]),
+                  "track_max": rules["track_max"]},
         "cards": [{"id": c, "name": card_name(good_of[c], value_of[c]),
                    "good": GOODS[good_of[c]] if good_of[c] != NO_GOOD else None, "value": value_of[c]}
                   for c in range(N_CARDS)],
@@ -129,7 +116,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                 data["days"].append(record)
                 logged = reference.turn_records(trace.lots[day])
             elif event == stepping.TURN_START:
-                free_before = [HOLDS - int(n) for n in s["ship_len"][:players]]
+                free_before = [rules["ship_holds"] - int(n) for n in s["ship_len"][:players]]
                 money_before = s["money"][:players].tolist()
             elif event == stepping.TURN_END:
                 turns = record["turns"]
@@ -148,12 +135,13 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                 tracks = [{"seat": p + 1, "before": s["track"][p].tolist(), "aboard": s["ship_goods"][p].tolist()}
                           for p in range(players)]
             elif event == stepping.DAY_SCORED:
-                record["scoring"] = scoring_told(trace, day, record["ships"], tracks, s["money"][:players].tolist())
+                record["scoring"] = scoring_told(trace, day, record["ships"], tracks, s["money"][:players].tolist(),
+                                                 rules)
                 record["next_starter"] = None
                 if actor >= 0:
                     starter_reason = next_starter_reason(trace.money[day].tolist(), actor, "C6")
                     record["next_starter"] = starter_reason
-    money = trace.money[DAYS - 1].tolist()
+    money = trace.money[-1].tolist()
     totals = {key: getattr(trace, key).tolist() for key in ("spent", "lots_bought", "cards_bought", "lots_discarded",
                                                             "free_cards")}
     data["final"] = final_standings(data, money, "money", totals)
@@ -193,10 +181,11 @@ def auction_told(turn, number: int, s, free_before: list[int], money_before: lis
             "money": money}
 
 
-def scoring_told(trace, day: int, ships: list[dict], tracks: list[dict], live_money: list[int]) -> dict:
+def scoring_told(trace, day: int, ships: list[dict], tracks: list[dict], live_money: list[int], rules) -> dict:
     """The engine's scoring of the day (C13-C16): its payouts, with the rankings that explain them."""
     players = len(ships)
-    ranking = rank_places([ship["value"] for ship in ships], SHIP_PAYOUTS[players], SHARE_COIN, "C13")
+    coin = rules["share_coin"]
+    ranking = rank_places([ship["value"] for ship in ships], rules["ship_payouts"], coin, "C13")
     paid = {"ship": trace.ship_pay[day].tolist(), "majority": trace.majority_pay[day].tolist(),
             "bonus": trace.bonus_pay[day].tolist()}
     check(ranking["pay"] == paid["ship"], f"day {day + 1}: ship payouts disagree (C13)")
@@ -207,8 +196,8 @@ def scoring_told(trace, day: int, ships: list[dict], tracks: list[dict], live_mo
     for g in range(N_GOODS):
         levels = [after[p][g] for p in range(players)]
         goods.append({"good": GOODS[g], "levels": levels,
-                      "ranking": rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "C15"),
-                      "bonus": [TRACK_BONUS[level] for level in levels]})  # C16: the bonus by level
+                      "ranking": rank_places(levels, rules["majority_payouts"], coin, "C15"),
+                      "bonus": [rules["track_bonus"][level] for level in levels]})  # C16: the bonus by level
     for key, told in (("majority", [g["ranking"]["pay"] for g in goods]), ("bonus", [g["bonus"] for g in goods])):
         check([sum(pays[p] for pays in told) for p in range(players)] == paid[key],
               f"day {day + 1}: {key} payouts disagree (C15-C16)")
@@ -235,13 +224,19 @@ def render(data: dict) -> str:
         return ", ".join(cards[c]["name"] for c in ids) if ids else "nothing"
 
     bonus_levels = ", ".join(f"{level}: {pay}" for level, pay in enumerate(rules["track_bonus"]) if pay)
+    in_force = RULE_BOOK.resolve(data["variant"], data["players"])
+    coin = rules["coin"]
+    rounded = "a whole florin" if coin == 1 else f"a multiple of {coin} florins"
     out = [f"{data['title']}: game {data['index']} of seed {data['seed']} (C20: the game the simulation plays)",
            f"{data['players']} players, {data['seating']} seating (C20); everyone starts with "
            f"{rules['start_money']} florins (C4)",
            "Seats (C6: seat 1 starts day 1): " + ", ".join(f"{s['seat']} {s['strategy']}" for s in data["seats"]),
            f"Ships have {rules['holds']} holds (C3). Ship places pay {'/'.join(map(str, rules['ship_payouts']))} "
            f"(C13); track majorities {'/'.join(map(str, rules['majority_payouts']))} (C15), level 0 included; "
-           f"shared places are pooled and rounded down to a whole florin; track bonuses by level {bonus_levels} (C16)."]
+           f"shared places are pooled and rounded down to {rounded}; track bonuses by level {bonus_levels} (C16)."]
+    if data["variant"] != "standard":
+        out.append(f"Rules {data['variant']}: {in_force['days']} days (C18), lots of up to {in_force['lot_size']} "
+                   f"cards (C8), the lowest bid {in_force['min_bid']} (C9).")
     for day in data["days"]:
         why = "C6" if day["starter_reason"]["rule"] == "C6" and day["day"] == 1 else "least money, C6"
         out += ["", f"Day {day['day']}: seat {day['starter']} ({strategy[day['starter']]}) starts ({why})"]
@@ -251,7 +246,8 @@ def render(data: dict) -> str:
         for turn in day["turns"]:
             seat = turn["auctioneer"]
             lot = (f"draws {names(turn['lot'])} (lot of {len(turn['lot'])}, value {turn['lot_value']}"
-                   + ("" if turn["could_draw_more"] or len(turn["lot"]) == 3 else "; no further card allowed")
+                   + ("" if turn["could_draw_more"] or len(turn["lot"]) == in_force["lot_size"]
+                      else "; no further card allowed")
                    + ", C8)")
             speech = []
             for bid in turn["bids"]:
@@ -281,7 +277,7 @@ def render(data: dict) -> str:
         scoring = day["scoring"]
         out.append(f"  Scoring of day {day['day']}")
         out.append("    Ships (C13, every ship ranks, ties share):")
-        out += [f"      {line}" for line in narration.render_ranking(scoring["ships"], "value", SHARE_COIN)]
+        out += [f"      {line}" for line in narration.render_ranking(scoring["ships"], "value", coin)]
         out.append(f"    Tracks rise by the goods aboard, to {rules['track_max']} at most (C14; gold moves none):")
         for t in scoring["tracks"]:
             moves = [f"{good} {b}->{a}" for good, b, a in zip((g["good"] for g in scoring["goods"]),
@@ -291,7 +287,7 @@ def render(data: dict) -> str:
         for good in scoring["goods"]:
             levels = ", ".join(f"{s + 1}: {n}" for s, n in enumerate(good["levels"]))
             out.append(f"      {good['good']} (levels by seat {levels})")
-            out += [f"        {line}" for line in narration.render_ranking(good["ranking"], "level", SHARE_COIN)]
+            out += [f"        {line}" for line in narration.render_ranking(good["ranking"], "level", coin)]
         out.append(f"    Track bonuses (C16: level {bonus_levels}; never shared):")
         earned = [[f"{g['good']} level {g['levels'][s]}: {g['bonus'][s]}" for g in scoring["goods"] if g["bonus"][s]]
                   for s in range(data["players"])]

@@ -4,12 +4,14 @@ An independent implementation of docs/rules-classic.md (points C1-C21, cited in 
 comments) that follows the randomness contract of docs/protocol-classic.md to the letter,
 so that for the same (seed, game index) it plays exactly the same game as the jitted
 classic engine. It shares only the generator (``medici_sim.core.rng.GameRandom``) and the
-rule data (``medici_sim.games.classic.rules``) with it. Speed does not matter here; clarity does.
+rule data (``medici_sim.games.classic.rules``: the cards, and the rule set's values) with it.
+Speed does not matter here; clarity does.
 
 Entry points
 ------------
 
-* :func:`play_game` plays one game and returns its record (see below);
+* :func:`play_game` plays one game under a rule set (``rules.RULE_BOOK.resolve(spec, players)``)
+  and returns its record (see below);
 * :func:`run_game` plays one game and returns the finished :class:`ClassicGame`;
 * :func:`share_places`, :func:`ship_payouts`, :func:`majority_payouts`, :func:`track_bonus`
   are the scoring rules (C13-C16) as small pure functions;
@@ -23,18 +25,19 @@ A strategy is an object with two methods, each given the game and the deciding s
 * ``wants_card(game, seat) -> bool``: the auctioneer is asked whether to draw another card
   into the lot (asked only when C8 allows one, see the protocol);
 * ``bid(game, seat) -> int``: a seat that may bid (C9) answers 0 to pass, or a whole
-  number from ``game.highest + 1`` to ``game.money[seat]``. Anything else is a ValueError.
+  number from ``game.lowest_bid()`` (``game.highest + 1``) to ``game.money[seat]``. Anything
+  else is a ValueError.
 
 :data:`STRATEGIES` maps names to classes; a class is built with the slot's ``params``
 (a dict, or None). Strategies read the public game state: ``lot``, ``highest``,
 ``high_bidder``, ``auctioneer``, ``money``, ``ships``, ``track``, ``deck_len``, ``day``,
-``players``, ``free_holds(seat)``, ``is_open(seat)``, and draw randomness only from ``game.rng``.
+``players``, ``rules``, ``free_holds(seat)``, ``is_open(seat)``, and draw randomness only from ``game.rng``.
 
 The record
 ----------
 
-:func:`play_game` returns a dict. P is the player count, D = 3 days, R = 36 - 6P removed
-cards. Arrays are int64 and indexed by seat (seat 0 is the day-1 starting player, C6):
+:func:`play_game` returns a dict. P is the player count, D the days (3), H the holds (5),
+R = 36 - 6P removed cards. Arrays are int64 and indexed by seat (seat 0 is the day-1 starting player, C6):
 
 * ``seat_slot`` (P,): the strategy slot playing at each seat (C20);
 * ``starter`` (D,): the day's starting seat (C6);
@@ -43,7 +46,7 @@ cards. Arrays are int64 and indexed by seat (seat 0 is the day-1 starting player
 * ``lots``: a list of D flat int64 arrays, each day's turn log (format below);
 * ``card_location`` (D, 36): where every card was when the day ended: ``LOC_DECK``,
   ``LOC_REMOVED``, ``LOC_DISCARDED``, or ``LOC_SHIP + seat``;
-* ``ship_cards`` (D, P, 5): each ship's cards in loading order, -1 for an empty hold;
+* ``ship_cards`` (D, P, H): each ship's cards in loading order, -1 for an empty hold;
 * ``ship_value`` (D, P): each ship's value (C13);
 * ``ship_pay``, ``majority_pay``, ``bonus_pay`` (D, P): the day's payouts (C13, C15, C16;
   majorities and bonuses summed over the goods);
@@ -78,24 +81,9 @@ from typing import NamedTuple
 import numpy as np
 
 from medici_sim.core.rng import GameRandom
+from medici_sim.core.rules import RuleSet
 
-from .rules import (
-    CARD_GOOD,
-    CARD_VALUE,
-    DAYS,
-    HOLDS,
-    MAJORITY_PAYOUTS,
-    MAX_LOT,
-    N_CARDS,
-    N_GOODS,
-    NO_GOOD,
-    SHIP_PAYOUTS,
-    TRACK_BONUS,
-    TRACK_MAX,
-    check_players,
-    removed_cards,
-    starting_money,
-)
+from .rules import CARD_GOOD, CARD_VALUE, N_CARDS, N_GOODS, NO_GOOD, removed_cards
 
 SEATINGS = ("fixed", "rotate", "random")
 
@@ -107,13 +95,14 @@ LOC_DECK, LOC_REMOVED, LOC_DISCARDED, LOC_SHIP = 0, 1, 2, 3  # ship of seat s: L
 # Scoring rules as pure functions (C13-C16)
 # --------------------------------------------------------------------------------------
 
-def share_places(scores: Sequence[int], place_payouts: Sequence[int]) -> list[int]:
+def share_places(scores: Sequence[int], place_payouts: Sequence[int], coin: int = 1) -> list[int]:
     """Pay every player by place, highest score first, sharing tied places (C13, C15).
 
     ``scores[i]`` is player i's score and ``place_payouts[r]`` what place r+1 pays; places
     past the end of the table pay 0. Every player takes a place. A group of k tied players
     occupying places r..r+k-1 adds up those places' payouts and each member gets the sum
-    divided by k, rounded down to a whole florin.
+    divided by k, rounded down to a whole florin (to a multiple of ``coin``, the rule set's
+    ``share_coin``).
     """
     n = len(scores)
     ranked = sorted(range(n), key=lambda i: -scores[i])
@@ -124,34 +113,34 @@ def share_places(scores: Sequence[int], place_payouts: Sequence[int]) -> list[in
         occupied = range(place, place + len(group))
         total = sum(place_payouts[r] for r in occupied if r < len(place_payouts))
         for i in group:
-            pay[i] = total // len(group)
+            pay[i] = total // len(group) // coin * coin
         place += len(group)
     return pay
 
 
-def ship_payouts(values: Sequence[int], players: int) -> list[int]:
+def ship_payouts(values: Sequence[int], rules: RuleSet) -> list[int]:
     """C13: florins for each player's ship, given every player's ship value.
 
     An empty ship is worth 0 and still takes a place.
     """
-    if len(values) != players:
-        raise ValueError(f"expected {players} ship values, got {len(values)}")
-    return share_places(list(values), SHIP_PAYOUTS[players])
+    if len(values) != rules.players:
+        raise ValueError(f"expected {rules.players} ship values, got {len(values)}")
+    return share_places(list(values), rules["ship_payouts"], rules["share_coin"])
 
 
-def majority_payouts(levels: Sequence[int]) -> list[int]:
+def majority_payouts(levels: Sequence[int], rules: RuleSet) -> list[int]:
     """C15: florins for ONE good, given every player's level on its track.
 
     All players are ranked, level 0 included: highest 10, second 5, shared when tied.
     """
-    return share_places(list(levels), MAJORITY_PAYOUTS)
+    return share_places(list(levels), rules["majority_payouts"], rules["share_coin"])
 
 
-def track_bonus(level: int) -> int:
+def track_bonus(level: int, rules: RuleSet) -> int:
     """C16: the bonus one track level pays at each day's scoring (5, 10, 20 at 5, 6, 7)."""
-    if not 0 <= level <= TRACK_MAX:
-        raise ValueError(f"track level must be 0-{TRACK_MAX}, got {level}")
-    return TRACK_BONUS[level]
+    if not 0 <= level <= rules["track_max"]:
+        raise ValueError(f"track level must be 0-{rules['track_max']}, got {level}")
+    return rules["track_bonus"][level]
 
 
 def ship_value(cards: Sequence[int]) -> int:
@@ -159,9 +148,9 @@ def ship_value(cards: Sequence[int]) -> int:
     return sum(CARD_VALUE[c] for c in cards)
 
 
-def raise_track(level: int, goods_aboard: int) -> int:
-    """C14: a track rises by the good's cards aboard, never above 7."""
-    return min(TRACK_MAX, level + goods_aboard)
+def raise_track(level: int, goods_aboard: int, track_max: int) -> int:
+    """C14: a track rises by the good's cards aboard, never above its top (7)."""
+    return min(track_max, level + goods_aboard)
 
 
 # --------------------------------------------------------------------------------------
@@ -208,9 +197,9 @@ class RandomStrategy(Strategy):
         # highest+1 .. min(money, highest+10).
         if not game.rng.coin():
             return 0
-        highest = game.highest
-        top = min(game.money[seat], highest + 10)
-        return highest + 1 + game.rng.below(top - highest)
+        lowest = game.lowest_bid()
+        top = min(game.money[seat], lowest + 9)
+        return lowest + game.rng.below(top - lowest + 1)
 
 
 # The heuristic strategies below are the kernel's ``value``, ``collector`` and ``bargain``
@@ -220,13 +209,13 @@ class RandomStrategy(Strategy):
 
 def _later_days(game: ClassicGame) -> int:
     """Days still to be played after this one (C18)."""
-    return DAYS - 1 - game.day
+    return game.rules["days"] - 1 - game.day
 
 
 def _level_at_day_end(game: ClassicGame, seat: int, good: int) -> int:
-    """C14: the seat's level in ``good`` if the day ended now (what is aboard counted), capped at 7."""
+    """C14: the seat's level in ``good`` if the day ended now (what is aboard counted), capped."""
     aboard = sum(1 for card in game.ships[seat] if CARD_GOOD[card] == good)
-    return raise_track(game.track[seat][good], aboard)
+    return raise_track(game.track[seat][good], aboard, game.rules["track_max"])
 
 
 def _scoring_for_good(game: ClassicGame, seat: int, good: int, level: int) -> int:
@@ -234,7 +223,7 @@ def _scoring_for_good(game: ClassicGame, seat: int, good: int, level: int) -> in
     other seat ending the day with what it holds now."""
     levels = [_level_at_day_end(game, s, good) for s in range(game.players)]
     levels[seat] = level
-    return majority_payouts(levels)[seat] + track_bonus(level)
+    return majority_payouts(levels, game.rules)[seat] + track_bonus(level, game.rules)
 
 
 def _lot_value(game: ClassicGame) -> int:
@@ -251,13 +240,13 @@ def _room_for_more(game: ClassicGame, seat: int) -> bool:
 
 
 def _bid_up_to(game: ClassicGame, seat: int, limit: int) -> int:
-    """C9 with a price limit (capped by its money): pass unless it beats the highest bid;
-    the auctioneer (last to speak) then bids the highest bid + 1, anyone else its limit."""
+    """C9 with a price limit (capped by its money): pass unless it reaches the lowest bid;
+    the auctioneer (last to speak) then bids the lowest bid, anyone else its limit."""
     limit = min(limit, game.money[seat])
-    if limit <= game.highest:
+    if limit < game.lowest_bid():
         return 0
     if seat == game.auctioneer:
-        return game.highest + 1
+        return game.lowest_bid()
     return limit
 
 
@@ -304,7 +293,7 @@ class CollectorStrategy(Strategy):
             if extra == 0:
                 continue
             level = _level_at_day_end(game, seat, good)
-            after = raise_track(level, extra)
+            after = raise_track(level, extra, game.rules["track_max"])
             paid = _scoring_for_good(game, seat, good, after) - _scoring_for_good(game, seat, good, level)
             gain = paid * day_weight + p["level_worth"] * (after - level)
             if not self.in_focus(game, seat, good):
@@ -347,7 +336,7 @@ class BargainStrategy(Strategy):
         if self.waiting(game, seat):
             return 0
         p = self.params
-        price = game.highest + 1
+        price = game.lowest_bid()
         estimate = p["per_point"] * _lot_value(game) + p["per_card"] * len(game.lot)
         if price <= p["discount"] * estimate and game.money[seat] - price >= p["reserve"]:
             return price
@@ -416,10 +405,10 @@ class ClassicGame:
     """One game's state. Build it, then :meth:`play`; tests may also set up a day by hand
     (``deck``, ``ships``, ``money``) and call :meth:`play_turn` directly."""
 
-    def __init__(self, players: int, strategies: Sequence[str], seed: int, game_index: int,
+    def __init__(self, rules: RuleSet, strategies: Sequence[str], seed: int, game_index: int,
                  seating: str = "fixed", params: Sequence[dict | None] | None = None,
                  decide: Sequence[object | None] | None = None):
-        check_players(players)  # C1
+        players = rules.players  # C1: checked with the rule set
         if len(strategies) != players:
             raise ValueError(f"expected {players} strategies, got {len(strategies)}")
         if seating not in SEATINGS:
@@ -430,6 +419,9 @@ class ClassicGame:
             raise ValueError(f"expected {players} decide entries, got {len(decide)}")
 
         self.players = players
+        self.rules = rules
+        self.days = rules["days"]  # C18
+        self.holds = rules["ship_holds"]  # C3
         self.rng = GameRandom(seed, game_index)  # C20: the game's only source of randomness
 
         # C20 / protocol "Seating": done before anything else.
@@ -449,7 +441,7 @@ class ClassicGame:
         self.strategy_name = [str(strategies[self.seat_slot[s]]) for s in range(players)]
 
         # Game-long state.
-        self.money = [starting_money(players)] * players  # C4
+        self.money = [rules["starting_money"]] * players  # C4
         self.track = [[0] * N_GOODS for _ in range(players)]  # C14: every track starts at 0
         self.spent = [0] * players
         self.lots_bought = [0] * players
@@ -487,21 +479,21 @@ class ClassicGame:
         return perm
 
     def _empty_record(self) -> dict:
-        n = self.players
+        n, days = self.players, self.days
         return {
             "seat_slot": np.array(self.seat_slot, np.int64),
-            "starter": np.zeros(DAYS, np.int64),
-            "ran_out": np.zeros(DAYS, np.int64),
-            "removed": np.zeros((DAYS, removed_cards(n)), np.int64),
-            "lots": [np.zeros(0, np.int64) for _ in range(DAYS)],
-            "card_location": np.zeros((DAYS, N_CARDS), np.int64),
-            "ship_cards": np.full((DAYS, n, HOLDS), -1, np.int64),
-            "ship_value": np.zeros((DAYS, n), np.int64),
-            "ship_pay": np.zeros((DAYS, n), np.int64),
-            "majority_pay": np.zeros((DAYS, n), np.int64),
-            "bonus_pay": np.zeros((DAYS, n), np.int64),
-            "track": np.zeros((DAYS, n, N_GOODS), np.int64),
-            "money": np.zeros((DAYS, n), np.int64),
+            "starter": np.zeros(days, np.int64),
+            "ran_out": np.zeros(days, np.int64),
+            "removed": np.zeros((days, removed_cards(n)), np.int64),
+            "lots": [np.zeros(0, np.int64) for _ in range(days)],
+            "card_location": np.zeros((days, N_CARDS), np.int64),
+            "ship_cards": np.full((days, n, self.holds), -1, np.int64),
+            "ship_value": np.zeros((days, n), np.int64),
+            "ship_pay": np.zeros((days, n), np.int64),
+            "majority_pay": np.zeros((days, n), np.int64),
+            "bonus_pay": np.zeros((days, n), np.int64),
+            "track": np.zeros((days, n, N_GOODS), np.int64),
+            "money": np.zeros((days, n), np.int64),
             "spent": np.zeros(n, np.int64),
             "lots_bought": np.zeros(n, np.int64),
             "cards_bought": np.zeros(n, np.int64),
@@ -518,7 +510,7 @@ class ClassicGame:
         return len(self.deck)
 
     def free_holds(self, seat: int) -> int:
-        return HOLDS - len(self.ships[seat])  # C3
+        return self.holds - len(self.ships[seat])  # C3
 
     def is_open(self, seat: int) -> bool:
         """C3: a ship with free holds; a full ship's player is out for the rest of the day."""
@@ -527,14 +519,19 @@ class ClassicGame:
     def open_seats(self) -> list[int]:
         return [s for s in range(self.players) if self.is_open(s)]
 
+    def lowest_bid(self) -> int:
+        """C9: a bid beats the highest so far and is at least the rule set's ``min_bid`` (1)."""
+        return max(self.highest + 1, self.rules["min_bid"])
+
     def may_bid(self, seat: int) -> bool:
-        """C9: an open ship with room for the whole lot, and money above the highest bid."""
+        """C9: an open ship with room for the whole lot, and money for the lowest bid."""
         return (self.is_open(seat) and self.free_holds(seat) >= len(self.lot)
-                and self.money[seat] > self.highest)
+                and self.money[seat] >= self.lowest_bid())
 
     def may_grow_lot(self) -> bool:
-        """C8: another card may be drawn into the lot (protocol step 2's three conditions)."""
-        return (len(self.lot) < MAX_LOT and self.deck_len > 0
+        """C8: another card may be drawn into the lot (protocol step 2's three conditions; the
+        rule set's ``lot_size`` is the most cards, 3)."""
+        return (len(self.lot) < self.rules["lot_size"] and self.deck_len > 0
                 and any(self.free_holds(s) >= len(self.lot) + 1 for s in self.open_seats()))
 
     # -- playing ------------------------------------------------------------------------
@@ -550,13 +547,13 @@ class ClassicGame:
 
     def play(self) -> dict:
         starter = 0  # C6: seat 0 starts day 1
-        for day in range(DAYS):
+        for day in range(self.days):
             self.record["starter"][day] = starter
             self.start_day(day)
             self.record["ran_out"][day] = int(self.play_day(starter))
             self.score_day()
-            if day < DAYS - 1:
-                starter = self.next_starter()  # C6 (no draw after day 3)
+            if day < self.days - 1:
+                starter = self.next_starter()  # C6 (no draw after the last day)
         self.finish()
         return self.record
 
@@ -653,10 +650,10 @@ class ClassicGame:
         if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
             raise ValueError(f"strategy {name} at seat {seat} bid {amount!r}, not a whole number of florins")
         amount = int(amount)
-        if amount != 0 and not self.highest < amount <= self.money[seat]:
+        if amount != 0 and not self.lowest_bid() <= amount <= self.money[seat]:
             raise ValueError(f"strategy {name} at seat {seat} bid {amount}: a bid must be 0 (pass) or "
-                             f"from {self.highest + 1} (above the highest bid) to {self.money[seat]} "
-                             f"(its money) (C9)")
+                             f"from {self.lowest_bid()} (above the highest bid, at least the lowest bid) to "
+                             f"{self.money[seat]} (its money) (C9)")
         return amount
 
     def card_locations(self) -> np.ndarray:
@@ -673,7 +670,7 @@ class ClassicGame:
         put(self.removed, LOC_REMOVED)
         put(self.discarded, LOC_DISCARDED)
         for seat, ship in enumerate(self.ships):
-            if len(ship) > HOLDS:
+            if len(ship) > self.holds:
                 raise AssertionError(f"seat {seat}'s ship holds {len(ship)} cards (C3)")
             put(ship, LOC_SHIP + seat)
         if (location == -1).any():
@@ -691,23 +688,23 @@ class ClassicGame:
 
         # C13: every ship takes a place, empty or not.
         values = [ship_value(ship) for ship in self.ships]
-        ship_pay = ship_payouts(values, n)
+        ship_pay = ship_payouts(values, self.rules)
 
-        # C14: each track rises by that good's cards aboard, capped at 7; gold moves none.
+        # C14: each track rises by that good's cards aboard, capped at its top (7); gold moves none.
         for seat, ship in enumerate(self.ships):
             for good in range(N_GOODS):
                 aboard = sum(1 for c in ship if CARD_GOOD[c] == good)
-                self.track[seat][good] = raise_track(self.track[seat][good], aboard)
+                self.track[seat][good] = raise_track(self.track[seat][good], aboard, self.rules["track_max"])
 
         # C15: majorities per good, in good order, on the risen levels. C16: bonuses.
         majority_pay = [0] * n
         bonus_pay = [0] * n
         for good in range(N_GOODS):
             levels = [self.track[seat][good] for seat in range(n)]
-            for seat, amount in enumerate(majority_payouts(levels)):
+            for seat, amount in enumerate(majority_payouts(levels, self.rules)):
                 majority_pay[seat] += amount
             for seat in range(n):
-                bonus_pay[seat] += track_bonus(levels[seat])
+                bonus_pay[seat] += track_bonus(levels[seat], self.rules)
 
         for seat in range(n):
             self.money[seat] += ship_pay[seat] + majority_pay[seat] + bonus_pay[seat]
@@ -741,19 +738,20 @@ class ClassicGame:
         rec["free_cards"][:] = self.free_cards
 
 
-def run_game(players: int, strategies: Sequence[str], seed: int, game_index: int, seating: str = "fixed",
+def run_game(rules: RuleSet, strategies: Sequence[str], seed: int, game_index: int, seating: str = "fixed",
              params: Sequence[dict | None] | None = None,
              decide: Sequence[object | None] | None = None) -> ClassicGame:
     """Play one game and return the finished ClassicGame (its ``record`` included)."""
-    game = ClassicGame(players, strategies, seed, game_index, seating, params, decide)
+    game = ClassicGame(rules, strategies, seed, game_index, seating, params, decide)
     game.play()
     return game
 
 
-def play_game(players: int, strategies: Sequence[str], seed: int, game_index: int, seating: str = "fixed",
+def play_game(rules: RuleSet, strategies: Sequence[str], seed: int, game_index: int, seating: str = "fixed",
               params: Sequence[dict | None] | None = None,
               decide: Sequence[object | None] | None = None) -> dict:
-    """Play game ``game_index`` of master seed ``seed`` and return its record (module doc).
+    """Play game ``game_index`` of master seed ``seed`` under the rule set ``rules`` (its player
+    count, days, holds, payouts...) and return its record (module doc).
 
     ``strategies``, ``params`` and ``decide`` are per strategy slot (C20): ``strategies[slot]``
     names a class of :data:`STRATEGIES`, built with ``params[slot]`` (a dict or None).
@@ -761,4 +759,4 @@ def play_game(players: int, strategies: Sequence[str], seed: int, game_index: in
     ``wants_card`` and ``bid``) that plays the slot instead, ``strategies[slot]`` then being
     only its name in error messages; tests use it to script decisions.
     """
-    return run_game(players, strategies, seed, game_index, seating, params, decide).record
+    return run_game(rules, strategies, seed, game_index, seating, params, decide).record

@@ -14,8 +14,10 @@ first ``rules[RULE_PLAYERS]`` rows of per-seat arrays are in use):
 
 * ``card_good[c]`` (good 0..4, -1 for gold), ``card_value[c]`` (C2); ``card_row[c]``: the
   card's row of ``unseen`` (its good, or ``GOLD_ROW`` for gold).
-* ``rules`` (``RULE_PLAYERS``, ``RULE_START_MONEY``, ``RULE_REMOVED``: see ``rules.py``),
-  ``ship_payouts`` by place (C13, padded with 0), ``track_bonus[level]`` (C16).
+* ``rules`` (``RULE_PLAYERS``, ``RULE_START_MONEY``, ``RULE_REMOVED``, ``RULE_DAYS``,
+  ``RULE_HOLDS``, ``RULE_LOT_SIZE``, ``RULE_MIN_BID``, ``RULE_TRACK_MAX``: the rule set in
+  force, see ``rules.py``), ``ship_payouts`` by place (C13, padded with 0),
+  ``track_bonus[level]`` (C16).
 * ``money[seat]`` (C4); ``track[seat, good]``: the level on each goods track at the start
   of the day (C14: it rises only at the day's end, by ``ship_goods``).
 * ``ship[seat, i]``: the cards aboard in loading order (``ship_len[seat]`` of them, C3,
@@ -38,7 +40,7 @@ first ``rules[RULE_PLAYERS]`` rows of per-seat arrays are in use):
 * ``discard[:counts[DISCARD_LEN]]``: the cards of the lots nobody bought today (C10).
 * ``spent``, ``lots_bought``, ``cards_bought``, ``lots_discarded``, ``free_cards`` by seat:
   this game's totals so far (C21).
-* ``counts[DAY]`` (0..2), ``counts[TURN_ID]`` and ``counts[DAY_ID]``: numbers of every
+* ``counts[DAY]`` (0 .. days - 1), ``counts[TURN_ID]`` and ``counts[DAY_ID]``: numbers of every
   turn and day this GameState plays, never repeating (strategies key caches on them).
 * ``majority_share[place, others]`` / ``ship_share``: a player's payout when ``others + 1``
   players share the places from ``place`` on (C13, C15; see core.ranking.share_table_nb).
@@ -55,7 +57,22 @@ from numba import njit
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
 from ...core.stepping import STEP_DTYPE
-from .rules import DAYS, HOLDS, MAX_LOT, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_GOODS, N_RULES, RULE_PLAYERS, TRACK_MAX
+from .rules import (
+    MAX_DAYS,
+    MAX_HOLDS,
+    MAX_LOT_CARDS,
+    MAX_PLAYERS,
+    MAX_TRACK,
+    MIN_PLAYERS,
+    N_CARDS,
+    N_GOODS,
+    N_RULES,
+    RULE_HOLDS,
+    RULE_LOT_SIZE,
+    RULE_MIN_BID,
+    RULE_PLAYERS,
+    RULE_TRACK_MAX,
+)
 
 # The decisions a classic strategy makes, asked by the engine as ``draw_nb(table, strategy, state, seat)``:
 draw_nb = decision("draw_nb")  # C8: draw another card into the lot? -> bool
@@ -88,11 +105,11 @@ _PER_SEAT = (_I8, MAX_PLAYERS)
 STATE_DTYPE = np.dtype([
     # rule data (read-only during a game)
     ("card_good", _I8, N_CARDS), ("card_value", _I8, N_CARDS), ("card_row", _I8, N_CARDS),
-    ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS), ("track_bonus", _I8, TRACK_MAX + 1),
+    ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS), ("track_bonus", _I8, MAX_TRACK + 1),
     # the table
-    ("counts", _I8, N_COUNTS), ("lot", _I8, MAX_LOT), ("turn_bid", *_PER_SEAT),
+    ("counts", _I8, N_COUNTS), ("lot", _I8, MAX_LOT_CARDS), ("turn_bid", *_PER_SEAT),
     ("money", *_PER_SEAT), ("track", _I8, (MAX_PLAYERS, N_GOODS)),
-    ("ship", _I8, (MAX_PLAYERS, HOLDS)), ("ship_len", *_PER_SEAT), ("ship_value", *_PER_SEAT),
+    ("ship", _I8, (MAX_PLAYERS, MAX_HOLDS)), ("ship_len", *_PER_SEAT), ("ship_value", *_PER_SEAT),
     ("ship_goods", _I8, (MAX_PLAYERS, N_GOODS)),
     ("good_levels", *_PER_SEAT),  # the engine's working copy of one good's track levels while scoring
     ("unseen", _I8, (N_GOODS + 1, UNSEEN_WIDTH)),
@@ -106,18 +123,18 @@ STATE_DTYPE = np.dtype([
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
     ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
     # ship_share / majority_share[place, others]: each one's payout when others + 1 players
-    # share the places from `place` on (C13, C15 with coin 1; see share_table_nb)
+    # share the places from `place` on (C13, C15, rounded down to the share coin; see share_table_nb)
     ("ship_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     ("majority_share", _I8, (MAX_PLAYERS + 1, MAX_PLAYERS + 1)),
     # this game's record, one row per day
-    ("day_starter", _I8, DAYS), ("day_ran_out", _I8, DAYS),
-    ("day_ship_value", _I8, (DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (DAYS, MAX_PLAYERS)),
-    ("day_majority_pay", _I8, (DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (DAYS, MAX_PLAYERS)),
+    ("day_starter", _I8, MAX_DAYS), ("day_ran_out", _I8, MAX_DAYS),
+    ("day_ship_value", _I8, (MAX_DAYS, MAX_PLAYERS)), ("day_ship_pay", _I8, (MAX_DAYS, MAX_PLAYERS)),
+    ("day_majority_pay", _I8, (MAX_DAYS, MAX_PLAYERS)), ("day_bonus_pay", _I8, (MAX_DAYS, MAX_PLAYERS)),
     # filled only when the game is recorded (engine.py's ``record``): trace, table, tests
-    ("day_track", _I8, (DAYS, MAX_PLAYERS, N_GOODS)), ("day_money", _I8, (DAYS, MAX_PLAYERS)),
-    ("day_ship_cards", _I8, (DAYS, MAX_PLAYERS, HOLDS)), ("day_removed", _I8, (DAYS, MAX_REMOVED)),
-    ("day_card_location", _I8, (DAYS, N_CARDS)),
-    ("day_log", _I8, (DAYS, MAX_LOG)), ("day_log_len", _I8, DAYS),
+    ("day_track", _I8, (MAX_DAYS, MAX_PLAYERS, N_GOODS)), ("day_money", _I8, (MAX_DAYS, MAX_PLAYERS)),
+    ("day_ship_cards", _I8, (MAX_DAYS, MAX_PLAYERS, MAX_HOLDS)), ("day_removed", _I8, (MAX_DAYS, MAX_REMOVED)),
+    ("day_card_location", _I8, (MAX_DAYS, N_CARDS)),
+    ("day_log", _I8, (MAX_DAYS, MAX_LOG)), ("day_log_len", _I8, MAX_DAYS),
     ("rng", np.uint64, 1),
     ("lot_could_grow", np.int64),  # C8 allowed another card when the lot was offered (recorded when traced)
     ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
@@ -135,13 +152,13 @@ def players_nb(state):
 @njit(cache=True)
 def free_holds_nb(state, seat):
     """C3: the seat's empty holds (0: its ship is full)."""
-    return HOLDS - state.ship_len[seat]
+    return state.rules[RULE_HOLDS] - state.ship_len[seat]
 
 
 @njit(cache=True)
 def is_open_nb(state, seat):
     """C3: the seat's ship is not full (it still auctions and bids today)."""
-    return state.ship_len[seat] < HOLDS
+    return state.ship_len[seat] < state.rules[RULE_HOLDS]
 
 
 @njit(cache=True)
@@ -154,13 +171,20 @@ def lot_size_nb(state):
 def may_draw_nb(state):
     """C8: may the auctioneer draw another card into the lot? (the engine asks only then)"""
     lot_len = state.counts[LOT_LEN]
-    return lot_len < MAX_LOT and state.counts[DECK_LEN] > 0 and state.counts[MAX_FREE] > lot_len
+    return lot_len < state.rules[RULE_LOT_SIZE] and state.counts[DECK_LEN] > 0 and state.counts[MAX_FREE] > lot_len
+
+
+@njit(cache=True, inline="always")
+def lowest_bid_nb(state):
+    """C9: the lowest bid allowed now: above the highest bid, and at least the rules' lowest bid."""
+    return max(state.counts[HIGHEST] + 1, state.rules[RULE_MIN_BID])
 
 
 @njit(cache=True)
 def may_bid_nb(state, seat):
-    """C9: room for the whole lot and money above the highest bid (the engine asks only then)."""
-    return HOLDS - state.ship_len[seat] >= state.counts[LOT_LEN] and state.money[seat] > state.counts[HIGHEST]
+    """C9: room for the whole lot and money for the lowest bid (the engine asks only then)."""
+    return (state.rules[RULE_HOLDS] - state.ship_len[seat] >= state.counts[LOT_LEN]
+            and state.money[seat] >= lowest_bid_nb(state))
 
 
 @njit(cache=True)
@@ -183,8 +207,8 @@ def lot_goods_nb(state, good):
 @njit(cache=True)
 def track_after_nb(state, seat, good, extra):
     """C14: the seat's level in ``good`` at this day's end if ``extra`` more such cards
-    joined its ship (what it has aboard counted), capped at 7."""
-    return min(TRACK_MAX, state.track[seat, good] + state.ship_goods[seat, good] + extra)
+    joined its ship (what it has aboard counted), capped at the track's top (7)."""
+    return min(state.rules[RULE_TRACK_MAX], state.track[seat, good] + state.ship_goods[seat, good] + extra)
 
 
 @njit(cache=True)

@@ -17,19 +17,20 @@ from ...core.stepping import (
     entry_points,
 )
 from .engine import BID_DECISION, DRAW_DECISION, begin_day_nb, finish_game_nb, last_day_nb, start_game_nb
-from .state import HIGHEST
+from .state import lowest_bid_nb
 
 
 @njit(cache=True)
 def legal_choices_nb(buffer, table):
     """The answers the rules allow at the decision stopped at (none elsewhere): C8 0 offer the
-    lot or 1 draw another card; C9 0 (pass) or a bid from the highest bid + 1 to the seat's money."""
+    lot or 1 draw another card; C9 0 (pass) or a bid from the lowest bid (the highest bid + 1) to
+    the seat's money."""
     state = buffer[0]
     event = state.step[STEP_EVENT]
     if event == DECISION + DRAW_DECISION:
         return np.arange(2)
     if event == DECISION + BID_DECISION:
-        lowest = state.counts[HIGHEST] + 1
+        lowest = lowest_bid_nb(state)
         choices = np.arange(lowest - 1, state.money[state.step[STEP_ACTOR]] + 1)
         choices[0] = 0
         return choices

@@ -23,18 +23,7 @@ from ...core.narration import paying, plural, rank_places, render_ranking
 from . import stepped
 from .narrate import card_name
 from .reference import turn_records
-from .rules import (
-    DAYS,
-    GOODS,
-    HOLDS,
-    MAJORITY_PAYOUTS,
-    MAX_LOT,
-    N_GOODS,
-    RULE_REMOVED,
-    RULE_START_MONEY,
-    SHARE_COIN,
-    TRACK_BONUS,
-)
+from .rules import GOODS, N_GOODS, RULE_REMOVED, RULE_START_MONEY
 from .state import (
     AUCTIONEER,
     DECK_LEN,
@@ -66,6 +55,8 @@ class ClassicTable(human.GameTable):
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
         super().__init__(kernel, human_seat, strategies, say, ask)
+        self.rules = kernel.config.rules
+        self.holds = self.rules["ship_holds"]
         self.turn_shown = -1  # the TURN_ID whose table the person has seen
         self.lot_shown = 0  # the lot's size when they last saw it
         self.last_free = -1  # the seat filled for free by the last auction (C11), else -1
@@ -94,15 +85,16 @@ class ClassicTable(human.GameTable):
         self.show_table()
         s = self.s
         lot_len = int(s["counts"][LOT_LEN])
-        biggest = min(MAX_LOT, int(s["counts"][MAX_FREE]))
-        self.say(f"The lot has {plural(lot_len, 'card')} and may grow to {biggest}: {MAX_LOT} at most, and some ship "
+        lot_size = self.rules["lot_size"]
+        biggest = min(lot_size, int(s["counts"][MAX_FREE]))
+        self.say(f"The lot has {plural(lot_len, 'card')} and may grow to {biggest}: {lot_size} at most, and some ship "
                  f"must have room for it (the most free holds: {int(s['counts'][MAX_FREE])}).")
         return int(self.question("Draw another card into the lot (y/n)", default="n", parse=human.yes_no))
 
     def ask_bid(self, seat: int) -> int:
-        """C9: 0 to pass, or a whole number from the highest bid + 1 to your money."""
+        """C9: 0 to pass, or a whole number from the lowest bid (the highest bid + 1) to your money."""
         self.show_table()
-        legal = self.legal_choices()  # the engine's: 0 (pass), then from the highest bid + 1 to the seat's money
+        legal = self.legal_choices()  # the engine's: 0 (pass), then from the lowest bid to the seat's money
         lowest, money = legal[1], legal[-1]
         self.say(self.bidding_line(seat))
         return int(self.question(f"Your bid: 0 to pass, or {lowest} to {money}", default="0",
@@ -120,7 +112,7 @@ class ClassicTable(human.GameTable):
         for p in order[:at]:
             bid = int(s["turn_bid"][p])
             if bid < 0:
-                why = "no room" if HOLDS - int(s["ship_len"][p]) < lot_len else "not enough florins"
+                why = "no room" if self.holds - int(s["ship_len"][p]) < lot_len else "not enough florins"
                 said.append(f"{self.names[p]} cannot bid ({why})")
             else:
                 said.append(f"{self.names[p]} " + ("passed" if bid == 0 else f"bid {bid}"))
@@ -128,14 +120,14 @@ class ClassicTable(human.GameTable):
         highest = (f"{int(s['counts'][HIGHEST])} by {self.names[high_bidder]}" if high_bidder >= 0
                    else "none yet")
         after = [f"{self.names[p]}{' (auctioneer)' if p == auctioneer else ''}"
-                 for p in order[at + 1:] if HOLDS - int(s["ship_len"][p]) >= lot_len]
+                 for p in order[at + 1:] if self.holds - int(s["ship_len"][p]) >= lot_len]
         return (f"Bidding (one chance each, from the auctioneer's left; the auctioneer last): "
                 f"{'; '.join(said) if said else 'you speak first'}.\n"
                 f"Highest bid: {highest}. "
                 + (f"After you: {', '.join(after) if after else 'nobody'}. " if seat != auctioneer
                    else "You are the auctioneer: you speak last. ")
                 + f"You have {plural(int(s['money'][seat]), 'florin')} and "
-                  f"{plural(HOLDS - int(s['ship_len'][seat]), 'free hold')}.")
+                  f"{plural(self.holds - int(s['ship_len'][seat]), 'free hold')}.")
 
     # ------------------------------------------------------------ events
 
@@ -145,8 +137,9 @@ class ClassicTable(human.GameTable):
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
             removed = int(s["rules"][RULE_REMOVED])
-            self.say(f"\n=== Day {a + 1} of {DAYS}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
-                     f"deck, {removed} set aside unseen ===")
+            deck = plural(int(s["counts"][DECK_LEN]), "card")
+            self.say(f"\n=== Day {a + 1} of {self.rules['days']}: {who}; {deck} in the deck, {removed} set aside "
+                     "unseen ===")
         elif kind == stepping.TURN_START:
             self.turn += 1
         elif kind == stepping.TURN_END:
@@ -180,7 +173,7 @@ class ClassicTable(human.GameTable):
         if turn.winner >= 0:
             w = turn.winner
             text += (f"{names[w]} {'buy' if w == me else 'buys'} it for {turn.price} "
-                     f"({plural(int(s['money'][w]), 'florin')} left; ship {int(s['ship_len'][w])}/{HOLDS}, value "
+                     f"({plural(int(s['money'][w]), 'florin')} left; ship {int(s['ship_len'][w])}/{self.holds}, value "
                      f"{int(s['ship_value'][w])}).")
         else:
             text += "Nobody bought it: the lot is put aside."
@@ -203,7 +196,7 @@ class ClassicTable(human.GameTable):
         auctioneer = int(s["counts"][AUCTIONEER])
         width = max(len(n) for n in self.names)
         whose = "you auction" if auctioneer == self.me else f"{self.names[auctioneer].capitalize()} auctions"
-        lines = [f"--- Day {self.day + 1} of {DAYS}, turn {self.turn}: {whose} --- deck: "
+        lines = [f"--- Day {self.day + 1} of {self.rules['days']}, turn {self.turn}: {whose} --- deck: "
                  f"{plural(int(s['counts'][DECK_LEN]), 'card')} left",
                  f"Lot: {self.lot_line()}",
                  f"  {'':<{width}}  money  ship  free  " + " ".join(f"{g:>5}" for g in GOODS) + "  cargo",
@@ -212,12 +205,18 @@ class ClassicTable(human.GameTable):
             n = int(s["ship_len"][p])
             levels = " ".join(f"{int(s['track'][p, g]):>5}" for g in range(N_GOODS))
             lines.append(f"  {self.names[p]:<{width}}  {int(s['money'][p]):>5}  {int(s['ship_value'][p]):>4}  "
-                         f"{HOLDS - n:>4}  {levels}  {cards_text(s, s['ship'][p, :n])}")
+                         f"{self.holds - n:>4}  {levels}  {cards_text(s, s['ship'][p, :n])}")
         return self.with_legend("\n".join(lines))
 
+    def paying_levels(self) -> tuple[list[int], list[int]]:
+        """C16: the track levels that pay a bonus, and their bonuses (5, 6, 7 pay 5, 10, 20)."""
+        levels = [level for level, pay in enumerate(self.rules["track_bonus"]) if pay]
+        return levels, [self.rules["track_bonus"][level] for level in levels]
+
     def legend(self) -> str:
-        return (f"(ship: the cargo's value; free: empty holds of {HOLDS}; goods: track levels, which the cargo "
-                f"raises at the day's end; levels 5/6/7 pay {TRACK_BONUS[5]}/{TRACK_BONUS[6]}/{TRACK_BONUS[7]} a day)")
+        levels, pays = self.paying_levels()
+        return (f"(ship: the cargo's value; free: empty holds of {self.holds}; goods: track levels, which the cargo "
+                f"raises at the day's end; levels {'/'.join(map(str, levels))} pay {'/'.join(map(str, pays))} a day)")
 
     # ------------------------------------------------------------ scoring
 
@@ -225,9 +224,10 @@ class ClassicTable(human.GameTable):
         """Day ``day``'s scoring explained from the state and the rule data (C13-C16, C6)."""
         s = self.s
         players = self.players
-        ships, lines = self.ship_ranking(day, SHARE_COIN, "Ships (places pay {payouts}; an empty ship ranks too; "
-                                         "tied players share their places, each share rounded down to a whole "
-                                         "florin):")
+        coin, majority_payouts = self.rules["share_coin"], self.rules["majority_payouts"]
+        rounded = "a whole florin" if coin == 1 else f"a multiple of {coin}"
+        ships, lines = self.ship_ranking(day, coin, "Ships (places pay {payouts}; an empty ship ranks too; "
+                                         f"tied players share their places, each share rounded down to {rounded}):")
         track = s["track"][:players]
         rises = []
         for p in range(players):
@@ -235,19 +235,20 @@ class ClassicTable(human.GameTable):
                      if track[p, g] != self.track_before[p, g]]
             if moved:
                 rises.append(f"seat {p + 1}: {', '.join(moved)}")
-        lines.append("Tracks rise one step per card of the good aboard, up to 7: "
+        lines.append(f"Tracks rise one step per card of the good aboard, up to {self.rules['track_max']}: "
                      + ("; ".join(rises) if rises else "no change") + ".")
-        lines.append(f"Majorities (highest level {MAJORITY_PAYOUTS[0]}, second {MAJORITY_PAYOUTS[1]}; "
-                     "everyone ranks, level 0 too) and bonuses (level 5, 6, 7 pay "
-                     f"{TRACK_BONUS[5]}, {TRACK_BONUS[6]}, {TRACK_BONUS[7]}, never shared):")
+        bonus_levels, bonuses = self.paying_levels()
+        lines.append(f"Majorities (highest level {majority_payouts[0]}, second {majority_payouts[1]}; "
+                     f"everyone ranks, level 0 too) and bonuses (level {', '.join(map(str, bonus_levels))} pay "
+                     f"{', '.join(map(str, bonuses))}, never shared):")
         majority_pay, bonus_pay = [0] * players, [0] * players
         for g in range(N_GOODS):
             levels = [int(track[p, g]) for p in range(players)]
-            ranking = rank_places(levels, MAJORITY_PAYOUTS, SHARE_COIN, "")
-            parts = render_ranking(paying(ranking, len(MAJORITY_PAYOUTS)), "level", SHARE_COIN)
+            ranking = rank_places(levels, majority_payouts, coin, "")
+            parts = render_ranking(paying(ranking, len(majority_payouts)), "level", coin)
             for p in range(players):
                 majority_pay[p] += ranking["pay"][p]
-                bonus = TRACK_BONUS[levels[p]]
+                bonus = self.rules["track_bonus"][levels[p]]
                 if bonus:
                     bonus_pay[p] += bonus
                     parts.append(f"bonus seat {p + 1}: {bonus} (level {levels[p]})")

@@ -8,8 +8,8 @@ faster. Otherwise it draws (C8) while the lot is worth little per card.
 from numba import njit
 
 from ....core.registry import Param, Strategy
-from ..rules import HOLDS, RULE_PLAYERS
-from ..state import HIGHEST, LOT_LEN, LOT_VALUE, OPEN_SHIPS
+from ..rules import RULE_HOLDS, RULE_PLAYERS
+from ..state import LOT_LEN, LOT_VALUE, OPEN_SHIPS, lowest_bid_nb
 from .common import room_for_more_nb
 
 PER_POINT, PER_CARD, DISCOUNT, RESERVE, WAIT_SHIPS, DRAW_BELOW = range(6)
@@ -20,9 +20,10 @@ def waiting_nb(state, seat, params):
     """C11: at most ``wait_ships`` ships open and its own strictly the emptiest."""
     if state.counts[OPEN_SHIPS] > params[WAIT_SHIPS]:
         return False
-    mine = HOLDS - state.ship_len[seat]
+    holds = state.rules[RULE_HOLDS]
+    mine = holds - state.ship_len[seat]
     for other in range(state.rules[RULE_PLAYERS]):
-        if other != seat and HOLDS - state.ship_len[other] >= mine:
+        if other != seat and holds - state.ship_len[other] >= mine:
             return False
     return True
 
@@ -33,7 +34,7 @@ def draw_nb(state, seat, params):
     if waiting_nb(state, seat, params):
         # fill the other ships faster, as long as another open ship could take the lot
         for other in range(state.rules[RULE_PLAYERS]):
-            if other != seat and HOLDS - state.ship_len[other] > lot_len:
+            if other != seat and state.rules[RULE_HOLDS] - state.ship_len[other] > lot_len:
                 return True
         return False
     return room_for_more_nb(state, seat) and state.counts[LOT_VALUE] < params[DRAW_BELOW] * lot_len
@@ -43,7 +44,7 @@ def draw_nb(state, seat, params):
 def bid_nb(state, seat, params):
     if waiting_nb(state, seat, params):
         return 0
-    price = state.counts[HIGHEST] + 1
+    price = lowest_bid_nb(state)
     estimate = params[PER_POINT] * state.counts[LOT_VALUE] + params[PER_CARD] * state.counts[LOT_LEN]
     if price <= params[DISCOUNT] * estimate and state.money[seat] - price >= params[RESERVE]:
         return price

@@ -11,7 +11,7 @@ import math
 from numba import njit
 
 from ....core.registry import Param, Strategy
-from ..rules import N_GOODS, TRACK_MAX
+from ..rules import N_GOODS, RULE_TRACK_MAX
 from ..state import LOT_LEN, LOT_VALUE
 from .common import (
     end_level_nb,
@@ -55,7 +55,7 @@ def worth_nb(state, seat, params):
         if extra == 0:
             continue
         level = end_level_nb(state, seat, good)
-        climbed = min(TRACK_MAX, level + extra) - level
+        climbed = min(state.rules[RULE_TRACK_MAX], level + extra) - level
         gain = track_gain_nb(state, seat, good, extra) * day_weight + params[LEVEL_WORTH] * climbed
         if focus_rank_nb(state, seat, good) >= params[FOCUS]:
             gain = gain * params[OTHER_WEIGHT]

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..rules import DAYS, HOLDS, RULE_PLAYERS, TRACK_MAX
-from ..state import AUCTIONEER, DAY, HIGHEST, LOT_LEN
+from ..rules import RULE_DAYS, RULE_HOLDS, RULE_PLAYERS, RULE_TRACK_MAX
+from ..state import AUCTIONEER, DAY, LOT_LEN, lowest_bid_nb
 
 
 @njit(cache=True, inline="always")
 def later_days_nb(state):
-    """Days still to be played after this one (2 on day 1, 0 on day 3; C18)."""
-    return DAYS - 1 - state.counts[DAY]
+    """Days still to be played after this one (2 on day 1, 0 on day 3 of the rulebook's; C18)."""
+    return state.rules[RULE_DAYS] - 1 - state.counts[DAY]
 
 
 @njit(cache=True, inline="always")
 def end_level_nb(state, seat, good):
-    """C14: the seat's level in ``good`` at this day's end with what is aboard now (capped at 7)."""
-    return min(TRACK_MAX, state.track[seat, good] + state.ship_goods[seat, good])
+    """C14: the seat's level in ``good`` at this day's end with what is aboard now (capped at the top, 7)."""
+    return min(state.rules[RULE_TRACK_MAX], state.track[seat, good] + state.ship_goods[seat, good])
 
 
 @njit(cache=True)
@@ -44,7 +44,7 @@ def track_gain_nb(state, seat, good, extra):
     """C15, C16: florins this day's scoring would pay ``seat`` for ``good`` with ``extra``
     more such cards aboard, less what it pays without them (majority and bonus)."""
     before = end_level_nb(state, seat, good)
-    after = min(TRACK_MAX, before + extra)
+    after = min(state.rules[RULE_TRACK_MAX], before + extra)
     return (majority_at_nb(state, seat, good, after) + state.track_bonus[after]
             - majority_at_nb(state, seat, good, before) - state.track_bonus[before])
 
@@ -61,21 +61,21 @@ def lot_count_nb(state, good):
 @njit(cache=True, inline="always")
 def limit_bid_nb(state, seat, limit):
     """C9 for a bidder with a price limit: pass unless the limit (capped by its money)
-    beats the highest bid; then the auctioneer, who speaks last, takes the lot at the
-    highest bid + 1, and anyone else bids its limit."""
+    reaches the lowest bid (the highest bid + 1); then the auctioneer, who speaks last,
+    takes the lot at the lowest bid, and anyone else bids its limit."""
     limit = min(limit, state.money[seat])
-    highest = state.counts[HIGHEST]
-    if limit <= highest:
+    lowest = lowest_bid_nb(state)
+    if limit < lowest:
         return 0
     if seat == state.counts[AUCTIONEER]:
-        return highest + 1
+        return lowest
     return limit
 
 
 @njit(cache=True, inline="always")
 def room_for_more_nb(state, seat):
     """The seat's own ship could take the lot with one more card (C3, C8)."""
-    return state.counts[LOT_LEN] < HOLDS - state.ship_len[seat]
+    return state.counts[LOT_LEN] < state.rules[RULE_HOLDS] - state.ship_len[seat]
 
 
 __all__ = ["end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb", "majority_at_nb",

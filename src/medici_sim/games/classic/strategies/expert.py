@@ -56,7 +56,16 @@ import math
 from numba import njit
 
 from ....core.registry import Param, Strategy
-from ..rules import HOLDS, N_CARDS, RULE_PLAYERS, RULE_REMOVED, TRACK_MAX
+from ..rules import (
+    MAX_HOLDS,
+    MAX_TRACK,
+    N_CARDS,
+    RULE_DAYS,
+    RULE_HOLDS,
+    RULE_PLAYERS,
+    RULE_REMOVED,
+    RULE_TRACK_MAX,
+)
 from ..state import (
     AUCTIONEER,
     DAY,
@@ -64,13 +73,13 @@ from ..state import (
     DECK_LEN,
     DISCARD_LEN,
     GOLD_ROW,
-    HIGHEST,
     LOT_LEN,
     LOT_VALUE,
     TURN_ID,
     UNSEEN,
     UNSEEN_CARDS,
     UNSEEN_VALUE,
+    lowest_bid_nb,
 )
 
 MARGIN, FUTURE, PROGRESS, SPREAD, HOLD_PRICE, RIVAL_PAY, MONEY_WEIGHT, DRAW_MARGIN = range(8)
@@ -80,13 +89,13 @@ GOOD_VAR = 0.16  # q (1 - q) for q ~ 7/36: the chance that an unseen card is of 
 LOT_POINTS_PER_CARD = 2.0  # a lot's size for the rival model: its value plus this per card
 RATIO_PRIOR = 0.8  # florins per lot point a rival is expected to pay before it has bid
 RATIO_RATE = 0.2  # weight of each new observation of a rival's bids
-MAX_FREE = 2 * HOLDS  # free holds of two ships together (the slope tables' size - 1)
+MAX_FREE = 2 * MAX_HOLDS  # free holds of two ships together (the slope tables' size - 1)
 
 # The seat's scratch row (cleared before every game).
 (VERSION_KEY, DAY_KEY, LOT_KEY, LOT_WORTH, W_MAJ, MONEY, FILL, Q_SCALE) = range(8)
 
-LEVEL_AT = 8  # per day: florins of each track level 0..7 (bonus today and later, progress)
-SLOPE_SHIP = LEVEL_AT + TRACK_MAX + 1  # per game: ship grading slope by free holds of both ships
+LEVEL_AT = 8  # per day: florins of each track level 0..track_max (bonus today and later, progress)
+SLOPE_SHIP = LEVEL_AT + MAX_TRACK + 1  # per game: ship grading slope by free holds of both ships
 SLOPE_GOODS = SLOPE_SHIP + MAX_FREE + 1  # per game: track grading slope by free holds of both ships
 RATIO_AT = SLOPE_GOODS + MAX_FREE + 1  # per game: each seat's florins per lot point
 assert RATIO_AT + 6 <= 64  # SCRATCH_WIDTH
@@ -95,10 +104,10 @@ assert RATIO_AT + 6 <= 64  # SCRATCH_WIDTH
 @njit(cache=True, error_model="numpy")
 def prepare_day_nb(state, seat, params):
     """The per-day part of the scratch row (and, at a game's start, the per-game part)."""
-    later = 2 - state.counts[DAY]  # days after this one (C18)
+    later = state.rules[RULE_DAYS] - 1 - state.counts[DAY]  # days after this one (C18)
     state.scratch[seat, W_MAJ] = 1.0 + params[FUTURE] * later
     state.scratch[seat, MONEY] = 1.0 / (1.0 + params[MONEY_WEIGHT] * later)
-    for level in range(TRACK_MAX + 1):  # C16: a bonus is paid today and on every later day
+    for level in range(state.rules[RULE_TRACK_MAX] + 1):  # C16: a bonus is paid today and on every later day
         state.scratch[seat, LEVEL_AT + level] = (state.track_bonus[level] * (1.0 + later)
                                                  + params[PROGRESS] * later * level * level * 0.2)
     # once a game; or later if the row is empty (a search player's rollouts start experts
@@ -142,7 +151,8 @@ def refresh_nb(state, seat, params, version):
         prepare_day_nb(state, seat, params)
     players = state.rules[RULE_PLAYERS]
     out = state.counts[DECK_LEN] + state.counts[LOT_LEN] + state.counts[DISCARD_LEN]
-    free = players * HOLDS - (N_CARDS - state.rules[RULE_REMOVED] - out)  # holds less the cards aboard
+    # the holds less the cards aboard
+    free = players * state.rules[RULE_HOLDS] - (N_CARDS - state.rules[RULE_REMOVED] - out)
     unseen = state.counts[UNSEEN]
     value = 0
     for row in range(GOLD_ROW + 1):
@@ -160,8 +170,10 @@ def track_gain_nb(state, seat, players, beaten_without, beaten_with, level, afte
     """C15, C16: the majority (today, and ``future`` times it later) and the bonus and
     progress gained by beating ``beaten_with`` rivals at ``after`` instead of
     ``beaten_without`` at ``level``."""
-    majority = (max(0.0, 10.0 - 5.0 * ((players - 1) - beaten_with))
-                - max(0.0, 10.0 - 5.0 * ((players - 1) - beaten_without)))
+    first = state.majority_share[0, 0]  # C15: what the highest level pays (10), falling by
+    drop = first - state.majority_share[1, 0]  # this a place (to 5)
+    majority = (max(0.0, first - drop * ((players - 1) - beaten_with))
+                - max(0.0, first - drop * ((players - 1) - beaten_without)))
     return (majority * state.scratch[seat, W_MAJ]
             + state.scratch[seat, LEVEL_AT + after] - state.scratch[seat, LEVEL_AT + level])
 
@@ -172,9 +184,12 @@ def worth_nb(state, seat, params):
     grades the ship and every good in the lot."""
     players = state.rules[RULE_PLAYERS]
     cards = state.counts[LOT_LEN]
-    free = HOLDS - state.ship_len[seat]
+    holds = state.rules[RULE_HOLDS]
+    track_max = state.rules[RULE_TRACK_MAX]
+    free = holds - state.ship_len[seat]
     left = free - cards  # its free holds after the lot
-    # the lot's goods: up to three different ones, a, b, c, with their counts (gold has none)
+    # the lot's goods: up to three different ones, a, b, c, with their counts (gold has none;
+    # a lot of more than three cards, under rules that allow one, is judged by its first three)
     a = state.card_good[state.lot[0]]
     count_a = 1
     b = -1
@@ -199,12 +214,12 @@ def worth_nb(state, seat, params):
     qa = state.unseen[a, UNSEEN_CARDS] * q_scale if a >= 0 else 0.0
     qb = state.unseen[b, UNSEEN_CARDS] * q_scale if b >= 0 else 0.0
     qc = state.unseen[c, UNSEEN_CARDS] * q_scale if c >= 0 else 0.0
-    level_a = min(TRACK_MAX, state.track[seat, a] + state.ship_goods[seat, a]) if a >= 0 else 0
-    level_b = min(TRACK_MAX, state.track[seat, b] + state.ship_goods[seat, b]) if b >= 0 else 0
-    level_c = min(TRACK_MAX, state.track[seat, c] + state.ship_goods[seat, c]) if c >= 0 else 0
-    after_a = min(TRACK_MAX, level_a + count_a)
-    after_b = min(TRACK_MAX, level_b + count_b)
-    after_c = min(TRACK_MAX, level_c + 1)
+    level_a = min(track_max, state.track[seat, a] + state.ship_goods[seat, a]) if a >= 0 else 0
+    level_b = min(track_max, state.track[seat, b] + state.ship_goods[seat, b]) if b >= 0 else 0
+    level_c = min(track_max, state.track[seat, c] + state.ship_goods[seat, c]) if c >= 0 else 0
+    after_a = min(track_max, level_a + count_a)
+    after_b = min(track_max, level_b + count_b)
+    after_c = min(track_max, level_c + 1)
     mine_a0 = level_a + free * qa
     mine_a1 = after_a + left * qa
     mine_b0 = level_b + free * qb
@@ -219,22 +234,22 @@ def worth_nb(state, seat, params):
     for other in range(players):
         if other == seat:
             continue
-        theirs_free = HOLDS - state.ship_len[other]
+        theirs_free = holds - state.ship_len[other]
         theirs = state.ship_value[other] + theirs_free * fill
         ship0 += clamp01(0.5 + (projected0 - theirs) * state.scratch[seat, SLOPE_SHIP + free + theirs_free])
         ship1 += clamp01(0.5 + (projected1 - theirs) * state.scratch[seat, SLOPE_SHIP + left + theirs_free])
         slope0 = state.scratch[seat, SLOPE_GOODS + free + theirs_free]
         slope1 = state.scratch[seat, SLOPE_GOODS + left + theirs_free]
         if a >= 0:
-            theirs = min(TRACK_MAX, state.track[other, a] + state.ship_goods[other, a]) + theirs_free * qa
+            theirs = min(track_max, state.track[other, a] + state.ship_goods[other, a]) + theirs_free * qa
             a0 += clamp01(0.5 + (mine_a0 - theirs) * slope0)
             a1 += clamp01(0.5 + (mine_a1 - theirs) * slope1)
         if b >= 0:
-            theirs = min(TRACK_MAX, state.track[other, b] + state.ship_goods[other, b]) + theirs_free * qb
+            theirs = min(track_max, state.track[other, b] + state.ship_goods[other, b]) + theirs_free * qb
             b0 += clamp01(0.5 + (mine_b0 - theirs) * slope0)
             b1 += clamp01(0.5 + (mine_b1 - theirs) * slope1)
         if c >= 0:
-            theirs = min(TRACK_MAX, state.track[other, c] + state.ship_goods[other, c]) + theirs_free * qc
+            theirs = min(track_max, state.track[other, c] + state.ship_goods[other, c]) + theirs_free * qc
             c0 += clamp01(0.5 + (mine_c0 - theirs) * slope0)
             c1 += clamp01(0.5 + (mine_c1 - theirs) * slope1)
     gain = ship_pay_nb(state, players, ship1) - ship_pay_nb(state, players, ship0)
@@ -251,7 +266,7 @@ def worth_nb(state, seat, params):
 def lot_worth_nb(state, seat, params):
     """worth_nb of the current lot, remembered for the turn and the lot's size (the
     auctioneer's last draw decision and its bid see the same lot)."""
-    key = state.counts[TURN_ID] * 4 + state.counts[LOT_LEN]
+    key = state.counts[TURN_ID] * 16 + state.counts[LOT_LEN]  # a lot has at most MAX_LOT_CARDS < 16
     if state.scratch[seat, LOT_KEY] == key:
         return state.scratch[seat, LOT_WORTH]
     worth = worth_nb(state, seat, params)
@@ -304,32 +319,32 @@ def rivals_pay_nb(state, seat, first, last):
         other += 1
         if other == players:
             other = 0
-        if HOLDS - state.ship_len[other] >= cards:
+        if state.rules[RULE_HOLDS] - state.ship_len[other] >= cards:
             most = max(most, min(state.money[other], state.scratch[seat, RATIO_AT + other] * points))
     return most
 
 
 @njit(cache=True, error_model="numpy")
 def bid_nb(state, seat, params):
-    """C9: the auctioneer takes a lot worth more than the highest bid at highest + 1; the
-    others bid just above what the seats after them would pay, or their worth if lower."""
+    """C9: the auctioneer takes a lot worth more than the highest bid at the lowest bid (highest
+    + 1); the others bid just above what the seats after them would pay, or their worth if lower."""
     prepare_nb(state, seat, params)
     observe_nb(state, seat)
     worth = min(lot_worth_nb(state, seat, params) - params[MARGIN], state.money[seat])
-    highest = state.counts[HIGHEST]
-    if worth < highest + 1:
+    lowest = lowest_bid_nb(state)
+    if worth < lowest:
         return 0
     players = state.rules[RULE_PLAYERS]
     after = state.counts[AUCTIONEER] - seat  # seats still to speak: up to the auctioneer
     if after < 0:
         after += players
     if after == 0:
-        return highest + 1
+        return lowest
     rivals = rivals_pay_nb(state, seat, 1, after) * params[RIVAL_PAY]
     bid = math.floor(rivals) + 1
     if bid > worth:
         bid = math.floor(worth)
-    return max(highest + 1, int(bid))
+    return max(lowest, int(bid))
 
 
 @njit(cache=True, error_model="numpy")
@@ -338,7 +353,7 @@ def draw_nb(state, seat, params):
     is below ``draw_margin`` florins a card, if its own ship could take the bigger lot."""
     prepare_nb(state, seat, params)
     cards = state.counts[LOT_LEN]
-    if HOLDS - state.ship_len[seat] <= cards:
+    if state.rules[RULE_HOLDS] - state.ship_len[seat] <= cards:
         return False
     rivals = rivals_pay_nb(state, seat, 1, state.rules[RULE_PLAYERS] - 1) * params[RIVAL_PAY]
     return lot_worth_nb(state, seat, params) - rivals < cards * params[DRAW_MARGIN]

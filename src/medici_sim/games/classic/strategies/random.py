@@ -3,7 +3,7 @@ from numba import njit
 
 from ....core.registry import Strategy
 from ....core.rng import below_nb, coin_nb
-from ..state import HIGHEST
+from ..state import lowest_bid_nb
 
 
 @njit(cache=True)
@@ -14,12 +14,13 @@ def draw_nb(state, seat, params):
 
 @njit(cache=True)
 def bid_nb(state, seat, params):
-    """C19: bid with probability 1/2, uniformly from highest + 1 to min(money, highest + 10)."""
+    """C19: bid with probability 1/2, uniformly from the lowest bid (highest + 1) to
+    min(money, lowest + 9)."""
     if not coin_nb(state.rng):
         return 0
-    highest = state.counts[HIGHEST]
-    top = min(state.money[seat], highest + 10)
-    return highest + 1 + below_nb(state.rng, top - highest)
+    lowest = lowest_bid_nb(state)
+    top = min(state.money[seat], lowest + 9)
+    return lowest + below_nb(state.rng, top - lowest + 1)
 
 
 STRATEGY = Strategy(

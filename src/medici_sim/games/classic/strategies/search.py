@@ -50,8 +50,8 @@ from ....core.rollout import (
     tuned_policy_params_nb,
 )
 from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
-from ..rules import DAYS, MAX_PLAYERS, N_CARDS, RULE_PLAYERS, RULE_REMOVED
-from ..state import AUCTIONEER, DAY, DECK_LEN, HIGHEST, STATE_DTYPE
+from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED, VARIANTS
+from ..state import AUCTIONEER, DAY, DECK_LEN, STATE_DTYPE, lowest_bid_nb
 from ..state import bid_nb as ask_bid_nb
 from ..state import draw_nb as ask_draw_nb
 from .base import REGISTRY
@@ -59,7 +59,6 @@ from .heuristics import HEURISTICS
 
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE, TUNED = range(8)
 HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
-VARIANTS = ("standard",)  # game.VARIANTS (which imports this package): the classic game has one set of rules
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 
@@ -83,7 +82,7 @@ def draw_nb(state, seat, params):
 @njit
 def bid_nb(state, seat, params):
     """C9: pass, the policy's own bid, the lowest bid and the levels above it (distinct)."""
-    lowest = state.counts[HIGHEST] + 1
+    lowest = lowest_bid_nb(state)
     money = state.money[seat]
     actions = np.zeros(MAX_ACTIONS, np.int64)
     # actions[0]: the policy's own bid, asked in search_nb
@@ -118,7 +117,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     policy = np.int64(params[POLICY])
     opponents = np.int64(params[OPPONENTS])
     tuned = params[TUNED] != 0
-    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else DAYS - 1
+    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
     players = state.rules[RULE_PLAYERS]
     auctioneer = state.counts[AUCTIONEER]
     removed = state.rules[RULE_REMOVED]
@@ -170,7 +169,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     copy_play_nb(sim, state)
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
-    variant = 0  # the classic game has one set of rules
+    variant = 0  # the classic game has one preset (standard): its tuning serves every rule set
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
