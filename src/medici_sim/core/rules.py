@@ -94,7 +94,7 @@ class RuleBook:
             raise RulesError(f"the {self.game} game's rules are for {self.players[0]}-{self.players[1]} players, "
                              f"not {players}")
         values = self.defaults(players)
-        for name, value in _items(spec or "", self, other_books):
+        for name, value in _items(spec, self, other_books) if spec and spec.strip() else ():
             if name in self.presets:
                 values.update(self.presets[name](players))
             else:

@@ -174,7 +174,7 @@ GAME = Game(
     narrate=narrate.narrate,
     summary="the 1995 auction game, C1-C21",
     rule_points={"players": "C1", "seats": "C6", "seating": "C20", "seed": "C20", "spending": "C21"},
-    variant_help="standard only",
+    variant_help="standard only (no variant in the rulebook; any rule set by name=value, C3-C18)",
     narration_help=("each auction's lot (C8), bids and passes (C9), sale or discard (C10), the last ship's free "
                     "cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down to a "
                     "florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),

@@ -113,7 +113,8 @@ def share_places(scores: Sequence[int], place_payouts: Sequence[int], coin: int 
         occupied = range(place, place + len(group))
         total = sum(place_payouts[r] for r in occupied if r < len(place_payouts))
         for i in group:
-            pay[i] = total // len(group) // coin * coin
+            # a tie's shares round down to the coin; a player alone on a place takes it in full
+            pay[i] = total if len(group) == 1 else total // len(group) // coin * coin
         place += len(group)
     return pay
 
