@@ -1,7 +1,7 @@
 """Train a game's ``strong`` player and write its weights file (study.strong_training).
 
     python scripts/train_strong.py --game card --seed 0              # the shipped file
-    python scripts/train_strong.py --game classic --seed 0 --games 20000 --out /tmp/w.json
+    python scripts/train_strong.py --game card --seed 0 --games 100 --rollouts 4 --out /tmp/w.json
 
 The same arguments write the same file: the games are fixed by the seed, the fit is exact.
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 import medici_sim.games  # noqa: F401  (registers the games)
 from medici_sim.study.strong_training import train_and_write
 
-GAMES = 20_000  # expert games per player count: the shipped files' training
+GAMES = 300  # expert games per player count: the shipped file's training
+ROLLOUTS = 8  # search's rollouts of each legal choice
 
 
 def main() -> None:
@@ -22,10 +23,11 @@ def main() -> None:
     parser.add_argument("--game", required=True, choices=("card", "classic"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=GAMES, help=f"expert games per player count [{GAMES}]")
+    parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help=f"rollouts of each choice [{ROLLOUTS}]")
     parser.add_argument("--out", type=Path, help="where to write the weights [the game's shipped file]")
     args = parser.parse_args()
     began = time.perf_counter()
-    path = train_and_write(args.game, args.seed, args.games, args.out)
+    path = train_and_write(args.game, args.seed, args.games, args.rollouts, args.out)
     print(f"wrote {path} ({time.perf_counter() - began:.0f} s)")
 
 

@@ -43,9 +43,9 @@ def test_strong_is_a_built_in_after_search():
     names = list(CARD.registry.strategies)
     assert names.index("strong") > names.index("search") and names[:len(CARD.built_ins)] == list(CARD.built_ins)
     assert CARD.registry.origin["strong"] == "built-in" and "strong" not in CARD.built_ins
-    assert list(CARD.registry["strong"].params) == ["reveal_margin"]  # tune reads them like any strategy's
+    assert list(CARD.registry["strong"].params) == ["reveal_margin", "reveal_samples"]  # tune tunes them
     weights = strong.weights_table_nb.read()
-    assert weights.shape == (7, 3, strong.N_FEATURES) and np.abs(weights[2:]).sum(axis=2).all()  # a model each
+    assert weights.shape == (7, 3, len(strong.COLUMNS)) and np.abs(weights[2:]).sum(axis=2).all()  # a model each
 
 
 @pytest.fixture(scope="module")
@@ -105,13 +105,13 @@ def test_threads_and_batches_never_change_the_results():
 
 
 def test_training_from_a_seed_is_reproducible(tmp_path):
-    """A short training (200 games at 3 players) twice from seed 4: the same file."""
-    a = train_and_write("card", 4, 200, tmp_path / "a.json", player_counts=(3,))
-    b = train_and_write("card", 4, 200, tmp_path / "b.json", player_counts=(3,))
+    """A short training (60 games at 3 players, 2 rollouts) twice from seed 4: the same file."""
+    a = train_and_write("card", 4, 60, 2, tmp_path / "a.json", player_counts=(3,))
+    b = train_and_write("card", 4, 60, 2, tmp_path / "b.json", player_counts=(3,))
     assert a.read_bytes() == b.read_bytes()
     models = json.loads(a.read_text())["models"]
     assert [(m["players"], m["day"]) for m in models] == [(3, 0), (3, 1), (3, 2)]
-    assert json.loads(a.read_text())["features"] == list(strong.FEATURES)
+    assert json.loads(a.read_text())["features"] == list(strong.COLUMNS)
 
 
 @pytest.mark.slow

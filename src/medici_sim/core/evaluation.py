@@ -4,15 +4,16 @@ linear evaluation of a seat's position, its shipped weights, and how they are tr
 A strong player looks one step ahead: it scores the position each legal choice leads to
 (the afterstate) with ``weights[players, day] . features`` and takes the best. The features
 are the game's own (what the seat can see: florins, ships, warehouses or tracks, the day);
-the weights are fitted here by least squares on positions of expert games labelled by how
-the game ended for that seat (core.rollout's outcome: win credit plus ``margin_weight``
-times the florin margin), one model per player count and day.
+the weights are fitted here by least squares, one model per player count and day, on the
+choices of expert games labelled by search's rollouts (each legal choice played out with
+expert everywhere: win credit plus 0.03 x the florin margin, core.rollout), so that they
+rank a position's choices as the rollouts do (:func:`fit_choices`).
 
-Training is one command from a fixed seed (``scripts/train_strong.py``): play ``games``
-expert games per player count (seed, game index: R25 / C20), record every seat's position at
-the end of each of its turns (the stepped game's TURN_END: the state its last choice led
-to), fit, write the game's ``data/strong/weights.json``. The file is read when the first
-kernel that plays ``strong`` compiles (a constant of the kernel, like search's ``tuned``).
+Training is one command from a fixed seed (``scripts/train_strong.py``, study.strong_training):
+the games (seed, game index: R25 / C20) and the rollouts (hashed from the game's state,
+core.rollout) are fixed by it, and the fit is exact. It writes the game's
+``data/strong/weights.json``, read when the first kernel that plays ``strong`` compiles (a
+constant of the kernel, like search's ``tuned``).
 """
 from __future__ import annotations
 
@@ -26,10 +27,6 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .rollout import outcome_nb
-from .stepping import GAME_OVER, STEP_ACTOR, TURN_END
-
-LABEL_MARGIN_WEIGHT = 0.03  # as search's default margin_weight: win credit first, the margin tells apart
 RIDGE = 1e-3  # a little shrinkage: features that never vary (day 0's florins) get weight 0, not noise
 
 
@@ -70,60 +67,45 @@ def linear_value_nb(weights, features):
     return value
 
 
-def position_collector(new_game_nb, advance_nb, features_nb, scores_nb, n_features: int, max_rows: int):
-    """A jitted ``collect(buffer, seed, first, games, seating, slot_strategy, slot_params, table)
-    -> (features, models, labels)``: games ``first..first+games`` stepped to the end, each
-    seat's position recorded after each of its turns (``features_nb(state, seat, out) ->
-    model``: the features and which day's model), labelled by the game's outcome for it
-    (``scores_nb(state)``: each seat's final florins)."""
-    @njit
-    def collect(buffer, seed, first, games, seating, slot_strategy, slot_params, table):
-        x = np.zeros((max_rows, n_features))
-        model = np.zeros(max_rows, np.int64)
-        label = np.zeros(max_rows)
-        seat_of = np.zeros(max_rows, np.int64)
-        rows = 0
-        for game in range(first, first + games):
-            new_game_nb(buffer, seed, game, seating, slot_strategy, slot_params, table)
-            start = rows
-            while True:
-                event = advance_nb(buffer, table)
-                if event == GAME_OVER:
-                    break
-                if event == TURN_END and rows < max_rows:
-                    state = buffer[0]
-                    seat = state.step[STEP_ACTOR]
-                    model[rows] = features_nb(state, seat, x[rows])
-                    seat_of[rows] = seat
-                    rows += 1
-            state = buffer[0]
-            scores = scores_nb(state)
-            players = scores.shape[0]
-            for r in range(start, rows):
-                label[r] = outcome_nb(scores, players, seat_of[r], LABEL_MARGIN_WEIGHT)
-        return x[:rows], model[:rows], label[:rows]
-    return collect
-
-
-def fit(features: np.ndarray, models: np.ndarray, labels: np.ndarray, n_models: int) -> np.ndarray:
-    """Least squares (with RIDGE shrinkage, the bias unshrunk) of the labels on the features,
-    one weight vector per model (``[model, feature]``; zeros for a model without positions)."""
+def fit_rows(features: np.ndarray, models: np.ndarray, labels: np.ndarray, n_models: int) -> np.ndarray:
+    """Least squares (RIDGE shrinkage, feature 0 the unshrunk bias) of the labels on the
+    features, one weight vector per model (``[model, feature]``; zeros without rows)."""
     weights = np.zeros((n_models, features.shape[1]))
     for m in range(n_models):
         x, y = features[models == m], labels[models == m]
         if len(y) == 0:
             continue
         penalty = RIDGE * len(y) * np.eye(x.shape[1])
-        penalty[0, 0] = 0.0  # feature 0 is the bias
+        penalty[0, 0] = 0.0
         weights[m] = np.linalg.solve(x.T @ x + penalty, x.T @ y)
     return weights
 
 
-def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int,
+def fit_choices(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
+                n_models: int) -> np.ndarray:
+    """Weights that rank each decision's choices as their values do: least squares (RIDGE
+    shrinkage) of each choice's value less its decision's mean on its features less their
+    mean (``groups``: the decision of each row). Only differences between the choices of one
+    position are fitted, which is all a look-ahead compares; the bias stays 0."""
+    counts = np.bincount(groups)
+    centred_x = features - (np.add.reduceat(features, np.flatnonzero(np.r_[True, np.diff(groups) != 0]))
+                            / counts[counts > 0][:, None]).repeat(counts[counts > 0], axis=0)
+    centred_y = values - np.bincount(groups, values)[groups] / counts[groups]
+    weights = np.zeros((n_models, features.shape[1]))
+    for m in range(n_models):
+        x, y = centred_x[models == m], centred_y[models == m]
+        if len(y) == 0:
+            continue
+        weights[m] = np.linalg.solve(x.T @ x + RIDGE * len(y) * np.eye(x.shape[1]), x.T @ y)
+    return weights
+
+
+def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
                   models: dict[tuple[int, int], np.ndarray]) -> None:
     """Write the weights file (whole or not at all: a temporary file renamed over it)."""
     document = {
-        "game": game, "seed": seed, "games_per_player_count": games, "features": list(feature_names),
+        "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
+        "features": list(feature_names),
         "models": [{"players": p, "day": d, "weights": [round(float(w), 6) for w in weights]}
                    for (p, d), weights in sorted(models.items())],
     }

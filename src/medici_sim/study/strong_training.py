@@ -1,5 +1,5 @@
-"""Training a game's ``strong`` player (core.evaluation): expert games played from a fixed
-seed, every seat's position after each of its turns labelled by how its game ended, one
+"""Training a game's ``strong`` player (core.evaluation): expert games stepped from a fixed
+seed, every legal choice of every decision that has one labelled by search's rollouts, one
 least-squares model per player count and day, written to the game's weights file.
 
 ``scripts/train_strong.py --game card --seed 0`` runs it; the same arguments give the same
@@ -14,10 +14,9 @@ import numpy as np
 
 from ..cli.common import load_game_deck, parse_strategies
 from ..core.driver import Kernel, RunConfig
-from ..core.evaluation import fit, position_collector, write_weights
-from ..core.registry import get_game
-
-POSITIONS_PER_GAME = 200  # rows reserved per game: every turn of the longest games fits
+from ..core.evaluation import fit_choices, fit_rows, write_weights
+from ..core.registry import MAX_PARAMS, get_game
+from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 
 def strong_module(game_name: str):
@@ -25,8 +24,12 @@ def strong_module(game_name: str):
     return importlib.import_module(f"{get_game(game_name).registry.package}.strategies.strong")
 
 
-def positions(game_name: str, players: int, variant: str, seed: int, games: int):
-    """(features, day, label) rows of ``games`` expert games at ``players`` under ``variant``."""
+def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int,
+                     wanted: int, weights: np.ndarray):
+    """(features, day, value, decision) rows: expert games stepped from ``seed``, and at each
+    ``wanted`` decision (the game's k-th) with a choice, the rows the game's
+    ``strong.label_decision_nb`` makes of it from ``rollouts`` of search's rollouts (with the
+    position model ``weights[day, feature]`` where it needs one)."""
     game = get_game(game_name)
     strong = strong_module(game_name)
     stepped = importlib.import_module(f"{game.registry.package}.stepped")
@@ -34,29 +37,75 @@ def positions(game_name: str, players: int, variant: str, seed: int, games: int)
                        seating="rotate", threads=1, variant=variant,
                        strategies=parse_strategies(",".join(["expert"] * players), players, game_name))
     kernel = Kernel(config)
-    collect = position_collector(stepped.new_game_nb, stepped.advance_nb, strong.position_features_nb,
-                                 strong.final_scores_nb, strong.N_FEATURES, POSITIONS_PER_GAME * games)
-    return collect(kernel.inputs.copy(), seed, 0, games, kernel.seating, kernel.slot_strategy, kernel.slot_params,
-                   kernel.table)
+    expert = [game.registry["expert"].decisions[name] for name in game.registry.decisions]
+    search = game.registry["search"]
+    search_params = np.zeros(MAX_PARAMS)
+    search_params[:len(search.params)] = [p.default for p in search.params.values()]
+    search_params[0] = rollouts
+    search_params = tuple(search_params)
+    external = np.full(players, EXTERNAL, np.int64)  # every decision comes here: labelled, then expert's answer
+    buffer, scratch = kernel.inputs.copy(), kernel.inputs.copy()
+    width = strong.MAX_CHOICES
+    features, values = np.zeros((width, strong.N_FEATURES)), np.zeros(width)
+    rows_x, rows_day, rows_value, rows_group = [], [], [], []
+    for index in range(games):
+        stepped.new_game_nb(buffer, seed, index, kernel.seating, external, kernel.slot_params, kernel.table)
+        event = stepped.advance_nb(buffer, kernel.table)
+        while event != GAME_OVER:
+            if event < DECISION:
+                event = stepped.advance_nb(buffer, kernel.table)
+                continue
+            state = buffer[0]
+            seat = int(state["step"][STEP_ACTOR])
+            n = strong.label_decision_nb(wanted, event - DECISION, scratch, state, seat, search_params, weights,
+                                         features, values)
+            if n:
+                rows_x.append(features[:n].copy())
+                rows_value.append(values[:n].copy())
+                rows_day.append(np.full(n, state["counts"][strong.DAY]))
+                rows_group.append(np.full(n, len(rows_group)))
+            params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
+            choice = int(expert[event - DECISION](state, seat, params))
+            event = stepped.apply_choice_nb(buffer, kernel.table, choice)
+    return (np.concatenate(rows_x), np.concatenate(rows_day), np.concatenate(rows_value),
+            np.concatenate(rows_group))
 
 
-def train(game_name: str, seed: int, games: int, player_counts=None) -> dict[tuple[int, int], np.ndarray]:
-    """``{(players, day): weights}``: each player count's positions from ``games`` games split
-    evenly over the game's rule sets (the features read the rules: one model serves them all)."""
+def labelled_rows(game_name: str, players: int, seed: int, games: int, rollouts: int, wanted: int,
+                  weights: np.ndarray):
+    """labelled_choices over the game's rule sets (``games`` split evenly, seeds ``seed + k``),
+    the decisions numbered on across them."""
+    game = get_game(game_name)
+    parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.variants), rollouts, wanted,
+                              weights) for k, variant in enumerate(game.variants)]
+    x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
+    offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
+    return x, day, value, np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
+
+
+def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None) -> dict[tuple[int, int], list]:
+    """``{(players, day): weights}`` (the features read the rules: one model serves every rule
+    set): the position model, fitted to rank each decision's choices as the rollouts do
+    (core.evaluation.fit_choices), then the game's second model (``strong.SECOND_DECISION``),
+    fitted on its own decisions with the first model's look-ahead (core.evaluation.fit_rows)."""
     game = get_game(game_name)
     strong = strong_module(game_name)
     models = {}
     for players in player_counts or range(game.min_players, game.max_players + 1):
-        parts = [positions(game_name, players, variant, seed + v, games // len(game.variants))
-                 for v, variant in enumerate(game.variants)]
-        x, day, label = (np.concatenate(column) for column in zip(*parts, strict=True))
-        for d, weights in enumerate(fit(x, day, label, strong.DAYS)):
-            models[players, d] = weights
+        x, day, value, group = labelled_rows(game_name, players, seed, games, rollouts, strong.FIRST_DECISION,
+                                             np.zeros((strong.DAYS, strong.N_FEATURES)))
+        position = fit_choices(x, day, value, group, strong.DAYS)
+        x, day, value, _ = labelled_rows(game_name, players, seed, games, rollouts, strong.SECOND_DECISION, position)
+        second = fit_rows(x[:, :strong.N_SECOND], day, value, strong.DAYS)
+        for d in range(strong.DAYS):
+            models[players, d] = [*position[d], *second[d]]
     return models
 
 
-def train_and_write(game_name: str, seed: int, games: int, out: Path | None = None, player_counts=None) -> Path:
+def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: Path | None = None,
+                    player_counts=None) -> Path:
     strong = strong_module(game_name)
     path = out or strong.WEIGHTS_FILE
-    write_weights(path, game_name, strong.FEATURES, seed, games, train(game_name, seed, games, player_counts))
+    write_weights(path, game_name, strong.COLUMNS, seed, games, rollouts,
+                  train(game_name, seed, games, rollouts, player_counts))
     return path
