@@ -67,20 +67,6 @@ def linear_value_nb(weights, features):
     return value
 
 
-def fit_rows(features: np.ndarray, models: np.ndarray, labels: np.ndarray, n_models: int) -> np.ndarray:
-    """Least squares (RIDGE shrinkage, feature 0 the unshrunk bias) of the labels on the
-    features, one weight vector per model (``[model, feature]``; zeros without rows)."""
-    weights = np.zeros((n_models, features.shape[1]))
-    for m in range(n_models):
-        x, y = features[models == m], labels[models == m]
-        if len(y) == 0:
-            continue
-        penalty = RIDGE * len(y) * np.eye(x.shape[1])
-        penalty[0, 0] = 0.0
-        weights[m] = np.linalg.solve(x.T @ x + penalty, x.T @ y)
-    return weights
-
-
 def fit_choices(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
                 n_models: int) -> np.ndarray:
     """Weights that rank each decision's choices as their values do: least squares (RIDGE

@@ -1,6 +1,7 @@
 """Training a game's ``strong`` player (core.evaluation): expert games stepped from a fixed
-seed, every legal choice of every decision that has one labelled by search's rollouts, one
-least-squares model per player count and day, written to the game's weights file.
+seed, every legal choice of every decision the game's strong labels (card: the takes, R10)
+scored by search's rollouts, one least-squares model per player count and day, written to
+the game's weights file.
 
 ``scripts/train_strong.py --game card --seed 0`` runs it; the same arguments give the same
 file (each game is fixed by the seed and its index, R25 / C20, and the fit is deterministic).
@@ -14,7 +15,7 @@ import numpy as np
 
 from ..cli.common import load_game_deck, parse_strategies
 from ..core.driver import Kernel, RunConfig
-from ..core.evaluation import fit_choices, fit_rows, write_weights
+from ..core.evaluation import fit_choices, write_weights
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
@@ -24,12 +25,10 @@ def strong_module(game_name: str):
     return importlib.import_module(f"{get_game(game_name).registry.package}.strategies.strong")
 
 
-def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int,
-                     wanted: int, weights: np.ndarray):
+def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int):
     """(features, day, value, decision) rows: expert games stepped from ``seed``, and at each
-    ``wanted`` decision (the game's k-th) with a choice, the rows the game's
-    ``strong.label_decision_nb`` makes of it from ``rollouts`` of search's rollouts (with the
-    position model ``weights[day, feature]`` where it needs one)."""
+    decision with a choice, the rows the game's ``strong.label_decision_nb`` makes of it
+    (each legal choice's position and its mean outcome over ``rollouts`` of search's rollouts)."""
     game = get_game(game_name)
     strong = strong_module(game_name)
     stepped = importlib.import_module(f"{game.registry.package}.stepped")
@@ -57,8 +56,7 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
                 continue
             state = buffer[0]
             seat = int(state["step"][STEP_ACTOR])
-            n = strong.label_decision_nb(wanted, event - DECISION, scratch, state, seat, search_params, weights,
-                                         features, values)
+            n = strong.label_decision_nb(event - DECISION, scratch, state, seat, search_params, features, values)
             if n:
                 rows_x.append(features[:n].copy())
                 rows_value.append(values[:n].copy())
@@ -71,34 +69,22 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
             np.concatenate(rows_group))
 
 
-def labelled_rows(game_name: str, players: int, seed: int, games: int, rollouts: int, wanted: int,
-                  weights: np.ndarray):
-    """labelled_choices over the game's rule sets (``games`` split evenly, seeds ``seed + k``),
-    the decisions numbered on across them."""
-    game = get_game(game_name)
-    parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.variants), rollouts, wanted,
-                              weights) for k, variant in enumerate(game.variants)]
-    x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
-    offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
-    return x, day, value, np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-
-
 def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None) -> dict[tuple[int, int], list]:
-    """``{(players, day): weights}`` (the features read the rules: one model serves every rule
-    set): the position model, fitted to rank each decision's choices as the rollouts do
-    (core.evaluation.fit_choices), then the game's second model (``strong.SECOND_DECISION``),
-    fitted on its own decisions with the first model's look-ahead (core.evaluation.fit_rows)."""
+    """``{(players, day): weights}``: for each player count, ``games`` games split evenly over
+    the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
+    them all), fitted to rank each decision's choices as the rollouts do
+    (core.evaluation.fit_choices)."""
     game = get_game(game_name)
     strong = strong_module(game_name)
     models = {}
     for players in player_counts or range(game.min_players, game.max_players + 1):
-        x, day, value, group = labelled_rows(game_name, players, seed, games, rollouts, strong.FIRST_DECISION,
-                                             np.zeros((strong.DAYS, strong.N_FEATURES)))
-        position = fit_choices(x, day, value, group, strong.DAYS)
-        x, day, value, _ = labelled_rows(game_name, players, seed, games, rollouts, strong.SECOND_DECISION, position)
-        second = fit_rows(x[:, :strong.N_SECOND], day, value, strong.DAYS)
-        for d in range(strong.DAYS):
-            models[players, d] = [*position[d], *second[d]]
+        parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.variants), rollouts)
+                 for k, variant in enumerate(game.variants)]
+        x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
+        offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
+        group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
+        for d, weights in enumerate(fit_choices(x, day, value, group, strong.DAYS)):
+            models[players, d] = list(weights)
     return models
 
 

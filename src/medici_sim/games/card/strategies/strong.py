@@ -1,24 +1,23 @@
-"""``strong``: a one-step look-ahead with a learned evaluation (core.evaluation).
+"""``strong``: takes by a one-step look-ahead with a learned evaluation (core.evaluation).
 
-Every choice is judged by the position it leads to, scored ``weights[players, day] .
-features`` (weights fitted on expert games, ``scripts/train_strong.py --game card``, shipped
-in ``data/strong/weights.json``):
-
-- R10 take: each legal take's position, the best wins (the last card alone on a tie);
-- R9 reveal: the best take now against the mean, over the unseen cards, of the best take
-  with that card revealed (R7, R20: the deck is shuffled, so each unseen card is as likely;
-  which cards are unseen is public, their order is not and is never read: ``reveal_samples``
-  of them, evenly spaced in an order of kinds of card, are tried), judged by a second learned
-  model (the reveal model: the look-ahead's mean gain and what it misses) against
-  ``reveal_margin``.
+- R10 take: each legal take is judged by the position it leads to, scored ``weights[players,
+  day] . features`` (weights fitted to search's rollouts of expert games,
+  ``scripts/train_strong.py --game card --seed 0``, shipped in ``data/strong/weights.json``);
+  the best wins (the last card alone on a tie);
+- R9 reveal: expert's rule (the best take now against the expected best take after one more
+  card, averaged over the unseen cards: their composition is public, their order is hidden
+  and never read) with the shipped tuned expert's parameters for the rules and player count
+  (what ``balance --tuned shipped`` plays), its margin moved by ``reveal_margin`` florins.
+  Measured at 4 players: the learned look-ahead's own reveals were no better than these
+  and cost ten times as much.
 
 The features, all for the deciding seat against the others (their best unless said), of
 the position as it would be after the take: florins (R13-R19 paid so far) against the best
-and the mean; the ship's payout if the ships were scored with their free places filled at the unseen
-cards' mean value (R14, R15) and that projected value;
-free places on its ship and the most any rival has (R6, R11); majority payouts (R15, R17)
-and bonuses (R18, R19) of the icons held now (warehouse and ship, R17); progress towards
-the bonus threshold (squared share, summed over goods); whether its ship is full.
+and the mean; the ship's payout if the ships were scored with their free places filled at
+the unseen cards' mean value (R14, R15) and that projected value; free places on its ship
+and the most any rival has (R6, R11); majority payouts (R15, R17) and bonuses (R18, R19) of
+the icons held now (warehouse and ship, R17); progress towards the bonus threshold (squared
+share, summed over goods); whether its ship is full.
 """
 from pathlib import Path
 
@@ -27,8 +26,7 @@ from numba import njit
 
 from ....core.evaluation import linear_value_nb, weights_nb
 from ....core.registry import Param, Strategy
-from ..deck import MAX_CARDS, MAX_VALUE
-from ..engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
+from ..engine import MAX_TAKES, TAKE_DECISION
 from ..rules import (
     DAYS,
     MAX_PLAYERS,
@@ -42,38 +40,27 @@ from ..rules import (
 )
 from ..state import (
     DAY,
-    DECK_LEN,
-    MARKET_LEN,
-    N_CARDS,
-    REVEALED,
     UNSEEN_CARDS,
     UNSEEN_VALUE,
     legal_takes_nb,
     market_card_nb,
     takes_space_nb,
 )
-from .common import bonus_target_nb
-from .search import rollout_values_nb
+from .common import big_bonus_active_nb, bonus_target_nb
+from .expert import REVEAL_MARGIN as EXPERT_REVEAL_MARGIN
+from .expert import reveal_nb as expert_reveal_nb
+from .search import POLICIES, rollout_values_nb, tuned_params_nb
 
-REVEAL_MARGIN, REVEAL_SAMPLES = range(2)
+REVEAL_MARGIN = 0
 FEATURES = ("bias", "florin_margin", "florins_over_mean", "ship_pay_margin", "ship_value_margin", "free_places",
             "rival_free_places", "majority_margin", "bonus_margin", "progress", "ship_full")
 N_FEATURES = len(FEATURES)
-# R9: whether a reveal pays, from the look-ahead's mean gain and what it misses (a second
-# reveal's option, the card left to the next seat): a second model, fitted on reveal decisions
-REVEAL_FEATURES = ("bias", "look_ahead_gain", "revealed", "market", "free_places", "deck_share")
-N_REVEAL = len(REVEAL_FEATURES)
-# training (study.strong_training): the position model from the takes, then the reveal model
-FIRST_DECISION, SECOND_DECISION, N_SECOND = TAKE_DECISION, REVEAL_DECISION, N_REVEAL
-COLUMNS = FEATURES + REVEAL_FEATURES  # the weights file's, per player count and day
+COLUMNS = FEATURES  # the weights file's, per player count and day
+LABELLED_DECISION = TAKE_DECISION  # training (study.strong_training) labels the takes
 MAX_CHOICES = 4  # R10: the most legal takes (training rows per decision)
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
-# [players, day]: the position model's weights, then the reveal model's
-weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, N_FEATURES + N_REVEAL))
-# sort keys of the unseen cards: a card's kind (good, icons, green), its value, its id
-VALUE_BITS, CARD_BITS = 20, 10
-assert MAX_VALUE < 1 << VALUE_BITS and MAX_CARDS <= 1 << CARD_BITS
-REVEAL_SAMPLES_TRAINED = 6  # the reveal model's look-ahead averages this many unseen cards in training
+weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, N_FEATURES))
+EXPERT = POLICIES.index("expert")  # its row in search's table of tuned policies
 
 
 # A decision's context (context_nb): what the other seats' figures are, whatever the seat takes.
@@ -248,46 +235,18 @@ def window_nb(state):
 
 
 @njit
-def reveal_features_nb(state, seat, weights, samples, out):
-    """The reveal model's features (``out``) with the position model ``weights[day]``: the
-    mean best take after one more card (averaged over ``samples`` unseen cards) less the best
-    take now, this turn's reveals, the market's size, the seat's free places, the deck's share
-    of the cards. Returns the day."""
-    look = look_nb(state, seat)
-    cards = window_nb(state)
-    stop, _ = best_take_nb(state, seat, cards, weights, look)
-    # the revealed card is averaged over `samples` of the unseen cards, evenly spaced in an
-    # order of kinds of card: the deck's order is hidden and never read
-    n = state.counts[DECK_LEN]
-    keys = np.empty(n, np.int64)
-    for i in range(n):
-        card = state.deck[i]
-        kind = ((state.card_good[card] + 1) * 8 + state.card_icons[card]) * 2 + state.card_green[card]
-        keys[i] = (((kind << VALUE_BITS) + state.card_value[card]) << CARD_BITS) + card
-    keys.sort()
-    samples = min(n, samples)
-    after = np.empty(3, np.int64)
-    after[1], after[2] = cards[0], cards[1]
-    total = 0.0
-    for j in range(samples):
-        after[0] = keys[(2 * j + 1) * n // (2 * samples)] & ((1 << CARD_BITS) - 1)
-        total += best_take_nb(state, seat, after, weights, look)[0]
-    out[0] = 1.0
-    out[1] = total / samples - stop
-    out[2] = state.counts[REVEALED]
-    out[3] = state.counts[MARKET_LEN]
-    out[4] = state.rules[RULE_CAPACITY] - state.ship_used[seat]
-    out[5] = n / state.counts[N_CARDS]
-    return state.counts[DAY]
-
-
-@njit
 def reveal_nb(state, seat, params):
-    """R9: reveal if the reveal model says it gains more than ``reveal_margin``."""
-    weights = weights_table_nb()[state.rules[RULE_PLAYERS]]
-    features = np.empty(N_REVEAL)
-    day = reveal_features_nb(state, seat, weights, np.int64(params[REVEAL_SAMPLES]), features)
-    return linear_value_nb(weights[day, N_FEATURES:], features) > params[REVEAL_MARGIN]
+    """R9: expert's rule (the best take now against the expected best take after one more
+    card, in florins) with the shipped tuned expert's parameters for the rules and player
+    count, its reveal margin moved by ``reveal_margin``."""
+    variant = 1 if big_bonus_active_nb(state) else 0  # R19: the rules' row of the tuned table
+    tuned = tuned_params_nb()[variant, state.rules[RULE_PLAYERS], EXPERT]
+
+    return expert_reveal_nb(state, seat, (tuned[0], tuned[1], tuned[2], tuned[3] + params[REVEAL_MARGIN], tuned[4],
+                                          tuned[5], tuned[6], tuned[7]))
+
+
+assert EXPERT_REVEAL_MARGIN == 3  # reveal_nb moves expert's 4th parameter
 
 
 @njit
@@ -298,32 +257,24 @@ def take_nb(state, seat, params):
 
 
 @njit
-def label_decision_nb(wanted, decision, buffer, state, seat, search_params, weights, features, values):
-    """Training rows (study.strong_training) of a ``wanted`` decision with a choice, from the
-    outcomes of search's rollouts (``search_params``; common random numbers: the choices are
-    compared on the same deals); returns how many rows. R10 takes: each legal take's
-    position features and mean outcome; R9 reveals: the reveal features (with the position
-    model ``weights``, REVEAL_SAMPLES_TRAINED samples) and the mean gain of revealing."""
-    if decision != wanted:
+def label_decision_nb(decision, buffer, state, seat, search_params, features, values):
+    """Training rows (study.strong_training) of an R10 take with a choice: each legal take's
+    position features and its mean outcome over search's rollouts (``search_params``; common
+    random numbers: the takes are compared on the same deals); returns how many rows."""
+    if decision != TAKE_DECISION:
         return 0
     actions = np.zeros(MAX_TAKES, np.int64)
-    rollouts = np.int64(search_params[0])
-    outcomes = np.empty((MAX_TAKES, rollouts))
-    if decision == REVEAL_DECISION:
-        actions[1] = 1
-        rollout_values_nb(buffer, state, seat, search_params, actions, 2, False, outcomes)
-        reveal_features_nb(state, seat, weights, REVEAL_SAMPLES_TRAINED, features[0])
-        values[0] = (outcomes[1] - outcomes[0]).mean()
-        return 1
     count = legal_takes_nb(state, seat, actions)
     if count < 2:
         return 0
+    rollouts = np.int64(search_params[0])
+    outcomes = np.empty((MAX_TAKES, rollouts))
     rollout_values_nb(buffer, state, seat, search_params, actions, count, True, outcomes)
     cards = window_nb(state)
     look = look_nb(state, seat)
     for a in range(count):
         take_features_nb(state, seat, cards, actions[a], look)
-        features[a, :N_FEATURES] = look[2]
+        features[a] = look[2]
         values[a] = outcomes[a].mean()
     return count
 
@@ -331,10 +282,6 @@ def label_decision_nb(wanted, decision, buffer, state, seat, search_params, weig
 STRATEGY = Strategy(
     name="strong",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
-    params={
-        "reveal_margin": Param(0, -1, 1, help="win credit a reveal must gain (by the reveal model) to be worth it"),
-        "reveal_samples": Param(REVEAL_SAMPLES_TRAINED, 1, 200, integer=True,
-                                help="unseen cards a reveal is averaged over (evenly spaced in an order of kinds)"),
-    },
-    summary="One-step look-ahead with a learned evaluation of positions (fitted to search's rollouts).",
+    params={"reveal_margin": Param(0, -30, 30, help="florins added to the tuned expert's reveal margin")},
+    summary="Takes what a learned evaluation (fitted to search's rollouts) rates best; reveals as tuned expert.",
 )
