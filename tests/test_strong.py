@@ -106,6 +106,7 @@ def test_threads_and_batches_never_change_the_results():
     assert len(results) == 1
 
 
+@pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
 def test_training_from_a_seed_is_reproducible(tmp_path):
     """A short training (20 games at 3 players, 2 rollouts, seed 4) writes the short
     reference beside this file (made by the same call): the same games, rollouts and fit.
