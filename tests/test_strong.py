@@ -52,7 +52,7 @@ def test_strong_is_a_built_in_after_search():
 
 @pytest.fixture(scope="module")
 def kernel():
-    return Kernel(config(4, "strong,expert,strong:reveal_margin=3,greedy", 1, seed=11, seating="fixed",
+    return Kernel(config(4, "strong,expert,strong:reveal_margin=3,collector", 1, seed=11, seating="fixed",
                          variant="bonus20"))
 
 
