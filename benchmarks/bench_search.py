@@ -4,6 +4,7 @@
     python benchmarks/bench_search.py --game card --games 400 --budgets 32
     python benchmarks/bench_search.py --speed-only           # rollouts/s and games/s only
     python benchmarks/bench_search.py --ceiling --games 500  # search against every heuristic, 4 players
+    python benchmarks/bench_search.py --strong --game card --games 2000 --threads 1  # strong against search@32
 
 1. Strength: one ``search:rollouts=B`` seat against ``expert`` at every other seat, seats
    rotated every game (R24, C20), for each budget B: card game with 2 and 4 players, classic
@@ -14,6 +15,10 @@
    ``stats.paired_difference``), and games per second.
    ``--ceiling``: the same at the default budget and 4 players against each built-in
    heuristic in turn (three copies of it): how far each is from the search.
+   ``--strong``: ``strong`` and ``search:rollouts=32`` each at one seat against ``expert``
+   at the others (4 players, rotated, the same games), their win rates, the difference in
+   standard errors (independent runs: the square root of the sum of the squares), games per
+   second of each lineup and the ratio of the speeds.
 2. Speed: rollouts per second per core, timed on one thread from a game's first decision
    (each rollout then plays a whole game), beside the rollout policy's own games per second
    per core: a rollout costs about what playing the game with the policy alone costs.
@@ -62,6 +67,19 @@ def strength_row(game: str, players: int, budget: int, games: int, threads: int,
     print(f"{game:8} {other:>9} {players:>7} {budget:>8} {games:>7} {search.win_rate:>8.3f} "
           f"[{search.win_rate_ci_low:.3f}, {search.win_rate_ci_high:.3f}] {expert.win_rate:>8.3f} {edge:>8.1f} "
           f"{result.games_per_second:>9.1f} {result.games_per_second / threads:>9.1f}", flush=True)
+
+
+def strong_row(game: str, players: int, games: int, threads: int, seed: int) -> None:
+    """strong and search@32 against experts on the same games: win rates and speeds."""
+    rows = {}
+    for spec, n in (("strong", games), ("search:rollouts=32", max(games // 2, 100))):
+        result = simulate(config(game, players, ",".join([spec] + ["expert"] * (players - 1)), n, threads, seed))
+        row = strategy_frame(result).set_index("strategy").iloc[0]
+        rows[spec] = (row.win_rate, (row.win_rate_ci_high - row.win_rate) / Z95, n, result.games_per_second)
+    (strong, s_se, s_n, s_speed), (search, r_se, r_n, r_speed) = rows.values()
+    print(f"{game:8} {players:>7} {strong:>7.3f} ({s_n:>6}) {search:>7.3f} ({r_n:>6}) "
+          f"{(strong - search) / np.hypot(s_se, r_se):>8.1f} {s_speed:>9.0f} {r_speed:>9.1f} {s_speed / r_speed:>6.0f}",
+          flush=True)
 
 
 # -- speed ------------------------------------------------------------------------------------------
@@ -135,10 +153,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--speed-only", action="store_true", help="skip the strength table")
     parser.add_argument("--ceiling", action="store_true", help="search (default budget) against each heuristic")
+    parser.add_argument("--strong", action="store_true", help="strong against search@32, each among experts")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     games = args.game or sorted(SETTINGS)
     start = time.perf_counter()
+    if args.strong:
+        print(f"strong and search:rollouts=32 at one seat, expert at the others, seats rotated; {args.threads} threads")
+        print(f"{'game':8} {'players':>7} {'strong':>7} {'(games)':>8} {'search':>7} {'(games)':>8} {'SE diff':>8} "
+              f"{'games/s':>9} {'search/s':>9} {'ratio':>6}")
+        for game in (g for g in games if "strong" in get_game(g).registry.strategies):
+            for players in args.players or (4,):
+                strong_row(game, players, args.games, args.threads, args.seed)
+        return
     if args.ceiling:
         print(f"search (default budget) at one seat, a heuristic at the others, seats rotated; {args.threads} threads")
         print(HEADER)

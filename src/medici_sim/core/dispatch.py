@@ -50,7 +50,7 @@ _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects,
 _NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
-                      "rollout.py", "stepping.py", "kernel.py", "numba_setup.py")
+                      "rollout.py", "stepping.py", "kernel.py", "numba_setup.py", "evaluation.py")
 
 
 def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False,
@@ -92,6 +92,7 @@ def _table_name(registry: StrategyRegistry, strategies: tuple) -> str:
     digest = hashlib.sha256(registry.game.encode())
     files = {_CORE / name for name in _KERNEL_CORE_FILES} | set(registry.package_dir.rglob("*.py"))
     files |= set(registry.package_dir.glob("data/tuned/*.json"))  # compiled into search's rollouts (its `tuned`)
+    files |= set(registry.package_dir.glob("data/strong/*.json"))  # compiled into strong (its learned weights)
     for strategy in strategies:
         digest.update(strategy.name.encode())
         for name, fn in strategy.decisions.items():

@@ -90,6 +90,15 @@ def search_nb(state, seat, params, actions, n_actions, taking):
 
 @njit
 def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
+    values = np.empty((MAX_ACTIONS, np.int64(params[ROLLOUTS])))
+    own = rollout_values_nb(buffer, state, seat, params, actions, n_actions, taking, values)
+    return choose_nb(values, n_actions, np.int64(params[ROLLOUTS]), own, params[CONFIDENCE])
+
+
+@njit
+def rollout_values_nb(buffer, state, seat, params, actions, n_actions, taking, values):
+    """Fill ``values[action, rollout]`` with the rollouts' outcomes and return the index of
+    the policy's own choice (strong's training labels choices with these too)."""
     sim = buffer[0]  # the state rollouts play on
     rollouts = np.int64(params[ROLLOUTS])
     policy = np.int64(params[POLICY])
@@ -110,7 +119,6 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
                 own = a
     else:
         own = 1 if ask_reveal_nb(table, policy, sim, seat) else 0
-    values = np.empty((MAX_ACTIONS, rollouts))
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
@@ -118,7 +126,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
             phase = play_choice_nb(sim, seat, TAKE_DECISION if taking else REVEAL_DECISION, actions[a])
             rollout_game_nb(sim, table, seat, phase, 0, last_day, None)  # finish_game_nb's code, recording nothing
             values[a, i] = outcome_nb(sim.florins, players, seat, params[MARGIN_WEIGHT])
-    return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
+    return own
 
 
 @njit

@@ -1,0 +1,97 @@
+"""Training a game's ``strong`` player (core.evaluation): expert games stepped from a fixed
+seed, every legal choice of every decision the game's strong labels (card: the takes, R10)
+scored by search's rollouts, one least-squares model per player count and day, written to
+the game's weights file.
+
+``scripts/train_strong.py --game card --seed 0`` runs it; the same arguments give the same
+file (each game is fixed by the seed and its index, R25 / C20, and the fit is deterministic).
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+
+from ..cli.common import load_game_deck, parse_strategies
+from ..core.driver import Kernel, RunConfig
+from ..core.evaluation import fit_choices, write_weights
+from ..core.registry import MAX_PARAMS, get_game
+from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
+
+
+def strong_module(game_name: str):
+    """The game's strong strategy module (its features, player counts, weights file)."""
+    return importlib.import_module(f"{get_game(game_name).registry.package}.strategies.strong")
+
+
+def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int):
+    """(features, day, value, decision) rows: expert games stepped from ``seed``, and at each
+    decision with a choice, the rows the game's ``strong.label_decision_nb`` makes of it
+    (each legal choice's position and its mean outcome over ``rollouts`` of search's rollouts)."""
+    game = get_game(game_name)
+    strong = strong_module(game_name)
+    stepped = importlib.import_module(f"{game.registry.package}.stepped")
+    config = RunConfig(deck=load_game_deck(game, None), game=game_name, players=players, games=games, seed=seed,
+                       seating="rotate", threads=1, variant=variant,
+                       strategies=parse_strategies(",".join(["expert"] * players), players, game_name))
+    kernel = Kernel(config)
+    expert = [game.registry["expert"].decisions[name] for name in game.registry.decisions]
+    search = game.registry["search"]
+    search_params = np.zeros(MAX_PARAMS)
+    search_params[:len(search.params)] = [p.default for p in search.params.values()]
+    search_params[0] = rollouts
+    search_params = tuple(search_params)
+    external = np.full(players, EXTERNAL, np.int64)  # every decision comes here: labelled, then expert's answer
+    buffer, scratch = kernel.inputs.copy(), kernel.inputs.copy()
+    width = strong.MAX_CHOICES
+    features, values = np.zeros((width, strong.N_FEATURES)), np.zeros(width)
+    rows_x, rows_day, rows_value, rows_group = [], [], [], []
+    for index in range(games):
+        stepped.new_game_nb(buffer, seed, index, kernel.seating, external, kernel.slot_params, kernel.table)
+        event = stepped.advance_nb(buffer, kernel.table)
+        while event != GAME_OVER:
+            if event < DECISION:
+                event = stepped.advance_nb(buffer, kernel.table)
+                continue
+            state = buffer[0]
+            seat = int(state["step"][STEP_ACTOR])
+            n = strong.label_decision_nb(event - DECISION, scratch, state, seat, search_params, features, values)
+            if n:
+                rows_x.append(features[:n].copy())
+                rows_value.append(values[:n].copy())
+                rows_day.append(np.full(n, state["counts"][strong.DAY]))
+                rows_group.append(np.full(n, len(rows_group)))
+            params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
+            choice = int(expert[event - DECISION](state, seat, params))
+            event = stepped.apply_choice_nb(buffer, kernel.table, choice)
+    return (np.concatenate(rows_x), np.concatenate(rows_day), np.concatenate(rows_value),
+            np.concatenate(rows_group))
+
+
+def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None) -> dict[tuple[int, int], list]:
+    """``{(players, day): weights}``: for each player count, ``games`` games split evenly over
+    the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
+    them all), fitted to rank each decision's choices as the rollouts do
+    (core.evaluation.fit_choices)."""
+    game = get_game(game_name)
+    strong = strong_module(game_name)
+    models = {}
+    for players in player_counts or range(game.min_players, game.max_players + 1):
+        parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.variants), rollouts)
+                 for k, variant in enumerate(game.variants)]
+        x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
+        offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
+        group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
+        for d, weights in enumerate(fit_choices(x, day, value, group, strong.DAYS)):
+            models[players, d] = list(weights)
+    return models
+
+
+def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: Path | None = None,
+                    player_counts=None) -> Path:
+    strong = strong_module(game_name)
+    path = out or strong.WEIGHTS_FILE
+    write_weights(path, game_name, strong.COLUMNS, seed, games, rollouts,
+                  train(game_name, seed, games, rollouts, player_counts))
+    return path
