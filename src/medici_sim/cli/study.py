@@ -24,6 +24,7 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, default_game
 from ..study import studies
+from ..study.metrics import METRICS_TABLE, differences_text, how_the_games_went
 from ..study.studies import Study
 from .common import (
     Command,
@@ -160,9 +161,9 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
 def table_names(study: Study, command: str) -> list[str]:
     """The tables the answer holds (and --out writes)."""
     if command == "compare":
-        return studies.COMPARE_TABLES
+        return studies.COMPARE_TABLES + [METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []))
+            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []) + [METRICS_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -193,7 +194,7 @@ def _run(options: dict, given: set[str], command: str):
 
 
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
-            figure=None, verdict_text: str | None = None) -> None:
+            figure=None, verdict_text: str | None = None, went: str = "") -> None:
     """Write the files first (all or none), then print: a closed stdout cannot lose them.
     Tables with a ``deck`` column (several decks) are printed deck by deck."""
     writes = table_writes(files.out, tables, run) if files.out else []
@@ -211,6 +212,8 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
             else:
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
                             name, wide, explain=deck == decks[0])
+    if went:
+        click.echo(f"\n{went}")
     click.echo("\nRun")
     for key, value in run.items():
         if key != "verdict":
@@ -244,7 +247,7 @@ def compare(ctx, **options):
         from ..study.plots import plot_compare
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
-    _report(tables, titles, report.summary, files, options["wide"], figure)
+    _report(tables, titles, report.summary, files, options["wide"], figure, went=how_the_games_went(report.metrics))
     if not complete:
         sys.exit(interrupted_code())
 
@@ -276,6 +279,8 @@ def balance(ctx, **options):
         from ..study.plots import plot_balance
 
         figure = plot_balance(tables["strategies"])
-    _report(tables, titles, report.summary, files, options["wide"], figure, text)
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
+                                          differences_text(report.metrics)) if part)
+    _report(tables, titles, report.summary, files, options["wide"], figure, text, went)
     if not complete:
         sys.exit(interrupted_code())

@@ -20,7 +20,15 @@ import numpy as np
 from numba import njit
 
 from ...core import stepping
-from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
+from ...core.accounting import (
+    N_COMMON_RUN_STATS,
+    N_COMMON_STATS,
+    STAT_BONUS,
+    STAT_MAJORITY,
+    STAT_SHIP,
+    record_metrics_nb,
+    record_outcome_nb,
+)
 from ...core.arrays import copy1_nb, copy2_nb
 from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
@@ -55,12 +63,18 @@ from .rules import (
 from .state import (
     DAY,
     DAY_ID,
+    DECIDED_FREE_TAKES,
+    DECIDED_REVEAL_CHOICES,
+    DECIDED_REVEALS,
+    DECIDED_TAKEN,
+    DECIDED_TURNS,
     DECK_LEN,
     MARKET_LEN,
     N_CARDS,
     OUT_LEN,
     REVEALED,
     STATE_DTYPE,
+    N_DECIDED,
     TURN_ID,
     UNSEEN_CARDS,
     UNSEEN_ICONS,
@@ -75,6 +89,9 @@ from .state import (
 # The card game's own run-wide counters, after the common ones (core.accounting).
 RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED = range(N_COMMON_RUN_STATS, N_COMMON_RUN_STATS + 2)
 N_RUN_STATS = N_COMMON_RUN_STATS + 2
+# The card game's statistics columns (game.py declares them in this order): state.seat_decisions'.
+STAT_DECIDED = N_COMMON_STATS
+N_STATS = N_COMMON_STATS + N_DECIDED
 
 
 def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts) -> np.ndarray:
@@ -117,6 +134,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.florins[:] = 0
     state.variant_extra[:] = 0
     state.day_turn_count[:] = 0
+    state.seat_decisions[:, :] = 0
 
 
 # Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
@@ -215,6 +233,7 @@ def finish_turn_nb(state, seat, revealing, table, record):
     while revealing and state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
         if state.counts[MARKET_LEN] > 0:
+            state.seat_decisions[seat, DECIDED_REVEAL_CHOICES] += 1
             if external:
                 if stop_nb(state, DECISION + REVEAL_DECISION, seat, state.counts[DAY], seat, TURN_REVEAL, 0):
                     return True
@@ -287,6 +306,12 @@ def take_cards_nb(state, seat, choice):
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that is not in the market (R10)")
     last = state.market[n - 1]
     pending = takes_space_nb(state, last)
+    decided = state.seat_decisions[seat]
+    decided[DECIDED_TURNS] += 1
+    decided[DECIDED_REVEALS] += state.counts[REVEALED]
+    decided[DECIDED_TAKEN] += 1 + take_second + take_third
+    decided[DECIDED_FREE_TAKES] += ((n >= 2 and fits_nb(state, seat, state.market[n - 2], pending))
+                                    or (n >= 3 and fits_nb(state, seat, state.market[n - 3], pending)))
     if take_second:
         if not fits_nb(state, seat, state.market[n - 2], pending):
             raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
@@ -443,18 +468,24 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     for p in range(players):
         decided |= (florins[p] == best) != (florins[p] - state.variant_extra[p] == best_standard)
     run_stats[RUN_VARIANT_DECIDED] += decided
+    turns = 0
     for seat in range(players):
         ship = majority = bonus = 0
         for day in range(DAYS):
             ship += state.day_ship_pay[day, seat]
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
+            state.day_florins[day, seat] = ship + majority + bonus
+        turns += state.seat_decisions[seat, DECIDED_TURNS]
         for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
             stats[STAT_SHIP] += ship
             stats[STAT_MAJORITY] += majority
             stats[STAT_BONUS] += bonus
+            for k in range(N_DECIDED):
+                stats[STAT_DECIDED + k] += state.seat_decisions[seat, k]
     for day in range(DAYS):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
+    record_metrics_nb(state.day_florins, players, state.seat_slot, seat_stats, slot_stats, run_stats, turns)
 
 
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)

@@ -27,6 +27,7 @@ from ...core.accounting import (
     STAT_BONUS,
     STAT_MAJORITY,
     STAT_SHIP,
+    record_metrics_nb,
     record_outcome_nb,
 )
 from ...core.arrays import copy1_nb, copy2_nb
@@ -66,6 +67,11 @@ from .state import (
     AUCTIONEER,
     DAY,
     DAY_ID,
+    DECIDED_BID_CHANCES,
+    DECIDED_BIDS,
+    DECIDED_FACE_VALUE,
+    DECIDED_LOT_CARDS,
+    DECIDED_LOTS,
     DECK_LEN,
     DISCARD_LEN,
     GOLD_ROW,
@@ -74,6 +80,7 @@ from .state import (
     LOT_LEN,
     LOT_VALUE,
     MAX_FREE,
+    N_DECIDED,
     OPEN_SHIPS,
     STATE_DTYPE,
     TURN_ID,
@@ -91,7 +98,11 @@ from .state import (
 # own total by the total of its ``per`` column).
 (STAT_SPENT, STAT_LOTS_BOUGHT, STAT_CARDS_BOUGHT, STAT_LOTS_DISCARDED, STAT_FREE_CARDS,
  STAT_PRICE_SPENT) = range(N_COMMON_STATS, N_COMMON_STATS + 6)
-N_STATS = N_COMMON_STATS + 6
+# Then the decision statistics (state.seat_decisions' columns), and the florins spent again: the
+# numerator of the ratio column price_per_face_value.
+STAT_DECIDED = N_COMMON_STATS + 6
+STAT_PRICE_PER_FACE = STAT_DECIDED + N_DECIDED
+N_STATS = STAT_PRICE_PER_FACE + 1
 # The classic game's run-wide counters, after the common ones (core.accounting).
 RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
 N_RUN_STATS = N_COMMON_RUN_STATS + 1
@@ -137,6 +148,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.cards_bought[:] = 0
     state.lots_discarded[:] = 0
     state.free_cards[:] = 0
+    state.seat_decisions[:, :] = 0
 
 
 # Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
@@ -316,6 +328,8 @@ def answer_nb(state, seat, answer):
         state.counts[HIGHEST] = amount
         state.counts[HIGH_BIDDER] = seat
     state.turn_bid[seat] = amount
+    state.seat_decisions[seat, DECIDED_BID_CHANCES] += 1
+    state.seat_decisions[seat, DECIDED_BIDS] += amount != 0
 
 
 @njit(cache=True)
@@ -374,6 +388,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         state.spent[winner] += price
         state.lots_bought[winner] += 1
         state.cards_bought[winner] += lot_len
+        state.seat_decisions[winner, DECIDED_FACE_VALUE] += counts[LOT_VALUE]
         for i in range(lot_len):
             load_nb(state, winner, state.lot[i])
         if state.ship_len[winner] == HOLDS:
@@ -383,6 +398,8 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
             state.discard[counts[DISCARD_LEN]] = state.lot[i]
             counts[DISCARD_LEN] += 1
         state.lots_discarded[auctioneer] += 1
+    state.seat_decisions[auctioneer, DECIDED_LOTS] += 1
+    state.seat_decisions[auctioneer, DECIDED_LOT_CARDS] += lot_len
 
     # C11: a sale that leaves exactly one open ship fills it for free from the deck.
     free_from = 0
@@ -480,6 +497,7 @@ def score_day_nb(state, day, record):
         pay_places_nb(levels, players, state.majority_share, 0, majority_pay)  # C15: level 0 too
     for p in range(players):
         state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
+        state.day_florins[day, p] = state.money[p]
     if record is not None:
         for p in range(players):
             state.day_money[day, p] = state.money[p]
@@ -501,6 +519,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     """Add one finished game to the running totals (integers only: exact in any order)."""
     players = state.rules[RULE_PLAYERS]
     record_outcome_nb(state.money, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)  # C18
+    lots = 0
     for seat in range(players):
         ship = majority = bonus = 0
         for day in range(DAYS):
@@ -517,8 +536,13 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             stats[STAT_LOTS_DISCARDED] += state.lots_discarded[seat]
             stats[STAT_FREE_CARDS] += state.free_cards[seat]
             stats[STAT_PRICE_SPENT] += state.spent[seat]
+            for k in range(N_DECIDED):
+                stats[STAT_DECIDED + k] += state.seat_decisions[seat, k]
+            stats[STAT_PRICE_PER_FACE] += state.spent[seat]
+        lots += state.seat_decisions[seat, DECIDED_LOTS]
     for day in range(DAYS):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
+    record_metrics_nb(state.day_florins, players, state.seat_slot, seat_stats, slot_stats, run_stats, lots)
 
 
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
