@@ -45,11 +45,11 @@ def add_game_metrics(run, seat, slot, day_scores, seat_slot, length: int) -> Non
 
 
 def card_decisions(turn_log, players: int) -> np.ndarray:
-    """Per seat: turns, cards revealed, cards taken, reveal choices, turns with a free take
-    (the card engine's state.DECIDED_* order)."""
-    out = np.zeros((players, 5), np.int64)
+    """Per seat: turns, cards revealed, cards taken, turns with a free take (the card engine's
+    state.DECIDED_* order)."""
+    out = np.zeros((players, 4), np.int64)
     for turn in turn_log:
-        out[turn.seat] += (1, turn.revealed, len(turn.taken), turn.reveal_choices, turn.free_take)
+        out[turn.seat] += (1, turn.revealed, len(turn.taken), turn.free_take)
     return out
 
 

@@ -28,7 +28,7 @@ TABLES = ["seats", "strategies", METRICS_TABLE]
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
-                     plugins=options["plugins"])
+                     plugins=options["plugins"], report=options["report_path"])
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                               games=options["games"], seed=options["seed"], variant=options["variant"],
                               seating=options["seating"], threads=options["threads"], deck=options["deck_path"],
@@ -63,6 +63,9 @@ def run_main(options: dict, given: set[str]) -> None:
     seats, by_strategy, run = report.seats, report.strategies, report.summary
     written = write_tables(files.out, {"seats": seats, "strategies": by_strategy, METRICS_TABLE: report.metrics},
                            run) if files.out else []
+    if files.report:
+        _write_page(files.report, config, report)
+        written.append(files.report)
     if not report.complete:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} of {config.games} games")
     wide = options["wide"]
@@ -79,3 +82,12 @@ def run_main(options: dict, given: set[str]) -> None:
         click.echo(f"  wrote {path}")
     if not report.complete:
         sys.exit(interrupted_code())
+
+
+def _write_page(path: str, config, report) -> None:
+    """--report: the run's page (study.report_pages)."""
+    from ..study.report import write_report
+    from ..study.report_pages import run_page
+
+    write_report(path, run_page(get_game(config.game).title, report.summary, report.seats, report.strategies,
+                                report.metrics))

@@ -80,41 +80,32 @@ def record_outcome_nb(score, players, seat_slot, seat_stats, slot_stats, pair_st
 
 
 @njit(cache=True)
-def leaders_nb(day_score, day, players):
-    """The seats with the most florins after ``day`` (all of them when tied), as a bit mask."""
-    best = day_score[day, 0]
-    for p in range(players):
-        best = max(best, day_score[day, p])
-    mask = 0
-    for p in range(players):
-        if day_score[day, p] == best:
-            mask |= 1 << p
-    return mask
-
-
-@njit(cache=True)
 def record_metrics_nb(day_score, players, seat_slot, seat_stats, slot_stats, run_stats, length):
     """Add a finished game's designer metrics: ``day_score[day, seat]`` holds the florins after
-    each day (the last row the final scores), ``length`` the game's length in its unit."""
+    each day (the last row the final scores), ``length`` the game's length in its unit. The
+    leaders after a day are a bit mask of the seats with the most florins (all of them when tied)."""
     days = day_score.shape[0]
-    changes = 0
-    for day in range(1, days):
-        changes += leaders_nb(day_score, day, players) != leaders_nb(day_score, day - 1, players)
-    winners = leaders_nb(day_score, days - 1, players)
-    after_day1 = leaders_nb(day_score, 0, players)
-    best = day_score[days - 1, 0]
+    changes = after_day1 = after_day2 = leaders = best = 0
+    for day in range(days):
+        scores = day_score[day]
+        best = scores[0]
+        for p in range(1, players):
+            best = max(best, scores[p])
+        mask = 0
+        for p in range(players):
+            mask |= (scores[p] == best) << p
+        changes += day > 0 and mask != leaders
+        after_day1 = mask if day == 0 else after_day1
+        after_day2 = mask if day <= 1 else after_day2
+        leaders = mask
+    winners = leaders
+    margin = 0  # the best non-winner's distance from the winners' florins, 0 when all tie
     for p in range(players):
-        best = max(best, day_score[days - 1, p])
-    margin = 0
-    runner_up = best
-    for p in range(players):
-        if day_score[days - 1, p] < best and (margin == 0 or day_score[days - 1, p] > runner_up):
-            runner_up = day_score[days - 1, p]
-            margin = best - runner_up
-    shared = (winners & (winners - 1)) != 0
-    run_stats[RUN_SHARED_WIN_GAMES] += shared
+        if (winners >> p) & 1 == 0:
+            margin = best - day_score[days - 1, p] if margin == 0 else min(margin, best - day_score[days - 1, p])
+    run_stats[RUN_SHARED_WIN_GAMES] += (winners & (winners - 1)) != 0
     run_stats[RUN_COMEBACK_DAY1] += (winners & after_day1) == 0
-    run_stats[RUN_COMEBACK_DAY2] += (winners & leaders_nb(day_score, min(1, days - 1), players)) == 0
+    run_stats[RUN_COMEBACK_DAY2] += (winners & after_day2) == 0
     run_stats[RUN_LEAD_CHANGES] += changes
     run_stats[RUN_LEAD_CHANGES_SQ] += changes * changes
     run_stats[RUN_MARGIN] += margin

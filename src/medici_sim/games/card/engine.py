@@ -63,8 +63,8 @@ from .rules import (
 from .state import (
     DAY,
     DAY_ID,
+    DECIDED_BITS,
     DECIDED_FREE_TAKES,
-    DECIDED_REVEAL_CHOICES,
     DECIDED_REVEALS,
     DECIDED_TAKEN,
     DECIDED_TURNS,
@@ -91,6 +91,7 @@ RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED = range(N_COMMON_RUN_STATS, N_COMMON_RUN_S
 N_RUN_STATS = N_COMMON_RUN_STATS + 2
 # The card game's statistics columns (game.py declares them in this order): state.seat_decisions'.
 STAT_DECIDED = N_COMMON_STATS
+DECIDED_MASK = (1 << DECIDED_BITS) - 1
 N_STATS = N_COMMON_STATS + N_DECIDED
 
 
@@ -134,7 +135,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.florins[:] = 0
     state.variant_extra[:] = 0
     state.day_turn_count[:] = 0
-    state.seat_decisions[:, :] = 0
+    state.seat_decisions[:] = 0
 
 
 # Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
@@ -233,7 +234,6 @@ def finish_turn_nb(state, seat, revealing, table, record):
     while revealing and state.counts[REVEALED] < MAX_REVEALS_PER_TURN and state.counts[DECK_LEN] > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
         if state.counts[MARKET_LEN] > 0:
-            state.seat_decisions[seat, DECIDED_REVEAL_CHOICES] += 1
             if external:
                 if stop_nb(state, DECISION + REVEAL_DECISION, seat, state.counts[DAY], seat, TURN_REVEAL, 0):
                     return True
@@ -306,12 +306,14 @@ def take_cards_nb(state, seat, choice):
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that is not in the market (R10)")
     last = state.market[n - 1]
     pending = takes_space_nb(state, last)
-    decided = state.seat_decisions[seat]
-    decided[DECIDED_TURNS] += 1
-    decided[DECIDED_REVEALS] += state.counts[REVEALED]
-    decided[DECIDED_TAKEN] += 1 + take_second + take_third
-    decided[DECIDED_FREE_TAKES] += ((n >= 2 and fits_nb(state, seat, state.market[n - 2], pending))
-                                    or (n >= 3 and fits_nb(state, seat, state.market[n - 3], pending)))
+    # the decision statistics (state.DECIDED_*): a free take is one of several legal ones (R10)
+    room = state.ship_used[seat] + pending < state.rules[RULE_CAPACITY]
+    free = n >= 2 and (room or state.card_green[state.market[n - 2]] == 1 or
+                       (n >= 3 and state.card_green[state.market[n - 3]] == 1))
+    state.seat_decisions[seat] += ((1 << DECIDED_BITS * DECIDED_TURNS)
+                                   + (state.counts[REVEALED] << DECIDED_BITS * DECIDED_REVEALS)
+                                   + ((1 + take_second + take_third) << DECIDED_BITS * DECIDED_TAKEN)
+                                   + (np.int64(free) << DECIDED_BITS * DECIDED_FREE_TAKES))
     if take_second:
         if not fits_nb(state, seat, state.market[n - 2], pending):
             raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
@@ -476,13 +478,14 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
             state.day_florins[day, seat] = ship + majority + bonus
-        turns += state.seat_decisions[seat, DECIDED_TURNS]
+        decided = state.seat_decisions[seat]
+        turns += decided & DECIDED_MASK
         for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
             stats[STAT_SHIP] += ship
             stats[STAT_MAJORITY] += majority
             stats[STAT_BONUS] += bonus
             for k in range(N_DECIDED):
-                stats[STAT_DECIDED + k] += state.seat_decisions[seat, k]
+                stats[STAT_DECIDED + k] += (decided >> DECIDED_BITS * k) & DECIDED_MASK
     for day in range(DAYS):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
     record_metrics_nb(state.day_florins, players, state.seat_slot, seat_stats, slot_stats, run_stats, turns)

@@ -153,7 +153,6 @@ GAME = Game(
         StatColumn("turns"),
         StatColumn("reveals_per_turn", "ratio", "turns"),
         StatColumn("cards_taken_per_turn", "ratio", "turns"),
-        StatColumn("reveal_choices_per_turn", "ratio", "turns"),
         StatColumn("free_take_share", "ratio", "turns"),
     ),
     run_columns=("ran_out_days", "variant_decided"),

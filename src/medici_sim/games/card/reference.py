@@ -240,7 +240,6 @@ class Turn:
     revealed: int
     taken: list[int]  # card ids in the order they went aboard
     final: bool  # the R11 final turn
-    reveal_choices: int = 0  # times the player was asked whether to reveal another card (R9)
     free_take: bool = False  # more than one legal take (R10): the 2nd- or 3rd-from-last card fitted too
 
 
@@ -569,9 +568,7 @@ class Game:
         # stops early when the deck is empty.
         # Strategies may read revealed_this_turn (the obligatory reveal counts).
         self.revealed_this_turn = 0
-        asked = 0
         while self.revealed_this_turn < MAX_REVEALS_PER_TURN and len(self.pile) > 0:
-            asked += bool(self.market)
             if self.market and not strategy.wants_reveal(self, seat):
                 break
             self.market.append(self.pile.draw(self.rng))
@@ -602,7 +599,7 @@ class Game:
         for pos in sorted(taken_positions, reverse=True):
             del self.market[len(self.market) - pos]
         player.ship.cards.extend(chosen)  # aboard in the order last, 2nd, 3rd (protocol)
-        self.turn_log.append(Turn(self.day, seat, revealed, [c.id for c in chosen], final, asked, free_take))
+        self.turn_log.append(Turn(self.day, seat, revealed, [c.id for c in chosen], final, free_take))
 
     def card_locations(self) -> np.ndarray:
         """Where every card is; checks that each card is in exactly one place."""

@@ -52,11 +52,12 @@ assert MAX_CARDS < 1 << TURN_CARD_BITS
 LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
 LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 3 + MAX_PLAYERS
 
-# GameState.seat_decisions[seat, column]: this game's decision statistics (engine.take_cards_nb,
-# finish_turn_nb): turns, cards revealed, cards taken, times asked whether to reveal another card
-# (R9), turns whose take had more than one legal choice (R10).
-(DECIDED_TURNS, DECIDED_REVEALS, DECIDED_TAKEN, DECIDED_REVEAL_CHOICES, DECIDED_FREE_TAKES) = range(5)
-N_DECIDED = 5
+# GameState.seat_decisions[seat]: this game's decision statistics (engine.take_cards_nb), packed
+# in one integer that a turn adds to once (a game has far fewer than 2**16 turns): bits
+# DECIDED_BITS * k hold, for k = DECIDED_TURNS ...: turns, cards revealed (R9), cards taken (R10),
+# turns whose take had more than one legal choice (R10).
+DECIDED_TURNS, DECIDED_REVEALS, DECIDED_TAKEN, DECIDED_FREE_TAKES = range(4)
+N_DECIDED, DECIDED_BITS = 4, 16
 
 
 _I8 = np.int64
@@ -93,7 +94,7 @@ STATE_DTYPE = np.dtype([
     ("rng", np.uint64, 1),
     ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
     # the designer metrics (engine.accumulate_game_nb): florins after each day, decisions (DECIDED_*)
-    ("day_florins", _I8, (DAYS, MAX_PLAYERS)), ("seat_decisions", _I8, (MAX_PLAYERS, N_DECIDED)),
+    ("day_florins", _I8, (DAYS, MAX_PLAYERS)), ("seat_decisions", _I8, MAX_PLAYERS),
 ], align=True)
 
 
