@@ -83,6 +83,9 @@ def study_options(command_name: str):
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
                           "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
         click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure."),
+        click.option("--report", "report_path", default=None, metavar="FILE.html",
+                     help="Write one self-contained page answering the question: the answer in words, tables "
+                          "with intervals, figures, and how to reproduce it."),
         click.option("--precision", type=float, default=None,
                      help="Instead of a fixed number of games, play batches of --games until every "
                           "win rate's 95% interval half-width is below this (e.g. 0.005)."),
@@ -146,7 +149,7 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=inputs[0] if inputs else None, plugins=options["plugins"],
-                     tuned=options.get("tuned_spec"))
+                     tuned=options.get("tuned_spec"), report=options["report_path"])
     study, tournaments = _request(options, given, command).start()
     if study.several_decks and files.plot:
         raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
@@ -194,12 +197,16 @@ def _run(options: dict, given: set[str], command: str):
 
 
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
-            figure=None, verdict_text: str | None = None, went: str = "") -> None:
+            figure=None, verdict_text: str | None = None, went: str = "", page=None) -> None:
     """Write the files first (all or none), then print: a closed stdout cannot lose them.
     Tables with a ``deck`` column (several decks) are printed deck by deck."""
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
+    if page is not None:
+        from ..study.report import report_writer
+
+        writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     if run["partial"]:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} games")
@@ -247,7 +254,9 @@ def compare(ctx, **options):
         from ..study.plots import plot_compare
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
-    _report(tables, titles, report.summary, files, options["wide"], figure, went=how_the_games_went(report.metrics))
+    page = _compare_page(study, report) if files.report else None
+    _report(tables, titles, report.summary, files, options["wide"], figure, went=how_the_games_went(report.metrics),
+            page=page)
     if not complete:
         sys.exit(interrupted_code())
 
@@ -279,8 +288,27 @@ def balance(ctx, **options):
         from ..study.plots import plot_balance
 
         figure = plot_balance(tables["strategies"])
+    page = _balance_page(study, report) if files.report else None
     went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
                                           differences_text(report.metrics)) if part)
-    _report(tables, titles, report.summary, files, options["wide"], figure, text, went)
+    _report(tables, titles, report.summary, files, options["wide"], figure, text, went, page)
     if not complete:
         sys.exit(interrupted_code())
+
+
+def _compare_page(study: Study, report):
+    """compare's --report page (study.report_pages), its figure drawn afresh for the page."""
+    from ..study.plots import plot_compare
+    from ..study.report_pages import compare_page
+
+    return compare_page(study.game.title, report.summary, report.strategies, report.ratings, report.head_to_head,
+                        report.metrics, plot_compare(report.ratings, report.head_to_head))
+
+
+def _balance_page(study: Study, report):
+    """balance's --report page (study.report_pages)."""
+    from ..study.plots import plot_balance
+    from ..study.report_pages import balance_page
+
+    return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
+                        report.metrics, study.game.balance_variants, plot_balance(report.strategies))

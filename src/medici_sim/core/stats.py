@@ -78,7 +78,7 @@ def wilson_interval(successes, n):
         p = np.asarray(successes, float) / n
         centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
         half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return centre - half, centre + half
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int]) -> tuple[float, float, float]:
