@@ -115,8 +115,10 @@ def configuration_label(row: pd.Series) -> str:
 
 def how_the_games_went(frame: pd.DataFrame) -> str:
     """The block "How the games went": per configuration, the few figures a designer reads first."""
-    frame = frame[frame.get("comeback_after_day1", pd.Series(dtype=float)).notna()] if len(frame) else frame
-    if "comeback_after_day1" not in frame or frame.empty:
+    if "comeback_after_day1" not in frame:
+        return ""
+    frame = frame[frame["comeback_after_day1"].notna()]
+    if frame.empty:
         return ""
     length = _length_column(frame)
     unit = length.removesuffix("_per_game")

@@ -82,8 +82,31 @@ def versions() -> dict[str, str]:
 
 
 def command_line() -> str:
-    """The command as typed (the program's name, then its arguments, quoted for a shell)."""
-    return " ".join(["medici-sim", *map(shlex.quote, sys.argv[1:])])
+    """The command as given: the options the command line set (click records where each value
+    came from), command by command, quoted for a shell; outside a command, the process's arguments."""
+    import click
+    from click.core import ParameterSource
+
+    context = click.get_current_context(silent=True)
+    if context is None:
+        return " ".join(map(shlex.quote, sys.argv))
+    chain = []
+    while context is not None:
+        chain.insert(0, context)
+        context = context.parent
+    words = ["medici-sim"]
+    for depth, ctx in enumerate(chain):
+        if depth:
+            words.append(ctx.info_name)
+        for param in ctx.command.params:
+            if ctx.get_parameter_source(param.name) != ParameterSource.COMMANDLINE or not param.opts:
+                continue
+            value = ctx.params[param.name]
+            if getattr(param, "is_flag", False):
+                words.append(param.opts[0])
+            else:
+                words += [w for v in (value if param.multiple else [value]) for w in (param.opts[0], str(v))]
+    return " ".join(map(shlex.quote, words))
 
 
 def _cell(value) -> str:
