@@ -46,6 +46,7 @@ from .common import (
     variant_help,
     wide_option,
 )
+from .ladder import play_ladder
 from .signals import interrupted_code, interruptible
 from .tables import print_table
 
@@ -83,6 +84,9 @@ def study_options(command_name: str):
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
                           "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
         click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure."),
+        click.option("--ladder", is_flag=True,
+                     help="Ask the question at every level of play (random, the heuristics, tuned, search at two "
+                          "budgets) and say whether each finding grows, shrinks or holds as play gets stronger."),
         click.option("--report", "report_path", default=None, metavar="FILE.html",
                      help="Write one self-contained page answering the question: the answer in words, tables "
                           "with intervals, figures, and how to reproduce it."),
@@ -239,6 +243,8 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 @click.pass_context
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
+    if options["ladder"]:
+        return play_ladder(options, "compare")
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
     report = compare_report(study, tournaments, complete)
     tables = {name: getattr(report, name) for name in table_names(study, "compare")}
@@ -272,6 +278,8 @@ def _balance_help() -> str:
 @study_options("balance")
 @click.pass_context
 def balance(ctx, **options):
+    if options["ladder"]:
+        return play_ladder(options, "balance")
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
     tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict

@@ -56,6 +56,19 @@ def _share(successes: int, n: int, name: str) -> dict:
     return {name: successes / n if n else float("nan"), f"{name}_ci_low": low, f"{name}_ci_high": high}
 
 
+def _with_interval(name: str) -> list[str]:
+    return [name, f"{name}_ci_low", f"{name}_ci_high"]
+
+
+def metric_columns(game: Game) -> list[str]:
+    """The metrics table's columns for ``game``, in order."""
+    return (["rules", "players", "deck", "games"] + _with_interval("comeback_after_day1")
+            + _with_interval("comeback_after_day2") + _with_interval("lead_changes") + _with_interval("margin")
+            + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
+            + _with_interval(f"{game.length_unit}_per_game")
+            + (_with_interval("ran_out_day_share") if "ran_out_days" in game.run_columns else []))
+
+
 def metric_row(run: np.ndarray, game: Game) -> dict:
     """The designer metrics of one configuration's run counters (``Totals.run``): each mean and
     share with its 95% interval; empty when the game's kernel does not count them."""
@@ -122,18 +135,18 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
         return ""
     length = _length_column(frame)
     unit = length.removesuffix("_per_game")
-    lines = ["How the games went (95% intervals; shares are of games)"]
+    lines = ["How the games went (95% intervals)"]
     for _, row in frame.iterrows():
         if len(frame) > 1:
             lines.append(f"  {configuration_label(row)}, {row['games']:,} games")
-        ran_out = f"; days that ran out {_percent(row, 'ran_out_day_share')}" if "ran_out_day_share" in row else ""
+        ran_out = f"; days run out {_percent(row, 'ran_out_day_share')}" if "ran_out_day_share" in row else ""
         figures = [
             ("leader after day 1 did not win (comeback)", _percent(row, "comeback_after_day1")),
             ("leader after day 2 did not win (comeback)", _percent(row, "comeback_after_day2")),
             ("lead changes per game (days 2 and 3)", _number(row, "lead_changes")),
-            ("winning margin, florins", f"mean {_number(row, 'margin', 1)}; median {row['margin_p50']:.0f}, "
-                                        f"90% of games {row['margin_p90']:.0f} or less"),
-            ("games with joint winners", _percent(row, "shared_win_games")),
+            ("winning margin in florins", f"mean {_number(row, 'margin', 1)}; median {row['margin_p50']:.0f}; "
+                                          f"90% at most {row['margin_p90']:.0f}"),
+            ("share of games with joint winners", _percent(row, "shared_win_games")),
             (f"{unit} per game", _number(row, length, 1) + ran_out),
         ]
         lines += [f"    {label:42} {value}" for label, value in figures]
@@ -173,8 +186,8 @@ def differences_text(frame: pd.DataFrame, by: str = "rules") -> str:
         for name, words, scale, unit in DIFFERENCE_METRICS:
             d, low, high = (scale * v for v in metric_difference(base, other, name))
             clear = "clear" if low > 0 or high < 0 else "not clear"
-            lines.append(f"    {words:26} {d:+.2f} {unit} ({low:+.2f} to {high:+.2f}; {clear})")
+            lines.append(f"    {words:26} {d:+.2f} {unit} ({low:+.2f} to {high:+.2f}; {clear})".replace("  (", " ("))
     if not lines:
         return ""
-    return "How the games went, compared (independent 95% intervals: conservative on the same games)\n" + \
+    return "How the games went, compared (95% intervals as if independent: wider on the same games)\n" + \
         "\n".join(lines)
