@@ -156,7 +156,7 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
 DIFFERENCE_METRICS = (("comeback_after_day1", "comebacks after day 1", 100, "points"),
                       ("lead_changes", "lead changes per game", 1, ""),
                       ("margin", "winning margin", 1, "florins"),
-                      ("shared_win_games", "games with joint winners", 100, "points"))
+                      ("shared_win_games", "share with joint winners", 100, "points"))
 
 
 def metric_difference(first: pd.Series, second: pd.Series, name: str) -> tuple[float, float, float]:
