@@ -41,11 +41,13 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: rig
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f3f3f3; }
 img { max-width: 100%; height: auto; }
-pre { white-space: pre-wrap; font-size: 0.85rem; background: #f6f6f6; padding: 0.5rem; }
+pre { white-space: pre; overflow-x: auto; font-size: 0.85rem; background: #f6f6f6; padding: 0.5rem; }
 dt { font-weight: 600; } dd { margin: 0 0 0.4rem 1rem; font-family: monospace; word-break: break-all; }
-@media (max-width: 40rem) { body { font-size: 15px; padding: 0.5rem; } h1 { font-size: 1.3rem; } }
+@media (max-width: 40rem) { body { font-size: 15px; padding: 0.5rem; } h1 { font-size: 1.3rem; }
+                            pre { font-size: 0.7rem; } }
 @media print { body { max-width: none; font-size: 11pt; } .answer, thead th { background: none; }
-               h2 { break-after: avoid; } table, img { break-inside: avoid; } .scroll { overflow: visible; } }
+               h2 { break-after: avoid; } table, img { break-inside: avoid; } .scroll { overflow: visible; }
+               pre { white-space: pre-wrap; } }
 """
 
 
