@@ -67,10 +67,9 @@ from .state import (
     AUCTIONEER,
     DAY,
     DAY_ID,
-    DECIDED_BID_CHANCES,
     DECIDED_BIDS,
     DECIDED_FACE_VALUE,
-    DECIDED_LOT_CARDS,
+    DECIDED_HIGH,
     DECIDED_LOTS,
     DECK_LEN,
     DISCARD_LEN,
@@ -80,7 +79,6 @@ from .state import (
     LOT_LEN,
     LOT_VALUE,
     MAX_FREE,
-    N_DECIDED,
     OPEN_SHIPS,
     STATE_DTYPE,
     TURN_ID,
@@ -98,10 +96,12 @@ from .state import (
 # own total by the total of its ``per`` column).
 (STAT_SPENT, STAT_LOTS_BOUGHT, STAT_CARDS_BOUGHT, STAT_LOTS_DISCARDED, STAT_FREE_CARDS,
  STAT_PRICE_SPENT) = range(N_COMMON_STATS, N_COMMON_STATS + 6)
-# Then the decision statistics (state.seat_decisions' columns), and the florins spent again: the
-# numerator of the ratio column price_per_face_value.
-STAT_DECIDED = N_COMMON_STATS + 6
-STAT_PRICE_PER_FACE = STAT_DECIDED + N_DECIDED
+# Then the decision statistics (state.seat_decisions' five counts, unpacked), and the florins spent
+# again: the numerator of the ratio column price_per_face_value.
+(STAT_LOTS_AUCTIONED, STAT_LOT_CARDS, STAT_BID_CHANCES, STAT_BIDS, STAT_FACE_VALUE,
+ STAT_PRICE_PER_FACE) = range(N_COMMON_STATS + 6, N_COMMON_STATS + 12)
+STAT_DECIDED = STAT_LOTS_AUCTIONED
+LOW_COUNT = (1 << DECIDED_HIGH) - 1
 N_STATS = STAT_PRICE_PER_FACE + 1
 # The classic game's run-wide counters, after the common ones (core.accounting).
 RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
@@ -328,8 +328,7 @@ def answer_nb(state, seat, answer):
         state.counts[HIGHEST] = amount
         state.counts[HIGH_BIDDER] = seat
     state.turn_bid[seat] = amount
-    state.seat_decisions[seat, DECIDED_BID_CHANCES] += 1
-    state.seat_decisions[seat, DECIDED_BIDS] += amount != 0
+    state.seat_decisions[seat, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
 
 
 @njit(cache=True)
@@ -398,8 +397,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
             state.discard[counts[DISCARD_LEN]] = state.lot[i]
             counts[DISCARD_LEN] += 1
         state.lots_discarded[auctioneer] += 1
-    state.seat_decisions[auctioneer, DECIDED_LOTS] += 1
-    state.seat_decisions[auctioneer, DECIDED_LOT_CARDS] += lot_len
+    state.seat_decisions[auctioneer, DECIDED_LOTS] += 1 + (lot_len << DECIDED_HIGH)
 
     # C11: a sale that leaves exactly one open ship fills it for free from the deck.
     free_from = 0
@@ -521,6 +519,7 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     record_outcome_nb(state.money, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)  # C18
     lots = 0
     for seat in range(players):
+        lots_word, bids_word = state.seat_decisions[seat, DECIDED_LOTS], state.seat_decisions[seat, DECIDED_BIDS]
         ship = majority = bonus = 0
         for day in range(DAYS):
             ship += state.day_ship_pay[day, seat]
@@ -536,10 +535,13 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             stats[STAT_LOTS_DISCARDED] += state.lots_discarded[seat]
             stats[STAT_FREE_CARDS] += state.free_cards[seat]
             stats[STAT_PRICE_SPENT] += state.spent[seat]
-            for k in range(N_DECIDED):
-                stats[STAT_DECIDED + k] += state.seat_decisions[seat, k]
+            stats[STAT_LOTS_AUCTIONED] += lots_word & LOW_COUNT
+            stats[STAT_LOT_CARDS] += lots_word >> DECIDED_HIGH
+            stats[STAT_BID_CHANCES] += bids_word & LOW_COUNT
+            stats[STAT_BIDS] += bids_word >> DECIDED_HIGH
+            stats[STAT_FACE_VALUE] += state.seat_decisions[seat, DECIDED_FACE_VALUE]
             stats[STAT_PRICE_PER_FACE] += state.spent[seat]
-        lots += state.seat_decisions[seat, DECIDED_LOTS]
+        lots += lots_word & LOW_COUNT
     for day in range(DAYS):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
     record_metrics_nb(state.day_florins, players, state.seat_slot, seat_stats, slot_stats, run_stats, lots)

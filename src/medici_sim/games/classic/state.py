@@ -74,10 +74,11 @@ MAX_CARD_VALUE = 10
 UNSEEN_WIDTH = UNSEEN_BY_VALUE + MAX_CARD_VALUE + 1
 
 # GameState.seat_decisions[seat, column]: this game's decision statistics (engine.finish_turn_nb,
-# answer_nb): lots it auctioned (C8), the cards drawn into them, times asked for a bid (C9), bids
-# made (not passes), the face value (C13) of the lots it bought.
-DECIDED_LOTS, DECIDED_LOT_CARDS, DECIDED_BID_CHANCES, DECIDED_BIDS, DECIDED_FACE_VALUE = range(5)
-N_DECIDED = 5
+# answer_nb), two counts to a column where one event adds to both (the second from bit
+# DECIDED_HIGH), so that it adds once: lots it auctioned (C8) and the cards drawn into them; times
+# asked for a bid (C9) and bids made (not passes); the face value (C13) of the lots it bought.
+DECIDED_LOTS, DECIDED_BIDS, DECIDED_FACE_VALUE = range(3)
+N_DECIDED, DECIDED_HIGH = 3, 32
 
 MAX_REMOVED = N_CARDS - 6 * MIN_PLAYERS  # C5: 18 cards removed with 3 players
 # A day's turn log (recorded only when tracing): at most one turn per card, each at most
