@@ -31,6 +31,8 @@ def test_an_effect_that_shrinks_to_nothing_is_named_so():
     assert "4 players, bonus20 on collector: +13.0 -> +7.0 -> +1.0 (not clear): shrinks to nothing." in words
     assert "bonus20 on seat 1: +0.2 (not clear) -> +0.0 (not clear) -> +1.0 (not clear): holds." in words
     assert words.endswith("No finding holds at every level.")
+    assert ladder.ladder_answer(table).startswith("As play gets stronger (4 players): bonus20 on collector shrinks to "
+                                                  "nothing: +13.0 points at heuristics, +1.0 (not clear) at search-4;")
 
 
 @pytest.mark.parametrize(("steps", "word"), [
@@ -39,6 +41,7 @@ def test_an_effect_that_shrinks_to_nothing_is_named_so():
     ([(0.09, 0.01), (0.06, 0.01), (0.03, 0.01)], "shrinks"),
     ([(0.0, 0.01), (0.01, 0.01), (0.05, 0.01)], "appears"),
     ([(0.05, 0.01), (0.0, 0.01), (-0.05, 0.01)], "reverses"),
+    ([(-0.028, 0.003), (-0.025, 0.005), (0.028, 0.09)], "turns unclear"),
 ])
 def test_each_trend_has_its_word(steps, word):
     table = _table({"bonus20 on expert": steps})

@@ -66,7 +66,7 @@ def play_ladder(options: dict, command: str) -> None:
 
         question = (f"Does the {game.balance_variants[1]} variant's effect hold as play gets stronger?"
                     if command == "balance" else "Which strategy is best at every level of play?")
-        page = Report(title=f"{game.title}: the ladder of skill", question=question, answer=words,
+        page = Report(title=f"{game.title}: the ladder of skill", question=question, answer=ladder.ladder_answer(table),
                       sections=[ladder.ladder_section(table, words)], reproduce=summary)
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)

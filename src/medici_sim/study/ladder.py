@@ -117,7 +117,8 @@ def ladder_frame(rows: Sequence[dict]) -> pd.DataFrame:
 
 def trend(values: pd.DataFrame) -> str:
     """How one finding moves from its weakest level to its strongest (rows in level order):
-    "holds", "grows", "shrinks", "shrinks to nothing", "appears" or "reverses". A change counts
+    "holds", "grows", "shrinks", "shrinks to nothing", "appears", "reverses" or "turns unclear"
+    (clear at the weakest level, not at the strongest, and not smaller there). A change counts
     only when it is larger than the two levels' intervals allow (half-widths added in quadrature)."""
     first, last = values.iloc[0], values.iloc[-1]
     half = np.hypot((first["value_ci_high"] - first["value_ci_low"]) / 2,
@@ -125,7 +126,8 @@ def trend(values: pd.DataFrame) -> str:
     if first["significant"] and last["significant"] and np.sign(first["value"]) != np.sign(last["value"]):
         return "reverses"
     if first["significant"] and not last["significant"]:
-        return "shrinks to nothing" if abs(last["value"]) < abs(first["value"]) else "holds"
+        shrunk = abs(last["value"]) < abs(first["value"]) and np.sign(last["value"]) != -np.sign(first["value"])
+        return "shrinks to nothing" if shrunk else "turns unclear"
     if last["significant"] and not first["significant"]:
         return "appears"
     change = abs(last["value"]) - abs(first["value"])
@@ -160,6 +162,22 @@ def ladder_words(table: pd.DataFrame) -> str:
     else:
         lines.append("No finding holds at every level.")
     return "\n".join(lines)
+
+
+def ladder_answer(table: pd.DataFrame) -> str:
+    """The ladder's answer in one paragraph: each finding's trend from the weakest level to the
+    strongest (its value at both ends), then what holds at every level (ladder_words)."""
+    levels = list(dict.fromkeys(table["level"]))
+    counts = sorted(set(table["players"]))
+    parts = []
+    for (players, finding), rows in table.groupby(["players", "finding"], sort=False):
+        rows = rows.set_index("level").reindex([lv for lv in levels if lv in set(rows["level"])]).reset_index()
+        first, last = rows.iloc[0], rows.iloc[-1]
+        where = f" ({players} players)" if len(counts) > 1 else ""
+        parts.append(f"{finding}{where} {trend(rows)}: {_points(first)} points at {first['level']}, "
+                     f"{_points(last)} at {last['level']}")
+    return (f"As play gets stronger ({', '.join(map(str, counts))} players): " + "; ".join(parts) + ". "
+            + ladder_words(table).splitlines()[-1])
 
 
 def ladder_figure(table: pd.DataFrame):
