@@ -58,7 +58,9 @@ def play_ladder(options: dict, command: str) -> None:
             rows += ladder.compare_rows(level, names, answer.strategies)
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
-    summary = {"game": game.name, "seed": options["seed"], "levels": ",".join(lv.name for lv in levels),
+    deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
+    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(game.balance_variants or game.variants[:1]),
+               **deck, "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels)}
     writes = table_writes(files.out, {ladder.LADDER_TABLE: table}, summary) if files.out else []
     if files.report:
