@@ -59,8 +59,8 @@ def play_ladder(options: dict, command: str) -> None:
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
     deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
-    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(game.balance_variants or game.variants[:1]),
-               **deck, "levels": ",".join(lv.name for lv in levels),
+    rules = game.balance_variants if command == "balance" else (options.get("variant") or game.variants[0],)
+    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck, "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels)}
     writes = table_writes(files.out, {ladder.LADDER_TABLE: table}, summary) if files.out else []
     if files.report:
