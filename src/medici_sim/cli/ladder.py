@@ -60,7 +60,8 @@ def play_ladder(options: dict, command: str) -> None:
     words = ladder.ladder_words(table)
     deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
     rules = game.balance_variants if command == "balance" else (options.get("variant") or game.variants[0],)
-    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck, "levels": ",".join(lv.name for lv in levels),
+    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
+               "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels)}
     writes = table_writes(files.out, {ladder.LADDER_TABLE: table}, summary) if files.out else []
     if files.report:
