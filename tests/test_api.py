@@ -166,9 +166,10 @@ def test_every_answer_shows_as_html_in_a_notebook():
     report = medici_sim.simulate(2000, strategies="expert,random,random,random", seating="rotate")
     page = report._repr_html_()
     assert page.startswith("<h3>medici_sim.RunReport</h3>")
-    for part in ("<h4>seats</h4>", "<h4>strategies</h4>", "<h4>summary</h4>", "games_per_second", "expert"):
+    for part in ("<h4>seats</h4>", "<h4>strategies</h4>", "<h4>summary</h4>", "<h4>metrics</h4>", "games_per_second",
+                 "expert"):
         assert part in page
-    assert page.count("<table") == 3 and "totals" not in page and not hasattr(report, "totals")
+    assert page.count("<table") == 4 and "totals" not in page and not hasattr(report, "totals")
     trace = medici_sim.trace(0, players=3)
     page = trace._repr_html_()
     assert "<pre>" in page and "<h4>data</h4>" not in page and html.escape(trace.text.splitlines()[0]) in page

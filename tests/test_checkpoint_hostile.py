@@ -46,7 +46,9 @@ from medici_sim.core.driver import RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.run_saved import RUN
 from medici_sim.core.saved import Invalid
+from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card.deck import default_deck
+from medici_sim.games.classic import engine as classic_engine
 from medici_sim.study import resume
 from medici_sim.study.tournament import Tournament, lineups
 from medici_sim.study.tournament_saved import BALANCE, COMPARE
@@ -373,9 +375,11 @@ RUN_RULES = [
                   _set(["progress", "totals", "pair_diff_sq", 1, 0], lambda v: v + 1)),
      "which slots 1 and 2's win credits"),
     ("run", _set(["progress", "totals", "run", RUN_WIN_MARGIN], 0), "totals.run[1] is 0, impossible with"),
-    ("run", _set(["progress", "totals", "run", 2], 9001), "totals.run[2] is 9001, more than the 9000 days"),
-    ("run", _set(["progress", "totals", "run", 3], 1), "with the standard rules"),
-    ("fixed", _set(["progress", "totals", "run", 3], 2001), "impossible in 2000 games with the bonus20 rules"),
+    ("run", _set(["progress", "totals", "run", card_engine.RUN_RAN_OUT_DAYS], 9001),
+     f"totals.run[{card_engine.RUN_RAN_OUT_DAYS}] is 9001, more than the 9000 days"),
+    ("run", _set(["progress", "totals", "run", card_engine.RUN_VARIANT_DECIDED], 1), "with the standard rules"),
+    ("fixed", _set(["progress", "totals", "run", card_engine.RUN_VARIANT_DECIDED], 2001),
+     "impossible in 2000 games with the bonus20 rules"),
     # no games: all zeros
     ("run", _both(_zero_totals, _set(["progress", "totals", "slot", 1, STAT_SHIP], 5)),
      "totals.slot[1][7] is 5, but the row counts no games"),
@@ -393,7 +397,7 @@ RUN_RULES = [
     ("run", _set(["progress", "totals", "seat"], lambda rows: rows[:3]),
      "totals.seat has 3 rows, but the 4-player card game has 4"),
     ("run", _set(["progress", "totals", "slot", 1], lambda row: row + [0]),
-     "totals.slot[1] has 11 entries, but the 4-player card game has 10"),
+     f"totals.slot[1] has {card_engine.N_STATS + 1} entries, but the 4-player card game has {card_engine.N_STATS}"),
     ("run", _set(["progress", "totals", "run"], {}), "totals.run is {}, not a list"),
     ("run", _set(["progress", "totals"], lambda t: {**t, "extra": 1}), "totals has an unexpected key \"extra\""),
     ("run", _set(["progress"], {}), "progress lacks \"totals\""),
@@ -429,7 +433,8 @@ RUN_RULES = [
     ("run", _set(["configuration", "deck"], None), "configuration.deck is null, not an object"),
     ("classic", _set(["configuration", "deck"], {"cards": 1}), "but the classic game takes no deck"),
     ("classic", _row(("seat", 0), STAT_SCORE=1), "but the starting money, the florins spent and the payouts make"),
-    ("classic", _row(("seat", 0), **{"15": 1}), "totals.seat[0][15] is"),
+    ("classic", _row(("seat", 0), **{str(classic_engine.STAT_PRICE_SPENT): 1}),
+     f"totals.seat[0][{classic_engine.STAT_PRICE_SPENT}] is"),
     # the document
     ("run", _set(["format"], 1), "statistics format 1, this version of medici-sim"),
     ("run", _set(["format"], "2"), "statistics format \"2\""),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import SMALL_DECK, card_rules, tiny_deck
+from metrics_reference import add_game_metrics, card_decisions
 
 from medici_sim.core import accounting as acc
 from medici_sim.core.driver import RunConfig, seat_strategy, simulate
@@ -30,7 +31,8 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
     diff_sq = np.zeros((players, players), np.int64)
     run = np.zeros(acc.N_COMMON_RUN_STATS + 2, np.int64)
     for index in range(first, first + n):
-        record = reference.play_game(deck, card_rules(players, variant), names, seed, index, seating)
+        played = reference.run_game(deck, card_rules(players, variant), names, seed, index, seating)
+        record, decisions = played.record, card_decisions(played.turn_log, players)
         florins = record["florins"][-1]
         best = florins.max()
         winners = int((florins == best).sum())
@@ -44,6 +46,7 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
         standard = florins - extra
         run[engine.RUN_VARIANT_DECIDED] += bool(((florins == best) != (standard == standard.max())).any())
         slots = record["seat_slot"]
+        add_game_metrics(run, seat, slot, record["florins"], slots, decisions[:, 0].sum())  # the designer metrics
         for a in range(players):
             for b in range(players):
                 if a != b:
@@ -64,6 +67,7 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
             row[acc.STAT_SHIP] = record["ship_pay"][:, s].sum()
             row[acc.STAT_MAJORITY] = record["majority_pay"][:, s].sum()
             row[acc.STAT_BONUS] = record["bonus_pay"][:, s].sum()
+            row[engine.STAT_DECIDED:] = decisions[s]
             seat[s] += row
             slot[slots[s]] += row
     return seat, slot, pairs, diff_sq, run

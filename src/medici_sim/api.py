@@ -27,7 +27,7 @@ from .core.arguments import file_names, named, naming
 from .core.driver import ConfigError, RunConfig, ThreadRunner, Totals, canonical_rules, check_players, rule_set
 from .core.driver import simulate as simulate_games
 from .core.plugins import load_plugin
-from .core.registry import GAMES
+from .core.registry import GAMES, get_game
 from .core.run_saved import RUN, run_configuration, saved_run
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
@@ -42,7 +42,7 @@ from .reports import (
     TuneReport,
 )
 from .study import design as designs
-from .study import resume, studies, tune_saved, tuning
+from .study import metrics, resume, studies, tune_saved, tuning
 from .study import sweep as sweeps
 from .study.tournament_saved import BALANCE, COMPARE
 from .study.tune_saved import TUNE
@@ -112,7 +112,14 @@ def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = No
                             runner=watch.runner, compiling=watch.compiling)
     if result.totals.games == 0:
         return None
-    return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals)
+    return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals,
+                     metrics=_run_metrics(config, result.totals))
+
+
+def _run_metrics(config: RunConfig, totals: Totals) -> pd.DataFrame:
+    """The designer metrics of a run's one configuration (study.metrics)."""
+    deck = config.deck.name if config.deck is not None else ""
+    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, deck)
 
 
 @dataclass(frozen=True)
@@ -186,14 +193,23 @@ def compare_report(study: studies.Study, tournaments: list, complete: bool) -> C
     """``compare``'s answer from its played tournaments (those that played games)."""
     tables = studies.compare_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
-    return CompareReport(**tables, summary=studies.summary(played, study, complete))
+    return CompareReport(**tables, summary=studies.summary(played, study, complete),
+                         metrics=_study_metrics(study, tournaments))
+
+
+def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
+    """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
+    labels = [label if study.decks[0] is not None else "" for label, block in studies.by_deck(tournaments, study)
+              for _ in block]
+    return metrics.study_metrics(tournaments, labels)
 
 
 def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
     """``balance``'s answer from its played tournaments: tables, verdict and summary."""
     tables, text = studies.balance_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
-    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text})
+    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
+                         metrics=_study_metrics(study, tournaments))
 
 
 @dataclass(frozen=True)

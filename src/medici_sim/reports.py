@@ -39,6 +39,7 @@ class RunReport(_Answer):
     strategies: pd.DataFrame
     summary: dict
     _totals: Totals = field(repr=False)  # the additive statistics the tables come from (internal)
+    metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row
 
     @property
     def complete(self) -> bool:
@@ -55,6 +56,7 @@ class CompareReport(_Answer):
     ratings: pd.DataFrame
     head_to_head: pd.DataFrame
     summary: dict
+    metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class BalanceReport(_Answer):
     summary: dict
     across_decks: pd.DataFrame | None = None  # several decks only
     parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
+    metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from functools import cache
 import numpy as np
 import pytest
 from conftest import classic_rules
+from metrics_reference import add_game_metrics, classic_decisions
 
 from medici_sim.core.accounting import (
     N_COMMON_RUN_STATS,
@@ -191,6 +192,8 @@ def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[
         if winners == 1:
             run[RUN_WIN_MARGIN] += money.max() - np.sort(money)[-2]
         run[N_COMMON_RUN_STATS] += rec["ran_out"].sum()  # ran_out_days (C12)
+        decisions = classic_decisions(rec, players)
+        add_game_metrics(run, seat, slot, rec["money"], rec["seat_slot"], decisions[:, 0].sum())  # designer metrics
         for a in range(players):
             for b in range(players):
                 if a != b:
@@ -215,6 +218,8 @@ def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[
             row[engine.STAT_LOTS_DISCARDED] = rec["lots_discarded"][s]
             row[engine.STAT_FREE_CARDS] = rec["free_cards"][s]
             row[engine.STAT_PRICE_SPENT] = rec["spent"][s]
+            row[engine.STAT_DECIDED:engine.STAT_PRICE_PER_FACE] = decisions[s]
+            row[engine.STAT_PRICE_PER_FACE] = rec["spent"][s]
             seat[s] += row
             slot[rec["seat_slot"][s]] += row
     return {"seat": seat, "slot": slot, "pairs": pairs, "pair_diff_sq": diff_sq, "run": run}

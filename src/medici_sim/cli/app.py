@@ -65,6 +65,9 @@ def _help() -> str:
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
                    "table at FILE, the per-strategy table and the summary beside it as "
                    "FILE-strategies.EXT and FILE-summary.EXT; JSON: all in one file.")
+@click.option("--report", "report_path", default=None, metavar="FILE.html",
+              help="Write one self-contained page answering the run: the answer in words, tables with "
+                   "intervals, figures, and how to reproduce it.")
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",

@@ -172,6 +172,7 @@ class RunFiles:
     deck: str | None = None
     plugins: tuple[str, ...] = ()
     tuned: str | None = None  # balance --tuned FILE (or "shipped": the package's, never written)
+    report: str | None = None  # --report FILE.html (study.report)
     planned: list[tuple[str, Path]] = field(default_factory=list, init=False)  # what check() found it writes
 
     @property
@@ -188,6 +189,10 @@ class RunFiles:
             outputs += out_files(self.out, table_names)
         if self.plot:
             outputs.append(("--plot", check_plot_path(self.plot)))
+        if self.report:
+            from ..study.report import check_report_path
+
+            outputs.append(("--report", check_report_path(self.report)))
         if self.checkpoint_target:
             outputs.append(("--checkpoint", Path(self.checkpoint_target)))
         inputs = [("--deck", Path(self.deck))] if self.deck else []

@@ -17,17 +17,18 @@ from ..core.driver import Totals
 from ..core.output import write_tables
 from ..core.registry import get_game
 from ..core.run_saved import run_configuration
+from ..study.metrics import METRICS_TABLE, how_the_games_went
 from .common import CompileNotice, RunFiles, absolute, deck_file, given_fields, nothing_played, progress_bar
 from .signals import interrupted_code, interruptible
 from .tables import print_table
 
-TABLES = ["seats", "strategies"]
+TABLES = ["seats", "strategies", METRICS_TABLE]
 
 
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
-                     plugins=options["plugins"])
+                     plugins=options["plugins"], report=options["report_path"])
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                               games=options["games"], seed=options["seed"], variant=options["variant"],
                               seating=options["seating"], threads=options["threads"], deck=options["deck_path"],
@@ -60,13 +61,20 @@ def run_main(options: dict, given: set[str]) -> None:
     if report is None:
         nothing_played()
     seats, by_strategy, run = report.seats, report.strategies, report.summary
-    written = write_tables(files.out, {"seats": seats, "strategies": by_strategy}, run) if files.out else []
+    written = write_tables(files.out, {"seats": seats, "strategies": by_strategy, METRICS_TABLE: report.metrics},
+                           run) if files.out else []
+    if files.report:
+        _write_page(files.report, config, report)
+        written.append(files.report)
     if not report.complete:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} of {config.games} games")
     wide = options["wide"]
     print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
     if config.seating != "fixed" or len(by_strategy) > 1:
         print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
+    went = how_the_games_went(report.metrics)
+    if went:
+        click.echo(f"\n{went}")
     click.echo("\nRun")
     for key, value in run.items():
         click.echo(f"  {key:18} {value}")
@@ -74,3 +82,12 @@ def run_main(options: dict, given: set[str]) -> None:
         click.echo(f"  wrote {path}")
     if not report.complete:
         sys.exit(interrupted_code())
+
+
+def _write_page(path: str, config, report) -> None:
+    """--report: the run's page (study.report_pages)."""
+    from ..study.report import write_report
+    from ..study.report_pages import run_page
+
+    write_report(path, run_page(get_game(config.game).title, report.summary, report.seats, report.strategies,
+                                report.metrics))

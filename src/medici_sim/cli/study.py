@@ -24,6 +24,7 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, default_game
 from ..study import studies
+from ..study.metrics import METRICS_TABLE, differences_text, how_the_games_went
 from ..study.studies import Study
 from .common import (
     Command,
@@ -45,6 +46,7 @@ from .common import (
     shipped_decks,
     wide_option,
 )
+from .ladder import play_ladder
 from .signals import interrupted_code, interruptible
 from .tables import print_table
 
@@ -82,6 +84,12 @@ def study_options(command_name: str):
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
                           "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
         click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure."),
+        click.option("--ladder", is_flag=True,
+                     help="Ask the question at every level of play (random, the heuristics, tuned, search at two "
+                          "budgets) and say whether each finding grows, shrinks or holds as play gets stronger."),
+        click.option("--report", "report_path", default=None, metavar="FILE.html",
+                     help="Write one self-contained page answering the question: the answer in words, tables "
+                          "with intervals, figures, and how to reproduce it."),
         click.option("--precision", type=float, default=None,
                      help="Instead of a fixed number of games, play batches of --games until every "
                           "win rate's 95% interval half-width is below this (e.g. 0.005)."),
@@ -145,7 +153,7 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=inputs[0] if inputs else None, plugins=options["plugins"],
-                     tuned=options.get("tuned_spec"))
+                     tuned=options.get("tuned_spec"), report=options["report_path"])
     study, tournaments = _request(options, given, command).start()
     if study.several_decks and files.plot:
         raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
@@ -160,9 +168,9 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
 def table_names(study: Study, command: str) -> list[str]:
     """The tables the answer holds (and --out writes)."""
     if command == "compare":
-        return studies.COMPARE_TABLES
+        return studies.COMPARE_TABLES + [METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []))
+            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []) + [METRICS_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -193,12 +201,16 @@ def _run(options: dict, given: set[str], command: str):
 
 
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
-            figure=None, verdict_text: str | None = None) -> None:
+            figure=None, verdict_text: str | None = None, went: str = "", page=None) -> None:
     """Write the files first (all or none), then print: a closed stdout cannot lose them.
     Tables with a ``deck`` column (several decks) are printed deck by deck."""
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
+    if page is not None:
+        from ..study.report import report_writer
+
+        writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     if run["partial"]:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} games")
@@ -211,6 +223,8 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
             else:
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
                             name, wide, explain=deck == decks[0])
+    if went:
+        click.echo(f"\n{went}")
     click.echo("\nRun")
     for key, value in run.items():
         if key != "verdict":
@@ -228,6 +242,8 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
 @click.pass_context
 def compare(ctx, **options):
     """Which strategy is best, and by how much: a rotated tournament with ratings."""
+    if options["ladder"]:
+        return play_ladder(options, "compare")
     study, files, tournaments, complete = _run(options, given_options(ctx), "compare")
     report = compare_report(study, tournaments, complete)
     tables = {name: getattr(report, name) for name in table_names(study, "compare")}
@@ -243,7 +259,9 @@ def compare(ctx, **options):
         from ..study.plots import plot_compare
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
-    _report(tables, titles, report.summary, files, options["wide"], figure)
+    page = _compare_page(study, report) if files.report else None
+    _report(tables, titles, report.summary, files, options["wide"], figure, went=how_the_games_went(report.metrics),
+            page=page)
     if not complete:
         sys.exit(interrupted_code())
 
@@ -265,6 +283,8 @@ def _balance_help() -> str:
                    "rules: the card game's bonus20; other games: name both].")
 @click.pass_context
 def balance(ctx, **options):
+    if options["ladder"]:
+        return play_ladder(options, "balance")
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
     tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
@@ -281,6 +301,27 @@ def balance(ctx, **options):
         from ..study.plots import plot_balance
 
         figure = plot_balance(tables["strategies"])
-    _report(tables, titles, report.summary, files, options["wide"], figure, text)
+    page = _balance_page(study, report) if files.report else None
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
+                                          differences_text(report.metrics)) if part)
+    _report(tables, titles, report.summary, files, options["wide"], figure, text, went, page)
     if not complete:
         sys.exit(interrupted_code())
+
+
+def _compare_page(study: Study, report):
+    """compare's --report page (study.report_pages), its figure drawn afresh for the page."""
+    from ..study.plots import plot_compare
+    from ..study.report_pages import compare_page
+
+    return compare_page(study.game.title, report.summary, report.strategies, report.ratings, report.head_to_head,
+                        report.metrics, plot_compare(report.ratings, report.head_to_head))
+
+
+def _balance_page(study: Study, report):
+    """balance's --report page (study.report_pages)."""
+    from ..study.plots import plot_balance
+    from ..study.report_pages import balance_page
+
+    return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
+                        report.metrics, study.game.balance_variants, plot_balance(report.strategies))

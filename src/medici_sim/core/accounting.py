@@ -13,10 +13,20 @@ from numba import njit
 (STAT_GAMES, STAT_WIN60, STAT_WIN60_SQ, STAT_OUTRIGHT, STAT_SHARED, STAT_SCORE, STAT_SCORE_SQ) = range(7)
 # Every game has three sources of florins and counts them next: ships, majorities, bonuses.
 STAT_SHIP, STAT_MAJORITY, STAT_BONUS = 7, 8, 9
-N_COMMON_STATS = 10
-# Common run-wide counters.
-RUN_GAMES, RUN_WIN_MARGIN = range(2)
-N_COMMON_RUN_STATS = 2
+# The designer metrics' per-seat part (record_metrics_nb): games the seat trailed after day 1
+# (not among the leaders), and of those the games it won (alone or shared).
+STAT_TRAILED_DAY1, STAT_TRAILED_DAY1_WON = 10, 11
+N_COMMON_STATS = 12
+# Common run-wide counters: games and the winning margin (0 on a shared win), then the designer
+# metrics (record_metrics_nb): games with joint winners; games none of whose winners led after
+# day 1 / day 2; days whose leaders differ from the day before's (and its square); the margin
+# (the winners' florins minus the best non-winner's, 0 when all tie) and its square; the game's
+# length (the game's unit: turns, lots) and its square; then a histogram of the margin,
+# RUN_MARGIN_HISTOGRAM + m counting the games of margin m (the last bin: MARGIN_BINS - 1 or more).
+(RUN_GAMES, RUN_WIN_MARGIN, RUN_SHARED_WIN_GAMES, RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2, RUN_LEAD_CHANGES,
+ RUN_LEAD_CHANGES_SQ, RUN_MARGIN, RUN_MARGIN_SQ, RUN_LENGTH, RUN_LENGTH_SQ, RUN_MARGIN_HISTOGRAM) = range(12)
+MARGIN_BINS = 400
+N_COMMON_RUN_STATS = RUN_MARGIN_HISTOGRAM + MARGIN_BINS
 # pair_stats[a, b, k] for strategy slots a, b in the same game: PAIR_ABOVE adds 2 when a finished
 # above b, 1 each when they tied (half-points keep it an integer); PAIR_DIFF_SQ adds d * d, d being
 # a's win credit minus b's in this game (in WIN_UNITs). With the slots' sums of credits (sum d is
@@ -67,3 +77,45 @@ def record_outcome_nb(score, players, seat_slot, seat_stats, slot_stats, pair_st
             stats[STAT_SHARED] += won and winners > 1
             stats[STAT_SCORE] += score[seat]
             stats[STAT_SCORE_SQ] += score[seat] * score[seat]
+
+
+@njit(cache=True)
+def record_metrics_nb(day_score, players, seat_slot, seat_stats, slot_stats, run_stats, length):
+    """Add a finished game's designer metrics: ``day_score[day, seat]`` holds the florins after
+    each day (the last row the final scores), ``length`` the game's length in its unit. The
+    leaders after a day are a bit mask of the seats with the most florins (all of them when tied)."""
+    days = day_score.shape[0]
+    changes = after_day1 = after_day2 = leaders = best = 0
+    for day in range(days):
+        scores = day_score[day]
+        best = scores[0]
+        for p in range(1, players):
+            best = max(best, scores[p])
+        mask = 0
+        for p in range(players):
+            mask |= (scores[p] == best) << p
+        changes += day > 0 and mask != leaders
+        after_day1 = mask if day == 0 else after_day1
+        after_day2 = mask if day <= 1 else after_day2
+        leaders = mask
+    winners = leaders
+    margin = 0  # the best non-winner's distance from the winners' florins, 0 when all tie
+    for p in range(players):
+        if (winners >> p) & 1 == 0:
+            margin = best - day_score[days - 1, p] if margin == 0 else min(margin, best - day_score[days - 1, p])
+    run_stats[RUN_SHARED_WIN_GAMES] += (winners & (winners - 1)) != 0
+    run_stats[RUN_COMEBACK_DAY1] += (winners & after_day1) == 0
+    run_stats[RUN_COMEBACK_DAY2] += (winners & after_day2) == 0
+    run_stats[RUN_LEAD_CHANGES] += changes
+    run_stats[RUN_LEAD_CHANGES_SQ] += changes * changes
+    run_stats[RUN_MARGIN] += margin
+    run_stats[RUN_MARGIN_SQ] += margin * margin
+    run_stats[RUN_LENGTH] += length
+    run_stats[RUN_LENGTH_SQ] += length * length
+    run_stats[RUN_MARGIN_HISTOGRAM + min(margin, MARGIN_BINS - 1)] += 1
+    for seat in range(players):
+        trailed = (after_day1 >> seat) & 1 == 0
+        won = trailed and (winners >> seat) & 1 == 1
+        for stats in (seat_stats[seat], slot_stats[seat_slot[seat]]):
+            stats[STAT_TRAILED_DAY1] += trailed
+            stats[STAT_TRAILED_DAY1_WON] += won

@@ -233,6 +233,8 @@ class Game:
     stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
     rules_page: str  # the docs page holding the game's rules
+    length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
+    days: int = 3  # days a game has (the share of days that ran out, when it counts ran_out_days)
     uses_deck: bool = False  # True if the game takes a deck file (--deck)
     load_deck: Callable | None = None  # (path or None) -> the deck of that file, or the game's default deck
     deck_from_text: Callable | None = None  # (a deck's file contents) -> the deck (checkpoints hold decks as text)

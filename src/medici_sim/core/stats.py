@@ -24,6 +24,8 @@ from .accounting import (
     STAT_SCORE_SQ,
     STAT_SHARED,
     STAT_SHIP,
+    STAT_TRAILED_DAY1,
+    STAT_TRAILED_DAY1_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
@@ -35,7 +37,8 @@ Z95 = 1.959963984540054
 
 COMMON_COLUMNS = ["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "outright_wins",
                   "shared_wins", "mean_florins", "std_florins", "mean_ship_florins",
-                  "mean_majority_florins", "mean_bonus_florins"]
+                  "mean_majority_florins", "mean_bonus_florins", "comeback_when_trailing_day1",
+                  "comeback_when_trailing_day1_ci_low", "comeback_when_trailing_day1_ci_high"]
 
 
 def stat_columns(game: Game) -> list[str]:
@@ -64,6 +67,18 @@ def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: 
         variance = np.maximum(second - mean**2, 0.0) * n / np.maximum(n - 1, 1)  # sample variance
         half = Z95 * np.sqrt(variance / n)
     return mean, mean - half, mean + half
+
+
+def wilson_interval(successes, n):
+    """The Wilson score 95% interval of a share ``successes / n`` (arrays or numbers; NaN with
+    n = 0): unlike mean ± 1.96 standard errors it stays inside [0, 1] and is honest near 0 and
+    1 (a share of 0 out of 50 still gets an upper bound)."""
+    n = np.asarray(n, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.asarray(successes, float) / n
+        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+        half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int]) -> tuple[float, float, float]:
@@ -107,7 +122,11 @@ def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
             "mean_ship_florins": rows[:, STAT_SHIP] / games,
             "mean_majority_florins": rows[:, STAT_MAJORITY] / games,
             "mean_bonus_florins": rows[:, STAT_BONUS] / games,
+            "comeback_when_trailing_day1": rows[:, STAT_TRAILED_DAY1_WON] / rows[:, STAT_TRAILED_DAY1],
         })
+        low, high = wilson_interval(rows[:, STAT_TRAILED_DAY1_WON], rows[:, STAT_TRAILED_DAY1])
+        frame["comeback_when_trailing_day1_ci_low"] = low
+        frame["comeback_when_trailing_day1_ci_high"] = high
         names = [c.name for c in game.stat_columns]
         for k, column in enumerate(game.stat_columns):
             total = rows[:, N_COMMON_STATS + k]

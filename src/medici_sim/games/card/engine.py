@@ -20,7 +20,15 @@ import numpy as np
 from numba import njit
 
 from ...core import stepping
-from ...core.accounting import N_COMMON_RUN_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, record_outcome_nb
+from ...core.accounting import (
+    N_COMMON_RUN_STATS,
+    N_COMMON_STATS,
+    STAT_BONUS,
+    STAT_MAJORITY,
+    STAT_SHIP,
+    record_metrics_nb,
+    record_outcome_nb,
+)
 from ...core.arrays import copy1_nb, copy2_nb
 from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
@@ -53,9 +61,15 @@ from .rules import (
 from .state import (
     DAY,
     DAY_ID,
+    DECIDED_BITS,
+    DECIDED_FREE_TAKES,
+    DECIDED_REVEALS,
+    DECIDED_TAKEN,
+    DECIDED_TURNS,
     DECK_LEN,
     MARKET_LEN,
     N_CARDS,
+    N_DECIDED,
     OUT_LEN,
     REVEALED,
     STATE_DTYPE,
@@ -73,6 +87,10 @@ from .state import (
 # The card game's own run-wide counters, after the common ones (core.accounting).
 RUN_RAN_OUT_DAYS, RUN_VARIANT_DECIDED = range(N_COMMON_RUN_STATS, N_COMMON_RUN_STATS + 2)
 N_RUN_STATS = N_COMMON_RUN_STATS + 2
+# The card game's statistics columns (game.py declares them in this order): state.seat_decisions'.
+STAT_DECIDED = N_COMMON_STATS
+DECIDED_MASK = (1 << DECIDED_BITS) - 1
+N_STATS = N_COMMON_STATS + N_DECIDED
 
 
 def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts, majority_payouts,
@@ -116,6 +134,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.florins[:] = 0
     state.variant_extra[:] = 0
     state.day_turn_count[:] = 0
+    state.seat_decisions[:] = 0
 
 
 # Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
@@ -292,6 +311,14 @@ def take_cards_nb(state, seat, choice):
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that is not in the market (R10)")
     last = state.market[n - 1]
     pending = takes_space_nb(state, last)
+    # the decision statistics (state.DECIDED_*): a free take is one of several legal ones (R10)
+    room = state.ship_used[seat] + pending < state.rules[RULE_CAPACITY]
+    free = n >= 2 and (room or state.card_green[state.market[n - 2]] == 1 or
+                       (n >= 3 and state.card_green[state.market[n - 3]] == 1))
+    state.seat_decisions[seat] += ((1 << DECIDED_BITS * DECIDED_TURNS)
+                                   + (state.counts[REVEALED] << DECIDED_BITS * DECIDED_REVEALS)
+                                   + ((1 + take_second + take_third) << DECIDED_BITS * DECIDED_TAKEN)
+                                   + (np.int64(free) << DECIDED_BITS * DECIDED_FREE_TAKES))
     if take_second:
         if not fits_nb(state, seat, state.market[n - 2], pending):
             raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
@@ -448,18 +475,26 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     for p in range(players):
         decided |= (florins[p] == best) != (florins[p] - state.variant_extra[p] == best_standard)
     run_stats[RUN_VARIANT_DECIDED] += decided
+    turns = 0
     for seat in range(players):
         ship = majority = bonus = 0
         for day in range(state.rules[RULE_DAYS]):
             ship += state.day_ship_pay[day, seat]
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
+            state.day_florins[day, seat] = ship + majority + bonus
+        decided = state.seat_decisions[seat]
+        turns += decided & DECIDED_MASK
         for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
             stats[STAT_SHIP] += ship
             stats[STAT_MAJORITY] += majority
             stats[STAT_BONUS] += bonus
+            for k in range(N_DECIDED):
+                stats[STAT_DECIDED + k] += (decided >> DECIDED_BITS * k) & DECIDED_MASK
     for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
+    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, state.seat_slot, seat_stats, slot_stats,
+                      run_stats, turns)
 
 
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)

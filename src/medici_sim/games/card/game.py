@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
-from ...core.registry import Game
+from ...core.registry import Game, StatColumn
 from . import engine, narrate, reference, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
@@ -161,7 +161,12 @@ GAME = Game(
     rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
     kernel_inputs=kernel_inputs,
-    stat_columns=(),
+    stat_columns=(  # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
+        StatColumn("turns"),
+        StatColumn("reveals_per_turn", "ratio", "turns"),
+        StatColumn("cards_taken_per_turn", "ratio", "turns"),
+        StatColumn("free_take_share", "ratio", "turns"),
+    ),
     run_columns=("ran_out_days", "variant_decided"),
     rules_page="docs/rules-card.md",
     uses_deck=True,
@@ -191,3 +196,4 @@ GAME = Game(
     rule_book=RULE_BOOK,
     play_table=lambda: importlib.import_module(".table", __package__).CardTable,
 )
+assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

@@ -225,6 +225,7 @@ class Turn:
     revealed: int
     taken: list[int]  # card ids in the order they went aboard
     final: bool  # the R11 final turn
+    free_take: bool = False  # more than one legal take (R10): the 2nd- or 3rd-from-last card fitted too
 
 
 # --------------------------------------------------------------------------------------
@@ -556,6 +557,8 @@ class Game:
         revealed = self.revealed_this_turn
 
         # R10: take the last card, and optionally the 2nd- and/or 3rd-from-last.
+        free_take = any(len(self.market) >= back and self.fits(seat, self.market[-back], [self.market[-1]])
+                        for back in (2, 3))
         flags = strategy.choose_take(self, seat)
         if flags & ~(TAKE_SECOND | TAKE_THIRD):
             raise ValueError(f"strategy returned unknown take flags {flags}")
@@ -577,7 +580,7 @@ class Game:
         for pos in sorted(taken_positions, reverse=True):
             del self.market[len(self.market) - pos]
         player.ship.cards.extend(chosen)  # aboard in the order last, 2nd, 3rd (protocol)
-        self.turn_log.append(Turn(self.day, seat, revealed, [c.id for c in chosen], final))
+        self.turn_log.append(Turn(self.day, seat, revealed, [c.id for c in chosen], final, free_take))
 
     def card_locations(self) -> np.ndarray:
         """Where every card is; checks that each card is in exactly one place."""

@@ -53,6 +53,13 @@ assert TURN_CARD_AT + TURN_CARD_BITS * MAX_REVEALS < 64
 LOC_UNSEEN, LOC_TWICE = -1, -2  # never found / found in two places: both are bugs
 LOC_DECK, LOC_MARKET, LOC_OUT, LOC_SHIP, LOC_WAREHOUSE = 0, 1, 2, 3, 3 + MAX_PLAYERS
 
+# GameState.seat_decisions[seat]: this game's decision statistics (engine.take_cards_nb), packed
+# in one integer that a turn adds to once (a game has far fewer than 2**16 turns): bits
+# DECIDED_BITS * k hold, for k = DECIDED_TURNS ...: turns, cards revealed (R9), cards taken (R10),
+# turns whose take had more than one legal choice (R10).
+DECIDED_TURNS, DECIDED_REVEALS, DECIDED_TAKEN, DECIDED_FREE_TAKES = range(4)
+N_DECIDED, DECIDED_BITS = 4, 16
+
 
 _I8 = np.int64
 STATE_DTYPE = np.dtype([
@@ -87,6 +94,8 @@ STATE_DTYPE = np.dtype([
     ("day_turns", _I8, (MAX_DAYS, MAX_CARDS)), ("day_turn_count", _I8, MAX_DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
     ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
+    # the designer metrics (engine.accumulate_game_nb): florins after each day, decisions (DECIDED_*)
+    ("day_florins", _I8, (MAX_DAYS, MAX_PLAYERS)), ("seat_decisions", _I8, MAX_PLAYERS),
 ], align=True)
 
 

@@ -27,6 +27,7 @@ from ...core.accounting import (
     STAT_BONUS,
     STAT_MAJORITY,
     STAT_SHIP,
+    record_metrics_nb,
     record_outcome_nb,
 )
 from ...core.arrays import copy1_nb, copy2_nb
@@ -64,6 +65,10 @@ from .state import (
     AUCTIONEER,
     DAY,
     DAY_ID,
+    DECIDED_BIDS,
+    DECIDED_FACE_VALUE,
+    DECIDED_HIGH,
+    DECIDED_LOTS,
     DECK_LEN,
     DISCARD_LEN,
     GOLD_ROW,
@@ -89,7 +94,13 @@ from .state import (
 # own total by the total of its ``per`` column).
 (STAT_SPENT, STAT_LOTS_BOUGHT, STAT_CARDS_BOUGHT, STAT_LOTS_DISCARDED, STAT_FREE_CARDS,
  STAT_PRICE_SPENT) = range(N_COMMON_STATS, N_COMMON_STATS + 6)
-N_STATS = N_COMMON_STATS + 6
+# Then the decision statistics (state.seat_decisions' five counts, unpacked), and the florins spent
+# again: the numerator of the ratio column price_per_face_value.
+(STAT_LOTS_AUCTIONED, STAT_LOT_CARDS, STAT_BID_CHANCES, STAT_BIDS, STAT_FACE_VALUE,
+ STAT_PRICE_PER_FACE) = range(N_COMMON_STATS + 6, N_COMMON_STATS + 12)
+STAT_DECIDED = STAT_LOTS_AUCTIONED
+LOW_COUNT = (1 << DECIDED_HIGH) - 1
+N_STATS = STAT_PRICE_PER_FACE + 1
 # The classic game's run-wide counters, after the common ones (core.accounting).
 RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
 N_RUN_STATS = N_COMMON_RUN_STATS + 1
@@ -136,6 +147,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     state.cards_bought[:] = 0
     state.lots_discarded[:] = 0
     state.free_cards[:] = 0
+    state.seat_decisions[:, :] = 0
 
 
 # Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
@@ -324,6 +336,7 @@ def answer_nb(state, seat, answer):
         state.counts[HIGHEST] = amount
         state.counts[HIGH_BIDDER] = seat
     state.turn_bid[seat] = amount
+    state.seat_decisions[seat, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
 
 
 @njit(cache=True)
@@ -385,6 +398,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
         state.spent[winner] += price
         state.lots_bought[winner] += 1
         state.cards_bought[winner] += lot_len
+        state.seat_decisions[winner, DECIDED_FACE_VALUE] += counts[LOT_VALUE]
         for i in range(lot_len):
             load_nb(state, winner, state.lot[i])
         if state.ship_len[winner] == holds:
@@ -394,6 +408,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
             state.discard[counts[DISCARD_LEN]] = state.lot[i]
             counts[DISCARD_LEN] += 1
         state.lots_discarded[auctioneer] += 1
+    state.seat_decisions[auctioneer, DECIDED_LOTS] += 1 + (lot_len << DECIDED_HIGH)
 
     # C11: a sale that leaves exactly one open ship fills it for free from the deck.
     free_from = 0
@@ -492,6 +507,7 @@ def score_day_nb(state, day, record):
         pay_places_nb(levels, players, state.majority_share, 0, majority_pay)  # C15: level 0 too
     for p in range(players):
         state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
+        state.day_florins[day, p] = state.money[p]
     if record is not None:
         for p in range(players):
             state.day_money[day, p] = state.money[p]
@@ -513,7 +529,9 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
     """Add one finished game to the running totals (integers only: exact in any order)."""
     players = state.rules[RULE_PLAYERS]
     record_outcome_nb(state.money, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)  # C18
+    lots = 0
     for seat in range(players):
+        lots_word, bids_word = state.seat_decisions[seat, DECIDED_LOTS], state.seat_decisions[seat, DECIDED_BIDS]
         ship = majority = bonus = 0
         for day in range(state.rules[RULE_DAYS]):
             ship += state.day_ship_pay[day, seat]
@@ -529,8 +547,17 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             stats[STAT_LOTS_DISCARDED] += state.lots_discarded[seat]
             stats[STAT_FREE_CARDS] += state.free_cards[seat]
             stats[STAT_PRICE_SPENT] += state.spent[seat]
+            stats[STAT_LOTS_AUCTIONED] += lots_word & LOW_COUNT
+            stats[STAT_LOT_CARDS] += lots_word >> DECIDED_HIGH
+            stats[STAT_BID_CHANCES] += bids_word & LOW_COUNT
+            stats[STAT_BIDS] += bids_word >> DECIDED_HIGH
+            stats[STAT_FACE_VALUE] += state.seat_decisions[seat, DECIDED_FACE_VALUE]
+            stats[STAT_PRICE_PER_FACE] += state.spent[seat]
+        lots += lots_word & LOW_COUNT
     for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
+    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, state.seat_slot, seat_stats, slot_stats,
+                      run_stats, lots)
 
 
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)

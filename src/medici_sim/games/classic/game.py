@@ -161,8 +161,16 @@ GAME = Game(
         # its own total is the florins spent
         StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2,
                    caption="florins paid per card bought"),
+        # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
+        StatColumn("lots_auctioned"),
+        StatColumn("cards_per_lot", "ratio", "lots_auctioned"),  # drawn into its own lots (C8)
+        StatColumn("bid_chances"),
+        StatColumn("bids_per_lot", "ratio", "bid_chances"),  # bids per lot it was asked about (C9)
+        StatColumn("face_value_bought"),
+        StatColumn("price_per_face_value", "ratio", "face_value_bought"),  # its own total is the florins spent
     ),
     run_columns=("ran_out_days",),  # C12
+    length_unit="lots",  # C8-C10: one a turn
     rules_page="docs/rules-classic.md",
     uses_deck=False,
     check_config=check_config,

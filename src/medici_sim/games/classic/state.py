@@ -90,6 +90,13 @@ UNSEEN_CARDS, UNSEEN_VALUE, UNSEEN_BY_VALUE = 0, 1, 2  # UNSEEN_BY_VALUE + v: ca
 MAX_CARD_VALUE = 10
 UNSEEN_WIDTH = UNSEEN_BY_VALUE + MAX_CARD_VALUE + 1
 
+# GameState.seat_decisions[seat, column]: this game's decision statistics (engine.finish_turn_nb,
+# answer_nb), two counts to a column where one event adds to both (the second from bit
+# DECIDED_HIGH), so that it adds once: lots it auctioned (C8) and the cards drawn into them; times
+# asked for a bid (C9) and bids made (not passes); the face value (C13) of the lots it bought.
+DECIDED_LOTS, DECIDED_BIDS, DECIDED_FACE_VALUE = range(3)
+N_DECIDED, DECIDED_HIGH = 3, 32
+
 MAX_REMOVED = N_CARDS - 6 * MIN_PLAYERS  # C5: 18 cards removed with 3 players
 # A day's turn log (recorded only when tracing): at most one turn per card, each at most
 # 2 + 1 + 2 * players + 4 numbers besides its cards (lot and free cards: at most 36 a day).
@@ -138,6 +145,8 @@ STATE_DTYPE = np.dtype([
     ("rng", np.uint64, 1),
     ("lot_could_grow", np.int64),  # C8 allowed another card when the lot was offered (recorded when traced)
     ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
+    # the designer metrics (engine.accumulate_game_nb): money after each day, decisions (DECIDED_*)
+    ("day_florins", _I8, (MAX_DAYS, MAX_PLAYERS)), ("seat_decisions", _I8, (MAX_PLAYERS, N_DECIDED)),
 ], align=True)
 
 

@@ -1,0 +1,80 @@
+"""``compare --ladder`` and ``balance --ladder``: the command's question at every level of play
+(study.ladder), one study per level through the API, then the ladder's table, words, --out
+and --report."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
+from ..core.driver import ConfigError
+from ..core.output import atomic_write_all, table_writes
+from ..core.registry import get_game
+from ..study import ladder, tuning
+from .common import CompileNotice, RunFiles
+
+REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
+           "precision": "--precision", "decks_spec": "--decks", "plot_path": "--plot", "scheduler": "--scheduler",
+           "cluster_spec": "--cluster"}
+
+
+def play_ladder(options: dict, command: str) -> None:
+    """Play every level of the ladder and report it."""
+    for name, option in REFUSED.items():
+        if options.get(name):
+            raise ConfigError(f"--ladder plays its own levels: leave out {option}")
+    if len(options["deck_path"]) > 1:
+        raise ConfigError("--ladder plays one deck: give --deck once")
+    game = get_game(options["game_name"])
+    strategies = options["strategies_spec"].split(",") if options["strategies_spec"] else None
+    try:
+        levels = ladder.ladder_levels(game, strategies, options["games"], tuning.shipped_path(game.name).exists(),
+                                      with_random=command == "balance")
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    files = RunFiles(out=options["out_path"], report=options["report_path"])
+    files.check([ladder.LADDER_TABLE])
+    rows = []
+    for level in levels:
+        if not options["quiet"]:
+            click.echo(f"level {level.name}: {level.games:,} games per configuration", err=True)
+        request = StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
+                               strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
+                               deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
+                               variant=options.get("variant"))
+        study, tournaments = request.start()
+        notice = CompileNotice(options["quiet"])
+        try:
+            play_study(study, tournaments, Watch(compiling=notice))
+        finally:
+            notice.close()
+        names = dict(zip([s.label for s in study.strategies], level.stands_for, strict=True))
+        if command == "balance":
+            answer = balance_report(study, tournaments, True)
+            rows += ladder.balance_rows(level, names, answer.strategies, answer.rules)
+        else:
+            answer = compare_report(study, tournaments, True)
+            rows += ladder.compare_rows(level, names, answer.strategies)
+    table = ladder.ladder_frame(rows)
+    words = ladder.ladder_words(table)
+    deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
+    rules = game.balance_variants if command == "balance" else (options.get("variant") or game.variants[0],)
+    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
+               "levels": ",".join(lv.name for lv in levels),
+               "games_per_level": ",".join(str(lv.games) for lv in levels)}
+    writes = table_writes(files.out, {ladder.LADDER_TABLE: table}, summary) if files.out else []
+    if files.report:
+        from ..study.report import Report, report_writer
+
+        question = (f"Does the {game.balance_variants[1]} variant's effect hold as play gets stronger?"
+                    if command == "balance" else "Which strategy is best at every level of play?")
+        page = Report(title=f"{game.title}: the ladder of skill", question=question, answer=ladder.ladder_answer(table),
+                      sections=[ladder.ladder_section(table, words)], reproduce=summary)
+        writes.append(("--report", Path(files.report), report_writer(page)))
+    atomic_write_all(writes)
+    click.echo("\nThe ladder of skill (value: percentage of games as a share, 95% intervals)")
+    click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    click.echo(f"\n{words}")
+    for path in dict.fromkeys(target for _, target, _ in writes):
+        click.echo(f"  wrote {path}")

@@ -1,0 +1,120 @@
+"""The designer metrics (issue 20): their intervals, their quantiles, their table and text.
+
+That the kernel counts every metric exactly is proved game by game against the reference
+engines in tests/test_kernel_statistics.py and tests/classic/test_differential.py (their
+reference totals include the metrics, tests/metrics_reference.py). Here: the interval code on
+known distributions, the margin's quantiles, the table computed from reference games in plain
+Python, identity for any threads and batches, and what --out and the text show.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import card_rules, run
+from statsmodels.stats.proportion import proportion_confint
+
+import medici_sim
+from medici_sim.core.driver import RunConfig, seat_strategy, simulate
+from medici_sim.core.stats import mean_interval, wilson_interval
+from medici_sim.games.card import reference
+from medici_sim.games.card.deck import default_deck
+from medici_sim.study.metrics import histogram_quantile, how_the_games_went, metric_row
+
+METRIC_COLUMNS = ["comeback_after_day1", "comeback_after_day2", "lead_changes", "margin", "margin_p25", "margin_p50",
+                  "margin_p75", "margin_p90", "shared_win_games"]
+
+
+@pytest.mark.parametrize(("successes", "n"), [(0, 50), (1, 10), (37, 100), (499, 1000), (999, 1000), (20, 20)])
+def test_the_wilson_interval_is_statsmodels(successes, n):
+    low, high = wilson_interval(successes, n)
+    want = proportion_confint(successes, n, alpha=0.05, method="wilson")
+    assert (low, high) == pytest.approx(want, abs=1e-12)
+
+
+def test_the_intervals_cover_95_percent_of_known_distributions():
+    """2,000 samples each: a share p = 0.03 of 200 (Wilson) and a mean of 200 Poisson(2.5)
+    draws (normal, from sums of squares) hold the true value about 95% of the time."""
+    rng = np.random.default_rng(20)
+    hits = rng.binomial(200, 0.03, size=2000)
+    low, high = wilson_interval(hits, 200)
+    assert 0.93 <= np.mean((low <= 0.03) & (0.03 <= high)) <= 0.975
+    draws = rng.poisson(2.5, size=(2000, 200))
+    _, low, high = mean_interval(draws.sum(axis=1), (draws**2).sum(axis=1), 200)
+    assert 0.93 <= np.mean((low <= 2.5) & (2.5 <= high)) <= 0.97
+
+
+def test_the_quantiles_of_a_histogram_are_numpys():
+    values = np.random.default_rng(3).geometric(0.05, size=999) - 1
+    histogram = np.bincount(values, minlength=400)[:400]
+    for q in (0.25, 0.5, 0.75, 0.9):
+        assert histogram_quantile(histogram, q) == np.quantile(values, q, method="inverted_cdf")
+    assert np.isnan(histogram_quantile(np.array([0, 0, 1]), 0.5))  # in the open-ended last bin: not known
+
+
+def _leaders(scores) -> set:
+    return set(np.flatnonzero(scores == scores.max()))
+
+
+def test_the_table_equals_the_reference_games_counted_in_python():
+    """300 card games, counted from the reference engine's records in plain Python."""
+    names = ["greedy", "random", "collector", "cautious"]
+    config = RunConfig(deck=default_deck(), players=4, strategies=tuple(seat_strategy(n) for n in names),
+                       games=300, seed=5, seating="rotate", threads=2)
+    row = metric_row(simulate(config, batch_size=70).totals.run, medici_sim.core.registry.get_game("card"))
+    comeback1 = comeback2 = changes = shared = 0
+    margins, turns = [], []
+    for index in range(300):
+        game = reference.run_game(default_deck(), card_rules(4), names, 5, index, "rotate")
+        florins = game.record["florins"]
+        winners = _leaders(florins[-1])
+        comeback1 += not winners & _leaders(florins[0])
+        comeback2 += not winners & _leaders(florins[1])
+        changes += sum(_leaders(florins[d]) != _leaders(florins[d - 1]) for d in (1, 2))
+        shared += len(winners) > 1
+        others = florins[-1][florins[-1] < florins[-1].max()]
+        margins.append(florins[-1].max() - others.max() if len(others) else 0)
+        turns.append(len(game.turn_log))
+    assert row["games"] == 300
+    assert row["comeback_after_day1"] == comeback1 / 300 and row["comeback_after_day2"] == comeback2 / 300
+    assert row["lead_changes"] == pytest.approx(changes / 300) and row["shared_win_games"] == shared / 300
+    assert row["margin"] == pytest.approx(np.mean(margins)) and row["turns_per_game"] == pytest.approx(np.mean(turns))
+    for name, q in (("margin_p25", 0.25), ("margin_p50", 0.5), ("margin_p75", 0.75), ("margin_p90", 0.9)):
+        assert row[name] == np.quantile(margins, q, method="inverted_cdf")
+    assert row["margin_ci_low"] < row["margin"] < row["margin_ci_high"]
+    assert row["ran_out_day_share"] == 0 and row["ran_out_day_share_ci_high"] > 0
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_metrics_are_the_same_for_any_threads_and_batches(game):
+    strategies = ("random", "random", "random") if game == "classic" else ("greedy", "random", "collector")
+    config = RunConfig(deck=default_deck() if game == "card" else None, players=3, game=game, games=900, seed=9,
+                       strategies=tuple(seat_strategy(s, game=game) for s in strategies), seating="random",
+                       threads=1)
+    one = simulate(config, batch_size=900).totals
+    many = simulate(RunConfig(**{**config.__dict__, "threads": 2}), batch_size=97).totals
+    assert np.array_equal(one.run, many.run) and np.array_equal(one.slot, many.slot)
+    assert np.array_equal(one.seat, many.seat)
+
+
+def test_out_holds_the_metrics_table_and_the_text_tells_how_the_games_went(capsys, tmp_path):
+    out = tmp_path / "run.json"
+    code, stdout, _ = run(capsys, "-g", "classic", "--games", "3000", "-q", "--out", str(out))
+    assert code == 0
+    [row] = json.loads(out.read_text())["metrics"]
+    assert {"rules", "players", "deck", "games", "lots_per_game", "ran_out_day_share"} <= set(row)
+    for name in METRIC_COLUMNS:
+        assert name in row
+    for name in ("comeback_after_day1", "lead_changes", "margin", "shared_win_games", "lots_per_game"):
+        assert row[f"{name}_ci_low"] <= row[name] <= row[f"{name}_ci_high"]
+    assert "How the games went" in stdout and "leader after day 1 did not win" in stdout
+    strategies = json.loads(out.read_text())["strategies"][0]
+    assert {"comeback_when_trailing_day1", "cards_per_lot", "bids_per_lot", "price_per_face_value"} <= set(strategies)
+    csv = tmp_path / "run.csv"
+    assert run(capsys, "-g", "classic", "--games", "300", "-q", "--out", str(csv))[0] == 0
+    assert (tmp_path / "run-metrics.csv").exists()
+
+
+def test_the_text_skips_a_game_that_counts_no_metrics():
+    assert how_the_games_went(medici_sim.study.metrics.metrics_frame([{"games": 10}])) == ""
