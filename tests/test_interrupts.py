@@ -150,7 +150,7 @@ def test_a_resumed_run_survives_a_signal_at_any_moment(tmp_path):
     (["--seed", "3", "--players", "5"], "--players 5 disagrees with the checkpoint (players 4)"),
     (["--seed", "3", "--strategies", "greedy"], "--strategies greedy,greedy,greedy,greedy disagrees with the "
                                                 "checkpoint (strategies random,random,random,random)"),
-    (["--seed", "3", "--variant", "bonus20"], "--variant bonus20 disagrees with the checkpoint (variant standard)"),
+    (["--seed", "3", "--variant", "bonus20"], "--rules bonus20 disagrees with the checkpoint (rules standard)"),
     (["--seed", "3", "--seating", "rotate"], "--seating rotate disagrees with the checkpoint (seating fixed)"),
     (["--game", "classic"], "--game classic disagrees with the checkpoint (game card)"),
 ])

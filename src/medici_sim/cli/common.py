@@ -67,9 +67,9 @@ def rules_option(name: str = "variant", also: str = ""):
     (core.rules); ``also``: what else the command accepts, in words."""
     return click.option("--rules", "--variant", name, default=None, metavar="SPEC",
                         help="The rules [default: the game's standard rules]: presets and name=value items, "
-                             "comma-separated (bonus20,big_bonus=15; lists slash-separated: ship_payouts=30/20/10/0), "
-                             f"or a .toml file{also}; `medici-sim rules --game GAME` lists them. Presets: "
-                             f"{variant_help()}")
+                             "comma-separated and applied left to right (PRESET,NAME=VALUE; a list slash-separated: "
+                             f"NAME=30/20/10/0), or a .toml file{also}; `medici-sim rules --game GAME` lists them. "
+                             f"Presets: {variant_help()}")
 
 
 def variant_help() -> str:

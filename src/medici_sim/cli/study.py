@@ -279,8 +279,8 @@ def _balance_help() -> str:
 @study_options("balance")
 @rules_option()
 @click.option("--vs", default=None, metavar="SPEC",
-              help="The rule set compared with --rules's, as --rules writes it [default: the game's other balance "
-                   "rules: the card game's bonus20; other games: name both].")
+              help="The rule set compared with --rules's, as --rules writes it [default: the game's variant, "
+                   "where it has one (see --game); otherwise name both].")
 @click.pass_context
 def balance(ctx, **options):
     if options["ladder"]:

@@ -41,7 +41,7 @@ def check_matches(path: str | Path, saved_configuration: dict, current_configura
                            f"({_render(key, saved[key])})")
             else:
                 message = (f"{named(key)} {_render(key, current[key])} disagrees with the checkpoint "
-                           f"({key} {_render(key, saved[key])})")
+                           f"({'rules' if key == 'variant' else key} {_render(key, saved[key])})")
             raise CheckpointError(one_line(f"{_resumed(path)}: {message}"))
 
 
