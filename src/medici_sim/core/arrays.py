@@ -7,8 +7,11 @@ runs as fast.
 """
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from numba import carray, njit
+from numba.extending import overload
 
 from .dispatch import _record_pointer
 
@@ -39,3 +42,21 @@ def copy_record_nb(dst, src, itemsize):
     b = carray(_record_pointer(src, np.uint64), words)
     for i in range(words):
         a[i] = b[i]
+
+
+def compile_time_constant(read):
+    """A jitted ``() -> array``: the array ``read()`` gives, read when the first kernel that
+    calls it compiles (a constant of that kernel), never at import. Python reads the same
+    array with the function's ``read()`` (``read`` runs once)."""
+    read = cache(read)
+
+    def constant():
+        raise NotImplementedError("a jitted function: call it from jitted code")
+
+    @overload(constant)
+    def _compile():
+        value = read()
+        return lambda: value
+
+    constant.read = read
+    return constant

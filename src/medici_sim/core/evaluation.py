@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
+
+from .arrays import compile_time_constant
 
 RIDGE = 1e-3  # a little shrinkage: features that never vary (day 0's florins) get weight 0, not noise
 
@@ -43,20 +43,7 @@ def weights_nb(path: Path, shape: tuple[int, ...]):
     """A jitted ``() -> weights`` of :func:`read_weights`: the file is read when the first
     kernel that plays the strategy compiles, never when it is imported. Python reads it with
     ``read()``."""
-    def table():
-        raise NotImplementedError("a jitted function: call it from jitted code")
-
-    @overload(table)
-    def _compile():
-        constant = _read()
-        return lambda: constant
-
-    @cache
-    def _read() -> np.ndarray:
-        return read_weights(path, shape)
-
-    table.read = _read
-    return table
+    return compile_time_constant(lambda: read_weights(path, shape))
 
 
 @njit(cache=True)

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import json
 import types
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 from numba import jit, njit
-from numba.extending import overload
 
+from .arrays import compile_time_constant
 from .dispatch import strategy_table
 from .registry import MAX_PARAMS, Param, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
@@ -171,20 +170,8 @@ def tuned_policy_params_nb(path: Path, registry: StrategyRegistry, policies: tup
     """A jitted ``() -> table`` of :func:`tuned_policy_params`: the file is read when the
     first kernel that plays the tuned policies compiles (its table a constant of the kernel),
     never when the strategies are imported. Python reads the table with its ``read()``."""
-    def table():
-        raise NotImplementedError("a jitted function: call it from jitted code")
-
-    @overload(table)
-    def _compile():
-        constant = _read()
-        return lambda: constant
-
-    @cache
-    def _read() -> np.ndarray:
-        return tuned_policy_params(path, registry, policies, defaults, variants, max_players)
-
-    table.read = _read
-    return table
+    return compile_time_constant(lambda: tuned_policy_params(path, registry, policies, defaults, variants,
+                                                             max_players))
 
 
 # why ``tune`` refuses a search player (registry.Strategy.untunable)
