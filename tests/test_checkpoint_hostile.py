@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from medici_sim.cli import main
 from medici_sim.core import checkpoint, identity, output, totals_check
 from medici_sim.core.accounting import (
+    N_COMMON_STATS,
     RUN_GAMES,
     RUN_WIN_MARGIN,
     STAT_BONUS,
@@ -549,7 +550,7 @@ def _rules(players: int):
 
 
 def _win_row(games, outright, shared, win60, win60_sq):
-    row = [0] * 10
+    row = [0] * N_COMMON_STATS
     row[STAT_GAMES], row[STAT_OUTRIGHT], row[STAT_SHARED] = games, outright, shared
     row[STAT_WIN60], row[STAT_WIN60_SQ] = win60, win60_sq
     return row

@@ -7,7 +7,7 @@ import pytest
 
 from medici_sim.core import accounting as acc
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
-from medici_sim.core.pairing import PairedKernel
+from medici_sim.core.pairing import PairedKernel, metric_counters
 
 GAMES = 900
 
@@ -33,12 +33,17 @@ def test_paired_kernel_plays_both_runs_and_sums_each_games_differences(game, pla
     kernels = [Kernel(config) for config in (config_a, config_b)]
     cross = np.zeros((players, players), np.int64)
     seat_sq = np.zeros(players, np.int64)
+    counters = metric_counters(kernels[0].game)  # the designer metrics' per-game counters, paired too
+    metric_sq = np.zeros(len(counters), np.int64)
     for index in range(77, 77 + GAMES):
         a, b = (k.play(index, 1) for k in kernels)
         d = b.slot[:, acc.STAT_WIN60] - a.slot[:, acc.STAT_WIN60]
         cross += np.outer(d, d)
         seat_sq += (b.seat[:, acc.STAT_WIN60] - a.seat[:, acc.STAT_WIN60]) ** 2
+        metric_sq += (b.run[counters] - a.run[counters]) ** 2
     assert np.array_equal(paired.cross, cross) and np.array_equal(paired.seat_sq, seat_sq)
+    assert np.array_equal(paired.metric_sq, metric_sq)
+    assert metric_sq.any() == (variants[0] != variants[1])  # (at 2 players bonus20 changes margins, not wins)
     assert cross.any() == (players == 4)  # bonus20 changed some 4-player game; the same rules none
 
 

@@ -73,6 +73,7 @@ class BalanceReport(_Answer):
     across_decks: pd.DataFrame | None = None  # several decks only
     parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
     metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
+    metric_changes: pd.DataFrame | None = None  # each metric's change between the rules, paired (study.metrics)
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,10 @@ from ..core.accounting import (
     RUN_MARGIN_SQ,
     RUN_SHARED_WIN_GAMES,
 )
+from ..core.pairing import paired_metrics
 from ..core.registry import Game
 from ..core.stats import mean_interval, wilson_interval
+from .analysis import paired_interval
 
 MARGIN_QUANTILES = {"margin_p25": 0.25, "margin_p50": 0.5, "margin_p75": 0.75, "margin_p90": 0.9}
 METRICS_TABLE = "metrics"  # the table's name in --out files and reports
@@ -100,6 +102,14 @@ def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, deck: str
     return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game)}])
 
 
+def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
+    """balance's metric changes: each pair of tournaments (the second following the first, on
+    the same games) that played games (``deck_labels``: each tournament's deck)."""
+    return changes_frame([row for base, other, label in zip(tournaments[::2], tournaments[1::2], deck_labels[::2],
+                                                            strict=True)
+                          for row in metric_changes(base, other, label)])
+
+
 def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``deck_labels``:
     each tournament's deck)."""
@@ -153,41 +163,66 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-DIFFERENCE_METRICS = (("comeback_after_day1", "comebacks after day 1", 100, "points"),
-                      ("lead_changes", "lead changes per game", 1, ""),
-                      ("margin", "winning margin", 1, "florins"),
-                      ("shared_win_games", "share with joint winners", 100, "points"))
+# ---------------------------------------------------------------- between two rule sets
+
+METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
+CHANGE_COLUMNS = ["players", "deck", "first", "second", "metric", "games", "first_value", "second_value",
+                  "difference", "difference_ci_low", "difference_ci_high", "paired", "significant"]
+# How each paired metric reads in words: (words, scale, unit); the game's length by its unit.
+CHANGE_WORDS = {"comeback_after_day1": ("comebacks after day 1", 100, "points"),
+                "comeback_after_day2": ("comebacks after day 2", 100, "points"),
+                "lead_changes": ("lead changes per game", 1, ""),
+                "margin": ("winning margin", 1, "florins"),
+                "shared_win_games": ("share with joint winners", 100, "points"),
+                "length": ("per game", 1, ""),
+                "ran_out_day_share": ("days run out", 100, "points")}
 
 
-def metric_difference(first: pd.Series, second: pd.Series, name: str) -> tuple[float, float, float]:
-    """``second``'s metric minus ``first``'s with a 95% interval from the two intervals'
-    half-widths as if independent: wider than the paired interval when both played the same
-    games (their outcomes are positively correlated), so a difference it calls clear is clear."""
-    difference = second[name] - first[name]
-    half_first = (first[f"{name}_ci_high"] - first[f"{name}_ci_low"]) / 2
-    half_second = (second[f"{name}_ci_high"] - second[f"{name}_ci_low"]) / 2
-    half = float(np.hypot(half_first, half_second))
-    return float(difference), float(difference - half), float(difference + half)
+def metric_changes(base, other, deck: str = "") -> list[dict]:
+    """Each paired metric's change from tournament ``base`` to ``other``, which played the same
+    games under other rules (``other`` follows ``base``: ``Tournament.paired_metric_sq``), with
+    its 95% interval from each game's difference (``analysis.paired_interval``)."""
+    game, games = base.game_def, base.games
+    if games == 0 or other.games != games or base.run[RUN_MARGIN_HISTOGRAM:].sum() == 0:
+        return []
+    rows = []
+    for (name, counter), square in zip(paired_metrics(game), other.paired_metric_sq, strict=True):
+        per = game.days * games if name == "ran_out_day_share" else games
+        first, second = int(base.run[counter]), int(other.run[counter])
+        difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
+        rows.append({"players": base.players, "deck": deck, "first": base.variant, "second": other.variant,
+                     "metric": f"{game.length_unit}_per_game" if name == "length" else name, "games": games,
+                     "first_value": first / per, "second_value": second / per, "difference": difference,
+                     "difference_ci_low": difference - half, "difference_ci_high": difference + half,
+                     "paired": True, "significant": bool(abs(difference) > half)})
+    return rows
 
 
-def differences_text(frame: pd.DataFrame, by: str = "rules") -> str:
-    """How the metrics differ between the rows of each configuration that differ only in ``by``
-    (balance: the rules), each difference with a conservative 95% interval (metric_difference)."""
-    if "comeback_after_day1" not in frame or frame.empty:
+def changes_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    return pd.DataFrame(list(rows), columns=CHANGE_COLUMNS)
+
+
+def _change_words(metric: str) -> tuple[str, int, str]:
+    if metric.endswith("_per_game"):
+        return metric.replace("_", " "), 1, ""
+    return CHANGE_WORDS[metric]
+
+
+def differences_text(changes: pd.DataFrame) -> str:
+    """How the metrics differ between two rule sets, per configuration: each difference with
+    its 95% interval, paired (the same games under both rules) or, where the games differ,
+    labelled as independent."""
+    if changes is None or changes.empty:
         return ""
-    keys = [c for c in ("players", "deck", "rules") if c != by and c in frame]
     lines = []
-    for _, group in frame.groupby(keys, sort=False):
-        if len(group) < 2:
-            continue
-        base, other = group.iloc[0], group.iloc[-1]
-        head = ", ".join(f"{key} {base[key]}" for key in keys if base[key] != "")
-        lines.append(f"  {head}: {other[by]} minus {base[by]}")
-        for name, words, scale, unit in DIFFERENCE_METRICS:
-            d, low, high = (scale * v for v in metric_difference(base, other, name))
-            clear = "clear" if low > 0 or high < 0 else "not clear"
+    for (players, deck, first, second), group in changes.groupby(["players", "deck", "first", "second"],
+                                                                  sort=False):
+        how = "paired: the same games under both" if group["paired"].all() else "independent: different games"
+        where = f"{players} players" + (f", deck {deck}" if deck else "")
+        lines.append(f"  {where}: {second} minus {first} ({int(group['games'].iloc[0]):,} games, {how})")
+        for row in group.itertuples(index=False):
+            words, scale, unit = _change_words(row.metric)
+            d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
+            clear = "clear" if row.significant else "not clear"
             lines.append(f"    {words:26} {d:+.2f} {unit} ({low:+.2f} to {high:+.2f}; {clear})".replace("  (", " ("))
-    if not lines:
-        return ""
-    return "How the games went, compared (95% intervals as if independent: wider on the same games)\n" + \
-        "\n".join(lines)
+    return "How the games went, compared (95% intervals)\n" + "\n".join(lines)

@@ -54,14 +54,17 @@ def metrics_figure(metrics: pd.DataFrame):
     return _writer(fig)
 
 
-def _metrics_section(metrics: pd.DataFrame | None, compared: bool = False) -> Section | None:
+def _metrics_section(metrics: pd.DataFrame | None, changes: pd.DataFrame | None = None) -> Section | None:
+    """The designer metrics, and (``changes``: study.metrics' METRIC_CHANGES_TABLE) their changes
+    between two rule sets."""
     if metrics is None or "comeback_after_day1" not in metrics:
         return None
-    text = how_the_games_went(metrics)
-    if compared:
-        text = "\n\n".join(part for part in (text, differences_text(metrics)) if part)
-    return Section("How the games went", text, [("Designer metrics (95% intervals)", metrics)],
-                   [metrics_figure(metrics)])
+    text = "\n\n".join(part for part in (how_the_games_went(metrics), differences_text(changes)) if part)
+    tables = [("Designer metrics (95% intervals)", metrics)]
+    if changes is not None and not changes.empty:
+        tables.append(("Their changes between the rules (95% intervals; paired: the same games under both)",
+                       changes))
+    return Section("How the games went", text, tables, [metrics_figure(metrics)])
 
 
 def _best_words(strategies: pd.DataFrame) -> str:
@@ -110,7 +113,7 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
                 Section("Ratings and head to head", tables=[("Bradley-Terry ratings", ratings),
                                                              ("Head to head", head_to_head)],
                         figures=[figure] if figure is not None else [])]
-    sections += [s for s in (_metrics_section(metrics, compared=True), ladder) if s is not None]
+    sections += [s for s in (_metrics_section(metrics), ladder) if s is not None]
     return Report(title=f"{game_title}: which strategy is best?",
                   question="Which strategy is best, and by how much?",
                   answer=f"Best win rate by player count: {best}." if best else _best_words(strategies),
@@ -118,13 +121,14 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
 
 
 def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.DataFrame, rules: pd.DataFrame,
-                 metrics: pd.DataFrame | None, variants: tuple[str, str], figure=None, ladder=None) -> Report:
-    """balance's page: the verdict is the answer."""
+                 metrics: pd.DataFrame | None, variants: tuple[str, str], figure=None, ladder=None,
+                 changes: pd.DataFrame | None = None) -> Report:
+    """balance's page: the verdict is the answer (``changes``: the metrics' paired changes)."""
     base, other = variants
     sections = [Section("Win rates under both rules", tables=[(f"Difference: {other} minus {base}", strategies)],
                         figures=[figure] if figure is not None else []),
                 Section("Seat advantage and florin sources", tables=[("Per rules", rules)])]
-    sections += [s for s in (_metrics_section(metrics, compared=True), ladder) if s is not None]
+    sections += [s for s in (_metrics_section(metrics, changes), ladder) if s is not None]
     return Report(title=f"{game_title}: does {other} change the balance?",
                   question=f"Does the {other} variant change the balance against the {base} rules?",
                   answer=verdict, sections=sections, reproduce=_study_reproduce(summary))
