@@ -132,9 +132,9 @@ class TotalsRules:
         if not (score * score <= score_sq * n and score <= score_sq <= score * score):
             raise Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
         trailed, won = row[STAT_TRAILED_DAY1], row[STAT_TRAILED_DAY1_WON]
-        if not 0 <= trailed <= n:
+        if trailed > n:
             raise Invalid(f"{where}[{STAT_TRAILED_DAY1}] is {trailed}, but the row counts {n} games")
-        if not 0 <= won <= min(trailed, outright + shared):
+        if won > min(trailed, outright + shared):
             raise Invalid(f"{where}[{STAT_TRAILED_DAY1_WON}] is {won}, impossible with {trailed} games trailing "
                           f"after day 1 and {outright + shared} wins")
         if self.extra is not None:
@@ -171,11 +171,9 @@ def check_run_metrics(run: list[int], where: str, games: int, joint: int, traili
                                  RUN_LEAD_CHANGES_SQ, RUN_MARGIN, RUN_MARGIN_SQ, RUN_LENGTH, RUN_LENGTH_SQ)]
     if not any(histogram) and not any(counters):
         return  # a game whose kernel does not count the metrics
-    if min(histogram) < 0 or sum(histogram) != games:
-        bad = next((m for m, count in enumerate(histogram) if count < 0), None)
-        raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM + (bad or 0)}..]: the margin histogram "
-                      + (f"has {histogram[bad]} games of margin {bad}" if bad is not None else
-                         f"counts {sum(histogram)} games, but the run played {games}"))
+    if sum(histogram) != games:  # (every count is a whole number >= 0: saved.int_vector)
+        raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM}..]: the margin histogram counts {sum(histogram)} games, but "
+                      f"the run played {games}")
     if run[RUN_SHARED_WIN_GAMES] != joint:
         raise Invalid(f"{where}[{RUN_SHARED_WIN_GAMES}] is {run[RUN_SHARED_WIN_GAMES]} games with joint winners, "
                       f"but no one won outright in {joint} games")
@@ -183,7 +181,7 @@ def check_run_metrics(run: list[int], where: str, games: int, joint: int, traili
         raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM}] is {histogram[0]} games of margin 0, but only {joint} "
                       "games had joint winners")
     for counter in (RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2):
-        if not 0 <= run[counter] <= games:
+        if run[counter] > games:
             raise Invalid(f"{where}[{counter}] is {run[counter]} comebacks in {games} games")
     if run[RUN_COMEBACK_DAY1] > trailing_won:
         raise Invalid(f"{where}[{RUN_COMEBACK_DAY1}] is {run[RUN_COMEBACK_DAY1]} comebacks after day 1, but seats "
@@ -191,7 +189,7 @@ def check_run_metrics(run: list[int], where: str, games: int, joint: int, traili
     for total, square in ((RUN_LEAD_CHANGES, RUN_LEAD_CHANGES_SQ), (RUN_MARGIN, RUN_MARGIN_SQ),
                           (RUN_LENGTH, RUN_LENGTH_SQ)):
         s, s2 = run[total], run[square]
-        if not (0 <= s <= s2 and s * s <= s2 * games):
+        if not (s <= s2 and s * s <= s2 * games):
             raise Invalid(f"{where}[{square}] is {s2}, impossible for {games} games adding up to {s} "
                           f"(counter {total})")
     last = MARGIN_BINS - 1
