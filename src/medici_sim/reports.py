@@ -97,11 +97,15 @@ class TuneReport(_Answer):
 
 @dataclass(frozen=True)
 class SweepReport(_Answer):
-    """``sweep``'s answer: per point and strategy (``strategies``) and per point (``points``)."""
+    """``sweep``'s answer: per point and strategy (``strategies``), per point (``points``), how the
+    games went at each point (``metrics``) and each metric's paired change from the previous
+    point along the first rule (``metric_changes``)."""
 
     strategies: pd.DataFrame
     points: pd.DataFrame
     summary: dict
+    metrics: pd.DataFrame | None = None
+    metric_changes: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,8 @@ class DesignReport(_Answer):
     verdict: str
     trials: pd.DataFrame
     summary: dict
+    metrics: pd.DataFrame | None = None  # how the fresh games went under the base and the best rules
+    metric_changes: pd.DataFrame | None = None  # each metric's change on the fresh games, best minus base, paired
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from ..core.registry import Game
 SEARCH_BUDGETS = (4, 16)  # rollouts per choice of the two search levels
 SEARCH_GAMES_SHARE = (0.02, 0.005)  # the share of --games each search level plays (at least MIN_SEARCH_GAMES)
 MIN_SEARCH_GAMES = 120
-NOT_HEURISTICS = ("random", "search", "strong")
+NOT_HEURISTICS = ("random", "search", "strong")  # the levels' heuristics: the strategies asked for, less these
 STRONG = "strong"  # the strategy of the strongest level, where the game registers it
-STRONG_GAMES_SHARE = 0.25  # the share of --games the strong level plays (at least MIN_SEARCH_GAMES)  # the levels' heuristics: the strategies asked for, less these
+STRONG_GAMES_SHARE = 0.25  # the share of --games the strong level plays (at least MIN_SEARCH_GAMES)
 
 
 @dataclass(frozen=True)

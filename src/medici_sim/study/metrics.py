@@ -119,7 +119,8 @@ def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataF
 
 # ---------------------------------------------------------------- in words
 
-def _percent(row: pd.Series, name: str) -> str:
+def percent_with_interval(row: pd.Series, name: str) -> str:
+    """A share with its 95% interval in words: "x% (low-high)"."""
     return f"{100 * row[name]:.1f}% ({100 * row[name + '_ci_low']:.1f}-{100 * row[name + '_ci_high']:.1f})"
 
 
@@ -149,14 +150,15 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
     for _, row in frame.iterrows():
         if len(frame) > 1:
             lines.append(f"  {configuration_label(row)}, {row['games']:,} games")
-        ran_out = f"; days run out {_percent(row, 'ran_out_day_share')}" if "ran_out_day_share" in row else ""
+        ran_out = (f"; days run out {percent_with_interval(row, 'ran_out_day_share')}" if "ran_out_day_share" in row
+                   else "")
         figures = [
-            ("leader after day 1 did not win (comeback)", _percent(row, "comeback_after_day1")),
-            ("leader after day 2 did not win (comeback)", _percent(row, "comeback_after_day2")),
+            ("leader after day 1 did not win (comeback)", percent_with_interval(row, "comeback_after_day1")),
+            ("leader after day 2 did not win (comeback)", percent_with_interval(row, "comeback_after_day2")),
             ("lead changes per game (days 2 and 3)", _number(row, "lead_changes")),
             ("winning margin in florins", f"mean {_number(row, 'margin', 1)}; median {row['margin_p50']:.0f}; "
                                           f"90% at most {row['margin_p90']:.0f}"),
-            ("share of games with joint winners", _percent(row, "shared_win_games")),
+            ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
             (f"{unit} per game", _number(row, length, 1) + ran_out),
         ]
         lines += [f"    {label:42} {value}" for label, value in figures]

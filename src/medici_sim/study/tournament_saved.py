@@ -21,9 +21,9 @@ from ..core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, STA
 from ..core.checkpoint import SavedFormat
 from ..core.driver import MAX_GAMES, SeatStrategy
 from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_rules, valid_strategies
+from ..core.pairing import paired_metrics
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_matrix, int_vector, show, whole_number
-from ..core.pairing import paired_metrics
 from ..core.totals_check import TotalsRules, check_paired_metric_sq, check_pairs, check_same_sums
 from .tournament import lineups
 
