@@ -116,5 +116,26 @@ def test_out_holds_the_metrics_table_and_the_text_tells_how_the_games_went(capsy
     assert (tmp_path / "run-metrics.csv").exists()
 
 
+def test_compare_tells_how_each_strategy_played(capsys, tmp_path):
+    """compare's strategy_metrics: per strategy, the games it trailed after day 1 and how often it
+    then won (its own Wilson interval: different games for each strategy, so labelled independent),
+    and its decision statistics."""
+    out = tmp_path / "compare.json"
+    code, stdout, err = run(capsys, "compare", "-p", "3", "-s", "random,greedy,expert", "-n", "600", "-q",
+                            "--out", str(out))
+    assert code == 0, err
+    document = json.loads(out.read_text())
+    rows = {row["strategy"]: row for row in document["strategy_metrics"]}
+    assert set(rows) == {"random", "greedy", "expert"}
+    for row in rows.values():
+        assert 0 < row["trailed_day1"] < row["games"] == 600
+        low, high = wilson_interval(round(row["comeback_when_trailing_day1"] * row["trailed_day1"]),
+                                    row["trailed_day1"])
+        assert (row["comeback_when_trailing_day1_ci_low"], row["comeback_when_trailing_day1_ci_high"]) == \
+            pytest.approx((low, high))
+        assert {"reveals_per_turn", "cards_taken_per_turn", "free_take_share"} <= set(row)
+    assert "How each strategy played" in stdout and "independent" in stdout
+
+
 def test_the_text_skips_a_game_that_counts_no_metrics():
     assert how_the_games_went(medici_sim.study.metrics.metrics_frame([{"games": 10}])) == ""

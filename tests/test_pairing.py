@@ -3,6 +3,7 @@ games, and its paired sums are those of each game's pair of outcomes."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from medici_sim.core import accounting as acc
@@ -56,6 +57,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     from medici_sim.core.specs import parse_strategy_list
     from medici_sim.core.stats import Z95
     from medici_sim.study import studies
+    from medici_sim.study.metrics import metric_changes
     from medici_sim.study.tournament import CONFIG_BLOCK, LINEUP_BLOCK
 
     study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), variant=None,
@@ -65,7 +67,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     tables, _ = studies.balance_answer(tournaments, study)
     standard, bonus20 = tournaments
     differences: dict[str, list[int]] = {label: [] for label in standard.labels}
-    seat1 = []
+    seat1, metrics = [], []
     for k, lineup in enumerate(standard.lineups):
         kernels = [Kernel(RunConfig(deck=None, players=3, strategies=lineup, games=1, seed=4, variant=variant,
                                     seating="rotate", threads=1, kernel_strategies=("random", "greedy", "collector",
@@ -77,6 +79,8 @@ def test_balance_changes_are_paired_game_by_game(spec):
             for label in dict.fromkeys(s.label for s in lineup):
                 differences[label].append(sum(int(d[slot]) for slot, s in enumerate(lineup) if s.label == label))
             seat1.append(int(b.seat[0, acc.STAT_WIN60] - a.seat[0, acc.STAT_WIN60]))
+            counters = [acc.RUN_COMEBACK_DAY1, acc.RUN_MARGIN]
+            metrics.append(b.run[counters] - a.run[counters])
     rows = tables["strategies"].set_index("strategy")
     per = dict(zip(standard.labels, standard.strategy_stats[:, acc.STAT_GAMES], strict=True))
     for label, x in differences.items():
@@ -90,3 +94,9 @@ def test_balance_changes_are_paired_game_by_game(spec):
     assert seat["seat1_change"] == pytest.approx(x.mean(), abs=1e-12)
     assert seat["seat1_change_ci_high"] - seat["seat1_change"] == pytest.approx(
         Z95 * x.std(ddof=1) / np.sqrt(len(x)), abs=1e-12)
+    # the designer metrics' changes (study.metrics), paired the same way: each game's difference
+    changes = pd.DataFrame(metric_changes(standard, bonus20)).set_index("metric")
+    for name, x in zip(("comeback_after_day1", "margin"), np.array(metrics, float).T, strict=True):
+        assert changes.loc[name, "difference"] == pytest.approx(x.mean(), abs=1e-12)
+        assert changes.loc[name, "difference_ci_high"] - changes.loc[name, "difference"] == pytest.approx(
+            Z95 * x.std(ddof=1) / np.sqrt(len(x)), abs=1e-12)

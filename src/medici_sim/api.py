@@ -194,7 +194,8 @@ def compare_report(study: studies.Study, tournaments: list, complete: bool) -> C
     tables = studies.compare_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
     return CompareReport(**tables, summary=studies.summary(played, study, complete),
-                         metrics=_study_metrics(study, tournaments))
+                         metrics=_study_metrics(study, tournaments),
+                         strategy_metrics=metrics.strategy_metrics(tournaments, _deck_labels(study, tournaments)))
 
 
 def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:

@@ -57,6 +57,7 @@ class CompareReport(_Answer):
     head_to_head: pd.DataFrame
     summary: dict
     metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
+    strategy_metrics: pd.DataFrame | None = None  # how each strategy played: comebacks when trailing, decisions
 
 
 @dataclass(frozen=True)

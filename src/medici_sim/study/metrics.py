@@ -27,10 +27,11 @@ from ..core.accounting import (
     RUN_MARGIN_HISTOGRAM,
     RUN_MARGIN_SQ,
     RUN_SHARED_WIN_GAMES,
+    STAT_TRAILED_DAY1,
 )
 from ..core.pairing import paired_metrics
-from ..core.registry import Game
-from ..core.stats import mean_interval, wilson_interval
+from ..core.registry import Game, get_game
+from ..core.stats import mean_interval, stat_frame, wilson_interval
 from .analysis import paired_interval
 
 MARGIN_QUANTILES = {"margin_p25": 0.25, "margin_p50": 0.5, "margin_p75": 0.75, "margin_p90": 0.9}
@@ -115,6 +116,46 @@ def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataF
     each tournament's deck)."""
     return metrics_frame([{"rules": t.variant, "players": t.players, "deck": label, **metric_row(t.run, t.game_def)}
                           for t, label in zip(tournaments, deck_labels, strict=True) if t.games > 0])
+
+
+STRATEGY_METRICS_TABLE = "strategy_metrics"  # compare: how each strategy played
+
+
+def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
+    """compare's per-strategy table: the games each strategy trailed after day 1 and how often
+    it then won (a Wilson 95% interval on those games), and its decision statistics (the game's
+    ``stat_columns``), per tournament that played games."""
+    parts = []
+    for t, label in zip(tournaments, deck_labels, strict=True):
+        if t.games == 0:
+            continue
+        stats = stat_frame(t.strategy_stats, t.game_def)
+        parts.append(pd.DataFrame({"players": t.players, "deck": label, "strategy": t.labels,
+                                   "games": stats["games"], "trailed_day1": t.strategy_stats[:, STAT_TRAILED_DAY1],
+                                   **{c: stats[c] for c in _with_interval("comeback_when_trailing_day1")},
+                                   **{c.name: stats[c.name] for c in t.game_def.stat_columns}}))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
+    """How each strategy played, per configuration: how often it won after trailing on day 1,
+    and its decision statistics (the game's ratios: per turn, per lot ...). Each rate rests on the
+    games that strategy trailed in, so two strategies' rates are separate estimates on different
+    games, not a paired comparison."""
+    if frame is None or frame.empty:
+        return ""
+    game = get_game(game_name)
+    decisions = [c.name for c in game.stat_columns if c.kind == "ratio"]
+    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it trailed in",
+             "after day 1: different games for each, so two strategies' rates are independent estimates, not paired)"]
+    for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
+        lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
+        for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
+            row = pd.Series(row._asdict())
+            figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
+            lines.append(f"    {row['strategy']:12} won {percent_with_interval(row, 'comeback_when_trailing_day1')} "
+                         f"of {int(row['trailed_day1']):,} games trailing after day 1; {figures}")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- in words

@@ -10,7 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .metrics import configuration_label, differences_text, how_the_games_went, percent_with_interval
+from .metrics import (
+    configuration_label,
+    differences_text,
+    how_the_games_went,
+    percent_with_interval,
+    strategies_text,
+)
 from .plots import _pyplot, _writer
 from .report import Report, Section
 
@@ -105,14 +111,20 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
 
 
 def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratings: pd.DataFrame,
-                 head_to_head: pd.DataFrame, metrics: pd.DataFrame | None, figure=None, ladder=None) -> Report:
-    """compare's page (``figure``: its --plot figure; ``ladder``: a ladder's section)."""
+                 head_to_head: pd.DataFrame, metrics: pd.DataFrame | None, figure=None, ladder=None,
+                 strategy_metrics: pd.DataFrame | None = None, game_name: str = "") -> Report:
+    """compare's page (``figure``: its --plot figure; ``ladder``: a ladder's section;
+    ``strategy_metrics``: how each strategy played, study.metrics)."""
     best = ", ".join(f"{players} players: {group.iloc[0]['strategy']}" for players, group in
                      strategies.groupby("players", sort=True)) if "players" in strategies else ""
     sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies)]),
                 Section("Ratings and head to head", tables=[("Bradley-Terry ratings", ratings),
                                                              ("Head to head", head_to_head)],
                         figures=[figure] if figure is not None else [])]
+    if strategy_metrics is not None and not strategy_metrics.empty:
+        sections.append(Section("How each strategy played", strategies_text(strategy_metrics, game_name),
+                                [("Comebacks when trailing after day 1 and decisions (95% intervals)",
+                                  strategy_metrics)]))
     sections += [s for s in (_metrics_section(metrics), ladder) if s is not None]
     return Report(title=f"{game_title}: which strategy is best?",
                   question="Which strategy is best, and by how much?",
