@@ -54,7 +54,7 @@ def test_the_page_needs_no_network(pages):
 def test_the_balance_page_answers_with_the_verdict(pages):
     text = pages[1].read_text()
     assert "does bonus20 change the balance?" in text and "Answer:</strong> With 4 players" in text
-    assert "bonus20 minus standard (1,200 games, paired: the same games under both)" in text  # metric changes
+    assert "bonus20 minus standard\n    1,200 games, paired: the same games under both" in text  # metric changes
     assert "Their changes between the rules" in text and "difference_ci_low" not in text  # joined as intervals
 
 

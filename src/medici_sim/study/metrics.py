@@ -154,7 +154,9 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
             row = pd.Series(row._asdict())
             figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
             lines.append(f"    {row['strategy']:12} won {percent_with_interval(row, 'comeback_when_trailing_day1')} "
-                         f"of {int(row['trailed_day1']):,} games trailing after day 1; {figures}")
+                         f"of {int(row['trailed_day1']):,} games trailing after day 1")
+            if figures:
+                lines.append(f"    {'':12} {figures}")
     return "\n".join(lines)
 
 
@@ -262,7 +264,8 @@ def differences_text(changes: pd.DataFrame) -> str:
                                                                   sort=False):
         how = "paired: the same games under both" if group["paired"].all() else "independent: different games"
         where = f"{players} players" + (f", deck {deck}" if deck else "")
-        lines.append(f"  {where}: {second} minus {first} ({int(group['games'].iloc[0]):,} games, {how})")
+        lines.append(f"  {where}: {second} minus {first}")
+        lines.append(f"    {int(group['games'].iloc[0]):,} games, {how}")
         for row in group.itertuples(index=False):
             words, scale, unit = _change_words(row.metric)
             d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
