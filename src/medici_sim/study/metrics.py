@@ -121,6 +121,12 @@ def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataF
 STRATEGY_METRICS_TABLE = "strategy_metrics"  # compare: how each strategy played
 
 
+def strategy_metric_columns(game: Game) -> list[str]:
+    """The columns of compare's ``strategy_metrics`` for ``game``, in order."""
+    return (["players", "deck", "strategy", "games", "trailed_day1", *_with_interval("comeback_when_trailing_day1")]
+            + [c.name for c in game.stat_columns])
+
+
 def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
     """compare's per-strategy table: the games each strategy trailed after day 1 and how often
     it then won (a Wilson 95% interval on those games), and its decision statistics (the game's
@@ -130,10 +136,9 @@ def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.Da
         if t.games == 0:
             continue
         stats = stat_frame(t.strategy_stats, t.game_def)
-        parts.append(pd.DataFrame({"players": t.players, "deck": label, "strategy": t.labels,
-                                   "games": stats["games"], "trailed_day1": t.strategy_stats[:, STAT_TRAILED_DAY1],
-                                   **{c: stats[c] for c in _with_interval("comeback_when_trailing_day1")},
-                                   **{c.name: stats[c.name] for c in t.game_def.stat_columns}}))
+        stats = stats.assign(players=t.players, deck=label, strategy=t.labels,
+                             trailed_day1=t.strategy_stats[:, STAT_TRAILED_DAY1])
+        parts.append(stats[strategy_metric_columns(t.game_def)])
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
@@ -146,8 +151,8 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
         return ""
     game = get_game(game_name)
     decisions = [c.name for c in game.stat_columns if c.kind == "ratio"]
-    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it trailed in",
-             "after day 1: different games for each, so two strategies' rates are independent estimates, not paired)"]
+    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it",
+             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]
     for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
         lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
         for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
