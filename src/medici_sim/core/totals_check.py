@@ -21,14 +21,14 @@
   products of credits, never negative);
 - run: outright games <= win margin <= the scores' total (no margin without an outright win);
 - the designer metrics (``accounting.record_metrics_nb``; all zero for a game that does not
-  count them): the margin histogram adds up to G; joint-win games are exactly the games no
-  one won outright, and no more of them than games of margin 0 ... at least those; comebacks
-  after day 1 and day 2 each within [0, G], the ones after day 1 no more than the trailing
-  seats' wins; the margin at least the win margin (equal on outright wins), and the margin's
-  and length's and lead changes' sums against their squares: S <= S2 (whole numbers),
-  S**2 <= S2 G (Cauchy), and the margin's sums within what its histogram allows (exact below
-  its last bin); per row, games trailed after day 1 within [0, N] and those won no more than
-  them or than the row's wins, and over the seat rows at most players - 1 trailing per game;
+  count them): the margin histogram adds up to G; the joint-win games are exactly the games
+  no one won outright, and at least the games of margin 0; comebacks after day 1 and after
+  day 2 at most G each, those after day 1 at most the trailing seats' wins; the margin's,
+  the length's and the lead changes' sums against their squares, S <= S2 (whole numbers) and
+  S**2 <= S2 G (Cauchy); the margin's sums what its histogram gives (exactly below its last
+  bin, at least that bin's floor in it) and at least the outright wins' margin; per row, the
+  games trailed after day 1 at most N and those then won at most these and the row's wins;
+  over the seat rows, at most players - 1 seats trailing per game;
 - paired metric sums (``check_paired_metric_sq``: two rules on the same games, the squares of
   each game's difference of a metric counter): D**2 <= sq G (Cauchy), sq of D's parity, and
   no more than the two runs' squares allow;
@@ -69,8 +69,8 @@ from .pairing import paired_metrics
 from .registry import Game
 from .saved import Invalid
 
-# A metric counter's sum of squares, where the run counts one (else a game adds at most
-# ``_per_game_most`` to it: 1 for a yes-or-no counter, the days for the days that ran out).
+# A metric counter's sum of squares, where the run counts one (check_paired_metric_sq bounds the
+# others by what a game adds at most: 1 to a yes-or-no counter, the days to the days run out).
 _SQUARES = {RUN_LEAD_CHANGES: RUN_LEAD_CHANGES_SQ, RUN_MARGIN: RUN_MARGIN_SQ, RUN_LENGTH: RUN_LENGTH_SQ}
 
 

@@ -218,13 +218,13 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
 METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
 CHANGE_COLUMNS = ["players", "deck", "first", "second", "metric", "games", "first_value", "second_value",
                   "difference", "difference_ci_low", "difference_ci_high", "paired", "significant"]
-# How each paired metric reads in words: (words, scale, unit); the game's length by its unit.
+# How each paired metric reads in words: (words, scale, unit); the game's length (turns_per_game,
+# lots_per_game) by its own name.
 CHANGE_WORDS = {"comeback_after_day1": ("comebacks after day 1", 100, "points"),
                 "comeback_after_day2": ("comebacks after day 2", 100, "points"),
                 "lead_changes": ("lead changes per game", 1, ""),
                 "margin": ("winning margin", 1, "florins"),
                 "shared_win_games": ("share with joint winners", 100, "points"),
-                "length": ("per game", 1, ""),
                 "ran_out_day_share": ("days run out", 100, "points")}
 
 
@@ -233,8 +233,9 @@ def metric_changes(base, other, deck: str = "") -> list[dict]:
     games under other rules (``other`` follows ``base``: ``Tournament.paired_metric_sq``), with
     its 95% interval from each game's difference (``analysis.paired_interval``)."""
     game, games = base.game_def, base.games
-    if games == 0 or other.games != games or base.run[RUN_MARGIN_HISTOGRAM:].sum() == 0:
-        return []
+    counted = base.run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
+    if games == 0 or other.games != games or not counted:
+        return []  # nothing played, or a game whose kernel counts no metrics
     rows = []
     for (name, counter), square in zip(paired_metrics(game), other.paired_metric_sq, strict=True):
         per = game.days * games if name == "ran_out_day_share" else games
@@ -260,17 +261,16 @@ def _change_words(metric: str) -> tuple[str, int, str]:
 
 def differences_text(changes: pd.DataFrame) -> str:
     """How the metrics differ between two rule sets, per configuration: each difference with
-    its 95% interval, paired (the same games under both rules) or, where the games differ,
-    labelled as independent."""
+    its 95% interval, paired (``metric_changes``: the same games under both rules), and the
+    games it rests on."""
     if changes is None or changes.empty:
         return ""
     lines = []
     for (players, deck, first, second), group in changes.groupby(["players", "deck", "first", "second"],
                                                                   sort=False):
-        how = "paired: the same games under both" if group["paired"].all() else "independent: different games"
         where = f"{players} players" + (f", deck {deck}" if deck else "")
         lines.append(f"  {where}: {second} minus {first}")
-        lines.append(f"    {int(group['games'].iloc[0]):,} games, {how}")
+        lines.append(f"    {int(group['games'].iloc[0]):,} games, paired: the same games under both")
         for row in group.itertuples(index=False):
             words, scale, unit = _change_words(row.metric)
             d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
