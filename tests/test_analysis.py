@@ -34,15 +34,17 @@ from medici_sim.study.analysis import (
     strategy_table,
     verdict,
 )
-from medici_sim.study.metrics import metric_columns
+from medici_sim.study.metrics import CHANGE_COLUMNS, metric_columns, strategy_metric_columns
 from medici_sim.study.tournament import Tournament
 
 BALANCE_COLUMNS = balance_columns("standard", "bonus20")  # the card game's balance (its balance_variants)
 Z = float(norm.ppf(0.975))  # 1.95996..., computed independently of stats.Z95
 
 COMPARE_TABLES = {"strategies": STRATEGY_TABLE_COLUMNS, "ratings": RATING_COLUMNS,
-                  "head_to_head": HEAD_TO_HEAD_COLUMNS, "metrics": metric_columns(get_game("card"))}
-BALANCE_TABLES = {"strategies": BALANCE_COLUMNS, "rules": RULES_COLUMNS, "metrics": metric_columns(get_game("card"))}
+                  "head_to_head": HEAD_TO_HEAD_COLUMNS, "metrics": metric_columns(get_game("card")),
+                  "strategy_metrics": strategy_metric_columns(get_game("card"))}
+BALANCE_TABLES = {"strategies": BALANCE_COLUMNS, "rules": RULES_COLUMNS, "metrics": metric_columns(get_game("card")),
+                  "metric_changes": CHANGE_COLUMNS}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

@@ -28,7 +28,15 @@ from hypothesis import strategies as st
 from medici_sim.cli import main
 from medici_sim.core import checkpoint, identity, output, totals_check
 from medici_sim.core.accounting import (
+    MARGIN_BINS,
+    N_COMMON_STATS,
+    RUN_COMEBACK_DAY1,
+    RUN_COMEBACK_DAY2,
     RUN_GAMES,
+    RUN_LEAD_CHANGES_SQ,
+    RUN_MARGIN,
+    RUN_MARGIN_HISTOGRAM,
+    RUN_SHARED_WIN_GAMES,
     RUN_WIN_MARGIN,
     STAT_BONUS,
     STAT_GAMES,
@@ -38,6 +46,8 @@ from medici_sim.core.accounting import (
     STAT_SCORE_SQ,
     STAT_SHARED,
     STAT_SHIP,
+    STAT_TRAILED_DAY1,
+    STAT_TRAILED_DAY1_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
 )
@@ -493,8 +503,54 @@ STUDY_RULES = [
 ]
 
 
-@pytest.mark.parametrize("name,change,expected", RUN_RULES + STUDY_RULES,
-                         ids=[f"{i}-{r[0]}" for i, r in enumerate(RUN_RULES + STUDY_RULES)])
+def _run_counter(counter, value):
+    return _set(["progress", "totals", "run", counter], value)
+
+
+def _no_trailing_wins(document):
+    """No seat that trailed after day 1 ever won, by seat and by slot alike (their sums agree)."""
+    for key in ("seat", "slot"):
+        for row in document["progress"]["totals"][key]:
+            row[STAT_TRAILED_DAY1_WON] = 0
+
+
+def _all_margins_zero(document):
+    """Every game in the histogram's bin of margin 0: more than the games with joint winners."""
+    run = document["progress"]["totals"]["run"]
+    run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS] = [run[RUN_GAMES]] + [0] * (MARGIN_BINS - 1)
+
+
+def _paired_metric(i, value):
+    return _set(["progress", "tournaments", i, "paired_metric_sq"], value)
+
+
+def _beyond_metric_squares(document):
+    """A yes-or-no metric's paired squares above its two totals (its parity kept)."""
+    follower, leader = document["progress"]["tournaments"][3], document["progress"]["tournaments"][2]
+    follower["paired_metric_sq"][0] = follower["run"][RUN_COMEBACK_DAY1] + leader["run"][RUN_COMEBACK_DAY1] + 2
+
+
+METRIC_RULES = [  # the designer metrics (core.totals_check.check_run_metrics, check_paired_metric_sq)
+    ("run", _run_counter(RUN_MARGIN_HISTOGRAM + 5, lambda v: v + 1), "the margin histogram counts 3001 games"),
+    ("run", _all_margins_zero, "is 3000 games of margin 0, but only"),
+    ("run", _run_counter(RUN_SHARED_WIN_GAMES, lambda v: v + 1), "games with joint winners, but no one won"),
+    ("run", _run_counter(RUN_COMEBACK_DAY2, 3001), "is 3001 comebacks in 3000 games"),
+    ("run", _no_trailing_wins, "comebacks after day 1, but seats that trailed after day 1 won 0 times"),
+    ("run", _run_counter(RUN_LEAD_CHANGES_SQ, 0), f"totals.run[{RUN_LEAD_CHANGES_SQ}] is 0, impossible for 3000"),
+    ("run", _run_counter(RUN_MARGIN, lambda v: v + 1), "but the margin histogram adds up to"),
+    ("run", _seat(1, STAT_TRAILED_DAY1, 3001), f"totals.seat[1][{STAT_TRAILED_DAY1}] is 3001, but the row counts"),
+    ("run", _row(("slot", 2), STAT_TRAILED_DAY1_WON=5000), f"totals.slot[2][{STAT_TRAILED_DAY1_WON}] is"),
+    ("classic", _run_counter(RUN_COMEBACK_DAY1, 1001), "is 1001 comebacks in 1000 games"),
+    ("balance", _paired_metric(0, lambda sums: [1] + sums[1:]), "paired sums, but the tournament follows no other"),
+    ("balance", _paired_metric(3, lambda sums: sums[:3] + [0] + sums[4:]), "tournaments[3].paired_metric_sq[3] is 0"),
+    ("balance", _paired_metric(3, lambda sums: [sums[0] + 1] + sums[1:]), "tournaments[3].paired_metric_sq[0] is"),
+    ("balance", _beyond_metric_squares, "tournaments[3].paired_metric_sq[0] is"),
+    ("balance", _paired_metric(1, [0]), "tournaments[1].paired_metric_sq has 1"),
+]
+
+
+@pytest.mark.parametrize("name,change,expected", RUN_RULES + STUDY_RULES + METRIC_RULES,
+                         ids=[f"{i}-{r[0]}" for i, r in enumerate(RUN_RULES + STUDY_RULES + METRIC_RULES)])
 def test_each_rule_refuses_its_breach(genuine, tmp_path, name, change, expected):
     if name not in genuine:
         pytest.skip(f"no {name} checkpoint (game not registered)")
@@ -549,7 +605,7 @@ def _rules(players: int):
 
 
 def _win_row(games, outright, shared, win60, win60_sq):
-    row = [0] * 10
+    row = [0] * N_COMMON_STATS
     row[STAT_GAMES], row[STAT_OUTRIGHT], row[STAT_SHARED] = games, outright, shared
     row[STAT_WIN60], row[STAT_WIN60_SQ] = win60, win60_sq
     return row

@@ -53,12 +53,15 @@ def test_each_trend_has_its_word(steps, word):
 def test_the_levels_go_from_random_to_search_and_take_one_more_in_one_place(monkeypatch):
     card = get_game("card")
     levels = ladder.ladder_levels(card, None, 10_000, tuned_shipped=True)
-    assert [lv.name for lv in levels] == ["random", "heuristics", "tuned", "search-4", "search-16"]
+    assert [lv.name for lv in levels] == ["random", "heuristics", "tuned", "search-4", "search-16", "strong"]
+    assert levels[-1].strategies == ("strong",) and levels[3].games < levels[-1].games < 10_000  # every seat strong
+    beside = ladder.ladder_levels(card, None, 10_000, tuned_shipped=True, with_random=False)[-1]
+    assert beside.strategies == (*levels[1].strategies, "strong")  # compare: strong among the heuristics
     assert levels[1].strategies == ("greedy", "collector", "cautious", "gambler", "expert")
     assert levels[3].strategies[1] == f"search:policy={card.built_ins.index('collector')},rollouts=4"
-    assert levels[3].stands_for == levels[1].strategies and levels[-1].games < levels[3].games < 10_000
+    assert levels[3].stands_for == levels[1].strategies and levels[4].games < levels[3].games < 10_000
     strong = ladder.Level("strong", ("expert",), ("expert",), 50)
-    monkeypatch.setattr(ladder, "EXTRA_LEVELS", [lambda game, heuristics, games: strong])
+    monkeypatch.setattr(ladder, "EXTRA_LEVELS", [lambda game, heuristics, games, alone: strong])
     assert ladder.ladder_levels(card, "greedy,expert".split(","), 100, False)[-1] is strong
     with pytest.raises(ValueError, match="at least two"):
         ladder.ladder_levels(card, ["random", "greedy"], 100, False)
@@ -66,8 +69,10 @@ def test_the_levels_go_from_random_to_search_and_take_one_more_in_one_place(monk
 
 @pytest.fixture
 def without_search(monkeypatch):
+    """The cheap levels only: search's and strong's kernels take long to compile."""
     monkeypatch.setattr(ladder, "SEARCH_BUDGETS", ())
     monkeypatch.setattr(ladder, "SEARCH_GAMES_SHARE", ())
+    monkeypatch.setattr(ladder, "EXTRA_LEVELS", [])
 
 
 @pytest.mark.usefixtures("without_search")

@@ -116,5 +116,53 @@ def test_out_holds_the_metrics_table_and_the_text_tells_how_the_games_went(capsy
     assert (tmp_path / "run-metrics.csv").exists()
 
 
+def test_compare_tells_how_each_strategy_played(capsys, tmp_path):
+    """compare's strategy_metrics: per strategy, the games it trailed after day 1 and how often it
+    then won (its own Wilson interval: different games for each strategy, so labelled independent),
+    and its decision statistics."""
+    out = tmp_path / "compare.json"
+    code, stdout, err = run(capsys, "compare", "-p", "3", "-s", "random,greedy,expert", "-n", "600", "-q",
+                            "--out", str(out))
+    assert code == 0, err
+    document = json.loads(out.read_text())
+    rows = {row["strategy"]: row for row in document["strategy_metrics"]}
+    assert set(rows) == {"random", "greedy", "expert"}
+    for row in rows.values():
+        assert 0 < row["trailed_day1"] < row["games"] == 600
+        low, high = wilson_interval(round(row["comeback_when_trailing_day1"] * row["trailed_day1"]),
+                                    row["trailed_day1"])
+        assert (row["comeback_when_trailing_day1_ci_low"], row["comeback_when_trailing_day1_ci_high"]) == \
+            pytest.approx((low, high))
+        assert {"reveals_per_turn", "cards_taken_per_turn", "free_take_share"} <= set(row)
+    assert "How each strategy played" in stdout and "independent" in stdout
+
+
 def test_the_text_skips_a_game_that_counts_no_metrics():
     assert how_the_games_went(medici_sim.study.metrics.metrics_frame([{"games": 10}])) == ""
+
+
+def test_the_metrics_page_shows_the_saved_measurement():
+    """docs/metrics.md's closing tables are printed from docs/metrics-measured.json by
+    scripts/metrics_tables.py (docs/generate_outputs.py's blocks): both games at every player
+    count under random and expert play, and the card game's bonus20 ladder at 4 players with
+    every level, strong included."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    saved = json.loads((root / "docs" / "metrics-measured.json").read_text())
+    rows = {(row["game"], row["play"], row["players"]) for row in saved["metrics"]}
+    assert rows == {(game, play, n) for game, counts in (("card", range(2, 7)), ("classic", range(3, 7)))
+                    for play in ("random", "expert") for n in counts}
+    levels = list(dict.fromkeys(row["level"] for row in saved["ladder"]))
+    assert levels == ["random", "heuristics", "tuned", "search-4", "search-16", "strong"]
+    spec = importlib.util.spec_from_file_location("generate_outputs", root / "docs" / "generate_outputs.py")
+    docs = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, docs)
+    spec.loader.exec_module(docs)
+    page = root / "docs" / "metrics.md"
+    blocks = [b for b in docs.parse(page) if "metrics_tables.py" in b.argument]
+    assert len(blocks) == 2
+    for block in blocks:
+        assert docs.body(page.read_text(), block) == docs.produce(block), block.name

@@ -3,11 +3,12 @@ games, and its paired sums are those of each game's pair of outcomes."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from medici_sim.core import accounting as acc
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
-from medici_sim.core.pairing import PairedKernel
+from medici_sim.core.pairing import PairedKernel, metric_counters
 
 GAMES = 900
 
@@ -33,12 +34,17 @@ def test_paired_kernel_plays_both_runs_and_sums_each_games_differences(game, pla
     kernels = [Kernel(config) for config in (config_a, config_b)]
     cross = np.zeros((players, players), np.int64)
     seat_sq = np.zeros(players, np.int64)
+    counters = metric_counters(kernels[0].game)  # the designer metrics' per-game counters, paired too
+    metric_sq = np.zeros(len(counters), np.int64)
     for index in range(77, 77 + GAMES):
         a, b = (k.play(index, 1) for k in kernels)
         d = b.slot[:, acc.STAT_WIN60] - a.slot[:, acc.STAT_WIN60]
         cross += np.outer(d, d)
         seat_sq += (b.seat[:, acc.STAT_WIN60] - a.seat[:, acc.STAT_WIN60]) ** 2
+        metric_sq += (b.run[counters] - a.run[counters]) ** 2
     assert np.array_equal(paired.cross, cross) and np.array_equal(paired.seat_sq, seat_sq)
+    assert np.array_equal(paired.metric_sq, metric_sq)
+    assert metric_sq.any() == (variants[0] != variants[1])  # (at 2 players bonus20 changes margins, not wins)
     assert cross.any() == (players == 4)  # bonus20 changed some 4-player game; the same rules none
 
 
@@ -51,6 +57,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     from medici_sim.core.specs import parse_strategy_list
     from medici_sim.core.stats import Z95
     from medici_sim.study import studies
+    from medici_sim.study.metrics import metric_changes
     from medici_sim.study.tournament import CONFIG_BLOCK, LINEUP_BLOCK
 
     study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), variant=None,
@@ -60,7 +67,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     tables, _ = studies.balance_answer(tournaments, study)
     standard, bonus20 = tournaments
     differences: dict[str, list[int]] = {label: [] for label in standard.labels}
-    seat1 = []
+    seat1, metrics = [], []
     for k, lineup in enumerate(standard.lineups):
         kernels = [Kernel(RunConfig(deck=None, players=3, strategies=lineup, games=1, seed=4, variant=variant,
                                     seating="rotate", threads=1, kernel_strategies=("random", "greedy", "collector",
@@ -72,6 +79,8 @@ def test_balance_changes_are_paired_game_by_game(spec):
             for label in dict.fromkeys(s.label for s in lineup):
                 differences[label].append(sum(int(d[slot]) for slot, s in enumerate(lineup) if s.label == label))
             seat1.append(int(b.seat[0, acc.STAT_WIN60] - a.seat[0, acc.STAT_WIN60]))
+            counters = [acc.RUN_COMEBACK_DAY1, acc.RUN_MARGIN]
+            metrics.append(b.run[counters] - a.run[counters])
     rows = tables["strategies"].set_index("strategy")
     per = dict(zip(standard.labels, standard.strategy_stats[:, acc.STAT_GAMES], strict=True))
     for label, x in differences.items():
@@ -85,3 +94,9 @@ def test_balance_changes_are_paired_game_by_game(spec):
     assert seat["seat1_change"] == pytest.approx(x.mean(), abs=1e-12)
     assert seat["seat1_change_ci_high"] - seat["seat1_change"] == pytest.approx(
         Z95 * x.std(ddof=1) / np.sqrt(len(x)), abs=1e-12)
+    # the designer metrics' changes (study.metrics), paired the same way: each game's difference
+    changes = pd.DataFrame(metric_changes(standard, bonus20)).set_index("metric")
+    for name, x in zip(("comeback_after_day1", "margin"), np.array(metrics, float).T, strict=True):
+        assert changes.loc[name, "difference"] == pytest.approx(x.mean(), abs=1e-12)
+        assert changes.loc[name, "difference_ci_high"] - changes.loc[name, "difference"] == pytest.approx(
+            Z95 * x.std(ddof=1) / np.sqrt(len(x)), abs=1e-12)

@@ -18,17 +18,19 @@ NETWORK = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|@import|url\(
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    """A main run's page and a balance's page (small runs), and what the commands printed."""
+    """A main run's page, a balance's page and a sweep's page (small runs)."""
     folder = tmp_path_factory.mktemp("report")
-    main, balance = folder / "run.html", folder / "balance.html"
+    main, balance, sweep = folder / "run.html", folder / "balance.html", folder / "sweep.html"
     for args in (["-p", "4", "-s", "greedy,random,greedy,random", "--seating", "rotate", "-n", "2000", "-q",
                   "--seed", "7", "--report", str(main)],
-                 ["balance", "-p", "4", "-n", "1200", "-q", "--report", str(balance)]):
+                 ["balance", "-p", "4", "-n", "1200", "-q", "--report", str(balance)],
+                 ["sweep", "--rule", "big_bonus=0..40:20", "--rules", "bonus20", "-p", "3", "-s", "greedy,collector",
+                  "-n", "600", "-q", "--report", str(sweep)]):
         try:
             cli(args)
         except SystemExit as stop:
             assert stop.code in (0, None)
-    return main, balance
+    return main, balance, sweep
 
 
 def test_the_page_holds_every_section_in_order(pages):
@@ -52,6 +54,18 @@ def test_the_page_needs_no_network(pages):
 def test_the_balance_page_answers_with_the_verdict(pages):
     text = pages[1].read_text()
     assert "does bonus20 change the balance?" in text and "Answer:</strong> With 4 players" in text
+    assert "bonus20 minus standard\n    1,200 games, paired: the same games under both" in text  # metric changes
+    assert "Their changes between the rules" in text and "difference_ci_low" not in text  # joined as intervals
+
+
+def test_the_sweep_page_answers_along_the_rule(pages):
+    text = pages[2].read_text()
+    order = ["Question:</strong> How do the win rates", "Answer:</strong> At 3 players, as big_bonus goes from 0 to 40",
+             "Win rates along the rule", "Seats and spreads", "How the games went along the rule",
+             "Designer metrics at each point", "Their changes from the previous point", "How to reproduce it",
+             "medici-sim sweep --rule big_bonus=0..40:20"]
+    assert [text.index(part) for part in order] == sorted(text.index(part) for part in order)
+    assert text.count("data:image/png;base64,") == 2  # the curves and the metrics along the rule
 
 
 def test_a_report_that_is_not_html_is_refused_in_one_line(capsys, tmp_path):
@@ -66,12 +80,13 @@ def _chromium() -> str | None:
 
 @pytest.mark.skipif(_chromium() is None, reason="no chromium here (Debian: apt-get install chromium; .ci/run "
                                                  "installs it)")
-def test_the_page_renders_in_a_real_browser(pages, tmp_path):
-    """Headless Chromium: a phone-width screenshot that is not blank, and the verdict's words in
-    the rendered page."""
+@pytest.mark.parametrize("which, answer", [(1, "With 4 players"), (2, "At 3 players")])
+def test_the_page_renders_in_a_real_browser(pages, tmp_path, which, answer):
+    """Headless Chromium: a phone-width screenshot that is not blank, and the answer's words in
+    the rendered page (balance's verdict, sweep's curves in words)."""
     from matplotlib.image import imread
 
-    page = pages[1]
+    page = pages[which]
     browser = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
     shot = tmp_path / "page.png"
     subprocess.run([*browser, "--window-size=412,1600", f"--screenshot={shot}", page.as_uri()], check=True,
@@ -80,6 +95,6 @@ def test_the_page_renders_in_a_real_browser(pages, tmp_path):
     assert pixels.std() > 0.05 and (pixels < 0.5).mean() > 0.005  # text and figures, not an empty page
     dom = subprocess.run([*browser, "--dump-dom", page.as_uri()], check=True, capture_output=True, text=True,
                          timeout=60).stdout
-    verdict = re.search(r"Answer:</strong> (With 4 players[^<]{20,80})", page.read_text()).group(1)
+    verdict = re.search(rf"Answer:</strong> ({answer}[^<]{{20,80}})", page.read_text()).group(1)
     assert html.unescape(verdict.split(";")[0]) in html.unescape(dom) and 'id="answer"' in dom
     assert np.asarray(pixels).shape[1] == 412

@@ -69,6 +69,26 @@ def test_sweep_points_are_the_single_runs_at_their_values(swept):
     assert (swept.points["seat_spread_ci_low"] <= swept.points["seat_spread"]).all()
 
 
+def test_sweep_metrics_are_the_single_runs_and_their_steps_are_paired(swept):
+    """Each point's designer metrics are those of one run of its rules (R25), and each metric's
+    change from the previous point is the difference of the two points' values, with an interval
+    from each game's difference: narrower than the two points' intervals taken as independent."""
+    metrics = swept.metrics.set_index("big_bonus")
+    assert list(metrics.index) == [0, 20, 40] and (metrics["games"] == 1200).all()
+    for value in (0, 40):
+        single = medici_sim.simulate(1200, players=3, strategies="random,greedy,random", seating="rotate",
+                                     variant=f"bonus20,big_bonus={value}").metrics.iloc[0]
+        for name in ("comeback_after_day1", "lead_changes_ci_high", "margin", "margin_p90", "turns_per_game"):
+            assert metrics.loc[value, name] == pytest.approx(single[name], abs=1e-12), name
+    changes = swept.metric_changes
+    assert list(changes["big_bonus"].unique()) == [20, 40] and changes["paired"].all()
+    margin = changes[changes["metric"] == "margin"].set_index("big_bonus").loc[40]
+    assert margin["difference"] == pytest.approx(metrics.loc[40, "margin"] - metrics.loc[20, "margin"])
+    paired = margin["difference_ci_high"] - margin["difference"]
+    independent = np.hypot(*(metrics.loc[v, "margin_ci_high"] - metrics.loc[v, "margin"] for v in (20, 40)))
+    assert 0 < paired < independent / 2
+
+
 def test_two_rules_and_a_list_element():
     """Two ranges make a grid; a list's element (R14's first place) keeps the base's other places."""
     report = medici_sim.sweep(["ship_payouts[0]=20..30:10", "bonus=5..10:5"], 300, **LINEUP)
@@ -126,18 +146,26 @@ def test_design_finds_a_planted_optimum(tmp_path):
     assert "brings bonus_lover's distance" in report.verdict and "closer to the target" in report.verdict
     best = report.remeasured[(report.remeasured["rules"] == "best") & (report.remeasured["strategy"] == "bonus_lover")]
     assert best["change_ci_low"].iloc[0] > 0 and best["games"].iloc[0] == 2000
+    assert list(report.metrics["rules"]) == ["standard", "bonus=20"]  # how the fresh games went under each
+    changes = report.metric_changes
+    assert changes["paired"].all() and (changes["games"] == 2000).all() and changes["significant"].any()
 
 
 def test_design_says_no_better_value_when_the_target_is_flat(capsys, tmp_path):
     """R19: with the big bonus off its value changes no game; the CLI writes its --out files."""
-    out = tmp_path / "design.json"
+    out, page = tmp_path / "design.json", tmp_path / "design.html"
     code, text, err = run(capsys, "design", "--rule", "big_bonus=0..40:10", "--target", "strategies", "-p", "2",
                           "-s", "random,greedy", "-n", "300", "--trials", "4", "--fresh-games", "600", "-q",
-                          "--out", str(out))
+                          "--out", str(out), "--report", str(page))
     assert code == 0, err
-    assert "No better value" in text
+    assert "No better value" in text and "How the games went (95% intervals)" in text
     document = json.loads(out.read_text())
-    assert {"summary", "remeasured", "scores", "trials"} <= set(document)
+    assert {"summary", "remeasured", "scores", "trials", "metrics", "metric_changes"} <= set(document)
+    assert len(document["metrics"]) == 1 and document["metric_changes"] == []  # the base rules are the best
+    html = page.read_text()
+    order = ["Question:", "Answer:</strong> No better value", "Fresh games", "How the games went", "The search",
+             "How to reproduce it", "--fresh-games 600"]
+    assert [html.index(part) for part in order] == sorted(html.index(part) for part in order)
     assert len({round(row["score"], 12) for row in document["trials"]}) == 1
 
 
@@ -147,6 +175,9 @@ def test_sweep_cli_writes_its_tables(capsys, tmp_path):
                           "200", "-q", "--out", str(out), "--plot", str(tmp_path / "sweep.png"))
     assert code == 0, err
     assert "bonus" in out.read_text().splitlines()[0] and (tmp_path / "sweep-points.csv").exists()
+    assert "comeback_after_day1_ci_low" in (tmp_path / "sweep-metrics.csv").read_text().splitlines()[0]
+    assert "paired" in (tmp_path / "sweep-metric_changes.csv").read_text().splitlines()[0]
+    assert "How the games went at each point" in text
     assert (tmp_path / "sweep.png").read_bytes().startswith(b"\x89PNG")
     assert "change from the previous point" in text
 

@@ -194,14 +194,19 @@ def compare_report(study: studies.Study, tournaments: list, complete: bool) -> C
     tables = studies.compare_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
     return CompareReport(**tables, summary=studies.summary(played, study, complete),
-                         metrics=_study_metrics(study, tournaments))
+                         metrics=_study_metrics(study, tournaments),
+                         strategy_metrics=metrics.strategy_metrics(tournaments, _deck_labels(study, tournaments)))
 
 
 def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
     """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
-    labels = [label if study.decks[0] is not None else "" for label, block in studies.by_deck(tournaments, study)
-              for _ in block]
-    return metrics.study_metrics(tournaments, labels)
+    return metrics.study_metrics(tournaments, _deck_labels(study, tournaments))
+
+
+def _deck_labels(study: studies.Study, tournaments: list) -> list[str]:
+    """Each tournament's deck in the metrics tables ("" for a game without decks)."""
+    return [label if study.decks[0] is not None else "" for label, block in studies.by_deck(tournaments, study)
+            for _ in block]
 
 
 def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
@@ -209,7 +214,8 @@ def balance_report(study: studies.Study, tournaments: list, complete: bool) -> B
     tables, text = studies.balance_answer(tournaments, study)
     played = [t for t in tournaments if t.games > 0]
     return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
-                         metrics=_study_metrics(study, tournaments))
+                         metrics=_study_metrics(study, tournaments),
+                         metric_changes=metrics.study_changes(tournaments, _deck_labels(study, tournaments)))
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ class CompareReport(_Answer):
     head_to_head: pd.DataFrame
     summary: dict
     metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
+    strategy_metrics: pd.DataFrame | None = None  # how each strategy played: comebacks when trailing, decisions
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class BalanceReport(_Answer):
     across_decks: pd.DataFrame | None = None  # several decks only
     parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
     metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
+    metric_changes: pd.DataFrame | None = None  # each metric's change between the rules, paired (study.metrics)
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,15 @@ class TuneReport(_Answer):
 
 @dataclass(frozen=True)
 class SweepReport(_Answer):
-    """``sweep``'s answer: per point and strategy (``strategies``) and per point (``points``)."""
+    """``sweep``'s answer: per point and strategy (``strategies``), per point (``points``), how the
+    games went at each point (``metrics``) and each metric's paired change from the previous
+    point along the first rule (``metric_changes``)."""
 
     strategies: pd.DataFrame
     points: pd.DataFrame
     summary: dict
+    metrics: pd.DataFrame | None = None
+    metric_changes: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,8 @@ class DesignReport(_Answer):
     verdict: str
     trials: pd.DataFrame
     summary: dict
+    metrics: pd.DataFrame | None = None  # how the fresh games went under the base and the best rules
+    metric_changes: pd.DataFrame | None = None  # each metric's change on the fresh games, best minus base, paired
 
 
 @dataclass(frozen=True)

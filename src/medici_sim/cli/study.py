@@ -24,7 +24,14 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, default_game
 from ..study import studies
-from ..study.metrics import METRICS_TABLE, differences_text, how_the_games_went
+from ..study.metrics import (
+    METRIC_CHANGES_TABLE,
+    METRICS_TABLE,
+    STRATEGY_METRICS_TABLE,
+    differences_text,
+    how_the_games_went,
+    strategies_text,
+)
 from ..study.studies import Study
 from .common import (
     Command,
@@ -168,9 +175,9 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
 def table_names(study: Study, command: str) -> list[str]:
     """The tables the answer holds (and --out writes)."""
     if command == "compare":
-        return studies.COMPARE_TABLES + [METRICS_TABLE]
+        return studies.COMPARE_TABLES + [METRICS_TABLE, STRATEGY_METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []) + [METRICS_TABLE])
+            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []) + [METRICS_TABLE, METRIC_CHANGES_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -260,8 +267,9 @@ def compare(ctx, **options):
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
     page = _compare_page(study, report) if files.report else None
-    _report(tables, titles, report.summary, files, options["wide"], figure, went=how_the_games_went(report.metrics),
-            page=page)
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
+                                          strategies_text(report.strategy_metrics, study.game.name)) if part)
+    _report(tables, titles, report.summary, files, options["wide"], figure, went=went, page=page)
     if not complete:
         sys.exit(interrupted_code())
 
@@ -303,7 +311,7 @@ def balance(ctx, **options):
         figure = plot_balance(tables["strategies"])
     page = _balance_page(study, report) if files.report else None
     went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
-                                          differences_text(report.metrics)) if part)
+                                          differences_text(report.metric_changes)) if part)
     _report(tables, titles, report.summary, files, options["wide"], figure, text, went, page)
     if not complete:
         sys.exit(interrupted_code())
@@ -315,7 +323,8 @@ def _compare_page(study: Study, report):
     from ..study.report_pages import compare_page
 
     return compare_page(study.game.title, report.summary, report.strategies, report.ratings, report.head_to_head,
-                        report.metrics, plot_compare(report.ratings, report.head_to_head))
+                        report.metrics, plot_compare(report.ratings, report.head_to_head),
+                        strategy_metrics=report.strategy_metrics, game_name=study.game.name)
 
 
 def _balance_page(study: Study, report):
@@ -324,4 +333,5 @@ def _balance_page(study: Study, report):
     from ..study.report_pages import balance_page
 
     return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
-                        report.metrics, study.game.balance_variants, plot_balance(report.strategies))
+                        report.metrics, study.game.balance_variants, plot_balance(report.strategies),
+                        changes=report.metric_changes)

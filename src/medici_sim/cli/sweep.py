@@ -17,8 +17,9 @@ from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
-from ..core.registry import default_game
+from ..core.registry import default_game, get_game
 from ..study import sweep as sweeps
+from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, differences_text, how_the_games_went
 from ..study.sweep import RANGE_SYNTAX
 from .common import (
     Command,
@@ -38,8 +39,8 @@ from .common import (
 from .signals import interrupted_code, interruptible
 from .tables import print_table
 
-SWEEP_TABLES = ["strategies", "points"]
-DESIGN_TABLES = ["remeasured", "scores", "trials"]
+SWEEP_TABLES = ["strategies", "points", METRICS_TABLE, METRIC_CHANGES_TABLE]
+DESIGN_TABLES = ["remeasured", "scores", "trials", METRICS_TABLE, METRIC_CHANGES_TABLE]
 
 
 def _options(command: str):
@@ -66,6 +67,9 @@ def _options(command: str):
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or FILE.parquet "
                           "holds the first table, the others go beside it as FILE-<table>.EXT."),
+        click.option("--report", "report_path", default=None, metavar="FILE.html",
+                     help="Write one self-contained HTML page: the question and the answer, the tables with "
+                          "their intervals and the figures, and what reproduces it."),
         click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
@@ -116,7 +120,7 @@ def _play(options: dict, request, table_names: list[str], play):
         load_plugin(plugin)
     files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
                      plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
-                     overwrite_checkpoint=options["overwrite_checkpoint"])
+                     overwrite_checkpoint=options["overwrite_checkpoint"], report=options["report_path"])
     command = "design" if isinstance(request, DesignRequest) else "sweep"
     question = request.design() if command == "design" else request.sweep()
     files.check(table_names)
@@ -161,16 +165,47 @@ def _change(change, low) -> list[str]:
     return ["" if pd.isna(d) else f"{100 * d:+.1f} ± {100 * (d - lo):.1f}" for d, lo in zip(change, low, strict=True)]
 
 
-def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, wide: bool, figure=None) -> None:
-    """Write the files first (all or none), then print the tables (``shown``: title -> (name, compact frame))."""
+def _number(mean, low, high) -> list[str]:
+    return ["" if pd.isna(m) else f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in zip(mean, low, high, strict=True)]
+
+
+def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The sweep's designer metrics, point by point, with the paired change of the comebacks after
+    day 1 from the previous point (percentage points)."""
+    if "comeback_after_day1" not in metrics:
+        return metrics[keys]
+    comeback = changes[changes["metric"] == "comeback_after_day1"]
+    step = metrics[keys].merge(comeback[[*keys, "difference", "difference_ci_low"]], on=keys, how="left")
+    m = metrics
+    return pd.DataFrame({**{c: m[c] for c in keys}, "games": m["games"],
+                         "comeback after day 1": _interval(m["comeback_after_day1"], m["comeback_after_day1_ci_low"],
+                                                           m["comeback_after_day1_ci_high"]),
+                         "change": _change(step["difference"], step["difference_ci_low"]),
+                         "lead changes": _number(m["lead_changes"], m["lead_changes_ci_low"],
+                                                 m["lead_changes_ci_high"]),
+                         "margin": _number(m["margin"], m["margin_ci_low"], m["margin_ci_high"]),
+                         "joint winners": _interval(m["shared_win_games"], m["shared_win_games_ci_low"],
+                                                    m["shared_win_games_ci_high"])})
+
+
+def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, wide: bool, figure=None,
+                     went: str = "", page=None) -> None:
+    """Write the files first (all or none), then print the tables (``shown``: title -> (name, compact
+    frame)) and ``went`` (how the games went); ``page``: the --report page (study.report)."""
     writes = table_writes(files.out, tables, summary) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
+    if page is not None:
+        from ..study.report import report_writer
+
+        writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     if summary.get("partial"):
         click.echo("\nPARTIAL RESULTS: interrupted")
     for title, (name, frame) in shown.items():
         print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
+    if went:
+        click.echo(f"\n{went}")
     click.echo("\nRun")
     for key, value in summary.items():
         if key != "verdict":
@@ -190,7 +225,8 @@ def sweep(**options):
     request = _request(options, SweepRequest, precision=options["precision"])
     files, report = _play(options, request, SWEEP_TABLES, play_sweep)
     swept = list(report.points.columns[1:report.points.columns.get_loc("rules")])  # between players and rules
-    tables = {"strategies": report.strategies, "points": report.points}
+    tables = {"strategies": report.strategies, "points": report.points, METRICS_TABLE: report.metrics,
+              METRIC_CHANGES_TABLE: report.metric_changes}
     s, p = report.strategies, report.points
     keys = {c: s[c] for c in ["players", *swept]}
     shown = {
@@ -207,13 +243,21 @@ def sweep(**options):
                                                               p["seat_spread_ci_high"]),
                                      "strategy spread": _interval(p["strategy_spread"], p["strategy_spread_ci_low"],
                                                                   p["strategy_spread_ci_high"])})),
+        "How the games went at each point (95% CI; change: comebacks after day 1 from the previous point, paired)":
+            (METRICS_TABLE, _went_at_points(report.metrics, report.metric_changes, ["players", *swept])),
     }
-    figure = None
-    if files.plot:
+    figure = page = None
+    if files.plot or files.report:
         from ..study.sweep_plot import plot_sweep
 
         figure = plot_sweep(report.strategies, report.points, swept)
-    _write_and_print(files, tables, shown, report.summary, options["wide"], figure)
+    if files.report:
+        from ..study.report_pages import sweep_page
+
+        page = sweep_page(get_game(options["game_name"]).title, report.summary, report.strategies, report.points,
+                          report.metrics, report.metric_changes, swept, figure)
+    _write_and_print(files, tables, shown, report.summary, options["wide"], figure if files.plot else None,
+                     page=page)
     if report.summary["partial"]:
         sys.exit(interrupted_code())
 
@@ -237,5 +281,14 @@ def design(**options):
             ("scores", pd.DataFrame({"rules": s["rules"], "spec": s["spec"], "games": s["games"],
                                      "score [95% CI]": _interval(s["score"], s["score_ci_low"], s["score_ci_high"])})),
     }
-    _write_and_print(files, {"remeasured": r, "scores": s, "trials": report.trials}, shown, report.summary,
-                     options["wide"])
+    page = None
+    if files.report:
+        from ..study.report_pages import design_page
+
+        page = design_page(get_game(options["game_name"]).title, report.summary, report.verdict, r, s, report.trials,
+                           report.metrics, report.metric_changes)
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics), differences_text(report.metric_changes))
+                        if part)
+    _write_and_print(files, {"remeasured": r, "scores": s, "trials": report.trials, METRICS_TABLE: report.metrics,
+                             METRIC_CHANGES_TABLE: report.metric_changes}, shown, report.summary, options["wide"],
+                     went=went, page=page)

@@ -13,7 +13,10 @@ and sums, from each game's win credits (second rules minus first, in WIN_UNITs):
 
 - ``cross[a, b]``: the products of slot a's and slot b's differences (the diagonal, the
   squares): the difference of any strategy, at one slot or several, follows exactly;
-- ``seat_sq[s]``: the squares of seat s's differences.
+- ``seat_sq[s]``: the squares of seat s's differences;
+- ``metric_sq[m]``: the squares of the differences of the designer metric counter
+  ``counters[m]`` (:func:`metric_counters`: the run counters a game adds to once per game),
+  so that a metric's change between the rules is paired too.
 
 Integers only, exact in any order; fixed size whatever the games. :class:`PairedKernel`
 is what the driver plays (``driver.simulate(..., kernel=PairedKernel(...))``).
@@ -26,11 +29,40 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .accounting import STAT_WIN60
+from .accounting import (
+    N_COMMON_RUN_STATS,
+    RUN_COMEBACK_DAY1,
+    RUN_COMEBACK_DAY2,
+    RUN_LEAD_CHANGES,
+    RUN_LENGTH,
+    RUN_MARGIN,
+    RUN_SHARED_WIN_GAMES,
+    STAT_WIN60,
+)
 from .driver import Kernel, RunConfig, Totals
-from .registry import GAMES
+from .registry import GAMES, Game
 
 _TAG_PREFIX = "medici_game_"
+
+
+# The designer metrics' per-game counters whose change between two rule sets is paired, by the
+# name of the metric each gives (study.metrics); a game counting the days that ran out adds them.
+PAIRED_METRICS = (("comeback_after_day1", RUN_COMEBACK_DAY1), ("comeback_after_day2", RUN_COMEBACK_DAY2),
+                  ("lead_changes", RUN_LEAD_CHANGES), ("margin", RUN_MARGIN),
+                  ("shared_win_games", RUN_SHARED_WIN_GAMES), ("length", RUN_LENGTH))
+RAN_OUT_DAYS = "ran_out_days"
+
+
+def paired_metrics(game: Game) -> list[tuple[str, int]]:
+    """(metric, run counter) of each metric paired for ``game`` (its ``ran_out_days`` last)."""
+    ran_out = ([("ran_out_day_share", N_COMMON_RUN_STATS + game.run_columns.index(RAN_OUT_DAYS))]
+               if RAN_OUT_DAYS in game.run_columns else [])
+    return list(PAIRED_METRICS) + ran_out
+
+
+def metric_counters(game: Game) -> np.ndarray:
+    """The run counters of :func:`paired_metrics`, as the paired loop reads them."""
+    return np.array([counter for _, counter in paired_metrics(game)], np.int64)
 
 
 def game_tag(game: str) -> np.void:
@@ -55,19 +87,24 @@ def _play_one_typer(tag, seed, game_index, inputs, seating, slot_strategy, slot_
 
 @njit(cache=True, nogil=True)
 def play_paired_nb(tag, seed, first_game, n_games, inputs_a, inputs_b, seating, slot_strategy, params_a, params_b,
-                   seat_a, slot_a, pairs_a, run_a, seat_b, slot_b, pairs_b, run_b, cross, seat_sq, table):
+                   seat_a, slot_a, pairs_a, run_a, seat_b, slot_b, pairs_b, run_b, cross, seat_sq, counters, metric_sq,
+                   table):
     """Play games ``first_game ..`` under rules a and b (``inputs_a``, ``inputs_b``; each slot
-    with its parameters under each), adding them to both runs' totals and to the paired sums.
+    with its parameters under each), adding them to both runs' totals and to the paired sums
+    (``metric_sq[m]``: of the run counter ``counters[m]``).
     Each game adds to the totals directly; its win credits are what the totals' win column
     gained (cheaper than a game's own totals zeroed and added: short games are most of it)."""
     players = slot_strategy.shape[0]
     slot_before_a, slot_before_b = np.empty(players, np.int64), np.empty(players, np.int64)
     seat_before_a, seat_before_b = np.empty(players, np.int64), np.empty(players, np.int64)
     slot_difference = np.empty(players, np.int64)
+    metric_before = np.empty(counters.shape[0], np.int64)
     for game_index in range(first_game, first_game + n_games):
         for p in range(players):
             slot_before_a[p], slot_before_b[p] = slot_a[p, STAT_WIN60], slot_b[p, STAT_WIN60]
             seat_before_a[p], seat_before_b[p] = seat_a[p, STAT_WIN60], seat_b[p, STAT_WIN60]
+        for m in range(counters.shape[0]):
+            metric_before[m] = run_b[counters[m]] - run_a[counters[m]]
         _play_one(tag, seed, game_index, inputs_a, seating, slot_strategy, params_a, seat_a, slot_a, pairs_a, run_a,
                   table)
         _play_one(tag, seed, game_index, inputs_b, seating, slot_strategy, params_b, seat_b, slot_b, pairs_b, run_b,
@@ -80,6 +117,9 @@ def play_paired_nb(tag, seed, first_game, n_games, inputs_a, inputs_b, seating, 
                 cross[a, b] += slot_difference[a] * slot_difference[b]
             d_seat = (seat_b[a, STAT_WIN60] - seat_before_b[a]) - (seat_a[a, STAT_WIN60] - seat_before_a[a])
             seat_sq[a] += d_seat * d_seat
+        for m in range(counters.shape[0]):
+            d_metric = run_b[counters[m]] - run_a[counters[m]] - metric_before[m]
+            metric_sq[m] += d_metric * d_metric
 
 
 @dataclass
@@ -90,12 +130,14 @@ class PairedTotals:
     b: Totals
     cross: np.ndarray  # (players, players)
     seat_sq: np.ndarray  # (players,)
+    metric_sq: np.ndarray  # (paired metrics,): paired_metrics' order
 
     def add(self, other: PairedTotals) -> None:
         self.a.add(other.a)
         self.b.add(other.b)
         self.cross += other.cross
         self.seat_sq += other.seat_sq
+        self.metric_sq += other.metric_sq
 
     @property
     def games(self) -> int:
@@ -115,11 +157,12 @@ class PairedKernel:
         self.config = (config_a, config_b)  # what a Dask worker rebuilds the kernel from
         self.game, self.table_names = self.a.game, self.a.table_names
         self.tag = game_tag(self.game.name)
+        self.counters = metric_counters(self.game)
 
     def zeros(self) -> PairedTotals:
         players = self.a.config.players
         return PairedTotals(self.a.zeros(), self.b.zeros(), np.zeros((players, players), np.int64),
-                            np.zeros(players, np.int64))
+                            np.zeros(players, np.int64), np.zeros(len(self.counters), np.int64))
 
     def play(self, first_game: int, n_games: int) -> PairedTotals:
         totals = self.zeros()
@@ -128,7 +171,7 @@ class PairedKernel:
             play_paired_nb(self.tag, self.a.config.seed, first_game, n_games, self.a.inputs, self.b.inputs,
                            self.a.seating, self.a.slot_strategy, self.a.slot_params, self.b.slot_params,
                            a.seat, a.slot, a.pair_stats, a.run, b.seat, b.slot, b.pair_stats, b.run,
-                           totals.cross, totals.seat_sq, self.a.table)
+                           totals.cross, totals.seat_sq, self.counters, totals.metric_sq, self.a.table)
         return totals
 
     def warm_up(self, stop=None, compiling=None) -> bool:

@@ -20,6 +20,18 @@
   (Cauchy), pair_diff_sq <= Q_a + Q_b and of its parity (their difference is twice a sum of
   products of credits, never negative);
 - run: outright games <= win margin <= the scores' total (no margin without an outright win);
+- the designer metrics (``accounting.record_metrics_nb``; all zero for a game that does not
+  count them): the margin histogram adds up to G; the joint-win games are exactly the games
+  no one won outright, and at least the games of margin 0; comebacks after day 1 and after
+  day 2 at most G each, those after day 1 at most the trailing seats' wins; the margin's,
+  the length's and the lead changes' sums against their squares, S <= S2 (whole numbers) and
+  S**2 <= S2 G (Cauchy); the margin's sums what its histogram gives (exactly below its last
+  bin, at least that bin's floor in it) and at least the outright wins' margin; per row, the
+  games trailed after day 1 at most N and those then won at most these and the row's wins;
+  over the seat rows, at most players - 1 seats trailing per game;
+- paired metric sums (``check_paired_metric_sq``: two rules on the same games, the squares of
+  each game's difference of a metric counter): D**2 <= sq G (Cauchy), sq of D's parity, and
+  no more than the two runs' squares allow;
 - the few identities a game adds (``Game.totals_rules``, in the game's ``game.py``).
 """
 from __future__ import annotations
@@ -29,19 +41,37 @@ from fractions import Fraction
 from functools import reduce
 
 from .accounting import (
+    MARGIN_BINS,
+    RUN_COMEBACK_DAY1,
+    RUN_COMEBACK_DAY2,
+    RUN_LEAD_CHANGES,
+    RUN_LEAD_CHANGES_SQ,
+    RUN_LENGTH,
+    RUN_LENGTH_SQ,
+    RUN_MARGIN,
+    RUN_MARGIN_HISTOGRAM,
+    RUN_MARGIN_SQ,
+    RUN_SHARED_WIN_GAMES,
     RUN_WIN_MARGIN,
     STAT_GAMES,
     STAT_OUTRIGHT,
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
+    STAT_TRAILED_DAY1,
+    STAT_TRAILED_DAY1_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
     InconsistentTotals,
 )
+from .pairing import paired_metrics
 from .registry import Game
 from .saved import Invalid
+
+# A metric counter's sum of squares, where the run counts one (check_paired_metric_sq bounds the
+# others by what a game adds at most: 1 to a yes-or-no counter, the days to the days run out).
+_SQUARES = {RUN_LEAD_CHANGES: RUN_LEAD_CHANGES_SQ, RUN_MARGIN: RUN_MARGIN_SQ, RUN_LENGTH: RUN_LENGTH_SQ}
 
 
 class TotalsRules:
@@ -73,6 +103,10 @@ class TotalsRules:
         if not 2 * undecided <= shared <= self.players * undecided:
             raise Invalid(f"{where}: {shared} shared wins, but the {undecided} games no one won outright "
                           f"share between {2 * undecided} and {self.players * undecided}")
+        trailed = sum(row[STAT_TRAILED_DAY1] for row in rows)
+        if trailed > (self.players - 1) * games:
+            raise Invalid(f"{where}[{STAT_TRAILED_DAY1}] adds up to {trailed}, but at least one of the "
+                          f"{self.players} seats leads after day 1 in each of {games} games")
 
     def row(self, row: list[int], where: str, n: int) -> None:
         if row[STAT_GAMES] != n:
@@ -97,6 +131,12 @@ class TotalsRules:
         score, score_sq = row[STAT_SCORE], row[STAT_SCORE_SQ]
         if not (score * score <= score_sq * n and score <= score_sq <= score * score):
             raise Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
+        trailed, won = row[STAT_TRAILED_DAY1], row[STAT_TRAILED_DAY1_WON]
+        if trailed > n:
+            raise Invalid(f"{where}[{STAT_TRAILED_DAY1}] is {trailed}, but the row counts {n} games")
+        if won > min(trailed, outright + shared):
+            raise Invalid(f"{where}[{STAT_TRAILED_DAY1_WON}] is {won}, impossible with {trailed} games trailing "
+                          f"after day 1 and {outright + shared} wins")
         if self.extra is not None:
             try:
                 self.extra.row(row, where, n, self.players, self.variant)
@@ -115,11 +155,71 @@ class TotalsRules:
         if not outright <= margin <= scores or (margin and not outright):
             raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
                           f"and scores adding up to {scores}")
+        check_run_metrics(run, where, games, games - outright, sum(row[STAT_TRAILED_DAY1_WON] for row in seat))
         if self.extra is not None:
             try:
                 self.extra.run(run, where, games, self.players, self.variant)
             except InconsistentTotals as exc:
                 raise Invalid(str(exc)) from None
+
+
+def check_run_metrics(run: list[int], where: str, games: int, joint: int, trailing_won: int) -> None:
+    """The designer metrics' run counters of ``games`` games, ``joint`` of them with joint winners,
+    in which seats that trailed after day 1 won ``trailing_won`` times (module doc)."""
+    histogram = run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS]
+    counters = [run[c] for c in (RUN_SHARED_WIN_GAMES, RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2, RUN_LEAD_CHANGES,
+                                 RUN_LEAD_CHANGES_SQ, RUN_MARGIN, RUN_MARGIN_SQ, RUN_LENGTH, RUN_LENGTH_SQ)]
+    if not any(histogram) and not any(counters):
+        return  # a game whose kernel does not count the metrics
+    if sum(histogram) != games:  # (every count is a whole number >= 0: saved.int_vector)
+        raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM}..]: the margin histogram counts {sum(histogram)} games, but "
+                      f"the run played {games}")
+    if run[RUN_SHARED_WIN_GAMES] != joint:
+        raise Invalid(f"{where}[{RUN_SHARED_WIN_GAMES}] is {run[RUN_SHARED_WIN_GAMES]} games with joint winners, "
+                      f"but no one won outright in {joint} games")
+    if histogram[0] > joint:
+        raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM}] is {histogram[0]} games of margin 0, but only {joint} "
+                      "games had joint winners")
+    for counter in (RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2):
+        if run[counter] > games:
+            raise Invalid(f"{where}[{counter}] is {run[counter]} comebacks in {games} games")
+    if run[RUN_COMEBACK_DAY1] > trailing_won:
+        raise Invalid(f"{where}[{RUN_COMEBACK_DAY1}] is {run[RUN_COMEBACK_DAY1]} comebacks after day 1, but seats "
+                      f"that trailed after day 1 won {trailing_won} times")
+    for total, square in ((RUN_LEAD_CHANGES, RUN_LEAD_CHANGES_SQ), (RUN_MARGIN, RUN_MARGIN_SQ),
+                          (RUN_LENGTH, RUN_LENGTH_SQ)):
+        s, s2 = run[total], run[square]
+        if not (s <= s2 and s * s <= s2 * games):
+            raise Invalid(f"{where}[{square}] is {s2}, impossible for {games} games adding up to {s} "
+                          f"(counter {total})")
+    last = MARGIN_BINS - 1
+    exact = sum(m * histogram[m] for m in range(last))  # the last bin holds margins of `last` or more
+    exact_sq = sum(m * m * histogram[m] for m in range(last))
+    margin, margin_sq = run[RUN_MARGIN], run[RUN_MARGIN_SQ]
+    if (margin - exact < last * histogram[last] or margin_sq - exact_sq < last * last * histogram[last]
+            or (histogram[last] == 0 and (margin, margin_sq) != (exact, exact_sq))):
+        raise Invalid(f"{where}[{RUN_MARGIN}] is {margin} (squares {margin_sq}), but the margin histogram "
+                      f"adds up to {exact} (squares {exact_sq}) below {last}, with {histogram[last]} games of "
+                      f"{last} or more")
+    if margin < run[RUN_WIN_MARGIN]:
+        raise Invalid(f"{where}[{RUN_MARGIN}] is {margin}, less than the outright wins' margin "
+                      f"{run[RUN_WIN_MARGIN]}")
+
+
+def check_paired_metric_sq(sq: list[int], where: str, run_a: list[int], run_b: list[int], games: int,
+                           game: Game, days: int) -> None:
+    """The paired metric sums (``pairing.paired_metrics``' order) of ``games`` games played under
+    two rule sets, whose run counters are ``run_a`` and ``run_b`` (module doc); ``days``: the most
+    a game adds to a counter without squares that is no yes-or-no (the days that ran out)."""
+    for m, (name, counter) in enumerate(paired_metrics(game)):
+        square, a, b = sq[m], run_a[counter], run_b[counter]
+        if counter in _SQUARES:
+            most = run_a[_SQUARES[counter]] + run_b[_SQUARES[counter]]  # d**2 = a**2 + b**2 - 2ab <= a**2 + b**2
+        else:
+            most = (days if counter >= RUN_MARGIN_HISTOGRAM else 1) * (a + b)  # d**2 <= cap |d| <= cap (a + b)
+        if not ((b - a) ** 2 <= square * games and square <= most and (square - a - b) % 2 == 0):
+            raise Invalid(f"{where}[{m}] is {square}, which {name}'s totals {a} and {b} in the same {games} games "
+                          "cannot give")
 
 
 def _share_counts(shares: list[int], moments: tuple[int, int, int]) -> bool | None:

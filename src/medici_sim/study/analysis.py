@@ -156,19 +156,25 @@ def rules_row(tournament: Tournament) -> dict:
     }
 
 
-def paired_change(total: np.ndarray, total_sq: np.ndarray, games: np.ndarray, per: np.ndarray):
-    """A change between two rules played on the same games, and its 95% half-width.
-
-    Per row (a strategy or a seat): ``total`` and ``total_sq`` are the sums over ``games``
-    games of the per-game difference of win credits (second rules minus first, in WIN_UNITs;
-    a strategy at several slots of a lineup: the sum over its slots), and the change is
-    ``total / per`` (``per``: its games at a slot, as its win rate counts them). The sum's
-    variance is the sample variance of the per-game differences times the games.
-    """
+def paired_interval(total, total_sq, games, per):
+    """A change between two rule sets played on the same games, and its 95% half-width: the
+    per-game differences add up to ``total`` and their squares to ``total_sq`` over ``games``
+    games, and the change is ``total / per``. The sum's variance is the sample variance of the
+    per-game differences times the games (arrays or numbers; NaN without games)."""
     total, total_sq, games, per = (np.asarray(x, float) for x in (total, total_sq, games, per))
     with np.errstate(invalid="ignore", divide="ignore"):
         variance = np.maximum(total_sq - total**2 / games, 0.0) * games / np.maximum(games - 1, 1)
-        return total / per / acc.WIN_UNIT, Z95 * np.sqrt(variance) / per / acc.WIN_UNIT
+        return total / per, Z95 * np.sqrt(variance) / per
+
+
+def paired_change(total: np.ndarray, total_sq: np.ndarray, games: np.ndarray, per: np.ndarray):
+    """A win rate's change between two rules played on the same games, and its 95% half-width
+    (``paired_interval`` in win rates). Per row (a strategy or a seat): ``total`` and
+    ``total_sq`` are the sums over ``games`` games of the per-game difference of win credits
+    (second rules minus first, in WIN_UNITs; a strategy at several slots of a lineup: the sum
+    over its slots), and ``per`` its games at a slot, as its win rate counts them."""
+    change, half = paired_interval(total, total_sq, games, per)
+    return change / acc.WIN_UNIT, half / acc.WIN_UNIT
 
 
 def _rules_change(base: Tournament, other: Tournament):

@@ -29,6 +29,7 @@ from ..core.arguments import ConfigError, integer, named, text
 from ..core.driver import check_games
 from . import design_saved
 from .analysis import AnalysisDependencyError, _rules_change, _win_rates, paired_change, points, strategy_table
+from .metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, changes_frame, metric_changes, metric_row
 from .sweep import Sweep, spread
 from .tournament import Tournament
 
@@ -258,7 +259,8 @@ def margin(design: Design, base: Tournament, chosen: Tournament) -> float:
 
 def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: Tournament) -> tuple[dict, str]:
     """The fresh games' tables (``remeasured``: per strategy and rule set, with the paired
-    change; ``scores``: the target's score under each) and the answer in words."""
+    change; ``scores``: the target's score under each; ``metrics``: how the games went under
+    each; ``metric_changes``: each metric's paired change, best minus base) and the answer in words."""
     sweep, target = design.sweep, design.target
     rows = []
     change, half = _rules_change(base, chosen)[0]
@@ -290,7 +292,13 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
         text = (f"No better value: the best values found, {setting}, give {target.words()} of {points(after)} "
                 f"points against {points(before)} under {base_words}, a gain of {points(gain)} points within the "
                 f"paired 95% margin of ±{points(sure)} ({where}).")
-    return {"remeasured": pd.concat(rows, ignore_index=True), "scores": scores}, text
+    deck = design.sweep.study.decks[0]
+    label = deck.name if deck is not None else ""
+    same = chosen.variant == base.variant  # the base rules are the best: one configuration, nothing changed
+    metrics = pd.DataFrame([{"rules": t.variant, "players": t.players, "deck": label, **metric_row(t.run, t.game_def)}
+                            for t in ((base,) if same else (base, chosen))])
+    return {"remeasured": pd.concat(rows, ignore_index=True), "scores": scores, METRICS_TABLE: metrics,
+            METRIC_CHANGES_TABLE: changes_frame([] if same else metric_changes(base, chosen, label))}, text
 
 
 def run(design: Design, progress=None, stop=None, runner=None, compiling=None,

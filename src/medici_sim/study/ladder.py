@@ -4,9 +4,10 @@ stronger.
 
 The levels, weakest first: everyone ``random`` (balance only: the seats); the heuristics with their default parameters;
 the heuristics with their shipped tuned parameters; each heuristic as the rollout policy of
-``search`` at two small budgets. The cheap levels play the games asked for, the search levels
-a small share of them (their intervals say so). A further level (``strong``, when it lands) is
-one entry in :data:`EXTRA_LEVELS`.
+``search`` at two small budgets; and, where the game registers one, ``strong`` (balance: every
+seat strong, so its findings are the seats'; compare: strong among the heuristics, so its edge
+is one more finding). The cheap levels play the games asked for, the search and strong levels
+a share of them (their intervals say so). A further level is one entry in :data:`EXTRA_LEVELS`.
 
 A finding is balance's effect of the other rules on a strategy's win rate (a strategy keeps its
 name at every level: ``search`` with collector's policy is collector) or on seat 1's, or
@@ -25,7 +26,9 @@ from ..core.registry import Game
 SEARCH_BUDGETS = (4, 16)  # rollouts per choice of the two search levels
 SEARCH_GAMES_SHARE = (0.02, 0.005)  # the share of --games each search level plays (at least MIN_SEARCH_GAMES)
 MIN_SEARCH_GAMES = 120
-NOT_HEURISTICS = ("random", "search")  # the levels' heuristics: the strategies asked for, less these
+NOT_HEURISTICS = ("random", "search", "strong")  # the levels' heuristics: the strategies asked for, less these
+STRONG = "strong"  # the strategy of the strongest level, where the game registers it
+STRONG_GAMES_SHARE = 0.25  # the share of --games the strong level plays (at least MIN_SEARCH_GAMES)
 
 
 @dataclass(frozen=True)
@@ -44,9 +47,19 @@ def _search_level(game: Game, heuristics: Sequence[str], rollouts: int, games: i
     return Level(f"search-{rollouts}", specs, tuple(heuristics), games)
 
 
-# The single place to add a level: functions (game, heuristics, games) -> Level, or None where the
-# level cannot be played; they come after the search levels, strongest last.
-EXTRA_LEVELS: list[Callable[[Game, Sequence[str], int], Level | None]] = []
+def strong_level(game: Game, heuristics: Sequence[str], games: int, alone: bool) -> Level | None:
+    """``strong``'s level where the game registers it: every seat strong (``alone``: balance,
+    whose findings are then the seats'), or strong among the heuristics (compare)."""
+    if STRONG not in game.registry:
+        return None
+    strategies = (STRONG,) if alone else (*heuristics, STRONG)
+    return Level(STRONG, strategies, strategies, max(MIN_SEARCH_GAMES, int(games * STRONG_GAMES_SHARE)))
+
+
+# The single place to add a level: functions (game, heuristics, games, alone) -> Level, or None
+# where the level cannot be played (``alone``: balance, where one strategy may fill every seat);
+# they come after the search levels, strongest last.
+EXTRA_LEVELS: list[Callable[[Game, Sequence[str], int, bool], Level | None]] = [strong_level]
 
 
 def ladder_levels(game: Game, strategies: Sequence[str] | None, games: int, tuned_shipped: bool,
@@ -64,7 +77,7 @@ def ladder_levels(game: Game, strategies: Sequence[str] | None, games: int, tune
         levels.append(Level("tuned", tuple(heuristics), tuple(heuristics), games, tuned=True))
     levels += [_search_level(game, heuristics, rollouts, max(MIN_SEARCH_GAMES, int(games * share)))
                for rollouts, share in zip(SEARCH_BUDGETS, SEARCH_GAMES_SHARE, strict=True)]
-    levels += [level for extra in EXTRA_LEVELS if (level := extra(game, heuristics, games)) is not None]
+    levels += [level for extra in EXTRA_LEVELS if (level := extra(game, heuristics, games, with_random)) is not None]
     return levels
 
 
@@ -78,8 +91,8 @@ def balance_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame
     other = [c for c in per_strategy.columns if c.startswith("win_rate_") and not c.endswith(("_low", "_high"))][-1]
     rows = []
     for _, row in per_strategy.iterrows():
-        if level.name == "random":
-            continue  # everyone plays random: every strategy row is the same strategy against itself
+        if len(set(level.strategies)) == 1:
+            continue  # one strategy in every seat (random, strong): its row is the strategy against itself
         rows.append({"level": level.name, "players": row["players"],
                      "finding": f"{other.removeprefix('win_rate_')} on {names.get(row['strategy'], row['strategy'])}",
                      "value": row["difference"], "value_ci_low": row["difference_ci_low"],

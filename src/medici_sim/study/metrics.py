@@ -27,9 +27,12 @@ from ..core.accounting import (
     RUN_MARGIN_HISTOGRAM,
     RUN_MARGIN_SQ,
     RUN_SHARED_WIN_GAMES,
+    STAT_TRAILED_DAY1,
 )
-from ..core.registry import Game
-from ..core.stats import mean_interval, wilson_interval
+from ..core.pairing import paired_metrics
+from ..core.registry import Game, get_game
+from ..core.stats import mean_interval, stat_frame, wilson_interval
+from .analysis import paired_interval
 
 MARGIN_QUANTILES = {"margin_p25": 0.25, "margin_p50": 0.5, "margin_p75": 0.75, "margin_p90": 0.9}
 METRICS_TABLE = "metrics"  # the table's name in --out files and reports
@@ -100,6 +103,14 @@ def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, deck: str
     return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game)}])
 
 
+def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
+    """balance's metric changes: each pair of tournaments (the second following the first, on
+    the same games) that played games (``deck_labels``: each tournament's deck)."""
+    return changes_frame([row for base, other, label in zip(tournaments[::2], tournaments[1::2], deck_labels[::2],
+                                                            strict=True)
+                          for row in metric_changes(base, other, label)])
+
+
 def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``deck_labels``:
     each tournament's deck)."""
@@ -107,9 +118,57 @@ def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataF
                           for t, label in zip(tournaments, deck_labels, strict=True) if t.games > 0])
 
 
+STRATEGY_METRICS_TABLE = "strategy_metrics"  # compare: how each strategy played
+
+
+def strategy_metric_columns(game: Game) -> list[str]:
+    """The columns of compare's ``strategy_metrics`` for ``game``, in order."""
+    return (["players", "deck", "strategy", "games", "trailed_day1", *_with_interval("comeback_when_trailing_day1")]
+            + [c.name for c in game.stat_columns])
+
+
+def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
+    """compare's per-strategy table: the games each strategy trailed after day 1 and how often
+    it then won (a Wilson 95% interval on those games), and its decision statistics (the game's
+    ``stat_columns``), per tournament that played games."""
+    parts = []
+    for t, label in zip(tournaments, deck_labels, strict=True):
+        if t.games == 0:
+            continue
+        stats = stat_frame(t.strategy_stats, t.game_def)
+        stats = stats.assign(players=t.players, deck=label, strategy=t.labels,
+                             trailed_day1=t.strategy_stats[:, STAT_TRAILED_DAY1])
+        parts.append(stats[strategy_metric_columns(t.game_def)])
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
+    """How each strategy played, per configuration: how often it won after trailing on day 1,
+    and its decision statistics (the game's ratios: per turn, per lot ...). Each rate rests on the
+    games that strategy trailed in, so two strategies' rates are separate estimates on different
+    games, not a paired comparison."""
+    if frame is None or frame.empty:
+        return ""
+    game = get_game(game_name)
+    decisions = [c.name for c in game.stat_columns if c.kind == "ratio"]
+    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it",
+             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]
+    for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
+        lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
+        for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
+            row = pd.Series(row._asdict())
+            figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
+            lines.append(f"    {row['strategy']:12} won {percent_with_interval(row, 'comeback_when_trailing_day1')} "
+                         f"of {int(row['trailed_day1']):,} games trailing after day 1")
+            if figures:
+                lines.append(f"    {'':12} {figures}")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- in words
 
-def _percent(row: pd.Series, name: str) -> str:
+def percent_with_interval(row: pd.Series, name: str) -> str:
+    """A share with its 95% interval in words: "x% (low-high)"."""
     return f"{100 * row[name]:.1f}% ({100 * row[name + '_ci_low']:.1f}-{100 * row[name + '_ci_high']:.1f})"
 
 
@@ -139,55 +198,82 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
     for _, row in frame.iterrows():
         if len(frame) > 1:
             lines.append(f"  {configuration_label(row)}, {row['games']:,} games")
-        ran_out = f"; days run out {_percent(row, 'ran_out_day_share')}" if "ran_out_day_share" in row else ""
+        ran_out = (f"; days run out {percent_with_interval(row, 'ran_out_day_share')}" if "ran_out_day_share" in row
+                   else "")
         figures = [
-            ("leader after day 1 did not win (comeback)", _percent(row, "comeback_after_day1")),
-            ("leader after day 2 did not win (comeback)", _percent(row, "comeback_after_day2")),
+            ("leader after day 1 did not win (comeback)", percent_with_interval(row, "comeback_after_day1")),
+            ("leader after day 2 did not win (comeback)", percent_with_interval(row, "comeback_after_day2")),
             ("lead changes per game (days 2 and 3)", _number(row, "lead_changes")),
             ("winning margin in florins", f"mean {_number(row, 'margin', 1)}; median {row['margin_p50']:.0f}; "
                                           f"90% at most {row['margin_p90']:.0f}"),
-            ("share of games with joint winners", _percent(row, "shared_win_games")),
+            ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
             (f"{unit} per game", _number(row, length, 1) + ran_out),
         ]
         lines += [f"    {label:42} {value}" for label, value in figures]
     return "\n".join(lines)
 
 
-DIFFERENCE_METRICS = (("comeback_after_day1", "comebacks after day 1", 100, "points"),
-                      ("lead_changes", "lead changes per game", 1, ""),
-                      ("margin", "winning margin", 1, "florins"),
-                      ("shared_win_games", "share with joint winners", 100, "points"))
+# ---------------------------------------------------------------- between two rule sets
+
+METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
+CHANGE_COLUMNS = ["players", "deck", "first", "second", "metric", "games", "first_value", "second_value",
+                  "difference", "difference_ci_low", "difference_ci_high", "paired", "significant"]
+# How each paired metric reads in words: (words, scale, unit); the game's length (turns_per_game,
+# lots_per_game) by its own name.
+CHANGE_WORDS = {"comeback_after_day1": ("comebacks after day 1", 100, "points"),
+                "comeback_after_day2": ("comebacks after day 2", 100, "points"),
+                "lead_changes": ("lead changes per game", 1, ""),
+                "margin": ("winning margin", 1, "florins"),
+                "shared_win_games": ("share with joint winners", 100, "points"),
+                "ran_out_day_share": ("days run out", 100, "points")}
 
 
-def metric_difference(first: pd.Series, second: pd.Series, name: str) -> tuple[float, float, float]:
-    """``second``'s metric minus ``first``'s with a 95% interval from the two intervals'
-    half-widths as if independent: wider than the paired interval when both played the same
-    games (their outcomes are positively correlated), so a difference it calls clear is clear."""
-    difference = second[name] - first[name]
-    half_first = (first[f"{name}_ci_high"] - first[f"{name}_ci_low"]) / 2
-    half_second = (second[f"{name}_ci_high"] - second[f"{name}_ci_low"]) / 2
-    half = float(np.hypot(half_first, half_second))
-    return float(difference), float(difference - half), float(difference + half)
+def metric_changes(base, other, deck: str = "") -> list[dict]:
+    """Each paired metric's change from tournament ``base`` to ``other``, which played the same
+    games under other rules (``other`` follows ``base``: ``Tournament.paired_metric_sq``), with
+    its 95% interval from each game's difference (``analysis.paired_interval``)."""
+    game, games = base.game_def, base.games
+    counted = base.run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
+    if games == 0 or other.games != games or not counted:
+        return []  # nothing played, or a game whose kernel counts no metrics
+    rows = []
+    for (name, counter), square in zip(paired_metrics(game), other.paired_metric_sq, strict=True):
+        per = game.days * games if name == "ran_out_day_share" else games
+        first, second = int(base.run[counter]), int(other.run[counter])
+        difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
+        rows.append({"players": base.players, "deck": deck, "first": base.variant, "second": other.variant,
+                     "metric": f"{game.length_unit}_per_game" if name == "length" else name, "games": games,
+                     "first_value": first / per, "second_value": second / per, "difference": difference,
+                     "difference_ci_low": difference - half, "difference_ci_high": difference + half,
+                     "paired": True, "significant": bool(abs(difference) > half)})
+    return rows
 
 
-def differences_text(frame: pd.DataFrame, by: str = "rules") -> str:
-    """How the metrics differ between the rows of each configuration that differ only in ``by``
-    (balance: the rules), each difference with a conservative 95% interval (metric_difference)."""
-    if "comeback_after_day1" not in frame or frame.empty:
+def changes_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    return pd.DataFrame(list(rows), columns=CHANGE_COLUMNS)
+
+
+def _change_words(metric: str) -> tuple[str, int, str]:
+    if metric.endswith("_per_game"):
+        return metric.replace("_", " "), 1, ""
+    return CHANGE_WORDS[metric]
+
+
+def differences_text(changes: pd.DataFrame) -> str:
+    """How the metrics differ between two rule sets, per configuration: each difference with
+    its 95% interval, paired (``metric_changes``: the same games under both rules), and the
+    games it rests on."""
+    if changes is None or changes.empty:
         return ""
-    keys = [c for c in ("players", "deck", "rules") if c != by and c in frame]
     lines = []
-    for _, group in frame.groupby(keys, sort=False):
-        if len(group) < 2:
-            continue
-        base, other = group.iloc[0], group.iloc[-1]
-        head = ", ".join(f"{key} {base[key]}" for key in keys if base[key] != "")
-        lines.append(f"  {head}: {other[by]} minus {base[by]}")
-        for name, words, scale, unit in DIFFERENCE_METRICS:
-            d, low, high = (scale * v for v in metric_difference(base, other, name))
-            clear = "clear" if low > 0 or high < 0 else "not clear"
+    for (players, deck, first, second), group in changes.groupby(["players", "deck", "first", "second"],
+                                                                  sort=False):
+        where = f"{players} players" + (f", deck {deck}" if deck else "")
+        lines.append(f"  {where}: {second} minus {first}")
+        lines.append(f"    {int(group['games'].iloc[0]):,} games, paired: the same games under both")
+        for row in group.itertuples(index=False):
+            words, scale, unit = _change_words(row.metric)
+            d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
+            clear = "clear" if row.significant else "not clear"
             lines.append(f"    {words:26} {d:+.2f} {unit} ({low:+.2f} to {high:+.2f}; {clear})".replace("  (", " ("))
-    if not lines:
-        return ""
-    return "How the games went, compared (95% intervals as if independent: wider on the same games)\n" + \
-        "\n".join(lines)
+    return "How the games went, compared (95% intervals)\n" + "\n".join(lines)

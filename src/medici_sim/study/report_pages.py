@@ -10,7 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .metrics import configuration_label, differences_text, how_the_games_went
+from .metrics import (
+    configuration_label,
+    differences_text,
+    how_the_games_went,
+    percent_with_interval,
+    strategies_text,
+)
 from .plots import _pyplot, _writer
 from .report import Report, Section
 
@@ -54,14 +60,17 @@ def metrics_figure(metrics: pd.DataFrame):
     return _writer(fig)
 
 
-def _metrics_section(metrics: pd.DataFrame | None, compared: bool = False) -> Section | None:
+def _metrics_section(metrics: pd.DataFrame | None, changes: pd.DataFrame | None = None) -> Section | None:
+    """The designer metrics, and (``changes``: study.metrics' METRIC_CHANGES_TABLE) their changes
+    between two rule sets."""
     if metrics is None or "comeback_after_day1" not in metrics:
         return None
-    text = how_the_games_went(metrics)
-    if compared:
-        text = "\n\n".join(part for part in (text, differences_text(metrics)) if part)
-    return Section("How the games went", text, [("Designer metrics (95% intervals)", metrics)],
-                   [metrics_figure(metrics)])
+    text = "\n\n".join(part for part in (how_the_games_went(metrics), differences_text(changes)) if part)
+    tables = [("Designer metrics (95% intervals)", metrics)]
+    if changes is not None and not changes.empty:
+        tables.append(("Their changes between the rules (95% intervals; paired: the same games under both)",
+                       changes))
+    return Section("How the games went", text, tables, [metrics_figure(metrics)])
 
 
 def _best_words(strategies: pd.DataFrame) -> str:
@@ -102,15 +111,21 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
 
 
 def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratings: pd.DataFrame,
-                 head_to_head: pd.DataFrame, metrics: pd.DataFrame | None, figure=None, ladder=None) -> Report:
-    """compare's page (``figure``: its --plot figure; ``ladder``: a ladder's section)."""
+                 head_to_head: pd.DataFrame, metrics: pd.DataFrame | None, figure=None, ladder=None,
+                 strategy_metrics: pd.DataFrame | None = None, game_name: str = "") -> Report:
+    """compare's page (``figure``: its --plot figure; ``ladder``: a ladder's section;
+    ``strategy_metrics``: how each strategy played, study.metrics)."""
     best = ", ".join(f"{players} players: {group.iloc[0]['strategy']}" for players, group in
                      strategies.groupby("players", sort=True)) if "players" in strategies else ""
     sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies)]),
                 Section("Ratings and head to head", tables=[("Bradley-Terry ratings", ratings),
                                                              ("Head to head", head_to_head)],
                         figures=[figure] if figure is not None else [])]
-    sections += [s for s in (_metrics_section(metrics, compared=True), ladder) if s is not None]
+    if strategy_metrics is not None and not strategy_metrics.empty:
+        sections.append(Section("How each strategy played", strategies_text(strategy_metrics, game_name),
+                                [("Comebacks when trailing after day 1 and decisions (95% intervals)",
+                                  strategy_metrics)]))
+    sections += [s for s in (_metrics_section(metrics), ladder) if s is not None]
     return Report(title=f"{game_title}: which strategy is best?",
                   question="Which strategy is best, and by how much?",
                   answer=f"Best win rate by player count: {best}." if best else _best_words(strategies),
@@ -118,13 +133,14 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
 
 
 def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.DataFrame, rules: pd.DataFrame,
-                 metrics: pd.DataFrame | None, variants: tuple[str, str], figure=None, ladder=None) -> Report:
-    """balance's page: the verdict is the answer."""
+                 metrics: pd.DataFrame | None, variants: tuple[str, str], figure=None, ladder=None,
+                 changes: pd.DataFrame | None = None) -> Report:
+    """balance's page: the verdict is the answer (``changes``: the metrics' paired changes)."""
     base, other = variants
     sections = [Section("Win rates under both rules", tables=[(f"Difference: {other} minus {base}", strategies)],
                         figures=[figure] if figure is not None else []),
                 Section("Seat advantage and florin sources", tables=[("Per rules", rules)])]
-    sections += [s for s in (_metrics_section(metrics, compared=True), ladder) if s is not None]
+    sections += [s for s in (_metrics_section(metrics, changes), ladder) if s is not None]
     return Report(title=f"{game_title}: does {other} change the balance?",
                   question=f"Does the {other} variant change the balance against the {base} rules?",
                   answer=verdict, sections=sections, reproduce=_study_reproduce(summary))
@@ -133,3 +149,109 @@ def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.Da
 def _study_reproduce(summary: dict) -> dict:
     return {k: summary[k] for k in ("game", "seed", "deck", "games_per_configuration", "configurations")
             if k in summary}
+
+
+# ---------------------------------------------------------------- sweep and design
+
+def _curves(frame: pd.DataFrame, swept: list[str]) -> list[tuple[dict, pd.DataFrame]]:
+    """Each curve along the first swept rule: (its player count and other rules' values, its
+    rows in order along the first rule)."""
+    keys = ["players", *swept[1:]]
+    return [(dict(zip(keys, group if isinstance(group, tuple) else (group,), strict=True)),
+             rows.sort_values(swept[0])) for group, rows in frame.groupby(keys, sort=False)]
+
+
+def _on_curve(frame: pd.DataFrame, where: dict) -> pd.DataFrame:
+    return frame[(frame[list(where)] == pd.Series(where)).all(axis=1)]
+
+
+def sweep_words(strategies: pd.DataFrame, points: pd.DataFrame, metrics: pd.DataFrame | None,
+                swept: list[str]) -> str:
+    """The sweep's answer: along each curve, the strategy whose win rate moves most from the first
+    point to the last (its intervals, and how many of its paired steps are clear), seat 1's win
+    rate, and how often the leader after day 1 went on to win."""
+    x = swept[0]
+    sentences = []
+    for where, rows in _curves(strategies, swept):
+        at = ", ".join([f"{where['players']} players", *(f"{k}={v}" for k, v in where.items() if k != "players")])
+        first_x, last_x = rows[x].iloc[0], rows[x].iloc[-1]
+        ends = rows[rows[x].isin([first_x, last_x])].pivot(index="strategy", columns=x, values="win_rate")
+        mover = (ends[last_x] - ends[first_x]).abs().idxmax()
+        line = rows[rows["strategy"] == mover]
+        clear = int(((line["change_ci_low"] > 0) | (line["change_ci_high"] < 0)).sum())
+        seats = _on_curve(points, where).sort_values(x)
+        sentence = (f"At {at}, as {x} goes from {first_x} to {last_x}, {mover}'s win rate moves most: from "
+                    f"{percent_with_interval(line.iloc[0], 'win_rate')} to "
+                    f"{percent_with_interval(line.iloc[-1], 'win_rate')}, {clear} of {len(line) - 1} steps clear "
+                    f"(95% intervals, paired steps on the same {int(line['games'].iloc[0]):,} games a point); "
+                    f"seat 1 wins {100 * seats['seat1_win_rate'].iloc[0]:.1f}% then "
+                    f"{100 * seats['seat1_win_rate'].iloc[-1]:.1f}%")
+        if metrics is not None and "comeback_after_day1" in metrics:
+            held = 1 - _on_curve(metrics, where).sort_values(x)["comeback_after_day1"]
+            sentence += (f"; the leader after day 1 went on to win {100 * held.iloc[0]:.0f}% then "
+                         f"{100 * held.iloc[-1]:.0f}% of games")
+        sentences.append(sentence + ".")
+    return " ".join(sentences)
+
+
+def metrics_along_figure(metrics: pd.DataFrame, swept: list[str]):
+    """Per curve: the shares of comebacks after day 1 and day 2 and of joint wins along the first
+    rule, with their 95% bands (a PNG writer)."""
+    plt = _pyplot()
+    x = swept[0]
+    curves = _curves(metrics, swept)
+    fig, axes = plt.subplots(1, len(curves), figsize=(6 * len(curves), 4), squeeze=False)
+    for ax, (where, rows) in zip(axes[0], curves, strict=True):
+        for column, words in (("comeback_after_day1", "comeback after day 1"),
+                              ("comeback_after_day2", "comeback after day 2"), ("shared_win_games", "joint winners")):
+            ax.plot(rows[x], rows[column], marker="o", ms=3, label=words)
+            ax.fill_between(rows[x], rows[f"{column}_ci_low"], rows[f"{column}_ci_high"], alpha=0.2)
+        ax.set_title(", ".join(f"{v} players" if k == "players" else f"{k}={v}" for k, v in where.items()))
+        ax.set_xlabel(x)
+        ax.set_ylabel("share of games (95% band)")
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    return _writer(fig)
+
+
+def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points: pd.DataFrame,
+               metrics: pd.DataFrame | None, changes: pd.DataFrame | None, swept: list[str], figure) -> Report:
+    """sweep's page (``figure``: the curves, study.sweep_plot)."""
+    sections = [Section("Win rates along the rule", tables=[
+                    ("Per point and strategy, with the paired change from the previous point (95% intervals)",
+                     strategies)], figures=[figure]),
+                Section("Seats and spreads", tables=[("Per point (spreads: conservative 95% intervals)", points)])]
+    if metrics is not None and "comeback_after_day1" in metrics:
+        sections.append(Section(
+            "How the games went along the rule", differences_text(changes),
+            [("Designer metrics at each point (95% intervals)", metrics),
+             ("Their changes from the previous point (95% intervals; paired: the same games)", changes)],
+            [metrics_along_figure(metrics, swept)]))
+    return Report(title=f"{game_title}: the balance along {summary['swept']}",
+                  question=f"How do the win rates, the seats and the games change as {summary['swept']} varies "
+                           f"(base rules {summary['base_rules']}, {summary['players']} players)?",
+                  answer=sweep_words(strategies, points, metrics, swept), sections=sections,
+                  reproduce={k: summary[k] for k in ("game", "seed", "base_rules", "swept", "players", "deck",
+                                                     "games_per_point", "precision") if k in summary})
+
+
+def design_page(game_title: str, summary: dict, verdict: str, remeasured: pd.DataFrame, scores: pd.DataFrame,
+                trials: pd.DataFrame, metrics: pd.DataFrame | None, changes: pd.DataFrame | None) -> Report:
+    """design's page: the verdict on fresh games is the answer."""
+    rows = remeasured.assign(label=[f"{r} rules: {s}" for r, s in zip(remeasured["rules"], remeasured["strategy"],
+                                                                      strict=True)])
+    sections = [Section("Fresh games: the base and the best rules", tables=[
+                    ("Per strategy, with the paired change (best minus base; 95% intervals)", remeasured),
+                    (f"The target's score: {summary['target']} (0 meets it; 95% intervals)", scores)],
+                    figures=[win_rate_figure(rows, "label")])]
+    metrics_section = _metrics_section(metrics, changes)
+    if metrics_section is not None:
+        sections.append(metrics_section)
+    sections.append(Section("The search", tables=[("Every trial (its score on the search's games)", trials)]))
+    return Report(title=f"{game_title}: which rule values meet the target?",
+                  question=f"Which values of the rules searched best achieve {summary['target']} at "
+                           f"{summary['players']} players (base rules {summary['base_rules']})?",
+                  answer=verdict, sections=sections,
+                  reproduce={k: summary[k] for k in ("game", "seed", "players", "base_rules", "best_rules", "trials",
+                                                     "games_per_trial", "fresh_games") if k in summary})

@@ -29,6 +29,7 @@ from ..core.driver import canonical_rules, rule_set
 from ..core.rules import RulesError, format_value
 from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
+from .metrics import CHANGE_COLUMNS, METRIC_CHANGES_TABLE, METRICS_TABLE, metric_changes, metric_row
 from .studies import MAX_PRECISION_GAMES, Study, new_study
 from .tournament import Tournament
 
@@ -272,12 +273,14 @@ POINT_COLUMNS = ["games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high", "se
                  "seat_spread_ci_high", "strategy_spread", "strategy_spread_ci_low", "strategy_spread_ci_high"]
 
 
-def tables(points: list[Point], rules: tuple[SweptRule, ...]) -> dict[str, pd.DataFrame]:
+def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") -> dict[str, pd.DataFrame]:
     """``strategies``: one row per point and strategy (the swept parameters as columns), the
     win rate and its change from the previous point along the first rule (paired, NaN at a
     chain's first point); ``points``: one row per point, seat 1's win rate, the seat spread
-    and the spread of the strategies' win rates."""
-    per_strategy, per_point = [], []
+    and the spread of the strategies' win rates; ``metrics``: one row per point, how the games
+    went (study.metrics); ``metric_changes``: each metric's change from the previous point
+    along the first rule (paired, the same games), per point after a chain's first."""
+    per_strategy, per_point, per_metrics, changes = [], [], [], []
     for point in points:
         if point.own.games == 0:
             continue  # stopped before this point played
@@ -293,11 +296,18 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...]) -> dict[str, pd.Da
                                           "change_ci_high": change[0] + change[1]}))
         seat1 = [float(x[0]) for x in _win_rates(point.own.seat_stats[:1])]
         strategies = spread(*(rows[c].to_numpy() for c in STRATEGY_COLUMNS[1:4]))
+        per_metrics.append({**where, "deck": deck, **metric_row(point.own.run, point.own.game_def)})
+        if point.paired is not None and point.paired.games > 0:
+            swept = {r.label: v for r, v in zip(rules, point.values, strict=True)}
+            changes += [{**swept, **row} for row in metric_changes(point.paired.leader, point.paired, deck)]
         per_point.append({**where, "games": point.own.games, "seat1_win_rate": seat1[0],
                           "seat1_ci_low": max(seat1[1], 0.0), "seat1_ci_high": min(seat1[2], 1.0),
                           **dict(zip(POINT_COLUMNS[4:7], seat_spread(point.own), strict=True)),
                           **dict(zip(POINT_COLUMNS[7:], strategies, strict=True))})
-    return {"strategies": pd.concat(per_strategy, ignore_index=True), "points": pd.DataFrame(per_point)}
+    swept_columns = [r.label for r in rules]
+    return {"strategies": pd.concat(per_strategy, ignore_index=True), "points": pd.DataFrame(per_point),
+            METRICS_TABLE: pd.DataFrame(per_metrics),
+            METRIC_CHANGES_TABLE: pd.DataFrame(changes, columns=["players", *swept_columns, *CHANGE_COLUMNS[1:]])}
 
 
 def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, complete: bool) -> dict:
@@ -335,4 +345,6 @@ def run(sweep: Sweep, progress=None, stop=None, on_more=None, runner=None, compi
     complete = play(tournaments, sweep.study, progress, stop, on_more, on_batch)
     if not any(p.own.games for p in points):
         return None
-    return {**tables(points, sweep.rules), "summary": summary(points, tournaments, sweep, complete)}
+    deck = sweep.study.decks[0]
+    return {**tables(points, sweep.rules, deck.name if deck is not None else ""),
+            "summary": summary(points, tournaments, sweep, complete)}

@@ -16,7 +16,7 @@ import numpy as np
 from ..core.accounting import RUN_GAMES
 from ..core.driver import RunConfig, SeatStrategy, Totals, simulate
 from ..core.identity import deck_identity, strategies_identity
-from ..core.pairing import PairedKernel
+from ..core.pairing import PairedKernel, paired_metrics
 from ..core.registry import Game, get_game
 
 LINEUP_BLOCK = 1 << 36  # game indices reserved for one lineup of one configuration
@@ -58,9 +58,11 @@ class Tournament:
     leader: Tournament | None = field(default=None, repr=False)
     # with a leader, per strategy: the sum over games of the squared difference of its win credits,
     # this tournament's minus the leader's, over its slots in the lineup (WIN_UNITs squared); per
-    # seat: the same of the seat's credits
+    # seat: the same of the seat's credits; per designer metric (``pairing.paired_metrics``): the
+    # same of its per-game counter
     paired_sq: np.ndarray = field(init=False)
     paired_seat_sq: np.ndarray = field(init=False)
+    paired_metric_sq: np.ndarray = field(init=False)
 
     def __post_init__(self):
         if self.game is None:
@@ -75,6 +77,7 @@ class Tournament:
         self.run = empty.run
         self.paired_sq = np.zeros(n, np.int64)
         self.paired_seat_sq = np.zeros(self.players, np.int64)
+        self.paired_metric_sq = np.zeros(len(paired_metrics(self.game_def)), np.int64)
 
     def follow(self, leader: Tournament) -> None:
         """Play on the same games as ``leader`` (the same lineups under other rules), with it."""
@@ -163,11 +166,13 @@ class Tournament:
         return {"target": self.target, "done": self.done, "elapsed": self.elapsed,
                 "strategy_stats": self.strategy_stats.tolist(), "pairs": self.pairs.tolist(),
                 "seat_stats": self.seat_stats.tolist(), "run": self.run.tolist(),
-                "paired_sq": self.paired_sq.tolist(), "paired_seat_sq": self.paired_seat_sq.tolist()}
+                "paired_sq": self.paired_sq.tolist(), "paired_seat_sq": self.paired_seat_sq.tolist(),
+                "paired_metric_sq": self.paired_metric_sq.tolist()}
 
     def restore(self, progress: dict) -> None:
         self.target, self.done, self.elapsed = progress["target"], list(progress["done"]), progress["elapsed"]
-        for name in ("strategy_stats", "pairs", "seat_stats", "run", "paired_sq", "paired_seat_sq"):
+        for name in ("strategy_stats", "pairs", "seat_stats", "run", "paired_sq", "paired_seat_sq",
+                     "paired_metric_sq"):
             setattr(self, name, np.array(progress[name], np.int64))
 
     def _add(self, lineup: tuple[SeatStrategy, ...], totals: Totals) -> None:
@@ -189,3 +194,4 @@ class Tournament:
             mine = rows == row
             self.paired_sq[row] += paired.cross[np.ix_(mine, mine)].sum()
         self.paired_seat_sq += paired.seat_sq
+        self.paired_metric_sq += paired.metric_sq

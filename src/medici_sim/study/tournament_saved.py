@@ -8,7 +8,9 @@ of rounds and its lineups are played in order (``tournament``): done[k] is non-i
 within one round of the target; balance's variant tournament follows its standard one (the
 same games under both rules): the same target and done, and paired sums (paired_sq per
 strategy, paired_seat_sq per seat) no smaller than Cauchy allows,
-(W_variant - W_standard)**2 <= paired_sq G; every other tournament's paired sums are 0.
+(W_variant - W_standard)**2 <= paired_sq G, and the designer metrics' paired sums
+(paired_metric_sq, ``totals_check.check_paired_metric_sq``); every other tournament's paired
+sums are 0.
 """
 from __future__ import annotations
 
@@ -19,15 +21,16 @@ from ..core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, STA
 from ..core.checkpoint import SavedFormat
 from ..core.driver import MAX_GAMES, SeatStrategy
 from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_rules, valid_strategies
+from ..core.pairing import paired_metrics
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_matrix, int_vector, show, whole_number
-from ..core.totals_check import TotalsRules, check_pairs, check_same_sums
+from ..core.totals_check import TotalsRules, check_paired_metric_sq, check_pairs, check_same_sums
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
 TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "deck", "strategies")
 TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run", "paired_sq",
-                            "paired_seat_sq")
+                            "paired_seat_sq", "paired_metric_sq")
 
 
 def check_study(configuration, progress, command: str) -> None:
@@ -211,7 +214,9 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
     check_pairs(pairs, f"{where}.pairs", lambda a, b: together[a][b])
     rules.run(run, f"{where}.run", total, seat)
     paired = [int_vector(saved["paired_sq"], f"{where}.paired_sq", rows, shape),
-              int_vector(saved["paired_seat_sq"], f"{where}.paired_seat_sq", players, f"the {players}-player game")]
+              int_vector(saved["paired_seat_sq"], f"{where}.paired_seat_sq", players, f"the {players}-player game"),
+              int_vector(saved["paired_metric_sq"], f"{where}.paired_metric_sq", len(paired_metrics(game)),
+                         f"the {game.name} game's paired metrics")]
     if leader is None:
         if any(map(any, paired)):
             raise Invalid(f"{where}: paired sums, but the tournament follows no other (only the second "
@@ -227,6 +232,13 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
             if spread * spread > square * total:
                 raise Invalid(f"{where}.{key}[{r}] is {square}, too small for win totals {theirs[STAT_WIN60]} "
                               f"and {mine[STAT_WIN60]} in the same {total} games")
+    check_paired_metric_sq(paired[2], f"{where}.paired_metric_sq", leader["run"], run, total, game, _most_days(game))
+
+
+def _most_days(game: Game) -> int:
+    """The most days any rule set of ``game`` lasts (its ``days`` when no rule sets them)."""
+    book = game.rule_book
+    return book.param("days").high if book is not None and "days" in book.names else game.days
 
 
 def _ceil(a: int, b: int) -> int:
