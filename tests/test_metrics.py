@@ -62,7 +62,7 @@ def test_the_table_equals_the_reference_games_counted_in_python():
     names = ["greedy", "random", "collector", "cautious"]
     config = RunConfig(deck=default_deck(), players=4, strategies=tuple(seat_strategy(n) for n in names),
                        games=300, seed=5, seating="rotate", threads=2)
-    row = metric_row(simulate(config, batch_size=70).totals.run, medici_sim.core.registry.get_game("card"))
+    row = metric_row(simulate(config, batch_size=70).totals.run, medici_sim.core.registry.get_game("card"), 3)
     comeback1 = comeback2 = changes = shared = 0
     margins, turns = [], []
     for index in range(300):
@@ -114,6 +114,15 @@ def test_out_holds_the_metrics_table_and_the_text_tells_how_the_games_went(capsy
     csv = tmp_path / "run.csv"
     assert run(capsys, "-g", "classic", "--games", "300", "-q", "--out", str(csv))[0] == 0
     assert (tmp_path / "run-metrics.csv").exists()
+
+
+def test_the_share_of_days_run_out_counts_the_rule_sets_days(capsys, tmp_path):
+    """C12, C18: under days=2 a game has two days that may run out, not the rulebook's three."""
+    out = tmp_path / "run.json"
+    assert run(capsys, "-g", "classic", "--games", "600", "-q", "--rules", "days=2", "--out", str(out))[0] == 0
+    saved = json.loads(out.read_text())
+    [row] = saved["metrics"]
+    assert row["ran_out_day_share"] == pytest.approx(saved["summary"]["ran_out_days"] / (2 * 600), abs=1e-12)
 
 
 def test_compare_tells_how_each_strategy_played(capsys, tmp_path):

@@ -29,7 +29,7 @@ from ..core.arguments import ConfigError, integer, named, text
 from ..core.driver import check_games
 from . import design_saved
 from .analysis import AnalysisDependencyError, _rules_change, _win_rates, paired_change, points, strategy_table
-from .metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, changes_frame, metric_changes, metric_row
+from .metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, changes_frame, metric_changes, study_metrics
 from .sweep import Sweep, spread
 from .tournament import Tournament
 
@@ -295,8 +295,8 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
     deck = design.sweep.study.decks[0]
     label = deck.name if deck is not None else ""
     same = chosen.variant == base.variant  # the base rules are the best: one configuration, nothing changed
-    metrics = pd.DataFrame([{"rules": t.variant, "players": t.players, "deck": label, **metric_row(t.run, t.game_def)}
-                            for t in ((base,) if same else (base, chosen))])
+    tournaments = (base,) if same else (base, chosen)
+    metrics = study_metrics(tournaments, [label] * len(tournaments))
     return {"remeasured": pd.concat(rows, ignore_index=True), "scores": scores, METRICS_TABLE: metrics,
             METRIC_CHANGES_TABLE: changes_frame([] if same else metric_changes(base, chosen, label))}, text
 

@@ -72,9 +72,17 @@ def metric_columns(game: Game) -> list[str]:
             + (_with_interval("ran_out_day_share") if "ran_out_days" in game.run_columns else []))
 
 
-def metric_row(run: np.ndarray, game: Game) -> dict:
-    """The designer metrics of one configuration's run counters (``Totals.run``): each mean and
-    share with its 95% interval; empty when the game's kernel does not count them."""
+def rule_days(game: Game, rules: str, players: int) -> int:
+    """The days a game has under the rule set ``rules`` (a canonical spec) at ``players``."""
+    if game.rule_book is not None and "days" in game.rule_book.names:
+        return int(game.rule_book.resolve(rules, players)["days"])
+    return game.days
+
+
+def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
+    """The designer metrics of one configuration's run counters (``Totals.run``), whose games
+    had ``days`` days: each mean and share with its 95% interval; empty when the game's kernel
+    does not count them."""
     games = int(run[RUN_GAMES])
     histogram = np.asarray(run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS])
     if games == 0 or int(histogram.sum()) != games:
@@ -89,7 +97,7 @@ def metric_row(run: np.ndarray, game: Game) -> dict:
            **_mean(run, RUN_LENGTH, RUN_LENGTH_SQ, f"{game.length_unit}_per_game")}
     if "ran_out_days" in game.run_columns:
         ran_out = int(run[N_COMMON_RUN_STATS + game.run_columns.index("ran_out_days")])
-        row.update(_share(ran_out, game.days * games, "ran_out_day_share"))
+        row.update(_share(ran_out, days * games, "ran_out_day_share"))
     return row
 
 
@@ -100,7 +108,8 @@ def metrics_frame(rows: Sequence[dict]) -> pd.DataFrame:
 
 def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, deck: str) -> pd.DataFrame:
     """The main command's table: its one configuration."""
-    return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game)}])
+    days = rule_days(game, rules, players)
+    return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game, days)}])
 
 
 def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
@@ -114,7 +123,8 @@ def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataF
 def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``deck_labels``:
     each tournament's deck)."""
-    return metrics_frame([{"rules": t.variant, "players": t.players, "deck": label, **metric_row(t.run, t.game_def)}
+    return metrics_frame([{"rules": t.variant, "players": t.players, "deck": label,
+                           **metric_row(t.run, t.game_def, tournament_days(t))}
                           for t, label in zip(tournaments, deck_labels, strict=True) if t.games > 0])
 
 
@@ -228,6 +238,11 @@ CHANGE_WORDS = {"comeback_after_day1": ("comebacks after day 1", 100, "points"),
                 "ran_out_day_share": ("days run out", 100, "points")}
 
 
+def tournament_days(tournament) -> int:
+    """The days of a tournament's games (its rule set's)."""
+    return rule_days(tournament.game_def, tournament.variant, tournament.players)
+
+
 def metric_changes(base, other, deck: str = "") -> list[dict]:
     """Each paired metric's change from tournament ``base`` to ``other``, which played the same
     games under other rules (``other`` follows ``base``: ``Tournament.paired_metric_sq``), with
@@ -236,9 +251,12 @@ def metric_changes(base, other, deck: str = "") -> list[dict]:
     counted = base.run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
     if games == 0 or other.games != games or not counted:
         return []  # nothing played, or a game whose kernel counts no metrics
+    days = tournament_days(base)
     rows = []
     for (name, counter), square in zip(paired_metrics(game), other.paired_metric_sq, strict=True):
-        per = game.days * games if name == "ran_out_day_share" else games
+        if name == "ran_out_day_share" and tournament_days(other) != days:
+            continue  # shares of different numbers of days: no per-game difference of one share
+        per = days * games if name == "ran_out_day_share" else games
         first, second = int(base.run[counter]), int(other.run[counter])
         difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
         rows.append({"players": base.players, "deck": deck, "first": base.variant, "second": other.variant,

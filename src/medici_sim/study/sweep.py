@@ -29,7 +29,7 @@ from ..core.driver import canonical_rules, rule_set
 from ..core.rules import RulesError, format_value
 from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
-from .metrics import CHANGE_COLUMNS, METRIC_CHANGES_TABLE, METRICS_TABLE, metric_changes, metric_row
+from .metrics import CHANGE_COLUMNS, METRIC_CHANGES_TABLE, METRICS_TABLE, metric_changes, metric_row, tournament_days
 from .studies import MAX_PRECISION_GAMES, Study, new_study
 from .tournament import Tournament
 
@@ -296,7 +296,8 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
                                           "change_ci_high": change[0] + change[1]}))
         seat1 = [float(x[0]) for x in _win_rates(point.own.seat_stats[:1])]
         strategies = spread(*(rows[c].to_numpy() for c in STRATEGY_COLUMNS[1:4]))
-        per_metrics.append({**where, "deck": deck, **metric_row(point.own.run, point.own.game_def)})
+        per_metrics.append({**where, "deck": deck,
+                            **metric_row(point.own.run, point.own.game_def, tournament_days(point.own))})
         if point.paired is not None and point.paired.games > 0:
             swept = {r.label: v for r, v in zip(rules, point.values, strict=True)}
             changes += [{**swept, **row} for row in metric_changes(point.paired.leader, point.paired, deck)]
