@@ -59,7 +59,8 @@ def test_decisions_never_read_the_deck_order_or_the_removed_cards():
     not which is where nor their order: the same position with the pool dealt again (as many
     removed, as many in the deck) and another generator state gets the same answers. The
     positions: every decision of a stepped expert game, asked of strong at the deciding seat."""
-    kernel = Kernel(config(4, "expert,expert,expert,expert", 1, seed=11, seating="fixed"))
+    # the strategies of every lineup in this file: one kernel to compile
+    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
     external = np.full(4, EXTERNAL, np.int64)
     rng = np.random.default_rng(0)
     buffer = kernel.inputs.copy()
@@ -90,7 +91,7 @@ def test_decisions_never_read_the_deck_order_or_the_removed_cards():
 
 @pytest.mark.parametrize("players,lineup,rules", [
     (4, "strong,expert,strong:bid_levels=2:keep=0,collector", "standard"),
-    (3, "strong:draw_bias=0.2,value,expert", "days=2,lot_size=4,ship_holds=6,starting_money=60"),
+    (3, "strong:draw_bias=0.2,collector,expert", "days=2,lot_size=4,ship_holds=6,starting_money=60"),
 ])
 def test_games_with_strong_are_the_reference_engines_games(players, lineup, rules):
     run = config(players, lineup, 1, seed=12, seating="fixed", rules=rules)
@@ -110,7 +111,7 @@ def test_games_with_strong_are_the_reference_engines_games(players, lineup, rule
 
 
 def test_threads_and_batches_never_change_the_results():
-    results = {totals_bytes(simulate(config(5, "strong,expert,value,strong:keep=0,bargain", 40, threads=threads),
+    results = {totals_bytes(simulate(config(5, "strong,expert,collector,strong:keep=0,expert", 40, threads=threads),
                                      batch_size=batch).totals)
                for threads, batch in ((1, None), (2, 7))}
     assert len(results) == 1
