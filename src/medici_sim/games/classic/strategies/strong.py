@@ -227,7 +227,7 @@ def draw_features_nb(state, seat, out):
     out[1, DRAW_DECK] = state.counts[DECK_LEN]
 
 
-@njit(cache=True)
+@njit  # not cached on its own: the weights are a constant of its code (the kernel's cache covers them)
 def bid_nb(state, seat, params):
     """C9: the candidate bid whose features score highest."""
     weights = weights_table_nb()[state.rules[RULE_PLAYERS], model_nb(state)]
@@ -236,7 +236,7 @@ def bid_nb(state, seat, params):
     return actions[judge_bids_nb(state, seat, params, actions, features, weights)[1]]
 
 
-@njit(cache=True)
+@njit  # as bid_nb
 def draw_nb(state, seat, params):
     """C8: another card if drawing scores above offering the lot (plus ``draw_bias``)."""
     weights = weights_table_nb()[state.rules[RULE_PLAYERS], model_nb(state)]
