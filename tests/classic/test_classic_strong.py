@@ -8,7 +8,8 @@ core/evaluation.py, study/strong_training.py).
   change them;
 - the games it plays are the reference engine's games given its decisions (C5-C18), keep the
   game's invariants, and give the same totals for any threads and batches (C20), under the
-  rulebook's rules and others (days, lot size, holds, money);
+  rulebook's rules and others (days, lot size, holds, money), and write nothing but the
+  deciding seat's own scratch row;
 - training from a fixed seed writes the same file (a short training, against its reference);
 - it beats the expert (slow: more than 3 SE).
 """
@@ -24,6 +25,7 @@ from test_search import ClassicScript, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
 from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from medici_sim.games.classic import reference as classic_reference
@@ -115,6 +117,13 @@ def test_threads_and_batches_never_change_the_results():
                                      batch_size=batch).totals)
                for threads, batch in ((1, None), (2, 7))}
     assert len(results) == 1
+
+
+@pytest.mark.slow  # the checked kernel compiles on its own (about 20 s)
+def test_the_checked_kernel_finds_no_write_outside_its_scratch():
+    """check-plugin's checked kernel: every decision leaves the state as it was but the
+    deciding seat's own scratch row (strong's auctions are played on a copy)."""
+    _checked_kernel(config(4, "strong,expert,strong:keep=0,collector", 6, seed=3)).play(0, 6)
 
 
 @pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
