@@ -23,9 +23,12 @@ from __future__ import annotations
 from ....core.registry import Param, Strategy
 from .base import BUILT_INS, REGISTRY, register
 from .search import SEARCH
+from .strong import STRATEGY as STRONG
 
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
 # ``search`` (registered after the heuristics, a built-in too) plays the heuristics in its rollouts and is
 # far slower, so default lineups and MEDICI_SIM_KERNEL=all leave it out.
 register(SEARCH)
+# ``strong`` (after search: the ids before it stay) reads its learned weights (data/strong) when compiled.
+register(STRONG)

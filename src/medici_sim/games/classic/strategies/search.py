@@ -113,20 +113,12 @@ def search_nb(state, seat, params, actions, n_actions, kind):
 @njit
 def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     sim = buffer[0]  # the state rollouts play on
-    rollouts = np.int64(params[ROLLOUTS])
     policy = np.int64(params[POLICY])
-    opponents = np.int64(params[OPPONENTS])
-    tuned = params[TUNED] != 0
-    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
-    players = state.rules[RULE_PLAYERS]
-    auctioneer = state.counts[AUCTIONEER]
-    removed = state.rules[RULE_REMOVED]
     copy_record_nb(sim, state, STATE_BYTES)  # the rule data, once; each rollout then copies only
     #                                          what play changes (copy_play_nb)
     table = _ROLLOUT_TABLE[0]
-    pool = np.empty(N_CARDS, np.int64)
-    base = decision_stream_nb(state.rng, seat)
-    set_up_nb(sim, state, seat, policy, opponents, tuned, base)  # the policy's own choice, as a rollout would ask it
+    set_up_nb(sim, state, seat, policy, np.int64(params[OPPONENTS]), params[TUNED] != 0,
+              decision_stream_nb(state.rng, seat))  # the policy's own choice, as a rollout would ask it
     if kind == DRAWING:
         own = 1 if ask_draw_nb(table, policy, sim, seat) else 0
     else:
@@ -138,7 +130,30 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
                 actions[0] = actions[n_actions - 1]
                 n_actions -= 1
                 break
+    rollouts = np.int64(params[ROLLOUTS])
     values = np.empty((MAX_ACTIONS, rollouts))
+    rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, values)
+    return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
+
+
+@njit
+def rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, values):
+    """Fill ``values[action, rollout]`` with the outcomes of playing each of ``actions`` (C8
+    answers for ``kind`` DRAWING, else C9 bids) out ``rollouts`` times (common random
+    numbers; strong's training labels its candidates with these too)."""
+    sim = buffer[0]
+    rollouts = np.int64(params[ROLLOUTS])
+    policy = np.int64(params[POLICY])
+    opponents = np.int64(params[OPPONENTS])
+    tuned = params[TUNED] != 0
+    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
+    players = state.rules[RULE_PLAYERS]
+    auctioneer = state.counts[AUCTIONEER]
+    removed = state.rules[RULE_REMOVED]
+    copy_record_nb(sim, state, STATE_BYTES)
+    table = _ROLLOUT_TABLE[0]
+    pool = np.empty(N_CARDS, np.int64)
+    base = decision_stream_nb(state.rng, seat)
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
@@ -159,7 +174,6 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
             phase, arg = play_choice_nb(sim, seat, DRAW_DECISION if kind == DRAWING else BID_DECISION, actions[a])
             rollout_game_nb(sim, table, auctioneer, phase, arg, last_day, None)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
-    return choose_nb(values, n_actions, rollouts, own, params[CONFIDENCE])
 
 
 @njit
