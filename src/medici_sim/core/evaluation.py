@@ -54,6 +54,41 @@ def linear_value_nb(weights, features):
     return value
 
 
+def pairwise_products(features: np.ndarray) -> np.ndarray:
+    """A quadratic model's columns: the features (column 0 the bias), then the product of
+    every pair of the others, squares included, in :func:`product_names`' order."""
+    first, second = np.triu_indices(features.shape[1] - 1)
+    return np.hstack([features, features[:, 1:][:, first] * features[:, 1:][:, second]])
+
+
+def product_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    first, second = np.triu_indices(len(names) - 1)
+    return names + tuple(f"{names[1 + i]}*{names[1 + j]}" for i, j in zip(first, second, strict=True))
+
+
+@njit(cache=True)
+def quadratic_value_nb(weights, features):
+    """``weights . pairwise_products(features)`` without building the products."""
+    n = features.shape[0]
+    value = linear_value_nb(weights, features)
+    k = n
+    for i in range(1, n):
+        for j in range(i, n):
+            value += weights[k] * features[i] * features[j]
+            k += 1
+    return value
+
+
+def fit_choices_quadratic(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
+                          n_models: int) -> np.ndarray:
+    """:func:`fit_choices` on the pairwise products, each column scaled to unit spread for the
+    fit (so that the shrinkage treats them alike), the weights scaled back."""
+    columns = pairwise_products(features)
+    spread = columns.std(axis=0)
+    spread[spread == 0] = 1.0
+    return fit_choices(columns / spread, models, values, groups, n_models) / spread
+
+
 def fit_choices(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
                 n_models: int) -> np.ndarray:
     """Weights that rank each decision's choices as their values do: least squares (RIDGE
