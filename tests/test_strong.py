@@ -136,7 +136,9 @@ def test_the_quadratic_model_weighs_the_pairwise_products():
 @pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
 def test_training_from_a_seed_is_reproducible(tmp_path):
     """A short training (20 games at 3 players, 2 rollouts, seed 4) writes the short
-    reference beside this file (made by the same call): the same games, rollouts and fit.
+    reference beside this file (made by the same training: ``python scripts/train_strong.py
+    --game card --seed 4 --games 20 --rollouts 2 --players 3 --out tests/strong_short_training.json``):
+    the same games, rollouts and fit.
     The weights are compared to 1e-9 (they are rounded to 6 decimals; a machine's linear
     algebra may differ in the last bits)."""
     written = json.loads(train_and_write("card", 4, 20, 2, tmp_path / "w.json", player_counts=(3,)).read_text())
