@@ -1,5 +1,6 @@
 """What the games' ``strong`` players share (``games/<game>/strategies/strong.py``): a learned
-linear evaluation of a seat's position, its shipped weights, and how they are trained.
+linear or quadratic evaluation of a seat's position, its shipped weights, and how they are
+trained.
 
 A strong player looks one step ahead: it scores the position each legal choice leads to
 (the afterstate) with ``weights[players, day] . features`` and takes the best. The features
@@ -7,7 +8,10 @@ are the game's own (what the seat can see: florins, ships, warehouses or tracks,
 the weights are fitted here by least squares, one model per player count and day, on the
 choices of expert games labelled by search's rollouts (each legal choice played out with
 expert everywhere: win credit plus 0.03 x the florin margin, core.rollout), so that they
-rank a position's choices as the rollouts do (:func:`fit_choices`).
+rank a position's choices as the rollouts do (:func:`fit_choices`). A game whose strong is
+``QUADRATIC`` weighs the features and the product of every pair of them instead
+(:func:`pairwise_products`, :func:`fit_choices_quadratic`, :func:`quadratic_value_nb`): a
+feature can then count more or less as another is high or low.
 
 Training is one command from a fixed seed (``scripts/train_strong.py``, study.strong_training):
 the games (seed, game index: R25 / C20) and the rollouts (hashed from the game's state,
