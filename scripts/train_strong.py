@@ -2,6 +2,8 @@
 
     python scripts/train_strong.py --game card --seed 0              # the shipped file
     python scripts/train_strong.py --game card --seed 0 --games 100 --rollouts 4 --out /tmp/w.json
+    python scripts/train_strong.py --game card --seed 4 --games 20 --rollouts 2 --players 3 \
+        --out tests/strong_short_training.json                       # the short training's reference
 
 The same arguments write the same file: the games are fixed by the seed, the fit is exact.
 """
@@ -24,10 +26,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=GAMES, help=f"expert games per player count [{GAMES}]")
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help=f"rollouts of each choice [{ROLLOUTS}]")
+    parser.add_argument("--players", type=int, action="append", help="a player count to train [every one the game has]")
     parser.add_argument("--out", type=Path, help="where to write the weights [the game's shipped file]")
     args = parser.parse_args()
     began = time.perf_counter()
-    path = train_and_write(args.game, args.seed, args.games, args.rollouts, args.out)
+    path = train_and_write(args.game, args.seed, args.games, args.rollouts, args.out, args.players)
     print(f"wrote {path} ({time.perf_counter() - began:.0f} s)")
 
 

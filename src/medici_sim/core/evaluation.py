@@ -1,5 +1,6 @@
 """What the games' ``strong`` players share (``games/<game>/strategies/strong.py``): a learned
-linear evaluation of a seat's position, its shipped weights, and how they are trained.
+linear or quadratic evaluation of a seat's position, its shipped weights, and how they are
+trained.
 
 A strong player looks one step ahead: it scores the position each legal choice leads to
 (the afterstate) with ``weights[players, day] . features`` and takes the best. The features
@@ -7,7 +8,10 @@ are the game's own (what the seat can see: florins, ships, warehouses or tracks,
 the weights are fitted here by least squares, one model per player count and day, on the
 choices of expert games labelled by search's rollouts (each legal choice played out with
 expert everywhere: win credit plus 0.03 x the florin margin, core.rollout), so that they
-rank a position's choices as the rollouts do (:func:`fit_choices`).
+rank a position's choices as the rollouts do (:func:`fit_choices`). A game whose strong is
+``QUADRATIC`` weighs the features and the product of every pair of them instead
+(:func:`pairwise_products`, :func:`fit_choices_quadratic`, :func:`quadratic_value_nb`): a
+feature can then count more or less as another is high or low.
 
 Training is one command from a fixed seed (``scripts/train_strong.py``, study.strong_training):
 the games (seed, game index: R25 / C20) and the rollouts (hashed from the game's state,
@@ -52,6 +56,41 @@ def linear_value_nb(weights, features):
     for k in range(features.shape[0]):
         value += weights[k] * features[k]
     return value
+
+
+def pairwise_products(features: np.ndarray) -> np.ndarray:
+    """A quadratic model's columns: the features (column 0 the bias), then the product of
+    every pair of the others, squares included, in :func:`product_names`' order."""
+    first, second = np.triu_indices(features.shape[1] - 1)
+    return np.hstack([features, features[:, 1:][:, first] * features[:, 1:][:, second]])
+
+
+def product_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    first, second = np.triu_indices(len(names) - 1)
+    return names + tuple(f"{names[1 + i]}*{names[1 + j]}" for i, j in zip(first, second, strict=True))
+
+
+@njit(cache=True)
+def quadratic_value_nb(weights, features):
+    """``weights . pairwise_products(features)`` without building the products."""
+    n = features.shape[0]
+    value = linear_value_nb(weights, features)
+    k = n
+    for i in range(1, n):
+        for j in range(i, n):
+            value += weights[k] * features[i] * features[j]
+            k += 1
+    return value
+
+
+def fit_choices_quadratic(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
+                          n_models: int) -> np.ndarray:
+    """:func:`fit_choices` on the pairwise products, each column scaled to unit spread for the
+    fit (so that the shrinkage treats them alike), the weights scaled back."""
+    columns = pairwise_products(features)
+    spread = columns.std(axis=0)
+    spread[spread == 0] = 1.0
+    return fit_choices(columns / spread, models, values, groups, n_models) / spread
 
 
 def fit_choices(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,

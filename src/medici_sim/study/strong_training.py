@@ -15,7 +15,7 @@ import numpy as np
 
 from ..cli.common import load_game_deck, parse_strategies
 from ..core.driver import Kernel, RunConfig
-from ..core.evaluation import fit_choices, write_weights
+from ..core.evaluation import fit_choices, fit_choices_quadratic, write_weights
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
@@ -73,7 +73,8 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
     """``{(players, day): weights}``: for each player count, ``games`` games split evenly over
     the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
     them all), fitted to rank each decision's choices as the rollouts do
-    (core.evaluation.fit_choices)."""
+    (core.evaluation.fit_choices; on the features' pairwise products too where the game's
+    strong is ``QUADRATIC``)."""
     game = get_game(game_name)
     strong = strong_module(game_name)
     models = {}
@@ -83,7 +84,8 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
         x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-        for d, weights in enumerate(fit_choices(x, day, value, group, strong.DAYS)):
+        fit = fit_choices_quadratic if getattr(strong, "QUADRATIC", False) else fit_choices
+        for d, weights in enumerate(fit(x, day, value, group, strong.DAYS)):
             models[players, d] = list(weights)
     return models
 
