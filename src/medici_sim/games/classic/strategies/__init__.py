@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from ....core.registry import Param, Strategy
 from .base import BUILT_INS, REGISTRY, register
-from .search import SEARCH
+from .search import MCTS, SEARCH
 
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
 # ``search`` (registered after the heuristics, a built-in too) plays the heuristics in its rollouts and is
 # far slower, so default lineups and MEDICI_SIM_KERNEL=all leave it out.
 register(SEARCH)
+# ``mcts`` (after search: the ids before it stay), the tree search, as slow as search and left out likewise.
+register(MCTS)
