@@ -92,7 +92,7 @@ def strength_rows(game: str, counts: list[int], scale: float):
             totals, seconds = timed(kernel(game, players, spec, games), 0, games)
             slot = totals.slot[0]
             mean, low, high = mean_interval(slot[STAT_WIN60], slot[STAT_WIN60 + 1], games, WIN_UNIT)
-            yield players, level, float(mean), float(low), float(high), games, games / seconds
+            yield players, level, float(mean), max(float(low), 0.0), min(float(high), 1.0), games, games / seconds
 
 
 def table(game: str, counts: list[int], scale: float) -> str:
@@ -105,19 +105,21 @@ def table(game: str, counts: list[int], scale: float) -> str:
     return "\n".join(lines)
 
 
-def paired(game: str, players: int, first: str, second: str, games: int) -> str:
-    """Both strategies on games 0 .. games - 1, game by game: the per-game difference of their credits."""
+def paired(game: str, players: int, first: str, second: str, games: int, start: int = 0) -> str:
+    """Both strategies on games ``start`` .. ``start + games - 1``, game by game: the per-game
+    difference of their credits."""
     kernels = [kernel(game, players, spec, 1) for spec in (first, second)]
     credit = np.zeros((2, games))
     seconds = np.zeros(2)
     for i in range(games):
         for k, ready in enumerate(kernels):
-            totals, took = timed(ready, i, 1)
+            totals, took = timed(ready, start + i, 1)
             credit[k, i] = totals.slot[0, STAT_WIN60] / WIN_UNIT
             seconds[k] += took
     diff = credit[0] - credit[1]
     se = diff.std(ddof=1) / np.sqrt(games)
-    lines = [f"{game}, {players} players, {games} games each (one seat among {OPPONENT}s, rotated, the same games):"]
+    lines = [f"{game}, {players} players, games {start}-{start + games - 1} each (one seat among {OPPONENT}s, rotated, "
+             "the same games):"]
     for k, spec in enumerate((first, second)):
         mean, low, high = mean_interval(credit[k].sum(), (credit[k] ** 2).sum(), games)
         lines.append(f"  {spec}: {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}], "
@@ -133,6 +135,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="games per level, times this")
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
     parser.add_argument("--games", type=int, default=200, help="with --pair: games each")
+    parser.add_argument("--first", type=int, default=0, help="with --pair: the first game's index")
     parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
     parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
     args = parser.parse_args()
@@ -142,7 +145,7 @@ def main() -> None:
     counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
     if args.pair:
         for players in counts:
-            print(paired(args.game, players, *args.pair, args.games), flush=True)
+            print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
         return
     text = table(args.game, counts, args.scale)
     print(text)

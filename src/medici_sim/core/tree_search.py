@@ -20,12 +20,20 @@ the cards and the others did in between; Cowling, Powley and Whitehouse 2012). E
 - backs the outcome (core.rollout.outcome_nb: win credit plus ``margin_weight`` x margin) up
   the path.
 
-It then takes the root's most visited choice if it is the policy's own or beats it by
-``confidence`` standard errors, else the policy's own (:func:`root_choice_nb`). Iteration ``i``
-starts from rollout stream ``i`` of flat search's (core.rollout), never a draw from the
-game's generator, so a game with an ``mcts`` seat is fixed by (seed, game index) for any
-threads or batches. Node arrays are allocated once a decision, ``iterations + 1`` long (one
-node expanded an iteration).
+The first choice is made in one of two ways (``paired``). 1 (the default): every iteration
+plays every first choice, each on the iteration's deals (common random numbers, as flat
+search), the tree below each one, and the choice is flat search's (core.rollout.choose_nb:
+the policy's own unless another beats it by ``confidence`` SEs of the paired differences).
+0: the first choice is a node like the others, and the root's most visited child is taken
+if it is the policy's own or beats it by ``confidence`` SEs (:func:`root_choice_nb`).
+Measured (docs/strategies.md), the tree is no stronger than flat search at the same budget
+and the unpaired root is far weaker: comparing first choices on the same deals is what
+flat search gets right.
+
+Iteration ``i`` starts from rollout stream ``i`` of flat search's (core.rollout), never a
+draw from the game's generator, so a game with an ``mcts`` seat is fixed by (seed, game
+index) for any threads or batches. Node arrays are allocated once a decision, one node per
+play an iteration makes (one, or one per first choice when paired), plus the root.
 
 :func:`tree_search_for` compiles the search for a game, bound to the game's functions (see its
 docstring). It is not cached on its own: like flat search's decisions it names the rollout

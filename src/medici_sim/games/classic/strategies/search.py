@@ -186,7 +186,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
 
 # -------------------------------------------- mcts: the tree search's classic part (core.tree_search)
 
-TREE_BID_LEVELS = 8  # mcts's bids besides pass and the policy's own: progressive widening tries them in order
+TREE_BID_LEVELS = 4  # as flat search's default bid_levels (the same candidates), tried in order as nodes widen
 
 
 @njit
