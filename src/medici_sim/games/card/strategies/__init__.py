@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ....core.registry import Param, Strategy
 from .base import BUILT_INS, REGISTRY, register
-from .search import SEARCH
+from .search import MCTS, SEARCH
 from .strong import STRATEGY as STRONG
 
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
@@ -30,3 +30,5 @@ __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 register(SEARCH)
 # ``strong`` (after search: the ids before it stay) reads its learned weights (data/strong) when compiled.
 register(STRONG)
+# ``mcts`` (after strong: the ids before it stay), the tree search, as slow as search and left out likewise.
+register(MCTS)

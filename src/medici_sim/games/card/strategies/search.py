@@ -29,7 +29,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ....core.arrays import copy_record_nb
+from ....core import tree_search as tree
+from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.registry import Strategy
 from ....core.rollout import (
     SEARCH_UNTUNABLE,
@@ -42,9 +43,17 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params_nb,
 )
-from ..engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
+from ..engine import (
+    MAX_TAKES,
+    REVEAL_DECISION,
+    TAKE_DECISION,
+    copy_play_nb,
+    last_day_nb,
+    play_choice_nb,
+    rollout_game_nb,
+)
 from ..rules import MAX_PLAYERS, RULE_BIG_BONUS_MIN, RULE_DAYS, RULE_PLAYERS, VARIANTS
-from ..state import DAY, STATE_DTYPE, legal_takes_nb
+from ..state import DAY, DECK_LEN, STATE_DTYPE, legal_takes_nb
 from ..state import reveal_nb as ask_reveal_nb
 from ..state import take_nb as ask_take_nb
 from .base import REGISTRY
@@ -141,6 +150,76 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
+
+# -------------------------------------------- mcts: the tree search's card-game part (core.tree_search)
+
+@njit
+def start_search_nb(sim, state):
+    copy_record_nb(sim, state, STATE_BYTES)
+
+
+@njit
+def deal_nb(sim, state, seat, params, stream):
+    """As a rollout starts (R7, R20: a deck order of its own, drawn from the deck sorted: the
+    same draws whatever the hidden order), the turn log's length the real game's (the tree
+    steps the play loop, which logs turns)."""
+    set_up_nb(sim, state, seat, np.int64(params[tree.POLICY]), np.int64(params[tree.OPPONENTS]),
+              False, stream)
+    sim.deck[:sim.counts[DECK_LEN]].sort()
+    copy1_nb(sim.day_turn_count, state.day_turn_count)
+
+
+@njit
+def candidates_nb(sim, seat, decision, params, table, out):
+    """R9: reveal or stop; R10: the legal takes (state.legal_takes_nb); the policy's own first."""
+    policy = np.int64(params[tree.POLICY])
+    if decision == REVEAL_DECISION:
+        out[0] = 1 if ask_reveal_nb(table, policy, sim, seat) else 0
+        out[1] = 1 - out[0]
+        return 2
+    count = legal_takes_nb(sim, seat, out)
+    if count > 1:
+        own = ask_take_nb(table, policy, sim, seat)
+        for a in range(count):
+            if out[a] == own:
+                out[a] = out[0]
+                out[0] = own
+    return count
+
+
+@njit
+def apply_nb(sim, seat, decision, choice):
+    return seat, play_choice_nb(sim, seat, decision, choice), 0
+
+
+@njit
+def outcome_of_nb(sim, seat, margin_weight):
+    return outcome_nb(sim.florins, sim.rules[RULE_PLAYERS], seat, margin_weight)
+
+
+tree_search_nb = tree.tree_search_for({
+    "ROLLOUT_TABLE": _ROLLOUT_TABLE, "MAX_CANDIDATES": MAX_ACTIONS, "rollout_game_nb": rollout_game_nb,
+    "last_day_nb": last_day_nb, "start_search_nb": start_search_nb, "deal_nb": deal_nb,
+    "candidates_nb": candidates_nb, "apply_nb": apply_nb, "outcome_of_nb": outcome_of_nb})
+
+
+@njit
+def tree_reveal_nb(state, seat, params):
+    return tree_search_nb(np.empty(1, STATE_DTYPE), state, seat, params, REVEAL_DECISION) == 1
+
+
+@njit
+def tree_take_nb(state, seat, params):
+    return tree_search_nb(np.empty(1, STATE_DTYPE), state, seat, params, TAKE_DECISION)
+
+
+MCTS = Strategy(
+    name="mcts",
+    decisions={"reveal_nb": tree_reveal_nb, "take_nb": tree_take_nb},
+    params=tree.tree_params(POLICIES, ROLLOUT_POLICY, confidence=1, paired=1),
+    summary="Tree search (information-set MCTS) over its own choices, the rest played by a built-in policy.",
+    untunable=tree.TREE_UNTUNABLE,
+)
 
 SEARCH = Strategy(
     name="search",

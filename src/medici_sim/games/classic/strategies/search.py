@@ -35,7 +35,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ....core.arrays import copy_record_nb
+from ....core import tree_search as tree
+from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.registry import Param, Strategy
 from ....core.rng import below_nb
 from ....core.rollout import (
@@ -49,7 +50,7 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params_nb,
 )
-from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, play_choice_nb, rollout_game_nb
+from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, last_day_nb, play_choice_nb, rollout_game_nb
 from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED, VARIANTS
 from ..state import AUCTIONEER, DAY, DECK_LEN, STATE_DTYPE, lowest_bid_nb
 from ..state import bid_nb as ask_bid_nb
@@ -149,7 +150,6 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, val
     last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
     players = state.rules[RULE_PLAYERS]
     auctioneer = state.counts[AUCTIONEER]
-    removed = state.rules[RULE_REMOVED]
     copy_record_nb(sim, state, STATE_BYTES)
     table = _ROLLOUT_TABLE[0]
     pool = np.empty(N_CARDS, np.int64)
@@ -158,22 +158,32 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, val
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
             set_up_nb(sim, state, seat, policy, opponents, tuned, stream)
-            # C5: deal the unseen cards again, a random `removed` of them face down
-            deck_len = state.counts[DECK_LEN]
-            for j in range(deck_len):
-                pool[j] = state.deck[j]
-            for j in range(removed):
-                pool[deck_len + j] = state.removed[j]
-            unseen = deck_len + removed
-            for j in range(removed):
-                pick = j + below_nb(sim.rng, unseen - j)
-                pool[j], pool[pick] = pool[pick], pool[j]
-                sim.removed[j] = pool[j]
-            for j in range(deck_len):
-                sim.deck[j] = pool[removed + j]
+            deal_unseen_nb(sim, state, pool, False)
             phase, arg = play_choice_nb(sim, seat, DRAW_DECISION if kind == DRAWING else BID_DECISION, actions[a])
             rollout_game_nb(sim, table, auctioneer, phase, arg, last_day, None)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
+
+
+@njit
+def deal_unseen_nb(sim, state, pool, canonical):
+    """C5: deal the unseen cards again (``pool``: room for them), a random ``RULE_REMOVED`` of
+    them face down, the rest the deck, with ``sim``'s generator. ``canonical``: from the unseen
+    cards sorted, so that the deal reads which cards are unseen, never where they lie (mcts)."""
+    removed = state.rules[RULE_REMOVED]
+    deck_len = state.counts[DECK_LEN]
+    for j in range(deck_len):
+        pool[j] = state.deck[j]
+    for j in range(removed):
+        pool[deck_len + j] = state.removed[j]
+    unseen = deck_len + removed
+    if canonical:
+        pool[:unseen].sort()
+    for j in range(removed):
+        pick = j + below_nb(sim.rng, unseen - j)
+        pool[j], pool[pick] = pool[pick], pool[j]
+        sim.removed[j] = pool[j]
+    for j in range(deck_len):
+        sim.deck[j] = pool[removed + j]
 
 
 @njit
@@ -187,6 +197,89 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     seat_rollout_players_nb(sim, seat, players, policy, opponents,
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
+
+# -------------------------------------------- mcts: the tree search's classic part (core.tree_search)
+
+TREE_BID_LEVELS = 4  # as flat search's default bid_levels (the same candidates), tried in order as nodes widen
+
+
+@njit
+def start_search_nb(sim, state):
+    copy_record_nb(sim, state, STATE_BYTES)
+
+
+@njit
+def deal_nb(sim, state, seat, params, stream):
+    """As a rollout starts (C5: the unseen cards dealt again, from their sorted list: the same
+    deals whatever the hidden order), the day log's length the real game's (the tree steps the
+    play loop, which logs turns)."""
+    set_up_nb(sim, state, seat, np.int64(params[tree.POLICY]), np.int64(params[tree.OPPONENTS]),
+              False, stream)
+    deal_unseen_nb(sim, state, np.empty(N_CARDS, np.int64), True)
+    copy1_nb(sim.day_log_len, state.day_log_len)
+
+
+@njit
+def candidates_nb(sim, seat, decision, params, table, out):
+    """C8: draw or offer, the policy's own first; C9: the policy's own bid, pass, the lowest bid
+    and TREE_BID_LEVELS - 1 more up to all its money on flat search's square law (distinct), in
+    this order (progressive widening tries them in it)."""
+    policy = np.int64(params[tree.POLICY])
+    if decision == DRAW_DECISION:
+        out[0] = 1 if ask_draw_nb(table, policy, sim, seat) else 0
+        out[1] = 1 - out[0]
+        return 2
+    out[0] = np.int64(ask_bid_nb(table, policy, sim, seat))
+    out[1] = 0
+    count = 1 + (out[0] != 0)
+    lowest = lowest_bid_nb(sim)
+    money = sim.money[seat]
+    for k in range(TREE_BID_LEVELS):
+        amount = lowest + np.int64((money - lowest) * (k / TREE_BID_LEVELS) ** 2)
+        known = False
+        for a in range(count):
+            known |= out[a] == amount
+        if not known:
+            out[count] = amount
+            count += 1
+    return count
+
+
+@njit
+def apply_nb(sim, seat, decision, choice):
+    phase, arg = play_choice_nb(sim, seat, decision, choice)
+    return sim.counts[AUCTIONEER], phase, arg
+
+
+@njit
+def outcome_of_nb(sim, seat, margin_weight):
+    return outcome_nb(sim.money, sim.rules[RULE_PLAYERS], seat, margin_weight)
+
+
+tree_search_nb = tree.tree_search_for({
+    "ROLLOUT_TABLE": _ROLLOUT_TABLE, "MAX_CANDIDATES": MAX_ACTIONS, "rollout_game_nb": rollout_game_nb,
+    "last_day_nb": last_day_nb, "start_search_nb": start_search_nb, "deal_nb": deal_nb,
+    "candidates_nb": candidates_nb, "apply_nb": apply_nb, "outcome_of_nb": outcome_of_nb})
+
+
+@njit
+def tree_draw_nb(state, seat, params):
+    return tree_search_nb(np.empty(1, STATE_DTYPE), state, seat, params, DRAW_DECISION) == 1
+
+
+@njit
+def tree_bid_nb(state, seat, params):
+    return tree_search_nb(np.empty(1, STATE_DTYPE), state, seat, params, BID_DECISION)
+
+
+MCTS = Strategy(
+    name="mcts",
+    decisions={"draw_nb": tree_draw_nb, "bid_nb": tree_bid_nb},
+    params=tree.tree_params(POLICIES, ROLLOUT_POLICY, confidence=0.5, paired=1),
+    summary="Tree search (information-set MCTS) over its own choices (bids: a few amounts, widened), the rest played "
+            "by a built-in policy.",
+    untunable=tree.TREE_UNTUNABLE,
+)
 
 SEARCH = Strategy(
     name="search",

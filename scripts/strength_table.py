@@ -1,0 +1,157 @@
+"""The strength table: one seat of each level of play against experts, and paired comparisons of two.
+
+For a game and player counts, one seat plays each level against ``players - 1`` seats of
+``expert`` (default parameters), the seats rotated game by game (R24, C20), on one thread:
+random, expert, tuned expert (expert with its shipped tuned parameters at that player count,
+what ``--tuned shipped`` and the ladder's tuned level play), search at 8, 32 and 128
+rollouts, the tree search ``mcts``, and ``strong`` where the game registers it. It prints one
+markdown table: the seat's win rate (win credit: 1/k of a k-way tie, R22, C18) with its 95%
+interval, the games it rests on and the games played a second on one core. Games per level
+are scaled to its cost (``GAMES``, times ``--scale``): a cheap level plays thousands, search
+at 128 rollouts a few dozen. ``--save`` writes the table to ``docs/strength-GAME.md`` (all
+or nothing), ``--saved`` prints that file: docs/strategies.md shows it through
+docs/generate_outputs.py, so tests/test_docs.py checks that the page shows the saved output.
+
+    python scripts/strength_table.py card --players 2-6 --save
+    python scripts/strength_table.py classic --players 3-6 --scale 10 --save
+    python scripts/strength_table.py card --saved
+
+``--pair A B`` compares two strategies instead: each plays the same games (the same seeds
+and game indices: the same deals as far as their choices let play stay the same) as the one
+seat among experts, and it prints both win rates, their paired per-game difference with its
+standard error, and each one's games per second, measured back to back.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import medici_sim.games  # noqa: F401  (registers the games)
+from medici_sim.api import RunRequest
+from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
+from medici_sim.core.driver import Kernel
+from medici_sim.core.registry import get_game
+from medici_sim.core.specs import parse_player_counts
+from medici_sim.core.stats import mean_interval
+from medici_sim.study.tuning import SHIPPED, load_tuned
+
+OPPONENT = "expert"
+# games per level at --scale 1, by what a game of it costs (search and mcts: thousands of heuristic games)
+GAMES = {"random": 2000, "expert": 2000, "tuned expert": 2000, "search@8": 150, "search@32": 50, "search@128": 16,
+         "mcts": 50, "strong": 2000}
+SEED = 1
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def saved_path(game: str) -> Path:
+    return DOCS / f"strength-{game}.md"
+
+
+def save(text: str, path: Path) -> None:
+    """Write ``text`` to ``path`` all or nothing (a temporary file renamed over it)."""
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
+        out.write(text + "\n")
+    os.replace(out.name, path)
+
+
+def levels(game: str, players: int) -> list[tuple[str, str]]:
+    """(level, strategy spec) for one player count, weakest first."""
+    registry = get_game(game).registry
+    tuned = load_tuned(SHIPPED, game).best.get((OPPONENT, players, get_game(game).variants[0]))
+    out = [("random", "random"), ("expert", OPPONENT),
+           ("tuned expert", tuned.label if tuned is not None else OPPONENT)]
+    out += [(f"search@{n}", f"search:rollouts={n}") for n in (8, 32, 128)]
+    out += [(name, name) for name in ("mcts", "strong") if name in registry.strategies]
+    return out
+
+
+def kernel(game: str, players: int, spec: str, games: int) -> Kernel:
+    """One seat of ``spec`` (slot 0) among experts, rotated, one thread; compiled."""
+    lineup = ",".join([spec] + [OPPONENT] * (players - 1))
+    config = RunRequest(games, game, players, lineup, seating="rotate", seed=SEED, threads=1).config()
+    ready = Kernel(config)
+    ready.warm_up()
+    return ready
+
+
+def timed(ready: Kernel, first: int, games: int):
+    began = time.perf_counter()
+    totals = ready.play(first, games)
+    return totals, time.perf_counter() - began
+
+
+def strength_rows(game: str, counts: list[int], scale: float):
+    for players in counts:
+        for level, spec in levels(game, players):
+            games = max(2, round(GAMES[level] * scale))
+            totals, seconds = timed(kernel(game, players, spec, games), 0, games)
+            slot = totals.slot[0]
+            mean, low, high = mean_interval(slot[STAT_WIN60], slot[STAT_WIN60 + 1], games, WIN_UNIT)
+            yield players, level, float(mean), max(float(low), 0.0), min(float(high), 1.0), games, games / seconds
+
+
+def table(game: str, counts: list[int], scale: float) -> str:
+    lines = [f"{game}: one seat of each level against {OPPONENT}s, rotated; --scale {scale:g}, seed {SEED}, "
+             "one thread (games/s: this machine, under its load)", "",
+             f"| {game} players | level | win rate [95% CI] | games | games/s |", "|---|---|---|---|---|"]
+    for players, level, mean, low, high, games, speed in strength_rows(game, counts, scale):
+        lines.append(f"| {players} | {level} | {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | {games} | "
+                     f"{speed:.3g} |")
+    return "\n".join(lines)
+
+
+def paired(game: str, players: int, first: str, second: str, games: int, start: int = 0) -> str:
+    """Both strategies on games ``start`` .. ``start + games - 1``, game by game: the per-game
+    difference of their credits."""
+    kernels = [kernel(game, players, spec, 1) for spec in (first, second)]
+    credit = np.zeros((2, games))
+    seconds = np.zeros(2)
+    for i in range(games):
+        for k, ready in enumerate(kernels):
+            totals, took = timed(ready, start + i, 1)
+            credit[k, i] = totals.slot[0, STAT_WIN60] / WIN_UNIT
+            seconds[k] += took
+    diff = credit[0] - credit[1]
+    se = diff.std(ddof=1) / np.sqrt(games)
+    lines = [f"{game}, {players} players, games {start}-{start + games - 1} each (one seat among {OPPONENT}s, rotated, "
+             "the same games):"]
+    for k, spec in enumerate((first, second)):
+        mean, low, high = mean_interval(credit[k].sum(), (credit[k] ** 2).sum(), games)
+        lines.append(f"  {spec}: {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}], "
+                     f"{games / seconds[k]:.3g} games/s")
+    lines.append(f"  difference: {100 * diff.mean():+.1f} points, SE {100 * se:.1f} ({diff.mean() / se:+.1f} SE)")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="card or classic")
+    parser.add_argument("--players", help="player counts: 4, 2-6, 3,4,5 or all [default: all; with --pair 4]")
+    parser.add_argument("--scale", type=float, default=1.0, help="games per level, times this")
+    parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
+    parser.add_argument("--games", type=int, default=200, help="with --pair: games each")
+    parser.add_argument("--first", type=int, default=0, help="with --pair: the first game's index")
+    parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
+    parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
+    args = parser.parse_args()
+    if args.saved:
+        print(saved_path(args.game).read_text(), end="")
+        return
+    counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
+    if args.pair:
+        for players in counts:
+            print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
+        return
+    text = table(args.game, counts, args.scale)
+    print(text)
+    if args.save:
+        save(text, saved_path(args.game))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+"""The tree search player (``mcts``), written once: information-set MCTS over the seat's own decisions.
+
+Flat search (core.rollout, each game's ``search``) plays every choice of the decision out the
+same number of times and leaves everything after it to a fixed policy. This one builds a tree
+of the seat's own choices (open loop: a node is the sequence of its own choices so far, whatever
+the cards and the others did in between; Cowling, Powley and Whitehouse 2012). Each iteration:
+
+- samples what the seat cannot see, as flat search's rollouts do (the game's ``deal_nb``: the
+  copy's generator set to the iteration's stream, the unseen cards dealt again where the game
+  hides more than the deck's order), so every decision reads only what the seat can see;
+- descends the tree: at each of its own decisions it picks a candidate by UCB1 with
+  availability counts (a choice legal in one sample may not be in another: a child's count of
+  chances is the number of visits of its parent in which it was legal), the others and chance
+  played by the rollout policies, the play loop stepped (core.stepping, ``record`` True, the
+  seat EXTERNAL) to the seat's next decision;
+- expands one new node (progressive widening: a node with ``n`` visits tries its first
+  ``1 + widening * sqrt(n)`` candidates, the policy's own choice first, so a bid with many
+  amounts grows its candidates as evidence comes in, C9-C11);
+- rolls the rest of the game out with the policy (``record`` None, the kernel's own loop);
+- backs the outcome (core.rollout.outcome_nb: win credit plus ``margin_weight`` x margin) up
+  the path.
+
+The first choice is made in one of two ways (``paired``). 1 (the default): every iteration
+plays every first choice, each on the iteration's deals (common random numbers, as flat
+search), the tree below each one, and the choice is flat search's (core.rollout.choose_nb:
+the policy's own unless another beats it by ``confidence`` SEs of the paired differences).
+0: the first choice is a node like the others, and the root's most visited child is taken
+if it is the policy's own or beats it by ``confidence`` SEs (:func:`root_choice_nb`).
+Measured (docs/strategies.md), the tree is no stronger than flat search at the same budget
+and the unpaired root is far weaker: comparing first choices on the same deals is what
+flat search gets right.
+
+Iteration ``i`` starts from rollout stream ``i`` of flat search's (core.rollout), never a
+draw from the game's generator, so a game with an ``mcts`` seat is fixed by (seed, game
+index) for any threads or batches. Node arrays are allocated once a decision, one node per
+play an iteration makes (one, or one per first choice when paired), plus the root.
+
+:func:`tree_search_for` compiles the search for a game, bound to the game's functions (see its
+docstring). It is not cached on its own: like flat search's decisions it names the rollout
+strategy table, whose name is not part of its signature; the kernel that holds it is cached.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+from numba import njit
+
+from .registry import Param
+from .rollout import choose_nb, decision_stream_nb, rollout_stream_nb
+from .stepping import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
+
+# mcts's parameters, in this order in every game (a game's own follow them)
+ITERATIONS, POLICY, OPPONENTS, MARGIN_WEIGHT, EXPLORATION, WIDENING, CONFIDENCE, PAIRED = range(8)
+GAME_OVER = -1  # what to_own_decision_nb answers when the game ended before the seat's next decision
+
+TREE_UNTUNABLE = ("each of its decisions plays `iterations` games out, so one of its games costs as much as "
+                  "thousands of a heuristic's, and tuning plays millions of games; compare a few settings "
+                  "instead, e.g. medici-sim compare -s mcts:iterations=32,mcts:iterations=128")
+
+
+def tree_params(policies: tuple[str, ...], default_policy: str, confidence: float, paired: int) -> dict:
+    """mcts's parameters, in the order above."""
+    ids = ", ".join(f"{i} {name}" for i, name in enumerate(policies))
+    default = policies.index(default_policy)
+    return {
+        "iterations": Param(32, 1, 100_000, integer=True,
+                            help="games played out at every decision, each down one path of the tree"),
+        "policy": Param(default, 0, len(policies) - 1, integer=True,
+                        help=f"the built-in that plays its own decisions below the tree ({ids})"),
+        "opponents": Param(default, 0, len(policies) - 1, integer=True,
+                           help="the built-in that models every other seat (same ids)"),
+        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+        "exploration": Param(0.5, 0, 10, help="UCB1's exploration constant"),
+        "widening": Param(1.0, 0, 100,
+                          help="a node with n visits tries its first 1 + this x sqrt(n) candidates (progressive "
+                               "widening; the policy's own choice first)"),
+        "confidence": Param(confidence, 0, 10, help="leave the policy's own choice only for the most visited one "
+                                                    "if its mean is better by this many SEs"),
+        "paired": Param(paired, 0, 1, integer=True,
+                        help="1: every iteration plays every first choice on the same deals, chosen as flat "
+                             "search chooses; 0: the first choice by UCB1 too"),
+    }
+
+
+# ---------------------------------------------------------------- the tree, on preallocated arrays
+
+@njit(cache=True)
+def child_of_nb(first_child, next_sibling, node_decision, node_action, node, decision, action):
+    """The child of ``node`` for ``action`` at ``decision``, or -1."""
+    child = first_child[node]
+    while child >= 0:
+        if node_decision[child] == decision and node_action[child] == action:
+            return child
+        child = next_sibling[child]
+    return -1
+
+
+@njit(cache=True)
+def select_nb(tree, visits, avail, total, node, decision, candidates, n_candidates, exploration, widening):
+    """The child of ``node`` to descend to, from the candidates it may try now (progressive
+    widening): the first not yet in the tree (added here), else the best by UCB1 over
+    availability counts. Every tried candidate already in the tree counts one more chance."""
+    first_child, next_sibling, node_decision, node_action = tree[0], tree[1], tree[2], tree[3]
+    allowed = min(n_candidates, 1 + np.int64(widening * np.sqrt(visits[node])))
+    best, best_score, missing = -1, -np.inf, -1
+    for c in range(allowed):
+        child = child_of_nb(first_child, next_sibling, node_decision, node_action, node, decision, candidates[c])
+        if child < 0:
+            if missing < 0:
+                missing = c
+            continue
+        avail[child] += 1
+        score = total[child] / visits[child] + exploration * np.sqrt(np.log(avail[child]) / visits[child])
+        if score > best_score:
+            best, best_score = child, score
+    if missing < 0:
+        return best
+    return add_child_nb(tree, visits, avail, total, node, decision, candidates[missing])
+
+
+@njit(cache=True)
+def add_child_nb(tree, visits, avail, total, node, decision, action):
+    """A new child of ``node``: ``action`` at ``decision``, not yet visited, one chance."""
+    child = tree[4, 0]
+    tree[4, 0] += 1
+    tree[2, child] = decision
+    tree[3, child] = action
+    tree[0, child] = -1
+    tree[1, child] = tree[0, node]
+    tree[0, node] = child
+    visits[child] = 0
+    avail[child] = 1
+    total[child] = 0.0
+    return child
+
+
+@njit(cache=True)
+def root_choice_nb(tree, visits, total, total_sq, candidates, n_candidates, decision, confidence):
+    """The root's choice: its most visited candidate (the earlier on a tie), if it is the
+    policy's own (``candidates[0]``) or its mean outcome beats the policy's own by more than
+    ``confidence`` standard errors of their difference (as flat search, core.rollout.choose_nb:
+    a small budget's best is mostly noise); else the policy's own."""
+    best, most = -1, -1
+    for c in range(n_candidates):
+        child = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, decision, candidates[c])
+        if child >= 0 and visits[child] > most:
+            best, most = c, visits[child]
+    own = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, decision, candidates[0])
+    if best <= 0 or own < 0:
+        return candidates[0]
+    child = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, decision, candidates[best])
+    spread = 0.0
+    for k in (child, own):
+        n = visits[k]
+        if n < 2:
+            return candidates[best] if confidence <= 0.0 else candidates[0]
+        mean = total[k] / n
+        spread += max(total_sq[k] / n - mean * mean, 0.0) / (n - 1)
+    gain = total[child] / visits[child] - total[own] / visits[own]
+    return candidates[best] if gain > confidence * np.sqrt(spread) else candidates[0]
+
+
+# ---------------------------------------------------------------- the search, compiled for each game
+
+def _to_own_decision(sim, table, seat, policy, loop_seat, phase, arg, last_day):
+    """Play on from (``loop_seat``, ``phase``, ``arg``) to ``seat``'s next decision, the loop
+    stepped with the seat EXTERNAL (core.stepping); return that decision (the game's k), or
+    GAME_OVER. The seat's strategy is the policy again afterwards."""
+    sim.seat_strategy[seat] = EXTERNAL
+    step = sim.step
+    step[:] = 0
+    paused = rollout_game_nb(sim, table, loop_seat, phase, arg, last_day, True)  # noqa: F821
+    while paused and step[STEP_EVENT] < DECISION:
+        resume_nb(sim)
+        paused = rollout_game_nb(sim, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], last_day,  # noqa: F821
+                                 True)
+    sim.seat_strategy[seat] = policy
+    return step[STEP_EVENT] - DECISION if paused else GAME_OVER
+
+
+def _tree_search(buffer, state, seat, params, decision):
+    """``seat``'s choice at ``decision`` (the game's k) of ``state``: the module docstring's search."""
+    sim = buffer[0]
+    table = ROLLOUT_TABLE[0]  # noqa: F821
+    iterations = max(np.int64(params[ITERATIONS]), 1)
+    policy = np.int64(params[POLICY])
+    exploration = params[EXPLORATION]
+    widening = params[WIDENING]
+    last_day = last_day_nb(state)  # noqa: F821
+    start_search_nb(sim, state)  # noqa: F821
+    base = decision_stream_nb(state.rng, seat)
+    root = np.empty(MAX_CANDIDATES, np.int64)  # noqa: F821
+    deal_nb(sim, state, seat, params, base)  # noqa: F821  (the policy's own choice, as an iteration would ask it)
+    n_root = candidates_nb(sim, seat, decision, params, table, root)  # noqa: F821
+    if n_root == 1:
+        return root[0]
+    paired = params[PAIRED] != 0
+    rounds = n_root if paired else 1  # plays an iteration does: one per first choice when paired
+    size = iterations * rounds + 1
+    tree = np.empty((5, size), np.int64)  # first child, next sibling, decision, action; tree[4, 0]: nodes used
+    tree[0, 0] = -1
+    tree[4, 0] = 1
+    visits = np.zeros(size, np.int64)
+    avail = np.zeros(size, np.int64)
+    total = np.zeros(size)
+    total_sq = np.zeros(size)
+    values = np.empty((rounds, iterations))  # paired: values[first choice, iteration]
+    path = np.empty(size + 1, np.int64)
+    candidates = np.empty(MAX_CANDIDATES, np.int64)  # noqa: F821
+    for i in range(iterations):
+        for r in range(rounds):
+            deal_nb(sim, state, seat, params, rollout_stream_nb(base, i))  # noqa: F821
+            node, depth, now = 0, 0, decision
+            path[0] = 0
+            candidates[:n_root] = root[:n_root]
+            n = n_root
+            over = False
+            while True:
+                if n == 1:  # a forced choice: no node
+                    choice = candidates[0]
+                else:
+                    if paired and depth == 0:
+                        child = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, now, root[r])
+                        if child < 0:
+                            child = add_child_nb(tree, visits, avail, total, 0, now, root[r])
+                    else:
+                        child = select_nb(tree, visits, avail, total, node, now, candidates, n, exploration,
+                                          widening)
+                    choice = tree[3, child]
+                    depth += 1
+                    path[depth] = child
+                    node = child
+                loop_seat, phase, arg = apply_nb(sim, seat, now, choice)  # noqa: F821
+                if n > 1 and visits[node] == 0:  # just added: the rest is the rollout's
+                    break
+                now = _to_own_decision(sim, table, seat, policy, loop_seat, phase, arg, last_day)
+                if now == GAME_OVER:
+                    over = True
+                    break
+                n = candidates_nb(sim, seat, now, params, table, candidates)  # noqa: F821
+            if not over:
+                rollout_game_nb(sim, table, loop_seat, phase, arg, last_day, None)  # noqa: F821
+            value = outcome_of_nb(sim, seat, params[MARGIN_WEIGHT])  # noqa: F821
+            values[r, i] = value
+            for d in range(depth + 1):
+                visits[path[d]] += 1
+                total[path[d]] += value
+                total_sq[path[d]] += value * value
+    if paired:  # root[0] is the policy's own
+        return root[choose_nb(values, n_root, iterations, 0, params[CONFIDENCE])]
+    return root_choice_nb(tree, visits, total, total_sq, root, n_root, decision, params[CONFIDENCE])
+
+
+def tree_search_for(names: dict):
+    """A game's ``tree_search_nb(buffer, state, seat, params, decision)`` (``buffer``: a
+    one-element array of its state, played on), bound to ``names``: ``ROLLOUT_TABLE`` (its
+    ``[0]``, the rollouts' strategy table), ``MAX_CANDIDATES``, ``rollout_game_nb`` (the play
+    loop's copy, core.rollout.rollout_copies), ``last_day_nb(state)``, and the game's hooks:
+
+    - ``start_search_nb(sim, state)``: ``sim`` made a copy of ``state`` once a decision;
+    - ``deal_nb(sim, state, seat, params, stream)``: ``sim`` set to play on from ``state`` with
+      the generator at ``stream``, what the seat cannot see sampled again, the policy at
+      ``seat`` and the opponents' model elsewhere;
+    - ``candidates_nb(sim, seat, decision, params, table, out)``: the choices to try at the
+      decision, the policy's own first, written into ``out``; their count;
+    - ``apply_nb(sim, seat, decision, choice)``: the choice played; (seat, phase, arg) the play
+      loop resumes from;
+    - ``outcome_of_nb(sim, seat, margin_weight)``: the finished game's outcome for the seat.
+    """
+    namespace = {**globals(), **names}
+    for name, template in (("_to_own_decision", _to_own_decision), ("tree_search_nb", _tree_search)):
+        namespace[name] = njit(types.FunctionType(template.__code__, namespace, name))
+    return namespace["tree_search_nb"]
