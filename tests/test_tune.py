@@ -507,6 +507,8 @@ def test_a_tune_report_is_tuned_parameters_for_the_api(tmp_path):
     report = medici_sim.tune("greedy", players=2, variant="all", evaluations=8, popsize=4, games_per_eval=200,
                              fresh_games=400, seed=1, threads=1)
     assert set(report.cross_check["rules"]) == {"standard", "bonus20"}  # as tune --out FILE.json holds it
+    assert list(report.metrics["parameters"]) == ["default", "tuned"] * 2 and set(report.metrics["games"]) == {400}
+    assert set(report.metric_changes["rules"]) == {"standard", "bonus20"}
     balance = medici_sim.balance(1000, players=2, strategies="greedy,random", tuned=report, threads=1)
     best = report.tuned.set_index("variant")["best"]
     assert list(balance.parameters.iloc[0][["standard", "bonus20"]]) == [best["standard"], best["bonus20"]]
