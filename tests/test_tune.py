@@ -143,7 +143,7 @@ def test_game_ranges_are_split_exactly_far_out():
 
 def _tables(path: Path) -> dict:
     data = json.loads(path.read_text())
-    return {name: data[name] for name in ("tuned", "history", "rounds")}
+    return {name: data[name] for name in ("tuned", "history", "rounds", "metrics", "metric_changes")}
 
 
 def test_tune_is_deterministic_for_a_seed_and_any_thread_count(capsys, tmp_path):
@@ -162,6 +162,22 @@ def test_tune_is_deterministic_for_a_seed_and_any_thread_count(capsys, tmp_path)
     assert row["games_per_eval"] == 400 and row["fresh_games"] == 2000
     assert row["tuned"].startswith("greedy:reveal_below=") and ",take_min=" in row["tuned"]
     assert row["improvement_ci_low"] < row["improvement"] < row["improvement_ci_high"]
+    # how the fresh games went under the defaults and the tuned parameters, and the paired change
+    metrics = tables["metrics"]
+    assert [(m["strategy"], m["parameters"], m["players"], m["rules"], m["games"]) for m in metrics] == [
+        ("greedy", which, 2, "standard", 2000) for which in ("default", "tuned")]
+    assert metrics[0]["spec"] == "greedy:reveal_below=4,take_min=2" and metrics[1]["spec"] == row["tuned"]
+    assert all(m[f"{name}_ci_low"] <= m[name] <= m[f"{name}_ci_high"] for m in metrics
+               for name in ("comeback_after_day1", "margin", "turns_per_game", "ran_out_day_share"))
+    changes = {c["metric"]: c for c in tables["metric_changes"]}
+    assert set(changes) == {"comeback_after_day1", "comeback_after_day2", "lead_changes", "margin",
+                            "shared_win_games", "turns_per_game", "ran_out_day_share"}
+    for name, change in changes.items():
+        assert (change["first"], change["second"], change["games"], change["paired"]) == ("default", "tuned", 2000,
+                                                                                           True)
+        assert (change["first_value"], change["second_value"]) == pytest.approx((metrics[0][name], metrics[1][name]))
+        assert change["difference"] == pytest.approx(change["second_value"] - change["first_value"])
+        assert change["difference_ci_low"] <= change["difference"] <= change["difference_ci_high"]
 
 
 def test_tune_against_a_lineup_and_each_rule(capsys, tmp_path):
@@ -174,6 +190,10 @@ def test_tune_against_a_lineup_and_each_rule(capsys, tmp_path):
     tuned = pd.read_csv(out_path)
     assert list(tuned["variant"]) == ["standard", "bonus20"] and set(tuned["against"]) == {"greedy,random"}
     assert (tmp_path / "t-history.csv").exists() and (tmp_path / "t-rounds.csv").exists()
+    metrics, changes = pd.read_csv(tmp_path / "t-metrics.csv"), pd.read_csv(tmp_path / "t-metric_changes.csv")
+    assert list(zip(metrics["rules"], metrics["parameters"], strict=True)) == [
+        (rules, which) for rules in ("standard", "bonus20") for which in ("default", "tuned")]
+    assert set(changes["rules"]) == {"standard", "bonus20"} and set(changes["second"]) == {"tuned"}
     assert "cautious, 3 players, bonus20:" in out
 
 
@@ -327,6 +347,13 @@ def _resum(document: dict, _edit=None) -> None:
     (lambda d: _resum(d, (f := d["progress"]["tasks"][0]["fresh"]).__setitem__(
         "difference_sq", 0 if f["tuned"][1] != f["default"][1] else -1)), "difference_sq"),
     (lambda d: _resum(d, d["progress"]["tasks"][0]["fresh"].pop("difference_sq")), "difference_sq"),
+    # the fresh games' metric counters obey a run's rules, and their paired squares the pairing's
+    (lambda d: _resum(d, d["progress"]["tasks"][0]["fresh"]["tuned_run"].__setitem__(7, 0)),
+     "fresh.tuned_run[7] is 0 (squares"),
+    (lambda d: _resum(d, (f := d["progress"]["tasks"][0]["fresh"]["metric_sq"]).__setitem__(3, f[3] + 1)),
+     "fresh.metric_sq[3] is"),
+    # as a checkpoint saved before the fresh check kept its metrics: refused in one line
+    (lambda d: _resum(d, d["progress"]["tasks"][0]["fresh"].pop("metric_sq")), 'fresh lacks "metric_sq"'),
     (lambda d: _resum(d, d["configuration"]["tasks"].append(d["configuration"]["tasks"][0])
                       or d["progress"]["tasks"].append({"rounds": [], "tuned": None, "fresh": None})),
      "tunes greedy, 2 players, standard a second time"),
@@ -480,6 +507,8 @@ def test_a_tune_report_is_tuned_parameters_for_the_api(tmp_path):
     report = medici_sim.tune("greedy", players=2, variant="all", evaluations=8, popsize=4, games_per_eval=200,
                              fresh_games=400, seed=1, threads=1)
     assert set(report.cross_check["rules"]) == {"standard", "bonus20"}  # as tune --out FILE.json holds it
+    assert list(report.metrics["parameters"]) == ["default", "tuned"] * 2 and set(report.metrics["games"]) == {400}
+    assert set(report.metric_changes["rules"]) == {"standard", "bonus20"}
     balance = medici_sim.balance(1000, players=2, strategies="greedy,random", tuned=report, threads=1)
     best = report.tuned.set_index("variant")["best"]
     assert list(balance.parameters.iloc[0][["standard", "bonus20"]]) == [best["standard"], best["bonus20"]]
@@ -514,20 +543,25 @@ def test_balance_api_under_tuned_play(tmp_path):
     assert "differ between the rules for greedy" in report.verdict
 
 
+NO_METRICS = (np.zeros(0, np.int64),) * 3  # a Fresh's run counters and metric squares, where a test needs none
+
+
 def _finished(variant: str, tuned: tuple[float, ...], players: int = 2) -> tuning.TaskResult:
     """A finished greedy task whose tuned parameters clearly beat the defaults."""
     task = tuning.TuneTask("card", "greedy", players, variant, None, 4, 600, 2400, 0, 4)
     fresh = tuning.Fresh(np.array([2400, 2400 * 45, 2400 * 45 * 45]), np.array([2400, 2400 * 20, 2400 * 20 * 20]),
-                         2400 * 25 * 25)
+                         2400 * 25 * 25, *NO_METRICS)
     return tuning.TaskResult(task, [], tuned, fresh)
 
 
 def test_the_fresh_check_plays_both_parameter_sets_on_each_game_and_sums_their_differences():
     """The improvement's interval rests on each fresh game's difference of win credits
-    (tuned minus default): the paired sums equal the two lineups played apart, and the
-    squared differences equal a game-by-game brute force."""
+    (tuned minus default), the metrics' changes on each game's difference of the metric
+    counters: the paired sums equal the two lineups played apart, and the squared
+    differences equal a game-by-game brute force."""
     from medici_sim.core import accounting as acc
     from medici_sim.core.driver import Kernel, ThreadRunner
+    from medici_sim.core.pairing import metric_counters
 
     task = tuning.TuneTask("card", "greedy", 3, "standard", None, 4, 600, 300, 0, 4)
     tuned = task.slot((9.0, 1.0))
@@ -535,15 +569,19 @@ def test_the_fresh_check_plays_both_parameter_sets_on_each_game_and_sums_their_d
     first, games = tuning.FRESH_FIRST, 300
     with ThreadRunner(2) as runner:
         evaluator = tuning.Evaluator(runner, 2)
-        apart = evaluator.first_slot(task, [default, challenger], first, games)
-        paired_default, paired_tuned, difference_sq = evaluator.first_slot_paired(task, default, challenger, first,
-                                                                                  games)
-    assert (paired_default == apart[0]).all() and (paired_tuned == apart[1]).all()
+        apart = [Kernel(evaluator._config(task, lineup, games)).play(first, games) for lineup in (default, challenger)]
+        fresh = tuning.Fresh.of(evaluator.paired(task, default, challenger, first, games))
+    assert (fresh.default == tuning._fresh_row(apart[0].slot[0])).all()
+    assert (fresh.tuned == tuning._fresh_row(apart[1].slot[0])).all()
+    assert (fresh.default_run == apart[0].run).all() and (fresh.tuned_run == apart[1].run).all()
     kernels = [Kernel(evaluator._config(task, lineup, games)) for lineup in (default, challenger)]
-    credits = np.array([[k.play(i, 1).slot[0][acc.STAT_WIN60] for i in range(first, first + games)]
-                        for k in kernels])
-    assert difference_sq == int(((credits[1] - credits[0]) ** 2).sum())
-    assert 0 < difference_sq < int((credits**2).sum())  # the two agree on some games, differ on others
+    each = [[k.play(i, 1) for i in range(first, first + games)] for k in kernels]
+    credits = np.array([[t.slot[0][acc.STAT_WIN60] for t in played] for played in each])
+    assert fresh.difference_sq == int(((credits[1] - credits[0]) ** 2).sum())
+    assert 0 < fresh.difference_sq < int((credits**2).sum())  # the two agree on some games, differ on others
+    counters = np.array([[t.run[metric_counters(GAMES["card"])] for t in played] for played in each])
+    assert (fresh.metric_sq == ((counters[1] - counters[0]) ** 2).sum(axis=0)).all()
+    assert (fresh.metric_sq > 0).any()
 
 
 def test_the_improvement_interval_is_that_of_the_per_game_difference():
@@ -557,7 +595,7 @@ def test_the_improvement_interval_is_that_of_the_per_game_difference():
     x, y = tuned * unit, default * unit
     moments = [np.array([len(v), v.sum(), (v * v).sum()]) for v in (x, y)]
     result = tuning.TaskResult(tuning.TuneTask("card", "greedy", 2, "standard", None, 4, 600, 4000, 0, 4), [],
-                               (4.0, 2.0), tuning.Fresh(*moments, int(((x - y) ** 2).sum())))
+                               (4.0, 2.0), tuning.Fresh(*moments, int(((x - y) ** 2).sum()), *NO_METRICS))
     _, low, high, difference, half, _ = result.check()
     d = (tuned.astype(float) - default.astype(float))
     assert difference == pytest.approx(d.mean())

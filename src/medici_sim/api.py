@@ -45,6 +45,7 @@ from .study import design as designs
 from .study import metrics, resume, studies, tune_saved, tuning
 from .study import sweep as sweeps
 from .study.tournament_saved import BALANCE, COMPARE
+from .study.tune_metrics import tune_metric_changes, tune_metrics
 from .study.tune_saved import TUNE
 
 # ---------------------------------------------------------------- requests: what every front end asks for
@@ -333,7 +334,8 @@ def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: W
                "elapsed_seconds": round(elapsed, 2),
                "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
     return TuneReport(tuning.result_table(results), tuning.history_table(results), tuning.round_table(results),
-                      rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), summary)
+                      rules if rules is not None else pd.DataFrame(columns=tuning.CROSS_COLUMNS), summary,
+                      tune_metrics(results), tune_metric_changes(results))
 
 
 @dataclass(frozen=True)

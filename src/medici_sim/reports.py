@@ -90,6 +90,8 @@ class TuneReport(_Answer):
     rounds: pd.DataFrame
     cross_check: pd.DataFrame
     summary: dict
+    metrics: pd.DataFrame | None = None  # how the fresh games went under the default and the tuned parameters
+    metric_changes: pd.DataFrame | None = None  # each metric's change on the fresh games, tuned minus default, paired
 
     def _document(self) -> dict:
         """The tables as ``tune --out FILE.json`` holds them (what ``tuned=`` reads)."""

@@ -20,6 +20,7 @@ from ..core.driver import ConfigError, ThreadRunner
 from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..study import tune_saved, tuning
+from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
 from .common import (
     Command,
@@ -41,7 +42,7 @@ from .common import (
 from .signals import interrupted_code, interruptible
 from .tables import print_table
 
-TABLES = ["tuned", "history", "rounds", "cross_check"]
+TABLES = ["tuned", "history", "rounds", "cross_check", METRICS_TABLE, METRIC_CHANGES_TABLE]
 
 
 def tune_request(options: dict, given: set[str] = frozenset()) -> TuneRequest:
@@ -111,9 +112,9 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
 @deck_option()
 @click.option("--out", "out_path", default=None,
-              help="Write the tables (tuned, history: every evaluation, rounds): FILE.json holds them all and the "
-                   "summary (and is what balance --tuned reads); FILE.csv or FILE.parquet the first, the others "
-                   "beside it.")
+              help="Write the tables (tuned, history: every evaluation, rounds, cross_check, metrics and "
+                   "metric_changes: how the fresh games went): FILE.json holds them all and the summary (and is "
+                   "what balance --tuned reads); FILE.csv or FILE.parquet the first, the others beside it.")
 @click.option("--plot", "plot_path", default=None, help="Draw the convergence as a PNG figure.")
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies.")
 @click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",

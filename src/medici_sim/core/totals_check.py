@@ -28,7 +28,9 @@
   S**2 <= S2 G (Cauchy); the margin's sums what its histogram gives (exactly below its last
   bin, at least that bin's floor in it) and at least the outright wins' margin; per row, the
   games trailed after day 1 at most N and those then won at most these and the row's wins;
-  over the seat rows, at most players - 1 seats trailing per game;
+  over the seat rows, at most players - 1 seats trailing per game; run counters saved without
+  their seat rows (``TotalsRules.run_alone``) count the run's games and pass the same rules
+  with the joint-win games they count;
 - paired metric sums (``check_paired_metric_sq``: two rules on the same games, the squares of
   each game's difference of a metric counter): D**2 <= sq G (Cauchy), sq of D's parity, and
   no more than the two runs' squares allow;
@@ -44,6 +46,7 @@ from .accounting import (
     MARGIN_BINS,
     RUN_COMEBACK_DAY1,
     RUN_COMEBACK_DAY2,
+    RUN_GAMES,
     RUN_LEAD_CHANGES,
     RUN_LEAD_CHANGES_SQ,
     RUN_LENGTH,
@@ -156,6 +159,21 @@ class TotalsRules:
             raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
                           f"and scores adding up to {scores}")
         check_run_metrics(run, where, games, games - outright, sum(row[STAT_TRAILED_DAY1_WON] for row in seat))
+        self._game_run(run, where, games)
+
+    def run_alone(self, run: list[int], where: str, games: int) -> None:
+        """Run counters saved without the seat rows they go with (tune's fresh check): their
+        games, the metrics' rules with the joint-win games the run counts and with any winner
+        possibly one that trailed after day 1, and the game's own rules."""
+        if run[RUN_GAMES] != games:
+            raise Invalid(f"{where}[{RUN_GAMES}] is {run[RUN_GAMES]}, but the check played {games} games")
+        joint = run[RUN_SHARED_WIN_GAMES]
+        if joint > games:
+            raise Invalid(f"{where}[{RUN_SHARED_WIN_GAMES}] is {joint} games with joint winners in {games} games")
+        check_run_metrics(run, where, games, joint, games)
+        self._game_run(run, where, games)
+
+    def _game_run(self, run: list[int], where: str, games: int) -> None:
         if self.extra is not None:
             try:
                 self.extra.run(run, where, games, self.players, self.variant)

@@ -247,20 +247,30 @@ def metric_changes(base, other, deck: str = "") -> list[dict]:
     """Each paired metric's change from tournament ``base`` to ``other``, which played the same
     games under other rules (``other`` follows ``base``: ``Tournament.paired_metric_sq``), with
     its 95% interval from each game's difference (``analysis.paired_interval``)."""
-    game, games = base.game_def, base.games
-    counted = base.run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
-    if games == 0 or other.games != games or not counted:
+    if other.games != base.games:
+        return []
+    return [{"players": base.players, "deck": deck, "first": base.variant, "second": other.variant, **row}
+            for row in paired_changes(base.game_def, base.run, other.run, other.paired_metric_sq, base.games,
+                                      tournament_days(base), tournament_days(other))]
+
+
+def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, metric_sq: np.ndarray, games: int,
+                   first_days: int, second_days: int) -> list[dict]:
+    """Each paired metric's change from the run counters ``first_run`` to ``second_run`` of the
+    same ``games`` games (``metric_sq``: each game's squared difference of each counter, summed;
+    ``pairing.paired_metrics``' order), whose games had ``first_days`` and ``second_days`` days:
+    the metric, both values and the difference with its 95% interval."""
+    counted = first_run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
+    if games == 0 or not counted:
         return []  # nothing played, or a game whose kernel counts no metrics
-    days = tournament_days(base)
     rows = []
-    for (name, counter), square in zip(paired_metrics(game), other.paired_metric_sq, strict=True):
-        if name == "ran_out_day_share" and tournament_days(other) != days:
+    for (name, counter), square in zip(paired_metrics(game), metric_sq, strict=True):
+        if name == "ran_out_day_share" and second_days != first_days:
             continue  # shares of different numbers of days: no per-game difference of one share
-        per = days * games if name == "ran_out_day_share" else games
-        first, second = int(base.run[counter]), int(other.run[counter])
+        per = first_days * games if name == "ran_out_day_share" else games
+        first, second = int(first_run[counter]), int(second_run[counter])
         difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
-        rows.append({"players": base.players, "deck": deck, "first": base.variant, "second": other.variant,
-                     "metric": f"{game.length_unit}_per_game" if name == "length" else name, "games": games,
+        rows.append({"metric": f"{game.length_unit}_per_game" if name == "length" else name, "games": games,
                      "first_value": first / per, "second_value": second / per, "difference": difference,
                      "difference_ci_low": difference - half, "difference_ci_high": difference + half,
                      "paired": True, "significant": bool(abs(difference) > half)})

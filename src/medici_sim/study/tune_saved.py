@@ -1,5 +1,6 @@
 """Tune's checkpoint: its tasks (:func:`task_configuration`) and each task's rounds, pick
-and fresh check (:func:`task_progress`), checked as ``checkpoint.read`` reads them (:data:`TUNE`)."""
+and fresh check (:func:`task_progress`; with the fresh games' metric counters), checked as
+``checkpoint.read`` reads them (:data:`TUNE`)."""
 from __future__ import annotations
 
 import math
@@ -7,7 +8,7 @@ import math
 import numpy as np
 
 from ..core import accounting as acc
-from ..core.accounting import WIN_UNIT
+from ..core.accounting import N_COMMON_RUN_STATS, WIN_UNIT
 from ..core.checkpoint import SavedFormat
 from ..core.driver import ConfigError
 from ..core.identity import (
@@ -21,9 +22,11 @@ from ..core.identity import (
     valid_rules,
     valid_strategies,
 )
+from ..core.pairing import paired_metrics
 from ..core.registry import GAMES, get_game
-from ..core.saved import MAX_INT, Invalid, check_keys, show, whole_number
-from ..core.totals_check import TotalsRules
+from ..core.saved import MAX_INT, Invalid, check_keys, int_vector, show, whole_number
+from ..core.totals_check import TotalsRules, check_paired_metric_sq
+from .metrics import rule_days
 from .optimize import Round
 from .tuning import Fresh, TaskResult, TuneTask
 
@@ -64,13 +67,15 @@ def task_result(task: TuneTask, saved: dict) -> TaskResult:
                     tuple(r["incumbent"])) for r in saved["rounds"]]
     fresh = saved["fresh"]
     return TaskResult(task, rounds, None if saved["tuned"] is None else tuple(saved["tuned"]),
-                      None if fresh is None else Fresh(np.array(fresh["tuned"], np.int64),
-                                                       np.array(fresh["default"], np.int64), fresh["difference_sq"]))
+                      None if fresh is None else Fresh(**{key: value if key == "difference_sq"
+                                                          else np.array(value, np.int64)
+                                                          for key, value in fresh.items()}))
 
 
 TUNE_TASK_KEYS = ("game", "strategy", "players", "variant", "against", "evaluations", "games_per_eval",
                   "fresh_games", "seed", "popsize", "deck", "identity")
 TUNE_PROGRESS_KEYS = ("rounds", "tuned", "fresh")
+FRESH_KEYS = ("tuned", "default", "difference_sq", "tuned_run", "default_run", "metric_sq")  # Fresh.to_list's
 ROUND_KEYS = ("candidates", "win60", "incumbent")
 MAX_TUNE_TASKS = 10_000
 
@@ -128,10 +133,11 @@ def check_tune(configuration, progress) -> None:
         if fresh is not None:
             if tuned is None:
                 raise Invalid(f"{where}.fresh is given without {where}.tuned")
-            check_keys(fresh, f"{where}.fresh", ("tuned", "default", "difference_sq"))
+            check_keys(fresh, f"{where}.fresh", FRESH_KEYS)
             for key in ("tuned", "default"):
                 _win_moments(fresh[key], f"{where}.fresh.{key}", task.fresh_games)
             _difference_moments(fresh, f"{where}.fresh", task.fresh_games)
+            _fresh_metrics(fresh, f"{where}.fresh", task)
         if fresh is None and unfinished is None:
             unfinished = i
 
@@ -185,6 +191,23 @@ def _difference_moments(fresh: dict, where: str, games: int) -> None:
     if difference * difference > square * games or square > fresh["tuned"][2] + fresh["default"][2]:
         raise Invalid(f"{where}.difference_sq is {square}, impossible beside the two win credits "
                       f"{fresh['tuned'][1]} and {fresh['default'][1]} over {games} games")
+
+
+def _fresh_metrics(fresh: dict, where: str, task: TuneTask) -> None:
+    """The run counters of the fresh games under each parameter set, and the squares of each
+    game's difference of the metric counters (tuned minus default), as ``core.totals_check``
+    proves a run's and a pairing's (the check saves no seat rows: ``TotalsRules.run_alone``)."""
+    game, games = GAMES[task.game], task.fresh_games
+    rules = TotalsRules(game, task.players, task.variant)
+    runs = []
+    for key in ("default_run", "tuned_run"):
+        runs.append(int_vector(fresh[key], f"{where}.{key}", N_COMMON_RUN_STATS + len(game.run_columns),
+                               f"the {game.name} game's run counters"))
+        rules.run_alone(runs[-1], f"{where}.{key}", games)
+    metric_sq = int_vector(fresh["metric_sq"], f"{where}.metric_sq", len(paired_metrics(game)),
+                           f"the {game.name} game's paired metrics")
+    check_paired_metric_sq(metric_sq, f"{where}.metric_sq", *runs, games, game,
+                           rule_days(game, task.variant, task.players))
 
 
 TUNE = SavedFormat("tune", check_tune)

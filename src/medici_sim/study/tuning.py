@@ -45,7 +45,7 @@ from ..core.driver import (
     seat_strategy,
 )
 from ..core.output import read_limited
-from ..core.pairing import PairedKernel
+from ..core.pairing import PairedKernel, PairedTotals
 from ..core.registry import GAMES, get_game
 from ..core.specs import parse_player_counts, parse_strategy_list
 from ..core.stats import mean_interval
@@ -161,15 +161,12 @@ class Evaluator:
                             games)
         return [total.slot[0].copy() for total in totals]
 
-    def first_slot_paired(self, task: TuneTask, lineup_a: tuple[SeatStrategy, ...],
-                          lineup_b: tuple[SeatStrategy, ...], first_game: int,
-                          games: int) -> tuple[np.ndarray, np.ndarray, int]:
-        """Two lineups that differ in the first slot's parameters, each game played by both:
-        the first slot's statistics under each, and the sum over games of the squared
-        difference of its win credits (b minus a, in WIN_UNITs squared)."""
+    def paired(self, task: TuneTask, lineup_a: tuple[SeatStrategy, ...], lineup_b: tuple[SeatStrategy, ...],
+               first_game: int, games: int) -> PairedTotals:
+        """Two lineups that differ in the first slot's parameters, each game played by both
+        (``PairedTotals``: a's and b's totals, and the per-game differences' squares, b minus a)."""
         kernel = PairedKernel(self._config(task, lineup_a, games), self._config(task, lineup_b, games))
-        (paired,) = self._play(task, [kernel], first_game, games)
-        return paired.a.slot[0].copy(), paired.b.slot[0].copy(), int(paired.cross[0, 0])
+        return self._play(task, [kernel], first_game, games)[0]
 
     def _config(self, task: TuneTask, lineup: tuple[SeatStrategy, ...], games: int) -> RunConfig:
         return RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
@@ -214,15 +211,26 @@ def win_rate(row: np.ndarray) -> float:
 @dataclass
 class Fresh:
     """The final check: first-slot statistics of the tuned and the default parameters on the
-    same games, and the sum of each game's squared difference of their win credits."""
+    same games, and the sum of each game's squared difference of their win credits; the run
+    counters of the games under each (the designer metrics, ``study.tune_metrics``) and the
+    sums of each game's squared difference of the metric counters (``pairing.paired_metrics``)."""
 
     tuned: np.ndarray  # [games, win60, win60_sq]
     default: np.ndarray
     difference_sq: int  # sum over games of (tuned credit - default credit) ** 2, in WIN_UNITs squared
+    tuned_run: np.ndarray  # Totals.run of the games with the tuned parameters
+    default_run: np.ndarray
+    metric_sq: np.ndarray  # sum over games of (tuned counter - default counter) ** 2, per paired metric
+
+    @classmethod
+    def of(cls, paired: PairedTotals) -> Fresh:
+        """The check's figures from its paired totals (a: the defaults, b: the tuned parameters)."""
+        return cls(_fresh_row(paired.b.slot[0]), _fresh_row(paired.a.slot[0]), int(paired.cross[0, 0]),
+                   paired.b.run.copy(), paired.a.run.copy(), paired.metric_sq.copy())
 
     def to_list(self) -> dict:
-        return {"tuned": [int(v) for v in self.tuned], "default": [int(v) for v in self.default],
-                "difference_sq": int(self.difference_sq)}
+        return {key: int(value) if key == "difference_sq" else [int(v) for v in value]
+                for key, value in vars(self).items()}
 
 
 @dataclass
@@ -316,9 +324,8 @@ def tune_task(task: TuneTask, evaluator: Evaluator, result: TaskResult,
     if result.fresh is not None:  # a finished task, replayed to check what was saved
         return
     opponents = task.opponents(None)  # fresh games: against the lineup, or (self-play) the defaults
-    default, tuned, difference_sq = evaluator.first_slot_paired(
-        task, (task.default, *opponents), (task.slot(best), *opponents), FRESH_FIRST, task.fresh_games)
-    result.fresh = Fresh(_fresh_row(tuned), _fresh_row(default), difference_sq)
+    result.fresh = Fresh.of(evaluator.paired(task, (task.default, *opponents), (task.slot(best), *opponents),
+                                             FRESH_FIRST, task.fresh_games))
     if on_round is not None:
         on_round(result)
 
