@@ -95,13 +95,18 @@ def strength_rows(game: str, counts: list[int], scale: float):
             yield players, level, float(mean), max(float(low), 0.0), min(float(high), 1.0), games, games / seconds
 
 
+def games_per_second(speed: float) -> str:
+    """Whole games a second, with a decimal below 100 (search's few a second)."""
+    return f"{speed:,.0f}" if speed >= 100 else f"{speed:.1f}"
+
+
 def table(game: str, counts: list[int], scale: float) -> str:
     lines = [f"{game}: one seat of each level against {OPPONENT}s, rotated; --scale {scale:g}, seed {SEED}, "
              "one thread (games/s: this machine, under its load)", "",
              f"| {game} players | level | win rate [95% CI] | games | games/s |", "|---|---|---|---|---|"]
     for players, level, mean, low, high, games, speed in strength_rows(game, counts, scale):
-        lines.append(f"| {players} | {level} | {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | {games} | "
-                     f"{speed:.3g} |")
+        lines.append(f"| {players} | {level} | {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | {games:,} | "
+                     f"{games_per_second(speed)} |")
     return "\n".join(lines)
 
 
@@ -123,7 +128,7 @@ def paired(game: str, players: int, first: str, second: str, games: int, start: 
     for k, spec in enumerate((first, second)):
         mean, low, high = mean_interval(credit[k].sum(), (credit[k] ** 2).sum(), games)
         lines.append(f"  {spec}: {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}], "
-                     f"{games / seconds[k]:.3g} games/s")
+                     f"{games_per_second(games / seconds[k])} games/s")
     lines.append(f"  difference: {100 * diff.mean():+.1f} points, SE {100 * se:.1f} ({diff.mean() / se:+.1f} SE)")
     return "\n".join(lines)
 
