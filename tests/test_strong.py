@@ -9,13 +9,9 @@ study/strong_training.py).
   game's invariants, and give the same totals for any threads and batches (R25);
 - under other rules (days, ship capacity: R6, R22) it plays, its models counted from the last day;
 - its quadratic model is the features' pairwise products weighed (core.evaluation);
-- training from a fixed seed writes the same file (a short training, against its reference);
-- it beats the expert (slow: more than 3 SE).
+- (its training's reproduction and its strength: tests/test_strong_training.py).
 """
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,10 +28,8 @@ from medici_sim.games.card import stepped
 from medici_sim.games.card.rules import RULE_CAPACITY, RULE_DAYS
 from medici_sim.games.card.state import DAY, DECK_LEN, MARKET_LEN
 from medici_sim.games.card.strategies import strong
-from medici_sim.study.strong_training import train_and_write
 
 CARD = get_game("card")
-SHORT_REFERENCE = Path(__file__).parent / "strong_short_training.json"
 
 
 def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "rotate", threads: int = 1,
@@ -131,30 +125,3 @@ def test_the_quadratic_model_weighs_the_pairwise_products():
     weights = rng.normal(size=len(product_names(tuple("abcde"))))
     assert np.isclose(quadratic_value_nb(weights, features), weights @ pairwise_products(features[None])[0])
     assert product_names(("bias", "x", "y")) == ("bias", "x", "y", "x*x", "x*y", "y*y")
-
-
-@pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
-def test_training_from_a_seed_is_reproducible(tmp_path):
-    """A short training (20 games at 3 players, 2 rollouts, seed 4) writes the short
-    reference beside this file (made by the same training: ``python scripts/train_strong.py
-    --game card --seed 4 --games 20 --rollouts 2 --players 3 --out tests/strong_short_training.json``):
-    the same games, rollouts and fit.
-    The weights are compared to 1e-9 (they are rounded to 6 decimals; a machine's linear
-    algebra may differ in the last bits)."""
-    written = json.loads(train_and_write("card", 4, 20, 2, tmp_path / "w.json", player_counts=(3,)).read_text())
-    reference = json.loads(SHORT_REFERENCE.read_text())
-    assert {k: v for k, v in written.items() if k != "models"} == {k: v for k, v in reference.items() if k != "models"}
-    assert [(m["players"], m["day"]) for m in written["models"]] == [(3, 0), (3, 1), (3, 2)]
-    assert np.allclose([m["weights"] for m in written["models"]], [m["weights"] for m in reference["models"]],
-                       rtol=0, atol=1e-9)
-    assert written["features"] == list(strong.COLUMNS)
-
-
-@pytest.mark.slow
-def test_strong_beats_the_expert():
-    """4 players, one strong seat against three experts, rotated: its win rate is above the
-    fair 1/4 by more than 3 standard errors (measured: about 43%, 3,000 games)."""
-    from medici_sim.core.stats import Z95, strategy_frame
-
-    row = strategy_frame(simulate(config(4, "strong,expert,expert,expert", 2000))).set_index("strategy").loc["strong"]
-    assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95

@@ -10,13 +10,9 @@ core/evaluation.py, study/strong_training.py).
   game's invariants, and give the same totals for any threads and batches (C20), under the
   rulebook's rules and others (days, lot size, holds, money), and write nothing but the
   deciding seat's own scratch row;
-- training from a fixed seed writes the same file (a short training, against its reference);
-- it beats the expert (slow: more than 3 SE).
+- (its training's reproduction and its strength: tests/test_strong_training.py).
 """
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,10 +30,8 @@ from medici_sim.games.classic.engine import BID_DECISION
 from medici_sim.games.classic.rules import RULE_REMOVED
 from medici_sim.games.classic.state import DECK_LEN
 from medici_sim.games.classic.strategies import expert, strong
-from medici_sim.study.strong_training import train_and_write
 
 CLASSIC = get_game("classic")
-SHORT_REFERENCE = Path(__file__).parents[1] / "strong_short_training_classic.json"
 
 
 def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "rotate", threads: int = 1,
@@ -124,28 +118,3 @@ def test_the_checked_kernel_finds_no_write_outside_its_scratch():
     """check-plugin's checked kernel: every decision leaves the state as it was but the
     deciding seat's own scratch row (strong's auctions are played on a copy)."""
     _checked_kernel(config(4, "strong,expert,strong:keep=0,collector", 6, seed=3)).play(0, 6)
-
-
-@pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
-def test_training_from_a_seed_is_reproducible(tmp_path):
-    """A short training (10 games at 3 players, 2 rollouts, seed 4) writes the short
-    reference beside the tests (made by the same call): the same games, rollouts and fit.
-    The weights are compared to 1e-9 (they are rounded to 6 decimals; a machine's linear
-    algebra may differ in the last bits)."""
-    written = json.loads(train_and_write("classic", 4, 10, 2, tmp_path / "w.json", player_counts=(3,)).read_text())
-    reference = json.loads(SHORT_REFERENCE.read_text())
-    assert {k: v for k, v in written.items() if k != "models"} == {k: v for k, v in reference.items() if k != "models"}
-    assert [(m["players"], m["day"]) for m in written["models"]] == [(3, 0), (3, 1), (3, 2)]
-    assert np.allclose([m["weights"] for m in written["models"]], [m["weights"] for m in reference["models"]],
-                       rtol=0, atol=1e-9)
-    assert written["features"] == list(strong.COLUMNS)
-
-
-@pytest.mark.slow
-def test_strong_beats_the_expert():
-    """4 players, one strong seat against three experts, rotated: its win rate is above the
-    fair 1/4 by more than 3 standard errors (measured: about 38%, 6,000 games)."""
-    from medici_sim.core.stats import Z95, strategy_frame
-
-    row = strategy_frame(simulate(config(4, "strong,expert,expert,expert", 2000))).set_index("strategy").loc["strong"]
-    assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95

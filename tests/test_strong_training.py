@@ -1,0 +1,56 @@
+"""What both games' ``strong`` players share (study/strong_training.py, core/evaluation.py):
+
+- training from a fixed seed writes the same file: a short training (seed 4, 2 rollouts, 3
+  players) against its reference beside the tests, made by the same command
+  (``python scripts/train_strong.py --game GAME --seed 4 --games N --rollouts 2 --players 3
+  --out tests/REFERENCE``);
+- it beats the expert: 4 players, one strong seat against three experts, rotated, above the
+  fair 1/4 by more than 3 standard errors (measured: card about 43%, classic about 38%).
+
+Each game's own tests (tests/test_strong.py, tests/classic/test_classic_strong.py) prove its
+decisions, games and invariants.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.core.driver import RunConfig, simulate
+from medici_sim.core.registry import get_game
+from medici_sim.core.stats import Z95, strategy_frame
+from medici_sim.study.strong_training import train_and_write
+
+# game -> (short training games, its reference file)
+SHORT_TRAINING = {"card": (20, "strong_short_training.json"), "classic": (10, "strong_short_training_classic.json")}
+
+
+@pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
+@pytest.mark.parametrize("game", sorted(SHORT_TRAINING))
+def test_training_from_a_seed_is_reproducible(game, tmp_path):
+    """The same games, rollouts and fit. The weights are compared to 1e-9 (they are rounded to
+    6 decimals; a machine's linear algebra may differ in the last bits)."""
+    games, reference_file = SHORT_TRAINING[game]
+    strong = importlib.import_module(f"{get_game(game).registry.package}.strategies.strong")
+    written = json.loads(train_and_write(game, 4, games, 2, tmp_path / "w.json", player_counts=(3,)).read_text())
+    reference = json.loads((Path(__file__).parent / reference_file).read_text())
+    assert {k: v for k, v in written.items() if k != "models"} == {k: v for k, v in reference.items() if k != "models"}
+    assert [(m["players"], m["day"]) for m in written["models"]] == [(3, 0), (3, 1), (3, 2)]
+    assert np.allclose([m["weights"] for m in written["models"]], [m["weights"] for m in reference["models"]],
+                       rtol=0, atol=1e-9)
+    assert written["features"] == list(strong.COLUMNS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(SHORT_TRAINING))
+def test_strong_beats_the_expert(game):
+    definition = get_game(game)
+    config = RunConfig(deck=load_game_deck(definition, None), game=game, players=4, games=2000, seed=5,
+                       seating="rotate", threads=1, variant=definition.variants[0],
+                       strategies=parse_strategies("strong,expert,expert,expert", 4, game))
+    row = strategy_frame(simulate(config)).set_index("strategy").loc["strong"]
+    assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95
