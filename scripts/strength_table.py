@@ -33,6 +33,7 @@ import numpy as np
 
 import medici_sim.games  # noqa: F401  (registers the games)
 from medici_sim.api import RunRequest
+from medici_sim.core import registry
 from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
 from medici_sim.core.driver import Kernel
 from medici_sim.core.registry import get_game
@@ -135,7 +136,7 @@ def paired(game: str, players: int, first: str, second: str, games: int, start: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="card or classic")
+    parser.add_argument("game", choices=sorted(registry.GAMES), help="the game")
     parser.add_argument("--players", help="player counts: 4, 2-6, 3,4,5 or all [default: all; with --pair 4]")
     parser.add_argument("--scale", type=float, default=1.0, help="games per level, times this")
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
@@ -144,13 +145,21 @@ def main() -> None:
     parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
     parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
     args = parser.parse_args()
+    if not args.scale > 0 or args.games < 2 or args.first < 0:
+        parser.error("--scale must be above 0, --games at least 2 and --first at least 0")
+    try:
+        counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
+    except ValueError as error:
+        parser.error(str(error))
     if args.saved:
         print(saved_path(args.game).read_text(), end="")
         return
-    counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
     if args.pair:
         for players in counts:
-            print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
+            try:
+                print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
+            except ValueError as error:  # a strategy spec that names none
+                parser.error(str(error))
         return
     text = table(args.game, counts, args.scale)
     print(text)

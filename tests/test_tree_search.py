@@ -15,6 +15,10 @@ Its strength against flat search is measured by scripts/strength_table.py (docs/
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import card_rules, classic_rules
@@ -221,3 +225,12 @@ def test_mcts_beats_the_fair_share_against_experts(game):
     table = strategy_frame(simulate(config(game, 4, "mcts:iterations=32,expert,expert,expert", 300, threads=2)))
     row = table.set_index("strategy").loc["mcts"]  # 32 iterations: its default, so its label is its name
     assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95
+
+
+@pytest.mark.parametrize("args", [["chess"], ["card", "--players", "9"], ["card", "--scale", "-1"],
+                                  ["card", "--pair", "strong", "nope", "--games", "2"]])
+def test_the_strength_table_script_refuses_bad_input_in_one_line(args):
+    script = Path(__file__).parents[1] / "scripts" / "strength_table.py"
+    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("strength_table.py: error:")
