@@ -322,7 +322,7 @@ def add_to_lot_nb(state):
     state.counts[LOT_VALUE] += state.card_value[card]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def answer_nb(state, seat, answer):
     """C9: take ``seat``'s answer (0 pass, or a bid), refusing an illegal one."""
     amount = np.int64(answer)
@@ -339,7 +339,7 @@ def answer_nb(state, seat, answer):
     state.seat_decisions[seat, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
     asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
