@@ -667,7 +667,7 @@ def test_balance_plays_another_rules_parameters_where_the_cross_check_found_them
 @pytest.mark.slow
 def test_ctrl_c_during_the_fresh_check_stops_and_resume_redoes_it(tmp_path):
     args = ["tune", "greedy", "--players", "2", "--evaluations", "8", "--popsize", "4", "--games-per-eval", "2000",
-            "--fresh-games", "1000000", "--seed", "3", "--quiet", "--threads", "2"]
+            "--fresh-games", "400000", "--seed", "3", "--quiet", "--threads", "2"]
     whole, resumed, saved = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "t.ckpt"
     assert medici(*args, "--out", str(whole)).wait(timeout=600) == 0
     proc = medici(*args, "--checkpoint", str(saved))
