@@ -180,9 +180,10 @@ def outcomes_to_totals(scores: np.ndarray) -> Totals:
     games, players = scores.shape
     totals = Totals.zeros(players, get_game("card"))
     seat_slot = np.arange(players)
+    rows = np.zeros_like(totals.seat)
     for score in scores:
-        accounting.record_outcome_nb(score, players, seat_slot, totals.seat, totals.slot, totals.pair_stats,
-                                     totals.run)
+        accounting.record_outcome_nb(score, players, seat_slot, rows, totals.pair_stats, totals.run)
+        accounting.add_seat_rows_nb(rows, seat_slot, totals.seat, totals.slot)
     return totals
 
 

@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from medici_sim.core import stepping
+from medici_sim.core import accounting, stepping
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
@@ -73,7 +73,9 @@ def test_stepping_plays_the_batch_kernels_games(game, players):
         batch = k.play(index, 1)
         buffer, events = stepped(k, index)
         mine = k.zeros()
-        engine.accumulate_game_nb(buffer[0], mine.seat, mine.slot, mine.pair_stats, mine.run)
+        rows = np.zeros_like(mine.seat)
+        engine.accumulate_game_nb(buffer[0], rows, mine.pair_stats, mine.run)
+        accounting.add_seat_rows_nb(rows, buffer[0]["seat_slot"], mine.seat, mine.slot)
         for name in ("seat", "slot", "pair_stats", "run"):
             assert np.array_equal(getattr(mine, name), getattr(batch, name)), (name, index)
         kinds = [kind for kind, _ in events]

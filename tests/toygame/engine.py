@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from medici_sim.core.accounting import STAT_MAJORITY, STAT_SHIP, record_outcome_nb
+from medici_sim.core.accounting import STAT_MAJORITY, STAT_SHIP, add_seat_rows_nb, record_outcome_nb
 from medici_sim.core.dispatch import decision
 from medici_sim.core.registry import ILLEGAL, MAX_PARAMS, SCRATCH_WIDTH
 from medici_sim.core.rng import below_nb, seed_game_nb
@@ -95,20 +95,21 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
                   seat_stats, slot_stats, pair_stats, run_stats, table):
     """Play games ``first_game ..`` and add them to the statistics (``Game.play_games_nb``)."""
     buffer = inputs.copy()
+    rows = np.zeros_like(seat_stats)
     for game_index in range(first_game, first_game + n_games):
         state = buffer[0]
         play_game_nb(state, seed, game_index, seating, slot_strategy, slot_params, table)
         players = state.players
-        record_outcome_nb(state.florins, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)
+        record_outcome_nb(state.florins, players, state.seat_slot, rows, pair_stats, run_stats)
         for seat in range(players):
             ship = 0
             pot = 0
             for day in range(ROUNDS):
                 ship += value_nb(state.kept[day, seat])
                 pot += state.pot_pay[day, seat]
-            for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
-                stats[STAT_SHIP] += ship
-                stats[STAT_MAJORITY] += pot
+            rows[seat, STAT_SHIP] = ship
+            rows[seat, STAT_MAJORITY] = pot
+        add_seat_rows_nb(rows, state.seat_slot, seat_stats, slot_stats)
 
 
 @njit(cache=True, nogil=True)

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import types
 
+import numpy as np
 from numba import njit
+
+from .accounting import add_seat_rows_nb
 
 
 def compiled_for(template, name: str, namespace: dict):
@@ -28,13 +31,15 @@ def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_
     ``inputs`` is the run's starting state (``game.kernel_inputs``), played on a copy.
     """
     buffer = inputs.copy()
+    rows = np.zeros_like(seat_stats)  # a game's per-seat statistics (core.accounting)
     for game_index in range(first_game, first_game + n_games):
         # The record buffer[0] does not own its memory and numba frees an array after its last
         # use: taken from the array at each game, it keeps the array alive to the last game.
         state = buffer[0]
         start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
         play_game_nb(state, table, None)  # noqa: F821
-        accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats)  # noqa: F821
+        accumulate_game_nb(state, rows, pair_stats, run_stats)  # noqa: F821
+        add_seat_rows_nb(rows, state.seat_slot, seat_stats, slot_stats)
 
 
 def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb):

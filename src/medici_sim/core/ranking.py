@@ -27,7 +27,7 @@ def share_table(payouts, coin: int, size: int) -> np.ndarray:
                      for place in range(size + 1)], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_places_nb(scores, n, share, min_score, paid):
     """Rank ``scores[:n]`` (highest first) and add each one's share to ``paid``.
 

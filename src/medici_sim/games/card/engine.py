@@ -117,7 +117,7 @@ def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts
 
 # ---------------------------------------------------------------- a game
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     """Seed game ``game_index`` (R25), seat the strategies (R24) and clear the table."""
     seed_game_nb(state.rng, seed, game_index)
@@ -460,12 +460,13 @@ def copy_play_nb(dst, src):
 
 # ---------------------------------------------------------------- many games
 
-@njit(cache=True)
-def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
-    """Add one finished game to the running totals (integers only: exact in any order)."""
+@njit(cache=True, inline="always")
+def accumulate_game_nb(state, rows, pair_stats, run_stats):
+    """Write one finished game's statistics: the seats' ``rows`` (zero on entry, core.accounting),
+    the pairs and the run (integers only: exact in any order)."""
     florins = state.florins
     players = state.rules[RULE_PLAYERS]
-    record_outcome_nb(florins, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)
+    record_outcome_nb(florins, players, state.seat_slot, rows, pair_stats, run_stats)
     best = florins[0]
     best_standard = florins[0] - state.variant_extra[0]
     for p in range(players):
@@ -485,16 +486,14 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             state.day_florins[day, seat] = ship + majority + bonus
         decided = state.seat_decisions[seat]
         turns += decided & DECIDED_MASK
-        for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):
-            stats[STAT_SHIP] += ship
-            stats[STAT_MAJORITY] += majority
-            stats[STAT_BONUS] += bonus
-            for k in range(N_DECIDED):
-                stats[STAT_DECIDED + k] += (decided >> DECIDED_BITS * k) & DECIDED_MASK
+        rows[seat, STAT_SHIP] = ship
+        rows[seat, STAT_MAJORITY] = majority
+        rows[seat, STAT_BONUS] = bonus
+        for k in range(N_DECIDED):
+            rows[seat, STAT_DECIDED + k] = (decided >> DECIDED_BITS * k) & DECIDED_MASK
     for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
-    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, state.seat_slot, seat_stats, slot_stats,
-                      run_stats, turns)
+    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, turns)
 
 
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)

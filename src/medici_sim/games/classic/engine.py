@@ -133,7 +133,7 @@ def new_state(card_good, card_value, rules, ship_payouts, track_bonus, majority_
 
 # ---------------------------------------------------------------- a game
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     """Seed game ``game_index`` (C20), seat the strategies (C20, first thing) and reset the
     game-long state: money (C4), tracks (C14) and the C21 totals."""
@@ -524,11 +524,12 @@ def next_starter_nb(state):
 
 # ---------------------------------------------------------------- many games
 
-@njit(cache=True)
-def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
-    """Add one finished game to the running totals (integers only: exact in any order)."""
+@njit(cache=True, inline="always")
+def accumulate_game_nb(state, rows, pair_stats, run_stats):
+    """Write one finished game's statistics: the seats' ``rows`` (zero on entry, core.accounting),
+    the pairs and the run (integers only: exact in any order)."""
     players = state.rules[RULE_PLAYERS]
-    record_outcome_nb(state.money, players, state.seat_slot, seat_stats, slot_stats, pair_stats, run_stats)  # C18
+    record_outcome_nb(state.money, players, state.seat_slot, rows, pair_stats, run_stats)  # C18
     lots = 0
     for seat in range(players):
         lots_word, bids_word = state.seat_decisions[seat, DECIDED_LOTS], state.seat_decisions[seat, DECIDED_BIDS]
@@ -537,27 +538,25 @@ def accumulate_game_nb(state, seat_stats, slot_stats, pair_stats, run_stats):
             ship += state.day_ship_pay[day, seat]
             majority += state.day_majority_pay[day, seat]
             bonus += state.day_bonus_pay[day, seat]
-        for stats in (seat_stats[seat], slot_stats[state.seat_slot[seat]]):  # C21
-            stats[STAT_SHIP] += ship
-            stats[STAT_MAJORITY] += majority
-            stats[STAT_BONUS] += bonus
-            stats[STAT_SPENT] += state.spent[seat]
-            stats[STAT_LOTS_BOUGHT] += state.lots_bought[seat]
-            stats[STAT_CARDS_BOUGHT] += state.cards_bought[seat]
-            stats[STAT_LOTS_DISCARDED] += state.lots_discarded[seat]
-            stats[STAT_FREE_CARDS] += state.free_cards[seat]
-            stats[STAT_PRICE_SPENT] += state.spent[seat]
-            stats[STAT_LOTS_AUCTIONED] += lots_word & LOW_COUNT
-            stats[STAT_LOT_CARDS] += lots_word >> DECIDED_HIGH
-            stats[STAT_BID_CHANCES] += bids_word & LOW_COUNT
-            stats[STAT_BIDS] += bids_word >> DECIDED_HIGH
-            stats[STAT_FACE_VALUE] += state.seat_decisions[seat, DECIDED_FACE_VALUE]
-            stats[STAT_PRICE_PER_FACE] += state.spent[seat]
+        rows[seat, STAT_SHIP] = ship  # C21
+        rows[seat, STAT_MAJORITY] = majority
+        rows[seat, STAT_BONUS] = bonus
+        rows[seat, STAT_SPENT] = state.spent[seat]
+        rows[seat, STAT_LOTS_BOUGHT] = state.lots_bought[seat]
+        rows[seat, STAT_CARDS_BOUGHT] = state.cards_bought[seat]
+        rows[seat, STAT_LOTS_DISCARDED] = state.lots_discarded[seat]
+        rows[seat, STAT_FREE_CARDS] = state.free_cards[seat]
+        rows[seat, STAT_PRICE_SPENT] = state.spent[seat]
+        rows[seat, STAT_LOTS_AUCTIONED] = lots_word & LOW_COUNT
+        rows[seat, STAT_LOT_CARDS] = lots_word >> DECIDED_HIGH
+        rows[seat, STAT_BID_CHANCES] = bids_word & LOW_COUNT
+        rows[seat, STAT_BIDS] = bids_word >> DECIDED_HIGH
+        rows[seat, STAT_FACE_VALUE] = state.seat_decisions[seat, DECIDED_FACE_VALUE]
+        rows[seat, STAT_PRICE_PER_FACE] = state.spent[seat]
         lots += lots_word & LOW_COUNT
     for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]  # C12
-    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, state.seat_slot, seat_stats, slot_stats,
-                      run_stats, lots)
+    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, lots)
 
 
 play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
