@@ -32,6 +32,10 @@ from .registry import MAX_PARAMS, Param, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
 
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
+# A search player's parameters (search_params' order); the game's own, confidence and tuned follow.
+ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT = range(5)
+N_SEARCH_PARAMS = 5
+HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
 
 
 @njit(cache=True)
@@ -44,6 +48,15 @@ def decision_stream_nb(rng, seat):
 def rollout_stream_nb(base, rollout):
     """The generator state rollout ``rollout`` of a decision starts from (the same for every action)."""
     return mix64_nb(base + np.uint64(rollout + 1) * GAMMA_U)
+
+
+@njit(cache=True, inline="always")
+def rollout_plan_nb(params, day, days):
+    """What a search player's ``params`` ask of its rollouts: how many, the policy's and the
+    opponents' strategy ids, and the last day a rollout plays (today, ``day``, with the day's
+    horizon; else the last of the rule set's ``days``)."""
+    last_day = day if params[HORIZON] == HORIZON_DAY else days - 1
+    return np.int64(params[ROLLOUTS]), np.int64(params[POLICY]), np.int64(params[OPPONENTS]), last_day
 
 
 @njit(cache=True)

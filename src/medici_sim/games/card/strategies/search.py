@@ -33,10 +33,14 @@ from ....core import tree_search as tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.registry import Strategy
 from ....core.rollout import (
+    MARGIN_WEIGHT,
+    N_SEARCH_PARAMS,
+    ROLLOUTS,
     SEARCH_UNTUNABLE,
     choose_nb,
     decision_stream_nb,
     outcome_nb,
+    rollout_plan_nb,
     rollout_policies,
     rollout_stream_nb,
     search_params,
@@ -59,8 +63,7 @@ from ..state import take_nb as ask_take_nb
 from .base import REGISTRY
 from .heuristics import HEURISTICS
 
-ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, CONFIDENCE, TUNED = range(7)
-HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
+CONFIDENCE, TUNED = range(N_SEARCH_PARAMS, N_SEARCH_PARAMS + 2)  # after the common ones (core.rollout)
 MAX_ACTIONS = MAX_TAKES
 
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
@@ -109,11 +112,8 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, taking, v
     """Fill ``values[action, rollout]`` with the rollouts' outcomes and return the index of
     the policy's own choice (strong's training labels choices with these too)."""
     sim = buffer[0]  # the state rollouts play on
-    rollouts = np.int64(params[ROLLOUTS])
-    policy = np.int64(params[POLICY])
-    opponents = np.int64(params[OPPONENTS])
+    rollouts, policy, opponents, last_day = rollout_plan_nb(params, state.counts[DAY], state.rules[RULE_DAYS])
     tuned = params[TUNED] != 0
-    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
     players = state.rules[RULE_PLAYERS]
     copy_record_nb(sim, state, STATE_BYTES)  # the deck and rule data, once; each rollout then
     #                                        copies only what play changes (copy_play_nb)

@@ -40,10 +40,16 @@ from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.registry import Param, Strategy
 from ....core.rng import below_nb
 from ....core.rollout import (
+    MARGIN_WEIGHT,
+    N_SEARCH_PARAMS,
+    OPPONENTS,
+    POLICY,
+    ROLLOUTS,
     SEARCH_UNTUNABLE,
     choose_nb,
     decision_stream_nb,
     outcome_nb,
+    rollout_plan_nb,
     rollout_policies,
     rollout_stream_nb,
     search_params,
@@ -58,8 +64,7 @@ from ..state import draw_nb as ask_draw_nb
 from .base import REGISTRY
 from .heuristics import HEURISTICS
 
-ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT, BID_LEVELS, CONFIDENCE, TUNED = range(8)
-HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
+BID_LEVELS, CONFIDENCE, TUNED = range(N_SEARCH_PARAMS, N_SEARCH_PARAMS + 3)  # after the common ones (core.rollout)
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 
@@ -143,11 +148,8 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, val
     answers for ``kind`` DRAWING, else C9 bids) out ``rollouts`` times (common random
     numbers; strong's training labels its candidates with these too)."""
     sim = buffer[0]
-    rollouts = np.int64(params[ROLLOUTS])
-    policy = np.int64(params[POLICY])
-    opponents = np.int64(params[OPPONENTS])
+    rollouts, policy, opponents, last_day = rollout_plan_nb(params, state.counts[DAY], state.rules[RULE_DAYS])
     tuned = params[TUNED] != 0
-    last_day = state.counts[DAY] if params[HORIZON] == HORIZON_DAY else state.rules[RULE_DAYS] - 1
     players = state.rules[RULE_PLAYERS]
     auctioneer = state.counts[AUCTIONEER]
     copy_record_nb(sim, state, STATE_BYTES)
