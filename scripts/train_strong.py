@@ -16,7 +16,7 @@ from pathlib import Path
 import medici_sim.games  # noqa: F401  (registers the games)
 from medici_sim.study.strong_training import train_and_write
 
-GAMES = 300  # expert games per player count: the shipped file's training
+GAMES = {"card": 300, "classic": 600}  # expert games per player count: the shipped files' training
 ROLLOUTS = 8  # search's rollouts of each legal choice
 
 
@@ -24,13 +24,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=("card", "classic"))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--games", type=int, default=GAMES, help=f"expert games per player count [{GAMES}]")
+    parser.add_argument("--games", type=int, help="expert games per player count [card 300, classic 600]")
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help=f"rollouts of each choice [{ROLLOUTS}]")
     parser.add_argument("--players", type=int, action="append", help="a player count to train [every one the game has]")
     parser.add_argument("--out", type=Path, help="where to write the weights [the game's shipped file]")
     args = parser.parse_args()
     began = time.perf_counter()
-    path = train_and_write(args.game, args.seed, args.games, args.rollouts, args.out, args.players)
+    games = GAMES[args.game] if args.games is None else args.games
+    path = train_and_write(args.game, args.seed, games, args.rollouts, args.out, args.players)
     print(f"wrote {path} ({time.perf_counter() - began:.0f} s)")
 
 

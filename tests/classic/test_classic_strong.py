@@ -10,6 +10,8 @@ core/evaluation.py, study/strong_training.py).
   game's invariants, and give the same totals for any threads and batches (C20), under the
   rulebook's rules and others (days, lot size, holds, money), and write nothing but the
   deciding seat's own scratch row;
+- an offered lot is taken, in its features, only by a ship with room for it (C8: the
+  auctioneer's own free holds do not limit the lot, C9: they limit its bid);
 - (its training's reproduction and its strength: tests/test_strong_training.py).
 """
 from __future__ import annotations
@@ -26,9 +28,9 @@ from medici_sim.core.registry import get_game
 from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from medici_sim.games.classic import reference as classic_reference
 from medici_sim.games.classic import stepped
-from medici_sim.games.classic.engine import BID_DECISION
+from medici_sim.games.classic.engine import BID_DECISION, DRAW_DECISION
 from medici_sim.games.classic.rules import RULE_REMOVED
-from medici_sim.games.classic.state import DECK_LEN
+from medici_sim.games.classic.state import DECK_LEN, LOT_LEN
 from medici_sim.games.classic.strategies import expert, strong
 
 CLASSIC = get_game("classic")
@@ -83,6 +85,38 @@ def test_decisions_never_read_the_deck_order_or_the_removed_cards():
             ask = expert.bid_nb if event - DECISION == BID_DECISION else expert.draw_nb
             event = stepped.apply_choice_nb(buffer, kernel.table, int(ask(state, seat, tuple(kernel.slot_params[0]))))
     assert asked > 100
+
+
+def test_an_offer_is_taken_only_by_a_ship_with_room_for_the_lot():
+    """C8, C9: at every draw decision of stepped games (experts' bids, auctioneers drawing
+    while C8 lets them, so that lots outgrow their own ships), offering the lot is judged as
+    the auctioneer taking it only if its ship has room for the lot, and the position after
+    the offer never has a ship with fewer than no free holds; some auctioneers have no room."""
+    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
+    external = np.full(4, EXTERNAL, np.int64)
+    buffer = kernel.inputs.copy()
+    features = np.empty((2, strong.N_FEATURES))
+    without_room = 0
+    for game_index in range(4):
+        stepped.new_game_nb(buffer, 11, game_index, kernel.seating, external, kernel.slot_params, kernel.table)
+        event = stepped.advance_nb(buffer, kernel.table)
+        while event != GAME_OVER:
+            state = buffer[0]
+            if event < DECISION:
+                event = stepped.advance_nb(buffer, kernel.table)
+                continue
+            seat = int(state["step"][STEP_ACTOR])
+            if event - DECISION == DRAW_DECISION:
+                strong.draw_features_nb(buffer.copy()[0], seat, features)
+                room = state["rules"][strong.RULE_HOLDS] - state["ship_len"][seat] >= state["counts"][LOT_LEN]
+                without_room += not room
+                assert room or features[0, strong.OFFER_TAKES] == 0
+                assert features[:, strong.FREE_HOLDS].min() >= 0 and features[:, strong.RIVAL_FREE_HOLDS].min() >= 0
+                choice = 1
+            else:
+                choice = int(expert.bid_nb(state, seat, tuple(kernel.slot_params[0])))
+            event = stepped.apply_choice_nb(buffer, kernel.table, choice)
+    assert without_room > 0
 
 
 @pytest.mark.parametrize("players,lineup,rules", [

@@ -1,22 +1,31 @@
 """``strong``: bids and draws by a learned evaluation of each candidate (core.evaluation).
 
-Each decision's candidates are scored ``weights[players, day] . features`` (weights fitted to
-search's rollouts of expert games, ``scripts/train_strong.py --game classic --seed 0``,
-shipped in ``data/strong/weights.json``); the best is taken (the first listed on a tie).
+Each decision's candidates are scored by a quadratic model, ``weights[players, day] .
+(features, their pairwise products)`` (weights fitted to search's rollouts of expert games,
+``scripts/train_strong.py --game classic --seed 0``, shipped in ``data/strong/weights.json``);
+the best is taken (the first listed on a tie), expert's own answer getting ``keep`` more.
 
 - C9 bids: pass, expert's own bid, the lowest bid and ``bid_levels`` - 1 more amounts up to
-  all its money on a square law (as search tries them), the lot's worth and one florin above
-  what the seats still to speak are expected to pay. A bid's features rest on expert's
-  estimates (module expert, its default parameters, kept in this seat's own scratch row):
-  the lot's worth W to the seat in florins, and R, what the seats after it are expected to
-  pay (their florins per lot point, learnt from their bids). The chance p that bid b takes
-  the lot is 1 for the auctioneer, who speaks last, else a ramp from 0 to 1 around R; the
-  features are then p, p W, p b, p b (days after this one: a florin pays later lots), p x
-  the lot's cards, (1 - p) b (a price pushed onto the winner), p max(W - b, 0) and p x its
-  florin margin over the best rival. A pass has none (its value is the baseline).
-- C8 draws: another card or not, the draw's features against none: its surplus on the lot
-  (W less what all the others are expected to pay), W, the lot's cards, its free holds
-  after the bigger lot, the most free holds of a rival and the deck's size.
+  all its money on a square law (as search tries them), the lot's worth W to the seat
+  (expert's estimate in florins, module expert, its default parameters, kept in this seat's
+  own scratch row) and one florin above what the seats still to speak would pay. Each
+  candidate's auction is played out to the auctioneer (auction_nb: every seat still to speak
+  answers as a fresh expert, the rivals' model of search's rollouts), which says who takes
+  the lot and at what price. Its features: bids at all; if it takes the lot, W, the price
+  (and times the days to come), the lot's cards and value, today's track majorities and
+  bonuses with it aboard (C15, C16), its surplus and florin margin; if a rival takes it,
+  the price and the lot's value; and the position after the sale (position_nb).
+- C8 draws: offering the lot now (the others' bids as above, and taking it at one florin
+  more when it is worth more to it and its ship has room) against drawing: the offer's sale
+  and the position after it, against the draw's W, the lot's cards, its free holds and the
+  rivals' after the bigger lot, the deck's size and the position as it is.
+- The position (position_nb, every seat's, the seat's against the best rival's and the
+  rivals' mean): florins; its ship's expected payout at the day's end (C13: projected with
+  its free holds filled at an unseen card's mean value, ranked softly as expert ranks ships);
+  its tracks' majorities (C15, levels projected the same way) and bonuses (C16); the score
+  these make and its tanh (a win is the margin's sign, C18); its free holds and the most of
+  a rival; its track levels' squares (the climb to the bonuses on the days to come). Adding
+  it took strong from 43.9% to 56.2% at 4 players (docs/strategies.md).
 
 Only differences between one decision's candidates are fitted (core.evaluation.fit_choices),
 so the bid and draw features sit in columns of their own and are fitted apart in one model.
@@ -32,27 +41,31 @@ import numpy as np
 from numba import njit
 
 from ....core.arrays import copy_record_nb
-from ....core.evaluation import linear_value_nb, weights_nb
+from ....core.evaluation import linear_value_nb, product_names, quadratic_value_nb, weights_nb
 from ....core.registry import MAX_PARAMS, Param, Strategy
 from ..engine import BID_DECISION, DRAW_DECISION, answer_nb
-from ..rules import DAYS, MAX_PLAYERS, N_GOODS, RULE_DAYS, RULE_HOLDS, RULE_PLAYERS
+from ..rules import DAYS, MAX_PLAYERS, N_GOODS, RULE_DAYS, RULE_HOLDS, RULE_PLAYERS, RULE_TRACK_MAX
 from ..state import (
     AUCTIONEER,
     DAY,
     DECK_LEN,
+    GOLD_ROW,
     HIGH_BIDDER,
     HIGHEST,
     LOT_LEN,
     LOT_VALUE,
     STATE_DTYPE,
+    UNSEEN,
+    UNSEEN_CARDS,
+    UNSEEN_VALUE,
     lowest_bid_nb,
     may_bid_nb,
 )
 from .common import lot_count_nb, track_gain_nb
+from .expert import CARD_VAR, GOOD_VAR, lot_worth_nb, prepare_nb
 from .expert import STRATEGY as EXPERT
 from .expert import bid_nb as expert_bid_nb
 from .expert import draw_nb as expert_draw_nb
-from .expert import lot_worth_nb, prepare_nb
 from .search import DRAWING, STATE_BYTES, rollout_values_nb
 
 BID_LEVELS, DRAW_BIAS, KEEP = range(3)
@@ -62,15 +75,22 @@ FEATURES = ("bias",
             "bid", "wins", "wins_worth", "wins_price", "wins_price_later", "wins_cards", "wins_surplus",
             "wins_margin", "wins_value", "wins_tracks", "rival_wins", "rival_price", "rival_value",
             "draw", "draw_worth", "draw_cards", "draw_room", "draw_rival_room", "draw_deck",
-            "offer_takes", "offer_surplus", "offer_rival_price")
+            "offer_takes", "offer_surplus", "offer_rival_price",
+            "money_margin", "money_over_mean", "ship_margin", "tracks_margin", "score_margin", "score_over_mean",
+            "win_edge", "free_holds", "rival_free_holds", "progress_margin")
 N_FEATURES = len(FEATURES)
-COLUMNS = FEATURES  # the weights file's, per player count and day
+QUADRATIC = True  # the model weighs the features and the product of every pair (core.evaluation)
+COLUMNS = product_names(FEATURES) if QUADRATIC else FEATURES  # the weights file's, per player count and day
 (BIAS, BID, WINS, WINS_WORTH, WINS_PRICE, WINS_PRICE_LATER, WINS_CARDS, WINS_SURPLUS, WINS_MARGIN, WINS_VALUE,
  WINS_TRACKS, RIVAL_WINS, RIVAL_PRICE, RIVAL_VALUE, DRAW, DRAW_WORTH, DRAW_CARDS, DRAW_ROOM, DRAW_RIVAL_ROOM,
- DRAW_DECK, OFFER_TAKES, OFFER_SURPLUS, OFFER_RIVAL_PRICE) = range(N_FEATURES)
+ DRAW_DECK, OFFER_TAKES, OFFER_SURPLUS, OFFER_RIVAL_PRICE,
+ MONEY_MARGIN, MONEY_OVER_MEAN, SHIP_MARGIN, TRACKS_MARGIN, SCORE_MARGIN, SCORE_OVER_MEAN, WIN_EDGE, FREE_HOLDS,
+ RIVAL_FREE_HOLDS, PROGRESS_MARGIN) = range(N_FEATURES)
+SPREAD = 0.75  # expert's default: how uncertain projected ships and tracks are (standard deviations)
 MAX_CHOICES = MAX_LEVELS + 4  # pass, expert's bid, the levels, the worth, above the rivals (training rows)
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
-weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, N_FEATURES))
+weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, len(COLUMNS)))
+value_nb = quadratic_value_nb if QUADRATIC else linear_value_nb
 _defaults = [p.default for p in EXPERT.params.values()]
 EXPERT_PARAMS = tuple(float(v) for v in _defaults + [0.0] * (MAX_PARAMS - len(_defaults)))  # the rivals' model
 
@@ -83,11 +103,13 @@ def model_nb(state):
 
 
 @njit(cache=True)
-def auction_nb(sim, state, seat, answer):
-    """C9 played out on ``sim`` (a copy of ``state``'s record): ``seat`` answers ``answer``
+def auction_nb(buffer, state, seat, answer):
+    """C9 played out on ``buffer[0]`` (a copy of ``state``'s record; the array, not its record,
+    is passed, as numba frees an array after its last use): ``seat`` answers ``answer``
     (-1: the auctioneer offers the lot and answers last), then each seat still to speak
     up to the auctioneer answers as a fresh expert (default parameters, an empty scratch
     row: the rivals' model, as search's rollouts play them); returns (winner or -1, price)."""
+    sim = buffer[0]
     players = state.rules[RULE_PLAYERS]
     auctioneer = state.counts[AUCTIONEER]
     sim.counts[HIGHEST] = state.counts[HIGHEST]
@@ -137,6 +159,86 @@ def auction_features_nb(state, seat, amount, winner, price, worth, out):
         out[RIVAL_WINS] = 1.0
         out[RIVAL_PRICE] = price
         out[RIVAL_VALUE] = state.counts[LOT_VALUE]
+    position_nb(state, seat, winner, price, out)
+
+
+@njit(cache=True)
+def position_nb(state, seat, winner, price, out):
+    """The position features (``out``) after the current lot goes to ``winner`` at ``price``
+    (-1: put aside, C10): each seat's florins, its ship's expected payout at the day's end
+    (C13: projected with its free holds filled at an unseen card's mean value, ranked softly
+    against each other ship as expert ranks them) and its tracks' (C14-C16: majorities of the
+    levels projected the same way, bonuses of the levels it holds), the seat's against the
+    best rival's and the rivals' mean."""
+    players = state.rules[RULE_PLAYERS]
+    holds = state.rules[RULE_HOLDS]
+    top = state.rules[RULE_TRACK_MAX]
+    deck = state.counts[DECK_LEN]
+    unseen = max(state.counts[UNSEEN], 1)
+    unseen_value = 0
+    for row in range(GOLD_ROW + 1):
+        unseen_value += state.unseen[row, UNSEEN_VALUE]
+    free, money, projected, score, tracks, progress, level = np.zeros((7, MAX_PLAYERS))  # by seat
+    free_total = 0.0
+    for p in range(players):
+        won = p == winner
+        free[p] = max(holds - state.ship_len[p] - (state.counts[LOT_LEN] if won else 0), 0)
+        money[p] = state.money[p] - (price if won else 0)
+        projected[p] = state.ship_value[p] + (state.counts[LOT_VALUE] if won else 0)
+        free_total += free[p]
+    fillable = 1.0 if deck >= free_total else deck / max(free_total, 1.0)
+    for p in range(players):
+        projected[p] += free[p] * fillable * unseen_value / unseen
+    first = state.majority_share[0, 0]  # C15: the highest level's payout, falling by drop a place
+    drop = first - state.majority_share[1, 0]
+    for p in range(players):
+        beaten = 0.0
+        for q in range(players):
+            if q != p:
+                slope = 0.5 / (0.5 + SPREAD * math.sqrt(CARD_VAR * (free[p] + free[q])))
+                beaten += min(1.0, max(0.0, 0.5 + (projected[p] - projected[q]) * slope))
+        place = (players - 1) - beaten  # C13: the payout at this fractional place, interpolated
+        k = min(max(np.int64(place), 0), players - 2)
+        score[p] = money[p] + state.ship_payouts[k] + (place - k) * (state.ship_payouts[k + 1] - state.ship_payouts[k])
+    for good in range(N_GOODS):
+        q_good = state.unseen[good, UNSEEN_CARDS] * fillable / unseen
+        extra = lot_count_nb(state, good)
+        for p in range(players):
+            held = min(top, state.track[p, good] + state.ship_goods[p, good] + (extra if p == winner else 0))
+            tracks[p] += state.track_bonus[held]
+            progress[p] += held * held
+            level[p] = held + free[p] * q_good
+        for p in range(players):
+            beaten = 0.0
+            for q in range(players):
+                if q != p:
+                    slope = 0.5 / (0.5 + SPREAD * math.sqrt(GOOD_VAR * (free[p] + free[q])))
+                    beaten += min(1.0, max(0.0, 0.5 + (level[p] - level[q]) * slope))
+            tracks[p] += max(0.0, first - drop * ((players - 1) - beaten))
+    best_money = best_ship = best_tracks = best_score = best_progress = -1e9
+    mean_money = mean_score = 0.0
+    rival_free = 0.0
+    for p in range(players):
+        if p != seat:
+            best_money = max(best_money, money[p])
+            best_ship = max(best_ship, score[p] - money[p])
+            best_tracks = max(best_tracks, tracks[p])
+            best_score = max(best_score, score[p] + tracks[p])
+            best_progress = max(best_progress, progress[p])
+            mean_money += money[p] / (players - 1)
+            mean_score += (score[p] + tracks[p]) / (players - 1)
+            rival_free = max(rival_free, free[p])
+    mine = score[seat] + tracks[seat]
+    out[MONEY_MARGIN] = money[seat] - best_money
+    out[MONEY_OVER_MEAN] = money[seat] - mean_money
+    out[SHIP_MARGIN] = score[seat] - money[seat] - best_ship
+    out[TRACKS_MARGIN] = tracks[seat] - best_tracks
+    out[SCORE_MARGIN] = mine - best_score
+    out[SCORE_OVER_MEAN] = mine - mean_score
+    out[WIN_EDGE] = math.tanh((mine - best_score) / 10.0)
+    out[FREE_HOLDS] = free[seat]
+    out[RIVAL_FREE_HOLDS] = rival_free
+    out[PROGRESS_MARGIN] = (progress[seat] - best_progress) / top
 
 
 @njit(cache=True)
@@ -173,21 +275,17 @@ def judge_bids_nb(state, seat, params, actions, features, weights):
     expert_bid = np.int64(expert_bid_nb(state, seat, EXPERT_PARAMS))  # observes the seats before it, as expert
     worth = lot_worth_nb(state, seat, EXPERT_PARAMS)
     buffer = np.empty(1, STATE_DTYPE)
-    sim = buffer[0]
-    copy_record_nb(sim, state, STATE_BYTES)
-    winner, price = auction_nb(sim, state, seat, 0)
+    copy_record_nb(buffer[0], state, STATE_BYTES)
+    winner, price = auction_nb(buffer, state, seat, 0)
     above = price + 1 if winner >= 0 else lowest_bid_nb(state)  # one florin above the seats after it
     levels = min(max(np.int64(params[BID_LEVELS]), 1), MAX_LEVELS)
     count = bid_candidates_nb(state, seat, levels, expert_bid, worth, above, actions)
     best = 0
     best_value = -1e300
     for a in range(count):
-        if actions[a] != 0:
-            winner, price = auction_nb(sim, state, seat, actions[a])
-        else:
-            winner, price = auction_nb(sim, state, seat, 0)
+        winner, price = auction_nb(buffer, state, seat, actions[a])
         auction_features_nb(state, seat, actions[a], winner, price, worth, features[a])
-        value = linear_value_nb(weights, features[a]) + (params[KEEP] if actions[a] == expert_bid else 0.0)
+        value = value_nb(weights, features[a]) + (params[KEEP] if actions[a] == expert_bid else 0.0)
         if value > best_value:
             best_value = value
             best = a
@@ -203,18 +301,20 @@ def draw_features_nb(state, seat, out):
     prepare_nb(state, seat, EXPERT_PARAMS)
     worth = lot_worth_nb(state, seat, EXPERT_PARAMS)
     buffer = np.empty(1, STATE_DTYPE)
-    sim = buffer[0]
-    copy_record_nb(sim, state, STATE_BYTES)
-    winner, price = auction_nb(sim, state, seat, -1)
+    copy_record_nb(buffer[0], state, STATE_BYTES)
+    winner, price = auction_nb(buffer, state, seat, -1)
     taken = max(price + 1, lowest_bid_nb(state))
-    if worth > taken and taken <= state.money[seat]:
+    cards = state.counts[LOT_LEN]
+    if worth > taken and taken <= state.money[seat] and state.rules[RULE_HOLDS] - state.ship_len[seat] >= cards:
         out[0, OFFER_TAKES] = 1.0
         out[0, OFFER_SURPLUS] = worth - taken
+        winner, price = seat, taken
     elif winner >= 0:
         out[0, OFFER_RIVAL_PRICE] = price
+    position_nb(state, seat, winner, price, out[0])
+    position_nb(state, seat, -2, 0, out[1])  # drawing: the position as it is (no sale yet)
     players = state.rules[RULE_PLAYERS]
     holds = state.rules[RULE_HOLDS]
-    cards = state.counts[LOT_LEN]
     rival_room = 0
     for p in range(players):
         if p != seat:
@@ -243,7 +343,7 @@ def draw_nb(state, seat, params):
     features = np.empty((2, N_FEATURES))
     draw_features_nb(state, seat, features)
     keep = params[KEEP] if expert_draw_nb(state, seat, EXPERT_PARAMS) else -params[KEEP]
-    return linear_value_nb(weights, features[1]) + params[DRAW_BIAS] + keep > linear_value_nb(weights, features[0])
+    return value_nb(weights, features[1]) + params[DRAW_BIAS] + keep > value_nb(weights, features[0])
 
 
 @njit
@@ -262,7 +362,7 @@ def label_decision_nb(decision, buffer, state, seat, search_params, features, va
         kind = DRAWING
     elif decision == BID_DECISION:
         count = judge_bids_nb(view, seat, (np.float64(DEFAULT_LEVELS), 0.0, 0.0), actions, features,
-                              np.zeros(N_FEATURES))[0]
+                              np.zeros(len(COLUMNS)))[0]
         kind = 0
     else:
         return 0
