@@ -24,8 +24,6 @@ standard error, and each one's games per second, measured back to back.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,6 +34,7 @@ from medici_sim.api import RunRequest
 from medici_sim.core import registry
 from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
 from medici_sim.core.driver import Kernel
+from medici_sim.core.output import atomic_write
 from medici_sim.core.registry import get_game
 from medici_sim.core.specs import parse_player_counts
 from medici_sim.core.stats import mean_interval
@@ -51,13 +50,6 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 def saved_path(game: str) -> Path:
     return DOCS / f"strength-{game}.md"
-
-
-def save(text: str, path: Path) -> None:
-    """Write ``text`` to ``path`` all or nothing (a temporary file renamed over it)."""
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
-        out.write(text + "\n")
-    os.replace(out.name, path)
 
 
 def levels(game: str, players: int) -> list[tuple[str, str]]:
@@ -164,7 +156,7 @@ def main() -> None:
     text = table(args.game, counts, args.scale)
     print(text)
     if args.save:
-        save(text, saved_path(args.game))
+        atomic_write(saved_path(args.game), lambda temporary: Path(temporary).write_text(text + "\n"))
 
 
 if __name__ == "__main__":

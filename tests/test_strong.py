@@ -8,7 +8,8 @@ study/strong_training.py).
 - the games it plays are the reference engine's games given its decisions (R7-R22), keep the
   game's invariants, and give the same totals for any threads and batches (R25);
 - under other rules (days, ship capacity: R6, R22) it plays, its models counted from the last day;
-- its quadratic model is the features' pairwise products weighed (core.evaluation);
+- its quadratic model is the features' pairwise products weighed, and their fit, built a few
+  decisions at a time, finds planted weights (core.evaluation);
 - (its training's reproduction and its strength: tests/test_strong_training.py).
 """
 from __future__ import annotations
@@ -20,7 +21,13 @@ from test_search import card_script, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core.driver import Kernel, RunConfig, simulate
-from medici_sim.core.evaluation import pairwise_products, product_names, quadratic_value_nb
+from medici_sim.core.evaluation import (
+    decision_chunks,
+    fit_choices_quadratic,
+    pairwise_products,
+    product_names,
+    quadratic_value_nb,
+)
 from medici_sim.core.registry import get_game
 from medici_sim.core.stepping import GAME_OVER, TURN_END
 from medici_sim.games.card import reference as card_reference
@@ -125,3 +132,23 @@ def test_the_quadratic_model_weighs_the_pairwise_products():
     weights = rng.normal(size=len(product_names(tuple("abcde"))))
     assert np.isclose(quadratic_value_nb(weights, features), weights @ pairwise_products(features[None])[0])
     assert product_names(("bias", "x", "y")) == ("bias", "x", "y", "x*x", "x*y", "y*y")
+
+
+def test_the_quadratic_fit_recovers_planted_weights_a_chunk_at_a_time():
+    """core.evaluation: the fit ranks each decision's choices (only differences within one
+    decision count) and sums its normal equations a few whole decisions at a time, with the
+    same weights as all rows at once; a value planted on the features' products is found."""
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(1, 9, 3000)  # choices per decision
+    groups = np.repeat(np.arange(len(sizes)), sizes)
+    features = np.c_[np.ones(len(groups)), rng.normal(size=(len(groups), 3))]
+    models = np.repeat(rng.integers(0, 2, len(sizes)), sizes)
+    decision_noise = np.repeat(rng.normal(size=len(sizes)) * 5, sizes)  # the same for one decision's choices
+    values = 2 * features[:, 1] - features[:, 2] * features[:, 3] + decision_noise + rng.normal(size=len(groups)) * 0.1
+    chunks = decision_chunks(groups, 37)
+    assert len(chunks) > 100 and all(groups[c.start] != groups[c.start - 1] for c in chunks[1:])
+    at_once = fit_choices_quadratic(features, models, values, groups, 2, chunk_rows=None)
+    assert np.allclose(fit_choices_quadratic(features, models, values, groups, 2, chunk_rows=37), at_once,
+                       rtol=0, atol=1e-12)
+    planted = dict.fromkeys(product_names(("bias", "a", "b", "c")), 0.0) | {"a": 2.0, "b*c": -1.0}
+    assert np.allclose(at_once, list(planted.values()), atol=0.01)

@@ -22,8 +22,6 @@ constant of the kernel, like search's ``tuned``).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -83,47 +81,68 @@ def quadratic_value_nb(weights, features):
     return value
 
 
+CHUNK_ROWS = 50_000  # rows whose model columns are built at once: a full quadratic training's would take gigabytes
+
+
 def fit_choices_quadratic(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
-                          n_models: int) -> np.ndarray:
+                          n_models: int, chunk_rows: int = CHUNK_ROWS) -> np.ndarray:
     """:func:`fit_choices` on the pairwise products, each column scaled to unit spread for the
-    fit (so that the shrinkage treats them alike), the weights scaled back."""
-    columns = pairwise_products(features)
-    spread = columns.std(axis=0)
+    fit (so that the shrinkage treats them alike), the weights scaled back. The products are
+    built ``chunk_rows`` rows (whole decisions) at a time, twice: for their spread, then for
+    the fit, so memory does not grow with the training."""
+    count, mean, square_sum = 0, 0.0, 0.0  # the columns' spread, merged chunk by chunk (Chan et al.)
+    for rows in decision_chunks(groups, chunk_rows):
+        columns = pairwise_products(features[rows])
+        n, chunk_mean = len(columns), columns.mean(axis=0)
+        chunk_square_sum = ((columns - chunk_mean) ** 2).sum(axis=0)
+        delta = chunk_mean - mean
+        square_sum = square_sum + chunk_square_sum + delta ** 2 * count * n / (count + n)
+        mean = mean + delta * n / (count + n)
+        count += n
+    spread = np.sqrt(square_sum / count)
     spread[spread == 0] = 1.0
-    return fit_choices(columns / spread, models, values, groups, n_models) / spread
+    return fit_choices(features, models, values, groups, n_models, lambda x: pairwise_products(x) / spread,
+                       chunk_rows) / spread
+
+
+def decision_chunks(groups: np.ndarray, chunk_rows: int | None) -> list[slice]:
+    """Consecutive slices of about ``chunk_rows`` rows (None: one slice) that never split a
+    decision (``groups`` ascending)."""
+    if chunk_rows is None or len(groups) <= chunk_rows:
+        return [slice(0, len(groups))]
+    starts = np.flatnonzero(np.r_[True, np.diff(groups) != 0])  # each decision's first row
+    after = np.searchsorted(starts, np.arange(chunk_rows, len(groups), chunk_rows))  # the first decision past each
+    bounds = np.unique(np.r_[0, starts[after[after < len(starts)]], len(groups)])
+    return [slice(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 def fit_choices(features: np.ndarray, models: np.ndarray, values: np.ndarray, groups: np.ndarray,
-                n_models: int) -> np.ndarray:
+                n_models: int, columns=None, chunk_rows: int | None = None) -> np.ndarray:
     """Weights that rank each decision's choices as their values do: least squares (RIDGE
-    shrinkage) of each choice's value less its decision's mean on its features less their
-    mean (``groups``: the decision of each row). Only differences between the choices of one
-    position are fitted, which is all a look-ahead compares; the bias stays 0."""
-    counts = np.bincount(groups)
-    centred_x = features - (np.add.reduceat(features, np.flatnonzero(np.r_[True, np.diff(groups) != 0]))
-                            / counts[counts > 0][:, None]).repeat(counts[counts > 0], axis=0)
-    centred_y = values - np.bincount(groups, values)[groups] / counts[groups]
-    weights = np.zeros((n_models, features.shape[1]))
-    for m in range(n_models):
-        x, y = centred_x[models == m], centred_y[models == m]
-        if len(y) == 0:
-            continue
-        weights[m] = np.linalg.solve(x.T @ x + RIDGE * len(y) * np.eye(x.shape[1]), x.T @ y)
+    shrinkage) of each choice's value less its decision's mean on its columns (``columns(
+    features)``, the features themselves by default) less their mean (``groups``: the
+    decision of each row, ascending). Only differences between the choices of one position
+    are fitted, which is all a look-ahead compares; the bias stays 0. The normal equations
+    are summed ``chunk_rows`` rows at a time (:func:`decision_chunks`; None: all at once)."""
+    xtx = xty = None
+    counts = np.zeros(n_models)
+    for rows in decision_chunks(groups, chunk_rows):
+        x = features[rows] if columns is None else columns(features[rows])
+        group = groups[rows] - groups[rows][0]
+        sizes = np.bincount(group)
+        present = sizes > 0
+        x = x - (np.add.reduceat(x, np.flatnonzero(np.r_[True, np.diff(group) != 0])) / sizes[present][:, None]
+                 ).repeat(sizes[present], axis=0)
+        y = values[rows] - np.bincount(group, values[rows])[group] / sizes[group]
+        if xtx is None:
+            xtx, xty = np.zeros((n_models, x.shape[1], x.shape[1])), np.zeros((n_models, x.shape[1]))
+        model = models[rows]
+        for m in np.unique(model):
+            chosen = model == m
+            xtx[m] += x[chosen].T @ x[chosen]
+            xty[m] += x[chosen].T @ y[chosen]
+            counts[m] += chosen.sum()
+    weights = np.zeros((n_models, xty.shape[1]))
+    for m in np.flatnonzero(counts):
+        weights[m] = np.linalg.solve(xtx[m] + RIDGE * counts[m] * np.eye(xtx.shape[1]), xty[m])
     return weights
-
-
-def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
-                  models: dict[tuple[int, int], np.ndarray]) -> None:
-    """Write the weights file (whole or not at all: a temporary file renamed over it)."""
-    document = {
-        "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
-        "features": list(feature_names),
-        "models": [{"players": p, "day": d, "weights": [round(float(w), 6) for w in weights]}
-                   for (p, d), weights in sorted(models.items())],
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(handle, "w") as out:
-        json.dump(document, out, indent=1)
-        out.write("\n")
-    os.replace(temporary, path)

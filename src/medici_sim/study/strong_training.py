@@ -9,13 +9,15 @@ file (each game is fixed by the seed and its index, R25 / C20, and the fit is de
 from __future__ import annotations
 
 import importlib
+import json
 from pathlib import Path
 
 import numpy as np
 
 from ..cli.common import load_game_deck, parse_strategies
 from ..core.driver import Kernel, RunConfig
-from ..core.evaluation import fit_choices, fit_choices_quadratic, write_weights
+from ..core.evaluation import fit_choices, fit_choices_quadratic
+from ..core.output import atomic_write
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
@@ -88,6 +90,19 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
         for d, weights in enumerate(fit(x, day, value, group, strong.DAYS)):
             models[players, d] = list(weights)
     return models
+
+
+def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
+                  models: dict[tuple[int, int], list]) -> None:
+    """Write the weights file (core.evaluation.read_weights reads it) whole or not at all."""
+    document = {
+        "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
+        "features": list(feature_names),
+        "models": [{"players": p, "day": d, "weights": [round(float(w), 6) for w in weights]}
+                   for (p, d), weights in sorted(models.items())],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, lambda temporary: Path(temporary).write_text(json.dumps(document, indent=1) + "\n"))
 
 
 def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: Path | None = None,
