@@ -12,8 +12,8 @@ at 128 rollouts a few dozen. ``--save`` writes the table to ``docs/strength-GAME
 or nothing), ``--saved`` prints that file: docs/strategies.md shows it through
 docs/generate_outputs.py, so tests/test_docs.py checks that the page shows the saved output.
 
-    python scripts/strength_table.py card --players 2-6 --save
-    python scripts/strength_table.py classic --players 3-6 --scale 10 --save
+    python scripts/strength_table.py card --save
+    python scripts/strength_table.py classic --players 3,4,5,6 --scale 8 --save
     python scripts/strength_table.py card --saved
 
 ``--pair A B`` compares two strategies instead: each plays the same games (the same seeds
@@ -129,7 +129,7 @@ def paired(game: str, players: int, first: str, second: str, games: int, start: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(registry.GAMES), help="the game")
-    parser.add_argument("--players", help="player counts: 4, 2-6, 3,4,5 or all [default: all; with --pair 4]")
+    parser.add_argument("--players", help="player counts: 4, 3,4,5 or all [default: all; with --pair 4]")
     parser.add_argument("--scale", type=float, default=1.0, help="games per level, times this")
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
     parser.add_argument("--games", type=int, default=200, help="with --pair: games each")

@@ -88,16 +88,18 @@ def test_decisions_never_read_the_deck_order_or_the_removed_cards():
 
 
 def test_an_offer_is_taken_only_by_a_ship_with_room_for_the_lot():
-    """C8, C9: at every draw decision of stepped games (experts' bids, auctioneers drawing
-    while C8 lets them, so that lots outgrow their own ships), offering the lot is judged as
-    the auctioneer taking it only if its ship has room for the lot, and the position after
-    the offer never has a ship with fewer than no free holds; some auctioneers have no room."""
+    """C8, C9: at every draw decision of stepped games (experts' bids; the auctioneers draw at
+    every other draw decision, so that lots of every size are sold and part-filled ships meet
+    lots bigger than their room: always drawing, or drawing as expert does, never does here),
+    offering the lot is judged as the auctioneer taking it only if its ship has room for the
+    lot, and the position after the offer never has a ship with fewer than no free holds;
+    some auctioneers have no room."""
     kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
     external = np.full(4, EXTERNAL, np.int64)
     buffer = kernel.inputs.copy()
     features = np.empty((2, strong.N_FEATURES))
-    without_room = 0
-    for game_index in range(4):
+    without_room = draws = 0
+    for game_index in range(8):
         stepped.new_game_nb(buffer, 11, game_index, kernel.seating, external, kernel.slot_params, kernel.table)
         event = stepped.advance_nb(buffer, kernel.table)
         while event != GAME_OVER:
@@ -112,7 +114,8 @@ def test_an_offer_is_taken_only_by_a_ship_with_room_for_the_lot():
                 without_room += not room
                 assert room or features[0, strong.OFFER_TAKES] == 0
                 assert features[:, strong.FREE_HOLDS].min() >= 0 and features[:, strong.RIVAL_FREE_HOLDS].min() >= 0
-                choice = 1
+                draws += 1
+                choice = draws % 2
             else:
                 choice = int(expert.bid_nb(state, seat, tuple(kernel.slot_params[0])))
             event = stepped.apply_choice_nb(buffer, kernel.table, choice)
