@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import medici_sim.games  # noqa: F401  (registers the games)
+from medici_sim.core.arguments import ConfigError
+from medici_sim.core.output import OutputError
 from medici_sim.study.strong_training import train_and_write
 
 GAMES = {"card": 300, "classic": 600}  # expert games per player count: the shipped files' training
@@ -31,7 +33,12 @@ def main() -> None:
     args = parser.parse_args()
     began = time.perf_counter()
     games = GAMES[args.game] if args.games is None else args.games
-    path = train_and_write(args.game, args.seed, games, args.rollouts, args.out, args.players)
+    try:  # every argument is checked before the training starts
+        path = train_and_write(args.game, args.seed, games, args.rollouts, args.out, args.players)
+    except (ConfigError, OutputError) as exc:
+        parser.exit(2, f"train_strong.py: error: {exc}\n")
+    except KeyboardInterrupt:
+        parser.exit(130, "train_strong.py: interrupted; nothing written\n")
     print(f"wrote {path} ({time.perf_counter() - began:.0f} s)")
 
 

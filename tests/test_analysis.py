@@ -27,6 +27,7 @@ from medici_sim.study.analysis import (
     STRATEGY_TABLE_COLUMNS,
     balance_columns,
     balance_tables,
+    change_words,
     head_to_head_table,
     max_half_width,
     points,
@@ -399,7 +400,8 @@ VERDICT = re.compile(
     r"± up to (?P<widest>[\d.]+) points\)))"
     r"; seat 1 wins "
     r"(?P<seat_standard>[\d.]+)% under the standard rules and (?P<seat_bonus20>[\d.]+)% under bonus20 "
-    r"\(fair share (?P<fair>[\d.]+)%\), so the seat advantage is (?P<seat>changed|unchanged); the variant "
+    r"\(fair share (?P<fair>[\d.]+)%\), so the seat advantage is (?P<seat>changed|unchanged)"
+    r"(?: \((?P<seat_change>[+-][\d.]+ ± [\d.]+ points) on the same games\))?; the variant "
     r"decided (?P<decided>[\d.]+)% of games\.")
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
@@ -428,11 +430,14 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
     for paragraph, players in zip(paragraphs, counts, strict=True):
         rows = per_strategy[per_strategy["players"] == players]
         rules = per_rules[per_rules["players"] == players].set_index("variant")
-        # every number in the paragraph is the player count or a table value as points()
+        # every number in the paragraph is the player count, a table value as points() or a
+        # paired change as change_words() writes it
         values = [*rows.select_dtypes("number").to_numpy().ravel(),
-                  *rules.select_dtypes("number").to_numpy().ravel(),
-                  *(rows["difference"].abs()), *(rows["difference_ci_high"] - rows["difference"])]
-        allowed = {points(v) for v in values} | {str(players)}
+                  *rules.select_dtypes("number").to_numpy().ravel()]
+        changes = [*zip(rows["difference"], rows["difference_ci_high"] - rows["difference"], strict=True),
+                   *zip(rules["seat1_change"], rules["seat1_change_ci_high"] - rules["seat1_change"], strict=True)]
+        allowed = ({points(v) for v in values} | {str(players)}
+                   | {n for c in changes for n in NUMBER.findall(change_words(*c))})
         numbers = NUMBER.findall(paragraph.replace("seat 1 wins", "seat one wins").replace("95%", "ninety-five"))
         for number in numbers:
             assert number in allowed, (number, paragraph)
@@ -442,16 +447,16 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
         significant = rows[rows["significant"]]
         std, b20 = rules.loc["standard"], rules.loc["bonus20"]
         assert int(match["players"]) == players
+        changed = b20["seat1_change_ci_low"] > 0 or b20["seat1_change_ci_high"] < 0  # paired, as the strategies'
         if len(significant):
-            assert len(numbers) == 9, paragraph
+            assert len(numbers) == 9 + 2 * changed, paragraph
             biggest = significant.loc[significant["difference"].abs().idxmax()]
             assert match["strategy"] == biggest["strategy"]
             assert match["from"] == points(biggest["win_rate_standard"])
             assert match["to"] == points(biggest["win_rate_bonus20"])
-            assert match["difference"] == points(abs(biggest["difference"]))
-            assert match["sign"] == ("+" if biggest["difference"] >= 0 else "-")
+            assert (f"{match['sign']}{match['difference']} ± {match['half']} points"
+                    == change_words(biggest["difference"], biggest["difference_ci_high"] - biggest["difference"]))
             assert match["direction"] == ("raises" if biggest["difference"] > 0 else "lowers")
-            assert match["half"] == points(biggest["difference_ci_high"] - biggest["difference"])
         else:
             assert match["none"] and match["strategy"] is None, paragraph
             assert match["widest"] == points((rows["difference_ci_high"] - rows["difference"]).max())
@@ -460,8 +465,9 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
         assert match["fair"] == points(1 / players)
         assert match["decided"] == points(b20["variant_decided_rate"])
         assert b20["seat1_change"] == pytest.approx(b20["seat1_win_rate"] - std["seat1_win_rate"])
-        changed = b20["seat1_change_ci_low"] > 0 or b20["seat1_change_ci_high"] < 0  # paired, as the strategies'
         assert match["seat"] == ("changed" if changed else "unchanged")
+        assert match["seat_change"] == (change_words(b20["seat1_change"], b20["seat1_change_ci_high"]
+                                                     - b20["seat1_change"]) if changed else None)
 
 
 def _verdict_rows(differences, halves):
@@ -485,6 +491,21 @@ def test_verdict_never_names_a_change_within_the_noise():
     text = verdict(*_verdict_rows([0.05, -0.02], [0.08, 0.03]))
     assert "changes no strategy's win rate significantly" in text
     assert "raises" not in text and "lowers" not in text and "s0" not in text and "s1" not in text
+
+
+def test_verdict_gives_a_clear_change_the_digits_that_show_it():
+    """A change whose interval is narrower than a tenth of a point is written with two
+    decimals (one would print ± 0.0), and a changed seat advantage says by how much, paired:
+    two rule sets whose seat 1 rates both print as 25.0% are not called changed without it."""
+    per_strategy, rules = _verdict_rows([0.0056, 0.002], [0.0004, 0.01])
+    rules[["seat1_change", "seat1_change_ci_low", "seat1_change_ci_high"]] = [0.0006, 0.0002, 0.001]
+    text = verdict(per_strategy, rules)
+    assert "raises s0's win rate from 25.0% to 25.6% (+0.56 ± 0.04 points)" in text
+    assert "25.0% under bonus20 (fair share 25.0%), so the seat advantage is changed (+0.06 ± 0.04 points on " \
+           "the same games);" in text
+    per_strategy, rules = _verdict_rows([-0.05], [0.01])
+    assert "lowers s0's win rate from 25.0% to 20.0% (-5.0 ± 1.0 points)" in verdict(per_strategy, rules)
+    assert "so the seat advantage is unchanged;" in verdict(per_strategy, rules)
 
 
 def test_verdict_is_printed(capsys):

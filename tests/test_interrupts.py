@@ -211,7 +211,7 @@ def test_starting_over_a_checkpoint_that_holds_a_run_is_refused(saved_run, tmp_p
     assert json.loads(saved_run.read_text())["configuration"]["games"] == 2000
 
 
-STUDY = ["--games", "600000", "--players", "3,4", "--strategies", "expert,random,greedy,cautious",
+STUDY = ["--games", "300000", "--players", "3,4", "--strategies", "expert,random,greedy,cautious",
          "--seed", "8", "--quiet"]
 
 

@@ -4,6 +4,8 @@
   players) against its reference beside the tests, made by the same command
   (``python scripts/train_strong.py --game GAME --seed 4 --games N --rollouts 2 --players 3
   --out tests/REFERENCE``);
+- bad arguments are refused in one line (exit 2 from the script) before any training, and
+  nothing is written: the shipped file survives a bad ``--rollouts``;
 - it beats the expert: 4 players, one strong seat against three experts, rotated, above the
   fair 1/4 by more than 3 standard errors (measured: card about 43%, classic about 56%).
 
@@ -14,16 +16,20 @@ from __future__ import annotations
 
 import importlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.core.arguments import ConfigError
 from medici_sim.core.driver import RunConfig, simulate
+from medici_sim.core.output import OutputError
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, strategy_frame
-from medici_sim.study.strong_training import train_and_write
+from medici_sim.study.strong_training import strong_module, train_and_write
 
 # game -> (short training games, its reference file)
 SHORT_TRAINING = {"card": (20, "strong_short_training.json"), "classic": (10, "strong_short_training_classic.json")}
@@ -54,3 +60,26 @@ def test_strong_beats_the_expert(game):
                        strategies=parse_strategies("strong,expert,expert,expert", 4, game))
     row = strategy_frame(simulate(config)).set_index("strategy").loc["strong"]
     assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95
+
+
+@pytest.mark.parametrize("game,arguments,error,message", [
+    ("card", dict(seed=0, games=300, rollouts=0), ConfigError, "--rollouts must be between 1 and 100000, got 0"),
+    ("card", dict(seed=0, games=1, rollouts=8), ConfigError, "--games must be between 2"),  # a game per rule set
+    ("classic", dict(seed=-1, games=600, rollouts=8), ConfigError, "--seed must be between 0"),
+    ("classic", dict(seed=0, games=600, rollouts=8, player_counts=(2,)), ConfigError, "--players must be between 3"),
+    ("classic", dict(seed=0, games=600, rollouts=8, out=Path("no-such-folder") / "w.json"), OutputError,
+     "cannot write in"),
+])
+def test_bad_training_arguments_are_refused_before_any_training(game, arguments, error, message):
+    shipped = strong_module(game).WEIGHTS_FILE
+    before = shipped.read_bytes()
+    with pytest.raises(error, match=message):
+        train_and_write(game, **arguments)
+    assert shipped.read_bytes() == before
+
+
+def test_the_training_script_refuses_in_one_line():
+    done = subprocess.run([sys.executable, "scripts/train_strong.py", "--game", "classic", "--rollouts", "0"],
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).parents[1])
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "train_strong.py: error: --rollouts must be between 1 and 100000, got 0\n"

@@ -210,6 +210,12 @@ def balance_tables(base: Tournament, other: Tournament) -> tuple[pd.DataFrame, p
     return per_strategy, per_rules
 
 
+def seat_words(rules: pd.DataFrame) -> str:
+    """Seat 1's paired change in words (``rules``: one player count's rows of the per-rules table)."""
+    row = rules.iloc[0]
+    return change_words(row["seat1_change"], row["seat1_change_ci_high"] - row["seat1_change"])
+
+
 def seat_changed(rules: pd.DataFrame) -> bool:
     """Whether the other rules changed seat 1's win rate significantly (its interval excludes 0);
     ``rules``: one player count's rows of the per-rules table."""
@@ -220,6 +226,13 @@ def seat_changed(rules: pd.DataFrame) -> bool:
 def points(rate: float) -> str:
     """A rate as percentage points with one decimal: the verdict's number format."""
     return f"{100 * rate:.1f}"
+
+
+def change_words(change: float, half: float) -> str:
+    """A paired change and its 95% half-width in points: one decimal, two where the interval is
+    narrower than a tenth of a point (one decimal would show it as ± 0.0)."""
+    digits = 2 if 100 * half < 0.1 else 1
+    return f"{'+' if change >= 0 else '-'}{100 * abs(change):.{digits}f} ± {100 * half:.{digits}f} points"
 
 
 def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
@@ -236,8 +249,7 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
             first = (f"With {players} players, {other} {'raises' if biggest['difference'] > 0 else 'lowers'} "
                      f"{biggest['strategy']}'s win rate from {points(biggest[f'win_rate_{base}'])}% to "
                      f"{points(biggest[f'win_rate_{other}'])}% "
-                     f"({'+' if biggest['difference'] >= 0 else '-'}{points(abs(biggest['difference']))} "
-                     f"± {points(half)} points)")
+                     f"({change_words(biggest['difference'], half)})")
         else:
             widest = rows["difference_ci_high"] - rows["difference"]
             first = (f"With {players} players, {other} changes no strategy's win rate significantly "
@@ -245,7 +257,8 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
         std, b20 = rules.loc[base], rules.loc[other]
         seat = (f"seat 1 wins {points(std['seat1_win_rate'])}% under the {base} rules and "
                 f"{points(b20['seat1_win_rate'])}% under {other} (fair share {points(std['fair_win_rate'])}%), "
-                f"so the seat advantage is {'changed' if seat_changed(rules) else 'unchanged'}")
+                f"so the seat advantage is "
+                f"{f'changed ({seat_words(rules)} on the same games)' if seat_changed(rules) else 'unchanged'}")
         decided = f"the variant decided {points(b20['variant_decided_rate'])}% of games"
         paragraphs.append(f"{first}; {seat}; {decided}.")
     return "\n".join(paragraphs)

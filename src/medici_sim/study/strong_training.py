@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from ..cli.common import load_game_deck, parse_strategies
-from ..core.driver import Kernel, RunConfig
+from ..core.arguments import integer
+from ..core.driver import Kernel, RunConfig, check_players
 from ..core.evaluation import fit_choices, fit_choices_quadratic
-from ..core.output import atomic_write
+from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
@@ -101,12 +102,29 @@ def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: i
         "models": [{"players": p, "day": d, "weights": [round(float(w), 6) for w in weights]}
                    for (p, d), weights in sorted(models.items())],
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, lambda temporary: Path(temporary).write_text(json.dumps(document, indent=1) + "\n"))
+
+
+def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Path | None,
+                   player_counts=None) -> None:
+    """Refuse (ConfigError, OutputError: one line) what would fail or write a wrong file only
+    after minutes of training: games too few for one of each rule set, rollouts outside
+    search's range, a player count the game has not, a bad seed, an ``out`` not writable."""
+    game = get_game(game_name)
+    integer(games, "games", len(game.variants), 10**6)
+    rollouts_param = game.registry["search"].params["rollouts"]
+    integer(rollouts, "rollouts", int(rollouts_param.low), int(rollouts_param.high))
+    integer(seed, "seed", 0, 2**63 - 1 - len(game.variants), "2**63-1 less the rule sets")
+    for players in player_counts or ():
+        check_players(game, players)
+    check_writable("--out", out or strong_module(game_name).WEIGHTS_FILE)
 
 
 def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: Path | None = None,
                     player_counts=None) -> Path:
+    """Train (:func:`train`) and write the weights to ``out`` (default: the game's shipped file),
+    every argument checked first (:func:`check_training`)."""
+    check_training(game_name, seed, games, rollouts, out, player_counts)
     strong = strong_module(game_name)
     path = out or strong.WEIGHTS_FILE
     write_weights(path, game_name, strong.COLUMNS, seed, games, rollouts,
