@@ -63,7 +63,7 @@ from ..state import (
     may_bid_nb,
 )
 from .common import lot_count_nb, track_gain_nb
-from .expert import CARD_VAR, GOOD_VAR, lot_worth_nb, prepare_nb
+from .expert import CARD_VAR, GOOD_VAR, lot_worth_nb, prepare_nb, ship_pay_nb
 from .expert import STRATEGY as EXPERT
 from .expert import bid_nb as expert_bid_nb
 from .expert import draw_nb as expert_draw_nb
@@ -163,6 +163,19 @@ def auction_features_nb(state, seat, amount, winner, price, worth, out):
     position_nb(state, seat, winner, price, out)
 
 
+@njit(cache=True, inline="always")
+def soft_beaten_nb(values, free, players, p, variance):
+    """How many of the others seat ``p``'s projected ``values`` beat, softly: each pair a ramp
+    from 0 to 1 whose slope shrinks with the free holds both still fill (``variance``: a
+    card's value or a good's chance, as expert grades ships and tracks)."""
+    beaten = 0.0
+    for q in range(players):
+        if q != p:
+            slope = 0.5 / (0.5 + SPREAD * math.sqrt(variance * (free[p] + free[q])))
+            beaten += min(1.0, max(0.0, 0.5 + (values[p] - values[q]) * slope))
+    return beaten
+
+
 @njit(cache=True)
 def position_nb(state, seat, winner, price, out):
     """The position features (``out``) after the current lot goes to ``winner`` at ``price``
@@ -193,14 +206,7 @@ def position_nb(state, seat, winner, price, out):
     first = state.majority_share[0, 0]  # C15: the highest level's payout, falling by drop a place
     drop = first - state.majority_share[1, 0]
     for p in range(players):
-        beaten = 0.0
-        for q in range(players):
-            if q != p:
-                slope = 0.5 / (0.5 + SPREAD * math.sqrt(CARD_VAR * (free[p] + free[q])))
-                beaten += min(1.0, max(0.0, 0.5 + (projected[p] - projected[q]) * slope))
-        place = (players - 1) - beaten  # C13: the payout at this fractional place, interpolated
-        k = min(max(np.int64(place), 0), players - 2)
-        score[p] = money[p] + state.ship_payouts[k] + (place - k) * (state.ship_payouts[k + 1] - state.ship_payouts[k])
+        score[p] = money[p] + ship_pay_nb(state, players, soft_beaten_nb(projected, free, players, p, CARD_VAR))
     for good in range(N_GOODS):
         q_good = state.unseen[good, UNSEEN_CARDS] * fillable / unseen
         extra = lot_count_nb(state, good)
@@ -210,12 +216,7 @@ def position_nb(state, seat, winner, price, out):
             progress[p] += held * held
             level[p] = held + free[p] * q_good
         for p in range(players):
-            beaten = 0.0
-            for q in range(players):
-                if q != p:
-                    slope = 0.5 / (0.5 + SPREAD * math.sqrt(GOOD_VAR * (free[p] + free[q])))
-                    beaten += min(1.0, max(0.0, 0.5 + (level[p] - level[q]) * slope))
-            tracks[p] += max(0.0, first - drop * ((players - 1) - beaten))
+            tracks[p] += max(0.0, first - drop * ((players - 1) - soft_beaten_nb(level, free, players, p, GOOD_VAR)))
     best_money = best_ship = best_tracks = best_score = best_progress = -1e9
     mean_money = mean_score = 0.0
     rival_free = 0.0
