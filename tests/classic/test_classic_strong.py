@@ -52,39 +52,52 @@ def test_strong_is_a_built_in_after_search():
     assert weights.shape == (7, 3, len(strong.COLUMNS)) and np.abs(weights[3:]).sum(axis=2).all()  # a model each
 
 
+def play_stepped(games: int, answer) -> None:
+    """Step games 0..games-1 (seed 11, the lineup of every test here: one kernel to compile),
+    every seat external: ``answer(buffer, state, seat, decision)`` gives each choice."""
+    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
+    external = np.full(4, EXTERNAL, np.int64)
+    buffer = kernel.inputs.copy()
+    for game_index in range(games):
+        stepped.new_game_nb(buffer, 11, game_index, kernel.seating, external, kernel.slot_params, kernel.table)
+        event = stepped.advance_nb(buffer, kernel.table)
+        while event != GAME_OVER:
+            if event < DECISION:
+                event = stepped.advance_nb(buffer, kernel.table)
+                continue
+            state = buffer[0]
+            choice = answer(buffer, state, int(state["step"][STEP_ACTOR]), event - DECISION)
+            event = stepped.apply_choice_nb(buffer, kernel.table, int(choice))
+
+
+def expert_answer(state, seat, decision):
+    """Expert's answer with its default parameters (the opponents' and the game's go-on)."""
+    return (expert.bid_nb if decision == BID_DECISION else expert.draw_nb)(state, seat, strong.EXPERT_PARAMS)
+
+
 def test_decisions_never_read_the_deck_order_or_the_removed_cards():
     """C5: the unseen cards (the deck and the cards removed face down) are public as a pool,
     not which is where nor their order: the same position with the pool dealt again (as many
     removed, as many in the deck) and another generator state gets the same answers. The
     positions: every decision of a stepped expert game, asked of strong at the deciding seat."""
-    # the strategies of every lineup in this file: one kernel to compile
-    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
-    external = np.full(4, EXTERNAL, np.int64)
     rng = np.random.default_rng(0)
-    buffer = kernel.inputs.copy()
     params = [(4.0, 0.0, 0.05), (2.0, 0.1, 0.0)]
-    asked = 0
-    for game_index in range(2):
-        stepped.new_game_nb(buffer, 11, game_index, kernel.seating, external, kernel.slot_params, kernel.table)
-        event = stepped.advance_nb(buffer, kernel.table)
-        while event != GAME_OVER:
-            state = buffer[0]
-            if event < DECISION:
-                event = stepped.advance_nb(buffer, kernel.table)
-                continue
-            seat = int(state["step"][STEP_ACTOR])
-            decide = strong.bid_nb if event - DECISION == BID_DECISION else strong.draw_nb
-            same, shuffled = buffer.copy(), buffer.copy()  # a decision may write its own scratch row
-            n, removed = state["counts"][DECK_LEN], state["rules"][RULE_REMOVED]
-            pool = rng.permutation(np.concatenate([state["deck"][:n], state["removed"][:removed]]))
-            shuffled[0]["deck"][:n], shuffled[0]["removed"][:removed] = pool[:n], pool[n:]
-            shuffled[0]["rng"][0] = np.uint64(rng.integers(1 << 62))
-            for p in params:
-                assert decide(same[0], seat, p) == decide(shuffled[0], seat, p)
-            asked += 1
-            ask = expert.bid_nb if event - DECISION == BID_DECISION else expert.draw_nb
-            event = stepped.apply_choice_nb(buffer, kernel.table, int(ask(state, seat, tuple(kernel.slot_params[0]))))
-    assert asked > 100
+    asked = []
+
+    def answer(buffer, state, seat, decision):
+        decide = strong.bid_nb if decision == BID_DECISION else strong.draw_nb
+        same, shuffled = buffer.copy(), buffer.copy()  # a decision may write its own scratch row
+        n, removed = state["counts"][DECK_LEN], state["rules"][RULE_REMOVED]
+        pool = rng.permutation(np.concatenate([state["deck"][:n], state["removed"][:removed]]))
+        shuffled[0]["deck"][:n], shuffled[0]["removed"][:removed] = pool[:n], pool[n:]
+        shuffled[0]["rng"][0] = np.uint64(rng.integers(1 << 62))
+        for p in params:
+            assert decide(same[0], seat, p) == decide(shuffled[0], seat, p)
+        asked.append(decision)
+        return expert_answer(state, seat, decision)
+
+    play_stepped(2, answer)
+    assert len(asked) > 100
 
 
 def test_an_offer_is_taken_only_by_a_ship_with_room_for_the_lot():
@@ -94,32 +107,21 @@ def test_an_offer_is_taken_only_by_a_ship_with_room_for_the_lot():
     offering the lot is judged as the auctioneer taking it only if its ship has room for the
     lot, and the position after the offer never has a ship with fewer than no free holds;
     some auctioneers have no room."""
-    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
-    external = np.full(4, EXTERNAL, np.int64)
-    buffer = kernel.inputs.copy()
     features = np.empty((2, strong.N_FEATURES))
-    without_room = draws = 0
-    for game_index in range(8):
-        stepped.new_game_nb(buffer, 11, game_index, kernel.seating, external, kernel.slot_params, kernel.table)
-        event = stepped.advance_nb(buffer, kernel.table)
-        while event != GAME_OVER:
-            state = buffer[0]
-            if event < DECISION:
-                event = stepped.advance_nb(buffer, kernel.table)
-                continue
-            seat = int(state["step"][STEP_ACTOR])
-            if event - DECISION == DRAW_DECISION:
-                strong.draw_features_nb(buffer.copy()[0], seat, features)
-                room = state["rules"][strong.RULE_HOLDS] - state["ship_len"][seat] >= state["counts"][LOT_LEN]
-                without_room += not room
-                assert room or features[0, strong.OFFER_TAKES] == 0
-                assert features[:, strong.FREE_HOLDS].min() >= 0 and features[:, strong.RIVAL_FREE_HOLDS].min() >= 0
-                draws += 1
-                choice = draws % 2
-            else:
-                choice = int(expert.bid_nb(state, seat, tuple(kernel.slot_params[0])))
-            event = stepped.apply_choice_nb(buffer, kernel.table, choice)
-    assert without_room > 0
+    rooms = []
+
+    def answer(buffer, state, seat, decision):
+        if decision != DRAW_DECISION:
+            return expert_answer(state, seat, decision)
+        strong.draw_features_nb(buffer.copy()[0], seat, features)
+        room = state["rules"][strong.RULE_HOLDS] - state["ship_len"][seat] >= state["counts"][LOT_LEN]
+        assert room or features[0, strong.OFFER_TAKES] == 0
+        assert features[:, strong.FREE_HOLDS].min() >= 0 and features[:, strong.RIVAL_FREE_HOLDS].min() >= 0
+        rooms.append(room)
+        return len(rooms) % 2
+
+    play_stepped(8, answer)
+    assert not all(rooms)
 
 
 @pytest.mark.parametrize("players,lineup,rules", [
