@@ -124,6 +124,29 @@ def test_an_offer_is_taken_only_by_a_ship_with_room_for_the_lot():
     assert not all(rooms)
 
 
+@pytest.mark.parametrize("rules,third_place", [("standard", 0.0), ("majority_payouts=10/8", 0.0),
+                                                ("majority_payouts=5/10", 0.0)])
+def test_the_position_pays_a_third_place_on_a_track_nothing(rules, third_place):
+    """C15: the highest level earns the first payout, the second highest the second, lower
+    places nothing; ties share the places they fill. Every ship full (C3: no level can still
+    move), seats 1 and 2 tied at level 4 on every good, the seat (0) at 2 and seat 3 at 0:
+    seats 1 and 2 share the first two places, the seat is third on every track."""
+    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed", rules=rules))
+    buffer = kernel.inputs.copy()
+    stepped.new_game_nb(buffer, 11, 0, kernel.seating, np.full(4, EXTERNAL, np.int64), kernel.slot_params,
+                        kernel.table)
+    while stepped.advance_nb(buffer, kernel.table) < DECISION:
+        pass
+    state = buffer[0]
+    state["ship_len"][:4] = state["rules"][strong.RULE_HOLDS]
+    state["ship_goods"][:4] = 0
+    state["track"][:4] = np.array([2, 4, 4, 0])[:, None]
+    out = np.zeros(strong.N_FEATURES)
+    strong.position_nb(state, 0, -1, 0, out)
+    first, second = state["majority_share"][0, 0], state["majority_share"][1, 0]
+    assert out[strong.TRACKS_MARGIN] == pytest.approx(5 * (third_place - (first + second) / 2))
+
+
 @pytest.mark.parametrize("players,lineup,rules", [
     (4, "strong,expert,strong:bid_levels=2:keep=0,collector", "standard"),
     (3, "strong:draw_bias=0.2,collector,expert", "days=2,lot_size=4,ship_holds=6,starting_money=60"),

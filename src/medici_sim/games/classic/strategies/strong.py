@@ -176,6 +176,17 @@ def soft_beaten_nb(values, free, players, p, variance):
     return beaten
 
 
+@njit(cache=True, inline="always")
+def majority_pay_nb(first, second, rank):
+    """C15 at the fractional place ``rank`` (0: the highest level): ``first``, falling in a line
+    to ``second`` at the next place and to nothing at the third, lower places nothing (the
+    rulebook's 10/5 falls by 5 a place all the way)."""
+    if rank >= 2.0:
+        return 0.0
+    drop = first - second
+    return first - drop * rank - (second - drop) * max(rank - 1.0, 0.0)
+
+
 @njit(cache=True)
 def position_nb(state, seat, winner, price, out):
     """The position features (``out``) after the current lot goes to ``winner`` at ``price``
@@ -203,8 +214,7 @@ def position_nb(state, seat, winner, price, out):
     fillable = 1.0 if deck >= free_total else deck / max(free_total, 1.0)
     for p in range(players):
         projected[p] += free[p] * fillable * unseen_value / unseen
-    first = state.majority_share[0, 0]  # C15: the highest level's payout, falling by drop a place
-    drop = first - state.majority_share[1, 0]
+    first, second = state.majority_share[0, 0], state.majority_share[1, 0]  # C15: the two places' payouts
     for p in range(players):
         score[p] = money[p] + ship_pay_nb(state, players, soft_beaten_nb(projected, free, players, p, CARD_VAR))
     for good in range(N_GOODS):
@@ -216,7 +226,8 @@ def position_nb(state, seat, winner, price, out):
             progress[p] += held * held
             level[p] = held + free[p] * q_good
         for p in range(players):
-            tracks[p] += max(0.0, first - drop * ((players - 1) - soft_beaten_nb(level, free, players, p, GOOD_VAR)))
+            rank = (players - 1) - soft_beaten_nb(level, free, players, p, GOOD_VAR)
+            tracks[p] += majority_pay_nb(first, second, rank)
     best_money = best_ship = best_tracks = best_score = best_progress = -1e9
     mean_money = mean_score = 0.0
     rival_free = 0.0
