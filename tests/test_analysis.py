@@ -15,6 +15,7 @@ import pytest
 from conftest import run
 from scipy.stats import norm
 
+from medici_sim.cli.tables import compact
 from medici_sim.core import accounting
 from medici_sim.core.driver import Totals, seat_strategy
 from medici_sim.core.registry import get_game
@@ -506,6 +507,24 @@ def test_verdict_gives_a_clear_change_the_digits_that_show_it():
     per_strategy, rules = _verdict_rows([-0.05], [0.01])
     assert "lowers s0's win rate from 25.0% to 20.0% (-5.0 ± 1.0 points)" in verdict(per_strategy, rules)
     assert "so the seat advantage is unchanged;" in verdict(per_strategy, rules)
+
+
+def test_a_clear_change_shows_digits_until_its_interval_does_and_the_table_shows_the_same():
+    """However narrow a clear change's interval (many games, a variant that decides a few), the
+    verdict writes as many decimals as show its half-width (never "+0.00 ± 0.00" for a change
+    it calls clear), and the balance table's change column writes every change as the verdict."""
+    assert change_words(0.00006, 0.00004) == "+0.006 ± 0.004 points"
+    assert change_words(-0.0056, 0.0004) == "-0.56 ± 0.04 points"
+    assert change_words(0.05, 0.001) == "+5.0 ± 0.1 points"  # a tenth of a point: one decimal shows it
+    per_strategy, rules = _verdict_rows([0.00006, 0.0056, -0.05], [0.00004, 0.0004, 0.01])
+    rules[["seat1_change", "seat1_change_ci_low", "seat1_change_ci_high"]] = [0.00003, 0.00001, 0.00005]
+    text = verdict(per_strategy, rules)
+    assert "0.00 ± 0.00" not in text and "changed (+0.003 ± 0.002 points on the same games)" in text
+    for rate in ("standard", "bonus20"):
+        per_strategy[f"win_rate_{rate}_ci_low"] = per_strategy[f"win_rate_{rate}_ci_high"] = per_strategy[
+            f"win_rate_{rate}"]
+    shown = compact("strategies", per_strategy)["change"]
+    assert list(shown) == ["+0.006 ± 0.004", "+0.56 ± 0.04", "-5.0 ± 1.0"]
 
 
 def test_verdict_is_printed(capsys):

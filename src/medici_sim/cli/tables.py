@@ -11,7 +11,7 @@ import click
 import pandas as pd
 
 from ..core.registry import GAMES, StatColumn
-from ..study.analysis import rule_names
+from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
 WIDTH = 100  # the terminal width the default tables fit
@@ -79,7 +79,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "players": frame["players"], "strategy": frame["strategy"],
             **{rules: _interval(frame[f"win_rate_{rules}"], frame[f"win_rate_{rules}_ci_low"],
                                 frame[f"win_rate_{rules}_ci_high"]) for rules in rule_names(frame)},
-            "change": [f"{100 * d:+.1f} ± {100 * h:.1f}" for d, h in zip(frame["difference"], half, strict=True)],
+            "change": [change_numbers(d, h) for d, h in zip(frame["difference"], half, strict=True)],
             "significant": ["yes" if s else "no" for s in frame["significant"]]})
     if name == "rules":
         return pd.DataFrame({

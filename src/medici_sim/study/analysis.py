@@ -9,6 +9,8 @@ results by maximum likelihood (numpy: what a binomial GLM gives).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -228,11 +230,17 @@ def points(rate: float) -> str:
     return f"{100 * rate:.1f}"
 
 
+def change_numbers(change: float, half: float) -> str:
+    """A paired change and its 95% half-width in points, as the verdict and the balance table
+    write them: one decimal, more where the interval is narrower than a tenth of a point, as
+    many as show its first digit (one decimal would show it as ± 0.0)."""
+    digits = -math.floor(math.log10(100 * half)) if 0 < 100 * half < 0.1 else 1
+    return f"{'-' if change < 0 else '+'}{100 * abs(change):.{digits}f} ± {100 * half:.{digits}f}"
+
+
 def change_words(change: float, half: float) -> str:
-    """A paired change and its 95% half-width in points: one decimal, two where the interval is
-    narrower than a tenth of a point (one decimal would show it as ± 0.0)."""
-    digits = 2 if 100 * half < 0.1 else 1
-    return f"{'+' if change >= 0 else '-'}{100 * abs(change):.{digits}f} ± {100 * half:.{digits}f} points"
+    """:func:`change_numbers` in words."""
+    return f"{change_numbers(change, half)} points"
 
 
 def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
