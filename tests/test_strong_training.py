@@ -29,6 +29,7 @@ from medici_sim.core.driver import RunConfig, simulate
 from medici_sim.core.output import OutputError
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, strategy_frame
+from medici_sim.study import strong_training
 from medici_sim.study.strong_training import strong_module, train_and_write
 
 # game -> (short training games, its reference file)
@@ -69,10 +70,19 @@ def test_strong_beats_the_expert(game):
     ("classic", dict(seed=0, games=600, rollouts=8, player_counts=(2,)), ConfigError, "--players must be between 3"),
     ("classic", dict(seed=0, games=600, rollouts=8, out=Path("no-such-folder") / "w.json"), OutputError,
      "cannot write in"),
+    # the shipped file holds a model for every player count: training some would drop the others
+    ("classic", dict(seed=0, games=600, rollouts=8, player_counts=(3,)), ConfigError, "--players 3 trains only"),
+    ("card", dict(seed=0, games=300, rollouts=8, player_counts=(2, 4), out=strong_module("card").WEIGHTS_FILE),
+     ConfigError, "--players 2, 4 trains only"),
 ])
-def test_bad_training_arguments_are_refused_before_any_training(game, arguments, error, message):
+def test_bad_training_arguments_are_refused_before_any_training(game, arguments, error, message, monkeypatch):
     shipped = strong_module(game).WEIGHTS_FILE
     before = shipped.read_bytes()
+
+    def trained(*args):  # an argument let through fails here, before it can write the shipped file
+        raise AssertionError("the training started")
+
+    monkeypatch.setattr(strong_training, "train", trained)
     with pytest.raises(error, match=message):
         train_and_write(game, **arguments)
     assert shipped.read_bytes() == before

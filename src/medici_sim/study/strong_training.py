@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cli.common import load_game_deck, parse_strategies
-from ..core.arguments import integer
+from ..core.arguments import ConfigError, integer
 from ..core.driver import Kernel, RunConfig, check_players
 from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
@@ -109,7 +109,8 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
                    player_counts=None) -> None:
     """Refuse (ConfigError, OutputError: one line) what would fail or write a wrong file only
     after minutes of training: games too few for one of each rule set, rollouts outside
-    search's range, a player count the game has not, a bad seed, an ``out`` not writable."""
+    search's range, a player count the game has not, a bad seed, an ``out`` not writable, some
+    player counts written over the shipped file (it would lose the others' models)."""
     game = get_game(game_name)
     integer(games, "games", len(game.variants), 10**6)
     rollouts_param = game.registry["search"].params["rollouts"]
@@ -117,7 +118,12 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
     integer(seed, "seed", 0, 2**63 - 1 - len(game.variants), "2**63-1 less the rule sets")
     for players in player_counts or ():
         check_players(game, players)
-    check_writable("--out", out or strong_module(game_name).WEIGHTS_FILE)
+    shipped = strong_module(game_name).WEIGHTS_FILE
+    some = player_counts and set(player_counts) != set(range(game.min_players, game.max_players + 1))
+    if some and (out is None or Path(out).resolve() == shipped.resolve()):
+        raise ConfigError(f"--players {', '.join(map(str, player_counts))} trains only some player counts: give "
+                          f"--out (the shipped weights file holds a model for every one)")
+    check_writable("--out", out or shipped)
 
 
 def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: Path | None = None,
