@@ -34,7 +34,7 @@ from medici_sim.api import RunRequest
 from medici_sim.core import registry
 from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
 from medici_sim.core.driver import Kernel
-from medici_sim.core.output import atomic_write
+from medici_sim.core.output import OutputError, atomic_write, check_writable
 from medici_sim.core.registry import get_game
 from medici_sim.core.specs import parse_player_counts
 from medici_sim.core.stats import mean_interval
@@ -45,6 +45,7 @@ OPPONENT = "expert"
 GAMES = {"random": 2000, "expert": 2000, "tuned expert": 2000, "search@8": 150, "search@32": 50, "search@128": 16,
          "mcts": 50, "strong": 2000}
 SEED = 1
+MAX_SCALE = 1000  # games per level at most a thousand times GAMES
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
@@ -137,8 +138,8 @@ def main() -> None:
     parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
     parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
     args = parser.parse_args()
-    if not args.scale > 0 or args.games < 2 or args.first < 0:
-        parser.error("--scale must be above 0, --games at least 2 and --first at least 0")
+    if not 0 < args.scale <= MAX_SCALE or args.games < 2 or args.first < 0:
+        parser.error(f"--scale must be above 0 and at most {MAX_SCALE}, --games at least 2 and --first at least 0")
     try:
         counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
     except ValueError as error:
@@ -153,10 +154,15 @@ def main() -> None:
             except ValueError as error:  # a strategy spec that names none
                 parser.error(str(error))
         return
-    text = table(args.game, counts, args.scale)
-    print(text)
-    if args.save:
-        atomic_write(saved_path(args.game), lambda temporary: Path(temporary).write_text(text + "\n"))
+    try:  # the saved table's file is checked before the games, written whole or not at all after them
+        if args.save:
+            check_writable("--save", saved_path(args.game))
+        text = table(args.game, counts, args.scale)
+        print(text)
+        if args.save:
+            atomic_write(saved_path(args.game), lambda temporary: Path(temporary).write_text(text + "\n"), "--save")
+    except OutputError as error:
+        parser.exit(2, f"strength_table.py: error: {error}\n")
 
 
 if __name__ == "__main__":

@@ -228,7 +228,7 @@ def test_mcts_beats_the_fair_share_against_experts(game):
 
 
 @pytest.mark.parametrize("args", [["chess"], ["card", "--players", "9"], ["card", "--scale", "-1"],
-                                  ["card", "--pair", "strong", "nope", "--games", "2"]])
+                                  ["card", "--scale", "inf"], ["card", "--pair", "strong", "nope", "--games", "2"]])
 def test_the_strength_table_script_refuses_bad_input_in_one_line(args):
     script = Path(__file__).parents[1] / "scripts" / "strength_table.py"
     done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
