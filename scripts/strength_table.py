@@ -145,7 +145,11 @@ def main() -> None:
     except ValueError as error:
         parser.error(str(error))
     if args.saved:
-        print(saved_path(args.game).read_text(), end="")
+        try:
+            print(saved_path(args.game).read_text(), end="")
+        except OSError as exc:
+            parser.exit(2, f"strength_table.py: error: --saved: cannot read {saved_path(args.game)} "
+                           f"({exc.strerror or exc})\n")
         return
     if args.pair:
         for players in counts:

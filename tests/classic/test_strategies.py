@@ -22,6 +22,7 @@ from medici_sim.core.plugin_check import check_strategy
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, strategy_frame
 from medici_sim.games.classic.strategies import REGISTRY
+from medici_sim.games.classic.strategies.common import majority_pay_nb
 
 GAME = get_game("classic")
 BUILT_INS = ("random", "value", "collector", "bargain", "expert")
@@ -72,6 +73,17 @@ def test_the_strategies_command_lists_them_with_their_summaries(capsys):
     for name in BUILT_INS:
         line = next(line for line in out.splitlines() if line.startswith(name + " "))
         assert REGISTRY[name].summary[:40] in line
+
+
+def test_expert_and_strong_pay_a_track_place_as_c15_pays_it():
+    """C15: the highest level's payout, the second's, nothing below, in a line between the
+    fractional places the heuristics' soft ranking gives; under the rulebook's 10/5 the line
+    from 10 through 5 (what expert always used), under 10/8 or 5/10 not (third places were
+    paid 6 or the last of four 20)."""
+    ranks = np.linspace(0, 5, 41)
+    assert [majority_pay_nb(10.0, 5.0, r) for r in ranks] == [max(0.0, 10 - 5 * r) for r in ranks]
+    assert [majority_pay_nb(10.0, 8.0, r) for r in (0, 0.5, 1, 1.5, 2, 3)] == [10, 9, 8, 4, 0, 0]
+    assert [majority_pay_nb(5.0, 10.0, r) for r in (0, 1, 1.5, 2, 3)] == [5, 10, 5, 0, 0]
 
 
 @pytest.mark.parametrize("spec,message", [

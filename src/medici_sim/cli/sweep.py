@@ -19,6 +19,7 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.plugins import load_plugin
 from ..core.registry import default_game, get_game
 from ..study import sweep as sweeps
+from ..study.analysis import change_numbers
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, differences_text, how_the_games_went
 from ..study.sweep import RANGE_SYNTAX
 from .common import (
@@ -162,7 +163,7 @@ def _interval(mean, low, high) -> list[str]:
 
 
 def _change(change, low) -> list[str]:
-    return ["" if pd.isna(d) else f"{100 * d:+.1f} ± {100 * (d - lo):.1f}" for d, lo in zip(change, low, strict=True)]
+    return ["" if pd.isna(d) else change_numbers(d, d - lo) for d, lo in zip(change, low, strict=True)]
 
 
 def _number(mean, low, high) -> list[str]:

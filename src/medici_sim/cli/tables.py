@@ -95,7 +95,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "default [95% CI]": _interval(frame["default_win_rate"], frame["default_ci_low"],
                                           frame["default_ci_high"]),
             "tuned [95% CI]": _interval(frame["tuned_win_rate"], frame["tuned_ci_low"], frame["tuned_ci_high"]),
-            "change": [f"{100 * d:+.1f} ± {100 * h:.1f}" for d, h in zip(frame["improvement"], half, strict=True)],
+            "change": [change_numbers(d, h) for d, h in zip(frame["improvement"], half, strict=True)],
             "significant": ["yes" if s else "no" for s in frame["significant"]]})
     if name == "cross_check":  # tune's: each rule's parameters against another rule's
         return pd.DataFrame({

@@ -14,6 +14,17 @@ from ..state import AUCTIONEER, DAY, LOT_LEN, lowest_bid_nb
 
 
 @njit(cache=True, inline="always")
+def majority_pay_nb(first, second, rank):
+    """C15 at the fractional place ``rank`` (0: the highest level): ``first``, falling in a line
+    to ``second`` at the next place and to nothing at the third; lower places nothing (the
+    rulebook's 10/5 falls by 5 a place all the way)."""
+    if rank >= 2.0:
+        return 0.0
+    drop = first - second
+    return first - drop * rank - (second - drop) * max(rank - 1.0, 0.0)
+
+
+@njit(cache=True, inline="always")
 def later_days_nb(state):
     """Days still to be played after this one (2 on day 1, 0 on day 3 of the rulebook's; C18)."""
     return state.rules[RULE_DAYS] - 1 - state.counts[DAY]

@@ -81,6 +81,7 @@ from ..state import (
     UNSEEN_VALUE,
     lowest_bid_nb,
 )
+from .common import majority_pay_nb
 
 MARGIN, FUTURE, PROGRESS, SPREAD, HOLD_PRICE, RIVAL_PAY, MONEY_WEIGHT, DRAW_MARGIN = range(8)
 
@@ -170,10 +171,9 @@ def track_gain_nb(state, seat, players, beaten_without, beaten_with, level, afte
     """C15, C16: the majority (today, and ``future`` times it later) and the bonus and
     progress gained by beating ``beaten_with`` rivals at ``after`` instead of
     ``beaten_without`` at ``level``."""
-    first = state.majority_share[0, 0]  # C15: what the highest level pays (10), falling by
-    drop = first - state.majority_share[1, 0]  # this a place (to 5)
-    majority = (max(0.0, first - drop * ((players - 1) - beaten_with))
-                - max(0.0, first - drop * ((players - 1) - beaten_without)))
+    first, second = state.majority_share[0, 0], state.majority_share[1, 0]  # C15: the two places' payouts
+    majority = (majority_pay_nb(first, second, (players - 1) - beaten_with)
+                - majority_pay_nb(first, second, (players - 1) - beaten_without))
     return (majority * state.scratch[seat, W_MAJ]
             + state.scratch[seat, LEVEL_AT + after] - state.scratch[seat, LEVEL_AT + level])
 

@@ -62,7 +62,7 @@ from ..state import (
     lowest_bid_nb,
     may_bid_nb,
 )
-from .common import lot_count_nb, track_gain_nb
+from .common import lot_count_nb, majority_pay_nb, track_gain_nb
 from .expert import CARD_VAR, GOOD_VAR, lot_worth_nb, prepare_nb, ship_pay_nb
 from .expert import STRATEGY as EXPERT
 from .expert import bid_nb as expert_bid_nb
@@ -174,17 +174,6 @@ def soft_beaten_nb(values, free, players, p, variance):
             slope = 0.5 / (0.5 + SPREAD * math.sqrt(variance * (free[p] + free[q])))
             beaten += min(1.0, max(0.0, 0.5 + (values[p] - values[q]) * slope))
     return beaten
-
-
-@njit(cache=True, inline="always")
-def majority_pay_nb(first, second, rank):
-    """C15 at the fractional place ``rank`` (0: the highest level): ``first``, falling in a line
-    to ``second`` at the next place and to nothing at the third, lower places nothing (the
-    rulebook's 10/5 falls by 5 a place all the way)."""
-    if rank >= 2.0:
-        return 0.0
-    drop = first - second
-    return first - drop * rank - (second - drop) * max(rank - 1.0, 0.0)
 
 
 @njit(cache=True)
