@@ -100,6 +100,15 @@ def test_bad_entries_are_refused_before_any_game():
         medici_sim.tournament(["expert", most, most], 8, game="card", players=3)
     with pytest.raises(ConfigError, match=r"agents=: agent 3 \(int\) is neither a callable"):
         medici_sim.tournament({"expert": "expert", "3": 3}, 8, game="card", players=2)
+    with pytest.raises(ConfigError, match="agents=: each name of the mapping must be a non-empty str, got 3"):
+        medici_sim.tournament({"expert": "expert", 3: most}, 8, game="card", players=2)
+
+    class Bot:  # an OpenSpiel bot's shape, unadapted
+        def step(self, state):
+            return 0
+
+    with pytest.raises(ConfigError, match="an OpenSpiel bot sits through medici_sim.frameworks.agents.openspiel_agent"):
+        medici_sim.tournament(["expert", Bot()], 8, game="card", players=2)
     with pytest.raises(ConfigError, match="unknown strategy 'nobody'"):
         medici_sim.tournament(["expert", "nobody", most], 8, game="card", players=3)
     with pytest.raises(ConfigError, match="compare needs at least two different strategies"):
@@ -171,3 +180,21 @@ def test_the_documented_example_runs(capsys):
     runpy.run_path(str(ROOT / "docs" / "examples" / "agent_tournament.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "coin" in out and "most" in out and "AgentError: agent cheat answered 99 in game 0 at seat 2" in out
+
+
+def test_memory_stays_flat_however_many_games_an_agent_plays():
+    import tracemalloc
+
+    from medici_sim.core.agent_kernel import SeatedAgent
+
+    config = run_config(game="card", players=3, strategies=["expert", "greedy", "random"], games=1, seed=1,
+                        variant=None, seating="rotate", threads=1, deck=None)
+    kernel = AgentKernel(config, {2: SeatedAgent("most", most)})
+    kernel.play(0, 20)  # compiled and warm
+    peaks = []
+    for games in (50, 400):
+        tracemalloc.start()
+        kernel.play(0, games)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < peaks[0] + 200_000  # a game's buffer and the totals, not a record per game

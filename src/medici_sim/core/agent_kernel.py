@@ -114,8 +114,10 @@ class SeatedAgent:
     def __init__(self, name: str, agent):
         decide = getattr(agent, "decide", None)
         if not callable(decide) and not callable(agent):
+            hint = ("; an OpenSpiel bot sits through medici_sim.frameworks.agents.openspiel_agent"
+                    if callable(getattr(agent, "step", None)) else "")
             raise ConfigError(f"{named('agents')}: agent {name} ({type(agent).__name__}) is neither a callable "
-                              "agent(observation, legal_actions) nor has a decide(decision) method")
+                              f"agent(observation, legal_actions) nor has a decide(decision) method{hint}")
         self.name, self.agent = name, agent
         self.decide_on = decide if callable(decide) else None
         reset = getattr(agent, "reset", None)

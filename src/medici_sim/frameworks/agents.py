@@ -56,6 +56,8 @@ class PolicyAgent:
 def openspiel_agent(bot_factory, name: str = "openspiel", returns: str = "florins") -> OpenSpielAgent:
     """An OpenSpiel bot as a tournament agent: ``bot_factory(spiel_game)`` makes it (once per seat
     it holds); ``returns`` is the game's parameter its search maximises (``florins``, ``wins``)."""
+    if returns not in ("florins", "wins"):
+        raise ValueError(f"returns must be one of florins, wins, got {returns!r}")
     return OpenSpielAgent(bot_factory, name, returns)
 
 

@@ -68,6 +68,9 @@ def entries(game: Game, agents) -> tuple[SeatStrategy, ...]:
     and Python agents, in the order given. ``agents``: a list of names and agents, or a mapping
     of names to agents (or to built-in names, whose parameters the name then labels)."""
     items = list(agents.items()) if isinstance(agents, Mapping) else [(None, a) for a in _sequence(agents)]
+    for label, _ in items:
+        if label is not None and (not isinstance(label, str) or not label.strip()):
+            raise ConfigError(f"{named('agents')}: each name of the mapping must be a non-empty str, got {label!r}")
     built_in = [(label, a) for label, a in items if isinstance(a, str)]
     placeholder = (parse_strategy_list(built_in[0][1], game.name, "agents")[0].name if built_in
                    else game.built_ins[0])
