@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--evaluate", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=0.001)
     args = parser.parse_args()
-    env = seat_env(game=args.game, players=4, seat=0, opponents=args.opponents, reward="florins")
+    env = seat_env(game=args.game, players=4, seat=0, opponents=args.opponents, returns="florins")
     observation, _ = env.reset(seed=0)
     weights = np.zeros((env.action_space.n, len(features(observation))))
     untrained = measured(env, weights, args.evaluate, 10**6)  # all-zero weights: uniform over the legal actions

@@ -1,14 +1,20 @@
 """Both games as PettingZoo AEC environments and one seat as a Gymnasium environment
 (medici_sim.pettingzoo, frameworks.aec_env and .gym_env): the frameworks' own API checks,
-action masks, what a seat sees, rendering, and the one-seat environment's rewards."""
+action masks, what a seat sees, rendering, the one-seat environment's rewards, illegal and
+late steps, pickling, Gymnasium's registry."""
 from __future__ import annotations
 
+import copy
+import pickle
+
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 
-from medici_sim.pettingzoo import env, raw_env, seat_env
+from medici_sim.pettingzoo import GYMNASIUM_IDS, env, raw_env, seat_env
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask: PettingZoo's own convention
@@ -20,6 +26,122 @@ def test_the_aec_environment_passes_pettingzoos_api_test(game):
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_the_one_seat_environment_passes_gymnasiums_checker(game):
     check_env(seat_env(game=game, players=4, opponents="expert"), skip_render_check=True)
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_aec_environment_passes_pettingzoos_seed_test(game):
+    seed_test(lambda: env(game=game, players=3), num_cycles=50)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_registered_environment_has_a_spec_and_passes_the_checker_with_every_render_mode(game, capsys):
+    made = gymnasium.make(f"medici_sim/Medici{game.title()}-v0", players=3, opponents="greedy" if game == "card"
+                          else "value")
+    assert made.spec.id in GYMNASIUM_IDS and made.spec.kwargs["game"] == game
+    check_env(made.unwrapped)  # with its spec: the render modes declared (ansi, human) are made and rendered too
+    single = seat_env(game=game, players=3, seat=1)
+    again = gymnasium.make(single.spec)  # seat_env's own spec makes the same environment
+    assert again.unwrapped.seat == 1 and again.unwrapped.engine is single.engine
+
+
+def test_render_modes_are_declared_human_prints_and_others_are_refused(capsys):
+    single = seat_env(game="card", players=3, render_mode="human")
+    single.reset(seed=0)
+    assert single.render() is None and "you are seat 1" in capsys.readouterr().out
+    aec = raw_env(game="card", players=3, render_mode="human")
+    aec.reset(seed=0)
+    aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    assert "seat_1:" in capsys.readouterr().out
+    for make in (seat_env, raw_env):
+        with pytest.raises(ValueError, match="render_mode must be one of ansi, human"):
+            make(game="card", players=3, render_mode="rgb_array")
+
+
+def test_a_step_after_the_end_or_before_reset_asks_for_reset():
+    single = seat_env(game="card", players=3, opponents="greedy")
+    with pytest.raises(ResetNeeded, match="call reset"):
+        single.step(0)
+    single.reset(seed=2)
+    done = False
+    while not done:
+        _, _, done, _, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
+    assert not single.action_masks().any()
+    with pytest.raises(ResetNeeded, match="the game is over: call reset"):
+        single.step(0)
+
+
+def test_an_action_outside_the_space_is_refused_and_an_illegal_one_replaced_or_refused():
+    single = seat_env(game="card", players=3, opponents="greedy")
+    single.reset(seed=0)
+    for wrong in (999, -1):
+        with pytest.raises(ValueError, match=f"action {wrong} is not an action id of the card game \\(0 to 5\\)"):
+            single.step(wrong)
+    strict = seat_env(game="card", players=3, opponents="greedy", illegal="refuse")
+    strict.reset(seed=0)
+    illegal = int(np.flatnonzero(~strict.action_masks())[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal here \\(legal: 0, 1"):
+        strict.step(illegal)
+    *_, info = single.step(illegal)
+    assert info["replaced"]
+    aec = raw_env(game="card", players=3)
+    aec.reset(seed=0)
+    with pytest.raises(ValueError, match="seat_1: action 5 is not legal here"):
+        aec.step(5)
+
+
+def test_action_masks_are_the_legal_actions_for_maskable_ppo():
+    single = seat_env(game="classic", players=4)
+    _, info = single.reset(seed=4)
+    mask = single.action_masks()
+    assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
+    assert sorted(np.flatnonzero(mask)) == single.game.legal_actions()
+
+
+def _finish(environment, aec: bool) -> list:
+    """Play to the end with the first legal action; what was seen."""
+    seen = []
+    if aec:
+        for _agent in environment.agent_iter():
+            observation, reward, terminated, truncated, _ = environment.last()
+            seen.append((observation["observation"].tolist(), reward))
+            environment.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+        return seen
+    done = False
+    while not done:
+        observation, reward, done, _, _ = environment.step(int(np.flatnonzero(environment.action_masks())[0]))
+        seen.append((observation.tolist(), reward))
+    return seen
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_an_environment_in_play_pickles_and_copies_and_plays_on_the_same(game, how):
+    twin = (lambda e: pickle.loads(pickle.dumps(e))) if how == "pickle" else copy.deepcopy
+    for aec in (True, False):
+        environment = env(game=game, players=3) if aec else seat_env(game=game, players=3, opponents="random")
+        environment.reset(seed=5)
+        for _ in range(3):  # a few moves in, chance nodes and the generator's state included
+            if aec:
+                environment.step(int(np.flatnonzero(environment.observe(environment.agent_selection)
+                                                    ["action_mask"])[0]))
+            else:
+                environment.step(int(np.flatnonzero(environment.action_masks())[0]))
+        copied = twin(environment)
+        assert _finish(copied, aec) == _finish(environment, aec)
+
+
+def test_returns_is_one_name_with_one_default_and_reward_still_works_with_a_warning():
+    single = seat_env(game="card", players=3, opponents="greedy")
+    single.reset(seed=1)
+    florins = _finish(single, False)[-1][1]
+    assert single.returns_kind == raw_env(game="card", players=3).returns_kind == "florins"
+    assert florins == float(single.game.money()[0])
+    with pytest.warns(DeprecationWarning, match="reward= is now returns="):
+        old = seat_env(game="card", players=3, opponents="greedy", reward="wins")
+    assert old.returns_kind == "wins"
+    with pytest.raises(ValueError, match="give returns= alone"):
+        seat_env(game="card", players=3, returns="wins", reward="florins")
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
@@ -45,7 +167,7 @@ def test_a_whole_game_with_masks_rewards_and_the_told_game(game):
 
 
 def test_the_one_seat_environment_replaces_an_illegal_action_and_pays_at_the_end():
-    single = seat_env(game="classic", players=4, seat=2, opponents=["value", "expert", "bargain"], reward="florins")
+    single = seat_env(game="classic", players=4, seat=2, opponents=["value", "expert", "bargain"], returns="florins")
     observation, info = single.reset(seed=0)
     assert single.observation_space.contains(observation)
     done, reward, steps = False, 0.0, 0

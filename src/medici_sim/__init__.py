@@ -5,6 +5,7 @@ mirrors the command line and returns pandas DataFrames:
 
 - :func:`simulate` -- one configuration, many games (``medici-sim --games N``);
 - :func:`compare` -- which strategy is best (``medici-sim compare``);
+- :func:`tournament` -- compare's tournament with Python agents among the strategies;
 - :func:`balance` -- does a game's rule variant change the balance (``tuned=``: under each
   rule's tuned parameters);
 - :func:`tune` -- a strategy's best parameters, by self-play, checked on fresh games;
@@ -23,11 +24,12 @@ from ._version import __version__
 
 # each public name, and the module that defines it
 _PUBLIC = {
-    **dict.fromkeys(("simulate", "compare", "balance", "tune", "trace", "strategies", "rules", "list_games",
-                     "RunReport",
+    **dict.fromkeys(("simulate", "compare", "tournament", "balance", "tune", "trace", "strategies", "rules",
+                     "list_games", "RunReport",
                      "CompareReport", "BalanceReport", "TuneReport", "TraceReport"), "api"),
     **dict.fromkeys(("sweep", "design", "SweepReport", "DesignReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
+    **dict.fromkeys(("AgentError", "GameStart", "Decision"), "core.agent_kernel"),
     "DeckError": "core.arguments",
     "PluginError": "core.plugins",
     "OutputError": "core.output",
@@ -41,10 +43,10 @@ def __getattr__(name: str):
     if name not in _PUBLIC:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from . import api  # the front door first: the games and numba, ready
-    from .core import arguments, checkpoint, driver, output, plugins
+    from .core import agent_kernel, arguments, checkpoint, driver, output, plugins
 
-    modules = {"api": api, "core.driver": driver, "core.plugins": plugins, "core.output": output,
-               "core.checkpoint": checkpoint, "core.arguments": arguments}
+    modules = {"api": api, "core.agent_kernel": agent_kernel, "core.driver": driver, "core.plugins": plugins,
+               "core.output": output, "core.checkpoint": checkpoint, "core.arguments": arguments}
     value = getattr(modules[_PUBLIC[name]], name)
     globals()[name] = value  # found directly from now on
     return value

@@ -427,6 +427,29 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 
 
 @_api
+def tournament(agents, games: int = 1_000, *, game: str | None = None, players: str | int | Sequence[int] = 4,
+               variant: str | None = None, seed: int = 0, threads: int | None = None,
+               deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
+               plugins: Sequence[str | PathLike] = ()) -> CompareReport:
+    """compare's tournament of any mix of built-in strategies and Python agents: the same
+    lineups, rotated through the seats in the same blocks of game indices, and the same tables,
+    intervals and ratings (a tournament of built-ins alone is exactly ``compare``'s).
+
+    ``agents``: a list of strategy names (as ``strategies`` gives them) and agents, or a
+    mapping of names to agents. An agent is ``agent(observation, legal_actions) -> action`` or
+    has ``decide(decision)``, and optionally ``reset(start)`` before each game
+    (core.agent_kernel; docs/guide/python-api.md). The engine plays every built-in seat, at its
+    own speed; an agent's lineups play on one thread, as fast as the agent answers. An agent's
+    failure is an ``AgentError`` naming it, the game index and the seat."""
+    from .study.agent_tournament import agent_study
+
+    _load(plugins)
+    study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed, deck=deck,
+                                     games=games, precision=precision, threads=threads)
+    return compare_report(study, tournaments, play_study(study, tournaments))
+
+
+@_api
 def balance(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,

@@ -6,8 +6,14 @@ table as the seat sees it (the game's ``seat_view``: everything face up, never t
 order), a fixed-size float32 vector, and ``action_mask``, the legal action ids (all zero when
 it is not the agent's turn). Chance nodes (cards turned up, a tied starter) are drawn by the
 environment's generator, seeded by ``reset(seed=...)``. Rewards come at the end: each seat's
-florins (``returns="florins"``, R22 / C18) or its win credit (``"wins"``: 1 shared among the
-richest). ``render()`` returns the game so far in words, move by move, then the table.
+florins (``returns="florins"``, the default, R22 / C18) or its win credit (``"wins"``: 1
+shared among the richest). ``render()`` returns the game so far in words, move by move, then
+the table; ``render_mode="human"`` prints it as the game goes. An action the rules forbid is
+refused (ValueError naming the agent and the legal actions).
+
+What both environments share is here too: the engine by name, the checks of ``returns`` and
+``render_mode``, and pickling (``copy.deepcopy`` and ``pickle`` copy a game in play: the
+engine record by value, the compiled engine by name).
 """
 from __future__ import annotations
 
@@ -19,18 +25,51 @@ from pettingzoo import AECEnv
 from .spiel import RETURNS, win_credit
 from .stepper import SteppedGame, engine
 
+RENDER_MODES = ["ansi", "human"]  # ansi: render() returns the text; human: printed as the game goes
+RENDER_FPS = 4  # Gymnasium asks for one; text has no frame rate of its own
 
-class MediciAEC(AECEnv):
-    metadata = {"name": "medici_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+def check_returns(returns: str, argument: str = "returns") -> str:
+    if returns not in RETURNS:
+        raise ValueError(f"{argument} must be one of {', '.join(RETURNS)}, got {returns!r}")
+    return returns
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} (or None), got {render_mode!r}")
+    return render_mode
+
+
+def outcome(money: list[int], returns: str) -> list[float]:
+    """Each seat's return at the end: its florins, or its win credit (R22, C18)."""
+    return win_credit(money) if returns == "wins" else [float(m) for m in money]
+
+
+class ByName:
+    """Pickling of an environment: the compiled engine (``self.engine``) by name, the rest
+    (the game in play, the generator) by value, so ``copy.deepcopy`` and ``pickle`` copy a
+    game in play exactly."""
+
+    def __getstate__(self):
+        e = self.engine
+        return {**self.__dict__, "engine": (e.game.name, e.players, e.rules)}
+
+    def __setstate__(self, saved):
+        self.__dict__.update(saved)
+        self.engine = engine(*saved["engine"])
+
+
+class MediciAEC(ByName, AECEnv):
+    metadata = {"name": "medici_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS,
+                "is_parallelizable": False}
 
     def __init__(self, game: str | None = None, players: int | None = None, rules: str | None = None,
                  returns: str = "florins", render_mode: str | None = None):
         super().__init__()
         self.engine = make_engine(game, players, rules)
-        if returns not in RETURNS:
-            raise ValueError(f"returns must be one of {', '.join(RETURNS)}, got {returns!r}")
-        self.returns_kind = returns
-        self.render_mode = render_mode
+        self.returns_kind = check_returns(returns)
+        self.render_mode = check_render_mode(render_mode)
         view = self.engine.view
         self.metadata = {**self.metadata, "name": f"medici_{self.engine.game.name}_v0"}
         self.possible_agents = [f"seat_{p + 1}" for p in range(self.engine.players)]
@@ -42,6 +81,7 @@ class MediciAEC(AECEnv):
         self.np_random, _ = seeding.np_random(None)
         self.game: SteppedGame | None = None
         self.log: list[str] = []
+        self._shown = 0  # log lines printed so far (render_mode "human")
 
     def observation_space(self, agent):
         return self._observation_space
@@ -53,7 +93,7 @@ class MediciAEC(AECEnv):
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         self.game = SteppedGame(self.engine)
-        self.log = []
+        self.log, self._shown = [], 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -62,6 +102,8 @@ class MediciAEC(AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._draw_chance()
         self.agent_selection = self.possible_agents[self.game.actor]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
@@ -79,19 +121,23 @@ class MediciAEC(AECEnv):
             self._was_dead_step(action)
             return
         g = self.game
+        legal = g.legal_actions()
+        if action not in legal:
+            raise ValueError(f"{agent}: action {action!r} is not legal here (legal: {', '.join(map(str, legal))}; "
+                             "observation['action_mask'] marks them)")
         self._cumulative_rewards[agent] = 0.0
         self.log.append(f"{agent}: {g.engine.view.action_text(g.state, int(action))}")
         g.apply_action(int(action))
         self._draw_chance()
         if g.over:
-            money = g.money()
-            final = win_credit(money) if self.returns_kind == "wins" else [float(m) for m in money]
-            self.rewards = dict(zip(self.possible_agents, final, strict=True))
+            self.rewards = dict(zip(self.possible_agents, outcome(g.money(), self.returns_kind), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.agent_selection = self.possible_agents[g.actor]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _draw_chance(self) -> None:
         g = self.game
@@ -104,8 +150,16 @@ class MediciAEC(AECEnv):
             g.apply_action(outcome)
 
     def render(self):
+        """The game so far in words, then the table (``render_mode="human"``: printed, only
+        the moves since the last print)."""
         g = self.game
+        if g is None:
+            return None
         table = g.engine.view.observation_text(g.state, max(g.actor, 0), g.actor)
+        if self.render_mode == "human":
+            print("\n".join([*self.log[self._shown:], table]))
+            self._shown = len(self.log)
+            return None
         return "\n".join([*self.log, table])
 
     def close(self):

@@ -2,66 +2,114 @@
 strategies the others (frameworks.builtins), on the jitted engine (frameworks.stepper).
 
 The observation is the seat's view (the game's ``seat_view``), the action an action id of the
-game (``Discrete``); ``info["action_mask"]`` marks the legal ones. An action the rules forbid
-is replaced by the nearest legal id (a bid above the seat's money becomes its highest legal
-bid) and ``info["replaced"]`` says so. The reward comes at the end: the seat's win credit
-(``reward="wins"``, R22 / C18) or its florins. Chance nodes are drawn by the environment's
-generator (``reset(seed=...)``).
+game (``Discrete``); ``info["action_mask"]`` and ``action_masks()`` (sb3-contrib's maskable
+PPO) mark the legal ones. An action outside the action space is refused (ValueError). One
+inside it that the rules forbid here is, with ``illegal="nearest"`` (the default, so that an
+agent without masks can learn), replaced by the nearest legal id (a bid above the seat's
+money becomes its highest legal bid) and ``info["replaced"]`` says so; ``illegal="refuse"``
+refuses it (ValueError). The return comes at the end: the seat's florins
+(``returns="florins"``, the default, as in the AEC environment and OpenSpiel) or its win
+credit (``"wins"``, R22 / C18). Chance nodes are drawn by the environment's generator
+(``reset(seed=...)``). Stepping before ``reset`` or after the end raises Gymnasium's
+``ResetNeeded``.
+
+Importing ``medici_sim.pettingzoo`` registers ``medici_sim/Medici<Game>-v0`` (for example
+``medici_sim/MediciCard-v0``) with Gymnasium (:func:`register_all`).
 """
 from __future__ import annotations
+
+import warnings
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
-from .aec_env import make_engine
+from .aec_env import RENDER_FPS, RENDER_MODES, ByName, check_render_mode, check_returns, make_engine, outcome
 from .builtins import BuiltinPlayer
-from .spiel import RETURNS, win_credit
 from .stepper import SteppedGame
 
+ILLEGAL = ("nearest", "refuse")
+NAMESPACE = "medici_sim"
 
-class MediciSeatEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"]}
+
+class MediciSeatEnv(ByName, gymnasium.Env):
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(self, game: str | None = None, players: int | None = None, seat: int = 0,
-                 opponents: str | list[str] = "expert", rules: str | None = None, reward: str = "wins",
-                 render_mode: str | None = None):
+                 opponents: str | list[str] = "expert", rules: str | None = None, returns: str = "florins",
+                 render_mode: str | None = None, illegal: str = "nearest", reward: str | None = None):
         self.engine = make_engine(game, players, rules)
         count = self.engine.players
         if not 0 <= seat < count:
             raise ValueError(f"seat must be 0 to {count - 1}, got {seat}")
-        if reward not in RETURNS:
-            raise ValueError(f"reward must be one of {', '.join(RETURNS)}, got {reward!r}")
-        specs = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != count - 1:
-            raise ValueError(f"{count} players need {count - 1} opponents, got {len(specs)}")
-        others = [BuiltinPlayer(self.engine, spec) for spec in specs]
-        self.players = others[:seat] + [None] + others[seat:]
+        if reward is not None:  # the old name of returns (its default was wins)
+            if returns not in ("florins", reward):
+                raise ValueError(f"returns={returns!r} and reward={reward!r}: give returns= alone (reward= is its "
+                                 "old name)")
+            warnings.warn("seat_env's reward= is now returns= (default florins, as env()'s and OpenSpiel's)",
+                          DeprecationWarning, stacklevel=3)
+            returns = check_returns(reward, "reward")
+        self.returns_kind = check_returns(returns)
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, got {illegal!r}")
+        self.illegal = illegal
+        self.opponents = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
+        if len(self.opponents) != count - 1:
+            raise ValueError(f"{count} players need {count - 1} opponents, got {len(self.opponents)}")
         self.seat = seat
-        self.reward_kind = reward
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
+        self.players = self._players()
         view = self.engine.view
         size = view.observation_size(self.engine.kernel.inputs[0])
         self.observation_space = spaces.Box(-1.0, float(view.MAX_MONEY), (size,), np.float32)
         self.action_space = spaces.Discrete(view.N_ACTIONS)
         self.game: SteppedGame | None = None
 
+    def _players(self) -> list[BuiltinPlayer | None]:
+        others = [BuiltinPlayer(self.engine, spec) for spec in self.opponents]
+        return others[:self.seat] + [None] + others[self.seat:]
+
+    def __getstate__(self):  # the opponents by their specs (their compiled decisions are rebuilt)
+        return {**super().__getstate__(), "players": None}
+
+    def __setstate__(self, saved):
+        super().__setstate__(saved)
+        self.players = self._players()
+
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self.game = SteppedGame(self.engine)
         self._play_on()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action):
+        if self.game is None or self.game.over:
+            raise ResetNeeded("the game is over: call reset() before step()" if self.game is not None
+                              else "call reset() before step()")
+        if not self.action_space.contains(action):
+            raise ValueError(f"action {action!r} is not an action id of the {self.engine.game.name} game "
+                             f"(0 to {self.action_space.n - 1})")
         legal = self.game.legal_actions()
         chosen = min(legal, key=lambda a: (abs(a - int(action)), a))
+        if chosen != action and self.illegal == "refuse":
+            raise ValueError(f"action {int(action)} is not legal here (legal: {', '.join(map(str, legal))}; "
+                             "info['action_mask'] and action_masks() mark them)")
         self.game.apply_action(chosen)
         self._play_on()
-        reward = 0.0
-        if self.game.over:
-            money = self.game.money()
-            reward = win_credit(money)[self.seat] if self.reward_kind == "wins" else float(money[self.seat])
+        reward = outcome(self.game.money(), self.returns_kind)[self.seat] if self.game.over else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, self.game.over, False, {**self._info(), "replaced": chosen != action}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (sb3-contrib's MaskablePPO asks for them); none at the end."""
+        mask = np.zeros(self.action_space.n, bool)
+        if self.game is not None and not self.game.over:
+            mask[self.game.legal_actions()] = True
+        return mask
 
     def _play_on(self) -> None:
         """Chance and the other seats, until the agent's seat decides or the game ends."""
@@ -79,11 +127,39 @@ class MediciSeatEnv(gymnasium.Env):
         return vector
 
     def _info(self) -> dict:
-        mask = np.zeros(self.action_space.n, np.int8)
-        if not self.game.over:
-            mask[self.game.legal_actions()] = 1
-        return {"action_mask": mask}
+        return {"action_mask": self.action_masks().astype(np.int8)}
 
     def render(self):
+        """The table as the seat sees it, in words (``render_mode="human"``: printed)."""
+        if self.game is None:
+            return None
         g = self.game
-        return g.engine.view.observation_text(g.state, self.seat, g.actor)
+        text = g.engine.view.observation_text(g.state, self.seat, g.actor)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of ``game``'s one-seat environment: ``medici_sim/MediciCard-v0``."""
+    return f"{NAMESPACE}/Medici{game.title()}-v0"
+
+
+def register_all() -> list[str]:
+    """Register every game with a seat view with Gymnasium (``gymnasium.make(env_id(game), players=...,
+    opponents=...)``); their ids."""
+    import importlib.util
+
+    import medici_sim.games  # noqa: F401
+
+    from ..core.registry import GAMES
+
+    ids = []
+    for definition in GAMES.values():
+        if importlib.util.find_spec(f"{definition.registry.package}.seat_view") is None:
+            continue
+        ids.append(env_id(definition.name))
+        if ids[-1] not in gymnasium.registry:
+            gymnasium.register(ids[-1], entry_point=f"{__name__}:MediciSeatEnv", kwargs={"game": definition.name})
+    return ids

@@ -258,16 +258,17 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
                  vs=None if vs is None else text(vs, "vs"))
 
 
-def plan(study: Study, command: str) -> list[Tournament]:
+def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or one under each of the game's
     two ``balance_variants`` per player count on the same game indices (balance: the same shuffles wherever play
     coincides). Deck after deck, each deck's configurations numbered after the previous
     deck's, so no two decks share a game index (the first deck's are a one-deck study's).
     The second rules' tournament follows the first's: they play each game under both rules,
-    together, so that a difference between the rules is paired game by game."""
+    together, so that a difference between the rules is paired game by game. ``kind``: the
+    tournaments' class (study.agent_tournament's seats Python agents)."""
     variants = study.variants(command)
     n = len(study.counts)
-    tournaments = [Tournament(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
+    tournaments = [kind(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
                               config_index=d * n + i, game=study.game.name)
                    for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
                    for variant in variants]

@@ -128,7 +128,7 @@ class Tournament:
             if self.done[k] >= self.target or (stop is not None and stop.is_set()):
                 continue
             config = self._config(k, lineup)
-            kernel = None if follower is None else PairedKernel(config, follower._config(k, follower.lineups[k]))
+            kernel = self._kernel(k, config)
 
             def add_batch(batch, k=k, lineup=lineup) -> None:
                 if follower is None:
@@ -149,6 +149,12 @@ class Tournament:
             for t in (self, follower):
                 if t is not None:
                     t.elapsed += result.elapsed / (1 if follower is None else 2)
+
+    def _kernel(self, k: int, config: RunConfig):
+        """What plays lineup ``k``'s games: its run's own kernel (None), or with a follower one that
+        plays each game under both rules (``pairing.PairedKernel``)."""
+        follower = self.follower
+        return None if follower is None else PairedKernel(config, follower._config(k, follower.lineups[k]))
 
     def _config(self, k: int, lineup: tuple[SeatStrategy, ...]) -> RunConfig:
         """Lineup ``k``'s run: its games still to play, rotated, in a kernel of every strategy."""
