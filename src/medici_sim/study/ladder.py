@@ -195,7 +195,7 @@ def ladder_answer(table: pd.DataFrame) -> str:
 
 def ladder_figure(table: pd.DataFrame):
     """Each finding's value by level, with its 95% interval (a PNG writer, study.plots')."""
-    from .plots import _pyplot, _writer
+    from .plots import _pyplot, _writer, error_bars
 
     plt = _pyplot()
     levels = list(dict.fromkeys(table["level"]))
@@ -203,7 +203,7 @@ def ladder_figure(table: pd.DataFrame):
     for (players, finding), rows in table.groupby(["players", "finding"], sort=False):
         x = [levels.index(lv) for lv in rows["level"]]
         y = 100 * rows["value"].to_numpy()
-        errors = [y - 100 * rows["value_ci_low"].to_numpy(), 100 * rows["value_ci_high"].to_numpy() - y]
+        errors = error_bars(y, 100 * rows["value_ci_low"].to_numpy(), 100 * rows["value_ci_high"].to_numpy())
         ax.errorbar(x, y, yerr=errors, marker="o", capsize=3, label=f"{finding} ({players}p)")
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks(range(len(levels)), levels)

@@ -17,7 +17,7 @@ from .metrics import (
     percent_with_interval,
     strategies_text,
 )
-from .plots import _pyplot, _writer
+from .plots import _pyplot, _writer, error_bars
 from .report import Report, Section
 
 
@@ -27,8 +27,8 @@ def win_rate_figure(frame: pd.DataFrame, label: str = "strategy"):
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(frame) + 1.4))
     y = np.arange(len(frame))
     rate = frame["win_rate"].to_numpy()
-    errors = [rate - frame["win_rate_ci_low"].to_numpy(), frame["win_rate_ci_high"].to_numpy() - rate]
-    ax.barh(y, rate, xerr=errors, color="#4c78a8", capsize=3)
+    ax.barh(y, rate, xerr=error_bars(rate, frame["win_rate_ci_low"], frame["win_rate_ci_high"]), color="#4c78a8",
+            capsize=3)
     ax.set_yticks(y, [str(v) for v in frame[label]])
     ax.invert_yaxis()
     ax.set_xlabel("win rate (a win shared by k players counts 1/k; 95% intervals)")
@@ -40,19 +40,21 @@ def metrics_figure(metrics: pd.DataFrame):
     """Per configuration: how often the leader after day 1 and after day 2 did not win, and
     the share of joint wins, with 95% intervals (a PNG writer)."""
     plt = _pyplot()
-    rows = metrics[metrics["comeback_after_day1"].notna()] if "comeback_after_day1" in metrics else metrics.iloc[:0]
+    rows = metrics[metrics["margin"].notna()] if "comeback_after_day1" in metrics else metrics.iloc[:0]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) * 3 + 1.4))
     names = (("comeback_after_day1", "comeback after day 1"), ("comeback_after_day2", "comeback after day 2"),
              ("shared_win_games", "joint winners"))
     labels, values, low, high = [], [], [], []
     for _, row in rows.iterrows():
         for column, words in names:
+            if pd.isna(row[column]):
+                continue  # a comeback the games' days leave without meaning
             labels.append(f"{words}\n{configuration_label(row)}" if len(rows) > 1 else words)
             values.append(row[column])
-            low.append(row[column] - row[f"{column}_ci_low"])
-            high.append(row[f"{column}_ci_high"] - row[column])
+            low.append(row[f"{column}_ci_low"])
+            high.append(row[f"{column}_ci_high"])
     y = np.arange(len(labels))
-    ax.barh(y, values, xerr=[low, high], color="#f58518", capsize=3)
+    ax.barh(y, values, xerr=error_bars(values, low, high), color="#f58518", capsize=3)
     ax.set_yticks(y, labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("share of games (95% intervals)")
