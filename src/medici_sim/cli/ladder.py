@@ -13,6 +13,7 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.registry import get_game
 from ..study import ladder, tuning
 from .common import CompileNotice, RunFiles
+from .tables import section
 
 REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
            "precision": "--precision", "decks_spec": "--decks", "plot_path": "--plot", "scheduler": "--scheduler",
@@ -73,8 +74,8 @@ def play_ladder(options: dict, command: str) -> None:
                       sections=[ladder.ladder_section(table, words)], reproduce=summary)
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
-    click.echo("\nThe ladder of skill (value: percentage of games as a share, 95% intervals)")
+    section("The ladder of skill (value: percentage of games as a share, 95% intervals)")
     click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    click.echo(f"\n{words}")
+    section(words)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")

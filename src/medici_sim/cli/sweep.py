@@ -38,7 +38,7 @@ from .common import (
     wide_option,
 )
 from .signals import interrupted_code, interruptible
-from .tables import print_table
+from .tables import print_summary, print_table, section, warn_ran_out
 
 SWEEP_TABLES = ["strategies", "points", METRICS_TABLE, METRIC_CHANGES_TABLE]
 DESIGN_TABLES = ["remeasured", "scores", "trials", METRICS_TABLE, METRIC_CHANGES_TABLE]
@@ -202,17 +202,18 @@ def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, 
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     if summary.get("partial"):
-        click.echo("\nPARTIAL RESULTS: interrupted")
+        unfinished = summary.get("unfinished_points", 0)
+        section("PARTIAL RESULTS: interrupted" + (f"; {unfinished} of {summary['points']} points unfinished, left "
+                                                  "out of the tables and files (--resume finishes them)"
+                                                  if unfinished else ""))
     for title, (name, frame) in shown.items():
         print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
     if went:
-        click.echo(f"\n{went}")
-    click.echo("\nRun")
-    for key, value in summary.items():
-        if key != "verdict":
-            click.echo(f"  {key:24} {value}")
+        section(went)
+    warn_ran_out(tables.get(METRICS_TABLE))
+    print_summary("Run", summary, skip=("verdict",))
     if "verdict" in summary:
-        click.echo("\nAnswer")
+        section("Answer")
         echo_text(summary["verdict"], wide)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")
