@@ -20,7 +20,7 @@ from ..core.run_saved import run_configuration
 from ..study.metrics import METRICS_TABLE, how_the_games_went
 from .common import CompileNotice, RunFiles, absolute, deck_file, given_fields, nothing_played, progress_bar
 from .signals import interrupted_code, interruptible
-from .tables import print_summary, print_table, section, warn_ran_out
+from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 TABLES = ["seats", "strategies", METRICS_TABLE]
 
@@ -74,7 +74,7 @@ def run_main(options: dict, given: set[str]) -> None:
         print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
     went = how_the_games_went(report.metrics)
     if went:
-        section(went)
+        print_text(went, wide)
     warn_ran_out(report.metrics)
     print_summary("Run", run)
     for path in written:

@@ -55,7 +55,7 @@ from .common import (
 )
 from .ladder import play_ladder
 from .signals import interrupted_code, interruptible
-from .tables import print_summary, print_table, section, warn_ran_out
+from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 
 def study_options(command_name: str):
@@ -231,7 +231,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
                             name, wide, explain=deck == decks[0])
     if went:
-        section(went)
+        print_text(went, wide)
     warn_ran_out(tables.get(METRICS_TABLE))
     print_summary("Run", run, skip=("verdict",))
     if verdict_text is not None:

@@ -38,7 +38,7 @@ from .common import (
     wide_option,
 )
 from .signals import interrupted_code, interruptible
-from .tables import print_summary, print_table, section, warn_ran_out
+from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 SWEEP_TABLES = ["strategies", "points", METRICS_TABLE, METRIC_CHANGES_TABLE]
 DESIGN_TABLES = ["remeasured", "scores", "trials", METRICS_TABLE, METRIC_CHANGES_TABLE]
@@ -157,8 +157,8 @@ def _request(options: dict, kind: type, **more):
                 seed=options["seed"], threads=options["threads"], deck=options["deck_path"], **more)
 
 
-def _interval(mean, low, high) -> list[str]:
-    return ["" if pd.isna(m) else f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+def _interval(mean, low, high, missing: str = "") -> list[str]:
+    return [missing if pd.isna(m) else f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
             for m, lo, hi in zip(mean, low, high, strict=True)]
 
 
@@ -166,27 +166,33 @@ def _change(change, low) -> list[str]:
     return ["" if pd.isna(d) else change_numbers(d, d - lo) for d, lo in zip(change, low, strict=True)]
 
 
-def _number(mean, low, high) -> list[str]:
-    return ["" if pd.isna(m) else f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in zip(mean, low, high, strict=True)]
+def _number(mean, low, high, missing: str = "") -> list[str]:
+    return [missing if pd.isna(m) else f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
+            for m, lo, hi in zip(mean, low, high, strict=True)]
 
 
 def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """The sweep's designer metrics, point by point, with the paired change of the comebacks after
-    day 1 from the previous point (percentage points)."""
+    day 1 from the previous point (percentage points); n/a where a point's days leave a metric
+    without meaning (a 1-day game's comeback), and the days that ran out of cards where any did."""
     if "comeback_after_day1" not in metrics:
         return metrics[keys]
     comeback = changes[changes["metric"] == "comeback_after_day1"]
     step = metrics[keys].merge(comeback[[*keys, "difference", "difference_ci_low"]], on=keys, how="left")
     m = metrics
+    ran_out = {}
+    if "ran_out_day_share" in m and (m["ran_out_day_share"] > 0).any():
+        ran_out = {"days run out": _interval(m["ran_out_day_share"], m["ran_out_day_share_ci_low"],
+                                             m["ran_out_day_share_ci_high"])}
     return pd.DataFrame({**{c: m[c] for c in keys}, "games": m["games"],
                          "comeback after day 1": _interval(m["comeback_after_day1"], m["comeback_after_day1_ci_low"],
-                                                           m["comeback_after_day1_ci_high"]),
+                                                           m["comeback_after_day1_ci_high"], "n/a"),
                          "change": _change(step["difference"], step["difference_ci_low"]),
                          "lead changes": _number(m["lead_changes"], m["lead_changes_ci_low"],
-                                                 m["lead_changes_ci_high"]),
+                                                 m["lead_changes_ci_high"], "n/a"),
                          "margin": _number(m["margin"], m["margin_ci_low"], m["margin_ci_high"]),
                          "joint winners": _interval(m["shared_win_games"], m["shared_win_games_ci_low"],
-                                                    m["shared_win_games_ci_high"])})
+                                                    m["shared_win_games_ci_high"]), **ran_out})
 
 
 def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, wide: bool, figure=None,
@@ -209,7 +215,7 @@ def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, 
     for title, (name, frame) in shown.items():
         print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
     if went:
-        section(went)
+        print_text(went, wide)
     warn_ran_out(tables.get(METRICS_TABLE))
     print_summary("Run", summary, skip=("verdict",))
     if "verdict" in summary:

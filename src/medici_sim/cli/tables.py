@@ -40,6 +40,11 @@ def section(text: str) -> None:
     _started = True
 
 
+def print_text(text: str, wide: bool) -> None:
+    """A block of text as a section, its long lines wrapped between words to the terminal (``wide``: as it is)."""
+    section(text if wide else wrapped(text, hang=4, width=width()))
+
+
 def shown_value(key: str, value) -> str:
     """A summary value as people read it: counts with thousands separators (as the tables write
     them), lists of counts too; a value that was not given or does not apply is "none"."""

@@ -126,6 +126,17 @@ def ladder_frame(rows: Sequence[dict]) -> pd.DataFrame:
     return pd.DataFrame(list(rows), columns=LADDER_COLUMNS)
 
 
+def ladder_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The ladder as people read it (the terminal, --report): each finding's value in percentage points
+    with its 95% interval, clear or not, and the games it rests on (``--wide`` and --out: the numbers)."""
+    return pd.DataFrame({
+        "level": table["level"], "players": table["players"], "finding": table["finding"],
+        "percentage points [95% CI]": [f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" for v, lo, hi in
+                                       zip(table["value"], table["value_ci_low"], table["value_ci_high"], strict=True)],
+        "clear": ["yes" if s else "no" for s in table["significant"]],
+        "games": [f"{int(g):,}" for g in table["games"]]})
+
+
 # ---------------------------------------------------------------- in words
 
 def trend(values: pd.DataFrame) -> str:
@@ -177,9 +188,9 @@ def ladder_words(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def ladder_answer(table: pd.DataFrame) -> str:
-    """The ladder's answer in one paragraph: each finding's trend from the weakest level to the
-    strongest (its value at both ends), then what holds at every level (ladder_words)."""
+def ladder_answer(table: pd.DataFrame) -> list[str]:
+    """The ladder's answer in a few points: each finding's trend from the weakest level to the
+    strongest (its value at both ends, percentage points), then what holds at every level (ladder_words)."""
     levels = list(dict.fromkeys(table["level"]))
     counts = sorted(set(table["players"]))
     parts = []
@@ -189,8 +200,7 @@ def ladder_answer(table: pd.DataFrame) -> str:
         where = f" ({players} players)" if len(counts) > 1 else ""
         parts.append(f"{finding}{where} {trend(rows)}: {_points(first)} points at {first['level']}, "
                      f"{_points(last)} at {last['level']}")
-    return (f"As play gets stronger ({', '.join(map(str, counts))} players): " + "; ".join(parts) + ". "
-            + ladder_words(table).splitlines()[-1])
+    return [*parts, ladder_words(table).splitlines()[-1]]
 
 
 def ladder_figure(table: pd.DataFrame):
@@ -221,5 +231,5 @@ def ladder_section(table: pd.DataFrame, words: str):
     """The ladder as a part of a --report page (study.report)."""
     from .report import Section
 
-    return Section("The ladder of skill", words, [("Each finding at each level (95% intervals)", table)],
+    return Section("The ladder of skill", words, [("Each finding at each level (95% intervals)", ladder_shown(table))],
                    [ladder_figure(table)] if len(table) else [])

@@ -237,14 +237,21 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
     frame = frame[frame["margin"].notna()]
     if frame.empty:
         return ""
-    length = _length_column(frame)
-    unit = length.removesuffix("_per_game")
     lines = ["How the games went (95% intervals)"]
     for _, row in frame.iterrows():
-        days = _days(row)
         if len(frame) > 1:
             lines.append(f"  {configuration_label(row)}, {row['games']:,} games")
-        figures = [
+        lines += [f"    {label:42} {value}" for label, value in figures(row)]
+    return "\n".join(lines)
+
+
+def figures(row: pd.Series) -> list[tuple[str, str]]:
+    """One configuration's designer metrics in words: (label, value with its 95% interval), the labels
+    following its days, n/a where its days leave a metric without meaning."""
+    days = _days(row)
+    length = _length_column(row.to_frame().T)
+    unit = length.removesuffix("_per_game")
+    shown = [
             ("leader after day 1 did not win (comeback)",
              _not_applying(days, "comeback_after_day1") or percent_with_interval(row, "comeback_after_day1")),
             ("leader after day 2 did not win (comeback)",
@@ -256,11 +263,43 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
                                           f"90% at most {margin_quantile(row['margin_p90'])}"),
             ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
             (f"{unit} per game", _number(row, length, 1)),
-        ]
-        if "ran_out_day_share" in row:
-            figures.append(("days that ran out of cards", percent_with_interval(row, "ran_out_day_share")))
-        lines += [f"    {label:42} {value}" for label, value in figures]
-    return "\n".join(lines)
+    ]
+    if "ran_out_day_share" in row:
+        shown.append(("days that ran out of cards", percent_with_interval(row, "ran_out_day_share")))
+    return shown
+
+
+def metrics_in_words(frame: pd.DataFrame) -> pd.DataFrame:
+    """The metrics table as a designer reads it (--report): one row a measure, one column a
+    configuration, each value in words with its 95% interval."""
+    frame = frame[frame["margin"].notna()] if "margin" in frame else frame.iloc[:0]
+    if frame.empty:
+        return pd.DataFrame()
+    columns = {}
+    for _, row in frame.iterrows():
+        pairs = figures(row)
+        columns.setdefault("measure", [label for label, _ in pairs])
+        name = f"{configuration_label(row)}, {row['games']:,} games" if len(frame) > 1 else f"{row['games']:,} games"
+        columns[name] = [value for _, value in pairs]
+    return pd.DataFrame(columns)
+
+
+def changes_in_words(changes: pd.DataFrame | None) -> pd.DataFrame:
+    """The metrics' paired changes as a designer reads them (--report): what is compared, the
+    measure in words, the change in its unit (percentage points, florins) with its 95% interval,
+    whether it is clear."""
+    if changes is None or changes.empty:
+        return pd.DataFrame()
+    keys = [c for c in changes.columns if c not in CHANGE_COLUMNS or c == "players"]
+    rows = []
+    for row in changes.itertuples(index=False):
+        words, scale, unit = _change_words(row.metric)
+        d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
+        rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.deck} if row.deck else {}),
+                     "compared": f"{row.second} minus {row.first}", "measure": words,
+                     "change": f"{d:+.2f} {unit} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
+                     "clear": "yes" if row.significant else "no", "games": f"{row.games:,}"})
+    return pd.DataFrame(rows)
 
 
 def ran_out_warning(frame: pd.DataFrame | None) -> str | None:
