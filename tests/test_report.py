@@ -63,7 +63,8 @@ def test_the_balance_page_answers_with_the_verdict(pages):
 
 def test_the_sweep_page_answers_along_the_rule(pages):
     text = pages[2].read_text()
-    order = ["Question:</strong> How do the win rates", "Answer:</strong><ul><li>At 3 players, as big_bonus goes from 0 to 40",
+    order = ["Question:</strong> How do the win rates",
+             "Answer:</strong><ul><li>At 3 players, as big_bonus goes from 0 to 40",
              "Win rates along the rule", "Seats and spreads", "How the games went along the rule",
              "Designer metrics at each point", "Their changes from the previous point", "How to reproduce it",
              "medici-sim sweep --rule big_bonus=0..40:20"]
