@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -280,6 +281,40 @@ def test_tables_speak_plain_words(capsys, args):
     assert "ships, majorities, bonuses:" in tables
     assert "mean final florins" in tables or "share of all florins" in tables  # balance: shares
     assert "mean_win_margin" in summary or "margin" in tables
+
+
+@pytest.mark.parametrize("args", [
+    ("-n", "1000", "-p", "3", "-s", "expert,greedy,random"),
+    ("--game", "classic", "-n", "1000", "-s", "expert,value,bargain,random", "--seating", "rotate"),
+    ("compare", "--game", "classic", "-p", "4", "-n", "200"),  # 102 columns wide
+    ("balance", "-n", "200", "-p", "3", "-s", "random,greedy"),
+    ("sweep", "--rule", "bonus=10..20:10", "--rule", "ship_capacity=4..5", "-p", "3", "-s", "random,greedy,cautious",
+     "-n", "200"),  # 114 columns wide
+    ("rules", "--game", "classic"),  # its meanings one word a line at 80 columns
+])
+@pytest.mark.parametrize("columns", ["80", None])  # None: the width cannot be known (a pipe): 100
+def test_output_starts_at_once_and_fits_the_terminal(capsys, monkeypatch, args, columns):
+    """Issue 30: stdout began with an empty line (| head -1 printed nothing); tables, captions and
+    texts fit the terminal (tables in blocks that repeat the row's identity, texts wrapped as text);
+    summaries write counts as the tables do (1,000) and a value not given as "none", not empty."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+        monkeypatch.setattr(os, "get_terminal_size", lambda *a: (_ for _ in ()).throw(OSError("not a terminal")))
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    code, out, err = run(capsys, *args, *(() if args[0] == "rules" else ("-q",)))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].strip() and max(map(len, lines)) <= int(columns or 100), max(lines, key=len)
+    if args[0] == "rules":
+        assert len(lines) < 40  # not a word a line
+        return
+    summary = dict(line.split(None, 1) for line in out.partition("\nRun\n")[2].splitlines()
+                   if line.startswith("  ") and len(line.split()) > 1)
+    assert all(value.strip() for value in summary.values())
+    assert not [v for k, v in summary.items() if k != "seed" and re.search(r"(?<![.\d])\d{4,}(?![.\d])", v)]  # 1,000: separated
+    if "precision" in summary:
+        assert summary["precision"] == "none"
 
 
 @pytest.mark.parametrize("game,players,names", [("card", 3, ["gambler", "greedy", "random"]),

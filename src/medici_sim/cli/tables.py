@@ -17,7 +17,7 @@ from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
 WIDTH = 100  # the width the default tables fit where the terminal's cannot be known (a pipe, a file)
-KEYS = ("players", "variant", "rules", "deck", "seat", "strategy", "opponent", "level", "under")  # a row's identity
+KEYS = ("players", "variant", "rules", "deck", "seat", "strategy", "opponent", "level", "under", "finding")  # identity
 _started = False  # whether this command has printed anything on stdout yet
 
 
@@ -79,12 +79,15 @@ def warn_ran_out(metrics: pd.DataFrame | None) -> None:
 
 def fit(frame: pd.DataFrame, keys: list[str] | None = None, limit: int | None = None) -> str:
     """``frame`` as text in ``limit`` columns (the terminal's): when its columns do not fit side by
-    side, they are printed in blocks, each repeating the row's identity (``keys``: the leading
-    columns named in KEYS by default)."""
+    side, they are printed in blocks, each repeating the row's identity (``keys``: by default the
+    columns before ``games`` where it comes early, as in sweep's tables, whose swept rules identify
+    a row; else the leading columns named in KEYS)."""
     limit = limit or width()
     text = frame.to_string(index=False)
     if max(map(len, text.splitlines()), default=0) <= limit or frame.empty:
         return text
+    if keys is None and "games" in list(frame.columns)[1:6]:
+        keys = list(frame.columns[:list(frame.columns).index("games")])
     if keys is None:
         keys = []
         for column in frame.columns:
