@@ -4,6 +4,7 @@ search levels, whose kernels take long to compile)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -91,6 +92,9 @@ def test_balance_ladder_writes_its_table_and_page(capsys, tmp_path):
     assert list(dict.fromkeys(table["level"])) == ["random", "heuristics", "tuned"]
     assert set(table["finding"]) == {"bonus20 on seat 1", "bonus20 on greedy", "bonus20 on collector"}
     assert "As play gets stronger (random -> heuristics -> tuned)" in stdout
+    lines = stdout.splitlines()  # issue 30: points, yes/no and words; no empty first line; 100 columns
+    assert lines[0].startswith("The ladder of skill") and max(map(len, lines)) <= 100
+    assert "percentage points [95% CI]" in stdout and not re.search(r"True|False|0\.\d{4}", stdout)
     text = page.read_text()
     assert "The ladder of skill" in text and "data:image/png;base64," in text
 
