@@ -1,4 +1,4 @@
-"""Tables as people read them on a terminal: the main columns in 100 characters.
+"""Tables as people read them on a terminal: the main columns in its width (100 in a pipe).
 
 By default each table shows its main columns — win rate as a percentage with its 95%
 interval, mean florins, where the florins came from — formatted and aligned, best first
