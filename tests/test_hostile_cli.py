@@ -637,7 +637,7 @@ def test_a_stop_signal_is_answered_whatever_stderr_is(tmp_path):
     out = proc.stdout.read()
     assert proc.wait(timeout=60) == 143
     summary = json.loads(out_file.read_text())["summary"]
-    assert summary["partial"] is True and f"PARTIAL RESULTS: interrupted after {summary['games']}" in out
+    assert summary["partial"] is True and f"PARTIAL RESULTS: interrupted after {summary['games']:,}" in out
 
 
 @pytest.mark.parametrize("args", [["--version"], ["-n", "10", "-q"], ["strategies"]])

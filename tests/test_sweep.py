@@ -163,7 +163,7 @@ def test_design_says_no_better_value_when_the_target_is_flat(capsys, tmp_path):
     assert {"summary", "remeasured", "scores", "trials", "metrics", "metric_changes"} <= set(document)
     assert len(document["metrics"]) == 1 and document["metric_changes"] == []  # the base rules are the best
     html = page.read_text()
-    order = ["Question:", "Answer:</strong> No better value", "Fresh games", "How the games went", "The search",
+    order = ["Question:", "Answer:</strong><ul><li>No better value", "Fresh games", "How the games went", "The search",
              "How to reproduce it", "--fresh-games 600"]
     assert [html.index(part) for part in order] == sorted(html.index(part) for part in order)
     assert len({round(row["score"], 12) for row in document["trials"]}) == 1

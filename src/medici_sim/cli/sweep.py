@@ -162,6 +162,11 @@ def _interval(mean, low, high, missing: str = "") -> list[str]:
             for m, lo, hi in zip(mean, low, high, strict=True)]
 
 
+def _count(values) -> list[str]:
+    """Counts as every table writes them: 1,000."""
+    return [f"{int(v):,}" for v in values]
+
+
 def _change(change, low) -> list[str]:
     return ["" if pd.isna(d) else change_numbers(d, d - lo) for d, lo in zip(change, low, strict=True)]
 
@@ -184,7 +189,7 @@ def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str
     if "ran_out_day_share" in m and (m["ran_out_day_share"] > 0).any():
         ran_out = {"days run out": _interval(m["ran_out_day_share"], m["ran_out_day_share_ci_low"],
                                              m["ran_out_day_share_ci_high"])}
-    return pd.DataFrame({**{c: m[c] for c in keys}, "games": m["games"],
+    return pd.DataFrame({**{c: m[c] for c in keys}, "games": _count(m["games"]),
                          "comeback after day 1": _interval(m["comeback_after_day1"], m["comeback_after_day1_ci_low"],
                                                            m["comeback_after_day1_ci_high"], "n/a"),
                          "change": _change(step["difference"], step["difference_ci_low"]),
@@ -239,12 +244,12 @@ def sweep(**options):
     keys = {c: s[c] for c in ["players", *swept]}
     shown = {
         "Win rate at each point (95% CI) and change from the previous point (paired, the same games; 95%)":
-            ("strategies", pd.DataFrame({**keys, "strategy": s["strategy"], "games": s["games"],
+            ("strategies", pd.DataFrame({**keys, "strategy": s["strategy"], "games": _count(s["games"]),
                                          "win rate [95% CI]": _interval(s["win_rate"], s["win_rate_ci_low"],
                                                                         s["win_rate_ci_high"]),
                                          "change": _change(s["change"], s["change_ci_low"])})),
         "Seats and spreads at each point (spreads: largest minus smallest win rate; conservative 95% CI)":
-            ("points", pd.DataFrame({**{c: p[c] for c in ["players", *swept]}, "games": p["games"],
+            ("points", pd.DataFrame({**{c: p[c] for c in ["players", *swept]}, "games": _count(p["games"]),
                                      "seat 1 [95% CI]": _interval(p["seat1_win_rate"], p["seat1_ci_low"],
                                                                   p["seat1_ci_high"]),
                                      "seat spread": _interval(p["seat_spread"], p["seat_spread_ci_low"],
@@ -281,12 +286,12 @@ def design(**options):
     r, s = report.remeasured, report.scores
     shown = {
         "Fresh games: each strategy under the base rules and the best values (change: paired, 95%)":
-            ("remeasured", pd.DataFrame({"rules": r["rules"], "strategy": r["strategy"], "games": r["games"],
+            ("remeasured", pd.DataFrame({"rules": r["rules"], "strategy": r["strategy"], "games": _count(r["games"]),
                                          "win rate [95% CI]": _interval(r["win_rate"], r["win_rate_ci_low"],
                                                                         r["win_rate_ci_high"]),
                                          "change": _change(r["change"], r["change_ci_low"])})),
         f"Fresh games: {report.summary['target']} (0 meets the target; 95% CI)":
-            ("scores", pd.DataFrame({"rules": s["rules"], "spec": s["spec"], "games": s["games"],
+            ("scores", pd.DataFrame({"rules": s["rules"], "spec": s["spec"], "games": _count(s["games"]),
                                      "score [95% CI]": _interval(s["score"], s["score_ci_low"], s["score_ci_high"])})),
     }
     page = None

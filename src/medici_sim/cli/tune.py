@@ -40,7 +40,7 @@ from .common import (
     wide_option,
 )
 from .signals import interrupted_code, interruptible
-from .tables import print_summary, print_table, section
+from .tables import print_summary, print_table, section, warn_ran_out
 
 TABLES = ["tuned", "history", "rounds", "cross_check", METRICS_TABLE, METRIC_CHANGES_TABLE]
 
@@ -83,6 +83,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
     if len(rules):
         print_table("Each rule's best parameters against another rule's, under that rule (one seat against the "
                     "others, fresh games, 95% intervals)", rules, "cross_check", wide)
+    warn_ran_out(tables.get(METRICS_TABLE))
     print_summary("Run", run)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")
