@@ -34,7 +34,7 @@ def test_an_effect_that_shrinks_to_nothing_is_named_so():
     assert words.endswith("No finding holds at every level.")
     assert ladder.ladder_answer(table) == [
         "bonus20 on collector shrinks to nothing: +13.0 points at heuristics, +1.0 (not clear) at search-4",
-        "bonus20 on seat 1 holds: +0.2 (not clear) points at heuristics, +1.0 (not clear) at search-4",
+        "bonus20 on seat 1 holds: +0.2 points (not clear) at heuristics, +1.0 (not clear) at search-4",
         "No finding holds at every level."]  # a short list, in points
     shown = ladder.ladder_shown(table)  # the table in points and words, not fractions and True/False
     assert list(shown.columns) == ["level", "players", "finding", "percentage points [95% CI]", "clear", "games"]
