@@ -291,11 +291,12 @@ def changes_in_words(changes: pd.DataFrame | None) -> pd.DataFrame:
     if changes is None or changes.empty:
         return pd.DataFrame()
     keys = [c for c in changes.columns if c not in CHANGE_COLUMNS or c == "players"]
+    decks = changes["deck"].nunique() > 1  # one deck: named once, in the summary
     rows = []
     for row in changes.itertuples(index=False):
         words, scale, unit = _change_words(row.metric)
         d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
-        rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.deck} if row.deck else {}),
+        rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.deck} if decks else {}),
                      "compared": f"{row.second} minus {row.first}", "measure": words,
                      "change": f"{d:+.2f} {unit} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
                      "clear": "yes" if row.significant else "no", "games": f"{row.games:,}"})
