@@ -186,7 +186,7 @@ def test_resume_of_a_finished_run_plays_nothing_more(saved_run, capsys):
     from medici_sim.cli import main
     main(["--games", "5000", "--seed", "3", "--quiet", "--resume", str(saved_run)])
     out = capsys.readouterr().out
-    assert "partial            False" in out and "games              5000" in out
+    assert "partial            False" in out and "games              5,000" in out
 
 
 def test_resume_alone_continues_with_the_saved_configuration(saved_run, tmp_path, capsys):

@@ -76,7 +76,7 @@ def run_main(options: dict, given: set[str]) -> None:
     if went:
         print_text(went, wide)
     warn_ran_out(report.metrics)
-    print_summary("Run", run)
+    print_summary("Run", run, pad=19)
     for path in written:
         click.echo(f"  wrote {path}")
     if not report.complete:

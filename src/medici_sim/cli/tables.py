@@ -59,10 +59,11 @@ def shown_value(key: str, value) -> str:
     return str(value)
 
 
-def print_summary(title: str, summary: dict, skip: tuple[str, ...] = ()) -> None:
-    """The run's summary (what --out files hold as ``summary``), one line a key."""
+def print_summary(title: str, summary: dict, skip: tuple[str, ...] = (), pad: int = 25) -> None:
+    """The run's summary (what --out files hold as ``summary``), one line a key, its value from column
+    ``pad`` + 2 (or after the key and a space, for a longer key)."""
     keys = [key for key in summary if key not in skip]
-    pad = max((len(key) for key in keys), default=0) + 2
+    pad = max(pad, *(len(key) + 1 for key in keys))
     section(title)
     for key in keys:
         click.echo(wrapped(f"  {key:{pad}}{shown_value(key, summary[key])}", hang=pad, width=width()))
