@@ -145,7 +145,7 @@ def test_an_interrupted_run_survives_an_out_given_its_checkpoint(capsys, tmp_pat
     assert_refused(*run(capsys, "-n", "100", "--out", str(path)), "holds a saved medici-sim run")
     code, out, err = run(capsys, "-q", "--resume", str(path))
     assert code == 0, err
-    assert "games              2000" in out
+    assert "games              2,000" in out
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -637,7 +637,7 @@ def test_a_stop_signal_is_answered_whatever_stderr_is(tmp_path):
     out = proc.stdout.read()
     assert proc.wait(timeout=60) == 143
     summary = json.loads(out_file.read_text())["summary"]
-    assert summary["partial"] is True and f"PARTIAL RESULTS: interrupted after {summary['games']}" in out
+    assert summary["partial"] is True and f"PARTIAL RESULTS: interrupted after {summary['games']:,}" in out
 
 
 @pytest.mark.parametrize("args", [["--version"], ["-n", "10", "-q"], ["strategies"]])
@@ -678,7 +678,7 @@ def test_a_read_only_installation_with_an_unwritable_home_still_runs(tmp_path):
     done = subprocess.run(["unshare", "-m", "sh", "-c", script], env=env, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
-    assert "games              2000" in done.stdout
+    assert "games              2,000" in done.stdout
     warnings = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(warnings) == 1 and "read-only" in warnings[0], done.stderr
     assert not list((package / "medici_sim").rglob("*.nbi"))  # nothing was written into the package

@@ -73,7 +73,7 @@ def test_a_stop_signal_reports_partial_results(tmp_path, signum, code, word):
     assert f"medici-sim: {word}: stopping after this batch" in err and "Traceback" not in err
     summary = json.loads(out_file.read_text())["summary"]
     assert summary["partial"] is True and 0 < summary["games"] < 3_000_000
-    assert f"PARTIAL RESULTS: interrupted after {summary['games']} of 3000000 games" in out
+    assert f"PARTIAL RESULTS: interrupted after {summary['games']:,} of 3,000,000 games" in out
     assert json.loads(saved.read_text())["progress"]["totals"]["run"][0] == summary["games"]  # saved to the last
 
 
@@ -113,7 +113,7 @@ def test_a_resumed_run_stopped_while_it_compiles_reports_the_saved_games(saved_r
         main(["--resume", str(saved), "--quiet", "--out", str(tmp_path / "r.json")])
     out, err = capsys.readouterr()
     assert exit_.value.code == 130, err
-    assert "PARTIAL RESULTS: interrupted after 5000 of 10000 games" in out
+    assert "PARTIAL RESULTS: interrupted after 5,000 of 10,000 games" in out
     summary = json.loads((tmp_path / "r.json").read_text())["summary"]
     assert summary["partial"] is True and summary["games"] == 5000 and summary["games_per_second"] is None
     assert saved.read_bytes() == before
@@ -186,7 +186,7 @@ def test_resume_of_a_finished_run_plays_nothing_more(saved_run, capsys):
     from medici_sim.cli import main
     main(["--games", "5000", "--seed", "3", "--quiet", "--resume", str(saved_run)])
     out = capsys.readouterr().out
-    assert "partial            False" in out and "games              5000" in out
+    assert "partial            False" in out and "games              5,000" in out
 
 
 def test_resume_alone_continues_with_the_saved_configuration(saved_run, tmp_path, capsys):
@@ -263,7 +263,7 @@ def test_study_stopped_by_a_signal_is_partial(tmp_path, signum, code, word):
     assert proc.returncode == code and f"medici-sim: {word}" in err and "Traceback" not in err
     summary = json.loads(out_file.read_text())["summary"]
     assert summary["partial"] is True
-    assert f"PARTIAL RESULTS: interrupted after {summary['games']} games" in out
+    assert f"PARTIAL RESULTS: interrupted after {summary['games']:,} games" in out
 
 
 def test_study_resume_refuses_another_configuration(tmp_path, capsys):

@@ -4,6 +4,7 @@ search levels, whose kernels take long to compile)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -31,8 +32,13 @@ def test_an_effect_that_shrinks_to_nothing_is_named_so():
     assert "4 players, bonus20 on collector: +13.0 -> +7.0 -> +1.0 (not clear): shrinks to nothing." in words
     assert "bonus20 on seat 1: +0.2 (not clear) -> +0.0 (not clear) -> +1.0 (not clear): holds." in words
     assert words.endswith("No finding holds at every level.")
-    assert ladder.ladder_answer(table).startswith("As play gets stronger (4 players): bonus20 on collector shrinks to "
-                                                  "nothing: +13.0 points at heuristics, +1.0 (not clear) at search-4;")
+    assert ladder.ladder_answer(table) == [
+        "bonus20 on collector shrinks to nothing: +13.0 points at heuristics, +1.0 (not clear) at search-4",
+        "bonus20 on seat 1 holds: +0.2 points (not clear) at heuristics, +1.0 (not clear) at search-4",
+        "No finding holds at every level."]  # a short list, in points
+    shown = ladder.ladder_shown(table)  # the table in points and words, not fractions and True/False
+    assert list(shown.columns) == ["level", "players", "finding", "percentage points [95% CI]", "clear", "games"]
+    assert shown.iloc[0].tolist() == ["heuristics", 4, "bonus20 on collector", "+13.0 [+12.0, +14.0]", "yes", "1,000"]
 
 
 @pytest.mark.parametrize(("steps", "word"), [
@@ -86,6 +92,9 @@ def test_balance_ladder_writes_its_table_and_page(capsys, tmp_path):
     assert list(dict.fromkeys(table["level"])) == ["random", "heuristics", "tuned"]
     assert set(table["finding"]) == {"bonus20 on seat 1", "bonus20 on greedy", "bonus20 on collector"}
     assert "As play gets stronger (random -> heuristics -> tuned)" in stdout
+    lines = stdout.splitlines()  # issue 30: points, yes/no and words; no empty first line; 100 columns
+    assert lines[0].startswith("The ladder of skill") and max(map(len, lines)) <= 100
+    assert "percentage points [95% CI]" in stdout and not re.search(r"True|False|0\.\d{4}", stdout)
     text = page.read_text()
     assert "The ladder of skill" in text and "data:image/png;base64," in text
 

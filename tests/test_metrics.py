@@ -16,7 +16,9 @@ from conftest import card_rules, run
 from statsmodels.stats.proportion import proportion_confint
 
 import medici_sim
+from medici_sim.core import accounting as acc
 from medici_sim.core.driver import RunConfig, seat_strategy, simulate
+from medici_sim.core.registry import get_game
 from medici_sim.core.stats import mean_interval, wilson_interval
 from medici_sim.games.card import reference
 from medici_sim.games.card.deck import default_deck
@@ -175,3 +177,85 @@ def test_the_metrics_page_shows_the_saved_measurement():
     assert len(blocks) == 2
     for block in blocks:
         assert docs.body(page.read_text(), block) == docs.produce(block), block.name
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_metrics_follow_the_days_in_force(capsys, tmp_path, game):
+    """Issue 30: a comeback after a day the game does not play past, or a lead change in a 1-day
+    game, does not apply: n/a in the text, null in --out files, never 0; the labels name the days
+    in force (days 2 to 5, not "days 2 and 3")."""
+    out = tmp_path / "run.json"
+    code, stdout, err = run(capsys, "-g", game, "-p", "3", "--games", "60", "-q", "--rules", "days=1",
+                            "--out", str(out))
+    assert code == 0, err
+    saved = json.loads(out.read_text())
+    [row] = saved["metrics"]
+    for name in ("comeback_after_day1", "comeback_after_day2", "lead_changes"):
+        assert row[name] is None and row[f"{name}_ci_low"] is None, name
+    assert row["days"] == 1 and row["margin"] > 0
+    assert all(seat["comeback_when_trailing_day1"] is None for seat in saved["seats"])
+    assert "(comeback)  n/a (1-day games)" in stdout and "0.0% (0.0-" not in stdout.split("winning margin")[0]
+    row = medici_sim.simulate(60, game=game, players=3, variant="days=2").metrics.iloc[0]
+    assert np.isnan(row["comeback_after_day2"]) and 0 <= row["comeback_after_day1"] <= 1
+    assert "lead changes per game (day 2)" in how_the_games_went(medici_sim.simulate(60, game=game, players=3,
+                                                                                      variant="days=2").metrics)
+    five = medici_sim.simulate(60, game=game, players=3, variant="days=5").metrics
+    assert "lead changes per game (days 2 to 5)" in how_the_games_went(five)
+
+
+def test_changes_leave_out_what_one_side_cannot_have(capsys, tmp_path):
+    """balance --rules days=1 --vs standard: no comeback or lead-change change (it called "comebacks
+    after day 2 +22.94 points" a clear change), and the text says the rule sets differ in days."""
+    out = tmp_path / "balance.json"
+    code, stdout, err = run(capsys, "balance", "-p", "3", "-s", "random,greedy", "-n", "120", "-q", "--rules",
+                            "days=1", "--vs", "standard", "--out", str(out))
+    assert code == 0, err
+    changes = json.loads(out.read_text())["metric_changes"]
+    assert {row["metric"] for row in changes} == {"margin", "shared_win_games", "turns_per_game"}
+    assert {(row["first_days"], row["second_days"]) for row in changes} == {(1, 3)}
+    assert "comebacks after day" not in stdout and "plays 3 days, days=1 1 day" in stdout
+
+
+def test_a_margin_past_the_histogram_is_written_as_a_bound():
+    """The last bin of the margin's histogram holds every margin from 399 up: a quantile there is
+    "399 or more", not "nan"."""
+    run_counters = np.zeros(acc.N_COMMON_RUN_STATS + len(get_game("classic").run_columns), np.int64)
+    run_counters[acc.RUN_GAMES] = 10
+    run_counters[acc.RUN_MARGIN] = 10 * 450
+    run_counters[acc.RUN_MARGIN_SQ] = 10 * 450**2
+    run_counters[acc.RUN_MARGIN_HISTOGRAM + acc.MARGIN_BINS - 1] = 10
+    row = {"rules": "standard", "players": 3, "deck": "", **metric_row(run_counters, get_game("classic"), 3)}
+    text = how_the_games_went(medici_sim.study.metrics.metrics_frame([row]))
+    assert "median 399 or more; 90% at most 399 or more" in text and "nan" not in text
+
+
+def test_days_that_run_out_are_warned_of_and_shown(capsys):
+    """Rules that make the deck run out (ship_capacity=20, days=5: most days end with no cards)
+    get one warning line on stderr, and the text shows the share on a line of its own."""
+    code, stdout, err = run(capsys, "-p", "4", "--games", "100", "-q", "--rules", "ship_capacity=20,days=5")
+    assert code == 0, err
+    [warning] = [line for line in err.splitlines() if "ran out of cards" in line]
+    assert warning.startswith("medici-sim: warning: ") and "days=5,ship_capacity=20" in warning
+    assert "days that ran out of cards" in stdout
+    code, stdout, err = run(capsys, "-p", "4", "--games", "100", "-q")
+    assert code == 0 and "ran out" not in err
+
+
+def test_intervals_stay_in_their_domain_and_hold_their_value():
+    """A share of 0 or 1 gets a bound of exactly 0 or 1 (rounding made one -1e-19, and --report's
+    error bars failed on it); every interval holds its value."""
+    n = np.arange(1, 5000)
+    for successes in (np.zeros_like(n), n, n // 3):
+        low, high = wilson_interval(successes, n)
+        share = successes / n
+        assert ((0 <= low) & (low <= share) & (share <= high) & (high <= 1)).all()
+    assert (wilson_interval(np.zeros_like(n), n)[0] == 0).all() and (wilson_interval(n, n)[1] == 1).all()
+
+
+def test_a_report_with_a_share_at_zero_is_written(capsys, tmp_path):
+    """--report at --games 3 --rules days=1: shares of 0 with intervals touching 0 (matplotlib refused
+    the negative error bar)."""
+    page = tmp_path / "run.html"
+    code, _, err = run(capsys, "--games", "3", "-q", "--rules", "days=1", "--report", str(page))
+    assert code == 0, err
+    assert page.read_text().startswith("<!DOCTYPE html>")

@@ -40,7 +40,9 @@ def test_the_page_holds_every_section_in_order(pages):
              "seed", "numba"]
     positions = [text.index(part) for part in order]
     assert positions == sorted(positions)
-    assert "comeback_after_day1" in text and "(0." in text  # a value with its interval
+    assert "comeback_after_day1" not in text and "leader after day 1 did not win" in text  # headers, measures: words
+    assert re.search(r"<td>\d+\.\d% \(\d+\.\d\u2013\d+\.\d\)</td>", text)  # a share in percent with its interval
+    assert "True" not in text and "False" not in text and "<li>" in text  # yes/no; the answer a short list
     assert text.count("data:image/png;base64,") >= 3
 
 
@@ -53,14 +55,16 @@ def test_the_page_needs_no_network(pages):
 
 def test_the_balance_page_answers_with_the_verdict(pages):
     text = pages[1].read_text()
-    assert "does bonus20 change the balance?" in text and "Answer:</strong> With 4 players" in text
-    assert "bonus20 minus standard\n    1,200 games, paired: the same games under both" in text  # metric changes
+    assert "does bonus20 change the balance?" in text and "Answer:</strong><ul><li>4 players: bonus20 changes" in text
+    assert "<td>bonus20 minus standard</td>" in text and "<td>comebacks after day 1</td>" in text  # metric changes
     assert "Their changes between the rules" in text and "difference_ci_low" not in text  # joined as intervals
+    assert " points (" in text and "0.0" + "1" not in text.split("How to reproduce")[0]  # points, not fractions
 
 
 def test_the_sweep_page_answers_along_the_rule(pages):
     text = pages[2].read_text()
-    order = ["Question:</strong> How do the win rates", "Answer:</strong> At 3 players, as big_bonus goes from 0 to 40",
+    order = ["Question:</strong> How do the win rates",
+             "Answer:</strong><ul><li>At 3 players, as big_bonus goes from 0 to 40",
              "Win rates along the rule", "Seats and spreads", "How the games went along the rule",
              "Designer metrics at each point", "Their changes from the previous point", "How to reproduce it",
              "medici-sim sweep --rule big_bonus=0..40:20"]
@@ -80,7 +84,7 @@ def _chromium() -> str | None:
 
 @pytest.mark.skipif(_chromium() is None, reason="no chromium here (Debian: apt-get install chromium; .ci/run "
                                                  "installs it)")
-@pytest.mark.parametrize("which, answer", [(1, "With 4 players"), (2, "At 3 players")])
+@pytest.mark.parametrize("which, answer", [(1, "4 players: "), (2, "At 3 players")])
 def test_the_page_renders_in_a_real_browser(pages, tmp_path, which, answer):
     """Headless Chromium: a phone-width screenshot that is not blank, and the answer's words in
     the rendered page (balance's verdict, sweep's curves in words)."""
@@ -95,6 +99,23 @@ def test_the_page_renders_in_a_real_browser(pages, tmp_path, which, answer):
     assert pixels.std() > 0.05 and (pixels < 0.5).mean() > 0.005  # text and figures, not an empty page
     dom = subprocess.run([*browser, "--dump-dom", page.as_uri()], check=True, capture_output=True, text=True,
                          timeout=60).stdout
-    verdict = re.search(rf"Answer:</strong> ({answer}[^<]{{20,80}})", page.read_text()).group(1)
+    verdict = re.search(rf"Answer:</strong><ul><li>({answer}[^<]{{20,80}})", page.read_text()).group(1)
     assert html.unescape(verdict.split(";")[0]) in html.unescape(dom) and 'id="answer"' in dom
     assert np.asarray(pixels).shape[1] == 412
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no chromium here (Debian: apt-get install chromium; .ci/run "
+                                                 "installs it)")
+def test_the_pages_need_no_sideways_scrolling_at_1200_pixels(pages, tmp_path):
+    """Issue 30: the tables needed sideways scrolling at 1,200 px and the ladder's text was cut off:
+    cells and text wrap, so no part of the rendered page is wider than the window (a copy of each
+    page measures itself with one script; the pages themselves have none)."""
+    browser = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,1200"]
+    measure = ("<script>document.body.setAttribute('data-widest', Math.max(...[...document.querySelectorAll("
+               "'*')].map(e => e.scrollWidth - e.clientWidth)))</script></body>")
+    for page in pages:
+        probe = tmp_path / f"probe-{page.name}"
+        probe.write_text(page.read_text().replace("</body>", measure))
+        dom = subprocess.run([*browser, "--dump-dom", probe.as_uri()], check=True, capture_output=True, text=True,
+                             timeout=60).stdout
+        assert int(re.search(r'data-widest="(-?\d+)"', dom).group(1)) <= 0, page.name  # nothing overflows

@@ -163,7 +163,7 @@ def test_design_says_no_better_value_when_the_target_is_flat(capsys, tmp_path):
     assert {"summary", "remeasured", "scores", "trials", "metrics", "metric_changes"} <= set(document)
     assert len(document["metrics"]) == 1 and document["metric_changes"] == []  # the base rules are the best
     html = page.read_text()
-    order = ["Question:", "Answer:</strong> No better value", "Fresh games", "How the games went", "The search",
+    order = ["Question:", "Answer:</strong><ul><li>No better value", "Fresh games", "How the games went", "The search",
              "How to reproduce it", "--fresh-games 600"]
     assert [html.index(part) for part in order] == sorted(html.index(part) for part in order)
     assert len({round(row["score"], 12) for row in document["trials"]}) == 1
@@ -230,6 +230,32 @@ def test_an_interrupted_design_resumes_to_the_same_trials(tmp_path):
     assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
     resumed = play_design(request.design(), resume=path)
     assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
+
+
+def test_a_stopped_sweep_leaves_its_unfinished_points_out(capsys):
+    """A sweep stopped inside a point shows only the points that played all their games: the
+    unfinished one (part of its lineups: not the point's win rates) is in no table and no paired
+    change, and the summary and the printout say how many were left out."""
+    import threading
+
+    from medici_sim.api import SweepRequest, Watch, play_sweep
+
+    request = SweepRequest("bonus=10..20:5", 300, players=2, strategies="random,greedy,gambler")  # 3 lineups
+    whole = play_sweep(request.sweep())
+    stop = threading.Event()
+
+    def stop_inside_the_second_pair(configuration, progress):
+        second = progress["tournaments"][2]  # the pair of 15 and 20: one lineup of its three played
+        if any(second["done"]):
+            stop.set()
+
+    partial = play_sweep(request.sweep(), Watch(stop=stop, on_batch=stop_inside_the_second_pair))
+    assert partial.summary["partial"] and partial.summary["unfinished_points"] == 1  # 20: beside 15, unfinished
+    for name in ("strategies", "points", "metrics", "metric_changes"):
+        assert set(getattr(partial, name)["bonus"]) == {10, 15} - ({10} if name == "metric_changes" else set()), name
+        kept = getattr(whole, name)
+        kept = kept[kept["bonus"] < 20].reset_index(drop=True)
+        assert getattr(partial, name).reset_index(drop=True).equals(kept), name  # the whole run's figures
 
 
 def test_precision_plays_every_point_the_same_games():

@@ -182,6 +182,15 @@ def test_cli_text_and_json(capsys):
     assert {"ships", "tracks", "goods", "totals"} <= set(document["days"][0]["scoring"])
 
 
+@pytest.mark.parametrize("game", ["card", "classic"])
+@pytest.mark.parametrize(("days", "words"), [(1, "only"), (2, "second"), (3, "third"), (5, "fifth")])
+def test_the_final_standings_name_the_last_day_in_force(capsys, game, days, words):
+    """R22, C18: the game ends after the last day's scoring, the third only under the rulebook's days."""
+    code, out, err = run(capsys, "trace", "-g", game, "-p", "3", "--rules", f"days={days}", "--seed", "2", "--wide")
+    assert code == 0, err
+    assert f"after the {words} day's scoring, the most" in out and out.count("\nDay ") == days
+
+
 @pytest.mark.parametrize("command", [
     ("trace", "-s", "expert,greedy,random,collector", "--seed", "1", "--index", "7"),
     ("trace", "-g", "classic", "--seed", "1", "--index", "7"),

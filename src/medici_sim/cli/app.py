@@ -34,6 +34,7 @@ from .run import run_main
 from .study import balance, compare
 from .sweep import design as design_command
 from .sweep import sweep as sweep_command
+from .tables import start_output
 from .trace import trace_command
 from .tune import tune_command
 
@@ -87,6 +88,7 @@ def _help() -> str:
 @click.version_option(__version__, prog_name="medici-sim")
 @click.pass_context
 def cli(ctx, **options):
+    start_output()
     given = given_options(ctx)
     if ctx.invoked_subcommand is not None:
         if given:

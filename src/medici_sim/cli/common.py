@@ -306,8 +306,8 @@ def _set_debug(ctx, param, value) -> None:
 
 
 wide_option = click.option("--wide", is_flag=True,
-                           help="Print every column at full precision (the default tables fit 100 columns; "
-                                "--out files always hold every column).")
+                           help="Print every column at full precision (the default tables fit the terminal, "
+                                "100 columns in a pipe; --out files always hold every column).")
 wrap_option = click.option("--wide", is_flag=True,
                            help="Print long lines whole (by default they are wrapped between words to the "
                                 f"terminal's width, or to {TEXT_WIDTH} columns when it cannot be known).")

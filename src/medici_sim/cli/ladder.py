@@ -13,6 +13,7 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.registry import get_game
 from ..study import ladder, tuning
 from .common import CompileNotice, RunFiles
+from .tables import fit, print_text, section
 
 REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
            "precision": "--precision", "decks_spec": "--decks", "plot_path": "--plot", "scheduler": "--scheduler",
@@ -73,8 +74,13 @@ def play_ladder(options: dict, command: str) -> None:
                       sections=[ladder.ladder_section(table, words)], reproduce=summary)
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
-    click.echo("\nThe ladder of skill (value: percentage of games as a share, 95% intervals)")
-    click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    click.echo(f"\n{words}")
+    wide = options["wide"]
+    if wide:
+        section("The ladder of skill (value: percentage of games as a share, 95% intervals)")
+        click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    else:
+        section("The ladder of skill (each finding in percentage points, 95% intervals)")
+        click.echo(fit(ladder.ladder_shown(table)))
+    print_text(words, wide)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")

@@ -7,8 +7,10 @@ import click
 
 from .. import api
 from .common import Command, echo_text, game_option, rules_option, wrap_option
+from .tables import width
 
 COLUMNS = ("name", "value", "default", "range", "point")  # then the meaning, wrapped under its start
+MEANING_WIDTH = 30  # the narrowest column the meanings are wrapped in beside the others; narrower: below them
 
 
 @click.command("rules", cls=Command)
@@ -29,9 +31,14 @@ def rules_command(game_name, players, variant, output_format, wide):
     click.echo(f"{table.attrs['title']}, {table.attrs['players']} players, rules: {table.attrs['rules']}")
     widths = {column: max(len(column), *(len(str(v)) for v in table[column])) for column in COLUMNS}
     indent = sum(widths.values()) + 2 * len(COLUMNS)
-    click.echo("  ".join(f"{column:{widths[column]}}" for column in COLUMNS) + "  meaning")
+    below = not wide and indent + MEANING_WIDTH > width()  # too narrow beside the columns: under them, as text
+    click.echo("  ".join(f"{column:{widths[column]}}" for column in COLUMNS).rstrip() + ("" if below else "  meaning"))
     for row in table.to_dict("records"):
-        echo_text("  ".join(f"{row[column]:{widths[column]}}" for column in COLUMNS) + "  " + row["meaning"], wide,
-                  hang=indent)
+        line = "  ".join(f"{row[column]:{widths[column]}}" for column in COLUMNS)
+        if below:
+            click.echo(line.rstrip())
+            echo_text(f"    {row['meaning']}", wide, hang=0)
+        else:
+            echo_text(line + "  " + row["meaning"], wide, hang=indent)
     for name, meaning in table.attrs["presets"].items():
         echo_text(f"preset {name}: {meaning}", wide, hang=2)

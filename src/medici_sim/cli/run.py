@@ -20,7 +20,7 @@ from ..core.run_saved import run_configuration
 from ..study.metrics import METRICS_TABLE, how_the_games_went
 from .common import CompileNotice, RunFiles, absolute, deck_file, given_fields, nothing_played, progress_bar
 from .signals import interrupted_code, interruptible
-from .tables import print_table
+from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 TABLES = ["seats", "strategies", METRICS_TABLE]
 
@@ -67,17 +67,16 @@ def run_main(options: dict, given: set[str]) -> None:
         _write_page(files.report, config, report)
         written.append(files.report)
     if not report.complete:
-        click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} of {config.games} games")
+        section(f"PARTIAL RESULTS: interrupted after {run['games']:,} of {config.games:,} games")
     wide = options["wide"]
     print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
     if config.seating != "fixed" or len(by_strategy) > 1:
         print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
     went = how_the_games_went(report.metrics)
     if went:
-        click.echo(f"\n{went}")
-    click.echo("\nRun")
-    for key, value in run.items():
-        click.echo(f"  {key:18} {value}")
+        print_text(went, wide)
+    warn_ran_out(report.metrics)
+    print_summary("Run", run, pad=19)
     for path in written:
         click.echo(f"  wrote {path}")
     if not report.complete:

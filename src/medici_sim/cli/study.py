@@ -55,7 +55,7 @@ from .common import (
 )
 from .ladder import play_ladder
 from .signals import interrupted_code, interruptible
-from .tables import print_table
+from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 
 def study_options(command_name: str):
@@ -220,7 +220,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     if run["partial"]:
-        click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} games")
+        section(f"PARTIAL RESULTS: interrupted after {run['games']:,} games")
     shown = {name: frame for name, frame in tables.items() if name in titles}  # across_decks: in the verdict
     decks = list(dict.fromkeys(next(iter(shown.values())).get("deck", pd.Series([None]))))
     for deck in decks:
@@ -231,13 +231,11 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
                             name, wide, explain=deck == decks[0])
     if went:
-        click.echo(f"\n{went}")
-    click.echo("\nRun")
-    for key, value in run.items():
-        if key != "verdict":
-            click.echo(f"  {key:24} {value}")
+        print_text(went, wide)
+    warn_ran_out(tables.get(METRICS_TABLE))
+    print_summary("Run", run, skip=("verdict",))
     if verdict_text is not None:
-        click.echo("\nVerdict")
+        section("Verdict")
         echo_text(verdict_text, wide)  # wrapped to the terminal, as trace's lines
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")

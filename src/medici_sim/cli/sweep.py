@@ -38,7 +38,7 @@ from .common import (
     wide_option,
 )
 from .signals import interrupted_code, interruptible
-from .tables import print_table
+from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 SWEEP_TABLES = ["strategies", "points", METRICS_TABLE, METRIC_CHANGES_TABLE]
 DESIGN_TABLES = ["remeasured", "scores", "trials", METRICS_TABLE, METRIC_CHANGES_TABLE]
@@ -157,36 +157,47 @@ def _request(options: dict, kind: type, **more):
                 seed=options["seed"], threads=options["threads"], deck=options["deck_path"], **more)
 
 
-def _interval(mean, low, high) -> list[str]:
-    return ["" if pd.isna(m) else f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+def _interval(mean, low, high, missing: str = "") -> list[str]:
+    return [missing if pd.isna(m) else f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
             for m, lo, hi in zip(mean, low, high, strict=True)]
+
+
+def _count(values) -> list[str]:
+    """Counts as every table writes them: 1,000."""
+    return [f"{int(v):,}" for v in values]
 
 
 def _change(change, low) -> list[str]:
     return ["" if pd.isna(d) else change_numbers(d, d - lo) for d, lo in zip(change, low, strict=True)]
 
 
-def _number(mean, low, high) -> list[str]:
-    return ["" if pd.isna(m) else f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in zip(mean, low, high, strict=True)]
+def _number(mean, low, high, missing: str = "") -> list[str]:
+    return [missing if pd.isna(m) else f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
+            for m, lo, hi in zip(mean, low, high, strict=True)]
 
 
 def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """The sweep's designer metrics, point by point, with the paired change of the comebacks after
-    day 1 from the previous point (percentage points)."""
+    day 1 from the previous point (percentage points); n/a where a point's days leave a metric
+    without meaning (a 1-day game's comeback), and the days that ran out of cards where any did."""
     if "comeback_after_day1" not in metrics:
         return metrics[keys]
     comeback = changes[changes["metric"] == "comeback_after_day1"]
     step = metrics[keys].merge(comeback[[*keys, "difference", "difference_ci_low"]], on=keys, how="left")
     m = metrics
-    return pd.DataFrame({**{c: m[c] for c in keys}, "games": m["games"],
+    ran_out = {}
+    if "ran_out_day_share" in m and (m["ran_out_day_share"] > 0).any():
+        ran_out = {"days run out": _interval(m["ran_out_day_share"], m["ran_out_day_share_ci_low"],
+                                             m["ran_out_day_share_ci_high"])}
+    return pd.DataFrame({**{c: m[c] for c in keys}, "games": _count(m["games"]),
                          "comeback after day 1": _interval(m["comeback_after_day1"], m["comeback_after_day1_ci_low"],
-                                                           m["comeback_after_day1_ci_high"]),
+                                                           m["comeback_after_day1_ci_high"], "n/a"),
                          "change": _change(step["difference"], step["difference_ci_low"]),
                          "lead changes": _number(m["lead_changes"], m["lead_changes_ci_low"],
-                                                 m["lead_changes_ci_high"]),
+                                                 m["lead_changes_ci_high"], "n/a"),
                          "margin": _number(m["margin"], m["margin_ci_low"], m["margin_ci_high"]),
                          "joint winners": _interval(m["shared_win_games"], m["shared_win_games_ci_low"],
-                                                    m["shared_win_games_ci_high"])})
+                                                    m["shared_win_games_ci_high"]), **ran_out})
 
 
 def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, wide: bool, figure=None,
@@ -202,17 +213,18 @@ def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, 
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     if summary.get("partial"):
-        click.echo("\nPARTIAL RESULTS: interrupted")
+        unfinished = summary.get("unfinished_points", 0)
+        section("PARTIAL RESULTS: interrupted" + (f"; {unfinished} of {summary['points']} points unfinished, left "
+                                                  "out of the tables and files (--resume finishes them)"
+                                                  if unfinished else ""))
     for title, (name, frame) in shown.items():
         print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
     if went:
-        click.echo(f"\n{went}")
-    click.echo("\nRun")
-    for key, value in summary.items():
-        if key != "verdict":
-            click.echo(f"  {key:24} {value}")
+        print_text(went, wide)
+    warn_ran_out(tables.get(METRICS_TABLE))
+    print_summary("Run", summary, skip=("verdict",))
     if "verdict" in summary:
-        click.echo("\nAnswer")
+        section("Answer")
         echo_text(summary["verdict"], wide)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")
@@ -232,12 +244,12 @@ def sweep(**options):
     keys = {c: s[c] for c in ["players", *swept]}
     shown = {
         "Win rate at each point (95% CI) and change from the previous point (paired, the same games; 95%)":
-            ("strategies", pd.DataFrame({**keys, "strategy": s["strategy"], "games": s["games"],
+            ("strategies", pd.DataFrame({**keys, "strategy": s["strategy"], "games": _count(s["games"]),
                                          "win rate [95% CI]": _interval(s["win_rate"], s["win_rate_ci_low"],
                                                                         s["win_rate_ci_high"]),
                                          "change": _change(s["change"], s["change_ci_low"])})),
         "Seats and spreads at each point (spreads: largest minus smallest win rate; conservative 95% CI)":
-            ("points", pd.DataFrame({**{c: p[c] for c in ["players", *swept]}, "games": p["games"],
+            ("points", pd.DataFrame({**{c: p[c] for c in ["players", *swept]}, "games": _count(p["games"]),
                                      "seat 1 [95% CI]": _interval(p["seat1_win_rate"], p["seat1_ci_low"],
                                                                   p["seat1_ci_high"]),
                                      "seat spread": _interval(p["seat_spread"], p["seat_spread_ci_low"],
@@ -274,12 +286,12 @@ def design(**options):
     r, s = report.remeasured, report.scores
     shown = {
         "Fresh games: each strategy under the base rules and the best values (change: paired, 95%)":
-            ("remeasured", pd.DataFrame({"rules": r["rules"], "strategy": r["strategy"], "games": r["games"],
+            ("remeasured", pd.DataFrame({"rules": r["rules"], "strategy": r["strategy"], "games": _count(r["games"]),
                                          "win rate [95% CI]": _interval(r["win_rate"], r["win_rate_ci_low"],
                                                                         r["win_rate_ci_high"]),
                                          "change": _change(r["change"], r["change_ci_low"])})),
         f"Fresh games: {report.summary['target']} (0 meets the target; 95% CI)":
-            ("scores", pd.DataFrame({"rules": s["rules"], "spec": s["spec"], "games": s["games"],
+            ("scores", pd.DataFrame({"rules": s["rules"], "spec": s["spec"], "games": _count(s["games"]),
                                      "score [95% CI]": _interval(s["score"], s["score_ci_low"], s["score_ci_high"])})),
     }
     page = None

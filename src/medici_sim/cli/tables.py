@@ -1,4 +1,4 @@
-"""Tables as people read them on a terminal: the main columns in 100 characters.
+"""Tables as people read them on a terminal: the main columns in its width (100 in a pipe).
 
 By default each table shows its main columns — win rate as a percentage with its 95%
 interval, mean florins, where the florins came from — formatted and aligned, best first
@@ -7,6 +7,8 @@ always hold every column.
 """
 from __future__ import annotations
 
+import shutil
+
 import click
 import pandas as pd
 
@@ -14,7 +16,95 @@ from ..core.registry import GAMES, StatColumn
 from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
-WIDTH = 100  # the terminal width the default tables fit
+WIDTH = 100  # the width the default tables fit where the terminal's cannot be known (a pipe, a file)
+KEYS = ("players", "variant", "rules", "deck", "seat", "strategy", "opponent", "level", "under", "finding")  # identity
+_started = False  # whether this command has printed anything on stdout yet
+
+
+def width() -> int:
+    """The terminal's width (the COLUMNS variable first), or WIDTH when it cannot be known."""
+    return max(shutil.get_terminal_size((WIDTH, 24)).columns, 40)
+
+
+def start_output() -> None:
+    """A new command: its first section starts stdout, with no blank line above it."""
+    global _started
+    _started = False
+
+
+def section(text: str) -> None:
+    """Print ``text`` as a section of the output: a blank line above it, except at the start of stdout
+    (``medici-sim ... | head -1`` shows the first title)."""
+    global _started
+    click.echo(f"\n{text}" if _started else text)
+    _started = True
+
+
+def print_text(text: str, wide: bool) -> None:
+    """A block of text as a section, its long lines wrapped between words to the terminal (``wide``: as it is)."""
+    section(text if wide else wrapped(text, hang=4, width=width()))
+
+
+def shown_value(key: str, value) -> str:
+    """A summary value as people read it: counts with thousands separators (as the tables write
+    them), lists of counts too; a value that was not given or does not apply is "none"."""
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool) or key == "seed":
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, str) and value.replace(",", "").isdigit() and "," in value:
+        return ", ".join(f"{int(part):,}" for part in value.split(","))
+    return str(value)
+
+
+def print_summary(title: str, summary: dict, skip: tuple[str, ...] = (), pad: int = 25) -> None:
+    """The run's summary (what --out files hold as ``summary``), one line a key, its value from column
+    ``pad`` + 2 (or after the key and a space, for a longer key)."""
+    keys = [key for key in summary if key not in skip]
+    pad = max(pad, *(len(key) + 1 for key in keys))
+    section(title)
+    for key in keys:
+        click.echo(wrapped(f"  {key:{pad}}{shown_value(key, summary[key])}", hang=pad, width=width()))
+
+
+def warn_ran_out(metrics: pd.DataFrame | None) -> None:
+    """One line on stderr when the rules made a noticeable share of the days run out of cards."""
+    from ..study.metrics import ran_out_warning
+
+    warning = ran_out_warning(metrics)
+    if warning:
+        click.echo(f"medici-sim: warning: {warning}", err=True)
+
+
+def fit(frame: pd.DataFrame, keys: list[str] | None = None, limit: int | None = None) -> str:
+    """``frame`` as text in ``limit`` columns (the terminal's): when its columns do not fit side by
+    side, they are printed in blocks, each repeating the row's identity (``keys``: by default the
+    columns before ``games`` where it comes early, as in sweep's tables, whose swept rules identify
+    a row; else the leading columns named in KEYS)."""
+    limit = limit or width()
+    text = frame.to_string(index=False)
+    if max(map(len, text.splitlines()), default=0) <= limit or frame.empty:
+        return text
+    if keys is None and "games" in list(frame.columns)[1:6]:
+        keys = list(frame.columns[:list(frame.columns).index("games")])
+    if keys is None:
+        keys = []
+        for column in frame.columns:
+            if column not in KEYS:
+                break
+            keys.append(column)
+    rest = [c for c in frame.columns if c not in keys]
+    blocks, block = [], []
+    for column in rest:
+        candidate = frame[[*keys, *block, column]].to_string(index=False)
+        if block and max(map(len, candidate.splitlines())) > limit:
+            blocks.append(block)
+            block = []
+        block.append(column)
+    blocks.append(block)
+    return "\n\n".join(frame[[*keys, *b]].to_string(index=False) for b in blocks)
 
 
 def _pct(value: float) -> str:
@@ -86,7 +176,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "players": frame["players"], "rules": frame["variant"],
             "seat 1 wins [95% CI]": _interval(frame["seat1_win_rate"], frame["seat1_ci_low"], frame["seat1_ci_high"]),
             "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame),
-            "margin": _number(frame["mean_win_margin"]),
+            "margin": _number(frame["margin"]),
             "variant decided": [_pct(v) for v in frame["variant_decided_rate"]]})
     if name == "tuned":
         half = frame["improvement_ci_high"] - frame["improvement"]
@@ -127,20 +217,22 @@ def caption(name: str, frame: pd.DataFrame) -> str | None:
     if name == "strategies" and "ship_share" in frame:
         return "(florins: mean final florins; ships, majorities, bonuses: the share of the florins from each)"
     if name == "rules":
-        return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winner's mean lead "
-                "over the next player in florins, 0 on a shared win; variant decided: games whose winners change "
+        return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winning margin, "
+                "the winners' mean lead over the best non-winner in florins, as in How the games went; "
+                "variant decided: games whose winners change "
                 f"when {frame['variant'].iloc[-1]}'s extra florins are taken away)")
     return None
 
 
-def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True) -> None:
-    """A titled table: its main columns in 100 characters, under their ``caption`` (``explain``:
-    the first table of its kind a command prints), or every column with ``wide``."""
-    click.echo(f"\n{title}" if wide else "\n" + wrapped(title, hang=1, width=WIDTH))
+def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True,
+                keys: list[str] | None = None) -> None:
+    """A titled table: its main columns in the terminal's width (``fit``), under their ``caption``
+    (``explain``: the first table of its kind a command prints), or every column with ``wide``."""
+    section(title if wide else wrapped(title, hang=1, width=width()))
     if wide:
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         return
     note = caption(name, frame) if explain else None
     if note:
-        click.echo(wrapped(note, hang=1, width=WIDTH))
-    click.echo(compact(name, frame).to_string(index=False))
+        click.echo(wrapped(note, hang=1, width=width()))
+    click.echo(fit(compact(name, frame), keys))

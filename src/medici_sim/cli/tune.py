@@ -40,7 +40,7 @@ from .common import (
     wide_option,
 )
 from .signals import interrupted_code, interruptible
-from .tables import print_table
+from .tables import print_summary, print_table, section, warn_ran_out
 
 TABLES = ["tuned", "history", "rounds", "cross_check", METRICS_TABLE, METRIC_CHANGES_TABLE]
 
@@ -65,14 +65,14 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
         writes.append(("--plot", Path(files.plot), plot_tuning(report.history, report.tuned)))
     atomic_write_all(writes)
     if run["partial"]:
-        click.echo(f"\nPARTIAL RESULTS: interrupted after {run['evaluations']} evaluations")
+        section(f"PARTIAL RESULTS: interrupted after {run['evaluations']:,} evaluations")
     if run["tasks"] == 1 and len(tables["rounds"]):
         print_table("Rounds (win rate of the tuned seat; every candidate of a round plays the same games)",
                     tables["rounds"], "rounds", wide)
     if len(tables["tuned"]):
         print_table("Tuned against default on fresh games (win rate of the tuned seat, 95% intervals)",
                     tables["tuned"], "tuned", wide)
-        click.echo("\nBest parameters (paste into --strategies)")
+        section("Best parameters (paste into --strategies)")
         for row in tables["tuned"].itertuples(index=False):
             where = f"{row.strategy}, {row.players} players, {row.variant}"
             if row.significant:
@@ -83,9 +83,8 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
     if len(rules):
         print_table("Each rule's best parameters against another rule's, under that rule (one seat against the "
                     "others, fresh games, 95% intervals)", rules, "cross_check", wide)
-    click.echo("\nRun")
-    for key, value in run.items():
-        click.echo(f"  {key:24} {value}")
+    warn_ran_out(tables.get(METRICS_TABLE))
+    print_summary("Run", run)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")
 

@@ -30,6 +30,17 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def final_scoring(days: int) -> str:
+    """When a game of ``days`` days ends, in words: "after the third day's scoring" (R22, C18: the
+    rulebook's three; a rule set may play more or fewer)."""
+    if days == 1:
+        return "after the only day's scoring"
+    return f"after the {ORDINAL_WORDS[days - 1] if days <= len(ORDINAL_WORDS) else ordinal(days)} day's scoring"
+
+
 def seats_text(seats: Sequence[int]) -> str:
     """1-based seats in words: "seat 2", "seats 1, 3 and 4"."""
     if len(seats) == 1:

@@ -112,7 +112,7 @@ class PluginReport:
         n = len(self.strategies)
         problems = len(self.findings)
         verdict = "no problems found" if problems == 0 else f"{problems} problem{'s' if problems > 1 else ''}"
-        return f"check-plugin {self.path}: {n} strateg{'ies' if n != 1 else 'y'}, {self.games} games, {verdict}"
+        return f"check-plugin {self.path}: {n} strateg{'ies' if n != 1 else 'y'}, {self.games:,} games, {verdict}"
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,12 @@ import numpy as np
 import pandas as pd
 
 from .accounting import (
+    MARGIN_BINS,
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
     RUN_GAMES,
+    RUN_MARGIN,
+    RUN_MARGIN_HISTOGRAM,
     RUN_WIN_MARGIN,
     STAT_BONUS,
     STAT_GAMES,
@@ -69,16 +72,27 @@ def mean_interval(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray, unit: 
     return mean, mean - half, mean + half
 
 
+def within(low, value, high, bottom: float, top: float):
+    """An interval clipped to its domain [bottom, top] and made to hold its value: rounding can
+    leave a bound a hair outside either (a Wilson bound of -1e-19 at a share of 0), and what reads
+    the interval (a figure's error bars, "x below its low bound") must never see that."""
+    value = np.asarray(value, float)
+    low = np.minimum(np.clip(np.asarray(low, float), bottom, top), value)
+    high = np.maximum(np.clip(np.asarray(high, float), bottom, top), value)
+    nan = np.isnan(value)  # no value (no games): no interval
+    return np.where(nan, np.nan, low)[()], np.where(nan, np.nan, high)[()]  # [()]: a number stays a number
+
+
 def wilson_interval(successes, n):
     """The Wilson score 95% interval of a share ``successes / n`` (arrays or numbers; NaN with
     n = 0): unlike mean ± 1.96 standard errors it stays inside [0, 1] and is honest near 0 and
-    1 (a share of 0 out of 50 still gets an upper bound)."""
+    1 (a share of 0 out of 50 still gets an upper bound); it always holds the share itself."""
     n = np.asarray(n, float)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.asarray(successes, float) / n
         centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
         half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    return within(centre - half, p, centre + half, 0.0, 1.0)
 
 
 def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int]) -> tuple[float, float, float]:
@@ -102,8 +116,16 @@ def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int
     return float(mean), float(low), float(high)
 
 
-def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
-    """The statistics columns of a (k, stats) integer totals array of ``game``."""
+def rule_days(game: Game, rules: str, players: int) -> int:
+    """The days a game has under the rule set ``rules`` (a canonical spec) at ``players``."""
+    if game.rule_book is not None and "days" in game.rule_book.names:
+        return int(game.rule_book.resolve(rules, players)["days"])
+    return game.days
+
+
+def stat_frame(rows: np.ndarray, game: Game, days: int = 3) -> pd.DataFrame:
+    """The statistics columns of a (k, stats) integer totals array of ``game``, whose games had
+    ``days`` days (a 1-day game has no comeback after day 1: n/a, not 0)."""
     games = rows[:, STAT_GAMES]
     win, low, high = mean_interval(rows[:, STAT_WIN60], rows[:, STAT_WIN60_SQ], games, WIN_UNIT)
     florins, _, _ = mean_interval(rows[:, STAT_SCORE], rows[:, STAT_SCORE_SQ], games)
@@ -113,8 +135,8 @@ def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
         frame = pd.DataFrame({
             "games": games,
             "win_rate": win,
-            "win_rate_ci_low": np.clip(low, 0.0, 1.0),
-            "win_rate_ci_high": np.clip(high, 0.0, 1.0),
+            "win_rate_ci_low": within(low, win, high, 0.0, 1.0)[0],
+            "win_rate_ci_high": within(low, win, high, 0.0, 1.0)[1],
             "outright_wins": rows[:, STAT_OUTRIGHT],
             "shared_wins": rows[:, STAT_SHARED],
             "mean_florins": florins,
@@ -127,6 +149,9 @@ def stat_frame(rows: np.ndarray, game: Game) -> pd.DataFrame:
         low, high = wilson_interval(rows[:, STAT_TRAILED_DAY1_WON], rows[:, STAT_TRAILED_DAY1])
         frame["comeback_when_trailing_day1_ci_low"] = low
         frame["comeback_when_trailing_day1_ci_high"] = high
+        if days < 2:
+            frame[["comeback_when_trailing_day1", "comeback_when_trailing_day1_ci_low",
+                   "comeback_when_trailing_day1_ci_high"]] = np.nan
         names = [c.name for c in game.stat_columns]
         for k, column in enumerate(game.stat_columns):
             total = rows[:, N_COMMON_STATS + k]
@@ -143,11 +168,14 @@ def run_counters(run: np.ndarray, game: Game) -> dict[str, int]:
     return counters
 
 
-def mean_win_margin(run: np.ndarray) -> float:
-    """The margin of victory per game: the winner's florins minus the best non-winner's, 0 on a
-    shared win (accounting.record_outcome_nb sums it)."""
+def mean_margin(run: np.ndarray) -> float:
+    """The winning margin per game, as the designer metrics count it (accounting.record_metrics_nb):
+    the winners' florins minus the best non-winner's, 0 when all tie; NaN for a game whose kernel
+    does not count the metrics. (The run also sums a margin that is 0 on every shared win,
+    ``RUN_WIN_MARGIN``, which checkpoints check; it is not shown: one winning margin, one name.)"""
     games = int(run[RUN_GAMES])
-    return int(run[RUN_WIN_MARGIN]) / games if games else 0.0
+    counted = int(run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum()) == games
+    return int(run[RUN_MARGIN]) / games if games and counted else float("nan")
 
 
 def seat_frame(result: RunResult) -> pd.DataFrame:
@@ -158,7 +186,8 @@ def seat_frame(result: RunResult) -> pd.DataFrame:
         seat_labels = labels
     else:
         seat_labels = ["(rotated)" if config.seating == "rotate" else "(random seating)"] * config.players
-    frame = stat_frame(result.totals.seat, get_game(config.game))
+    game = get_game(config.game)
+    frame = stat_frame(result.totals.seat, game, rule_days(game, config.variant, config.players))
     frame.insert(0, "strategy", seat_labels)
     frame.insert(0, "seat", np.arange(1, config.players + 1))
     return frame
@@ -171,7 +200,8 @@ def strategy_frame(result: RunResult) -> pd.DataFrame:
     merged = np.zeros((len(order), result.totals.slot.shape[1]), np.int64)
     for slot, label in enumerate(labels):
         merged[order.index(label)] += result.totals.slot[slot]
-    frame = stat_frame(merged, get_game(result.config.game))
+    game, config = get_game(result.config.game), result.config
+    frame = stat_frame(merged, game, rule_days(game, config.variant, config.players))
     frame.insert(0, "strategy", order)
     return frame.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -194,6 +224,5 @@ def summary(result: RunResult) -> dict:
         "threads": config.threads,
         "elapsed_seconds": round(result.elapsed, 3),
         "games_per_second": None if result.games_per_second is None else round(result.games_per_second),
-        "mean_win_margin": round(mean_win_margin(totals.run), 2),
         **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
     }

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
-from ..core.stats import Z95, mean_interval, mean_win_margin, run_counters
+from ..core.stats import Z95, mean_interval, mean_margin, run_counters, within
 from .tournament import Tournament
 
 STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
@@ -40,7 +40,7 @@ def rule_names(per_strategy: pd.DataFrame) -> tuple[str, str]:
 
 RULES_COLUMNS = ["players", "variant", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high",
                  "fair_win_rate", "seat_advantage", "ship_share", "majority_share", "bonus_share",
-                 "mean_win_margin", "variant_decided_rate", "seat1_change", "seat1_change_ci_low",
+                 "margin", "variant_decided_rate", "seat1_change", "seat1_change_ci_low",
                  "seat1_change_ci_high"]
 
 
@@ -68,8 +68,8 @@ def strategy_table(tournament: Tournament) -> pd.DataFrame:
                                                        stats[:, acc.STAT_SCORE_SQ], stats[:, acc.STAT_GAMES])
     return pd.DataFrame({
         "players": tournament.players, "variant": tournament.variant, "strategy": tournament.labels,
-        "games": stats[:, acc.STAT_GAMES], "win_rate": win, "win_rate_ci_low": np.clip(win_low, 0, 1),
-        "win_rate_ci_high": np.clip(win_high, 0, 1), "mean_florins": florins,
+        "games": stats[:, acc.STAT_GAMES], "win_rate": win, "win_rate_ci_low": within(win_low, win, win_high, 0, 1)[0],
+        "win_rate_ci_high": within(win_low, win, win_high, 0, 1)[1], "mean_florins": florins,
         "mean_florins_ci_low": florins_low, "mean_florins_ci_high": florins_high, **_shares(stats),
     })[STRATEGY_TABLE_COLUMNS]
 
@@ -150,10 +150,11 @@ def rules_row(tournament: Tournament) -> dict:
     shares = _shares(tournament.seat_stats.sum(axis=0, keepdims=True))
     return {
         "players": tournament.players, "variant": tournament.variant, "games": games,
-        "seat1_win_rate": win[0], "seat1_ci_low": max(low[0], 0.0), "seat1_ci_high": min(high[0], 1.0),
+        "seat1_win_rate": win[0],
+        **dict(zip(("seat1_ci_low", "seat1_ci_high"), map(float, within(low[0], win[0], high[0], 0, 1)), strict=True)),
         "fair_win_rate": fair,
         "seat_advantage": win[0] - fair, **{k: v[0] for k, v in shares.items()},
-        "mean_win_margin": mean_win_margin(tournament.run),
+        "margin": mean_margin(tournament.run),
         "variant_decided_rate": run_counters(tournament.run, tournament.game_def).get("variant_decided", 0) / games,
     }
 

@@ -126,6 +126,31 @@ def ladder_frame(rows: Sequence[dict]) -> pd.DataFrame:
     return pd.DataFrame(list(rows), columns=LADDER_COLUMNS)
 
 
+def ladder_grid(table: pd.DataFrame) -> pd.DataFrame:
+    """The ladder as a grid for the report: a row a finding, a column a level, each cell its value in
+    percentage points with its 95% interval, then the games each level played."""
+    levels = list(dict.fromkeys(table["level"]))
+    rows = []
+    for (players, finding), group in table.groupby(["players", "finding"], sort=False):
+        cells = {row.level: f"{100 * row.value:+.1f} ({100 * row.value_ci_low:+.1f} to {100 * row.value_ci_high:+.1f})"
+                 + ("" if row.significant else ", not clear") for row in group.itertuples(index=False)}
+        rows.append({"players": players, "finding": finding, **{lv: cells.get(lv, "") for lv in levels}})
+    games = table.drop_duplicates("level").set_index("level")["games"]
+    rows.append({"players": "", "finding": "games per configuration", **{lv: f"{int(games[lv]):,}" for lv in levels}})
+    return pd.DataFrame(rows)
+
+
+def ladder_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The ladder as people read it (the terminal, --report): each finding's value in percentage points
+    with its 95% interval, clear or not, and the games it rests on (``--wide`` and --out: the numbers)."""
+    return pd.DataFrame({
+        "level": table["level"], "players": table["players"], "finding": table["finding"],
+        "percentage points [95% CI]": [f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" for v, lo, hi in
+                                       zip(table["value"], table["value_ci_low"], table["value_ci_high"], strict=True)],
+        "clear": ["yes" if s else "no" for s in table["significant"]],
+        "games": [f"{int(g):,}" for g in table["games"]]})
+
+
 # ---------------------------------------------------------------- in words
 
 def trend(values: pd.DataFrame) -> str:
@@ -149,9 +174,9 @@ def trend(values: pd.DataFrame) -> str:
     return "grows" if change > 0 else "shrinks"
 
 
-def _points(row: pd.Series) -> str:
+def _points(row: pd.Series, unit: str = "") -> str:
     clear = "" if row["significant"] else " (not clear)"
-    return f"{100 * row['value']:+.1f}{clear}"
+    return f"{100 * row['value']:+.1f}{unit}{clear}"
 
 
 def ladder_words(table: pd.DataFrame) -> str:
@@ -177,9 +202,9 @@ def ladder_words(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def ladder_answer(table: pd.DataFrame) -> str:
-    """The ladder's answer in one paragraph: each finding's trend from the weakest level to the
-    strongest (its value at both ends), then what holds at every level (ladder_words)."""
+def ladder_answer(table: pd.DataFrame) -> list[str]:
+    """The ladder's answer in a few points: each finding's trend from the weakest level to the
+    strongest (its value at both ends, percentage points), then what holds at every level (ladder_words)."""
     levels = list(dict.fromkeys(table["level"]))
     counts = sorted(set(table["players"]))
     parts = []
@@ -187,15 +212,14 @@ def ladder_answer(table: pd.DataFrame) -> str:
         rows = rows.set_index("level").reindex([lv for lv in levels if lv in set(rows["level"])]).reset_index()
         first, last = rows.iloc[0], rows.iloc[-1]
         where = f" ({players} players)" if len(counts) > 1 else ""
-        parts.append(f"{finding}{where} {trend(rows)}: {_points(first)} points at {first['level']}, "
+        parts.append(f"{finding}{where} {trend(rows)}: {_points(first, ' points')} at {first['level']}, "
                      f"{_points(last)} at {last['level']}")
-    return (f"As play gets stronger ({', '.join(map(str, counts))} players): " + "; ".join(parts) + ". "
-            + ladder_words(table).splitlines()[-1])
+    return [*parts, ladder_words(table).splitlines()[-1]]
 
 
 def ladder_figure(table: pd.DataFrame):
     """Each finding's value by level, with its 95% interval (a PNG writer, study.plots')."""
-    from .plots import _pyplot, _writer
+    from .plots import _pyplot, _writer, error_bars
 
     plt = _pyplot()
     levels = list(dict.fromkeys(table["level"]))
@@ -203,7 +227,7 @@ def ladder_figure(table: pd.DataFrame):
     for (players, finding), rows in table.groupby(["players", "finding"], sort=False):
         x = [levels.index(lv) for lv in rows["level"]]
         y = 100 * rows["value"].to_numpy()
-        errors = [y - 100 * rows["value_ci_low"].to_numpy(), 100 * rows["value_ci_high"].to_numpy() - y]
+        errors = error_bars(y, 100 * rows["value_ci_low"].to_numpy(), 100 * rows["value_ci_high"].to_numpy())
         ax.errorbar(x, y, yerr=errors, marker="o", capsize=3, label=f"{finding} ({players}p)")
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks(range(len(levels)), levels)
@@ -221,5 +245,7 @@ def ladder_section(table: pd.DataFrame, words: str):
     """The ladder as a part of a --report page (study.report)."""
     from .report import Section
 
-    return Section("The ladder of skill", words, [("Each finding at each level (95% intervals)", table)],
+    return Section("The ladder of skill", words,
+                   [("Each finding at each level, in percentage points (95% intervals; not clear: the interval "
+                     "holds 0)", ladder_grid(table))],
                    [ladder_figure(table)] if len(table) else [])

@@ -29,13 +29,30 @@ from ..core.accounting import (
     RUN_SHARED_WIN_GAMES,
     STAT_TRAILED_DAY1,
 )
+from ..core.narration import plural
 from ..core.pairing import paired_metrics
 from ..core.registry import Game, get_game
-from ..core.stats import mean_interval, stat_frame, wilson_interval
+from ..core.stats import mean_interval, rule_days, stat_frame, wilson_interval
 from .analysis import paired_interval
 
 MARGIN_QUANTILES = {"margin_p25": 0.25, "margin_p50": 0.5, "margin_p75": 0.75, "margin_p90": 0.9}
 METRICS_TABLE = "metrics"  # the table's name in --out files and reports
+# The metrics that need a game of at least so many days: a 1-day game has no leader after day 1
+# other than its winner and no lead to change, a 2-day game none after day 2. Under fewer days
+# such a metric does not apply: n/a (NaN in tables, null in files), never a share of 0, and left
+# out of paired changes.
+FROM_DAYS = {"comeback_after_day1": 2, "comeback_after_day2": 3, "lead_changes": 2}
+RAN_OUT_NOTICEABLE = 0.05  # a share of days that ran out of cards worth a warning
+
+
+def applies(metric: str, days: int) -> bool:
+    """Whether ``metric`` means anything in a game of ``days`` days (``FROM_DAYS``)."""
+    return days >= FROM_DAYS.get(metric, 1)
+
+
+def later_days(days: int) -> str:
+    """The days whose leaders a lead change compares with the day before's, in words."""
+    return "day 2" if days == 2 else "days 2 and 3" if days == 3 else f"days 2 to {days}"
 
 
 def histogram_quantile(histogram: np.ndarray, q: float) -> float:
@@ -65,18 +82,11 @@ def _with_interval(name: str) -> list[str]:
 
 def metric_columns(game: Game) -> list[str]:
     """The metrics table's columns for ``game``, in order."""
-    return (["rules", "players", "deck", "games"] + _with_interval("comeback_after_day1")
+    return (["rules", "players", "deck", "games", "days"] + _with_interval("comeback_after_day1")
             + _with_interval("comeback_after_day2") + _with_interval("lead_changes") + _with_interval("margin")
             + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
             + _with_interval(f"{game.length_unit}_per_game")
             + (_with_interval("ran_out_day_share") if "ran_out_days" in game.run_columns else []))
-
-
-def rule_days(game: Game, rules: str, players: int) -> int:
-    """The days a game has under the rule set ``rules`` (a canonical spec) at ``players``."""
-    if game.rule_book is not None and "days" in game.rule_book.names:
-        return int(game.rule_book.resolve(rules, players)["days"])
-    return game.days
 
 
 def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
@@ -87,7 +97,7 @@ def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
     histogram = np.asarray(run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS])
     if games == 0 or int(histogram.sum()) != games:
         return {"games": games}
-    row = {"games": games,
+    row = {"games": games, "days": days,
            **_share(int(run[RUN_COMEBACK_DAY1]), games, "comeback_after_day1"),
            **_share(int(run[RUN_COMEBACK_DAY2]), games, "comeback_after_day2"),
            **_mean(run, RUN_LEAD_CHANGES, RUN_LEAD_CHANGES_SQ, "lead_changes"),
@@ -98,6 +108,9 @@ def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
     if "ran_out_days" in game.run_columns:
         ran_out = int(run[N_COMMON_RUN_STATS + game.run_columns.index("ran_out_days")])
         row.update(_share(ran_out, days * games, "ran_out_day_share"))
+    for metric in FROM_DAYS:
+        if not applies(metric, days):
+            row.update(dict.fromkeys(_with_interval(metric), float("nan")))
     return row
 
 
@@ -145,7 +158,7 @@ def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.Da
     for t, label in zip(tournaments, deck_labels, strict=True):
         if t.games == 0:
             continue
-        stats = stat_frame(t.strategy_stats, t.game_def)
+        stats = stat_frame(t.strategy_stats, t.game_def, tournament_days(t))
         stats = stats.assign(players=t.players, deck=label, strategy=t.labels,
                              trailed_day1=t.strategy_stats[:, STAT_TRAILED_DAY1])
         parts.append(stats[strategy_metric_columns(t.game_def)])
@@ -168,8 +181,12 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
         for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
             row = pd.Series(row._asdict())
             figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
-            lines.append(f"    {row['strategy']:12} won {percent_with_interval(row, 'comeback_when_trailing_day1')} "
-                         f"of {int(row['trailed_day1']):,} games trailing after day 1")
+            if pd.isna(row["comeback_when_trailing_day1"]):
+                lines.append(f"    {row['strategy']:12} comeback n/a (1-day games: no trailing after day 1)")
+            else:
+                won = percent_with_interval(row, "comeback_when_trailing_day1")
+                lines.append(f"    {row['strategy']:12} won {won} "
+                             f"of {int(row['trailed_day1']):,} games trailing after day 1")
             if figures:
                 lines.append(f"    {'':12} {figures}")
     return "\n".join(lines)
@@ -178,12 +195,21 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
 # ---------------------------------------------------------------- in words
 
 def percent_with_interval(row: pd.Series, name: str) -> str:
-    """A share with its 95% interval in words: "x% (low-high)"."""
+    """A share with its 95% interval in words: "x% (low-high)", or "n/a" where it does not apply."""
+    if pd.isna(row[name]):
+        return "n/a"
     return f"{100 * row[name]:.1f}% ({100 * row[name + '_ci_low']:.1f}-{100 * row[name + '_ci_high']:.1f})"
 
 
 def _number(row: pd.Series, name: str, digits: int = 2) -> str:
+    if pd.isna(row[name]):
+        return "n/a"
     return f"{row[name]:.{digits}f} ({row[name + '_ci_low']:.{digits}f}-{row[name + '_ci_high']:.{digits}f})"
+
+
+def margin_quantile(value: float) -> str:
+    """A quantile of the margin in words: past the histogram's last bin it is only known to be at least that."""
+    return f"{MARGIN_BINS - 1} or more" if pd.isna(value) else f"{value:.0f}"
 
 
 def _length_column(frame: pd.DataFrame) -> str:
@@ -195,39 +221,109 @@ def configuration_label(row: pd.Series) -> str:
     return f"{row['players']} players, {row['rules']} rules{deck}"
 
 
+def _days(row: pd.Series) -> int:
+    return int(row["days"]) if "days" in row and not pd.isna(row["days"]) else 3
+
+
+def _not_applying(days: int, metric: str) -> str:
+    return f"n/a ({days}-day games)" if not applies(metric, days) else ""
+
+
 def how_the_games_went(frame: pd.DataFrame) -> str:
-    """The block "How the games went": per configuration, the few figures a designer reads first."""
+    """The block "How the games went": per configuration, the few figures a designer reads first.
+    The labels follow the configuration's days; a metric its days leave without meaning is n/a."""
     if "comeback_after_day1" not in frame:
         return ""
-    frame = frame[frame["comeback_after_day1"].notna()]
+    frame = frame[frame["margin"].notna()]
     if frame.empty:
         return ""
-    length = _length_column(frame)
-    unit = length.removesuffix("_per_game")
     lines = ["How the games went (95% intervals)"]
     for _, row in frame.iterrows():
         if len(frame) > 1:
             lines.append(f"  {configuration_label(row)}, {row['games']:,} games")
-        ran_out = (f"; days run out {percent_with_interval(row, 'ran_out_day_share')}" if "ran_out_day_share" in row
-                   else "")
-        figures = [
-            ("leader after day 1 did not win (comeback)", percent_with_interval(row, "comeback_after_day1")),
-            ("leader after day 2 did not win (comeback)", percent_with_interval(row, "comeback_after_day2")),
-            ("lead changes per game (days 2 and 3)", _number(row, "lead_changes")),
-            ("winning margin in florins", f"mean {_number(row, 'margin', 1)}; median {row['margin_p50']:.0f}; "
-                                          f"90% at most {row['margin_p90']:.0f}"),
-            ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
-            (f"{unit} per game", _number(row, length, 1) + ran_out),
-        ]
-        lines += [f"    {label:42} {value}" for label, value in figures]
+        lines += [f"    {label:42} {value}" for label, value in figures(row)]
     return "\n".join(lines)
+
+
+def figures(row: pd.Series) -> list[tuple[str, str]]:
+    """One configuration's designer metrics in words: (label, value with its 95% interval), the labels
+    following its days, n/a where its days leave a metric without meaning."""
+    days = _days(row)
+    length = _length_column(row.to_frame().T)
+    unit = length.removesuffix("_per_game")
+    shown = [
+            ("leader after day 1 did not win (comeback)",
+             _not_applying(days, "comeback_after_day1") or percent_with_interval(row, "comeback_after_day1")),
+            ("leader after day 2 did not win (comeback)",
+             _not_applying(days, "comeback_after_day2") or percent_with_interval(row, "comeback_after_day2")),
+            ("lead changes per game" + (f" ({later_days(days)})" if days >= 2 else ""),
+             _not_applying(days, "lead_changes") or _number(row, "lead_changes")),
+            ("winning margin in florins", f"mean {_number(row, 'margin', 1)}; "
+                                          f"median {margin_quantile(row['margin_p50'])}; "
+                                          f"90% at most {margin_quantile(row['margin_p90'])}"),
+            ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
+            (f"{unit} per game", _number(row, length, 1)),
+    ]
+    if "ran_out_day_share" in row:
+        shown.append(("days that ran out of cards", percent_with_interval(row, "ran_out_day_share")))
+    return shown
+
+
+def metrics_in_words(frame: pd.DataFrame) -> pd.DataFrame:
+    """The metrics table as a designer reads it (--report): one row a measure, one column a
+    configuration, each value in words with its 95% interval."""
+    frame = frame[frame["margin"].notna()] if "margin" in frame else frame.iloc[:0]
+    if frame.empty:
+        return pd.DataFrame()
+    columns = {}
+    for _, row in frame.iterrows():
+        pairs = figures(row)
+        columns.setdefault("measure", [label for label, _ in pairs])
+        name = f"{configuration_label(row)}, {row['games']:,} games" if len(frame) > 1 else f"{row['games']:,} games"
+        columns[name] = [value for _, value in pairs]
+    return pd.DataFrame(columns)
+
+
+def changes_in_words(changes: pd.DataFrame | None) -> pd.DataFrame:
+    """The metrics' paired changes as a designer reads them (--report): what is compared, the
+    measure in words, the change in its unit (percentage points, florins) with its 95% interval,
+    whether it is clear."""
+    if changes is None or changes.empty:
+        return pd.DataFrame()
+    keys = [c for c in changes.columns if c not in CHANGE_COLUMNS or c == "players"]
+    decks = changes["deck"].nunique() > 1  # one deck: named once, in the summary
+    rows = []
+    for row in changes.itertuples(index=False):
+        words, scale, unit = _change_words(row.metric)
+        d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
+        rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.deck} if decks else {}),
+                     "compared": f"{row.second} minus {row.first}", "measure": words,
+                     "change": f"{d:+.2f} {unit} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
+                     "clear": "yes" if row.significant else "no", "games": f"{row.games:,}"})
+    return pd.DataFrame(rows)
+
+
+def ran_out_warning(frame: pd.DataFrame | None) -> str | None:
+    """One line when a noticeable share of the days ran out of cards (the rules make the deck too
+    short for the ships), naming the configurations; None otherwise."""
+    if frame is None or "ran_out_day_share" not in frame:
+        return None
+    short = frame[frame["ran_out_day_share"] >= RAN_OUT_NOTICEABLE]
+    if short.empty:
+        return None
+    worst = short.loc[short["ran_out_day_share"].idxmax()]
+    where = configuration_label(worst) if len(frame) > 1 else f"{worst['rules']} rules"
+    more = f" and {len(short) - 1} other configuration(s)" if len(short) > 1 else ""
+    return (f"{100 * worst['ran_out_day_share']:.0f}% of the days ran out of cards ({where}{more}): "
+            "the deck is too short for these rules, so days end early")
 
 
 # ---------------------------------------------------------------- between two rule sets
 
 METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
-CHANGE_COLUMNS = ["players", "deck", "first", "second", "metric", "games", "first_value", "second_value",
-                  "difference", "difference_ci_low", "difference_ci_high", "paired", "significant"]
+CHANGE_COLUMNS = ["players", "deck", "first", "second", "metric", "games", "first_days", "second_days",
+                  "first_value", "second_value", "difference", "difference_ci_low", "difference_ci_high", "paired",
+                  "significant"]
 # How each paired metric reads in words: (words, scale, unit); the game's length (turns_per_game,
 # lots_per_game) by its own name.
 CHANGE_WORDS = {"comeback_after_day1": ("comebacks after day 1", 100, "points"),
@@ -259,7 +355,8 @@ def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, me
     """Each paired metric's change from the run counters ``first_run`` to ``second_run`` of the
     same ``games`` games (``metric_sq``: each game's squared difference of each counter, summed;
     ``pairing.paired_metrics``' order), whose games had ``first_days`` and ``second_days`` days:
-    the metric, both values and the difference with its 95% interval."""
+    the metric, both values and the difference with its 95% interval. A metric that does not apply
+    under either rule set's days (``applies``) has no change: it is left out."""
     counted = first_run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
     if games == 0 or not counted:
         return []  # nothing played, or a game whose kernel counts no metrics
@@ -267,11 +364,14 @@ def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, me
     for (name, counter), square in zip(paired_metrics(game), metric_sq, strict=True):
         if name == "ran_out_day_share" and second_days != first_days:
             continue  # shares of different numbers of days: no per-game difference of one share
+        if not (applies(name, first_days) and applies(name, second_days)):
+            continue  # a comeback or lead change that one side's days cannot have: no change to measure
         per = first_days * games if name == "ran_out_day_share" else games
         first, second = int(first_run[counter]), int(second_run[counter])
         difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
         rows.append({"metric": f"{game.length_unit}_per_game" if name == "length" else name, "games": games,
-                     "first_value": first / per, "second_value": second / per, "difference": difference,
+                     "first_days": first_days, "second_days": second_days, "first_value": first / per,
+                     "second_value": second / per, "difference": difference,
                      "difference_ci_low": difference - half, "difference_ci_high": difference + half,
                      "paired": True, "significant": bool(abs(difference) > half)})
     return rows
@@ -290,7 +390,8 @@ def _change_words(metric: str) -> tuple[str, int, str]:
 def differences_text(changes: pd.DataFrame) -> str:
     """How the metrics differ between two rule sets, per configuration: each difference with
     its 95% interval, paired (``metric_changes``: the same games under both rules), and the
-    games it rests on."""
+    games it rests on. When the two rule sets play different numbers of days, it says so (lead
+    changes then count different days)."""
     if changes is None or changes.empty:
         return ""
     lines = []
@@ -299,9 +400,22 @@ def differences_text(changes: pd.DataFrame) -> str:
         where = f"{players} players" + (f", deck {deck}" if deck else "")
         lines.append(f"  {where}: {second} minus {first}")
         lines.append(f"    {int(group['games'].iloc[0]):,} games, paired: the same games under both")
+        first_days, second_days = _change_days(group)
+        if first_days != second_days:
+            counted = (f"; lead changes count {later_days(second_days)} against {later_days(first_days)}"
+                       if min(first_days, second_days) >= 2 else "")
+            lines.append(f"    {second} plays {plural(second_days, 'day')}, {first} {plural(first_days, 'day')}: "
+                         f"a comeback or lead change one of them cannot have is left out{counted}")
         for row in group.itertuples(index=False):
             words, scale, unit = _change_words(row.metric)
             d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
             clear = "clear" if row.significant else "not clear"
             lines.append(f"    {words:26} {d:+.2f} {unit} ({low:+.2f} to {high:+.2f}; {clear})".replace("  (", " ("))
     return "How the games went, compared (95% intervals)\n" + "\n".join(lines)
+
+
+def _change_days(group: pd.DataFrame) -> tuple[int, int]:
+    """The days of the two rule sets a group of changes compares (3 each in files written before days were kept)."""
+    if "first_days" not in group or group["first_days"].isna().all():
+        return 3, 3
+    return int(group["first_days"].iloc[0]), int(group["second_days"].iloc[0])

@@ -27,6 +27,13 @@ def _writer(fig):
     return write
 
 
+def error_bars(value, low, high) -> list[np.ndarray]:
+    """matplotlib's error bars (``xerr``/``yerr``) of values with 95% intervals [low, high]: the
+    distances, never negative (a bound clipped to its domain may lie a rounding error past its value)."""
+    value, low, high = (np.asarray(x, float) for x in (value, low, high))
+    return [np.maximum(value - low, 0.0), np.maximum(high - value, 0.0)]
+
+
 def plot_compare(ratings: pd.DataFrame, head_to_head: pd.DataFrame):
     """Left: each strategy's rating with its interval, per player count. Right: how often the
     row strategy finished above the column strategy, over all player counts."""
@@ -38,8 +45,8 @@ def plot_compare(ratings: pd.DataFrame, head_to_head: pd.DataFrame):
     for offset, players in zip(offsets, counts, strict=True):
         rows = ratings[ratings["players"] == players].set_index("strategy").reindex(strategies)
         y = np.arange(len(strategies)) + offset
-        left.errorbar(rows["rating"], y, xerr=[rows["rating"] - rows["rating_ci_low"],
-                                               rows["rating_ci_high"] - rows["rating"]],
+        left.errorbar(rows["rating"], y, xerr=error_bars(rows["rating"], rows["rating_ci_low"],
+                                                           rows["rating_ci_high"]),
                       fmt="o", capsize=3, label=f"{players} players")
     left.set_yticks(range(len(strategies)), strategies)
     left.invert_yaxis()
@@ -75,7 +82,7 @@ def plot_balance(per_strategy: pd.DataFrame):
         for shift, rules, color in zip((-0.2, 0.2), rule_names(per_strategy), ("tab:blue", "tab:orange"), strict=True):
             rate = rows[f"win_rate_{rules}"]
             ax.bar(x + shift, rate, width=0.4, color=color, label=rules,
-                   yerr=[rate - rows[f"win_rate_{rules}_ci_low"], rows[f"win_rate_{rules}_ci_high"] - rate],
+                   yerr=error_bars(rate, rows[f"win_rate_{rules}_ci_low"], rows[f"win_rate_{rules}_ci_high"]),
                    capsize=2)
         ax.axhline(1 / players, color="grey", lw=0.8, ls="--")
         ax.set_xticks(x, rows["strategy"], rotation=45, ha="right")
@@ -112,8 +119,8 @@ def plot_tuning(history: pd.DataFrame, result: pd.DataFrame):
         for row in check.itertuples(index=False):
             for kind, color, shift in (("default", "grey", 0.02), ("tuned", "tab:red", 0.05)):
                 rate = getattr(row, f"{kind}_win_rate")
-                ax.errorbar([end * (1 + shift)], [rate], yerr=[[rate - getattr(row, f"{kind}_ci_low")],
-                                                              [getattr(row, f"{kind}_ci_high") - rate]],
+                ax.errorbar([end * (1 + shift)], [rate], yerr=error_bars([rate], [getattr(row, f"{kind}_ci_low")],
+                                                                          [getattr(row, f"{kind}_ci_high")]),
                             fmt="o", color=color, capsize=3, label=f"{kind}, fresh games")
         ax.axhline(1 / players, color="grey", lw=0.8, ls="--")
         ax.set_title(f"{strategy}, {players} players, {variant}", fontsize="medium")

@@ -4,9 +4,10 @@ Any command hands :class:`Report` its question, the answer in plain words, its s
 (text, tables, figures) and what reproduces it; :func:`write_report` writes the page
 atomically. Nothing on the page loads from elsewhere: figures are base64 PNG (each figure is
 a PNG writer, ``write(path)``, as study.plots makes them), the style sheet is inline, there is
-no script. Tables join a value and its 95% interval (columns ``X``, ``X_ci_low``,
-``X_ci_high``) into one cell. The style reads on a phone (one column, tables scroll sideways)
-and prints (no backgrounds, tables kept whole where they fit).
+no script. The answer is a short list; tables are in words (``with_intervals``: a value and its
+95% interval, columns ``X``, ``X_ci_low``, ``X_ci_high``, in one cell; shares in percent, changes
+in percentage points). Cells and text wrap, so a page 1,200 pixels wide needs no sideways
+scrolling; it reads on a phone (tables scroll there) and prints (no backgrounds).
 """
 from __future__ import annotations
 
@@ -29,19 +30,20 @@ from ..core.output import OutputError, atomic_write
 STYLE = """
 :root { color-scheme: light; }
 body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a;
-       max-width: 60rem; margin: 0 auto; padding: 1rem; }
+       max-width: 72rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.6rem; margin: 0.2rem 0 0.8rem; }
 h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ccc; }
 .question { font-size: 1.1rem; color: #444; }
-.answer { font-size: 1.1rem; background: #eef5ee; border-left: 4px solid #2e7d32; padding: 0.6rem 1rem;
-          white-space: pre-wrap; }
+.answer { font-size: 1.1rem; background: #eef5ee; border-left: 4px solid #2e7d32; padding: 0.6rem 1rem; }
+.answer ul { margin: 0.3rem 0 0; padding-left: 1.2rem; } .answer li { margin: 0.2rem 0; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: right; white-space: nowrap; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: right; }
+th { font-weight: 600; vertical-align: bottom; }
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f3f3f3; }
 img { max-width: 100%; height: auto; }
-pre { white-space: pre; overflow-x: auto; font-size: 0.85rem; background: #f6f6f6; padding: 0.5rem; }
+pre { white-space: pre-wrap; font-size: 0.85rem; background: #f6f6f6; padding: 0.5rem; }
 dt { font-weight: 600; } dd { margin: 0 0 0.4rem 1rem; font-family: monospace; word-break: break-all; }
 @media (max-width: 40rem) { body { font-size: 15px; padding: 0.5rem; } h1 { font-size: 1.3rem; }
                             pre { font-size: 0.7rem; } }
@@ -68,7 +70,7 @@ class Report:
 
     title: str
     question: str
-    answer: str
+    answer: str | Sequence[str]  # a short list of points a designer reads in seconds (or one sentence)
     sections: list[Section] = field(default_factory=list)
     reproduce: dict = field(default_factory=dict)
 
@@ -111,25 +113,75 @@ def command_line() -> str:
     return " ".join(map(shlex.quote, words))
 
 
-def _cell(value) -> str:
+# Columns as a designer reads them: shares as percentages, changes of shares in percentage points,
+# headers in words (the --out files keep the names and the fractions).
+HEADERS = {"comeback_after_day1": "comeback after day 1", "comeback_after_day2": "comeback after day 2",
+           "shared_win_games": "joint winners", "ran_out_day_share": "days run out", "margin": "winning margin",
+           "margin_p25": "margin: a quarter at most", "margin_p50": "margin: median",
+           "margin_p75": "margin: three quarters at most", "margin_p90": "margin: 90% at most",
+           "seat1_win_rate": "seat 1 wins", "fair_win_rate": "fair share", "variant_decided_rate": "variant decided",
+           "seat1_change": "seat 1's change", "comeback_when_trailing_day1": "won after trailing on day 1",
+           "trailed_day1": "games trailing after day 1", "above_rate": "finishes above", "mean_florins": "florins",
+           "std_florins": "florins' standard deviation", "mean_ship_florins": "florins from ships",
+           "mean_majority_florins": "florins from majorities", "mean_bonus_florins": "florins from bonuses",
+           "significant": "clear", "value": "change", "variant": "rules"}
+POINTS = ("difference", "change", "improvement", "seat1_change", "seat_advantage", "value")  # changes of shares
+PERCENTS = ("shared_win_games", "seat_spread", "strategy_spread", "fair_share")
+
+
+def _kind(name: str) -> str:
+    """How a column's numbers read: "points" (a change of a share), "percent" (a share) or "number"."""
+    if name in POINTS or name.endswith("_change"):
+        return "points"
+    if (name in PERCENTS or name.endswith(("win_rate", "_share", "_rate"))
+            or name.startswith(("comeback", "win_rate"))):
+        return "percent"
+    return "number"
+
+
+def _cell(value, kind: str = "number") -> str:
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, int | np.integer):
+        return f"{value:,}"
     if isinstance(value, float | np.floating):
         if np.isnan(value):
-            return ""
-        return f"{value:,.4f}".rstrip("0").rstrip(".") if abs(value) < 1000 else f"{value:,.1f}"
+            return "n/a"
+        if kind == "percent":
+            return f"{100 * value:.1f}%"
+        if kind == "points":
+            return f"{100 * value:+.1f}".replace("-", "−")
+        return f"{value:,.2f}".rstrip("0").rstrip(".") if abs(value) < 1000 else f"{value:,.1f}"
     return str(value)
 
 
+def _bounds(frame: pd.DataFrame, column: str) -> tuple[str, str] | None:
+    """The columns holding ``column``'s 95% interval (X_ci_low, or seat1_ci_low for seat1_win_rate)."""
+    for stem in (column, column.removesuffix("_win_rate")):
+        if f"{stem}_ci_low" in frame and f"{stem}_ci_high" in frame:
+            return f"{stem}_ci_low", f"{stem}_ci_high"
+    return None
+
+
 def with_intervals(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table as text, each ``X`` beside its ``X_ci_low`` and ``X_ci_high`` as "x (low-high)"."""
+    """The table in words: headers in words, each ``X`` beside its interval as "x (low-high)", shares
+    in percent, changes of shares in percentage points, yes and no, n/a where a value does not apply."""
+    bounds = {column: _bounds(frame, column) for column in frame.columns}
+    hidden = {name for pair in bounds.values() if pair for name in pair}
     out = {}
     for column in frame.columns:
-        if column.endswith(("_ci_low", "_ci_high")) and column.rsplit("_ci_", 1)[0] in frame:
+        if column in hidden:
             continue
-        values = [_cell(v) for v in frame[column]]
-        if f"{column}_ci_low" in frame and f"{column}_ci_high" in frame:
-            values = [f"{v} ({_cell(lo)}–{_cell(hi)})" if v else v
-                      for v, lo, hi in zip(values, frame[f"{column}_ci_low"], frame[f"{column}_ci_high"], strict=True)]
-        out[column] = values
+        kind = _kind(column)
+        values = [_cell(v, kind) for v in frame[column]]
+        if bounds[column]:
+            low, high = bounds[column]
+            sep = " to " if kind == "points" else "–"
+            values = [f"{v} ({_cell(lo, kind).removesuffix('%')}{sep}{_cell(hi, kind).removesuffix('%')})"
+                      if v != "n/a" else v for v, lo, hi in zip(values, frame[low], frame[high], strict=True)]
+        header = HEADERS.get(column, column.replace("_", " ").replace("day1", "day 1").replace("day2", "day 2"))
+        numeric = pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
+        out[header + (" (points)" if kind == "points" and numeric else "")] = values
     return pd.DataFrame(out)
 
 
@@ -150,11 +202,18 @@ def _figure(write: Callable[[str], None]) -> str:
     return f"<p><img alt=\"figure\" src=\"data:image/png;base64,{data}\"></p>"
 
 
+def _answer(answer: str | Sequence[str]) -> str:
+    if isinstance(answer, str):
+        return f"<div class=\"answer\" id=\"answer\"><strong>Answer:</strong> {html.escape(answer)}</div>"
+    points = "".join(f"<li>{html.escape(point)}</li>" for point in answer)
+    return f"<div class=\"answer\" id=\"answer\"><strong>Answer:</strong><ul>{points}</ul></div>"
+
+
 def render(report: Report) -> str:
     """The page's HTML."""
     parts = [f"<h1>{html.escape(report.title)}</h1>",
              f"<p class=\"question\"><strong>Question:</strong> {html.escape(report.question)}</p>",
-             f"<div class=\"answer\" id=\"answer\"><strong>Answer:</strong> {html.escape(report.answer)}</div>"]
+             _answer(report.answer)]
     for section in report.sections:
         parts.append(f"<h2>{html.escape(section.heading)}</h2>")
         if section.text:

@@ -11,14 +11,19 @@ import numpy as np
 import pandas as pd
 
 from .metrics import (
+    RAN_OUT_NOTICEABLE,
+    changes_in_words,
     configuration_label,
-    differences_text,
-    how_the_games_went,
-    percent_with_interval,
+    margin_quantile,
+    metrics_in_words,
     strategies_text,
 )
-from .plots import _pyplot, _writer
+from .plots import _pyplot, _writer, error_bars
 from .report import Report, Section
+
+DETAILS = ["outright_wins", "shared_wins", "std_florins"]  # in --out files; the page keeps to what it answers
+AT_POINTS = ("comeback_after_day1", "comeback_after_day2", "lead_changes", "margin", "shared_win_games",
+             "ran_out_day_share")  # the metrics sweep's page shows at each point
 
 
 def win_rate_figure(frame: pd.DataFrame, label: str = "strategy"):
@@ -27,8 +32,8 @@ def win_rate_figure(frame: pd.DataFrame, label: str = "strategy"):
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(frame) + 1.4))
     y = np.arange(len(frame))
     rate = frame["win_rate"].to_numpy()
-    errors = [rate - frame["win_rate_ci_low"].to_numpy(), frame["win_rate_ci_high"].to_numpy() - rate]
-    ax.barh(y, rate, xerr=errors, color="#4c78a8", capsize=3)
+    ax.barh(y, rate, xerr=error_bars(rate, frame["win_rate_ci_low"], frame["win_rate_ci_high"]), color="#4c78a8",
+            capsize=3)
     ax.set_yticks(y, [str(v) for v in frame[label]])
     ax.invert_yaxis()
     ax.set_xlabel("win rate (a win shared by k players counts 1/k; 95% intervals)")
@@ -40,19 +45,21 @@ def metrics_figure(metrics: pd.DataFrame):
     """Per configuration: how often the leader after day 1 and after day 2 did not win, and
     the share of joint wins, with 95% intervals (a PNG writer)."""
     plt = _pyplot()
-    rows = metrics[metrics["comeback_after_day1"].notna()] if "comeback_after_day1" in metrics else metrics.iloc[:0]
+    rows = metrics[metrics["margin"].notna()] if "comeback_after_day1" in metrics else metrics.iloc[:0]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) * 3 + 1.4))
     names = (("comeback_after_day1", "comeback after day 1"), ("comeback_after_day2", "comeback after day 2"),
              ("shared_win_games", "joint winners"))
     labels, values, low, high = [], [], [], []
     for _, row in rows.iterrows():
         for column, words in names:
+            if pd.isna(row[column]):
+                continue  # a comeback the games' days leave without meaning
             labels.append(f"{words}\n{configuration_label(row)}" if len(rows) > 1 else words)
             values.append(row[column])
-            low.append(row[column] - row[f"{column}_ci_low"])
-            high.append(row[f"{column}_ci_high"] - row[column])
+            low.append(row[f"{column}_ci_low"])
+            high.append(row[f"{column}_ci_high"])
     y = np.arange(len(labels))
-    ax.barh(y, values, xerr=[low, high], color="#f58518", capsize=3)
+    ax.barh(y, values, xerr=error_bars(values, low, high), color="#f58518", capsize=3)
     ax.set_yticks(y, labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("share of games (95% intervals)")
@@ -65,12 +72,12 @@ def _metrics_section(metrics: pd.DataFrame | None, changes: pd.DataFrame | None 
     between two rule sets."""
     if metrics is None or "comeback_after_day1" not in metrics:
         return None
-    text = "\n\n".join(part for part in (how_the_games_went(metrics), differences_text(changes)) if part)
-    tables = [("Designer metrics (95% intervals)", metrics)]
+    tables = [("Designer metrics (95% intervals; n/a: the games' days leave it without meaning)",
+               metrics_in_words(metrics))]
     if changes is not None and not changes.empty:
         tables.append(("Their changes between the rules (95% intervals; paired: the same games under both)",
-                       changes))
-    return Section("How the games went", text, tables, [metrics_figure(metrics)])
+                       changes_in_words(changes)))
+    return Section("How the games went", "", tables, [metrics_figure(metrics)])
 
 
 def _best_words(strategies: pd.DataFrame) -> str:
@@ -80,22 +87,36 @@ def _best_words(strategies: pd.DataFrame) -> str:
             f"{int(best['games']):,} games)")
 
 
-def _comeback_words(metrics: pd.DataFrame | None) -> str:
-    if metrics is None or "comeback_after_day1" not in metrics or metrics["comeback_after_day1"].isna().all():
-        return ""
+def _seat_words(seats: pd.DataFrame) -> str:
+    first, fair = seats.iloc[0], 1 / len(seats)
+    return (f"Seat 1 wins {100 * first['win_rate']:.1f}% ({100 * first['win_rate_ci_low']:.1f}-"
+            f"{100 * first['win_rate_ci_high']:.1f}%); the fair share is {100 * fair:.1f}%")
+
+
+def _comeback_words(metrics: pd.DataFrame | None) -> list[str]:
+    """How the games went, in two short points (what the games' days give meaning to)."""
+    if metrics is None or "margin" not in metrics or metrics["margin"].isna().all():
+        return []
     row = metrics.iloc[0]
-    return (f" The leader after day 1 went on to win in {100 * (1 - row['comeback_after_day1']):.0f}% of games; "
-            f"the lead changed {row['lead_changes']:.2f} times a game, and the median winning margin was "
-            f"{row['margin_p50']:.0f} florins.")
+    points = []
+    if not pd.isna(row["comeback_after_day1"]):
+        points.append(f"The leader after day 1 went on to win {100 * (1 - row['comeback_after_day1']):.0f}% of games"
+                      + (f"; the lead changed {row['lead_changes']:.2f} times a game" if not pd.isna(
+                          row["lead_changes"]) else ""))
+    points.append(f"The median winning margin was {margin_quantile(row['margin_p50'])} florins")
+    share = row.get("ran_out_day_share", 0)
+    if not pd.isna(share) and share >= RAN_OUT_NOTICEABLE:
+        points.append(f"{100 * share:.0f}% of the days ran out of cards: the deck is too short for these rules")
+    return points
 
 
 def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd.DataFrame,
              metrics: pd.DataFrame | None) -> Report:
     """The main command's page."""
     players, rules = summary["players"], summary["variant"]
-    sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies)],
+    sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies.drop(columns=DETAILS))],
                         figures=[win_rate_figure(strategies)]),
-                Section("Seat advantage", tables=[("Per seat (seat 1 starts day 1)", seats)],
+                Section("Seat advantage", tables=[("Per seat (seat 1 starts day 1)", seats.drop(columns=DETAILS))],
                         figures=[win_rate_figure(seats.assign(seat=[f"seat {s}" for s in seats["seat"]]), "seat")])]
     metrics_section = _metrics_section(metrics)
     if metrics_section is not None:
@@ -104,7 +125,7 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
         title=f"{game_title}: {players} players, {rules} rules",
         question=f"How do these strategies fare at {players} players under the {rules} rules, and how do the "
                  "games go?",
-        answer=_best_words(strategies) + "." + _comeback_words(metrics),
+        answer=[_best_words(strategies), _seat_words(seats), *_comeback_words(metrics)],
         sections=sections,
         reproduce={k: summary[k] for k in ("game", "seed", "variant", "players", "seating", "deck", "games")
                    if k in summary})
@@ -115,8 +136,8 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
                  strategy_metrics: pd.DataFrame | None = None, game_name: str = "") -> Report:
     """compare's page (``figure``: its --plot figure; ``ladder``: a ladder's section;
     ``strategy_metrics``: how each strategy played, study.metrics)."""
-    best = ", ".join(f"{players} players: {group.iloc[0]['strategy']}" for players, group in
-                     strategies.groupby("players", sort=True)) if "players" in strategies else ""
+    best = [f"{players} players: {_best_words(group.sort_values('win_rate', ascending=False))}"
+            for players, group in strategies.groupby("players", sort=True)] if "players" in strategies else []
     sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies)]),
                 Section("Ratings and head to head", tables=[("Bradley-Terry ratings", ratings),
                                                              ("Head to head", head_to_head)],
@@ -128,7 +149,7 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
     sections += [s for s in (_metrics_section(metrics), ladder) if s is not None]
     return Report(title=f"{game_title}: which strategy is best?",
                   question="Which strategy is best, and by how much?",
-                  answer=f"Best win rate by player count: {best}." if best else _best_words(strategies),
+                  answer=best or [_best_words(strategies)],
                   sections=sections, reproduce=_study_reproduce(summary))
 
 
@@ -141,9 +162,38 @@ def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.Da
                         figures=[figure] if figure is not None else []),
                 Section("Seat advantage and florin sources", tables=[("Per rules", rules)])]
     sections += [s for s in (_metrics_section(metrics, changes), ladder) if s is not None]
+    sections.append(Section("The verdict in full", verdict))
     return Report(title=f"{game_title}: does {other} change the balance?",
                   question=f"Does the {other} variant change the balance against the {base} rules?",
-                  answer=verdict, sections=sections, reproduce=_study_reproduce(summary))
+                  answer=balance_points(strategies, rules, other), sections=sections,
+                  reproduce=_study_reproduce(summary))
+
+
+def _change(value: float, low: float, high: float) -> str:
+    return f"{100 * value:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f})"
+
+
+def balance_points(strategies: pd.DataFrame, rules: pd.DataFrame, other: str) -> list[str]:
+    """balance's answer in a few points, per player count: the clear changes of the strategies' win
+    rates (or none), and seat 1's change, in percentage points with 95% intervals."""
+    points = []
+    for players, rows in strategies.groupby("players", sort=True):
+        clear = rows[rows["significant"]]
+        if clear.empty:
+            widest = 100 * (rows["difference_ci_high"] - rows["difference"]).max()
+            points.append(f"{players} players: {other} changes no strategy's win rate clearly (every change within "
+                          f"its interval of 0, up to \u00b1{widest:.1f} points)")
+        else:
+            changed = "; ".join(f"{r.strategy} {_change(r.difference, r.difference_ci_low, r.difference_ci_high)}"
+                                for r in clear.itertuples(index=False))
+            points.append(f"{players} players: {other} changes {changed}")
+        seat = rules[rules["players"] == players].iloc[-1]
+        if not pd.isna(seat.get("seat1_change", np.nan)):
+            clear_seat = seat["seat1_change_ci_low"] > 0 or seat["seat1_change_ci_high"] < 0
+            points.append(f"{players} players: seat 1 "
+                          f"{_change(seat['seat1_change'], seat['seat1_change_ci_low'], seat['seat1_change_ci_high'])}"
+                          f" ({'clear' if clear_seat else 'not clear'})")
+    return points
 
 
 def _study_reproduce(summary: dict) -> dict:
@@ -166,7 +216,7 @@ def _on_curve(frame: pd.DataFrame, where: dict) -> pd.DataFrame:
 
 
 def sweep_words(strategies: pd.DataFrame, points: pd.DataFrame, metrics: pd.DataFrame | None,
-                swept: list[str]) -> str:
+                swept: list[str]) -> list[str]:
     """The sweep's answer: along each curve, the strategy whose win rate moves most from the first
     point to the last (its intervals, and how many of its paired steps are clear), seat 1's win
     rate, and how often the leader after day 1 went on to win."""
@@ -180,18 +230,19 @@ def sweep_words(strategies: pd.DataFrame, points: pd.DataFrame, metrics: pd.Data
         line = rows[rows["strategy"] == mover]
         clear = int(((line["change_ci_low"] > 0) | (line["change_ci_high"] < 0)).sum())
         seats = _on_curve(points, where).sort_values(x)
-        sentence = (f"At {at}, as {x} goes from {first_x} to {last_x}, {mover}'s win rate moves most: from "
-                    f"{percent_with_interval(line.iloc[0], 'win_rate')} to "
-                    f"{percent_with_interval(line.iloc[-1], 'win_rate')}, {clear} of {len(line) - 1} steps clear "
-                    f"(95% intervals, paired steps on the same {int(line['games'].iloc[0]):,} games a point); "
+        moved = 100 * (line["win_rate"].iloc[-1] - line["win_rate"].iloc[0])
+        sentence = (f"At {at}, as {x} goes from {first_x} to {last_x}: {mover} moves most, "
+                    f"{100 * line['win_rate'].iloc[0]:.1f}% to {100 * line['win_rate'].iloc[-1]:.1f}% "
+                    f"({moved:+.1f} points; {clear} of {len(line) - 1} paired steps clear); "
                     f"seat 1 wins {100 * seats['seat1_win_rate'].iloc[0]:.1f}% then "
                     f"{100 * seats['seat1_win_rate'].iloc[-1]:.1f}%")
         if metrics is not None and "comeback_after_day1" in metrics:
             held = 1 - _on_curve(metrics, where).sort_values(x)["comeback_after_day1"]
-            sentence += (f"; the leader after day 1 went on to win {100 * held.iloc[0]:.0f}% then "
-                         f"{100 * held.iloc[-1]:.0f}% of games")
-        sentences.append(sentence + ".")
-    return " ".join(sentences)
+            if held.notna().iloc[[0, -1]].all():
+                sentence += (f"; the leader after day 1 keeps the win {100 * held.iloc[0]:.0f}% then "
+                             f"{100 * held.iloc[-1]:.0f}%")
+        sentences.append(sentence)
+    return sentences
 
 
 def metrics_along_figure(metrics: pd.DataFrame, swept: list[str]):
@@ -223,15 +274,20 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
                      strategies)], figures=[figure]),
                 Section("Seats and spreads", tables=[("Per point (spreads: conservative 95% intervals)", points)])]
     if metrics is not None and "comeback_after_day1" in metrics:
+        shown = [c for c in ["players", *swept, "games", "days", *(f"{m}{end}" for m in AT_POINTS
+                                                                  for end in ("", "_ci_low", "_ci_high"))]
+                 if c in metrics]
         sections.append(Section(
-            "How the games went along the rule", differences_text(changes),
-            [("Designer metrics at each point (95% intervals)", metrics),
-             ("Their changes from the previous point (95% intervals; paired: the same games)", changes)],
+            "How the games went along the rule", "",
+            [("Designer metrics at each point (95% intervals; n/a: the games' days leave it without meaning)",
+              metrics[shown]),
+             ("Their changes from the previous point (95% intervals; paired: the same games)",
+              changes_in_words(changes))],
             [metrics_along_figure(metrics, swept)]))
     return Report(title=f"{game_title}: the balance along {summary['swept']}",
                   question=f"How do the win rates, the seats and the games change as {summary['swept']} varies "
                            f"(base rules {summary['base_rules']}, {summary['players']} players)?",
-                  answer=sweep_words(strategies, points, metrics, swept), sections=sections,
+                  answer=sweep_words(strategies, points, metrics, swept), sections=sections,  # one point a curve
                   reproduce={k: summary[k] for k in ("game", "seed", "base_rules", "swept", "players", "deck",
                                                      "games_per_point", "precision") if k in summary})
 
@@ -252,6 +308,6 @@ def design_page(game_title: str, summary: dict, verdict: str, remeasured: pd.Dat
     return Report(title=f"{game_title}: which rule values meet the target?",
                   question=f"Which values of the rules searched best achieve {summary['target']} at "
                            f"{summary['players']} players (base rules {summary['base_rules']})?",
-                  answer=verdict, sections=sections,
+                  answer=[line.strip() for line in verdict.splitlines() if line.strip()], sections=sections,
                   reproduce={k: summary[k] for k in ("game", "seed", "players", "base_rules", "best_rules", "trials",
                                                      "games_per_trial", "fresh_games") if k in summary})

@@ -26,7 +26,6 @@ from ..core.arguments import ConfigError, file_names, in_api, named, real, text
 from ..core.driver import SeatStrategy, canonical_rules, check_games, check_seed, check_threads
 from ..core.registry import GAMES, Game
 from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
-from ..core.stats import mean_win_margin
 from .analysis import (
     balance_tables,
     head_to_head_table,
@@ -345,7 +344,6 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
-        "mean_win_margin": ",".join(str(round(mean_win_margin(t.run), 2)) for t in tournaments),
     }
 
 

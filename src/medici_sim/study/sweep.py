@@ -27,6 +27,7 @@ from ..core import checkpoint
 from ..core.arguments import ConfigError, named, text
 from ..core.driver import canonical_rules, rule_set
 from ..core.rules import RulesError, format_value
+from ..core.stats import within
 from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
 from .metrics import CHANGE_COLUMNS, METRIC_CHANGES_TABLE, METRICS_TABLE, metric_changes, metric_row, tournament_days
@@ -264,7 +265,19 @@ def spread(rates: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[float,
     top, bottom = int(np.argmax(rates)), int(np.argmin(rates))
     value = float(rates[top] - rates[bottom])
     half = float((high[top] - rates[top]) + (rates[bottom] - low[bottom]))
-    return value, max(value - half, 0.0), value + half
+    low, high = within(value - half, value, value + half, 0.0, 1.0)
+    return value, float(low), float(high)
+
+
+def whole(point: Point) -> Tournament | None:
+    """The tournament holding all the point's games: its own, or the one it played beside the previous
+    point (the same lineups and games); None when a stop left both unfinished."""
+    return next((t for t in (point.own, point.paired) if t is not None and t.games > 0 and t.complete), None)
+
+
+def paired_whole(point: Point) -> bool:
+    """Whether the point's pair with the previous one (its paired changes) played all its games."""
+    return point.paired is not None and point.paired.games > 0 and point.paired.complete
 
 
 STRATEGY_COLUMNS = ["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "change", "change_ci_low",
@@ -279,31 +292,34 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
     chain's first point); ``points``: one row per point, seat 1's win rate, the seat spread
     and the spread of the strategies' win rates; ``metrics``: one row per point, how the games
     went (study.metrics); ``metric_changes``: each metric's change from the previous point
-    along the first rule (paired, the same games), per point after a chain's first."""
+    along the first rule (paired, the same games), per point after a chain's first. A point a stop
+    left unfinished is left out (``whole``): its figures would rest on part of its lineups."""
     per_strategy, per_point, per_metrics, changes = [], [], [], []
     for point in points:
-        if point.own.games == 0:
-            continue  # stopped before this point played
+        own = whole(point)
+        if own is None:
+            continue  # stopped before this point played all its games
         where = {"players": point.players, **{r.label: v for r, v in zip(rules, point.values, strict=True)},
                  "rules": point.rules}
-        rows = strategy_table(point.own)
+        rows = strategy_table(own)
         change = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
-        if point.paired is not None and point.paired.games > 0:
+        if paired_whole(point):
             change = _rules_change(point.paired.leader, point.paired)[0]
         per_strategy.append(pd.DataFrame({**where, "strategy": rows["strategy"], "games": rows["games"],
                                           **{c: rows[c] for c in STRATEGY_COLUMNS[1:4]},
                                           "change": change[0], "change_ci_low": change[0] - change[1],
                                           "change_ci_high": change[0] + change[1]}))
-        seat1 = [float(x[0]) for x in _win_rates(point.own.seat_stats[:1])]
+        seat1 = [float(x[0]) for x in _win_rates(own.seat_stats[:1])]
         strategies = spread(*(rows[c].to_numpy() for c in STRATEGY_COLUMNS[1:4]))
         per_metrics.append({**where, "deck": deck,
-                            **metric_row(point.own.run, point.own.game_def, tournament_days(point.own))})
-        if point.paired is not None and point.paired.games > 0:
+                            **metric_row(own.run, own.game_def, tournament_days(own))})
+        if paired_whole(point):
             swept = {r.label: v for r, v in zip(rules, point.values, strict=True)}
             changes += [{**swept, **row} for row in metric_changes(point.paired.leader, point.paired, deck)]
-        per_point.append({**where, "games": point.own.games, "seat1_win_rate": seat1[0],
-                          "seat1_ci_low": max(seat1[1], 0.0), "seat1_ci_high": min(seat1[2], 1.0),
-                          **dict(zip(POINT_COLUMNS[4:7], seat_spread(point.own), strict=True)),
+        per_point.append({**where, "games": own.games, "seat1_win_rate": seat1[0],
+                          **dict(zip(POINT_COLUMNS[2:4], map(float, within(seat1[1], seat1[0], seat1[2], 0, 1)),
+                                     strict=True)),
+                          **dict(zip(POINT_COLUMNS[4:7], seat_spread(own), strict=True)),
                           **dict(zip(POINT_COLUMNS[7:], strategies, strict=True))})
     swept_columns = [r.label for r in rules]
     return {"strategies": pd.concat(per_strategy, ignore_index=True), "points": pd.DataFrame(per_point),
@@ -313,14 +329,15 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
 
 def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, complete: bool) -> dict:
     study = sweep.study
-    played = [p.own for p in points if p.own.games > 0]
+    played = [whole(p) for p in points if whole(p) is not None]
     elapsed = sum(t.elapsed for t in tournaments)
     games = sum(t.games for t in tournaments)
     return {
         "partial": not complete, "game": study.game.name, "players": ",".join(map(str, study.counts)),
         "base_rules": ",".join(dict.fromkeys(sweep.base(n) for n in study.counts)),
         "swept": "; ".join(r.written for r in sweep.rules),
-        "points": len(points), "games_per_point": min((t.games for t in played), default=0),
+        "points": len(points), "unfinished_points": len(points) - len(played),
+        "games_per_point": min((t.games for t in played), default=0),
         "games_played": games, "precision": study.precision if study.precision is not None else "",
         **({"deck": study.decks[0].name} if study.decks[0] is not None else {}),
         "seed": study.seed, "threads": study.threads, "elapsed_seconds": round(elapsed, 3),
@@ -344,8 +361,8 @@ def run(sweep: Sweep, progress=None, stop=None, on_more=None, runner=None, compi
             t.restore(saved)
     on_batch = None if save is None else (lambda: save(conf, sweep_saved.progress(tournaments)))
     complete = play(tournaments, sweep.study, progress, stop, on_more, on_batch)
-    if not any(p.own.games for p in points):
-        return None
+    if all(whole(p) is None for p in points):
+        return None  # stopped before any point was whole: nothing to show
     deck = sweep.study.decks[0]
     return {**tables(points, sweep.rules, deck.name if deck is not None else ""),
             "summary": summary(points, tournaments, sweep, complete)}

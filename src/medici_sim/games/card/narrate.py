@@ -48,7 +48,7 @@ every table of the tool; card ids follow the deck file's rows (docs/protocol.md)
     R17), ``ranking`` (R17), ``bonus`` (per seat, R18/R19), ``bonus_rule`` (per seat:
     "R18", "R19" or null); ``totals``: per seat ``seat``, ``ship``, ``majority``,
     ``bonus``, ``day`` (their sum), ``florins`` (after the day);
-  - ``next_starter`` (days 1-2; null on day 3): ``seat``, ``fewest`` (florins),
+  - ``next_starter`` (null on the last day, the third under the rulebook): ``seat``, ``fewest`` (florins),
     ``tied`` (the seats with that many), ``drawn`` (true when a random draw among the
     tied seats decided), ``rule`` ("R21").
 
@@ -315,7 +315,7 @@ def render(data: dict) -> str:
         if day["next_starter"] is not None:
             out.append(narration.next_starter_line(day["next_starter"], day["day"], "fewest florins", "R21"))
     final = data["final"]
-    out += ["", "Final standings (R22: after the third day's scoring, the most florins win):"]
+    out += ["", f"Final standings (R22: {narration.final_scoring(len(data['days']))}, the most florins win):"]
     for row in final["standings"]:
         out.append(f"  {row['place']}. seat {row['seat']} {row['strategy']}: {row['florins']} florins "
                    f"(ships {row['ship']}, majorities {row['majority']}, bonuses {row['bonus']})")

@@ -49,7 +49,7 @@ card; 35: gold).
     ``good``, ``levels`` (per seat), ``ranking`` (C15), ``bonus`` (per seat, C16);
     ``totals``: per seat ``seat``, ``ship``, ``majority``, ``bonus``, ``day``, ``money``
     (after the day);
-  - ``next_starter`` (days 1-2; null on day 3): ``seat``, ``fewest`` (florins), ``tied``
+  - ``next_starter`` (null on the last day, the third under the rulebook): ``seat``, ``fewest`` (florins), ``tied``
     (the seats with that many), ``drawn`` (a random draw among them decided), ``rule``
     ("C6").
 
@@ -295,7 +295,7 @@ def render(data: dict) -> str:
         if day["next_starter"] is not None:
             out.append(narration.next_starter_line(day["next_starter"], day["day"], "least money", "C6"))
     final = data["final"]
-    out += ["", "Final standings (C18: after the third day's scoring, the most money wins):"]
+    out += ["", f"Final standings (C18: {narration.final_scoring(len(data['days']))}, the most money wins):"]
     for row in final["standings"]:
         out.append(f"  {row['place']}. seat {row['seat']} {row['strategy']}: {row['money']} florins (earned: ships "
                    f"{row['ship']}, majorities {row['majority']}, bonuses {row['bonus']}; spent {row['spent']} on "
