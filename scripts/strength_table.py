@@ -23,7 +23,6 @@ standard error, and each one's games per second, measured back to back.
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
@@ -31,6 +30,7 @@ import numpy as np
 
 import medici_sim.games  # noqa: F401  (registers the games)
 from medici_sim.api import RunRequest
+from medici_sim.cli.script_options import Parser, count, number
 from medici_sim.core import registry
 from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
 from medici_sim.core.driver import Kernel
@@ -128,18 +128,17 @@ def paired(game: str, players: int, first: str, second: str, games: int, start: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(registry.GAMES), help="the game")
     parser.add_argument("--players", help="player counts: 4, 3,4,5 or all [default: all; with --pair 4]")
-    parser.add_argument("--scale", type=float, default=1.0, help="games per level, times this")
+    parser.add_argument("--scale", type=number(0, MAX_SCALE, above=True), default=1.0,
+                        help="games per level, times this")
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
-    parser.add_argument("--games", type=int, default=200, help="with --pair: games each")
-    parser.add_argument("--first", type=int, default=0, help="with --pair: the first game's index")
+    parser.add_argument("--games", type=count(2, 10**9), default=200, help="with --pair: games each")
+    parser.add_argument("--first", type=count(0, 10**15), default=0, help="with --pair: the first game's index")
     parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
     parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
     args = parser.parse_args()
-    if not 0 < args.scale <= MAX_SCALE or args.games < 2 or args.first < 0:
-        parser.error(f"--scale must be above 0 and at most {MAX_SCALE}, --games at least 2 and --first at least 0")
     try:
         counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
     except ValueError as error:
@@ -148,8 +147,7 @@ def main() -> None:
         try:
             print(saved_path(args.game).read_text(), end="")
         except OSError as exc:
-            parser.exit(2, f"strength_table.py: error: --saved: cannot read {saved_path(args.game)} "
-                           f"({exc.strerror or exc})\n")
+            parser.error(f"--saved: cannot read {saved_path(args.game)} ({exc.strerror or exc})")
         return
     if args.pair:
         for players in counts:
@@ -166,7 +164,7 @@ def main() -> None:
         if args.save:
             atomic_write(saved_path(args.game), lambda temporary: Path(temporary).write_text(text + "\n"), "--save")
     except OutputError as error:
-        parser.exit(2, f"strength_table.py: error: {error}\n")
+        parser.error(str(error))
 
 
 if __name__ == "__main__":
