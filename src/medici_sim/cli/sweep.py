@@ -37,7 +37,7 @@ from .common import (
     rules_option,
     wide_option,
 )
-from .signals import interrupted_code, interruptible
+from .signals import interrupted_code, interrupted_word, interruptible
 from .tables import print_table
 
 SWEEP_TABLES = ["strategies", "points", METRICS_TABLE, METRIC_CHANGES_TABLE]
@@ -129,26 +129,46 @@ def _play(options: dict, request, table_names: list[str], play):
              else sweeps.planned_games(sweeps.plan(question)[1], question.study.games))
     bar = progress_bar(total, options["quiet"])
     notice = CompileNotice(options["quiet"])
+    kept: list[dict] = []  # the progress last saved (or that would have been)
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
         try:
             with interruptible() as stop:
                 watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
-                              compiling=notice, on_batch=save(files.checkpoint_target, command))
+                              compiling=notice, on_batch=save(files.checkpoint_target, command, kept))
                 report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
             if bar:
                 bar.close()
     if report is None:
+        if command == "design" and kept:
+            design_stopped(question, len(kept[-1]["trials"]), files.checkpoint_target)
         nothing_played()
     return files, report
 
 
-def save(path: str | None, command: str):
-    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no checkpoints)."""
-    if path is None:
+def design_stopped(question, trials: int, path: str | None) -> None:
+    """A design stopped after some trials (no answer yet: the answer comes from fresh games after
+    the search): one line saying what is kept, and the signal's exit code."""
+    where = (f"saved in {path}; --resume {path} continues" if path else
+             "not saved (--checkpoint FILE keeps them)")
+    click.echo(f"medici-sim: {interrupted_word()} after {trials} of {question.trials} trials, before the answer; "
+               f"the trials are {where}", err=True)
+    sys.exit(interrupted_code())
+
+
+def save(path: str | None, command: str, kept: list[dict]):
+    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no
+    checkpoints), design's progress kept in ``kept`` (the trials an interruption leaves)."""
+    if path is None and command != "design":
         return None
-    return lambda configuration, progress: checkpoint.save(path, command, configuration, progress)
+
+    def on_batch(configuration: dict, progress: dict) -> None:
+        if path is not None:
+            checkpoint.save(path, command, configuration, progress)
+        kept[:] = [progress]
+
+    return on_batch
 
 
 def _request(options: dict, kind: type, **more):
