@@ -23,6 +23,7 @@ from ..study.analysis import change_numbers
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, differences_text, how_the_games_went
 from ..study.sweep import RANGE_SYNTAX
 from .common import (
+    NEEDS_ANALYSIS,
     Command,
     CompileNotice,
     GameChoice,
@@ -35,6 +36,7 @@ from .common import (
     nothing_played,
     progress_bar,
     rules_option,
+    shorter_hint,
     wide_option,
 )
 from .signals import interrupted_code, interrupted_word, interruptible
@@ -70,7 +72,7 @@ def _options(command: str):
                           "holds the first table, the others go beside it as FILE-<table>.EXT."),
         click.option("--report", "report_path", default=None, metavar="FILE.html",
                      help="Write one self-contained HTML page: the question and the answer, the tables with "
-                          "their intervals and the figures, and what reproduces it."),
+                          "their intervals and the figures, and what reproduces it." + NEEDS_ANALYSIS),
         click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
@@ -93,7 +95,8 @@ def _options(command: str):
                          help="Play batches of --games at every point until every win rate's 95% half-width is "
                               "below this (every point keeps the same games)."),
             click.option("--plot", "plot_path", default=None,
-                         help="Draw the win rates along the first rule, with their bands, as a PNG figure."),
+                         help="Draw the win rates along the first rule, with their bands, as a PNG figure."
+                              + NEEDS_ANALYSIS),
         ]
     else:
         options += [
@@ -127,7 +130,10 @@ def _play(options: dict, request, table_names: list[str], play):
     files.check(table_names)
     total = (question.planned_games() if isinstance(request, DesignRequest)
              else sweeps.planned_games(sweeps.plan(question)[1], question.study.games))
-    bar = progress_bar(total, options["quiet"])
+    hint = ("fewer --trials or --games" if command == "design" else
+            "fewer --games, fewer points (a larger :STEP) or player counts")
+    study = question.sweep.study if command == "design" else question.study
+    bar = progress_bar(total, options["quiet"], shorter=shorter_hint(hint, [s.name for s in study.strategies]))
     notice = CompileNotice(options["quiet"])
     kept: list[dict] = []  # the progress last saved (or that would have been)
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
@@ -287,7 +293,8 @@ def sweep(**options):
 @_options("design")
 def design(**options):
     """Which rule values best meet a target: optuna's search over the --rule ranges, then the
-    best values and the base rules measured again on fresh games, with paired 95% intervals."""
+    best values and the base rules measured again on fresh games, with paired 95% intervals.
+    Needs optuna: pip install "medici-sim[design]"."""
     request = _request(options, DesignRequest, target=options["target"], trials=options["trials"],
                        fresh_games=options["fresh_games"])
     files, report = _play(options, request, DESIGN_TABLES, play_design)
