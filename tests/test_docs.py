@@ -181,6 +181,8 @@ def test_the_help_names_the_extras_an_option_needs():
         for param in command.params:
             if param.name in ("report_path", "plot_path"):
                 assert 'pip install "medici-sim[analysis]"' in param.help, (name, param.name)
+            if param.name == "out_path":
+                assert 'pip install "medici-sim[parquet]"' in param.help, name
     assert 'pip install "medici-sim[design]"' in cli.commands["design"].help
     out = next(p for p in cli.params if p.name == "out_path").help
     assert all(f"FILE-{table}.EXT" in out for table in TABLES[1:]), out

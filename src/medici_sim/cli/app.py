@@ -65,7 +65,7 @@ def _help() -> str:
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
                    "table at FILE, the per-strategy table, how the games went (the designer metrics) and the "
                    "summary beside it as FILE-strategies.EXT, FILE-metrics.EXT and FILE-summary.EXT; JSON: all "
-                   "in one file.")
+                   "in one file." + common.NEEDS_PARQUET)
 @click.option("--report", "report_path", default=None, metavar="FILE.html",
               help="Write one self-contained page answering the run: the answer in words, tables with "
                    "intervals, figures, and how to reproduce it." + common.NEEDS_ANALYSIS)

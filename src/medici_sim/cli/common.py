@@ -41,6 +41,7 @@ USER_ERRORS = (ConfigError, OutputError, PluginError, AnalysisDependencyError, C
                UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
 NEEDS_ANALYSIS = " Needs matplotlib: pip install \"medici-sim[analysis]\"."  # --report's and --plot's help
+NEEDS_PARQUET = " Parquet needs pyarrow: pip install \"medici-sim[parquet]\"."  # --out's help
 TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where it cannot be known (a pipe)
 
 

@@ -35,6 +35,7 @@ from ..study.metrics import (
 from ..study.studies import Study
 from .common import (
     NEEDS_ANALYSIS,
+    NEEDS_PARQUET,
     Command,
     CompileNotice,
     GameChoice,
@@ -91,7 +92,8 @@ def study_options(command_name: str):
                           "many decks each finding holds."),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
-                          "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
+                          "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."
+                          + NEEDS_PARQUET),
         click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure." + NEEDS_ANALYSIS),
         click.option("--ladder", is_flag=True,
                      help="Ask the question at every level of play (random, the heuristics, tuned, search at two "

@@ -24,6 +24,7 @@ from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, differences_tex
 from ..study.sweep import RANGE_SYNTAX
 from .common import (
     NEEDS_ANALYSIS,
+    NEEDS_PARQUET,
     Command,
     CompileNotice,
     GameChoice,
@@ -69,7 +70,7 @@ def _options(command: str):
         deck_option(),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or FILE.parquet "
-                          "holds the first table, the others go beside it as FILE-<table>.EXT."),
+                          "holds the first table, the others go beside it as FILE-<table>.EXT." + NEEDS_PARQUET),
         click.option("--report", "report_path", default=None, metavar="FILE.html",
                      help="Write one self-contained HTML page: the question and the answer, the tables with "
                           "their intervals and the figures, and what reproduces it." + NEEDS_ANALYSIS),

@@ -24,6 +24,7 @@ from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
 from .common import (
     NEEDS_ANALYSIS,
+    NEEDS_PARQUET,
     Command,
     CompileNotice,
     RunFiles,
@@ -118,7 +119,8 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
 @click.option("--out", "out_path", default=None,
               help="Write the tables (tuned, history: every evaluation, rounds, cross_check, metrics and "
                    "metric_changes: how the fresh games went): FILE.json holds them all and the summary (and is "
-                   "what balance --tuned reads); FILE.csv or FILE.parquet the first, the others beside it.")
+                   "what balance --tuned reads); FILE.csv or FILE.parquet the first, the others beside it."
+                   + NEEDS_PARQUET)
 @click.option("--plot", "plot_path", default=None, help="Draw the convergence as a PNG figure." + NEEDS_ANALYSIS)
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies.")
 @click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
