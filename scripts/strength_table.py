@@ -64,11 +64,15 @@ def levels(game: str, players: int) -> list[tuple[str, str]]:
     return out
 
 
-def kernel(game: str, players: int, spec: str, games: int) -> Kernel:
-    """One seat of ``spec`` (slot 0) among experts, rotated, one thread; compiled."""
+def seat_config(game: str, players: int, spec: str, games: int):
+    """The run of one seat of ``spec`` (slot 0) among experts, rotated, one thread (ConfigError: a bad spec)."""
     lineup = ",".join([spec] + [OPPONENT] * (players - 1))
-    config = RunRequest(games, game, players, lineup, seating="rotate", seed=SEED, threads=1).config()
-    ready = Kernel(config)
+    return RunRequest(games, game, players, lineup, seating="rotate", seed=SEED, threads=1).config()
+
+
+def kernel(game: str, players: int, spec: str, games: int) -> Kernel:
+    """``seat_config``'s kernel, compiled."""
+    ready = Kernel(seat_config(game, players, spec, games))
     ready.warm_up()
     return ready
 
@@ -150,11 +154,14 @@ def main() -> None:
             parser.error(f"--saved: cannot read {saved_path(args.game)} ({exc.strerror or exc})")
         return
     if args.pair:
+        try:  # each spec at each player count, before anything compiles or plays
+            for players in counts:
+                for spec in args.pair:
+                    seat_config(args.game, players, spec, 1)
+        except ValueError as error:  # a strategy spec that names none
+            parser.refuse("--pair", str(error))
         for players in counts:
-            try:
-                print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
-            except ValueError as error:  # a strategy spec that names none
-                parser.error(str(error))
+            print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
         return
     try:  # the saved table's file is checked before the games, written whole or not at all after them
         if args.save:

@@ -85,6 +85,7 @@ BAD_OPTIONS = [
     ("scripts/strength_table.py", ["card", "--games", "1"], "--games"),
     ("scripts/strength_table.py", ["card", "--first", "-1"], "--first"),
     ("scripts/strength_table.py", ["card", "--players", "9"], "--players"),
+    ("scripts/strength_table.py", ["card", "--pair", "strong", "nope"], "--pair"),
     ("scripts/ship_tuned.py", ["no-such-file.json", "out.json"], "tune_out"),
     ("scripts/tuning_gains.py", ["chess"], "game"),
     ("scripts/metrics_tables.py", ["everything"], "what"),
