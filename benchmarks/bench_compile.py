@@ -11,7 +11,6 @@ that these figures make (rounded); paste it there when the compile time changes.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import subprocess
@@ -20,15 +19,20 @@ import tempfile
 import time
 
 import medici_sim.games  # noqa: F401  the games register themselves
+from medici_sim.cli.script_options import Parser
 from medici_sim.core.registry import GAMES, get_game
 
+SETS = ("fewest", "expert", "every heuristic", "search")
 
-def cpu_seconds(game: str, strategies: str) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of a cold first run of ``strategies`` (one per seat)."""
+
+def cpu_seconds(game: str, strategies: str, warm: bool = False) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of a cold first run of ``strategies`` (one per seat); ``warm``:
+    from the cache and kernels as they are (nothing compiled: the script checked, not measured)."""
     players = max(len(strategies.split(",")), get_game(game).min_players)
-    env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}
+    env = {k: v for k, v in os.environ.items() if warm or k != "MEDICI_SIM_KERNEL"}
     with tempfile.TemporaryDirectory(prefix="medici-sim-cold-") as cache:
-        env["NUMBA_CACHE_DIR"] = cache
+        if not warm:
+            env["NUMBA_CACHE_DIR"] = cache
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
         subprocess.run([sys.executable, "-m", "medici_sim", "--game", game, "--players", str(players),
@@ -40,8 +44,12 @@ def cpu_seconds(game: str, strategies: str) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(__doc__)
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="the game(s) to measure [all]")
+    parser.add_argument("--set", dest="sets", choices=SETS, action="append",
+                        help="the sets of strategies to time [all; compile_seconds needs all]")
+    parser.add_argument("--warm", action="store_true", help="use the kernels already cached: checks the script, "
+                                                            "measures no compilation")
     args = parser.parse_args()
     found = {}
     print(f"{'game':8} {'strategies':48} {'CPU s':>7} {'wall s':>7}")
@@ -49,12 +57,15 @@ def main() -> None:
         heuristics = [s for s in get_game(name).built_ins if s != "search"]
         sets = {"fewest": "random", "expert": "expert", "every heuristic": ",".join(heuristics), "search": "search"}
         seconds = {}
-        for label, strategies in sets.items():
-            seconds[label], wall = cpu_seconds(name, strategies)
-            print(f"{name:8} {strategies:48} {seconds[label]:>7.1f} {wall:>7.1f}", flush=True)
+        for label in args.sets or SETS:
+            seconds[label], wall = cpu_seconds(name, sets[label], args.warm)
+            print(f"{name:8} {sets[label]:48} {seconds[label]:>7.1f} {wall:>7.1f}", flush=True)
+        if len(seconds) < len(SETS) or args.warm:
+            continue
         low, high = sorted((seconds["fewest"], seconds["expert"], seconds["every heuristic"]))[::2]
         found[name] = ((round(low), round(high)), round(seconds["search"]))
-    print("\ncompile_seconds per game: " + "; ".join(f"{name}: {value!r}" for name, value in found.items()))
+    if found:
+        print("\ncompile_seconds per game: " + "; ".join(f"{name}: {value!r}" for name, value in found.items()))
 
 
 if __name__ == "__main__":

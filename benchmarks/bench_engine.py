@@ -14,7 +14,6 @@ Each speed is the best of --repeat runs, with one thread and with all cores.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import time
 
 import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.script_options import Parser, count
 from medici_sim.core.driver import RunConfig, simulate
 from medici_sim.core.registry import GAMES, get_game
 
@@ -60,15 +60,17 @@ def first_game_seconds(game: str, cache_dir: str | None) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="100,000 games, one run each")
+    parser = Parser(__doc__)
+    parser.add_argument("--games", type=count(), help="games a run [1,000,000; --quick 100,000]")
+    parser.add_argument("--repeat", type=count(1, 1000), help="runs of each row, the best counts [3; --quick 1]")
+    parser.add_argument("--quick", action="store_true", help="fewer games and runs by default: 100,000 games, one run")
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="the game(s) to measure [all]")
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurements")
     args = parser.parse_args()
-    if args.quick:
-        args.games, args.repeat = 100_000, 1
+    if args.games is None:
+        args.games = 100_000 if args.quick else 1_000_000
+    if args.repeat is None:
+        args.repeat = 1 if args.quick else 3
     cores = os.cpu_count() or 1
     start = time.perf_counter()
     print(f"games/s after compilation, best of {args.repeat} runs of {args.games:,} games; {cores} cores")

@@ -25,7 +25,6 @@
 """
 from __future__ import annotations
 
-import argparse
 import os
 import time
 
@@ -33,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.script_options import Parser, check_players, count, counts, seed
 from medici_sim.core.driver import Kernel, RunConfig, simulate
 from medici_sim.core.registry import MAX_PARAMS, get_game
 from medici_sim.core.stats import Z95, paired_difference, strategy_frame
@@ -44,6 +44,7 @@ from medici_sim.games.classic.rules import HOLDS
 from medici_sim.games.classic.strategies import search as classic_search
 
 SETTINGS = {"card": (2, 4), "classic": (3, 4)}
+MAX_ROLLOUTS = 100_000  # search's rollouts parameter at most (core.rollout)
 HEADER = (f"{'game':8} {'against':>9} {'players':>7} {'rollouts':>8} {'games':>7} {'search':>8} {'95% interval':>16} "
           f"{'other':>8} {'SE diff':>8} {'games/s':>9} {'per core':>9}")
 
@@ -55,6 +56,11 @@ def config(game: str, players: int, spec: str, games: int, threads: int, seed: i
                      kernel_strategies=(*get_game(game).built_ins, "search"))
 
 
+def in_errors(difference: float, se: float) -> float:
+    """A difference in standard errors (nan where a few games all ended alike: no error to measure)."""
+    return difference / se if se > 0 else float("nan")
+
+
 def strength_row(game: str, players: int, budget: int, games: int, threads: int, seed: int,
                  other: str = "expert") -> None:
     spec = ",".join([f"search:rollouts={budget}"] + [other] * (players - 1))
@@ -63,7 +69,7 @@ def strength_row(game: str, players: int, budget: int, games: int, threads: int,
     label = f"search:rollouts={budget}" if f"search:rollouts={budget}" in table.index else "search"
     search, expert = table.loc[label], table.loc[other]
     difference, _, high = paired_difference(result.totals, [0], range(1, players))  # slot 0 is search
-    edge = difference / ((high - difference) / Z95)
+    edge = in_errors(difference, (high - difference) / Z95)
     print(f"{game:8} {other:>9} {players:>7} {budget:>8} {games:>7} {search.win_rate:>8.3f} "
           f"[{search.win_rate_ci_low:.3f}, {search.win_rate_ci_high:.3f}] {expert.win_rate:>8.3f} {edge:>8.1f} "
           f"{result.games_per_second:>9.1f} {result.games_per_second / threads:>9.1f}", flush=True)
@@ -78,13 +84,13 @@ def strong_row(game: str, players: int, games: int, threads: int, seed: int) -> 
         rows[spec] = (row.win_rate, (row.win_rate_ci_high - row.win_rate) / Z95, n, result.games_per_second)
     (strong, s_se, s_n, s_speed), (search, r_se, r_n, r_speed) = rows.values()
     print(f"{game:8} {players:>7} {strong:>7.3f} ({s_n:>6}) {search:>7.3f} ({r_n:>6}) "
-          f"{(strong - search) / np.hypot(s_se, r_se):>8.1f} {s_speed:>9.0f} {r_speed:>9.1f} {s_speed / r_speed:>6.0f}",
-          flush=True)
+          f"{in_errors(strong - search, np.hypot(s_se, r_se)):>8.1f} {s_speed:>9.0f} {r_speed:>9.1f} "
+          f"{s_speed / r_speed:>6.0f}", flush=True)
 
 
 # -- speed ------------------------------------------------------------------------------------------
 
-@njit
+@njit(cache=True)
 def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, repeats):
     """Start a card game, reveal its first card (R9: obligatory) and search seat 0's first
     decision (reveal another or stop) ``repeats`` times: 2 x rollouts x repeats whole games."""
@@ -101,7 +107,7 @@ def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, pa
     return chosen
 
 
-@njit
+@njit(cache=True)
 def classic_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, repeats):
     """Start a classic game, deal the first auction's first card (C8) and search the
     auctioneer's first draw decision ``repeats`` times: 2 x rollouts x repeats whole games."""
@@ -144,19 +150,25 @@ def policy_games_per_second(game: str, players: int, games: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(__doc__)
     parser.add_argument("--game", choices=sorted(SETTINGS), action="append", help="the game(s) to measure [both]")
-    parser.add_argument("--budgets", default="8,32,128", help="rollouts per action, comma-separated")
-    parser.add_argument("--games", type=int, default=1000, help="games per setting (a budget of 128 plays a quarter)")
-    parser.add_argument("--players", type=int, action="append", help="player counts [card 2 and 4, classic 3 and 4]")
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budgets", type=counts(1, MAX_ROLLOUTS), default=[8, 32, 128],
+                        help="rollouts per action, comma-separated [8,32,128]")
+    parser.add_argument("--games", type=count(1, 10**9), default=1000,
+                        help="games per setting (a budget of 128 plays a quarter)")
+    parser.add_argument("--players", type=count(), action="append",
+                        help="player counts [card 2 and 4, classic 3 and 4]")
+    parser.add_argument("--threads", type=count(1, 1024), default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=seed, default=1)
+    parser.add_argument("--speed-games", type=count(1, 10**9), default=20_000,
+                        help="the policy's games in the speed table [20,000]")
     parser.add_argument("--speed-only", action="store_true", help="skip the strength table")
     parser.add_argument("--ceiling", action="store_true", help="search (default budget) against each heuristic")
     parser.add_argument("--strong", action="store_true", help="strong against search@32, each among experts")
     args = parser.parse_args()
-    budgets = [int(b) for b in args.budgets.split(",")]
+    budgets = args.budgets
     games = args.game or sorted(SETTINGS)
+    check_players(parser, args.players, games)
     start = time.perf_counter()
     if args.strong:
         print(f"strong and search:rollouts=32 at one seat, expert at the others, seats rotated; {args.threads} threads")
@@ -188,7 +200,7 @@ def main() -> None:
     for game in games:
         for players in args.players or SETTINGS[game]:
             rollouts = rollouts_per_second(game, players, 64, 20)
-            alone = policy_games_per_second(game, players, 20_000)
+            alone = policy_games_per_second(game, players, args.speed_games)
             print(f"{game:8} {players:>7} {rollouts:>11,.0f} {alone:>15,.0f} {rollouts / alone:>6.2f}", flush=True)
     print(f"(took {time.perf_counter() - start:.0f} s)")
 

@@ -9,7 +9,6 @@ the number of games.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -17,6 +16,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from medici_sim.cli.script_options import Parser, check_players, count
 
 
 def soak(games: int, players: int) -> tuple[float, float, float]:
@@ -36,10 +37,11 @@ def soak(games: int, players: int) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, nargs="+", default=[1_000_000, 10_000_000, 100_000_000])
-    parser.add_argument("--players", type=int, default=4)
+    parser = Parser(__doc__)
+    parser.add_argument("--games", type=count(), nargs="+", default=[1_000_000, 10_000_000, 100_000_000])
+    parser.add_argument("--players", type=count(), default=4)
     args = parser.parse_args()
+    check_players(parser, [args.players], ["card"])  # medici-sim's default game
     print(f"random strategy, {args.players} players, {os.cpu_count()} cores")
     print(f"{'games':>13} {'wall s':>9} {'games/s':>11} {'peak RSS MiB':>13}")
     for games in args.games:

@@ -14,7 +14,6 @@ games a second than the C loop.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -27,7 +26,8 @@ import numpy as np
 
 import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.common import load_game_deck, parse_strategies
-from medici_sim.core.accounting import N_COMMON_STATS
+from medici_sim.cli.script_options import Parser, check_players, count, seed
+from medici_sim.core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, RUN_WIN_MARGIN, STAT_BONUS
 from medici_sim.core.driver import Kernel, RunConfig
 from medici_sim.core.registry import get_game
 
@@ -59,6 +59,18 @@ def run_c(program: list[str], players: int, games: int, seed: int) -> tuple[floa
     return seconds, seat, run
 
 
+def c_loop_totals(totals, c_columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's totals that a C loop computes too, (per seat, run), in the C loop's order:
+    the common per-seat columns up to the florin sources and the game's own columns after them
+    (``c_columns`` in all: the classic game's, C21), and the run's games, winning margin and
+    game counters. The designer metrics between them (accounting's STAT_TRAILED_DAY1.., the run's
+    RUN_SHARED_WIN_GAMES..) came after the C loops were written: the engine's alone."""
+    common = STAT_BONUS + 1
+    seat = np.concatenate([totals.seat[:, :common], totals.seat[:, N_COMMON_STATS:N_COMMON_STATS + c_columns - common]],
+                          axis=1)
+    return seat, np.concatenate([totals.run[[RUN_GAMES, RUN_WIN_MARGIN]], totals.run[N_COMMON_RUN_STATS:]])
+
+
 def engine_seconds(kernel: Kernel, games: int) -> float:
     """CPU seconds of the engine's kernel playing ``games`` games on this thread."""
     began = time.thread_time()
@@ -76,9 +88,8 @@ def compare(game: str, players: int, games: int, repeat: int, seed: int) -> None
         check = min(games, 100_000)
         _, seat, run = run_c(program, players, check, seed)
         totals = kernel.play(0, check)
-        # the C loops keep the common per-seat columns, the classic one its own too (C21), and the run counters
-        if not (np.array_equal(seat, totals.seat[:, :seat.shape[1]]) and seat.shape[1] >= N_COMMON_STATS
-                and np.array_equal(run, totals.run)):
+        engine_seat, engine_run = c_loop_totals(totals, seat.shape[1])
+        if not (np.array_equal(seat, engine_seat) and np.array_equal(run, engine_run)):
             sys.exit(f"bench_versus_c: the {game} C loop and the engine played different games; nothing timed")
         c_best = engine_best = float("inf")
         for _ in range(repeat):
@@ -89,13 +100,14 @@ def compare(game: str, players: int, games: int, repeat: int, seed: int) -> None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(__doc__)
     parser.add_argument("--game", choices=("card", "classic"), action="append", help="the game(s) to measure [both]")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=count(), default=4)
+    parser.add_argument("--games", type=count(1, 10**10), default=1_000_000)
+    parser.add_argument("--repeat", type=count(1, 1000), default=5)
+    parser.add_argument("--seed", type=seed, default=0)
     args = parser.parse_args()
+    check_players(parser, [args.players], args.game or ("card", "classic"))
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})  # this process, its threads and the C programs it starts: one core
     print(f"random at every seat, {args.games:,} games, best of {args.repeat}, games/s on one core (CPU {core}); "

@@ -85,15 +85,23 @@ def fail(message: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="card")
+    from medici_sim.cli.script_options import Parser, check_players, count, number
+
+    parser = Parser(__doc__)
+    parser.add_argument("--game", choices=("card", "classic"), default="card")
     parser.add_argument("--strategies", default="expert")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--chunk", type=int, default=20_000, help="games a kernel call (fewer for search: slow games)")
+    parser.add_argument("--players", type=count(), default=4)
+    parser.add_argument("--seconds", type=number(0, 3600, above=True), default=5.0)
+    parser.add_argument("--top", type=count(), default=25)
+    parser.add_argument("--chunk", type=count(1, 10**8), default=20_000,
+                        help="games a kernel call (fewer for search: slow games)")
     parser.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    check_players(parser, [args.players], [args.game])
+    try:
+        make_kernel(args)
+    except ValueError as exc:  # a strategy list that names none, or not one a seat
+        parser.refuse("--strategies", str(exc))
     for tool in ("perf", "nm"):
         if shutil.which(tool) is None:
             fail(f"`{tool}` is not installed")
@@ -147,8 +155,8 @@ def main() -> None:
     total = sum(counts.values())
     print(f"{total:,} samples over {args.seconds:g} s: {args.strategies} at {args.players} players "
           f"(self time of each function as compiled, callees inlined into it included)")
-    for name, count in counts.most_common(args.top):
-        print(f"{100 * count / total:6.1f}%  {name}")
+    for name, samples_in in counts.most_common(args.top):
+        print(f"{100 * samples_in / total:6.1f}%  {name}")
 
 
 if __name__ == "__main__":

@@ -129,12 +129,17 @@ def unmarked_console_blocks(path: Path) -> list[int]:
     return lines
 
 
+COMPILE_NOTICE = "medici-sim: compiling the "  # core.compiling.notice_text's first words
+
+
 def normalise(output: str, scratch_paths: tuple[str, ...]) -> str:
-    """What a reader may compare: no machine's paths, no timings, no trailing blanks."""
+    """What a reader may compare: no machine's paths, no timings, no trailing blanks, no compile
+    notice (said on stderr only when this machine's cache lacks the kernel)."""
     for path in (*scratch_paths, str(ROOT)):
         output = output.replace(path, ".")
     output = VARYING_ROW.sub(lambda m: m.group(1) + MASKED, output)
-    return "\n".join(line.rstrip() for line in output.split("\n")).strip("\n")
+    return "\n".join(line.rstrip() for line in output.split("\n")
+                     if not line.startswith(COMPILE_NOTICE)).strip("\n")
 
 
 def run_output(block: Block) -> str:

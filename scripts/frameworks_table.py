@@ -11,7 +11,6 @@ its 95% interval (1.96 standard errors of the per-game values) over the games it
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -19,6 +18,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import medici_sim.openspiel  # noqa: F401
+from medici_sim.cli.script_options import Parser, count
 from medici_sim.core.driver import Kernel
 from medici_sim.core.specs import run_config
 from medici_sim.frameworks.spiel import PolicyRolloutEvaluator, play_with_bot, win_credit
@@ -122,11 +122,11 @@ def step_speed(steps: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mcts-games", type=int, default=30)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--simulations", type=int, default=16)
-    parser.add_argument("--rollouts", type=int, default=8)
+    parser = Parser(__doc__.splitlines()[0])
+    parser.add_argument("--mcts-games", type=count(2, 10**6), default=30)
+    parser.add_argument("--games", type=count(2, 10**9), default=1000)
+    parser.add_argument("--simulations", type=count(1, 10**6), default=16)
+    parser.add_argument("--rollouts", type=count(1, 100_000), default=8)
     parser.add_argument("--game", choices=GAMES, help="one game only (default: both)")
     parser.add_argument("--mcts-rollouts", choices=("random", OPPONENT, "both"), default="both")
     parser.add_argument("--step-speed", action="store_true")

@@ -8,11 +8,11 @@ credit (R22, C18) and florins. Needs the rl extra.
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
+from medici_sim.cli.script_options import Parser, count, number
 from medici_sim.frameworks.spiel import win_credit
 from medici_sim.pettingzoo import seat_env
 
@@ -57,14 +57,17 @@ def measured(env, weights, episodes: int, first_seed: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="card")
+    parser = Parser(__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("card", "classic"), default="card")
     parser.add_argument("--opponents", default="expert")
-    parser.add_argument("--minutes", type=float, default=3.0)
-    parser.add_argument("--evaluate", type=int, default=1000)
-    parser.add_argument("--rate", type=float, default=0.001)
+    parser.add_argument("--minutes", type=number(0, 10**6, above=True), default=3.0)
+    parser.add_argument("--evaluate", type=count(2, 10**9), default=1000, help="games measured before and after")
+    parser.add_argument("--rate", type=number(0, 10**6, above=True), default=0.001)
     args = parser.parse_args()
-    env = seat_env(game=args.game, players=4, seat=0, opponents=args.opponents, returns="florins")
+    try:
+        env = seat_env(game=args.game, players=4, seat=0, opponents=args.opponents, returns="florins")
+    except ValueError as exc:  # opponents that name no strategy
+        parser.refuse("--opponents", str(exc))
     observation, _ = env.reset(seed=0)
     weights = np.zeros((env.action_space.n, len(features(observation))))
     untrained = measured(env, weights, args.evaluate, 10**6)  # all-zero weights: uniform over the legal actions

@@ -13,7 +13,6 @@ without playing again.
 """
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import tempfile
@@ -101,7 +100,9 @@ def ladder_table(saved: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from medici_sim.cli.script_options import Parser
+
+    parser = Parser(__doc__.splitlines()[0])
     parser.add_argument("what", choices=("measure", "metrics", "ladder"))
     what = parser.parse_args().what
     if what == "measure":

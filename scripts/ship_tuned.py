@@ -11,10 +11,10 @@ it reads; the whole file stays in the repository as the tuning's provenance
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from pathlib import Path
+
+from medici_sim.cli.script_options import Parser, in_file, out_file
 
 SHIPPED_TABLES = ("tuned", "cross_check")  # what study.tuning.load_tuned and the search players read
 
@@ -29,9 +29,9 @@ def shipped(document: dict, source: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tune_out", type=Path, help="a tune --out FILE.json")
-    parser.add_argument("shipped", type=Path, help="the file to write (games/GAME/data/tuned/tuned.json)")
+    parser = Parser(__doc__.splitlines()[0])
+    parser.add_argument("tune_out", type=in_file, help="a tune --out FILE.json")
+    parser.add_argument("shipped", type=out_file, help="the file to write (games/GAME/data/tuned/tuned.json)")
     args = parser.parse_args(argv)
     try:
         document = json.loads(args.tune_out.read_text())

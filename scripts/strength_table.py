@@ -23,7 +23,6 @@ standard error, and each one's games per second, measured back to back.
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
@@ -31,6 +30,7 @@ import numpy as np
 
 import medici_sim.games  # noqa: F401  (registers the games)
 from medici_sim.api import RunRequest
+from medici_sim.cli.script_options import Parser, count, number
 from medici_sim.core import registry
 from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
 from medici_sim.core.driver import Kernel
@@ -64,11 +64,15 @@ def levels(game: str, players: int) -> list[tuple[str, str]]:
     return out
 
 
-def kernel(game: str, players: int, spec: str, games: int) -> Kernel:
-    """One seat of ``spec`` (slot 0) among experts, rotated, one thread; compiled."""
+def seat_config(game: str, players: int, spec: str, games: int):
+    """The run of one seat of ``spec`` (slot 0) among experts, rotated, one thread (ConfigError: a bad spec)."""
     lineup = ",".join([spec] + [OPPONENT] * (players - 1))
-    config = RunRequest(games, game, players, lineup, seating="rotate", seed=SEED, threads=1).config()
-    ready = Kernel(config)
+    return RunRequest(games, game, players, lineup, seating="rotate", seed=SEED, threads=1).config()
+
+
+def kernel(game: str, players: int, spec: str, games: int) -> Kernel:
+    """``seat_config``'s kernel, compiled."""
+    ready = Kernel(seat_config(game, players, spec, games))
     ready.warm_up()
     return ready
 
@@ -128,18 +132,17 @@ def paired(game: str, players: int, first: str, second: str, games: int, start: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(registry.GAMES), help="the game")
     parser.add_argument("--players", help="player counts: 4, 3,4,5 or all [default: all; with --pair 4]")
-    parser.add_argument("--scale", type=float, default=1.0, help="games per level, times this")
+    parser.add_argument("--scale", type=number(0, MAX_SCALE, above=True), default=1.0,
+                        help="games per level, times this")
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
-    parser.add_argument("--games", type=int, default=200, help="with --pair: games each")
-    parser.add_argument("--first", type=int, default=0, help="with --pair: the first game's index")
+    parser.add_argument("--games", type=count(2, 10**9), default=200, help="with --pair: games each")
+    parser.add_argument("--first", type=count(0, 10**15), default=0, help="with --pair: the first game's index")
     parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
     parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
     args = parser.parse_args()
-    if not 0 < args.scale <= MAX_SCALE or args.games < 2 or args.first < 0:
-        parser.error(f"--scale must be above 0 and at most {MAX_SCALE}, --games at least 2 and --first at least 0")
     try:
         counts = parse_player_counts(args.players or ("4" if args.pair else "all"), args.game)
     except ValueError as error:
@@ -148,15 +151,17 @@ def main() -> None:
         try:
             print(saved_path(args.game).read_text(), end="")
         except OSError as exc:
-            parser.exit(2, f"strength_table.py: error: --saved: cannot read {saved_path(args.game)} "
-                           f"({exc.strerror or exc})\n")
+            parser.error(f"--saved: cannot read {saved_path(args.game)} ({exc.strerror or exc})")
         return
     if args.pair:
+        try:  # each spec at each player count, before anything compiles or plays
+            for players in counts:
+                for spec in args.pair:
+                    seat_config(args.game, players, spec, 1)
+        except ValueError as error:  # a strategy spec that names none
+            parser.refuse("--pair", str(error))
         for players in counts:
-            try:
-                print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
-            except ValueError as error:  # a strategy spec that names none
-                parser.error(str(error))
+            print(paired(args.game, players, *args.pair, args.games, args.first), flush=True)
         return
     try:  # the saved table's file is checked before the games, written whole or not at all after them
         if args.save:
@@ -166,7 +171,7 @@ def main() -> None:
         if args.save:
             atomic_write(saved_path(args.game), lambda temporary: Path(temporary).write_text(text + "\n"), "--save")
     except OutputError as error:
-        parser.exit(2, f"strength_table.py: error: {error}\n")
+        parser.error(str(error))
 
 
 if __name__ == "__main__":

@@ -9,11 +9,10 @@ The same arguments write the same file: the games are fixed by the seed, the fit
 """
 from __future__ import annotations
 
-import argparse
 import time
-from pathlib import Path
 
 import medici_sim.games  # noqa: F401  (registers the games)
+from medici_sim.cli.script_options import Parser, out_file
 from medici_sim.core.arguments import ConfigError
 from medici_sim.core.output import OutputError
 from medici_sim.study.strong_training import train_and_write
@@ -23,20 +22,21 @@ ROLLOUTS = 8  # search's rollouts of each legal choice
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(__doc__)
     parser.add_argument("--game", required=True, choices=("card", "classic"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, help="expert games per player count [card 300, classic 600]")
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help=f"rollouts of each choice [{ROLLOUTS}]")
-    parser.add_argument("--players", type=int, action="append", help="a player count to train [every one the game has]")
-    parser.add_argument("--out", type=Path, help="where to write the weights [the game's shipped file]")
+    parser.add_argument("--players", type=int, action="append",
+                        help="a player count to train [every one the game has]")
+    parser.add_argument("--out", type=out_file, help="where to write the weights [the game's shipped file]")
     args = parser.parse_args()
     began = time.perf_counter()
     games = GAMES[args.game] if args.games is None else args.games
-    try:  # every argument is checked before the training starts
+    try:  # every argument is checked before the training starts (study.strong_training.check_training)
         path = train_and_write(args.game, args.seed, games, args.rollouts, args.out, args.players)
     except (ConfigError, OutputError) as exc:
-        parser.exit(2, f"train_strong.py: error: {exc}\n")
+        parser.error(str(exc))
     except KeyboardInterrupt:
         parser.exit(130, "train_strong.py: interrupted; nothing written\n")
     print(f"wrote {path} ({time.perf_counter() - began:.0f} s)")

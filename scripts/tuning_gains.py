@@ -10,9 +10,10 @@ significant and the defaults are kept.
 """
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
+
+from medici_sim.cli.script_options import Parser
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "medici_sim"
 
@@ -36,8 +37,8 @@ def gains_table(game: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="the game whose shipped tuning to show (card or classic)")
+    parser = Parser(__doc__.splitlines()[0])
+    parser.add_argument("game", choices=("card", "classic"), help="the game whose shipped tuning to show")
     print(gains_table(parser.parse_args().game))
 
 

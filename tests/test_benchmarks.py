@@ -1,20 +1,114 @@
-"""The benchmark scripts start and know the games (they are run by hand, not timed here:
-speed is measured by benchmarks/, never by tests)."""
+"""The benchmark scripts run, on a few games, and every script refuses bad options in one line
+(they are timed by hand, not here: speed is measured by benchmarks/, never by tests).
+
+Each benchmark plays a few games through what it measures (its checks included: bench_versus_c's
+comparison of the C loop's games with the engine's), so none can go stale unseen. They inherit
+the suite's MEDICI_SIM_KERNEL=all (tests/conftest.py), so they share its compiled kernels."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+ROOT = Path(__file__).parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+SCRIPTS = ROOT / "scripts"
+
+# each benchmark on a few games: (arguments, the tools it needs)
+QUICK_RUNS = {
+    "bench_compile.py": (["--warm", "--set", "fewest", "--game", "card"], ()),
+    "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile"], ()),
+    "bench_search.py": (["--game", "card", "--players", "2", "--budgets", "2", "--games", "2", "--speed-games", "100",
+                         "--threads", "1"], ()),
+    "bench_soak.py": (["--games", "200"], ()),
+    "bench_versus_c.py": (["--games", "300", "--repeat", "1"], ("cc",)),
+    "profile_kernel.py": (["--strategies", "random", "--seconds", "0.2", "--chunk", "100", "--top", "2"],
+                          ("perf", "nm")),
+}
+
+
+def run(script: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT)
+
+
+def test_every_benchmark_has_a_quick_run():
+    assert sorted(QUICK_RUNS) == sorted(p.name for p in BENCHMARKS.glob("*.py"))
+
+
+@pytest.mark.parametrize("script", sorted(QUICK_RUNS))
+def test_a_benchmark_runs_on_a_few_games(script):
+    args, tools = QUICK_RUNS[script]
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)}")
+    done = run(BENCHMARKS / script, *args)
+    if script == "profile_kernel.py" and "perf record failed" in done.stderr:
+        pytest.skip("perf may not sample processes here (kernel.perf_event_paranoid)")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout.strip()
 
 
 @pytest.mark.parametrize("script", sorted(p.name for p in BENCHMARKS.glob("*.py")))
 def test_a_benchmark_starts_and_offers_every_game(script):
-    done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--help"], capture_output=True, text=True,
-                          timeout=120)
+    done = run(BENCHMARKS / script, "--help", timeout=120)
     assert done.returncode == 0, done.stderr
     if "--game {" in done.stdout:  # the games offered are the registry's: empty if none registered
         assert "--game {card,classic}" in done.stdout, done.stdout
+
+
+BAD_OPTIONS = [
+    ("benchmarks/bench_engine.py", ["--games", "0"], "--games"),
+    ("benchmarks/bench_engine.py", ["--repeat", "0"], "--repeat"),
+    ("benchmarks/bench_engine.py", ["--games", "-5", "--quick"], "--games"),
+    ("benchmarks/bench_search.py", ["--budgets", "0"], "--budgets"),
+    ("benchmarks/bench_search.py", ["--budgets", "abc"], "--budgets"),
+    ("benchmarks/bench_search.py", ["--players", "9"], "--players"),
+    ("benchmarks/bench_search.py", ["--game", "classic", "--players", "2"], "--players"),
+    ("benchmarks/bench_search.py", ["--threads", "0"], "--threads"),
+    ("benchmarks/bench_versus_c.py", ["--games", "0"], "--games"),
+    ("benchmarks/bench_versus_c.py", ["--players", "99"], "--players"),
+    ("benchmarks/bench_versus_c.py", ["--seed", "-1"], "--seed"),
+    ("benchmarks/bench_soak.py", ["--games", "0"], "--games"),
+    ("benchmarks/bench_soak.py", ["--players", "1"], "--players"),
+    ("benchmarks/bench_compile.py", ["--set", "most"], "--set"),
+    ("benchmarks/profile_kernel.py", ["--game", "chess"], "--game"),
+    ("benchmarks/profile_kernel.py", ["--seconds", "0"], "--seconds"),
+    ("benchmarks/profile_kernel.py", ["--strategies", "nope"], "--strategies"),
+    ("scripts/train_strong.py", ["--game", "card", "--out", "missing_dir/"], "--out"),
+    ("scripts/train_strong.py", ["--game", "card", "--out", "no/such/dir/w.json"], "--out"),
+    ("scripts/train_strong.py", ["--game", "card", "--out", "tests"], "--out"),
+    ("scripts/strength_table.py", ["card", "--scale", "0"], "--scale"),
+    ("scripts/strength_table.py", ["card", "--games", "1"], "--games"),
+    ("scripts/strength_table.py", ["card", "--first", "-1"], "--first"),
+    ("scripts/strength_table.py", ["card", "--players", "9"], "--players"),
+    ("scripts/strength_table.py", ["card", "--pair", "strong", "nope"], "--pair"),
+    ("scripts/ship_tuned.py", ["no-such-file.json", "out.json"], "tune_out"),
+    ("scripts/tuning_gains.py", ["chess"], "game"),
+    ("scripts/metrics_tables.py", ["everything"], "what"),
+    ("scripts/frameworks_train.py", ["--minutes", "0"], "--minutes"),
+    ("scripts/frameworks_train.py", ["--evaluate", "1"], "--evaluate"),
+    ("scripts/frameworks_table.py", ["--games", "0"], "--games"),
+]
+
+
+@pytest.mark.parametrize(("script", "args", "option"), BAD_OPTIONS, ids=lambda v: " ".join(v) if isinstance(v, list)
+                         else str(v))
+def test_a_script_refuses_a_bad_option_in_one_line_naming_it(script, args, option, tmp_path):
+    if "frameworks" in script:
+        pytest.importorskip("pyspiel" if "table" in script else "gymnasium")
+    done = run(ROOT / script, *args, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"{Path(script).name}: error: ") and option in done.stderr, done.stderr
+    assert not (ROOT / "missing_dir").exists()
+
+
+def test_every_script_parses_its_options_with_the_shared_parser():
+    """One parser for every script (medici_sim.cli.script_options): its errors are one line."""
+    for path in [*BENCHMARKS.glob("*.py"), *SCRIPTS.glob("*.py")]:
+        text = path.read_text()
+        assert "ArgumentParser(" not in text and "Parser(" in text, path.name

@@ -261,6 +261,126 @@ def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, stra
     assert (f"about {search} s" if "search" in strategies else f"{low}-{high} s") in err
 
 
+@pytest.fixture
+def slow_compiling(monkeypatch):
+    """Every compilation (or load from the cache) takes a fifth of a second longer, and the notice
+    speaks after a tenth: as a first run's compilation, without compiling anything."""
+    import time
+
+    from medici_sim.core import compiling
+
+    timed = compiling.timed
+    monkeypatch.setattr(compiling, "AFTER", 0.1)
+    monkeypatch.setattr(compiling, "TICK", 0.02)
+    monkeypatch.setattr(compiling, "timed", lambda work, *args: timed(lambda: (time.sleep(0.2), work())[1], *args))
+
+
+@pytest.mark.parametrize("args", [("--games", "100", "-p", "3"), ("trace", "--players", "3"),
+                                  ("--game", "classic", "--games", "100", "-s", "random,value,bargain,collector")])
+def test_the_compile_notice_is_said_in_a_pipe_in_one_line(capsys, slow_compiling, args):
+    """Not a terminal (a pipe, a log): the compile notice is still said, once, in one unbroken line
+    with its estimate; trace (which passes no notice of its own) says it the same way."""
+    code, _, err = run(capsys, *args)
+    assert code == 0, err
+    [line] = [line for line in err.splitlines() if "compiling" in line]
+    assert line.startswith("medici-sim: compiling the ") and "once: " in line and line.endswith("from the cache)")
+
+
+def test_the_compile_notice_wraps_between_words_on_a_terminal(capsys, monkeypatch):
+    from types import SimpleNamespace
+
+    from medici_sim.cli.common import CompileNotice
+    from medici_sim.core.compiling import notice_text
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "60")
+    kernel = SimpleNamespace(game=get_game("card"), table_names=("random", "greedy", "collector", "expert"))
+    notice = CompileNotice(quiet=False)
+    notice(kernel, 3.0)
+    notice.close()
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip() and "compiling:" not in line]
+    assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
+    assert " ".join(" ".join(lines).split()) == notice_text(kernel)  # no word broken
+
+
+def test_the_python_api_logs_the_compile_notice(slow_compiling):
+    """In Python the notice goes through the ``medici_sim`` logger (WARNING: shown on stderr
+    where the program configured no logging), with its estimate."""
+    import logging
+
+    import medici_sim
+
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger = logging.getLogger("medici_sim")
+    logger.addHandler(handler)
+    try:
+        medici_sim.simulate(100, players=3, strategies="random")
+    finally:
+        logger.removeHandler(handler)
+    [record] = records
+    (low, high), _ = get_game("card").compile_seconds
+    assert record.levelno == logging.WARNING and f"(once: {low}-{high} s" in record.getMessage()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("seconds,games,said", [(6, 1000, True), (6, 400_000, False), (1, 10, False)])
+def test_a_long_run_is_said_from_its_first_games_with_how_to_shorten_it(capsys, monkeypatch, seconds, games, said):
+    """The bar times the games from the first report (after the compilation): a run that will take
+    more than ten minutes is said so once, with its estimate and how to make it shorter; a short
+    one, or one not yet timed long enough, is not."""
+    from medici_sim.cli import common
+
+    clock = Clock()
+    monkeypatch.setattr(common, "time", clock)
+    bar = common.GameProgress(1_000_000, shorter=common.shorter_hint("fewer --games", ["expert", "search"]))
+    bar(0)  # the kernel is ready: the games begin
+    clock.now += seconds
+    bar(games)
+    clock.now += seconds
+    bar(games)
+    bar.close()
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.count("this will take about") == (1 if said else 0), err
+    if said:  # 999,000 games left at 1000 / 6 s: 99 min 54 s
+        assert "this will take about 1 h 40 min more on this machine (167 games a second); to make it shorter: " \
+               "fewer --games, fewer rollouts or iterations (search:rollouts=8, mcts:iterations=16), more cores " \
+               "(--cluster local:N, --scheduler); Ctrl-C stops it and keeps what is played" in err
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "balance", "tune", "sweep", "design", "ladder"])
+def test_every_command_that_plays_games_estimates_a_long_run(command):
+    """The estimate is the shared bar's (cli.common.progress_bar, with how to make it shorter):
+    every command that plays games uses it."""
+    from pathlib import Path
+
+    import medici_sim.cli as cli
+
+    module = {"compare": "study", "balance": "study", "design": "sweep"}.get(command, command)
+    source = (Path(cli.__file__).parent / f"{module}.py").read_text()
+    assert "progress_bar(" in source and "shorter_hint(" in source
+
+
+def test_the_commands_the_tool_suggests_are_sized_to_minutes():
+    """tune's refusals of the search players suggest a compare: at one player count and a few
+    games, not compare's default 100,000 games at every count (hours to days)."""
+    from medici_sim.core.rollout import SEARCH_UNTUNABLE
+    from medici_sim.core.tree_search import TREE_UNTUNABLE
+
+    for text in (SEARCH_UNTUNABLE, TREE_UNTUNABLE):
+        command = re.search(r"medici-sim compare [^(]*", text).group().split()
+        games = int(command[command.index("--games") + 1])
+        assert games <= 1000 and command[command.index("-p") + 1] == "4"
+
+
 RULE_CODE = re.compile(r"\b[RC]\d+\b")
 
 
@@ -356,13 +476,14 @@ def test_one_margin_is_the_reference_engines(capsys, tmp_path, game, players, na
     assert not [key for key in saved["summary"] if "margin" in key]
 
 
-def test_balance_help_offers_only_the_games_it_takes(capsys):
+def test_balance_help_offers_every_game_and_its_default_rules(capsys):
+    """balance takes every game (any two rule sets with --rules A --vs B): its help offered only
+    the card game, whose bonus20 it compares by default."""
     code, out, err = run(capsys, "balance", "--help")
     assert code == 0, err
-    balanced = [name for name, game in GAMES.items() if game.variants == ("standard", "bonus20")]
-    assert f"--game [{'|'.join(balanced)}]" in out
-    game_help = out[out.index("--game"):out.index("--games")]
-    assert not any(name in game_help for name in GAMES if name not in balanced)
+    assert f"--game [{'|'.join(sorted(GAMES))}]" in out
+    game_help = " ".join(out[out.index("--game"):out.index("--games")].split())
+    assert "balance compares by default card: standard and bonus20" in game_help and "--rules A --vs B" in game_help
     code, out, err = run(capsys, "balance", "--game", "classic")  # refused, with a word on compare
     assert code == 2 and "use compare --game classic" in err
 

@@ -132,3 +132,71 @@ def test_every_shown_output_is_what_its_command_prints():
     done = subprocess.run([sys.executable, str(SCRIPT), "--check"], cwd=ROOT, capture_output=True, text=True,
                           timeout=1800)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+
+
+def _commands():
+    """Every medici-sim command, the main one first: (name, click command)."""
+    import click
+
+    from medici_sim.cli.app import cli
+
+    return [("medici-sim", cli), *((name, command) for name, command in cli.commands.items()
+                                   if isinstance(command, click.Command))]
+
+
+def _long_options(command) -> set[str]:
+    return {o for p in command.params for o in (*p.opts, *p.secondary_opts) if o.startswith("--")} | {"--help"}
+
+
+def test_the_run_guide_option_table_names_every_option_of_the_main_command():
+    """docs/guide/run.md's table against the main command's --help: every option it has is
+    in the table (by its first long name), and the table names no option it has not."""
+    from medici_sim.cli.app import cli
+
+    table = [line for line in (ROOT / "docs" / "guide" / "run.md").read_text().splitlines() if line.startswith("| `-")]
+    named = {o for row in table for o in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", row.split(" | ")[0])}
+    options = _long_options(cli)
+    first = {next(o for o in p.opts if o.startswith("--")) for p in cli.params
+             if not getattr(p, "hidden", False) and any(o.startswith("--") for o in p.opts)}
+    assert first <= named, sorted(first - named)
+    assert named <= options, sorted(named - options)
+
+
+def test_every_option_a_guide_names_exists():
+    """An option written in a guide page is an option of some medici-sim command (Dask's own
+    dask-scheduler/dask-worker options excepted)."""
+    options = set().union(*(_long_options(command) for _, command in _commands())) | {"--nthreads", "--nworkers"}
+    for page in sorted((ROOT / "docs" / "guide").glob("*.md")):
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", page.read_text()))
+        assert named <= options, (page.name, sorted(named - options))
+
+
+def test_the_help_names_the_extras_an_option_needs():
+    """--report and --plot need matplotlib, design optuna: their help says which extra; the main
+    command's --out names every table it writes; balance's --game offers every game."""
+    from medici_sim.cli.app import cli
+    from medici_sim.cli.run import TABLES
+
+    for name, command in _commands():
+        for param in command.params:
+            if param.name in ("report_path", "plot_path"):
+                assert 'pip install "medici-sim[analysis]"' in param.help, (name, param.name)
+            if param.name == "out_path":
+                assert 'pip install "medici-sim[parquet]"' in param.help, name
+    assert 'pip install "medici-sim[design]"' in cli.commands["design"].help
+    out = next(p for p in cli.params if p.name == "out_path").help
+    assert all(f"FILE-{table}.EXT" in out for table in TABLES[1:]), out
+    game = next(p for p in cli.commands["balance"].params if p.name == "game_name")
+    assert set(game.type.choices) == {"card", "classic"} and game.metavar is None  # it showed [card]
+
+
+@pytest.mark.parametrize("args", [("--report", "r.html"), ("compare", "--report", "r.html"),
+                                  ("sweep", "--rule", "bonus=10..20:10", "--plot", "s.png"),
+                                  ("tune", "greedy", "--plot", "t.png", "-m")])
+def test_a_missing_extra_is_one_line_naming_it(capsys, monkeypatch, tmp_path, args):
+    from conftest import run
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
+    code, out, err = run(capsys, *args, *(("10",) if args[-1] == "-m" else ("-n", "10")))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "pip install 'medici-sim[analysis]'" in err, err

@@ -280,3 +280,25 @@ def test_study_resume_refuses_another_configuration(tmp_path, capsys):
         main(["balance", "--games", "2000", "--players", "2", "--strategies", "expert,random", "--quiet",
               "--resume", str(saved)])
     assert "saved by `compare`, not `balance`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("signum,code,word", STOP_SIGNALS)
+def test_a_design_stopped_during_its_search_says_what_is_saved(tmp_path, signum, code, word):
+    """A stop request during a trial: no optuna warning or traceback, one line saying how many
+    trials the checkpoint keeps, the signal's exit code; the checkpoint holds those trials."""
+    saved = tmp_path / "d.ckpt"
+    proc = medici("design", "--rule", "ship_capacity=3..12", "--rule", "days=1..5", "--target", "strategies",
+                  "--trials", "40", "--games", "60000", "--strategies", "random,greedy", "--players", "2",
+                  "--fresh-games", "1000", "--quiet", "--checkpoint", str(saved))
+    deadline = time.monotonic() + 120
+    while not (saved.exists() and len(json.loads(saved.read_text())["progress"]["trials"]) >= 2):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    from medici_sim.study.design_saved import DESIGN
+
+    trials = len(checkpoint.read(saved, DESIGN).progress["trials"])  # checked whole: a consistent checkpoint
+    assert proc.returncode == code and out == "", err
+    assert err.splitlines()[1:] == [f"medici-sim: {word} after {trials} of 40 trials, before the answer; the trials "
+                                    f"are saved in {saved}; --resume {saved} continues"], err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shlex
 import signal
 import time
@@ -699,3 +700,13 @@ def test_the_shipped_tuned_parameters_cover_every_built_in_rule_and_player_count
                 for variant in definition.variants}
     assert set(tuned.best) == expected
     assert tuning.shipped_path(game).is_relative_to(Path(tuning.__file__).parents[1])
+
+
+def test_evaluations_are_rounded_up_to_whole_rounds_and_said_so(capsys):
+    """--evaluations 8 with a popsize of 3 plays 3 whole rounds: 9 candidates, said on stderr
+    and in the summary (CMA-ES ranks a whole round)."""
+    code, out, err = run(capsys, "tune", "greedy", "-p", "3", "-e", "8", "--popsize", "3", "-m", "60",
+                         "--fresh-games", "60", "-q")
+    assert code == 0, err
+    assert "--evaluations 8 plays 9, 3 whole rounds of 3 candidates (--popsize)" in err
+    assert re.search(r"evaluations\s+9\b", out)

@@ -64,11 +64,12 @@ def _help() -> str:
 @deck_option()
 @click.option("--out", "out_path", type=str, default=None,
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
-                   "table at FILE, the per-strategy table and the summary beside it as "
-                   "FILE-strategies.EXT and FILE-summary.EXT; JSON: all in one file.")
+                   "table at FILE, the per-strategy table, how the games went (the designer metrics) and the "
+                   "summary beside it as FILE-strategies.EXT, FILE-metrics.EXT and FILE-summary.EXT; JSON: all "
+                   "in one file." + common.NEEDS_PARQUET)
 @click.option("--report", "report_path", default=None, metavar="FILE.html",
               help="Write one self-contained page answering the run: the answer in words, tables with "
-                   "intervals, figures, and how to reproduce it.")
+                   "intervals, figures, and how to reproduce it." + common.NEEDS_ANALYSIS)
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
@@ -124,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     output quietly; every file was written before anything was printed.
     """
     common.reset_debug()  # --debug holds for one command, not for the rest of the process
+    common.route_notices()
     if sys.stdout is None:  # started with stdout closed (>&-): Python has nowhere to print the results
         fail("standard output is closed: the results would go nowhere (redirect it to a file, or to /dev/null "
              "to keep only --out files)")

@@ -6,9 +6,11 @@ played, so no output file is ever half-written.
 """
 from __future__ import annotations
 
+import logging
 import shutil
 import sys
 import textwrap
+import time
 import traceback
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -16,12 +18,12 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..core import checkpoint
+from ..core import checkpoint, compiling
 from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
-from ..core.registry import GAMES, Game, UnknownGame, default_game
+from ..core.registry import GAMES, UnknownGame, default_game
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
     check_players,
     default_threads,
@@ -38,6 +40,8 @@ from . import signals
 USER_ERRORS = (ConfigError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
                UnknownGame, IllegalDecision, StrategyCompileError, StrategyError)
 PROGRESS_DELAY_S = 2.0  # no bar for runs shorter than this
+NEEDS_ANALYSIS = " Needs matplotlib: pip install \"medici-sim[analysis]\"."  # --report's and --plot's help
+NEEDS_PARQUET = " Parquet needs pyarrow: pip install \"medici-sim[parquet]\"."  # --out's help
 TEXT_WIDTH = 100  # lines are wrapped to the terminal's width; to this one where it cannot be known (a pipe)
 
 
@@ -215,38 +219,29 @@ class RunFiles:
         return lock_all(self.planned)
 
 
-def compile_estimate(game: Game, strategies) -> str:
-    """The compile notice's estimate for a kernel of ``strategies`` (the game's ``compile_seconds``:
-    CPU seconds with an empty numba cache, measured by benchmarks/bench_compile.py; one core
-    compiles, so an idle machine waits about this long, a busy one longer)."""
-    if game.compile_seconds is None:
-        return "not measured for this game"
-    (low, high), search = game.compile_seconds
-    return f"about {search} s" if "search" in strategies else f"{low}-{high} s"
+class CompileNotice(compiling.Notice):
+    """Says once on stderr that the engine is compiling and roughly how long that takes (a
+    terminal or not: one line, wrapped between words to a terminal's width), with a timer on a
+    terminal while it does (a first run compiles; later runs load the kernel from the cache)."""
 
-
-class CompileNotice:
-    """Says once on stderr that the engine is compiling and roughly how long that takes, with
-    a timer while it does (a first run compiles; later runs load the kernel from the cache)."""
-
-    AFTER = 2.0  # seconds: loading a cached kernel takes well under this, even on a busy machine
+    AFTER = compiling.AFTER
 
     def __init__(self, quiet: bool):
+        super().__init__()
         self.quiet = quiet
         self.bar = None
-        self.told = False
 
-    def __call__(self, kernel, seconds: float) -> None:
-        if self.quiet or seconds < self.AFTER or not sys.stderr.isatty():  # for people, not logs
-            return
-        if not self.told:
-            self.told = True
-            click.echo(f"medici-sim: compiling the {kernel.game.name} engine for {', '.join(kernel.table_names)} "
-                       f"(once: {compile_estimate(kernel.game, kernel.table_names)}, longer on a busy machine; "
-                       "later runs load it from the cache)", err=True)
+    def ready(self) -> bool:
+        return not self.quiet
+
+    def tell(self, text: str) -> None:
+        tell_on_stderr(text)
+        if sys.stderr.isatty():  # a timer is for people, not logs
             from tqdm import tqdm
 
             self.bar = tqdm(desc="compiling", bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
+
+    def tick(self) -> None:
         if self.bar is not None:
             self.bar.refresh()
 
@@ -256,22 +251,73 @@ class CompileNotice:
             self.bar = None
 
 
-class GameProgress:
-    """A bar on stderr that counts games and times games: it starts when the first game does
-    (the driver says so with ``progress(0)`` once the kernel is ready), so a compilation before
-    it (the compile notice's business) never slows its rate or swells its estimate."""
+def tell_on_stderr(text: str) -> None:
+    """A notice on stderr: wrapped between words to a terminal's width, one line elsewhere (a log)."""
+    click.echo(wrapped(text) if sys.stderr.isatty() else text, err=True)
 
-    def __init__(self, total: int, done: int = 0):
-        self.total, self.done = total, done
+
+class _Notices(logging.Handler):
+    """The package's notices (the ``medici_sim`` logger: a compile notice where a command passes
+    none of its own, as trace and check-plugin) said as the command line says its own."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        tell_on_stderr(record.getMessage())
+
+
+def route_notices() -> None:
+    """Say the package's logged notices on stderr as the command line's own (once a process)."""
+    logger = logging.getLogger(compiling.LOGGER.name)
+    if not any(isinstance(h, _Notices) for h in logger.handlers):
+        logger.addHandler(_Notices())
+        logger.propagate = False
+
+
+LONG_RUN_S = 600.0  # a run expected to last longer than this is said to be long, with how to shorten it
+ESTIMATE_AFTER_S = 5.0  # seconds of play (after the compilation) before its speed is trusted
+SLOW_PLAYERS = ("search", "mcts")  # strategies whose games cost thousands of a heuristic's
+
+
+class GameProgress:
+    """A bar on stderr that counts games (or another ``unit``) and times them: it starts when the
+    first game does (the driver says so with ``progress(0)`` once the kernel is ready), so a
+    compilation before it (the compile notice's business) never slows its rate or swells its
+    estimate. Once its games have run ``ESTIMATE_AFTER_S`` seconds, a run that will take longer
+    than ``LONG_RUN_S`` is said so, once, in one line with ``shorter``: how to make it shorter."""
+
+    def __init__(self, total: int, done: int = 0, unit: str = " games", shorter: str = ""):
+        self.total, self.done, self.unit, self.shorter = total, done, unit, shorter
         self.bar = None
+        self.began: tuple[float, int] | None = None  # (when, done) at the first report
+        self.told = False
 
     def __call__(self, games: int) -> None:
         if self.bar is None:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=self.total, initial=self.done, unit=" games", unit_scale=True,
+            self.bar = tqdm(total=self.total, initial=self.done, unit=self.unit, unit_scale=True,
                             delay=PROGRESS_DELAY_S, file=sys.stderr, leave=False)
+        if self.began is None:
+            self.began = (time.perf_counter(), self.done)
+        self.done += games
         self.bar.update(games)
+        self._estimate()
+
+    def _estimate(self) -> None:
+        seconds, done = time.perf_counter() - self.began[0], self.done - self.began[1]
+        if self.told or seconds < ESTIMATE_AFTER_S or done <= 0:
+            return
+        self.told = True
+        left = (self.total - self.done) * seconds / done
+        if left > LONG_RUN_S:
+            rate = done / seconds
+            speed = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+            shorter = f"; to make it shorter: {self.shorter}" if self.shorter else ""
+            self.bar.write(wrapped(f"medici-sim: this will take about {duration(left)} more on this machine "
+                                   f"({speed}{self.unit} a second){shorter}"), file=sys.stderr)
+
+    def postfix(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(text)
 
     def grow(self, games: int) -> None:
         """More games asked for (--precision's next round)."""
@@ -284,12 +330,37 @@ class GameProgress:
             self.bar.close()
 
 
-def progress_bar(total: int, quiet: bool, done: int = 0) -> GameProgress | None:
+def duration(seconds: float) -> str:
+    """A duration in words a person reads at a glance: 25 min, 6 h 05 min, 3 days 4 h."""
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{max(minutes, 1)} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes:02d} min"
+    days, hours = divmod(hours, 24)
+    return f"{days} days {hours} h"
+
+
+def shorter_hint(options: str, strategies=(), cluster: bool = True) -> str:
+    """How to make a run shorter: the command's ``options`` in words, fewer rollouts or iterations
+    where a search player plays (any of ``strategies``, names or specs), and (``cluster``) more cores."""
+    parts = [options]
+    if any(str(s).split(":")[0].strip() in SLOW_PLAYERS for s in strategies):
+        parts.append("fewer rollouts or iterations (search:rollouts=8, mcts:iterations=16)")
+    if cluster:
+        parts.append("more cores (--cluster local:N, --scheduler)")
+    return ", ".join(parts) + "; Ctrl-C stops it and keeps what is played"
+
+
+def progress_bar(total: int, quiet: bool, done: int = 0, unit: str = " games",
+                 shorter: str = "") -> GameProgress | None:
     """A bar for ``total`` games (``done`` of them played before), for people: none with --quiet,
-    nor when stderr is not a terminal."""
+    nor when stderr is not a terminal. ``shorter``: how to make the run shorter (``shorter_hint``),
+    said when it will take long."""
     if quiet or not sys.stderr.isatty():
         return None
-    return GameProgress(total, done)
+    return GameProgress(total, done, unit, shorter)
 
 
 _DEBUG = False

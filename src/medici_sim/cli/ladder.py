@@ -11,8 +11,8 @@ from ..api import StudyRequest, Watch, balance_report, compare_report, play_stud
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
 from ..core.registry import get_game
-from ..study import ladder, tuning
-from .common import CompileNotice, RunFiles
+from ..study import ladder, studies, tuning
+from .common import CompileNotice, RunFiles, progress_bar, shorter_hint
 from .tables import fit, print_text, section
 
 REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
@@ -37,26 +37,32 @@ def play_ladder(options: dict, command: str) -> None:
     files = RunFiles(out=options["out_path"], report=options["report_path"])
     files.check([ladder.LADDER_TABLE])
     rows = []
-    for level in levels:
-        if not options["quiet"]:
-            click.echo(f"level {level.name}: {level.games:,} games per configuration", err=True)
-        request = StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
-                               strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
-                               deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
-                               variant=options.get("variant"))
-        study, tournaments = request.start()
-        notice = CompileNotice(options["quiet"])
-        try:
-            play_study(study, tournaments, Watch(compiling=notice))
-        finally:
-            notice.close()
-        names = dict(zip([s.label for s in study.strategies], level.stands_for, strict=True))
-        if command == "balance":
-            answer = balance_report(study, tournaments, True)
-            rows += ladder.balance_rows(level, names, answer.strategies, answer.rules)
-        else:
-            answer = compare_report(study, tournaments, True)
-            rows += ladder.compare_rows(level, names, answer.strategies)
+    started = [StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
+                            strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
+                            deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
+                            variant=options.get("variant")).start() for level in levels]
+    bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
+                       shorter=shorter_hint("fewer --games or player counts",
+                                            [name for level in levels for name in level.strategies], cluster=False))
+    try:
+        for level, (study, tournaments) in zip(levels, started, strict=True):
+            if not options["quiet"]:
+                click.echo(f"level {level.name}: {level.games:,} games per configuration", err=True)
+            notice = CompileNotice(options["quiet"])
+            try:
+                play_study(study, tournaments, Watch(compiling=notice, progress=bar))
+            finally:
+                notice.close()
+            names = dict(zip([s.label for s in study.strategies], level.stands_for, strict=True))
+            if command == "balance":
+                answer = balance_report(study, tournaments, True)
+                rows += ladder.balance_rows(level, names, answer.strategies, answer.rules)
+            else:
+                answer = compare_report(study, tournaments, True)
+                rows += ladder.compare_rows(level, names, answer.strategies)
+    finally:
+        if bar is not None:
+            bar.close()
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
     deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}

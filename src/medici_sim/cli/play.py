@@ -25,7 +25,8 @@ from contextlib import contextmanager
 
 import click
 
-from ..core.driver import COMPILE_TICK, ConfigError, Kernel, RunConfig, seat_strategy
+from ..core.compiling import TICK as COMPILE_TICK
+from ..core.driver import ConfigError, Kernel, RunConfig, seat_strategy
 from ..core.plugins import load_plugin
 from ..core.registry import get_game
 from ..core.rng import GameRandom

@@ -18,7 +18,16 @@ from ..core.output import write_tables
 from ..core.registry import get_game
 from ..core.run_saved import run_configuration
 from ..study.metrics import METRICS_TABLE, how_the_games_went
-from .common import CompileNotice, RunFiles, absolute, deck_file, given_fields, nothing_played, progress_bar
+from .common import (
+    CompileNotice,
+    RunFiles,
+    absolute,
+    deck_file,
+    given_fields,
+    nothing_played,
+    progress_bar,
+    shorter_hint,
+)
 from .signals import interrupted_code, interruptible
 from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
@@ -47,7 +56,8 @@ def run_main(options: dict, given: set[str]) -> None:
         running.add(batch)
         checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()})
 
-    bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0)
+    bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0,
+                       shorter=shorter_hint("fewer --games", [s.name for s in config.strategies]))
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner, \
             interruptible() as stop:

@@ -34,6 +34,8 @@ from ..study.metrics import (
 )
 from ..study.studies import Study
 from .common import (
+    NEEDS_ANALYSIS,
+    NEEDS_PARQUET,
     Command,
     CompileNotice,
     GameChoice,
@@ -51,6 +53,7 @@ from .common import (
     progress_bar,
     rules_option,
     shipped_decks,
+    shorter_hint,
     wide_option,
 )
 from .ladder import play_ladder
@@ -59,17 +62,17 @@ from .tables import print_summary, print_table, print_text, section, warn_ran_ou
 
 
 def study_options(command_name: str):
-    """The options compare and balance share; balance's --game offers only the games with rules
-    to compare (any other is refused with a word on compare)."""
+    """The options compare and balance share; balance's --game offers every game, and says which
+    rules it compares by default in each (with --rules A --vs B it compares any two)."""
     balanced = [game for game in GAMES.values() if game.balance_variants]
-    game = dict(metavar=f"[{'|'.join(g.name for g in balanced)}]",
-                help=f"The game: {' or '.join(g.name for g in balanced)} (balance compares by default "
-                     + "; ".join(f"{' and '.join(g.balance_variants)}, {g.rules('variant')}" for g in balanced)
-                     + "; any game with --rules A --vs B).") \
-        if command_name == "balance" else dict(help=game_help())
+    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_variants)}" + (f", {g.rules('variant')}"
+                                                                           if g.rules("variant") else "")
+                         for g in balanced)
+    game_words = game_help() + (f" balance compares by default {defaults}; any game with --rules A --vs B."
+                                if command_name == "balance" else "")
     options = [  # balance takes every game, and refuses those without rules to compare with a word on compare
         click.option("--game", "-g", "game_name", type=GameChoice(), default=default_game(), show_default=True,
-                     **game),
+                     help=game_words),
         click.option("--games", "-n", type=int, default=100_000, show_default=True,
                      help="Games per configuration (player count and rules); with --precision, per batch."),
         click.option("--players", "-p", "players_spec", default="all", show_default=True,
@@ -89,14 +92,15 @@ def study_options(command_name: str):
                           "many decks each finding holds."),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
-                          "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."),
-        click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure."),
+                          "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."
+                          + NEEDS_PARQUET),
+        click.option("--plot", "plot_path", default=None, help="Draw the answer as a PNG figure." + NEEDS_ANALYSIS),
         click.option("--ladder", is_flag=True,
                      help="Ask the question at every level of play (random, the heuristics, tuned, search at two "
                           "budgets) and say whether each finding grows, shrinks or holds as play gets stronger."),
         click.option("--report", "report_path", default=None, metavar="FILE.html",
                      help="Write one self-contained page answering the question: the answer in words, tables "
-                          "with intervals, figures, and how to reproduce it."),
+                          "with intervals, figures, and how to reproduce it." + NEEDS_ANALYSIS),
         click.option("--precision", type=float, default=None,
                      help="Instead of a fixed number of games, play batches of --games until every "
                           "win rate's 95% interval half-width is below this (e.g. 0.005)."),
@@ -189,7 +193,9 @@ def _run(options: dict, given: set[str], command: str):
         checkpoint.save(files.checkpoint_target, command, configuration,
                         {"tournaments": [t.progress() for t in tournaments]})
 
-    bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments))
+    bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments),
+                       shorter=shorter_hint("fewer --games (or a larger --precision), strategies or player counts",
+                                            [s.name for s in study.strategies]))
 
     notice = CompileNotice(options["quiet"])
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:

@@ -23,6 +23,8 @@ from ..study.analysis import change_numbers
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, differences_text, how_the_games_went
 from ..study.sweep import RANGE_SYNTAX
 from .common import (
+    NEEDS_ANALYSIS,
+    NEEDS_PARQUET,
     Command,
     CompileNotice,
     GameChoice,
@@ -35,9 +37,10 @@ from .common import (
     nothing_played,
     progress_bar,
     rules_option,
+    shorter_hint,
     wide_option,
 )
-from .signals import interrupted_code, interruptible
+from .signals import interrupted_code, interrupted_word, interruptible
 from .tables import print_summary, print_table, print_text, section, warn_ran_out
 
 SWEEP_TABLES = ["strategies", "points", METRICS_TABLE, METRIC_CHANGES_TABLE]
@@ -67,10 +70,10 @@ def _options(command: str):
         deck_option(),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or FILE.parquet "
-                          "holds the first table, the others go beside it as FILE-<table>.EXT."),
+                          "holds the first table, the others go beside it as FILE-<table>.EXT." + NEEDS_PARQUET),
         click.option("--report", "report_path", default=None, metavar="FILE.html",
                      help="Write one self-contained HTML page: the question and the answer, the tables with "
-                          "their intervals and the figures, and what reproduces it."),
+                          "their intervals and the figures, and what reproduces it." + NEEDS_ANALYSIS),
         click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Run on an existing Dask cluster; needs medici-sim[distributed]."),
@@ -93,7 +96,8 @@ def _options(command: str):
                          help="Play batches of --games at every point until every win rate's 95% half-width is "
                               "below this (every point keeps the same games)."),
             click.option("--plot", "plot_path", default=None,
-                         help="Draw the win rates along the first rule, with their bands, as a PNG figure."),
+                         help="Draw the win rates along the first rule, with their bands, as a PNG figure."
+                              + NEEDS_ANALYSIS),
         ]
     else:
         options += [
@@ -127,28 +131,51 @@ def _play(options: dict, request, table_names: list[str], play):
     files.check(table_names)
     total = (question.planned_games() if isinstance(request, DesignRequest)
              else sweeps.planned_games(sweeps.plan(question)[1], question.study.games))
-    bar = progress_bar(total, options["quiet"])
+    hint = ("fewer --trials or --games" if command == "design" else
+            "fewer --games, fewer points (a larger :STEP) or player counts")
+    study = question.sweep.study if command == "design" else question.study
+    bar = progress_bar(total, options["quiet"], shorter=shorter_hint(hint, [s.name for s in study.strategies]))
     notice = CompileNotice(options["quiet"])
+    kept: list[dict] = []  # the progress last saved (or that would have been)
     with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
         try:
             with interruptible() as stop:
                 watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
-                              compiling=notice, on_batch=save(files.checkpoint_target, command))
+                              compiling=notice, on_batch=save(files.checkpoint_target, command, kept))
                 report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
             if bar:
                 bar.close()
     if report is None:
+        if command == "design" and kept:
+            design_stopped(question, len(kept[-1]["trials"]), files.checkpoint_target)
         nothing_played()
     return files, report
 
 
-def save(path: str | None, command: str):
-    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no checkpoints)."""
-    if path is None:
+def design_stopped(question, trials: int, path: str | None) -> None:
+    """A design stopped after some trials (no answer yet: the answer comes from fresh games after
+    the search): one line saying what is kept, and the signal's exit code."""
+    where = (f"saved in {path}; --resume {path} continues" if path else
+             "not saved (--checkpoint FILE keeps them)")
+    click.echo(f"medici-sim: {interrupted_word()} after {trials} of {question.trials} trials, before the answer; "
+               f"the trials are {where}", err=True)
+    sys.exit(interrupted_code())
+
+
+def save(path: str | None, command: str, kept: list[dict]):
+    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no
+    checkpoints), design's progress kept in ``kept`` (the trials an interruption leaves)."""
+    if path is None and command != "design":
         return None
-    return lambda configuration, progress: checkpoint.save(path, command, configuration, progress)
+
+    def on_batch(configuration: dict, progress: dict) -> None:
+        if path is not None:
+            checkpoint.save(path, command, configuration, progress)
+        kept[:] = [progress]
+
+    return on_batch
 
 
 def _request(options: dict, kind: type, **more):
@@ -279,7 +306,8 @@ def sweep(**options):
 @_options("design")
 def design(**options):
     """Which rule values best meet a target: optuna's search over the --rule ranges, then the
-    best values and the base rules measured again on fresh games, with paired 95% intervals."""
+    best values and the base rules measured again on fresh games, with paired 95% intervals.
+    Needs optuna: pip install "medici-sim[design]"."""
     request = _request(options, DesignRequest, target=options["target"], trials=options["trials"],
                        fresh_games=options["fresh_games"])
     files, report = _play(options, request, DESIGN_TABLES, play_design)

@@ -23,6 +23,8 @@ from ..study import tune_saved, tuning
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
 from .common import (
+    NEEDS_ANALYSIS,
+    NEEDS_PARQUET,
     Command,
     CompileNotice,
     RunFiles,
@@ -36,7 +38,9 @@ from .common import (
     given_options,
     nothing_played,
     per_game,
+    progress_bar,
     rules_option,
+    shorter_hint,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -99,7 +103,8 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
               help="The other seats: self (copies of the current best, round after round) or a lineup such as "
                    "greedy or greedy,collector,cautious (one strategy fills every other seat).")
 @click.option("--evaluations", "-e", type=int, default=200, show_default=True,
-              help="Candidates evaluated per task (whole rounds of --popsize).")
+              help="Candidates evaluated per task, rounded up to whole rounds of --popsize (CMA-ES ranks a "
+                   "whole round): 16 with a popsize of 7 plays 3 rounds, 21 candidates.")
 @click.option("--games-per-eval", "-m", type=int, default=8000, show_default=True,
               help="Games per candidate (rounded up to whole rotations of the seats).")
 @click.option("--fresh-games", type=int, default=100_000, show_default=True,
@@ -113,8 +118,9 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
 @click.option("--out", "out_path", default=None,
               help="Write the tables (tuned, history: every evaluation, rounds, cross_check, metrics and "
                    "metric_changes: how the fresh games went): FILE.json holds them all and the summary (and is "
-                   "what balance --tuned reads); FILE.csv or FILE.parquet the first, the others beside it.")
-@click.option("--plot", "plot_path", default=None, help="Draw the convergence as a PNG figure.")
+                   "what balance --tuned reads); FILE.csv or FILE.parquet the first, the others beside it."
+                   + NEEDS_PARQUET)
+@click.option("--plot", "plot_path", default=None, help="Draw the convergence as a PNG figure." + NEEDS_ANALYSIS)
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE", help="Load plug-in strategies.")
 @click.option("--checkpoint", "checkpoint_path", default=None, metavar="FILE",
               help="After every round, save the tuning so far to FILE.")
@@ -158,19 +164,20 @@ def tune_command(ctx, **options):
             checkpoint.save(files.checkpoint_target, "tune", configuration,
                             {"tasks": [tune_saved.task_progress(r) for r in results]})
 
+    for task in tasks:
+        if task.rounds * task.popsize != task.evaluations:
+            click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays {task.rounds * task.popsize}"
+                       f", {task.rounds} whole rounds of {task.popsize} candidates (--popsize)", err=True)
     total = sum(t.rounds * t.popsize for t in tasks)
     done_before = sum(len(r.rounds) * r.task.popsize for r in results)
-    bar = None
-    if not options["quiet"] and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, initial=done_before, unit=" evals", file=sys.stderr, leave=False, delay=1.0)
+    bar = progress_bar(total, options["quiet"], done_before, " evals",
+                       shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts or rules"))
 
     def on_round(result: tuning.TaskResult) -> None:
         save()
         if bar is not None and result.rounds and not result.complete:
-            bar.update(result.task.popsize)
-            bar.set_postfix_str(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
+            bar(result.task.popsize)
+            bar.postfix(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
 
     notice = CompileNotice(options["quiet"])
     try:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from numba.core.errors import NumbaError
 
+from . import compiling as compiling_
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .arguments import ConfigError, in_api, integer, named, text, whole
 from .dispatch import locate, strategy_table
@@ -47,7 +48,6 @@ SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's
 #                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
-COMPILE_TICK = 0.5  # seconds: how often a slow start (compiling) is reported
 # MEDICI_SIM_KERNEL=all compiles every built-in strategy of a game into each kernel of built-ins:
 # one (longer) compilation then serves every mix of built-ins, for whoever tries many mixes (and the
 # test suite). A run with a plug-in still compiles only what it uses. By default a kernel holds only
@@ -337,39 +337,12 @@ class Kernel:
 
     def warm_up(self, stop: threading.Event | None = None,
                 compiling: Callable[[Kernel, float], None] | None = None) -> bool:
-        """Compile the kernel (or load it from numba's cache) by calling it for no game, on a
-        thread of its own so that a stop request (Ctrl-C) is answered at once; False if
-        stopped first.
-
-        ``compiling(kernel, seconds)`` is called every ``COMPILE_TICK`` seconds while this takes
-        longer than that (a first run compiles; later runs load the kernel in a fraction of a
-        second). A failure is what ``play`` raises (a strategy that does not compile: a
-        StrategyCompileError naming it and its file).
-        """
-        outcome: list[BaseException | None] = []
-
-        def compile_kernel() -> None:
-            try:
-                self.play(0, 0)  # compiles everything a game calls, and plays nothing
-                outcome.append(None)
-            except BaseException as exc:  # handed to the calling thread below
-                outcome.append(exc)
-
-        worker = threading.Thread(target=compile_kernel, name="medici-sim-compile", daemon=True)
-        began = time.perf_counter()
-        worker.start()
-        ticks = 0
-        while worker.is_alive():
-            worker.join(0.05)
-            if stop is not None and stop.is_set():
-                return False
-            elapsed = time.perf_counter() - began
-            if compiling is not None and elapsed >= (ticks + 1) * COMPILE_TICK:
-                ticks += 1
-                compiling(self, elapsed)
-        if outcome[0] is not None:
-            raise outcome[0]
-        return True
+        """Compile the kernel (or load it from numba's cache) by calling it for no game, telling
+        ``compiling(kernel, seconds)`` while that lasts (None: the Python API's notice), with a
+        stop request answered at once (``core.compiling.timed``); False if stopped first. A
+        failure is what ``play`` raises (a strategy that does not compile: a StrategyCompileError
+        naming it and its file)."""
+        return compiling_.timed(lambda: self.play(0, 0), self, stop, compiling)[0]
 
     def _plugins(self) -> list[str]:
         """The strategies of the kernel that are not medici-sim's own code (plug-ins)."""
@@ -388,10 +361,11 @@ class Kernel:
         return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} ({report} numba's full "
                 "report)")
 
-    def trace(self, game_index: int):
-        """Play one game and return the game's day-by-day record of it."""
+    def trace(self, game_index: int, compiling: Callable[[Kernel, float], None] | None = None):
+        """Play one game and return the game's day-by-day record of it (its first call compiles the
+        recording loop: ``compiling`` as ``warm_up``'s)."""
         with self.naming_failures(game_index, 1):
-            return self.game.trace(self, game_index)
+            return compiling_.timed(lambda: self.game.trace(self, game_index), self, None, compiling)[1]
 
     @contextmanager
     def naming_failures(self, first_game: int | None = None, n_games: int = 1, passing: tuple = ()):

@@ -231,7 +231,7 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
     config, n = plan.config, plan.config.games
     checked = _checked_kernel(config)
     try:
-        checked.play(0, 1)  # compile (or load from numba's cache) here, not on a pool's thread
+        checked.warm_up()  # compile (or load from numba's cache) here, not on a pool's thread: the notice told
         with _FineRunner(usable_cores()) as runner:  # the slow pass: on every core this process may use
             runner.play(checked, [(0, n)])
     except IllegalDecision as exc:
@@ -243,7 +243,7 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
     batch = max(1, math.ceil(n / BATCHES))
     half = n // 2
     try:
-        Kernel(config).play(0, 1)  # compile the normal kernel (a failure is the strategy's, as above)
+        Kernel(config).warm_up()  # compile the normal kernel (a failure is the strategy's, as above)
         one = simulate(config, batch_size=n).totals
         threaded = simulate(replace(config, threads=THREADS), batch_size=batch, runner=_FineRunner(THREADS)).totals
         halves = simulate(replace(config, games=n - half), first_game=half, batch_size=n).totals

@@ -190,8 +190,9 @@ def tuned_policy_params_nb(path: Path, registry: StrategyRegistry, policies: tup
 # why ``tune`` refuses a search player (registry.Strategy.untunable)
 SEARCH_UNTUNABLE = ("each of its decisions plays every choice out `rollouts` times, so one of its games costs as much "
                     "as thousands of a heuristic's, and tuning plays millions of games (days or more on a few cores, "
-                    "and `rollouts` may go to 100,000); compare a few settings instead, e.g. medici-sim compare "
-                    "-s search:rollouts=16,search:rollouts=64")
+                    "and `rollouts` may go to 100,000); compare a few settings instead on a few games, e.g. "
+                    "medici-sim compare -s search:rollouts=16,search:rollouts=64 -p 4 --games 1000 (minutes; the "
+                    "default 100,000 games at every player count would take days)")
 
 
 def search_params(policies: tuple[str, ...], default_policy: str, tried: str, confidence: float,

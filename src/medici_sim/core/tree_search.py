@@ -56,7 +56,8 @@ GAME_OVER = -1  # what to_own_decision_nb answers when the game ended before the
 
 TREE_UNTUNABLE = ("each of its decisions plays `iterations` games out, so one of its games costs as much as "
                   "thousands of a heuristic's, and tuning plays millions of games; compare a few settings "
-                  "instead, e.g. medici-sim compare -s mcts:iterations=32,mcts:iterations=128")
+                  "instead on a few games, e.g. medici-sim compare -s mcts:iterations=32,mcts:iterations=128 -p 4 "
+                  "--games 300 (minutes; the default 100,000 games at every player count would take days)")
 
 
 def tree_params(policies: tuple[str, ...], default_policy: str, confidence: float, paired: int) -> dict:

@@ -145,10 +145,6 @@ def new_design(sweep: Sweep, target: str, trials: int, fresh_games: int) -> Desi
     return Design(sweep, parse_target(target, labels), integer(trials, "trials", 1, 10_000), check_games(fresh_games))
 
 
-class Stopped(Exception):
-    """Ctrl-C during the search."""
-
-
 def _optuna():
     try:
         import optuna
@@ -181,8 +177,8 @@ def search(design: Design, progress: Callable[[int], None] | None = None, stop: 
     if base is not None and not history:
         trials.enqueue_trial(dict(zip(labels, base, strict=True)))
 
-    def objective(trial) -> float:
-        values = tuple(trial.suggest_int(r.label, r.values[0], r.values[-1], step=r.step) for r in rules)
+    def score(values: tuple[int, ...]) -> bool:
+        """Play a trial's values unless known (a repeat is the same games); False if stopped during it."""
         if values not in scores:
             spec = _spec(design, values)
             if spec is None:
@@ -191,17 +187,19 @@ def search(design: Design, progress: Callable[[int], None] | None = None, stop: 
                 played = design.tournament(spec, SEARCH_BLOCK, runner, compiling)
                 played.play(study.games, progress, stop)
                 if stop is not None and stop.is_set():
-                    raise Stopped
+                    return False
                 scores[values] = (design.target.measure(played)[0], played.games)
-        return scores[values][0]
+        return True
 
+    # ask and tell, not optimize(): a stop request leaves the trial unfinished and unsaved, where an
+    # exception out of optimize's objective is logged by optuna as a failed trial with its traceback
     while len(history) < design.trials and not (stop is not None and stop.is_set()):
         trials.sampler = optuna.samplers.TPESampler(seed=(study.seed * 1_000_003 + len(history)) % 2**32)
-        try:
-            trials.optimize(objective, n_trials=1)
-        except Stopped:
+        trial = trials.ask()
+        values = tuple(trial.suggest_int(r.label, r.values[0], r.values[-1], step=r.step) for r in rules)
+        if not score(values):
             break
-        values = tuple(trials.trials[-1].params[label] for label in labels)
+        trials.tell(trial, scores[values][0])
         history.append((values, *scores[values]))
         if on_trial is not None:
             on_trial(history)
