@@ -42,7 +42,7 @@ def play_ladder(options: dict, command: str) -> None:
         request = StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
                                strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
                                deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
-                               variant=options.get("variant"))
+                               variant=options.get("variant"), vs=options.get("vs"))
         study, tournaments = request.start()
         notice = CompileNotice(options["quiet"])
         try:
@@ -59,7 +59,7 @@ def play_ladder(options: dict, command: str) -> None:
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
     deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
-    rules = game.balance_variants if command == "balance" else (options.get("variant") or game.variants[0],)
+    rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
     summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
                "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels)}
@@ -67,7 +67,7 @@ def play_ladder(options: dict, command: str) -> None:
     if files.report:
         from ..study.report import Report, report_writer
 
-        question = (f"Does the {game.balance_variants[1]} variant's effect hold as play gets stronger?"
+        question = (f"Does the effect of {rules[1]} against {rules[0]} hold as play gets stronger?"
                     if command == "balance" else "Which strategy is best at every level of play?")
         page = Report(title=f"{game.title}: the ladder of skill", question=question, answer=ladder.ladder_answer(table),
                       sections=[ladder.ladder_section(table, words)], reproduce=summary)

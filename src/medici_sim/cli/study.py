@@ -287,8 +287,9 @@ def _balance_help() -> str:
 @study_options("balance")
 @rules_option()
 @click.option("--vs", default=None, metavar="SPEC",
-              help="The rule set compared with --rules's, as --rules writes it [default: the game's variant, "
-                   "where it has one (see --game); otherwise name both].")
+              help="The rule set compared with --rules's, as --rules writes it [default: the game's variant "
+                   "(see --game), or its standard rules when --rules names that variant or the game has none; "
+                   "without --rules, --rules is the standard rules, or the variant when --vs names those].")
 @click.pass_context
 def balance(ctx, **options):
     if options["ladder"]:
@@ -333,5 +334,5 @@ def _balance_page(study: Study, report):
     from ..study.report_pages import balance_page
 
     return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
-                        report.metrics, study.game.balance_variants, plot_balance(report.strategies),
+                        report.metrics, study.variants("balance"), plot_balance(report.strategies),
                         changes=report.metric_changes)

@@ -87,7 +87,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "seat 1 wins [95% CI]": _interval(frame["seat1_win_rate"], frame["seat1_ci_low"], frame["seat1_ci_high"]),
             "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame),
             "margin": _number(frame["mean_win_margin"]),
-            "variant decided": [_pct(v) for v in frame["variant_decided_rate"]]})
+            "variant decided": [_pct(v) if not pd.isna(v) else "n/a" for v in frame["variant_decided_rate"]]})
     if name == "tuned":
         half = frame["improvement_ci_high"] - frame["improvement"]
         return pd.DataFrame({
@@ -129,7 +129,7 @@ def caption(name: str, frame: pd.DataFrame) -> str | None:
     if name == "rules":
         return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winner's mean lead "
                 "over the next player in florins, 0 on a shared win; variant decided: games whose winners change "
-                f"when {frame['variant'].iloc[-1]}'s extra florins are taken away)")
+                "when the variant's extra florins are taken away, n/a under rules without it)")
     return None
 
 

@@ -233,6 +233,9 @@ class Game:
     stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
     rules_page: str  # the docs page holding the game's rules
+    # run counter -> (rule values) -> whether it can count anything under them (absent: always); where it
+    # cannot, its rate does not apply ("n/a", never 0: the card game's variant_decided needs a big bonus)
+    counted_under: Mapping[str, Callable] = field(default_factory=dict, hash=False)
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
     days: int = 3  # days a game has (the share of days that ran out, when it counts ran_out_days)
     uses_deck: bool = False  # True if the game takes a deck file (--deck)
