@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
              "to keep only --out files)")
     try:
         # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see cli.main)
-        with signals.answering(ignored_after=argv is None):
+        with signals.answering(ignored_after=argv is None), common.warnings_on_stderr():
             _run(argv)
     finally:
         if argv is None:

@@ -10,6 +10,8 @@ import shutil
 import sys
 import textwrap
 import traceback
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import click
 from click.core import ParameterSource
 
 from ..core import checkpoint
+from ..core.arguments import MediciWarning
 from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
@@ -342,6 +345,26 @@ def fail(message: str, exc: BaseException | None = None) -> None:
     one_line = " ".join(message.split("\n"))  # user input quoted in a message may hold newlines
     click.echo(f"medici-sim: error: {one_line}", err=True)
     sys.exit(2)
+
+
+@contextmanager
+def warnings_on_stderr():
+    """medici-sim's warnings (core.arguments.MediciWarning) as one line each on stderr, each
+    said once in a command; other warnings as Python shows them."""
+    said: set[str] = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", MediciWarning)
+        shown = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            if not issubclass(category, MediciWarning):
+                return shown(message, category, filename, lineno, file, line)
+            if str(message) not in said:
+                said.add(str(message))
+                click.echo(f"medici-sim: warning: {' '.join(str(message).split())}", err=True)
+
+        warnings.showwarning = show
+        yield
 
 
 def nothing_played() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +22,17 @@ from contextvars import ContextVar
 
 class ConfigError(ValueError):
     """A run that cannot be set up; the message says what is wrong, in one line."""
+
+
+class MediciWarning(UserWarning):
+    """Something the caller should know before trusting what is played (a strategy fitted to
+    other rules, a swept rule that acts nowhere): one line, through ``warnings`` in Python and
+    as ``medici-sim: warning: ...`` on the command line's stderr."""
+
+
+def warn(message: str) -> None:
+    """Say ``message`` once, as a :class:`MediciWarning`."""
+    warnings.warn(message, MediciWarning, stacklevel=3)
 
 
 class DeckError(ConfigError):

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import checkpoint
-from ..core.arguments import ConfigError, named, text
+from ..core.arguments import ConfigError, named, text, warn
 from ..core.driver import canonical_rules, rule_set
 from ..core.rules import RulesError, format_value
 from . import sweep_saved
@@ -134,12 +134,14 @@ class Sweep:
         """The canonical rule set of one point at ``players`` (ConfigError naming the point if it is none)."""
         base = self.base(players)
         start = rule_set(self.study.game, base, players).values
+        bad = next((r for r in self.rules if r.index is not None and r.index >= len(start[r.name])), None)
+        if bad is not None:  # checked before any element is set: an element past the list's end is no rule
+            param = self.study.game.rule_book.param(bad.name)
+            raise ConfigError(f"{named('rule')} {bad.written}: {bad.name} has {len(start[bad.name])} values at "
+                              f"{players} players ({param.length_help}, {param.point}), so no element {bad.index} "
+                              f"(elements 0-{len(start[bad.name]) - 1})")
         items = [rule.item(start, value) for rule, value in zip(self.rules, values, strict=True)]
         try:
-            if any(r.index is not None and r.index >= len(start[r.name]) for r in self.rules):
-                bad = next(r for r in self.rules if r.index is not None and r.index >= len(start[r.name]))
-                raise RulesError(f"{bad.name} has {len(start[bad.name])} values at {players} players, no "
-                                 f"element {bad.index}")
             return rule_set(self.study.game, ",".join([base, *items]), players).spec
         except RulesError as exc:
             point = ", ".join(f"{r.label}={v}" for r, v in zip(self.rules, values, strict=True))
@@ -160,6 +162,38 @@ class Sweep:
         for players in self.study.counts:
             for values in self.points if every_point else [self.points[0]]:
                 self.spec(players, values)
+        self.check_acts()
+
+    def check_acts(self) -> None:
+        """A swept rule that its switch leaves inert at every point (``big_bonus`` while
+        ``big_bonus_min`` is 0, core.rules.Dependency) measures nothing: refused when no swept
+        rule acts anywhere, said in a warning when one of two does not."""
+        book = self.study.game.rule_book
+        idle = []
+        for k, rule in enumerate(self.rules):
+            dependency = book.dependency(rule.name)
+            if dependency is None:
+                continue
+            others = [r for j, r in enumerate(self.rules) if j != k]  # its own value never switches it on
+            if not any(dependency.active(self._values(players, others, values)) for players in self.study.counts
+                       for values in itertools.product(*(r.values for r in others))):
+                idle.append(f"{rule.label} changes nothing at any point under the base rules "
+                            f"({', '.join(dict.fromkeys(self.base(n) for n in self.study.counts))}): "
+                            f"{dependency.why(rule.name)}")
+        if idle and len(idle) == len(self.rules):
+            raise ConfigError(f"{named('rule')}: {'; '.join(idle)}; nothing would be measured")
+        for words in idle:
+            warn(f"{named('rule')}: {words}")
+
+    def _values(self, players: int, rules: Sequence[SweptRule], values: Sequence[int]) -> dict:
+        """The base rules' values at ``players`` with ``rules`` set to ``values``."""
+        found = dict(rule_set(self.study.game, self.base(players), players).values)
+        for rule, value in zip(rules, values, strict=True):
+            if rule.index is None:
+                found[rule.name] = value
+            else:
+                found[rule.name] = tuple(value if i == rule.index else v for i, v in enumerate(found[rule.name]))
+        return found
 
 
 def new_sweep(rules: str | Sequence[str], max_points: int | None, **study) -> Sweep:
