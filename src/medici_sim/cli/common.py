@@ -101,6 +101,8 @@ class _RefusingEmpty:
     same as leaving it out."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _refuse_repeats(self, ctx, args)
         rest = super().parse_args(ctx, args)
         for param in self.params:
             if ctx.get_parameter_source(param.name) in (None, ParameterSource.DEFAULT):
@@ -110,6 +112,22 @@ class _RefusingEmpty:
                 raise click.BadParameter("an empty value" + (" (leave the option out for its default)"
                                                              if isinstance(param, click.Option) else ""), ctx, param)
         return rest
+
+
+def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
+    """An option that holds one value given twice (``--rules days=2 --rules bonus20``, ``--rules``
+    with its alias ``--variant``, ``--vs`` twice) is an error: the later one would silently
+    replace the earlier."""
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen: dict[str, int] = {}
+    for param in order:
+        if isinstance(param, click.Option) and not param.multiple and not param.count and not param.is_flag:
+            seen[param.name] = seen.get(param.name, 0) + 1
+            if seen[param.name] == 2:
+                names = "/".join(param.opts)
+                hint = (f" (one SPEC holds several changes, applied left to right: {param.opts[0]} bonus20,days=2)"
+                        if param.metavar == "SPEC" else "")
+                raise click.UsageError(f"{names} is given more than once; give it once{hint}", ctx)
 
 
 class Command(_RefusingEmpty, click.Command):
