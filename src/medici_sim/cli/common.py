@@ -201,6 +201,11 @@ class RunFiles:
         """Where checkpoints go: --checkpoint, else the file being resumed."""
         return self.checkpoint or self.resume
 
+    @property
+    def checkpoint_option(self) -> str:
+        """The option that named where checkpoints go (``checkpoint_target``)."""
+        return "--checkpoint" if self.checkpoint else "--resume"
+
     def check(self, table_names: list[str]) -> None:
         if self.overwrite_checkpoint and not self.checkpoint:
             raise ConfigError("--overwrite-checkpoint needs --checkpoint FILE (the file to start over in)")
@@ -215,7 +220,7 @@ class RunFiles:
 
             outputs.append(("--report", check_report_path(self.report)))
         if self.checkpoint_target:
-            outputs.append(("--checkpoint", Path(self.checkpoint_target)))
+            outputs.append((self.checkpoint_option, Path(self.checkpoint_target)))
         inputs = [("--deck", Path(self.deck))] if self.deck else []
         inputs += [("--plugin", Path(p)) for p in self.plugins]
         if self.tuned and self.tuned != "shipped":
@@ -224,7 +229,7 @@ class RunFiles:
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
         for option, path in outputs:
-            if option != "--checkpoint":  # a saved run is replaced by its own checkpoints only
+            if option not in ("--checkpoint", "--resume"):  # a saved run is replaced by its own checkpoints only
                 checkpoint.refuse_replacing(option, path)
         if self.checkpoint:
             checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)

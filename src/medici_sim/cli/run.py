@@ -45,7 +45,8 @@ def run_main(options: dict, given: set[str]) -> None:
 
     def save(batch: Totals) -> None:
         running.add(batch)
-        checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()})
+        checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()},
+                        files.checkpoint_option)
 
     bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0)
     notice = CompileNotice(options["quiet"])

@@ -187,7 +187,7 @@ def _run(options: dict, given: set[str], command: str):
 
     def save() -> None:
         checkpoint.save(files.checkpoint_target, command, configuration,
-                        {"tournaments": [t.progress() for t in tournaments]})
+                        {"tournaments": [t.progress() for t in tournaments]}, files.checkpoint_option)
 
     bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments))
 

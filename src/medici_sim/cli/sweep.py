@@ -133,7 +133,7 @@ def _play(options: dict, request, table_names: list[str], play):
         try:
             with interruptible() as stop:
                 watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
-                              compiling=notice, on_batch=save(files.checkpoint_target, command))
+                              compiling=notice, on_batch=save(files, command))
                 report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
@@ -144,11 +144,12 @@ def _play(options: dict, request, table_names: list[str], play):
     return files, report
 
 
-def save(path: str | None, command: str):
-    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no checkpoints)."""
-    if path is None:
+def save(files: RunFiles, command: str):
+    """``on_batch(configuration, progress)``: the command's checkpoint saved where ``files`` says (None: none)."""
+    if files.checkpoint_target is None:
         return None
-    return lambda configuration, progress: checkpoint.save(path, command, configuration, progress)
+    return lambda configuration, progress: checkpoint.save(files.checkpoint_target, command, configuration, progress,
+                                                           files.checkpoint_option)
 
 
 def _request(options: dict, kind: type, **more):

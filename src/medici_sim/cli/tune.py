@@ -157,7 +157,7 @@ def tune_command(ctx, **options):
     def save(_result=None) -> None:
         if files.checkpoint_target:
             checkpoint.save(files.checkpoint_target, "tune", configuration,
-                            {"tasks": [tune_saved.task_progress(r) for r in results]})
+                            {"tasks": [tune_saved.task_progress(r) for r in results]}, files.checkpoint_option)
 
     total = sum(t.rounds * t.popsize for t in tasks)
     done_before = sum(len(r.rounds) * r.task.popsize for r in results)
