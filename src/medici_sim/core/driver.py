@@ -99,8 +99,7 @@ class SeatStrategy:
         return out
 
 
-def check_games(games, name: str = "games") -> int:
-    """A count of games (``name``: the argument that gave it, e.g. fresh_games)."""
+def check_games(games, name: str = "games") -> int:  # name: the argument that gave it, e.g. fresh_games
     return integer(games, name, 1, MAX_GAMES, "10**15")
 
 

@@ -29,7 +29,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .output import OutputError, read_limited
+
 Value = int | tuple[int, ...]
+MAX_RULES_BYTES = 1 << 20  # a rules file is a few lines
 
 
 class RulesError(ValueError):
@@ -251,10 +254,10 @@ def _items(spec: str, book: RuleBook, other_books: tuple[RuleBook, ...]) -> list
 
 def _toml_items(path: Path) -> list[tuple[str, Value | None]]:
     """A TOML rules file: ``presets = ["bonus20"]`` (optional, applied first) and name = value lines."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RulesError(f"cannot read the rules file {path}: {exc.strerror or exc}") from None
+    try:  # bounded, and only a regular file: /dev/zero would never end, a FIFO would block
+        data = tomllib.loads(read_limited(path, MAX_RULES_BYTES, "the rules file").decode("utf-8"))
+    except OutputError as exc:
+        raise RulesError(str(exc)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesError(f"the rules file {path} is not valid TOML: {exc}") from None
     presets = data.pop("presets", [])

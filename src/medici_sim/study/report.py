@@ -24,7 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core.output import OutputError, atomic_write
+from ..core.output import OutputError, atomic_write, read_limited
+
+MAX_FIGURE_BYTES = 64 << 20  # a figure the page inlines (a few hundred kB)
 
 STYLE = """
 :root { color-scheme: light; }
@@ -144,7 +146,7 @@ def _figure(write: Callable[[str], None]) -> str:
     os.close(handle)
     try:
         write(path)
-        data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+        data = base64.b64encode(read_limited(path, MAX_FIGURE_BYTES, "--report's figure")).decode("ascii")
     finally:
         os.unlink(path)
     return f"<p><img alt=\"figure\" src=\"data:image/png;base64,{data}\"></p>"
