@@ -70,9 +70,10 @@ def run_main(options: dict, given: set[str]) -> None:
     if not report.complete:
         click.echo(f"\nPARTIAL RESULTS: interrupted after {run['games']} of {config.games} games")
     wide = options["wide"]
-    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
+    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide,
+                summary=run)
     if config.seating != "fixed" or len(by_strategy) > 1:
-        print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
+        print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False, summary=run)
     went = how_the_games_went(report.metrics)
     if went:
         click.echo(f"\n{went}")

@@ -226,10 +226,10 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
     for deck in decks:
         for name, frame in shown.items():
             if deck is None:
-                print_table(titles[name], frame, name, wide)
+                print_table(titles[name], frame, name, wide, summary=run)
             else:
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
-                            name, wide, explain=deck == decks[0])
+                            name, wide, explain=deck == decks[0], summary=run)
     if went:
         click.echo(f"\n{went}")
     click.echo("\nRun")

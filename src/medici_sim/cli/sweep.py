@@ -205,7 +205,7 @@ def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, 
     if summary.get("partial"):
         click.echo("\nPARTIAL RESULTS: interrupted")
     for title, (name, frame) in shown.items():
-        print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
+        print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide, summary=summary)
     if went:
         click.echo(f"\n{went}")
     click.echo("\nRun")

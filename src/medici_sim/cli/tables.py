@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 import pandas as pd
 
-from ..core.registry import GAMES, StatColumn
+from ..core.registry import FITTED_KEY, GAMES, StatColumn, unfitted_names
 from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
@@ -133,14 +133,23 @@ def caption(name: str, frame: pd.DataFrame) -> str | None:
     return None
 
 
-def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True) -> None:
+def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True,
+                summary: dict | None = None) -> None:
     """A titled table: its main columns in 100 characters, under their ``caption`` (``explain``:
-    the first table of its kind a command prints), or every column with ``wide``."""
+    the first table of its kind a command prints), or every column with ``wide``. A strategy
+    played under rules it was not fitted to (the run's ``summary`` says which) is marked ``*``,
+    with a footnote."""
     click.echo(f"\n{title}" if wide else "\n" + wrapped(title, hang=1, width=WIDTH))
+    fitted = (summary or {}).get(FITTED_KEY, "")
+    marked = [str(s).split(":")[0] in unfitted_names(fitted) for s in frame["strategy"]] if "strategy" in frame else []
+    if fitted and any(marked):
+        frame = frame.assign(strategy=[f"{s}*" if m else s for s, m in zip(frame["strategy"], marked, strict=True)])
     if wide:
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-        return
-    note = caption(name, frame) if explain else None
-    if note:
-        click.echo(wrapped(note, hang=1, width=WIDTH))
-    click.echo(compact(name, frame).to_string(index=False))
+    else:
+        note = caption(name, frame) if explain else None
+        if note:
+            click.echo(wrapped(note, hang=1, width=WIDTH))
+        click.echo(compact(name, frame).to_string(index=False))
+    if fitted and any(marked):
+        click.echo(wrapped(f"* {fitted}", hang=2, width=WIDTH))

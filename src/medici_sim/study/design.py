@@ -27,6 +27,7 @@ from ..core import accounting as acc
 from ..core import checkpoint
 from ..core.arguments import ConfigError, integer, named, text
 from ..core.driver import check_games, rule_set
+from ..core.registry import fitted_summary
 from ..core.rules import same_games
 from . import design_saved
 from .analysis import AnalysisDependencyError, _rules_change, _win_rates, paired_change, points, strategy_table
@@ -327,5 +328,7 @@ def run(design: Design, progress=None, stop=None, runner=None, compiling=None,
                "best_rules": chosen.variant, "target": design.target.words(), "optimiser": "TPE (optuna)",
                "trials": len(trials), "games_per_trial": int(trials["games"].max()), "fresh_games": chosen.games,
                "seed": study.seed, "threads": study.threads,
-               "elapsed_seconds": round(time.perf_counter() - started, 2), "verdict": text}
+               "elapsed_seconds": round(time.perf_counter() - started, 2),
+               **fitted_summary(study.game, [s.name for s in study.strategies], [base.variant, chosen.variant]),
+               "verdict": text}
     return {**tables, "verdict": text, "trials": trials, "summary": summary}

@@ -73,6 +73,7 @@ class Report:
     answer: str
     sections: list[Section] = field(default_factory=list)
     reproduce: dict = field(default_factory=dict)
+    note: str = ""  # a caution beside the answer (a strategy played under rules it was not fitted to)
 
 
 def versions() -> dict[str, str]:
@@ -157,6 +158,8 @@ def render(report: Report) -> str:
     parts = [f"<h1>{html.escape(report.title)}</h1>",
              f"<p class=\"question\"><strong>Question:</strong> {html.escape(report.question)}</p>",
              f"<div class=\"answer\" id=\"answer\"><strong>Answer:</strong> {html.escape(report.answer)}</div>"]
+    if report.note:
+        parts.append(f"<p class=\"note\"><strong>Note:</strong> {html.escape(report.note)}</p>")
     for section in report.sections:
         parts.append(f"<h2>{html.escape(section.heading)}</h2>")
         if section.text:

@@ -24,9 +24,16 @@ import pandas as pd
 
 from ..core.arguments import ConfigError, file_names, in_api, named, real, text
 from ..core.driver import SeatStrategy, canonical_rules, check_games, check_seed, check_threads, rule_set
-from ..core.registry import GAMES, Game
+from ..core.registry import GAMES, Game, fitted_summary
 from ..core.rules import same_games
-from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
+from ..core.specs import (
+    default_threads,
+    game_named,
+    load_game_deck,
+    parse_player_counts,
+    parse_strategy_list,
+    warn_unfitted,
+)
 from ..core.stats import mean_win_margin
 from .analysis import (
     balance_tables,
@@ -146,10 +153,12 @@ class Study:
                               f"{self.game.name} game has no variants to compare by default: name both, "
                               f"{named('variant')} A {named('vs')} B (or use compare "
                               + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
+        played = []  # every rule set played, canonical
         for players in self.counts:
             arguments = ("variant", "vs")[:len(self.variants(command))]  # compare plays one rule set
             canonical = [canonical_rules(self.game, rules, players, argument)
                          for rules, argument in zip(self.variants(command), arguments, strict=True)]
+            played += canonical
             if command == "balance" and canonical[0] == canonical[1]:
                 raise ConfigError(f"{named('vs')}: {self.variants(command)[1]} is the same rule set as "
                                   f"{self.variants(command)[0]} at {players} players ({canonical[0]}): nothing to "
@@ -159,6 +168,7 @@ class Study:
             if why:
                 raise ConfigError(f"{named('vs')}: {canonical[1]} and {canonical[0]} play identical games at "
                                   f"{players} players, nothing to compare: {why}")
+        warn_unfitted(self.game, [s.name for s in self.strategies], played)
         check_games(self.games)
         check_seed(self.seed)
         check_threads(self.threads)
@@ -369,6 +379,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
         "mean_win_margin": ",".join(str(round(mean_win_margin(t.run), 2)) for t in tournaments),
+        **fitted_summary(study.game, [s.name for s in study.strategies], [t.variant for t in tournaments]),
     }
 
 

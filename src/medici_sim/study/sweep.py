@@ -14,6 +14,7 @@ place's payout and keeps the base rule set's others.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import threading
@@ -26,7 +27,9 @@ import pandas as pd
 from ..core import checkpoint
 from ..core.arguments import ConfigError, named, text, warn
 from ..core.driver import canonical_rules, rule_set
+from ..core.registry import fitted_summary
 from ..core.rules import RulesError, format_value
+from ..core.specs import warn_unfitted
 from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
 from .metrics import CHANGE_COLUMNS, METRIC_CHANGES_TABLE, METRICS_TABLE, metric_changes, metric_row, tournament_days
@@ -159,9 +162,12 @@ class Sweep:
         if self.study.several_decks:
             raise ConfigError(f"{named('deck')}: a sweep plays one deck, got {len(self.study.decks)} "
                               f"({', '.join(self.study.labels)})")
-        for players in self.study.counts:
-            for values in self.points if every_point else [self.points[0]]:
-                self.spec(players, values)
+        specs = [self.spec(players, values) for players in self.study.counts
+                 for values in (self.points if every_point else [self.points[0]])]
+        if not every_point:  # a design's box: its far corner too, where it is a rule set
+            with contextlib.suppress(ConfigError):
+                specs += [self.spec(players, self.points[-1]) for players in self.study.counts]
+        warn_unfitted(self.study.game, [s.name for s in self.study.strategies], specs)
         self.check_acts()
 
     def check_acts(self) -> None:
@@ -359,6 +365,7 @@ def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, co
         **({"deck": study.decks[0].name} if study.decks[0] is not None else {}),
         "seed": study.seed, "threads": study.threads, "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,
+        **fitted_summary(study.game, [s.name for s in study.strategies], [p.rules for p in points]),
     }
 
 
