@@ -146,7 +146,7 @@ class Study:
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
-        if command == "balance" and not self.game.balance_variants and self.variant is None and self.vs is None:
+        if command == "balance" and None in self.variants(command):  # no rules to compare by default
             balanced = [g for g in GAMES.values() if g.balance_variants]
             offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
@@ -225,12 +225,14 @@ class Study:
             standard, variant = self.game.variants[0], (self.game.balance_variants or (None, None))[1]
             if self.vs is None:  # the game's balance variant unless that is --rules', then its standard rules
                 return self.variant, self._other(self.variant, (variant, standard))
-            return self._other(self.vs, (standard, variant)), self.vs
+            if self.variant is None:  # the standard rules unless --vs names them, then the variant
+                return self._other(self.vs, (standard, variant)), self.vs
+            return self.variant, self.vs
         return (self.variant or self.game.variants[0],)
 
     def _other(self, given: str, choices: tuple[str | None, ...]) -> str | None:
-        """The first of ``choices`` that is not the rule set ``given`` at any player count (a spec
-        that names no rule set is left to ``check`` to refuse)."""
+        """The first of ``choices`` that is not the rule set ``given`` at any player count, or None
+        (a spec that names no rule set is left to ``check`` to refuse)."""
         choices = tuple(c for c in choices if c is not None)
         for choice in choices:
             try:
@@ -239,7 +241,7 @@ class Study:
                     return choice
             except ConfigError:
                 return choice
-        return choices[-1] if choices else None
+        return None
 
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
