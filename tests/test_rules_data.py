@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import SMALL_DECK, card_rules, run, tiny_deck
+from conftest import SMALL_DECK, card_rules, run, tiny_deck, within
 from test_card_differential import assert_same_game
 
 import medici_sim
@@ -232,7 +232,7 @@ def test_a_run_under_other_rules_resumes_and_a_checkpoint_of_a_preset_still_does
         assert resumed.split("Run")[0] == whole.split("Run")[0]
 
 
-# ---------------------------------------------------------------- parameters that act only when another switches them on
+# ---------------------------------------------------------------- parameters another switches on
 
 DEPENDENT = {"card": {"big_bonus": "big_bonus_min"}, "classic": {}}  # docs/rules-card.md, docs/rules-classic.md
 
@@ -344,18 +344,13 @@ def test_the_api_takes_rules_where_the_command_line_takes_rules(capsys):
 def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
     """A FIFO named *.toml hung rules, tune and play; /dev/zero grew memory until killed."""
     import os
-    import threading
     fifo, directory, zero = tmp_path / "pipe.toml", tmp_path / "dir.toml", tmp_path / "zero.toml"
     os.mkfifo(fifo)
     directory.mkdir()
     zero.symlink_to("/dev/zero")
     for path in (fifo, directory, zero):
-        found = []  # read in a thread first: a reader that blocks fails the test instead of hanging it
-        thread = threading.Thread(target=lambda: found.append(pytest.raises(RulesError, card_rules, 4, str(path))),
-                                  daemon=True)
-        thread.start()
-        thread.join(30)
-        assert found and "not a regular file" in str(found[0].value), f"reading {path.name} hung"
+        refused = within(30, card_rules, 4, str(path))  # read first: a reader that blocks fails, not hangs
+        assert isinstance(refused, RulesError) and "not a regular file" in str(refused), refused
         for command in (["rules"], ["-n", "10"], ["tune", "greedy", "-e", "1"], ["play"], ["trace"]):
             code, out, err = run(capsys, *command, "--rules", str(path))
             assert code == 2 and err.count("\n") == 1 and "not a regular file" in err and "--rules" in err, err
