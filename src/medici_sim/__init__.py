@@ -29,6 +29,7 @@ _PUBLIC = {
     **dict.fromkeys(("sweep", "design", "SweepReport", "DesignReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
     "DeckError": "core.arguments",
+    "MediciWarning": "core.arguments",
     "PluginError": "core.plugins",
     "OutputError": "core.output",
     "CheckpointError": "core.checkpoint",
