@@ -10,7 +10,7 @@ import click
 from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..core.registry import get_game
+from ..core.registry import FITTED_KEY, get_game
 from ..study import ladder, tuning
 from .common import CompileNotice, RunFiles
 
@@ -35,7 +35,7 @@ def play_ladder(options: dict, command: str) -> None:
         raise ConfigError(str(exc)) from None
     files = RunFiles(out=options["out_path"], report=options["report_path"])
     files.check([ladder.LADDER_TABLE])
-    rows = []
+    rows, fitted = [], {}  # fitted: the levels whose strategy plays rules it was not fitted to, in words
     for level in levels:
         if not options["quiet"]:
             click.echo(f"level {level.name}: {level.games:,} games per configuration", err=True)
@@ -56,13 +56,17 @@ def play_ladder(options: dict, command: str) -> None:
         else:
             answer = compare_report(study, tournaments, True)
             rows += ladder.compare_rows(level, names, answer.strategies)
+        if FITTED_KEY in answer.summary:
+            fitted[level.name] = answer.summary[FITTED_KEY]
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
     deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
     rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
     summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
                "levels": ",".join(lv.name for lv in levels),
-               "games_per_level": ",".join(str(lv.games) for lv in levels)}
+               "games_per_level": ",".join(str(lv.games) for lv in levels),
+               **({FITTED_KEY: "; ".join(f"level {name}: {said}" for name, said in fitted.items())} if fitted
+                  else {})}
     writes = table_writes(files.out, {ladder.LADDER_TABLE: table}, summary) if files.out else []
     if files.report:
         from ..study.report import Report, report_writer
@@ -70,11 +74,14 @@ def play_ladder(options: dict, command: str) -> None:
         question = (f"Does the effect of {rules[1]} against {rules[0]} hold as play gets stronger?"
                     if command == "balance" else "Which strategy is best at every level of play?")
         page = Report(title=f"{game.title}: the ladder of skill", question=question, answer=ladder.ladder_answer(table),
-                      sections=[ladder.ladder_section(table, words)], reproduce=summary)
+                      sections=[ladder.ladder_section(table, words)], reproduce=summary,
+                      note=summary.get(FITTED_KEY, ""))
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     click.echo("\nThe ladder of skill (value: percentage of games as a share, 95% intervals)")
     click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"\n{words}")
+    if fitted:
+        click.echo(f"* {summary[FITTED_KEY]}")
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")

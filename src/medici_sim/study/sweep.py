@@ -104,6 +104,8 @@ def parse_rule(spec: str, game) -> SweptRule:
 
 def parse_rules(specs: str | Sequence[str], game, max_points: int | None = MAX_POINTS) -> tuple[SweptRule, ...]:
     """One or two ``--rule`` ranges, of different parameters, with at most ``max_points`` points."""
+    if not isinstance(specs, str) and (not isinstance(specs, Sequence) or isinstance(specs, bytes)):
+        raise ConfigError(f"{named('rule')} must be a range ({RANGE_SYNTAX}) or a list of them, got {specs!r}")
     specs = [specs] if isinstance(specs, str) else list(specs)
     if not 1 <= len(specs) <= MAX_RULES:
         raise ConfigError(f"give one or two {named('rule')} ranges ({RANGE_SYNTAX}), got {len(specs)}")
