@@ -115,7 +115,7 @@ class _RefusingEmpty:
 
 
 def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
-    """An option that holds one value given twice (``--rules days=2 --rules bonus20``, ``--rules``
+    """An option that holds one value given twice (``--rules days=2 --rules PRESET``, ``--rules``
     with its alias ``--variant``, ``--vs`` twice) is an error: the later one would silently
     replace the earlier."""
     _, _, order = command.make_parser(ctx).parse_args(args=list(args))
@@ -125,7 +125,7 @@ def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str])
             seen[param.name] = seen.get(param.name, 0) + 1
             if seen[param.name] == 2:
                 names = "/".join(param.opts)
-                hint = (f" (one SPEC holds several changes, applied left to right: {param.opts[0]} bonus20,days=2)"
+                hint = (f" (one SPEC holds several changes, applied left to right: {param.opts[0]} PRESET,NAME=VALUE)"
                         if param.metavar == "SPEC" else "")
                 raise click.UsageError(f"{names} is given more than once; give it once{hint}", ctx)
 
