@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.arguments import DeckError, named
+from ...core.arguments import DeckError
 from ...core.output import OutputError, read_limited
 from .rules import DAYS, GOODS, NO_GOOD, ship_capacity
 
@@ -150,13 +150,13 @@ def load_deck(path: str | Path) -> Deck:
     not text, invalid) is a DeckError."""
     path = Path(path)
     try:
-        text = read_limited(path, MAX_DECK_BYTES, named("deck")).decode("utf-8-sig")
+        text = read_limited(path, MAX_DECK_BYTES, "deck").decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DeckError(f"{named('deck')} {path}: not a UTF-8 text file") from None
+        raise DeckError(f"deck {path}: not a UTF-8 text file") from None
     except OutputError as exc:
         raise DeckError(str(exc)) from None
     if "\x00" in text:
-        raise DeckError(f"{named('deck')} {path}: not a text file")
+        raise DeckError(f"deck {path}: not a text file")
     return parse_deck(text, path.name)
 
 
