@@ -84,6 +84,26 @@ def kernel_game(deck: Deck, players: int, variant: int | str, strategies: list[s
     return _kernel(deck, players, variant, tuple(strategies), seating, seed, frozen).trace(game_index).record()
 
 
+def within(seconds: float, function, *args):
+    """What ``function(*args)`` returns or raises, run in a thread: one that blocks (a FIFO
+    opened for reading) fails the test after ``seconds`` instead of hanging the suite."""
+    import threading
+
+    found = []
+
+    def call():
+        try:
+            found.append(function(*args))
+        except BaseException as exc:  # noqa: BLE001  handed to the test as its answer
+            found.append(exc)
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert found, f"{getattr(function, '__name__', function)}{args} did not finish in {seconds} s"
+    return found[0]
+
+
 def run(capsys, *args):
     """Run the medici-sim command in-process: (exit code, stdout, stderr)."""
     try:

@@ -403,7 +403,7 @@ VERDICT = re.compile(
     r"(?P<seat_standard>[\d.]+)% under the standard rules and (?P<seat_bonus20>[\d.]+)% under bonus20 "
     r"\(fair share (?P<fair>[\d.]+)%\), so the seat advantage is (?P<seat>changed|unchanged)"
     r"(?: \((?P<seat_change>[+-][\d.]+ ± [\d.]+ points) on the same games\))?; the variant "
-    r"decided (?P<decided>[\d.]+)% of games\.")
+    r"decided (?P<decided>[\d.]+)% of games under bonus20\.")  # measured where the variant is
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
 

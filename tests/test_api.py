@@ -104,6 +104,10 @@ BAD = {
     "strategy": NAMES + [None],
     "against": NAMES + [None],
     "variant": [5, ["standard"], "", "bonus30"],
+    "rules": [5, ["standard"], "", "bonus30", "days=0"],
+    "rule": [5, [5], "", "nonsense=1..2", "ship_payouts[9]=0..3", "big_bonus=0..40"],
+    "target": [5, "", "nobody=0.5"],
+    "trials": WHOLE + [0],
     "vs": [5, ["bonus20"], "", "bonus30"],
     "seating": [None, 5, "", "sideways"],
     "deck": FILES,
@@ -112,7 +116,9 @@ BAD = {
     "tuned": FILES,
 }
 STUDY_PLAYERS = [3.5, [3, 4.0], [3, "4"], [], True, 9, "3,x", None]  # compare, balance, tune: all, counts
-API = {"simulate": {}, "compare": {}, "balance": {}, "tune": {"strategy": "expert"}, "trace": {}, "strategies": {}}
+API = {"simulate": {}, "compare": {}, "balance": {}, "tune": {"strategy": "expert"}, "trace": {}, "strategies": {},
+       "sweep": {"rule": "bonus=10..20:10", "games": 10}, "design": {"rule": "bonus=10..20:10", "games": 10},
+       "rules": {}}
 WRONG_TYPES_ONLY = {"strategies": {"strategies": NAMES[:3]}}  # the listing's one argument is game
 
 
@@ -120,8 +126,10 @@ def _calls():
     for function, required in API.items():
         for name, parameter in inspect.signature(getattr(medici_sim, function)).parameters.items():
             values = BAD[name]
-            if name == "players" and function in ("compare", "balance", "tune"):
+            if name == "players" and function in ("compare", "balance", "tune", "sweep", "design"):
                 values = [v for v in STUDY_PLAYERS if not (function == "tune" and v is None)]
+            if name == "players" and function == "rules":
+                values = [v for v in values if v is not None]  # None: the game's usual count
             for value in values:
                 if function == "strategies" or name in required or parameter.kind is parameter.KEYWORD_ONLY \
                         or name in ("games", "index"):

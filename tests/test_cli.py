@@ -99,7 +99,7 @@ def test_custom_deck_and_running_out(capsys, tmp_path):
     (["--no-such-option"], "No such option"),
 ])
 def test_bad_input_one_line_exit_2(capsys, args, message):
-    code, out, err = run(capsys, "-n", "100", *args)
+    code, out, err = run(capsys, *([] if "--games" in args else ["-n", "100"]), *args)  # an option is given once
     assert code == 2
     assert message in err
     assert err.count("\n") == 1 and err.startswith("medici-sim: error: ")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import run, spinner_plugin, wait_until_spinning
+from conftest import run, spinner_plugin, wait_until_spinning, within
 
 from medici_sim.cli import main
 from medici_sim.study import tournament as tournament_module
@@ -306,6 +306,8 @@ def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, nev
     (["trace", "--seed", "-1"], "--seed"), (["check-plugin", "examples/green_lover.py", "-n", "0"], "--games"),
     (["check-plugin", "examples/green_lover.py", "--seed", "-1"], "--seed"),
     (["play", "--opponents", ","], "--opponents"), (["play", "--opponents", "expert,,random"], "--opponents"),
+    (["rules", "--rules", "days=0"], "--rules"), (["rules", "--game", "classic", "--players", "2"], "--players"),
+    (["design", "--rule", "days=1..2", "--target", "strategies", "--fresh-games", "0"], "--fresh-games"),
 ])
 def test_an_argument_out_of_range_names_its_option(capsys, never_played, args, option):
     """The checks the Python API shares (core.arguments) name the command line's option."""
@@ -684,3 +686,56 @@ def test_a_read_only_installation_with_an_unwritable_home_still_runs(tmp_path):
     warnings = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(warnings) == 1 and "read-only" in warnings[0], done.stderr
     assert not list((package / "medici_sim").rglob("*.nbi"))  # nothing was written into the package
+
+
+def _single_valued_options():
+    """Every option of every command that holds one value (not repeatable, not a flag)."""
+    import click
+
+    from medici_sim.cli.app import cli
+
+    for command, params in [([], cli.params), *(([name], c.params) for name, c in sorted(cli.commands.items()))]:
+        for param in params:
+            if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_flag):
+                yield pytest.param(command, param, id=" ".join([*command, param.opts[0]]))
+
+
+@pytest.mark.parametrize("command,param", list(_single_valued_options()))
+def test_a_single_valued_option_given_twice_is_refused(capsys, never_played, command, param):
+    """--rules days=2 --rules bonus20 played plain bonus20; so did --rules with --variant, and --vs twice."""
+    first, second = param.opts[0], param.opts[-1]  # an alias counts as the same option (--rules, --variant)
+    assert_refused(*run(capsys, *command, first, "1", second, "2"), f"{'/'.join(param.opts)} is given more than once")
+
+
+def test_a_failed_checkpoint_write_names_the_checkpoint(capsys, tmp_path, monkeypatch):
+    """A full disk while writing --checkpoint reported "--out ck.json: cannot write"."""
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    saved = tmp_path / "ck.json"
+    assert_refused(*run(capsys, "-n", "2000", "-q", "--checkpoint", str(saved)), f"--checkpoint {saved}: cannot "
+                                                                                    "write (No space left on device)")
+
+
+@pytest.mark.parametrize("kind", ["zero", "fifo", "directory"])
+def test_every_file_input_is_read_bounded_and_only_if_regular(capsys, tmp_path, never_played, kind):
+    """Rules files, decks, plug-ins, checkpoints and tuned files: /dev/zero, a FIFO and a directory are refused
+    in one line naming the option, and nothing blocks (a reader that blocks fails here instead of hanging)."""
+    from medici_sim.core.output import OutputError, read_limited
+
+    inputs = {"rules.toml": ["--rules"], "deck.csv": ["--deck"], "plugin.py": ["--plugin"],
+              "saved.json": ["--resume"], "tuned.json": ["balance", "-p", "4", "--tuned"]}
+    for name, option in inputs.items():
+        path = tmp_path / name
+        if kind == "zero":
+            path.symlink_to("/dev/zero")
+        elif kind == "fifo":
+            os.mkfifo(path)
+        else:
+            path.mkdir()
+        refused = within(30, read_limited, path, 100, "--x")  # the shared reader first: blocking fails, not hangs
+        assert isinstance(refused, OutputError) and "not a regular file" in str(refused), refused
+        code, out, err = run(capsys, *option, str(path), *(["-n", "10"] if option[0] != "--resume" else []))
+        assert_refused(code, out, err, option[-1].lstrip("-"))  # a deck's messages name it "deck FILE"
+        assert any(words in err for words in ("not a regular file", "is a directory", "not a checkpoint file")), err

@@ -156,7 +156,7 @@ def test_a_resumed_run_survives_a_signal_at_any_moment(tmp_path):
 ])
 def test_resume_refuses_another_configuration(saved_run, change, what, capsys):
     from medici_sim.cli import main
-    args = ["--games", "5000", "--quiet", *change, "--resume", str(saved_run)]
+    args = [*([] if "--games" in change else ["--games", "5000"]), "--quiet", *change, "--resume", str(saved_run)]
     with pytest.raises(SystemExit) as exit_:
         main(args)
     err = capsys.readouterr().err

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import SMALL_DECK, card_rules, run, tiny_deck
+from conftest import SMALL_DECK, card_rules, run, tiny_deck, within
 from test_card_differential import assert_same_game
 
 import medici_sim
@@ -118,7 +118,7 @@ BAD_SPECS = [
     ("bonus20=1", "bonus20 is a preset of the card game's rules: write it without a value"),
     ("days", "days needs a value: days=VALUE (R22)"),
     ("big_bonus_min=4", "big_bonus_min=4 must be above bonus_min=5"),
-    ("nowhere.toml", "cannot read the rules file nowhere.toml"),
+    ("nowhere.toml", "the rules file nowhere.toml: cannot read"),
 ]
 
 
@@ -230,3 +230,127 @@ def test_a_run_under_other_rules_resumes_and_a_checkpoint_of_a_preset_still_does
         code, resumed, err = run(capsys, "--resume", str(saved), "-q")
         assert code == 0, err
         assert resumed.split("Run")[0] == whole.split("Run")[0]
+
+
+# ---------------------------------------------------------------- parameters another switches on
+
+DEPENDENT = {"card": {"big_bonus": "big_bonus_min"}, "classic": {}}  # docs/rules-card.md, docs/rules-classic.md
+
+
+def test_the_dependent_parameters_are_declared_as_data_and_documented():
+    """Each game declares which parameters act only when another switches them on (core.rules.Dependency)."""
+    from pathlib import Path
+
+    from medici_sim.core.rules import Dependency, RuleBook
+    for game in GAMES.values():
+        if game.rule_book is None or game.name not in DEPENDENT:
+            continue
+        declared = {name: d.switch for d in game.rule_book.dependencies for name in d.params}
+        assert declared == DEPENDENT[game.name], game.name
+        page = (Path(__file__).parents[1] / game.rules_page).read_text()
+        for name, switch in declared.items():
+            assert f"`{name}`" in page and f"`{switch}`" in page and "switches it on" in page, name
+    with pytest.raises(ValueError, match="names no parameter 'nothing'"):
+        RuleBook("toy", (2, 2), RULE_BOOK.params, {"standard": lambda p: {}},
+                 dependencies=(Dependency(("big_bonus",), "nothing", lambda values: True, "it"),))
+
+
+def test_an_inert_parameter_changes_no_game_and_an_active_one_does():
+    """The data is true: big_bonus changes nothing while big_bonus_min is 0 (R19), and changes games when it is not."""
+    lineup = "collector,expert,greedy,random"
+    plain = medici_sim.simulate(1500, players=4, strategies=lineup, seed=3)
+    inert = medici_sim.simulate(1500, players=4, strategies=lineup, seed=3, rules="big_bonus=40")
+    pd_equal(plain.seats, inert.seats)
+    assert card_rules(4, "big_bonus=40").inert().keys() == {"big_bonus"} and not card_rules(4, "bonus20").inert()
+    active = medici_sim.simulate(1500, players=4, strategies=lineup, seed=3, rules="bonus20,big_bonus=40")
+    variant = medici_sim.simulate(1500, players=4, strategies=lineup, seed=3, rules="bonus20")
+    assert not np.array_equal(active.seats.to_numpy(), variant.seats.to_numpy())
+
+
+@pytest.mark.parametrize("args", [["--vs", "big_bonus=30"], ["--rules", "bonus20", "--vs", "standard,big_bonus=30"],
+                                  ["--rules", "big_bonus=5", "--vs", "big_bonus=50"]])
+def test_balance_of_rule_sets_that_play_identical_games_is_refused_naming_the_switch(capsys, args):
+    """balance --vs big_bonus=30 concluded that it "changes no strategy's win rate"."""
+    code, out, err = run(capsys, "balance", "-n", "100", "-p", "4", "-s", "greedy,random", *args)
+    if "bonus20" in args:  # bonus20 against standard with an inert big_bonus: a real comparison
+        assert code == 0, err
+        return
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "play identical games" in err and "big_bonus_min" in err and "--vs" in err
+    with pytest.raises(ConfigError, match="vs=.*play identical games.*big_bonus_min"):
+        medici_sim.balance(100, players=4, strategies="greedy,random", vs="big_bonus=30")
+
+
+@pytest.mark.parametrize("args,rules", [
+    ([], ("standard", "bonus20")), (["--rules", "bonus20"], ("bonus20", "standard")),
+    (["--vs", "standard"], ("bonus20", "standard")), (["--rules", "days=2"], ("days=2", "bonus20")),
+    (["--vs", "days=2"], ("standard", "days=2")), (["-g", "classic", "--rules", "days=2"], ("days=2", "standard")),
+    (["--rules", "days=2", "--vs", "days=4"], ("days=2", "days=4")),
+])
+def test_balance_defaults_follow_the_rules_given(args, rules):
+    """balance --rules bonus20 alone failed (its default --vs was bonus20 too)."""
+    from medici_sim.api import StudyRequest
+    from medici_sim.core.arguments import naming
+    given = dict(zip(args[::2], args[1::2], strict=True))
+    with naming():
+        study, _ = StudyRequest("balance", games=100, game=given.get("-g"), players=4, strategies="random,expert",
+                                variant=given.get("--rules"), vs=given.get("--vs")).start()
+    assert study.variants("balance") == rules
+
+
+def test_the_ladder_compares_the_rule_sets_asked_for(capsys, monkeypatch):
+    """balance --ladder ignored --vs, and refused --rules bonus20 --vs standard as "the same rule set"."""
+    from medici_sim.cli import ladder as cli_ladder
+    from medici_sim.study import ladder
+    real = ladder.ladder_levels
+    monkeypatch.setattr(cli_ladder.ladder, "ladder_levels", lambda *a, **k: real(*a, **k)[1:2])  # the heuristics
+    code, out, err = run(capsys, "balance", "--ladder", "-n", "600", "-p", "3", "-s", "greedy,collector",
+                         "--rules", "days=2", "--vs", "days=4", "-q")
+    assert code == 0, err
+    assert "days=4 on" in out and "bonus20" not in out
+    code, out, err = run(capsys, "balance", "--ladder", "-n", "600", "-p", "3", "-s", "greedy,collector",
+                         "--rules", "bonus20", "--vs", "standard", "-q")
+    assert code == 0 and "standard on" in out, err
+
+
+def test_the_variant_decided_is_read_where_the_variant_is():
+    """--rules bonus20 --vs standard said 0.0% (read from standard's side); a change without a big bonus said 0.0%."""
+    lineup = "greedy,collector,random"
+    forward = medici_sim.balance(2000, players=3, strategies=lineup, rules="standard", vs="bonus20")
+    backward = medici_sim.balance(2000, players=3, strategies=lineup, rules="bonus20", vs="standard")
+    rate = forward.rules.set_index("variant").loc["bonus20", "variant_decided_rate"]
+    assert rate > 0 and np.isnan(forward.rules.set_index("variant").loc["standard", "variant_decided_rate"])
+    assert f"the variant decided {100 * rate:.1f}% of games under bonus20" in forward.verdict
+    assert f"the variant decided {100 * rate:.1f}% of games under bonus20" in backward.verdict
+    neither = medici_sim.balance(500, players=3, strategies=lineup, rules="standard", vs="days=2")
+    assert neither.rules["variant_decided_rate"].isna().all() and "variant decided" not in neither.verdict
+
+
+def test_the_api_takes_rules_where_the_command_line_takes_rules(capsys):
+    """Every API function a command has takes rules= (variant= is its older name); messages name the one given."""
+    import inspect
+    for name in ("simulate", "compare", "balance", "sweep", "design", "tune", "trace", "rules"):
+        assert "rules" in inspect.signature(getattr(medici_sim, name)).parameters, name
+    assert medici_sim.rules(rules="bonus20").attrs["rules"] == "bonus20"
+    with pytest.raises(ConfigError, match="^rules=: days=0 is out of range"):
+        medici_sim.rules(rules="days=0")
+    with pytest.raises(ConfigError, match="^variant=: days=0"):
+        medici_sim.rules(variant="days=0")
+    with pytest.raises(ConfigError, match="give rules= only"):
+        medici_sim.trace(0, rules="days=2", variant="days=2")
+    assert medici_sim.trace(3, players=3, strategies="greedy", rules="days=2").data["variant"] == "days=2"
+
+
+def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
+    """A FIFO named *.toml hung rules, tune and play; /dev/zero grew memory until killed."""
+    import os
+    fifo, directory, zero = tmp_path / "pipe.toml", tmp_path / "dir.toml", tmp_path / "zero.toml"
+    os.mkfifo(fifo)
+    directory.mkdir()
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, directory, zero):
+        refused = within(30, card_rules, 4, str(path))  # read first: a reader that blocks fails, not hangs
+        assert isinstance(refused, RulesError) and "not a regular file" in str(refused), refused
+        for command in (["rules"], ["-n", "10"], ["tune", "greedy", "-e", "1"], ["play"], ["trace"]):
+            code, out, err = run(capsys, *command, "--rules", str(path))
+            assert code == 2 and err.count("\n") == 1 and "not a regular file" in err and "--rules" in err, err

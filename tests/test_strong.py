@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import card_rules
+from conftest import card_rules, run
 from test_search import card_script, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
@@ -152,3 +152,45 @@ def test_the_quadratic_fit_recovers_planted_weights_a_chunk_at_a_time():
                        rtol=0, atol=1e-12)
     planted = dict.fromkeys(product_names(("bias", "a", "b", "c")), 0.0) | {"a": 2.0, "b*c": -1.0}
     assert np.allclose(at_once, list(planted.values()), atol=0.01)
+
+
+def test_a_strategy_fitted_to_other_rules_says_so_and_is_marked(capsys):
+    """strong fell to 1.1% against experts with ship_capacity=12 (41.8% under the rulebook's rules) without a word:
+    a strategy declares the rule sets it was fitted to (Strategy.fitted_to), and is marked where it plays others."""
+    import warnings
+
+    from medici_sim.api import RunRequest, StudyRequest
+    from medici_sim.core.arguments import MediciWarning
+    from medici_sim.core.registry import FITTED_KEY, GAMES
+    for game in GAMES.values():
+        if "strong" in game.registry:
+            assert game.registry["strong"].fitted_to == game.variants  # trained under each preset
+        assert not any(game.registry[name].fitted_to for name in game.built_ins if name != "strong")
+    with pytest.warns(MediciWarning, match="strong was fitted to the standard and bonus20 rules"):
+        RunRequest(10, strategies="strong,expert,expert,expert", variant="ship_capacity=12").config()
+    with pytest.warns(MediciWarning, match="strong was fitted"):
+        StudyRequest("compare", 10, players=3, strategies="strong,expert", variant="days=2").start()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MediciWarning)  # the rules it was fitted to: not a word
+        RunRequest(10, strategies="strong,expert,expert,expert", variant="bonus20").config()
+        StudyRequest("balance", 10, players=3, strategies="strong,expert").start()
+    code, out, err = run(capsys, "-n", "200", "-s", "strong,expert,expert,expert", "--seating", "rotate", "--rules",
+                         "ship_capacity=12", "-q")
+    assert code == 0 and err.count("medici-sim: warning: strong was fitted") == 1, err
+    assert " strong* " in out and "\n* strong was fitted" in out and f"{FITTED_KEY}" in out
+    code, out, err = run(capsys, "-n", "200", "-s", "strong,expert,expert,expert", "--seating", "rotate", "-q")
+    assert code == 0 and "warning" not in err and "strong*" not in out and FITTED_KEY not in out
+
+
+def test_the_weights_file_is_read_bounded(tmp_path):
+    """strong's weights go through the shared bounded reader (core.output), like every other file read."""
+    import os
+
+    from conftest import within
+
+    from medici_sim.core.evaluation import read_weights
+    from medici_sim.core.output import OutputError
+    fifo = tmp_path / "weights.json"
+    os.mkfifo(fifo)
+    refused = within(30, read_weights, fifo, (7, 3, 4))
+    assert isinstance(refused, OutputError) and "the weights file" in str(refused) and "not a regular" in str(refused)

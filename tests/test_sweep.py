@@ -16,6 +16,7 @@ import pytest
 from conftest import run
 
 import medici_sim
+from medici_sim.core.arguments import ConfigError
 
 LINEUP = dict(players=3, strategies="random,greedy")
 PLANTED = textwrap.dedent('''
@@ -152,12 +153,13 @@ def test_design_finds_a_planted_optimum(tmp_path):
 
 
 def test_design_says_no_better_value_when_the_target_is_flat(capsys, tmp_path):
-    """R19: with the big bonus off its value changes no game; the CLI writes its --out files."""
+    """R19: with the big bonus off its value changes no game (a warning says so: the other rule, days, held at
+    the rulebook's 3, is all the box could change); the CLI writes its --out files."""
     out, page = tmp_path / "design.json", tmp_path / "design.html"
-    code, text, err = run(capsys, "design", "--rule", "big_bonus=0..40:10", "--target", "strategies", "-p", "2",
-                          "-s", "random,greedy", "-n", "300", "--trials", "4", "--fresh-games", "600", "-q",
-                          "--out", str(out), "--report", str(page))
-    assert code == 0, err
+    code, text, err = run(capsys, "design", "--rule", "big_bonus=0..40:10", "--rule", "days=3..3", "--target",
+                          "strategies", "-p", "2", "-s", "random,greedy", "-n", "300", "--trials", "4",
+                          "--fresh-games", "600", "-q", "--out", str(out), "--report", str(page))
+    assert code == 0 and err.count("warning: --rule: big_bonus changes nothing") == 1, err
     assert "No better value" in text and "How the games went (95% intervals)" in text
     document = json.loads(out.read_text())
     assert {"summary", "remeasured", "scores", "trials", "metrics", "metric_changes"} <= set(document)
@@ -263,3 +265,37 @@ def test_precision_plays_every_point_the_same_games():
     games = report.points["games"]
     assert games.nunique() == 1 and games.iloc[0] > 150
     assert (report.strategies["win_rate_ci_high"] - report.strategies["win_rate"]).max() < 0.06
+
+
+@pytest.mark.parametrize("args", [["--rule", "big_bonus=0..40"], ["--rule", "big_bonus=0..40:10", "--rules", "days=2"]])
+def test_a_rule_its_switch_leaves_inert_everywhere_is_refused(capsys, args):
+    """sweep --rule big_bonus=0..40 played 41 identical points (1.6 M games of +0.0 ± 0.0)."""
+    for command in (["sweep"], ["design", "--target", "strategies"]):
+        code, out, err = run(capsys, *command, *args, "-n", "100", "-s", "greedy,random")
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "big_bonus changes nothing" in err and "big_bonus_min" in err and "nothing would be measured" in err
+    with pytest.raises(ConfigError, match="rule=: big_bonus changes nothing"):
+        medici_sim.sweep("big_bonus=0..40", 100, strategies="greedy,random")
+
+
+def test_a_rule_switched_on_somewhere_is_swept_and_one_inert_of_two_is_said(capsys):
+    code, out, err = run(capsys, "sweep", "--rule", "big_bonus=10..30:20", "--rule", "big_bonus_min=0..8:8", "-n",
+                         "100", "-p", "3", "-s", "greedy,random", "-q")
+    assert code == 0 and "warning" not in err, err
+    code, out, err = run(capsys, "sweep", "--rule", "big_bonus=10..30:20", "--rule", "days=1..2", "-n", "100",
+                         "-p", "3", "-s", "greedy,random", "-q")
+    assert code == 0 and err.count("medici-sim: warning: --rule: big_bonus changes nothing") == 1, err
+
+
+@pytest.mark.parametrize("rule,players,count", [("ship_payouts[9]=0..3", "4", 4), ("ship_payouts[3]=0..3", "3,4", 3),
+                                                ("majority_payouts[2]=0..3", "4", 2)])
+def test_a_list_element_past_its_end_is_refused_at_every_player_count(capsys, rule, players, count):
+    """IndexError tracebacks in sweep, design and the API's sweep()."""
+    for command in (["sweep"], ["design", "--target", "strategies"]):
+        if command[0] == "design" and "," in players:
+            continue  # design answers for one player count
+        code, out, err = run(capsys, *command, "--rule", rule, "-p", players, "-n", "100", "-s", "greedy,random")
+        assert code == 2 and "Traceback" not in err and err.count("\n") == 1, err
+        assert f"has {count} values at {count if ',' in players else 4} players" in err and "--rule" in err, err
+    with pytest.raises(ConfigError, match="^rule= .* no element"):
+        medici_sim.sweep(rule, 100, players=[int(p) for p in players.split(",")], strategies="greedy,random")

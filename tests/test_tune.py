@@ -183,7 +183,7 @@ def test_tune_is_deterministic_for_a_seed_and_any_thread_count(capsys, tmp_path)
 
 def test_tune_against_a_lineup_and_each_rule(capsys, tmp_path):
     out_path = tmp_path / "t.csv"
-    code, out, err = run(capsys, "tune", "cautious", *QUICK, "--players", "3", "--against", "greedy,random",
+    code, out, err = run(capsys, "tune", "cautious", *QUICK[2:], "--players", "3", "--against", "greedy,random",
                          "--variant", "all", "--out", str(out_path))
     assert code == 0, err
     import pandas as pd
@@ -455,8 +455,8 @@ def test_balance_tuned_plays_each_rule_with_its_own_parameters(capsys, tmp_path)
 def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path):
     tuned = _tuned_file(tmp_path)
     saved = tmp_path / "b.ckpt"
-    args = ["balance", "-s", "greedy,random", "-p", "2", "-n", "2000", "--quiet"]
-    code, first, err = run(capsys, *args, "--tuned", str(tuned), "--checkpoint", str(saved))
+    args = ["balance", "-s", "greedy,random", "-n", "2000", "--quiet"]
+    code, first, err = run(capsys, *args, "-p", "2", "--tuned", str(tuned), "--checkpoint", str(saved))
     assert code == 0, err
     code, again, err = run(capsys, "balance", "--resume", str(saved), "--quiet")
     assert code == 0, err
@@ -468,7 +468,7 @@ def test_balance_tuned_resumes_and_refuses_what_it_cannot_play(capsys, tmp_path)
     code, out, err = run(capsys, "compare", "-s", "greedy,random", "-p", "2", "-n", "2000", "--variant", "bonus20",
                          "--tuned", str(tuned), "--quiet")
     assert code == 0 and "greedy:reveal_below=6,take_min=5" in out, err  # compare plays its rule's parameters
-    code, _, err = run(capsys, *args, "--tuned", str(tuned), "--out", str(tuned))
+    code, _, err = run(capsys, *args, "-p", "2", "--tuned", str(tuned), "--out", str(tuned))
     assert code == 2 and "is the run's --tuned file" in err
     other = tmp_path / "other.json"
     other.write_text(tuned.read_text().replace("take_min=5", "take_min=6"))

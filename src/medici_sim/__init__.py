@@ -31,6 +31,7 @@ _PUBLIC = {
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
     **dict.fromkeys(("AgentError", "GameStart", "Decision"), "core.agent_kernel"),
     "DeckError": "core.arguments",
+    "MediciWarning": "core.arguments",
     "PluginError": "core.plugins",
     "OutputError": "core.output",
     "CheckpointError": "core.checkpoint",

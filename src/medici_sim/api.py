@@ -23,7 +23,7 @@ import pandas as pd
 
 from . import games as _games  # noqa: F401  the games register themselves
 from .core import checkpoint
-from .core.arguments import file_names, named, naming
+from .core.arguments import file_names, in_command_line, named, naming
 from .core.driver import ConfigError, RunConfig, ThreadRunner, Totals, canonical_rules, check_players, rule_set
 from .core.driver import simulate as simulate_games
 from .core.plugins import load_plugin
@@ -367,9 +367,19 @@ def _api(function):
     line's options (``--games``); the checks are the command line's (``core.arguments``)."""
     @functools.wraps(function)
     def checked(*args, **kwargs):
-        with naming(api=True):
+        if in_command_line():  # a command calls it: the messages name its options
+            return function(*args, **kwargs)
+        with naming(api=True, variant="variant=" if "variant" in kwargs else "rules="):  # the name given
             return function(*args, **kwargs)
     return checked
+
+
+def _rules(rules: str | PathLike | None, variant: str | PathLike | None) -> str | None:
+    """The rule set asked for: ``rules=`` (``variant=``, its older name, the same), not both."""
+    if rules is not None and variant is not None:
+        raise ConfigError("rules= and variant= are one argument (variant= is its older name): give rules= only")
+    spec = rules if rules is not None else variant
+    return str(spec) if isinstance(spec, PathLike) else spec
 
 
 def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
@@ -379,16 +389,20 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 
 @_api
 def simulate(games: int = 100_000, *, game: str | None = None, players: int = 4,
-             strategies: str | Sequence[str] = "random", variant: str | None = None, seating: str = "fixed",
-             seed: int = 0, threads: int | None = None,
-             deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = ()) -> RunReport:
+             strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
+             seating: str = "fixed", seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
+             plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
+
+    Every function takes ``rules``: the rule set to play, as ``--rules`` writes it (presets and
+    name=value items, or a TOML file; None: the game's standard rules); ``variant`` is its older name.
 
     ``strategies``: one for every seat, or one per seat (``"expert,random,random,random"`` or a
     list), parameters as ``name:param=value``; ``seating``: fixed, rotate or random (R24);
     ``deck``: a shipped deck's name or a deck file (card game, R3-R5), None for the default; ``plugins``: files that
     register strategies (a list, or one file).
     """
+    variant = _rules(rules, variant)
     _load(plugins)
     return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, deck).config())
 
@@ -406,10 +420,10 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
 
 @_api
 def compare(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
-            strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
+            strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
             threads: int | None = None, deck: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
-            tuned: str | PathLike | TuneReport | None = None) -> CompareReport:
+            tuned: str | PathLike | TuneReport | None = None, variant: str | None = None) -> CompareReport:
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
@@ -421,6 +435,7 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
     ``medici-sim tune --out FILE.json``, or ``"shipped"``: every strategy with its parameters
     tuned for the rules and each player count.
     """
+    variant = _rules(rules, variant)
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
                                           deck, precision, plugins, tuned)
     return compare_report(study, tournaments, complete)
@@ -428,9 +443,9 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 
 @_api
 def tournament(agents, games: int = 1_000, *, game: str | None = None, players: str | int | Sequence[int] = 4,
-               variant: str | None = None, seed: int = 0, threads: int | None = None,
+               rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
                deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
-               plugins: Sequence[str | PathLike] = ()) -> CompareReport:
+               plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> CompareReport:
     """compare's tournament of any mix of built-in strategies and Python agents: the same
     lineups, rotated through the seats in the same blocks of game indices, and the same tables,
     intervals and ratings (a tournament of built-ins alone is exactly ``compare``'s).
@@ -443,6 +458,7 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None, players: 
     failure is an ``AgentError`` naming it, the game index and the seat."""
     from .study.agent_tournament import agent_study
 
+    variant = _rules(rules, variant)
     _load(plugins)
     study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed, deck=deck,
                                      games=games, precision=precision, threads=threads)
@@ -454,28 +470,33 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
             deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None,
-            variant: str | None = None, vs: str | None = None) -> BalanceReport:
+            rules: str | PathLike | None = None, vs: str | PathLike | None = None,
+            variant: str | None = None) -> BalanceReport:
     """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
-    ``variant`` and ``vs`` (rules specs; by default the game's ``balance_variants``: the card
-    game's standard and bonus20, R19) in the same tournaments, side by side, with a verdict in
+    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_variants``: the card
+    game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
+    where the one given is the variant) in the same tournaments, side by side, with a verdict in
     words. ``deck``
     as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
     count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
     (tune with ``variant="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
+    variant = _rules(rules, variant)
     study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads, deck,
-                                          precision, plugins, tuned, vs)
+                                          precision, plugins, tuned, _rules(vs, None))
     return balance_report(study, tournaments, complete)
 
 
 @_api
 def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = None,
           players: str | int | Sequence[int] = 4, strategies: str | Sequence[str] | None = None,
-          variant: str | None = None, seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
-          precision: float | None = None, plugins: Sequence[str | PathLike] = ()) -> SweepReport:
+          rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
+          deck: str | PathLike | None = None, precision: float | None = None, plugins: Sequence[str | PathLike] = (),
+          variant: str | None = None) -> SweepReport:
     """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
     of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
-    over the base rules ``variant``, every point on the same games (common random numbers)."""
+    over the base rules ``rules``, every point on the same games (common random numbers)."""
+    variant = _rules(rules, variant)
     _load(plugins)
     return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
                                    precision).sweep())
@@ -484,12 +505,13 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
 @_api
 def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int = 40, games: int = 20_000,
            fresh_games: int = 100_000, game: str | None = None, players: int = 4,
-           strategies: str | Sequence[str] | None = None, variant: str | None = None, seed: int = 0,
+           strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
            threads: int | None = None, deck: str | PathLike | None = None,
-           plugins: Sequence[str | PathLike] = ()) -> DesignReport:
+           plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:
     """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
     ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
-    optuna's TPE search, then the best and the base rules (``variant``) on ``fresh_games`` fresh games."""
+    optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
+    variant = _rules(rules, variant)
     _load(plugins)
     return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
                                      target=target, trials=trials, fresh_games=fresh_games).design())
@@ -498,16 +520,17 @@ def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int
 @_api
 def tune(strategy: str | Sequence[str], *, game: str | None = None,
          players: str | int | Sequence[int] | None = None,
-         variant: str | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
+         rules: str | PathLike | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
          threads: int | None = None, deck: str | PathLike | None = None,
-         plugins: Sequence[str | PathLike] = ()) -> TuneReport:
+         plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> TuneReport:
     """Tune a strategy's parameters by self-play (``against="self"``) or against a lineup
     (``medici-sim tune``): CMA-ES over the ranges its parameters declare, every candidate of a
     round on the same games, the pick checked beside the defaults on fresh games. ``strategy``:
-    a name, a comma list (or a list of names), or ``"all"``; ``variant``: None (standard), a
+    a name, a comma list (or a list of names), or ``"all"``; ``rules``: None (standard), a
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
     ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
+    variant = _rules(rules, variant)
     _load(plugins)
     results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
                           popsize, seed, deck).start()
@@ -519,11 +542,13 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
 @_api
 def trace(index: int = 0, *, game: str | None = None, players: int = 4,
           strategies: str | Sequence[str] = "random",
-          seed: int = 0, seating: str = "fixed", variant: str | None = None, deck: str | PathLike | None = None,
-          plugins: Sequence[str | PathLike] = ()) -> TraceReport:
+          seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
+          deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
+          variant: str | None = None) -> TraceReport:
     """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
     very game the simulation plays for that seed and index (R25, C20), with the same
     strategies and seating, every payout explained from the rules."""
+    variant = _rules(rules, variant)
     _load(plugins)
     return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, deck))
 
@@ -540,10 +565,12 @@ def strategies(game: str | None = None) -> pd.DataFrame:
 
 
 @_api
-def rules(game: str | None = None, *, players: int | None = None, variant: str | None = None) -> pd.DataFrame:
+def rules(game: str | None = None, *, players: int | None = None, rules: str | PathLike | None = None,
+          variant: str | None = None) -> pd.DataFrame:
     """A game's rule parameters at ``players`` (None: the game's usual count) under the rule set
-    ``variant`` (a rules spec: presets and name=value items, or a TOML file; None: standard):
+    ``rules`` (a rules spec: presets and name=value items, or a TOML file; None: standard):
     name, value, default, range, rule point and meaning; ``.attrs["rules"]``: the canonical spec."""
+    variant = _rules(rules, variant)
     definition = game_named(game)
     if definition.rule_book is None:
         raise ConfigError(f"the {definition.name} game has no rule parameters (its rules: "

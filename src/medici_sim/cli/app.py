@@ -11,6 +11,7 @@ import click
 
 from .. import games  # noqa: F401  the games register themselves
 from .._version import __version__
+from ..core.arguments import naming
 from ..core.plugins import load_plugin
 from ..core.registry import GAMES, default_game
 from . import common, signals
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
              "to keep only --out files)")
     try:
         # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see cli.main)
-        with signals.answering(ignored_after=argv is None):
+        with signals.answering(ignored_after=argv is None), common.warnings_on_stderr(), naming():
             _run(argv)
     finally:
         if argv is None:

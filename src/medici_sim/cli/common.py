@@ -12,6 +12,8 @@ import sys
 import textwrap
 import time
 import traceback
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -19,6 +21,7 @@ import click
 from click.core import ParameterSource
 
 from ..core import checkpoint, compiling
+from ..core.arguments import MediciWarning
 from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
@@ -102,6 +105,8 @@ class _RefusingEmpty:
     same as leaving it out."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _refuse_repeats(self, ctx, args)
         rest = super().parse_args(ctx, args)
         for param in self.params:
             if ctx.get_parameter_source(param.name) in (None, ParameterSource.DEFAULT):
@@ -111,6 +116,22 @@ class _RefusingEmpty:
                 raise click.BadParameter("an empty value" + (" (leave the option out for its default)"
                                                              if isinstance(param, click.Option) else ""), ctx, param)
         return rest
+
+
+def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
+    """An option that holds one value given twice (``--rules days=2 --rules PRESET``, ``--rules``
+    with its alias ``--variant``, ``--vs`` twice) is an error: the later one would silently
+    replace the earlier."""
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen: dict[str, int] = {}
+    for param in order:
+        if isinstance(param, click.Option) and not param.multiple and not param.count and not param.is_flag:
+            seen[param.name] = seen.get(param.name, 0) + 1
+            if seen[param.name] == 2:
+                names = "/".join(param.opts)
+                hint = (f" (one SPEC holds several changes, applied left to right: {param.opts[0]} PRESET,NAME=VALUE)"
+                        if param.metavar == "SPEC" else "")
+                raise click.UsageError(f"{names} is given more than once; give it once{hint}", ctx)
 
 
 class Command(_RefusingEmpty, click.Command):
@@ -184,6 +205,11 @@ class RunFiles:
         """Where checkpoints go: --checkpoint, else the file being resumed."""
         return self.checkpoint or self.resume
 
+    @property
+    def checkpoint_option(self) -> str:
+        """The option that named where checkpoints go (``checkpoint_target``)."""
+        return "--checkpoint" if self.checkpoint else "--resume"
+
     def check(self, table_names: list[str]) -> None:
         if self.overwrite_checkpoint and not self.checkpoint:
             raise ConfigError("--overwrite-checkpoint needs --checkpoint FILE (the file to start over in)")
@@ -198,7 +224,7 @@ class RunFiles:
 
             outputs.append(("--report", check_report_path(self.report)))
         if self.checkpoint_target:
-            outputs.append(("--checkpoint", Path(self.checkpoint_target)))
+            outputs.append((self.checkpoint_option, Path(self.checkpoint_target)))
         inputs = [("--deck", Path(self.deck))] if self.deck else []
         inputs += [("--plugin", Path(p)) for p in self.plugins]
         if self.tuned and self.tuned != "shipped":
@@ -207,7 +233,7 @@ class RunFiles:
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
         for option, path in outputs:
-            if option != "--checkpoint":  # a saved run is replaced by its own checkpoints only
+            if option not in ("--checkpoint", "--resume"):  # a saved run is replaced by its own checkpoints only
                 checkpoint.refuse_replacing(option, path)
         if self.checkpoint:
             checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)
@@ -413,6 +439,26 @@ def fail(message: str, exc: BaseException | None = None) -> None:
     one_line = " ".join(message.split("\n"))  # user input quoted in a message may hold newlines
     click.echo(f"medici-sim: error: {one_line}", err=True)
     sys.exit(2)
+
+
+@contextmanager
+def warnings_on_stderr():
+    """medici-sim's warnings (core.arguments.MediciWarning) as one line each on stderr, each
+    said once in a command; other warnings as Python shows them."""
+    said: set[str] = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", MediciWarning)
+        shown = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            if not issubclass(category, MediciWarning):
+                return shown(message, category, filename, lineno, file, line)
+            if str(message) not in said:
+                said.add(str(message))
+                click.echo(f"medici-sim: warning: {' '.join(str(message).split())}", err=True)
+
+        warnings.showwarning = show
+        yield
 
 
 def nothing_played() -> None:

@@ -10,10 +10,10 @@ import click
 from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..core.registry import get_game
+from ..core.registry import FITTED_KEY, get_game
 from ..study import ladder, studies, tuning
-from .common import CompileNotice, RunFiles, progress_bar, shorter_hint
-from .tables import fit, print_text, section
+from .common import CompileNotice, RunFiles, progress_bar, shorter_hint, wrapped
+from .tables import fit, print_text, section, width
 
 REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
            "precision": "--precision", "decks_spec": "--decks", "plot_path": "--plot", "scheduler": "--scheduler",
@@ -36,11 +36,11 @@ def play_ladder(options: dict, command: str) -> None:
         raise ConfigError(str(exc)) from None
     files = RunFiles(out=options["out_path"], report=options["report_path"])
     files.check([ladder.LADDER_TABLE])
-    rows = []
+    rows, fitted = [], {}  # fitted: the levels whose strategy plays rules it was not fitted to, in words
     started = [StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
                             strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
                             deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
-                            variant=options.get("variant")).start() for level in levels]
+                            variant=options.get("variant"), vs=options.get("vs")).start() for level in levels]
     bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
                        shorter=shorter_hint("fewer --games or player counts",
                                             [name for level in levels for name in level.strategies], cluster=False))
@@ -60,24 +60,29 @@ def play_ladder(options: dict, command: str) -> None:
             else:
                 answer = compare_report(study, tournaments, True)
                 rows += ladder.compare_rows(level, names, answer.strategies)
+            if FITTED_KEY in answer.summary:
+                fitted[level.name] = answer.summary[FITTED_KEY]
     finally:
         if bar is not None:
             bar.close()
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
     deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
-    rules = game.balance_variants if command == "balance" else (options.get("variant") or game.variants[0],)
+    rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
     summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
                "levels": ",".join(lv.name for lv in levels),
-               "games_per_level": ",".join(str(lv.games) for lv in levels)}
+               "games_per_level": ",".join(str(lv.games) for lv in levels),
+               **({FITTED_KEY: "; ".join(f"level {name}: {said}" for name, said in fitted.items())} if fitted
+                  else {})}
     writes = table_writes(files.out, {ladder.LADDER_TABLE: table}, summary) if files.out else []
     if files.report:
         from ..study.report import Report, report_writer
 
-        question = (f"Does the {game.balance_variants[1]} variant's effect hold as play gets stronger?"
+        question = (f"Does the effect of {rules[1]} against {rules[0]} hold as play gets stronger?"
                     if command == "balance" else "Which strategy is best at every level of play?")
         page = Report(title=f"{game.title}: the ladder of skill", question=question, answer=ladder.ladder_answer(table),
-                      sections=[ladder.ladder_section(table, words)], reproduce=summary)
+                      sections=[ladder.ladder_section(table, words)], reproduce=summary,
+                      note=summary.get(FITTED_KEY, ""))
         writes.append(("--report", Path(files.report), report_writer(page)))
     atomic_write_all(writes)
     wide = options["wide"]
@@ -88,5 +93,7 @@ def play_ladder(options: dict, command: str) -> None:
         section("The ladder of skill (each finding in percentage points, 95% intervals)")
         click.echo(fit(ladder.ladder_shown(table)))
     print_text(words, wide)
+    if fitted:
+        click.echo(wrapped(f"* {summary[FITTED_KEY]}", hang=2, width=width()))
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")

@@ -54,7 +54,8 @@ def run_main(options: dict, given: set[str]) -> None:
 
     def save(batch: Totals) -> None:
         running.add(batch)
-        checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()})
+        checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()},
+                        files.checkpoint_option)
 
     bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0,
                        shorter=shorter_hint("fewer --games", [s.name for s in config.strategies]))
@@ -79,9 +80,10 @@ def run_main(options: dict, given: set[str]) -> None:
     if not report.complete:
         section(f"PARTIAL RESULTS: interrupted after {run['games']:,} of {config.games:,} games")
     wide = options["wide"]
-    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide)
+    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide,
+                summary=run)
     if config.seating != "fixed" or len(by_strategy) > 1:
-        print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False)
+        print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False, summary=run)
     went = how_the_games_went(report.metrics)
     if went:
         print_text(went, wide)

@@ -191,7 +191,7 @@ def _run(options: dict, given: set[str], command: str):
 
     def save() -> None:
         checkpoint.save(files.checkpoint_target, command, configuration,
-                        {"tournaments": [t.progress() for t in tournaments]})
+                        {"tournaments": [t.progress() for t in tournaments]}, files.checkpoint_option)
 
     bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments),
                        shorter=shorter_hint("fewer --games (or a larger --precision), strategies or player counts",
@@ -232,10 +232,10 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
     for deck in decks:
         for name, frame in shown.items():
             if deck is None:
-                print_table(titles[name], frame, name, wide)
+                print_table(titles[name], frame, name, wide, summary=run)
             else:
                 print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
-                            name, wide, explain=deck == decks[0])
+                            name, wide, explain=deck == decks[0], summary=run)
     if went:
         print_text(went, wide)
     warn_ran_out(tables.get(METRICS_TABLE))
@@ -291,8 +291,9 @@ def _balance_help() -> str:
 @study_options("balance")
 @rules_option()
 @click.option("--vs", default=None, metavar="SPEC",
-              help="The rule set compared with --rules's, as --rules writes it [default: the game's variant, "
-                   "where it has one (see --game); otherwise name both].")
+              help="The rule set compared with --rules's, as --rules writes it [default: the game's variant "
+                   "(see --game), or its standard rules when --rules names that variant or the game has none; "
+                   "without --rules, --rules is the standard rules, or the variant when --vs names those].")
 @click.pass_context
 def balance(ctx, **options):
     if options["ladder"]:
@@ -337,5 +338,5 @@ def _balance_page(study: Study, report):
     from ..study.report_pages import balance_page
 
     return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
-                        report.metrics, study.game.balance_variants, plot_balance(report.strategies),
+                        report.metrics, study.variants("balance"), plot_balance(report.strategies),
                         changes=report.metric_changes)

@@ -141,7 +141,7 @@ def _play(options: dict, request, table_names: list[str], play):
         try:
             with interruptible() as stop:
                 watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
-                              compiling=notice, on_batch=save(files.checkpoint_target, command, kept))
+                              compiling=notice, on_batch=save(files, command, kept))
                 report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
@@ -164,15 +164,16 @@ def design_stopped(question, trials: int, path: str | None) -> None:
     sys.exit(interrupted_code())
 
 
-def save(path: str | None, command: str, kept: list[dict]):
-    """``on_batch(configuration, progress)``: the command's checkpoint saved to ``path`` (None: no
-    checkpoints), design's progress kept in ``kept`` (the trials an interruption leaves)."""
+def save(files: RunFiles, command: str, kept: list[dict]):
+    """``on_batch(configuration, progress)``: the command's checkpoint saved where ``files`` says
+    (none: no checkpoints), design's progress kept in ``kept`` (the trials an interruption leaves)."""
+    path = files.checkpoint_target
     if path is None and command != "design":
         return None
 
     def on_batch(configuration: dict, progress: dict) -> None:
         if path is not None:
-            checkpoint.save(path, command, configuration, progress)
+            checkpoint.save(path, command, configuration, progress, files.checkpoint_option)
         kept[:] = [progress]
 
     return on_batch
@@ -245,7 +246,7 @@ def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, 
                                                   "out of the tables and files (--resume finishes them)"
                                                   if unfinished else ""))
     for title, (name, frame) in shown.items():
-        print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide)
+        print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide, summary=summary)
     if went:
         print_text(went, wide)
     warn_ran_out(tables.get(METRICS_TABLE))

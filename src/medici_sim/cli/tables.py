@@ -12,7 +12,7 @@ import shutil
 import click
 import pandas as pd
 
-from ..core.registry import GAMES, StatColumn
+from ..core.registry import FITTED_KEY, GAMES, StatColumn, unfitted_names
 from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
@@ -177,7 +177,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "seat 1 wins [95% CI]": _interval(frame["seat1_win_rate"], frame["seat1_ci_low"], frame["seat1_ci_high"]),
             "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame),
             "margin": _number(frame["margin"]),
-            "variant decided": [_pct(v) for v in frame["variant_decided_rate"]]})
+            "variant decided": [_pct(v) if not pd.isna(v) else "n/a" for v in frame["variant_decided_rate"]]})
     if name == "tuned":
         half = frame["improvement_ci_high"] - frame["improvement"]
         return pd.DataFrame({
@@ -219,20 +219,28 @@ def caption(name: str, frame: pd.DataFrame) -> str | None:
     if name == "rules":
         return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winning margin, "
                 "the winners' mean lead over the best non-winner in florins, as in How the games went; "
-                "variant decided: games whose winners change "
-                f"when {frame['variant'].iloc[-1]}'s extra florins are taken away)")
+                "variant decided: games whose winners change when the variant's extra florins are taken away, "
+                "n/a under rules without it)")
     return None
 
 
 def print_table(title: str, frame: pd.DataFrame, name: str, wide: bool, explain: bool = True,
-                keys: list[str] | None = None) -> None:
+                keys: list[str] | None = None, summary: dict | None = None) -> None:
     """A titled table: its main columns in the terminal's width (``fit``), under their ``caption``
-    (``explain``: the first table of its kind a command prints), or every column with ``wide``."""
+    (``explain``: the first table of its kind a command prints), or every column with ``wide``. A
+    strategy played under rules it was not fitted to (the run's ``summary`` says which) is marked
+    ``*``, with a footnote."""
     section(title if wide else wrapped(title, hang=1, width=width()))
+    fitted = (summary or {}).get(FITTED_KEY, "")
+    marked = [str(s).split(":")[0] in unfitted_names(fitted) for s in frame["strategy"]] if "strategy" in frame else []
+    if fitted and any(marked):
+        frame = frame.assign(strategy=[f"{s}*" if m else s for s, m in zip(frame["strategy"], marked, strict=True)])
     if wide:
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-        return
-    note = caption(name, frame) if explain else None
-    if note:
-        click.echo(wrapped(note, hang=1, width=width()))
-    click.echo(fit(compact(name, frame), keys))
+    else:
+        note = caption(name, frame) if explain else None
+        if note:
+            click.echo(wrapped(note, hang=1, width=width()))
+        click.echo(fit(compact(name, frame), keys))
+    if fitted and any(marked):
+        click.echo(wrapped(f"* {fitted}", hang=2, width=width()))

@@ -162,7 +162,7 @@ def tune_command(ctx, **options):
     def save(_result=None) -> None:
         if files.checkpoint_target:
             checkpoint.save(files.checkpoint_target, "tune", configuration,
-                            {"tasks": [tune_saved.task_progress(r) for r in results]})
+                            {"tasks": [tune_saved.task_progress(r) for r in results]}, files.checkpoint_option)
 
     for task in tasks:
         if task.rounds * task.popsize != task.evaluations:

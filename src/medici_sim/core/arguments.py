@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -23,6 +24,17 @@ class ConfigError(ValueError):
     """A run that cannot be set up; the message says what is wrong, in one line."""
 
 
+class MediciWarning(UserWarning):
+    """Something the caller should know before trusting what is played (a strategy fitted to
+    other rules, a swept rule that acts nowhere): one line, through ``warnings`` in Python and
+    as ``medici-sim: warning: ...`` on the command line's stderr."""
+
+
+def warn(message: str) -> None:
+    """Say ``message`` once, as a :class:`MediciWarning`."""
+    warnings.warn(message, MediciWarning, stacklevel=3)
+
+
 class DeckError(ConfigError):
     """A deck (a game's file of cards, or its name) that cannot be used; the message names the
     offending entry."""
@@ -30,13 +42,14 @@ class DeckError(ConfigError):
 
 # the options not named --<argument> (the API's ``variant``, a rules spec, is --rules or its alias --variant)
 COMMAND_LINE = {"plugins": "--plugin", "strategy": "STRATEGY", "variant": "--rules"}
-_NAMING: ContextVar[tuple[bool, Mapping[str, str]]] = ContextVar("medici_sim_naming", default=(False, COMMAND_LINE))
+# (api, renamed) while a front end names the arguments (``naming``); None: none has said (the command line's words)
+_NAMING: ContextVar[tuple[bool, Mapping[str, str]] | None] = ContextVar("medici_sim_naming", default=None)
 
 
 def named(name: str) -> str:
     """Argument ``name`` as the caller wrote it: ``--games-per-eval`` on the command line,
     ``games_per_eval=`` in the Python API."""
-    api, renamed = _NAMING.get()
+    api, renamed = _NAMING.get() or (False, COMMAND_LINE)
     if name in renamed:
         return renamed[name]
     return f"{name}=" if api else "--" + name.replace("_", "-")
@@ -44,7 +57,13 @@ def named(name: str) -> str:
 
 def in_api() -> bool:
     """Whether the Python API is running (its messages advise Python, not commands)."""
-    return _NAMING.get()[0]
+    return bool(_NAMING.get() and _NAMING.get()[0])
+
+
+def in_command_line() -> bool:
+    """Whether the command line named the arguments (``naming()`` around a command): an API
+    function it calls keeps the command line's words (``--rules``, not ``rules=``)."""
+    return _NAMING.get() is not None and not _NAMING.get()[0]
 
 
 @contextmanager

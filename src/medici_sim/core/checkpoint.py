@@ -67,15 +67,17 @@ class Saved:
 
 # ---------------------------------------------------------------- writing
 
-def save(path: str | Path, command: str, configuration: dict, progress: dict) -> None:
+def save(path: str | Path, command: str, configuration: dict, progress: dict, option: str = "--checkpoint") -> None:
+    """Save a checkpoint at ``path``, given by ``option`` (``--checkpoint``, or ``--resume`` when
+    checkpoints go on to the resumed file): a failed write names it."""
     document = {"format": FORMAT, "version": __version__, "command": command,
                 "configuration": configuration, "progress": progress}
     document["checksum"] = _checksum(document)
     text = json.dumps(document, allow_nan=False)
     if len(text) > MAX_CHECKPOINT_BYTES:
-        raise CheckpointError(f"--checkpoint {as_text(path)}: the checkpoint would take {len(text)} bytes, "
+        raise CheckpointError(f"{option} {as_text(path)}: the checkpoint would take {len(text)} bytes, "
                               f"more than the {MAX_CHECKPOINT_BYTES} a checkpoint may")
-    atomic_write(Path(path), lambda tmp: Path(tmp).write_text(text))
+    atomic_write(Path(path), lambda tmp: Path(tmp).write_text(text), option)
 
 
 def refuse_existing(path: str | Path, resume_path: str | Path | None = None, overwrite: bool = False) -> None:

@@ -40,8 +40,10 @@ from numba import carray, njit, objmode
 from numba.core import types
 from numba.extending import intrinsic, overload
 
+from .output import read_limited
 from .registry import ILLEGAL, MAX_PARAMS, StrategyRegistry
 
+MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
 _TABLE_PREFIX = "strategy_table_"
 _CHECKED_SUFFIX = "_checked"
 _LOCATED_SUFFIX = "_located"
@@ -99,7 +101,7 @@ def _table_name(registry: StrategyRegistry, strategies: tuple) -> str:
             digest.update(f"{name}={fn.py_func.__module__}.{fn.py_func.__qualname__}".encode())
             files.add(Path(inspect.getsourcefile(fn.py_func)))
     for path in sorted(files):
-        digest.update(path.read_bytes())
+        digest.update(read_limited(path, MAX_SOURCE_BYTES, "a strategy's source"))
     name = _TABLE_PREFIX + digest.hexdigest()[:24]
     _TABLES[name] = strategies
     return name

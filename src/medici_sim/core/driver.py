@@ -99,8 +99,8 @@ class SeatStrategy:
         return out
 
 
-def check_games(games) -> int:
-    return integer(games, "games", 1, MAX_GAMES, "10**15")
+def check_games(games, name: str = "games") -> int:  # name: the argument that gave it, e.g. fresh_games
+    return integer(games, name, 1, MAX_GAMES, "10**15")
 
 
 def check_seed(seed) -> int:

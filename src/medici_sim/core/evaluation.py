@@ -28,14 +28,16 @@ import numpy as np
 from numba import njit
 
 from .arrays import compile_time_constant
+from .output import read_limited
 
+MAX_WEIGHTS_BYTES = 16 << 20  # a weights file is a few kB
 RIDGE = 1e-3  # a little shrinkage: features that never vary (day 0's florins) get weight 0, not noise
 
 
 def read_weights(path: Path, shape: tuple[int, ...]) -> np.ndarray:
     """``weights[players, day, feature]`` from a weights file (zeros where it has no model)."""
     table = np.zeros(shape)
-    rows = json.loads(path.read_text())["models"]
+    rows = json.loads(read_limited(path, MAX_WEIGHTS_BYTES, "the weights file").decode("utf-8"))["models"]
     for row in rows:
         table[row["players"], row["day"], :] = row["weights"]
     return table

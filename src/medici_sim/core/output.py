@@ -290,8 +290,9 @@ def atomic_write_all(writes: list[tuple[str, Path, Callable[[str], None]]]) -> N
                 os.unlink(tmp)
 
 
-def atomic_write(path: Path, write: Callable[[str], None], option: str = "--out") -> None:
-    """Write one file through ``write(temporary_path)`` and rename it into place."""
+def atomic_write(path: Path, write: Callable[[str], None], option: str) -> None:
+    """Write one file through ``write(temporary_path)`` and rename it into place (``option``: the
+    option or argument that named the file, for the message of a failed write)."""
     atomic_write_all([(option, Path(path), write)])
 
 

@@ -18,7 +18,7 @@ import importlib
 import math
 import numbers
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,6 +93,13 @@ class Strategy:
     params: dict[str, Param] = field(default_factory=dict)  # in the order of the params tuple
     summary: str = ""
     untunable: str = ""  # why ``tune`` cannot tune it (a search player: its games cost thousands), or ""
+    # the rule sets (canonical specs, e.g. the game's presets) it was fitted to, if it was (a learned
+    # evaluation, trained under them); () for a strategy that reads the rules and plays any of them
+    fitted_to: tuple[str, ...] = ()
+
+    def fits(self, rules: str) -> bool:
+        """Whether it plays the rule set ``rules`` (a canonical spec) as it was made to."""
+        return not self.fitted_to or rules in self.fitted_to
 
     def __hash__(self) -> int:
         return hash(self.name)
@@ -233,6 +240,9 @@ class Game:
     stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
     rules_page: str  # the docs page holding the game's rules
+    # run counter -> (rule values) -> whether it can count anything under them (absent: always); where it
+    # cannot, its rate does not apply ("n/a", never 0: the card game's variant_decided needs a big bonus)
+    counted_under: Mapping[str, Callable] = field(default_factory=dict, hash=False)
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
     days: int = 3  # days a game has (the share of days that ran out, when it counts ran_out_days)
     uses_deck: bool = False  # True if the game takes a deck file (--deck)
@@ -333,3 +343,31 @@ def get_game(name: str) -> Game:
     if name not in GAMES:  # the games register themselves when medici_sim.games is imported
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(GAMES)})")
     return GAMES[name]
+
+
+FITTED_KEY = "fitted_elsewhere"  # a summary's entry naming the strategies played under rules they were not fitted to
+
+
+def fitted_summary(game: Game, names: Sequence[str], rules: Sequence[str]) -> dict[str, str]:
+    """A summary's entry for ``unfitted``'s strategies ({} when every strategy fits the rules)."""
+    words = unfitted_words(unfitted(game, names, rules))
+    return {FITTED_KEY: words} if words else {}
+
+
+def unfitted(game: Game, names: Sequence[str], rules: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The strategies of ``names`` fitted to rule sets other than some of ``rules`` (canonical
+    specs), each with the rule sets it was fitted to (``Strategy.fitted_to``)."""
+    registry = game.registry
+    return {name: registry[name].fitted_to for name in dict.fromkeys(names)
+            if name in registry and not all(registry[name].fits(spec) for spec in rules)}
+
+
+def unfitted_names(words: str) -> set[str]:
+    """The strategies ``unfitted_words`` names (each of its parts starts with one)."""
+    return {part.split(" ", 1)[0] for part in words.split("; ") if part}
+
+
+def unfitted_words(found: Mapping[str, tuple[str, ...]]) -> str:
+    """``unfitted``'s strategies in words, for a warning or a table's footnote ("" for none)."""
+    return "; ".join(f"{name} was fitted to the {' and '.join(fitted)} rules and plays other rules here: its "
+                     "figures do not measure its strength" for name, fitted in found.items())

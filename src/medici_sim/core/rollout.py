@@ -28,9 +28,11 @@ from numba import jit, njit
 
 from .arrays import compile_time_constant
 from .dispatch import strategy_table
+from .output import read_limited
 from .registry import MAX_PARAMS, Param, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
 
+MAX_TUNED_BYTES = 16 << 20  # the shipped tuned file is a few kB
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
 # A search player's parameters (search_params' order); the game's own, confidence and tuned follow.
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT = range(5)
@@ -160,7 +162,7 @@ def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[
     count, its defaults where none were tuned (or an entry this version cannot read)."""
     table = np.tile(defaults, (len(variants), max_players + 1, 1, 1))
     try:
-        rows = json.loads(path.read_text())["tuned"]
+        rows = json.loads(read_limited(path, MAX_TUNED_BYTES, "the shipped tuned file"))["tuned"]
     except (OSError, ValueError, KeyError, TypeError):
         rows = []
     for row in rows:

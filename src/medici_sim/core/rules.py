@@ -13,6 +13,13 @@ the same for every spec that gives the same values: the nearest preset, then the
 that differ from it, in the book's order (``days=2``, not ``standard,days=2``). So
 ``bonus_min=5`` at 4 players *is* ``standard``, and a run, its checkpoint and its tables
 name a rule set one way only.
+
+Some parameters act only while another switches them on (the card game's ``big_bonus`` only
+while ``big_bonus_min`` is above 0): a game declares these as :class:`Dependency` data beside
+its parameters, and :meth:`RuleSet.inert` names the parameters that change nothing under a
+rule set. Two rule sets that differ only there play identical games (:func:`same_games`), and
+a sweep or design of a parameter that is inert everywhere it goes measures nothing; both are
+said before any game is played.
 """
 from __future__ import annotations
 
@@ -22,7 +29,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .output import OutputError, read_limited
+
 Value = int | tuple[int, ...]
+MAX_RULES_BYTES = 1 << 20  # a rules file is a few lines
 
 
 class RulesError(ValueError):
@@ -61,6 +71,25 @@ class RuleParam:
 
 
 @dataclass(frozen=True)
+class Dependency:
+    """Parameters that act only while another switches them on: ``params`` change nothing
+    under a rule set whose values fail ``active``; ``switch`` names the parameter that turns
+    them on, and ``how`` says how, in words (e.g. "big_bonus_min above bonus_min; the bonus20
+    preset sets it")."""
+
+    params: tuple[str, ...]
+    switch: str
+    active: Callable[[Mapping[str, Value]], bool] = field(hash=False, compare=False)
+    how: str
+    point: str = ""  # the rule point, e.g. "R19"
+
+    def why(self, name: str) -> str:
+        """Why ``name`` changes nothing while the switch is off, naming the switch."""
+        point = f" ({self.point})" if self.point else ""
+        return f"{name} acts only when {self.switch} switches it on{point}: set {self.how}"
+
+
+@dataclass(frozen=True)
 class RuleBook:
     """A game's rule parameters and presets (``presets``: name -> players -> the values it
     changes; the first is the rulebook's own rules)."""
@@ -72,6 +101,21 @@ class RuleBook:
     # (players, values) -> why the values cannot be played together, or "" (e.g. a threshold no deck reaches)
     contradiction: Callable[[int, Mapping[str, Value]], str] | None = None
     preset_help: Mapping[str, str] = field(default_factory=dict, hash=False)  # preset -> its meaning
+    dependencies: tuple[Dependency, ...] = ()  # parameters that act only while another switches them on
+
+    def __post_init__(self):
+        for dependency in self.dependencies:
+            unknown = [n for n in (*dependency.params, dependency.switch) if n not in self.names]
+            if unknown:
+                raise ValueError(f"the {self.game} game's rule dependency names no parameter {unknown[0]!r}")
+
+    def dependency(self, name: str) -> Dependency | None:
+        """What switches parameter ``name`` on, or None: it always acts."""
+        return next((d for d in self.dependencies if name in d.params), None)
+
+    def inert(self, values: Mapping[str, Value]) -> dict[str, Dependency]:
+        """The parameters that change nothing under ``values``, each with its switch."""
+        return {name: d for d in self.dependencies if not d.active(values) for name in d.params}
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -137,12 +181,33 @@ class RuleSet:
         first = next(iter(self.book.presets))  # the rulebook's rules: named only when nothing differs
         return ",".join(changes if changes and preset == first else [preset, *changes])
 
+    def inert(self) -> dict[str, Dependency]:
+        """The parameters that change nothing under these rules (their switch is off), with their switch."""
+        return self.book.inert(self.values)
+
+    def effective(self) -> tuple[tuple[str, Value], ...]:
+        """The values the games depend on: each inert parameter at its default (two rule sets with
+        the same effective values play identical games)."""
+        inert, defaults = self.inert(), self.book.defaults(self.players)
+        return tuple((name, defaults[name] if name in inert else value) for name, value in self.items)
+
     def table(self) -> list[dict]:
         """One row per parameter: name, value, default, range, rule point, meaning."""
         defaults = self.book.defaults(self.players)
         return [{"name": p.name, "value": format_value(self[p.name]), "default": format_value(defaults[p.name]),
                  "range": f"{p.low}-{p.high}" + (" each" if p.length else ""), "point": p.point, "meaning": p.meaning}
                 for p in self.book.params]
+
+
+def same_games(a: RuleSet, b: RuleSet) -> str:
+    """Why rule sets ``a`` and ``b`` (of one game, at one player count) play identical games, in
+    words naming the rule that would make them differ; "" when they differ (or are one rule set)."""
+    if a.items == b.items or a.effective() != b.effective():
+        return ""
+    values, others = a.values, b.values
+    differing = [name for name in a.book.names if values[name] != others[name]]
+    inert = {**a.inert(), **b.inert()}
+    return "; ".join(inert[name].why(name) for name in differing)
 
 
 def format_value(value: Value) -> str:
@@ -189,10 +254,10 @@ def _items(spec: str, book: RuleBook, other_books: tuple[RuleBook, ...]) -> list
 
 def _toml_items(path: Path) -> list[tuple[str, Value | None]]:
     """A TOML rules file: ``presets = ["bonus20"]`` (optional, applied first) and name = value lines."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RulesError(f"cannot read the rules file {path}: {exc.strerror or exc}") from None
+    try:  # bounded, and only a regular file: /dev/zero would never end, a FIFO would block
+        data = tomllib.loads(read_limited(path, MAX_RULES_BYTES, "the rules file").decode("utf-8"))
+    except OutputError as exc:
+        raise RulesError(str(exc)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesError(f"the rules file {path} is not valid TOML: {exc}") from None
     presets = data.pop("presets", [])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .arguments import ConfigError, comma_list, counts, file_name, named, text
+from .arguments import ConfigError, comma_list, counts, file_name, named, text, warn
 from .driver import MAX_THREADS, RunConfig, SeatStrategy, check_players, check_threads, seat_strategy, usable_cores
-from .registry import GAMES, Game, UnknownGame, default_game, get_game
+from .registry import GAMES, Game, UnknownGame, default_game, get_game, unfitted, unfitted_words
 
 
 def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argument: str = "strategies",
@@ -105,7 +105,16 @@ def run_config(*, game: str | None, players: int, strategies: str | Sequence[str
     """A run as the command line and the Python API describe it, every argument checked
     (``variant`` None: the game's standard rules; ``deck`` None: its default deck)."""
     definition = game_named(game)
-    return RunConfig(deck=load_game_deck(definition, deck), players=check_players(definition, players),
-                     strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
-                     variant=definition.variants[0] if variant is None else variant, seating=seating,
-                     threads=default_threads(threads), game=definition.name)
+    config = RunConfig(deck=load_game_deck(definition, deck), players=check_players(definition, players),
+                       strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
+                       variant=definition.variants[0] if variant is None else variant, seating=seating,
+                       threads=default_threads(threads), game=definition.name)
+    warn_unfitted(definition, [s.name for s in config.strategies], [config.variant])
+    return config
+
+
+def warn_unfitted(game: Game, names: Sequence[str], rules: Sequence[str]) -> None:
+    """Say, in one line, that a strategy plays rules other than those it was fitted to."""
+    words = unfitted_words(unfitted(game, names, rules))
+    if words:
+        warn(words)

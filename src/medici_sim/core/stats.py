@@ -34,7 +34,7 @@ from .accounting import (
     WIN_UNIT,
 )
 from .driver import RunResult, Totals
-from .registry import Game, get_game
+from .registry import Game, fitted_summary, get_game
 
 Z95 = 1.959963984540054
 
@@ -225,4 +225,5 @@ def summary(result: RunResult) -> dict:
         "elapsed_seconds": round(result.elapsed, 3),
         "games_per_second": None if result.games_per_second is None else round(result.games_per_second),
         **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
+        **fitted_summary(game, [s.name for s in config.strategies], [config.variant]),
     }

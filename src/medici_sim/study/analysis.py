@@ -155,8 +155,42 @@ def rules_row(tournament: Tournament) -> dict:
         "fair_win_rate": fair,
         "seat_advantage": win[0] - fair, **{k: v[0] for k, v in shares.items()},
         "margin": mean_margin(tournament.run),
-        "variant_decided_rate": run_counters(tournament.run, tournament.game_def).get("variant_decided", 0) / games,
+        "variant_decided_rate": counted_rate(tournament, "variant_decided"),
     }
+
+
+def counted_rate(tournament: Tournament, counter: str) -> float:
+    """A run counter per game; NaN where the tournament's rules leave it nothing to count (the
+    game's ``counted_under``: the card game's variant_decided without a big bonus) or the game has none."""
+    game = tournament.game_def
+    if counter not in game.run_columns:
+        return math.nan
+    applies = game.counted_under.get(counter)
+    if applies is not None and game.rule_book is not None and not applies(
+            game.rule_book.resolve(tournament.variant, tournament.players).values):
+        return math.nan
+    return run_counters(tournament.run, game)[counter] / tournament.games
+
+
+def decided_rate(rules: pd.DataFrame, base: str, other: str) -> tuple[float, str]:
+    """The share of games the variant decided, from whichever side has the variant (``rules``: one
+    player count's rows of the per-rules table, by ``variant``), and that side; (NaN, "") where
+    neither has it."""
+    for side in (other, base):
+        rate = float(rules.loc[side, "variant_decided_rate"])
+        if not math.isnan(rate):
+            return rate, side
+    return math.nan, ""
+
+
+def decided_words(rules: pd.DataFrame, base: str, other: str) -> str:
+    """The share of games the variant decided in words, measured on each side that has it ("":
+    neither has it)."""
+    rates = [(side, float(rules.loc[side, "variant_decided_rate"])) for side in (base, other)]
+    rates = [(side, rate) for side, rate in rates if not math.isnan(rate)]
+    if not rates:  # the table says n/a; the verdict says nothing of it
+        return ""
+    return "the variant decided " + " and ".join(f"{points(rate)}% of games under {side}" for side, rate in rates)
 
 
 def paired_interval(total, total_sq, games, per):
@@ -268,6 +302,6 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
                 f"{points(b20['seat1_win_rate'])}% under {other} (fair share {points(std['fair_win_rate'])}%), "
                 f"so the seat advantage is "
                 f"{f'changed ({seat_words(rules)} on the same games)' if seat_changed(rules) else 'unchanged'}")
-        decided = f"the variant decided {points(b20['variant_decided_rate'])}% of games"
-        paragraphs.append(f"{first}; {seat}; {decided}.")
+        decided = decided_words(rules, base, other)
+        paragraphs.append("; ".join(part for part in (first, seat, decided) if part) + ".")
     return "\n".join(paragraphs)

@@ -26,7 +26,9 @@ import pandas as pd
 from ..core import accounting as acc
 from ..core import checkpoint
 from ..core.arguments import ConfigError, integer, named, text
-from ..core.driver import check_games
+from ..core.driver import check_games, rule_set
+from ..core.registry import fitted_summary
+from ..core.rules import same_games
 from . import design_saved
 from .analysis import AnalysisDependencyError, _rules_change, _win_rates, paired_change, points, strategy_table
 from .metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, changes_frame, metric_changes, study_metrics
@@ -142,7 +144,8 @@ def new_design(sweep: Sweep, target: str, trials: int, fresh_games: int) -> Desi
         raise ConfigError(f"{named('players')}: design answers for one player count, got "
                           f"{', '.join(map(str, sweep.study.counts))}")
     labels = list(dict.fromkeys(s.label for s in sweep.study.strategies))
-    return Design(sweep, parse_target(target, labels), integer(trials, "trials", 1, 10_000), check_games(fresh_games))
+    return Design(sweep, parse_target(target, labels), integer(trials, "trials", 1, 10_000),
+                  check_games(fresh_games, "fresh_games"))
 
 
 def _optuna():
@@ -292,7 +295,10 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
                 f"paired 95% margin of ±{points(sure)} ({where}).")
     deck = design.sweep.study.decks[0]
     label = deck.name if deck is not None else ""
-    same = chosen.variant == base.variant  # the base rules are the best: one configuration, nothing changed
+    # the base rules are the best, or rules that play their very games (a change of an inert parameter,
+    # core.rules.same_games): one configuration, nothing changed
+    same = chosen.variant == base.variant or bool(same_games(*(rule_set(sweep.study.game, t.variant, t.players)
+                                                               for t in (base, chosen))))
     tournaments = (base,) if same else (base, chosen)
     metrics = study_metrics(tournaments, [label] * len(tournaments))
     return {"remeasured": pd.concat(rows, ignore_index=True), "scores": scores, METRICS_TABLE: metrics,
@@ -320,5 +326,7 @@ def run(design: Design, progress=None, stop=None, runner=None, compiling=None,
                "best_rules": chosen.variant, "target": design.target.words(), "optimiser": "TPE (optuna)",
                "trials": len(trials), "games_per_trial": int(trials["games"].max()), "fresh_games": chosen.games,
                "seed": study.seed, "threads": study.threads,
-               "elapsed_seconds": round(time.perf_counter() - started, 2), "verdict": text}
+               "elapsed_seconds": round(time.perf_counter() - started, 2),
+               **fitted_summary(study.game, [s.name for s in study.strategies], [base.variant, chosen.variant]),
+               "verdict": text}
     return {**tables, "verdict": text, "trials": trials, "summary": summary}

@@ -25,7 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core.output import OutputError, atomic_write
+from ..core.output import OutputError, atomic_write, read_limited
+
+MAX_FIGURE_BYTES = 64 << 20  # a figure the page inlines (a few hundred kB)
 
 STYLE = """
 :root { color-scheme: light; }
@@ -73,6 +75,7 @@ class Report:
     answer: str | Sequence[str]  # a short list of points a designer reads in seconds (or one sentence)
     sections: list[Section] = field(default_factory=list)
     reproduce: dict = field(default_factory=dict)
+    note: str = ""  # a caution beside the answer (a strategy played under rules it was not fitted to)
 
 
 def versions() -> dict[str, str]:
@@ -196,7 +199,7 @@ def _figure(write: Callable[[str], None]) -> str:
     os.close(handle)
     try:
         write(path)
-        data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+        data = base64.b64encode(read_limited(path, MAX_FIGURE_BYTES, "--report's figure")).decode("ascii")
     finally:
         os.unlink(path)
     return f"<p><img alt=\"figure\" src=\"data:image/png;base64,{data}\"></p>"
@@ -214,6 +217,8 @@ def render(report: Report) -> str:
     parts = [f"<h1>{html.escape(report.title)}</h1>",
              f"<p class=\"question\"><strong>Question:</strong> {html.escape(report.question)}</p>",
              _answer(report.answer)]
+    if report.note:
+        parts.append(f"<p class=\"note\"><strong>Note:</strong> {html.escape(report.note)}</p>")
     for section in report.sections:
         parts.append(f"<h2>{html.escape(section.heading)}</h2>")
         if section.text:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..core.registry import FITTED_KEY
 from .metrics import (
     RAN_OUT_NOTICEABLE,
     changes_in_words,
@@ -121,7 +122,7 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
     metrics_section = _metrics_section(metrics)
     if metrics_section is not None:
         sections.append(metrics_section)
-    return Report(
+    return Report(note=summary.get(FITTED_KEY, ""),
         title=f"{game_title}: {players} players, {rules} rules",
         question=f"How do these strategies fare at {players} players under the {rules} rules, and how do the "
                  "games go?",
@@ -147,7 +148,7 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
                                 [("Comebacks when trailing after day 1 and decisions (95% intervals)",
                                   strategy_metrics)]))
     sections += [s for s in (_metrics_section(metrics), ladder) if s is not None]
-    return Report(title=f"{game_title}: which strategy is best?",
+    return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: which strategy is best?",
                   question="Which strategy is best, and by how much?",
                   answer=best or [_best_words(strategies)],
                   sections=sections, reproduce=_study_reproduce(summary))
@@ -163,7 +164,7 @@ def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.Da
                 Section("Seat advantage and florin sources", tables=[("Per rules", rules)])]
     sections += [s for s in (_metrics_section(metrics, changes), ladder) if s is not None]
     sections.append(Section("The verdict in full", verdict))
-    return Report(title=f"{game_title}: does {other} change the balance?",
+    return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: does {other} change the balance?",
                   question=f"Does the {other} variant change the balance against the {base} rules?",
                   answer=balance_points(strategies, rules, other), sections=sections,
                   reproduce=_study_reproduce(summary))
@@ -284,7 +285,7 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
              ("Their changes from the previous point (95% intervals; paired: the same games)",
               changes_in_words(changes))],
             [metrics_along_figure(metrics, swept)]))
-    return Report(title=f"{game_title}: the balance along {summary['swept']}",
+    return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: the balance along {summary['swept']}",
                   question=f"How do the win rates, the seats and the games change as {summary['swept']} varies "
                            f"(base rules {summary['base_rules']}, {summary['players']} players)?",
                   answer=sweep_words(strategies, points, metrics, swept), sections=sections,  # one point a curve
@@ -305,7 +306,7 @@ def design_page(game_title: str, summary: dict, verdict: str, remeasured: pd.Dat
     if metrics_section is not None:
         sections.append(metrics_section)
     sections.append(Section("The search", tables=[("Every trial (its score on the search's games)", trials)]))
-    return Report(title=f"{game_title}: which rule values meet the target?",
+    return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: which rule values meet the target?",
                   question=f"Which values of the rules searched best achieve {summary['target']} at "
                            f"{summary['players']} players (base rules {summary['base_rules']})?",
                   answer=[line.strip() for line in verdict.splitlines() if line.strip()], sections=sections,

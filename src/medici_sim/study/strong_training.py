@@ -94,15 +94,16 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
 
 
 def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
-                  models: dict[tuple[int, int], list]) -> None:
-    """Write the weights file (core.evaluation.read_weights reads it) whole or not at all."""
+                  models: dict[tuple[int, int], list], option: str = "--out") -> None:
+    """Write the weights file (core.evaluation.read_weights reads it) whole or not at all
+    (``option``: what named the file, for a failed write's message)."""
     document = {
         "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
         "features": list(feature_names),
         "models": [{"players": p, "day": d, "weights": [round(float(w), 6) for w in weights]}
                    for (p, d), weights in sorted(models.items())],
     }
-    atomic_write(path, lambda temporary: Path(temporary).write_text(json.dumps(document, indent=1) + "\n"))
+    atomic_write(path, lambda temporary: Path(temporary).write_text(json.dumps(document, indent=1) + "\n"), option)
 
 
 def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Path | None,

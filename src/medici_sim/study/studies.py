@@ -23,11 +23,20 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ..core.arguments import ConfigError, file_names, in_api, named, real, text
-from ..core.driver import SeatStrategy, canonical_rules, check_games, check_seed, check_threads
-from ..core.registry import GAMES, Game
-from ..core.specs import default_threads, game_named, load_game_deck, parse_player_counts, parse_strategy_list
+from ..core.driver import SeatStrategy, canonical_rules, check_games, check_seed, check_threads, rule_set
+from ..core.registry import GAMES, Game, fitted_summary
+from ..core.rules import same_games
+from ..core.specs import (
+    default_threads,
+    game_named,
+    load_game_deck,
+    parse_player_counts,
+    parse_strategy_list,
+    warn_unfitted,
+)
 from .analysis import (
     balance_tables,
+    decided_rate,
     head_to_head_table,
     max_half_width,
     points,
@@ -136,21 +145,29 @@ class Study:
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
-        if command == "balance" and not self.game.balance_variants and (self.variant is None or self.vs is None):
+        if command == "balance" and None in self.variants(command):  # no rules to compare by default
             balanced = [g for g in GAMES.values() if g.balance_variants]
             offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
                               f"{self.game.name} game has no variants to compare by default: name both, "
                               f"{named('variant')} A {named('vs')} B (or use compare "
                               + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
+        played = []  # every rule set played, canonical
         for players in self.counts:
             arguments = ("variant", "vs")[:len(self.variants(command))]  # compare plays one rule set
             canonical = [canonical_rules(self.game, rules, players, argument)
                          for rules, argument in zip(self.variants(command), arguments, strict=True)]
+            played += canonical
             if command == "balance" and canonical[0] == canonical[1]:
                 raise ConfigError(f"{named('vs')}: {self.variants(command)[1]} is the same rule set as "
                                   f"{self.variants(command)[0]} at {players} players ({canonical[0]}): nothing to "
                                   "compare")
+            why = command == "balance" and self.game.rule_book is not None and same_games(
+                *(rule_set(self.game, spec, players) for spec in canonical))
+            if why:
+                raise ConfigError(f"{named('vs')}: {canonical[1]} and {canonical[0]} play identical games at "
+                                  f"{players} players, nothing to compare: {why}")
+        warn_unfitted(self.game, [s.name for s in self.strategies], played)
         check_games(self.games)
         check_seed(self.seed)
         check_threads(self.threads)
@@ -202,9 +219,28 @@ class Study:
         """The rules each player count plays: balance's two (``variant`` and ``vs``, by default the game's
         ``balance_variants``), or compare's one."""
         if command == "balance":
-            default = self.game.balance_variants or (None, None)
-            return self.variant or default[0], self.vs or default[1]
+            if self.variant is None and self.vs is None:
+                return self.game.balance_variants or (None, None)
+            standard, variant = self.game.variants[0], (self.game.balance_variants or (None, None))[1]
+            if self.vs is None:  # the game's balance variant unless that is --rules', then its standard rules
+                return self.variant, self._other(self.variant, (variant, standard))
+            if self.variant is None:  # the standard rules unless --vs names them, then the variant
+                return self._other(self.vs, (standard, variant)), self.vs
+            return self.variant, self.vs
         return (self.variant or self.game.variants[0],)
+
+    def _other(self, given: str, choices: tuple[str | None, ...]) -> str | None:
+        """The first of ``choices`` that is not the rule set ``given`` at any player count, or None
+        (a spec that names no rule set is left to ``check`` to refuse)."""
+        choices = tuple(c for c in choices if c is not None)
+        for choice in choices:
+            try:
+                if all(canonical_rules(self.game, choice, p) != canonical_rules(self.game, given, p)
+                       for p in self.counts):
+                    return choice
+            except ConfigError:
+                return choice
+        return None
 
     def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
@@ -344,6 +380,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
+        **fitted_summary(study.game, [s.name for s in study.strategies], [t.variant for t in tournaments]),
     }
 
 
@@ -484,7 +521,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
         else:
             headline = ("none", "")
         out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed(rules) else "unchanged",
-                             "decided": float(rules.loc[other, "variant_decided_rate"]), "rows": rows}
+                             "decided": decided_rate(rules, *rule_names(per_strategy))[0], "rows": rows}
     return out
 
 
@@ -526,8 +563,8 @@ def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.Data
 
 
 def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
-    """The across-decks table in words, and the range of games the variant decided."""
-    _, other = rule_names(per_deck[0][1]["strategies"])
+    """The across-decks table in words, and the range of games the variant decided (where a side has it)."""
+    base, other = rule_names(per_deck[0][1]["strategies"])
     lines = []
     for players, rows in across.groupby("players", sort=True):
         here = [(label, tables["rules"]) for label, tables in per_deck if players in set(tables["rules"]["players"])]
@@ -537,10 +574,12 @@ def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.Da
             note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
                     else f" (all but {', '.join(missing)})")
             lines.append(f"{row.finding} at {players} players: {row.decks_holding} of {row.decks} decks{note}")
-        decided = [float(rules.loc[(rules["players"] == players) & (rules["variant"] == other),
-                                   "variant_decided_rate"].iloc[0]) for _, rules in here]
-        lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
-                     f"{players} players, by deck")
+        decided = [rate for _, rules in here
+                   if not math.isnan(rate := decided_rate(rules[rules["players"] == players].set_index("variant"),
+                                                          base, other)[0])]
+        if decided:
+            lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
+                         f"{players} players, by deck")
     return lines
 
 

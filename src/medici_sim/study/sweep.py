@@ -14,6 +14,7 @@ place's payout and keeps the base rule set's others.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import threading
@@ -24,9 +25,11 @@ import numpy as np
 import pandas as pd
 
 from ..core import checkpoint
-from ..core.arguments import ConfigError, named, text
+from ..core.arguments import ConfigError, named, text, warn
 from ..core.driver import canonical_rules, rule_set
+from ..core.registry import fitted_summary
 from ..core.rules import RulesError, format_value
+from ..core.specs import warn_unfitted
 from ..core.stats import within
 from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
@@ -102,6 +105,8 @@ def parse_rule(spec: str, game) -> SweptRule:
 
 def parse_rules(specs: str | Sequence[str], game, max_points: int | None = MAX_POINTS) -> tuple[SweptRule, ...]:
     """One or two ``--rule`` ranges, of different parameters, with at most ``max_points`` points."""
+    if not isinstance(specs, str) and (not isinstance(specs, Sequence) or isinstance(specs, bytes)):
+        raise ConfigError(f"{named('rule')} must be a range ({RANGE_SYNTAX}) or a list of them, got {specs!r}")
     specs = [specs] if isinstance(specs, str) else list(specs)
     if not 1 <= len(specs) <= MAX_RULES:
         raise ConfigError(f"give one or two {named('rule')} ranges ({RANGE_SYNTAX}), got {len(specs)}")
@@ -135,12 +140,14 @@ class Sweep:
         """The canonical rule set of one point at ``players`` (ConfigError naming the point if it is none)."""
         base = self.base(players)
         start = rule_set(self.study.game, base, players).values
+        bad = next((r for r in self.rules if r.index is not None and r.index >= len(start[r.name])), None)
+        if bad is not None:  # checked before any element is set: an element past the list's end is no rule
+            param = self.study.game.rule_book.param(bad.name)
+            raise ConfigError(f"{named('rule')} {bad.written}: {bad.name} has {len(start[bad.name])} values at "
+                              f"{players} players ({param.length_help}, {param.point}), so no element {bad.index} "
+                              f"(elements 0-{len(start[bad.name]) - 1})")
         items = [rule.item(start, value) for rule, value in zip(self.rules, values, strict=True)]
         try:
-            if any(r.index is not None and r.index >= len(start[r.name]) for r in self.rules):
-                bad = next(r for r in self.rules if r.index is not None and r.index >= len(start[r.name]))
-                raise RulesError(f"{bad.name} has {len(start[bad.name])} values at {players} players, no "
-                                 f"element {bad.index}")
             return rule_set(self.study.game, ",".join([base, *items]), players).spec
         except RulesError as exc:
             point = ", ".join(f"{r.label}={v}" for r, v in zip(self.rules, values, strict=True))
@@ -158,9 +165,44 @@ class Sweep:
         if self.study.several_decks:
             raise ConfigError(f"{named('deck')}: a sweep plays one deck, got {len(self.study.decks)} "
                               f"({', '.join(self.study.labels)})")
-        for players in self.study.counts:
-            for values in self.points if every_point else [self.points[0]]:
-                self.spec(players, values)
+        specs = [self.spec(players, values) for players in self.study.counts
+                 for values in (self.points if every_point else [self.points[0]])]
+        if not every_point:  # a design's box: its far corner too, where it is a rule set
+            with contextlib.suppress(ConfigError):
+                specs += [self.spec(players, self.points[-1]) for players in self.study.counts]
+        warn_unfitted(self.study.game, [s.name for s in self.study.strategies], specs)
+        self.check_acts()
+
+    def check_acts(self) -> None:
+        """A swept rule that its switch leaves inert at every point (``big_bonus`` while
+        ``big_bonus_min`` is 0, core.rules.Dependency) measures nothing: refused when no swept
+        rule acts anywhere, said in a warning when one of two does not."""
+        book = self.study.game.rule_book
+        idle = []
+        for k, rule in enumerate(self.rules):
+            dependency = book.dependency(rule.name)
+            if dependency is None:
+                continue
+            others = [r for j, r in enumerate(self.rules) if j != k]  # its own value never switches it on
+            if not any(dependency.active(self._values(players, others, values)) for players in self.study.counts
+                       for values in itertools.product(*(r.values for r in others))):
+                idle.append(f"{rule.label} changes nothing at any point under the base rules "
+                            f"({', '.join(dict.fromkeys(self.base(n) for n in self.study.counts))}): "
+                            f"{dependency.why(rule.name)}")
+        if idle and len(idle) == len(self.rules):
+            raise ConfigError(f"{named('rule')}: {'; '.join(idle)}; nothing would be measured")
+        for words in idle:
+            warn(f"{named('rule')}: {words}")
+
+    def _values(self, players: int, rules: Sequence[SweptRule], values: Sequence[int]) -> dict:
+        """The base rules' values at ``players`` with ``rules`` set to ``values``."""
+        found = dict(rule_set(self.study.game, self.base(players), players).values)
+        for rule, value in zip(rules, values, strict=True):
+            if rule.index is None:
+                found[rule.name] = value
+            else:
+                found[rule.name] = tuple(value if i == rule.index else v for i, v in enumerate(found[rule.name]))
+        return found
 
 
 def new_sweep(rules: str | Sequence[str], max_points: int | None, **study) -> Sweep:
@@ -342,6 +384,7 @@ def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, co
         **({"deck": study.decks[0].name} if study.decks[0] is not None else {}),
         "seed": study.seed, "threads": study.threads, "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,
+        **fitted_summary(study.game, [s.name for s in study.strategies], [p.rules for p in points]),
     }
 
 

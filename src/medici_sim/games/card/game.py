@@ -168,6 +168,7 @@ GAME = Game(
         StatColumn("free_take_share", "ratio", "turns"),
     ),
     run_columns=("ran_out_days", "variant_decided"),
+    counted_under={"variant_decided": RULE_BOOK.dependency("big_bonus").active},  # R19: only with a big bonus
     rules_page="docs/rules-card.md",
     uses_deck=True,
     load_deck=lambda spec: resolve_deck(spec) if spec is not None else default_deck(),  # a name or a file

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.rules import RuleBook, RuleParam, RuleSet
+from ...core.rules import Dependency, RuleBook, RuleParam, RuleSet
 
 GOODS = ("grain", "spice", "fur", "dye", "cloth")
 N_GOODS = len(GOODS)
@@ -79,6 +79,11 @@ RULE_BOOK = RuleBook(
         f"big_bonus_min={values['big_bonus_min']} must be above bonus_min={values['bonus_min']}: the big bonus "
         "replaces the bonus at a higher count (R19; big_bonus_min=0: no big bonus)"
         if 0 < values["big_bonus_min"] <= values["bonus_min"] else ""),
+    # parameters that act only while another switches them on (core.rules; docs/rules-card.md#rule-parameters)
+    dependencies=(
+        Dependency(("big_bonus",), "big_bonus_min", lambda values: values["big_bonus_min"] > 0,
+                   "big_bonus_min above bonus_min (0 is no big bonus; the bonus20 preset sets it)", "R19"),
+    ),
     presets={"standard": lambda players: {},
              "bonus20": lambda players: {"big_bonus_min": big_bonus_threshold(players)}},
     preset_help={"standard": "the rulebook's rules",

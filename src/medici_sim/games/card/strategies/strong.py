@@ -43,6 +43,7 @@ from ..rules import (
     RULE_CAPACITY,
     RULE_DAYS,
     RULE_PLAYERS,
+    VARIANTS,
 )
 from ..state import (
     DAY,
@@ -328,4 +329,5 @@ STRATEGY = Strategy(
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={"reveal_margin": Param(0, -30, 30, help="florins added to the tuned expert's reveal margin")},
     summary="Takes what a learned evaluation (fitted to search's rollouts) rates best; reveals as tuned expert.",
+    fitted_to=VARIANTS,  # its weights were trained on expert games under these rules (scripts/train_strong.py)
 )

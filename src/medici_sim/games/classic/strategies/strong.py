@@ -45,7 +45,7 @@ from ....core.arrays import copy_record_nb
 from ....core.evaluation import linear_value_nb, product_names, quadratic_value_nb, weights_nb
 from ....core.registry import MAX_PARAMS, Param, Strategy
 from ..engine import BID_DECISION, DRAW_DECISION, answer_nb
-from ..rules import DAYS, MAX_PLAYERS, N_GOODS, RULE_DAYS, RULE_HOLDS, RULE_PLAYERS, RULE_TRACK_MAX
+from ..rules import DAYS, MAX_PLAYERS, N_GOODS, RULE_DAYS, RULE_HOLDS, RULE_PLAYERS, RULE_TRACK_MAX, VARIANTS
 from ..state import (
     AUCTIONEER,
     DAY,
@@ -387,4 +387,5 @@ STRATEGY = Strategy(
                                     "a clearly better one"),
     },
     summary="Bids and draws as a learned evaluation (fitted to search's rollouts) rates its candidates.",
+    fitted_to=VARIANTS,  # its weights were trained on expert games under these rules (scripts/train_strong.py)
 )
