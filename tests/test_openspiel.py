@@ -195,7 +195,8 @@ def test_a_state_as_plain_text_is_played_again_without_pickle():
     game = load("card", 3, rules="days=2")
     state = played(game, 60, seed=4)
     text = medici_openspiel.state_to_text(state)
-    assert text.splitlines()[:2] == ["medici_card(players=3,returns=florins,rules=days:2)", "seed 0 game 0"]
+    assert text.splitlines()[:2] == ["medici_card(information=perfect,players=3,returns=florins,rules=days:2)",
+                                    "seed 0 game 0"]
     again = medici_openspiel.state_from_text(text)
     assert again.history() == state.history() and str(again) == str(state)
     assert again.information_state_string(2) == state.information_state_string(2)
@@ -214,7 +215,8 @@ def test_bad_inputs_to_the_game_are_one_clear_line():
     game = load("card", 4)
     state = played(game, 20)
     text = pyspiel.serialize_game_and_state(game, state)
-    with pytest.raises(ValueError, match=r"not one of medici_card\(players=3.*played with 4 players"):
+    edited = r"not one of medici_card\(information=perfect,players=3.*played with 4 players"
+    with pytest.raises(ValueError, match=edited):
         pyspiel.deserialize_game_and_state(text.replace("players=4", "players=3"))
     first = text.split("history=")[1].split(",")[0]
     with pytest.raises(ValueError, match="history does not match"):
@@ -231,6 +233,21 @@ def test_bad_inputs_to_the_game_are_one_clear_line():
                             ({"returns": "money"}, "returns must be one of florins, wins")):
         with pytest.raises(ValueError, match=re.escape(message)):
             load("classic", **params)
+
+
+class MovingBot(medici_openspiel.BuiltinBot):
+    def step(self, state):
+        state.apply_action(state.legal_actions()[0])  # on the state it was handed, not a clone
+        return state.legal_actions()[0]
+
+
+def test_play_with_bot_refuses_a_bad_seat_and_a_bot_that_moves_on_the_live_state():
+    play = medici_openspiel.play_with_bot
+    with pytest.raises(ValueError, match="bot_seat must be a seat, 0 to 2, got 3"):
+        play("classic", lambda g: medici_openspiel.BuiltinBot(g, 3, "expert"), bot_seat=3, strategies="expert",
+             players=3, games=1)
+    with pytest.raises(ValueError, match="the bot at seat 1 made a move on the state it was handed"):
+        play("classic", lambda g: MovingBot(g, 1, "expert"), bot_seat=1, strategies="expert", players=3, games=1)
 
 
 def test_games_and_states_pickle():
@@ -384,8 +401,8 @@ def test_the_information_type_is_what_the_game_declares(monkeypatch):
     """Perfect information is a game's own declaration (its seat view's PERFECT_INFORMATION):
     both of today's games declare it; a game that hides cards (a hand) is an
     imperfect-information game, and the adapter refuses to load it in one line (its information
-    states would need what each seat saw). OpenSpiel's ISMCTS wants imperfect information: on
-    these games MCTSBot is the search (docs/frameworks.md)."""
+    states would need what each seat saw). OpenSpiel's ISMCTS asserts imperfect information: it
+    runs on a game loaded with information=imperfect (docs/frameworks.md)."""
     from open_spiel.python.algorithms import ismcts, mcts
 
     from medici_sim.frameworks import spiel
@@ -405,6 +422,15 @@ def test_the_information_type_is_what_the_game_declares(monkeypatch):
     with pytest.raises(AssertionError):
         ismcts.ISMCTSBot(spiel_game, mcts.RandomRolloutEvaluator(1), 1.4, 4).step(state)
     assert state.resample_from_infostate(0, None).history() == state.history()
+    imperfect = load("card", returns="wins", information="imperfect")
+    assert imperfect.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(spiel_game, state).replace(
+        "information=perfect", "information=imperfect"))[1]
+    bot = ismcts.ISMCTSBot(imperfect, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.4, 8,
+                           random_state=np.random.RandomState(0))
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="information must be one of perfect, imperfect"):
+        load("card", information="none")
 
 
 @pytest.mark.parametrize(("module", "extra", "missing"), [("medici_sim.openspiel", "openspiel", "pyspiel"),

@@ -6,7 +6,9 @@ Parameters: ``players``, ``rules`` (the rule set, handed on to the run as its ru
 name or a spec, core.rules; the game string writes a spec's ``=`` and ``,`` as ``:`` and ``;``,
 which OpenSpiel's game strings cannot hold) and ``returns``: ``florins`` (each seat's money at
 the end, R22 / C18; general-sum) or ``wins`` (the win credit: 1 shared among the richest, what
-``search`` plays for; constant-sum, 1).
+``search`` plays for; constant-sum, 1); ``information``: what the game declares (below), or
+``imperfect`` for a game of perfect information that algorithms for imperfect information
+(ISMCTS) should take as one (every seat's information state is then still the history).
 
 Whether a game is one of perfect information is the game's own declaration (its seat view's
 ``PERFECT_INFORMATION``). Today's two are: every chance outcome is a card turned face up or a
@@ -31,6 +33,8 @@ from .builtins import BuiltinPlayer
 from .stepper import SteppedGame, engine
 
 RETURNS = ("florins", "wins")
+INFORMATION = ("perfect", "imperfect")
+PARAMETERS = ("players", "rules", "returns", "information")
 PREFIX = "medici_"
 _SPEC_TO_STRING = str.maketrans("=,", ":;")  # a rule spec in a game string (whose parameters split at = and ,)
 _STRING_TO_SPEC = str.maketrans(":;", "=,")
@@ -45,13 +49,18 @@ def seat_view(definition):
     return importlib.import_module(f"{definition.registry.package}.seat_view")
 
 
-def game_type(definition, returns: str = RETURNS[0]) -> pyspiel.GameType:
-    information = seat_view(definition).PERFECT_INFORMATION
+def declared_information(definition) -> str:
+    """What the game declares (its seat view): ``perfect`` or ``imperfect`` information."""
+    return INFORMATION[0] if seat_view(definition).PERFECT_INFORMATION else INFORMATION[1]
+
+
+def game_type(definition, returns: str = RETURNS[0], information: str | None = None) -> pyspiel.GameType:
+    declared = declared_information(definition)
     return pyspiel.GameType(
         short_name=short_name(definition.name), long_name=definition.title,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION if information
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION if (information or declared) == INFORMATION[0]
         else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM if returns == "wins" else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -59,7 +68,7 @@ def game_type(definition, returns: str = RETURNS[0]) -> pyspiel.GameType:
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": definition.default_players, "rules": definition.variants[0],
-                                 "returns": RETURNS[0]})
+                                 "returns": RETURNS[0], "information": declared})
 
 
 class MediciGame(pyspiel.Game):
@@ -72,11 +81,12 @@ class MediciGame(pyspiel.Game):
         definition = self.definition
         name = short_name(definition.name)
         params = {**game_type(definition).parameter_specification, **(params or {})}
-        unknown = sorted(set(params) - {"players", "rules", "returns"})
+        unknown = sorted(set(params) - set(PARAMETERS))
         if unknown:
-            raise ValueError(f"{name}: unknown parameter {unknown[0]} (parameters: players, rules, returns)")
-        if params["returns"] not in RETURNS:
-            raise ValueError(f"{name}: returns must be one of {', '.join(RETURNS)}, got {params['returns']!r}")
+            raise ValueError(f"{name}: unknown parameter {unknown[0]} (parameters: {', '.join(PARAMETERS)})")
+        for key, allowed in (("returns", RETURNS), ("information", INFORMATION)):
+            if params[key] not in allowed:
+                raise ValueError(f"{name}: {key} must be one of {', '.join(allowed)}, got {params[key]!r}")
         rules = params["rules"]
         if not isinstance(rules, str):
             raise ValueError(f"{name}: rules must be a rule set's name or spec, got {rules!r}")
@@ -87,7 +97,7 @@ class MediciGame(pyspiel.Game):
                 self.engine = engine(definition.name, params["players"], rules)
         except ConfigError as exc:
             raise ValueError(f"{name}: {exc}") from None
-        self.returns_kind = params["returns"]
+        self.returns_kind, information = params["returns"], params["information"]
         e = self.engine
         if not e.view.PERFECT_INFORMATION:  # information states would be the history, hidden outcomes included
             raise ValueError(f"{name}: the game hides cards from seats, and this adapter writes information "
@@ -96,11 +106,12 @@ class MediciGame(pyspiel.Game):
         view = e.view
         wins = self.returns_kind == "wins"
         self.most_decisions, self.most_chance_nodes = view.most_moves(s)
-        super().__init__(game_type(definition, self.returns_kind), pyspiel.GameInfo(
+        super().__init__(game_type(definition, self.returns_kind, information), pyspiel.GameInfo(
             num_distinct_actions=view.N_ACTIONS, max_chance_outcomes=e.n_cards + e.players, num_players=e.players,
             min_utility=0.0, max_utility=1.0 if wins else float(view.MAX_MONEY),
             utility_sum=1.0 if wins else None, max_game_length=self.most_decisions),
-            {"players": e.players, "rules": e.rules.translate(_SPEC_TO_STRING), "returns": self.returns_kind})
+            {"players": e.players, "rules": e.rules.translate(_SPEC_TO_STRING), "returns": self.returns_kind,
+             "information": information})
         self.observation_length = view.observation_size(s)
         self.history_length = self.most_decisions + self.most_chance_nodes
 
@@ -360,7 +371,12 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
             if state.is_chance_node():
                 state.apply_action(state.stepped.natural_outcome())
             elif state.current_player() == bot_seat:
-                state.apply_action(int(bot.step(state)))
+                moves = len(state.stepped.history)
+                action = int(bot.step(state))
+                if len(state.stepped.history) != moves:
+                    raise ValueError(f"the bot at seat {bot_seat} made a move on the state it was handed "
+                                     "(a bot decides on the state, or searches on a clone)")
+                state.apply_action(action)
             else:
                 state.apply_action(seats[state.current_player()].action(state.stepped))
         results[index] = state.stepped.money()
