@@ -291,6 +291,22 @@ def test_openspiels_mcts_plays_whole_games(game):
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
+def test_actions_and_utilities_follow_the_rules_in_force():
+    """The most money (max_utility) and the classic game's bid ids come from the rules in force:
+    with 200 florins to start (C4), a seat may bid all of them, and every legal id is an action
+    of the game; the card game's bounds grow with its days and bonuses (R18, R19, R22)."""
+    classic = load("classic", rules="starting_money=200")
+    assert classic.max_utility() == load("classic").max_utility() + 160
+    state = classic.new_initial_state()
+    while state.is_chance_node() or state.legal_actions() == [0, 1]:
+        state.apply_action(state.legal_actions()[0])
+    assert max(state.legal_actions()) == 2 + 200 < classic.num_distinct_actions()
+    assert state.action_to_string(202) == "bid 200"
+    card = load("card", rules="days=5,big_bonus=100")
+    assert card.max_utility() == 5 * (30 + 5 * (10 + 100)) and card.max_game_length() == 5 * 35 * 4
+    pyspiel.random_sim_test(card, num_sims=1, serialize=False, verbose=False)
+
+
 # every built-in strategy offered to bots (search and mcts in the slow test below: they compile for minutes)
 BRIDGED = {"card": ["random", "greedy", "collector", "cautious", "gambler", "expert", "strong"],
            "classic": ["random", "value", "collector", "bargain", "expert", "strong"]}

@@ -107,8 +107,8 @@ class MediciGame(pyspiel.Game):
         wins = self.returns_kind == "wins"
         self.most_decisions, self.most_chance_nodes = view.most_moves(s)
         super().__init__(game_type(definition, self.returns_kind, information), pyspiel.GameInfo(
-            num_distinct_actions=view.N_ACTIONS, max_chance_outcomes=e.n_cards + e.players, num_players=e.players,
-            min_utility=0.0, max_utility=1.0 if wins else float(view.MAX_MONEY),
+            num_distinct_actions=view.action_count(s), max_chance_outcomes=e.n_cards + e.players,
+            num_players=e.players, min_utility=0.0, max_utility=1.0 if wins else float(view.most_money(s)),
             utility_sum=1.0 if wins else None, max_game_length=self.most_decisions),
             {"players": e.players, "rules": e.rules.translate(_SPEC_TO_STRING), "returns": self.returns_kind,
              "information": information})
@@ -186,8 +186,8 @@ class MediciState(pyspiel.State):
             return f"seat {action - n + 1} starts the next day" if action >= n else e.view.chance_text(g.state, action)
         if not 0 <= player < e.players:
             raise ValueError(f"player {player} is not a seat of the game (0-{e.players - 1}) or chance (-1)")
-        if not 0 <= action < e.view.N_ACTIONS:
-            raise ValueError(f"action {action} is not one of the game's (0-{e.view.N_ACTIONS - 1})")
+        if not 0 <= action < self.num_distinct_actions():
+            raise ValueError(f"action {action} is not one of the game's (0-{self.num_distinct_actions() - 1})")
         return e.view.action_text(g.state, action)
 
     def is_terminal(self):

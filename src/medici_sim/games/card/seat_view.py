@@ -19,6 +19,8 @@ from .rules import (
     GOODS,
     MAJORITY_PAYOUTS,
     N_GOODS,
+    RULE_BIG_BONUS,
+    RULE_BONUS,
     RULE_CAPACITY,
     RULE_DAYS,
     RULE_PLAYERS,
@@ -64,6 +66,19 @@ def most_moves(s) -> tuple[int, int]:
     days, reveals = int(s["rules"][RULE_DAYS]), int(s["rules"][RULE_REVEALS])
     turns = players(s) * int(s["rules"][RULE_CAPACITY]) + int(s["card_green"][:n_cards(s)].sum())
     return days * turns * (reveals + 1), days * min(n_cards(s), turns * reveals) + days - 1
+
+
+def most_money(s) -> int:
+    """The most florins a seat can end with under ``s``'s rules: every day the best ship payout
+    (R14) and, for each good, the best majority share (R17) and the larger bonus (R18, R19)."""
+    bonus = max(int(s["rules"][RULE_BONUS]), int(s["rules"][RULE_BIG_BONUS]))
+    return int(s["rules"][RULE_DAYS]) * (int(s["ship_payouts"].max()) + N_GOODS * (int(s["majority_share"].max())
+                                                                                   + bonus))
+
+
+def action_count(s) -> int:
+    """How many action ids there are (the same under any rules)."""
+    return N_ACTIONS
 
 
 def action_of(decision: int, choice: int) -> int:

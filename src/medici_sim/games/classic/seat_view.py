@@ -25,6 +25,7 @@ from .rules import (
     RULE_DAYS,
     RULE_PLAYERS,
     RULE_REMOVED,
+    RULE_START_MONEY,
     SHIP_PAYOUTS,
     TRACK_BONUS,
     starting_money,
@@ -67,6 +68,19 @@ def most_moves(s) -> tuple[int, int]:
     node, and so is a starter drawn among the poorest (C6) between days."""
     days, cards = int(s["rules"][RULE_DAYS]), N_CARDS - hidden_count(s)
     return days * cards * (players(s) + 1), days * cards + days - 1
+
+
+def most_money(s) -> int:
+    """The most florins a seat can hold under ``s``'s rules: its starting money (C4) and, every
+    day, the best ship payout (C13) and, for each good, the best majority share (C15) and the
+    largest track bonus (C16); bids only ever pay money away (C10)."""
+    return int(s["rules"][RULE_START_MONEY]) + int(s["rules"][RULE_DAYS]) * (
+        int(s["ship_payouts"].max()) + N_GOODS * (int(s["majority_share"].max()) + int(s["track_bonus"].max())))
+
+
+def action_count(s) -> int:
+    """How many action ids there are under ``s``'s rules: a bid of up to the most money a seat can hold."""
+    return BID + most_money(s) + 1
 
 
 def action_of(decision: int, choice: int) -> int:
