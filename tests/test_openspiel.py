@@ -15,6 +15,7 @@ import pytest
 import medici_sim.openspiel as medici_openspiel
 from medici_sim.core.driver import Kernel
 from medici_sim.core.specs import run_config
+from medici_sim.frameworks.stepper import SteppedGame
 
 LINEUPS = {"card": ["greedy", "expert", "random", "gambler"], "classic": ["value", "expert", "random", "bargain"]}
 PLAYER_COUNTS = {"card": (2, 3, 4, 5, 6), "classic": (3, 4, 5, 6)}
@@ -207,6 +208,21 @@ def test_a_state_as_plain_text_is_played_again_without_pickle():
     for text_given, message in bad.items():
         with pytest.raises(ValueError, match=re.escape(message)):
             medici_openspiel.state_from_text(text_given)
+
+
+def test_a_state_resumed_from_a_runs_record_knows_it_lacks_the_earlier_moves():
+    """SteppedGame.resumed (a bot handed a copy of a run's record, frameworks.agents): the same
+    decision, its history only what follows, and no text form (the earlier moves are unknown)."""
+    game = load("card")
+    state = played(game, 30)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    stepped = state.stepped
+    resumed = medici_openspiel.MediciState(game, SteppedGame.resumed(stepped.engine, stepped.buffer, stepped.event))
+    assert resumed.legal_actions() == state.legal_actions() and str(resumed) == str(state)
+    assert resumed.history() == [] and resumed.stepped.from_run
+    with pytest.raises(ValueError, match="resumed from a run's record"):
+        medici_openspiel.state_to_text(resumed)
 
 
 def test_bad_inputs_to_the_game_are_one_clear_line():

@@ -227,6 +227,8 @@ def state_to_text(state: MediciState) -> str:
     """The state as plain text: its game string, the engine's seed and game, and every move
     (state_from_text plays them again). No pickle: safe to read from anywhere."""
     g = state.stepped
+    if g.from_run:
+        raise ValueError("the state was resumed from a run's record, whose earlier moves it does not hold")
     return f"{state.get_game()}\nseed {g.seed} game {g.index}\nhistory" + "".join(f" {a}" for a in g.history) + "\n"
 
 

@@ -92,8 +92,24 @@ class SteppedGame:
         self.natural: list[int] = []  # the engine's own outcomes for it
         self.outcomes: list[int] = []
         self.history: list[int] = []
+        self.from_run = False  # resumed from a run's record: its moves before are not in ``history``
         self._spare = None  # a buffer kept for the next probe
         self._play_on(None)
+
+    @classmethod
+    def resumed(cls, engine_: Engine, buffer: np.ndarray, event: int) -> SteppedGame:
+        """A copy of the game of a medici-sim run stopped at a decision (``buffer``, at ``event``),
+        every seat answered by the caller from here on (a bot of a framework searching on). Its
+        ``history`` holds only the moves made from here (``from_run``: the run's moves before
+        are not known), and what is written on it stays on the copy: a bot that must play a
+        run's games exactly is seated by play_with_bot, on the run's own record."""
+        game = object.__new__(cls)
+        game.engine, game.buffer, game.event = engine_, buffer.copy(), event
+        game.state["seat_strategy"][:engine_.players] = EXTERNAL
+        game.seed, game.index, game.from_run = SEED, GAME_INDEX, True
+        game.pending, game.draws, game.tied, game.natural, game.outcomes, game.history = None, 0, [], [], [], []
+        game._spare = None
+        return game
 
     def __getstate__(self):  # pickled: the engine by name, the record compressed
         e = self.engine
