@@ -4,6 +4,8 @@ information that is only what a seat sees, MCTS playing, and the bot bridge both
 from __future__ import annotations
 
 import importlib
+import pickle
+import re
 import sys
 
 import numpy as np
@@ -13,6 +15,7 @@ import pytest
 import medici_sim.openspiel as medici_openspiel
 from medici_sim.core.driver import Kernel
 from medici_sim.core.specs import run_config
+from medici_sim.frameworks.stepper import SteppedGame
 
 LINEUPS = {"card": ["greedy", "expert", "random", "gambler"], "classic": ["value", "expert", "random", "bargain"]}
 PLAYER_COUNTS = {"card": (2, 3, 4, 5, 6), "classic": (3, 4, 5, 6)}
@@ -28,26 +31,38 @@ def test_importing_registers_both_games():
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
-def test_random_sim_test_passes_at_four_players(game):
-    pyspiel.random_sim_test(load(game), num_sims=1, serialize=True, verbose=False)
+@pytest.mark.parametrize("returns", ["florins", "wins"])
+def test_pyspiels_own_checks_pass_for_both_returns(game, returns):
+    """pyspiel's random_sim_test (its checks of returns against the declared utility, of every
+    state's strings and tensors and serialisation) at the fewest players and at five; the win
+    credit is constant-sum (it sums to 1), florins general-sum."""
+    for players in (PLAYER_COUNTS[game][0], 5):
+        spiel_game = load(game, players, returns=returns)
+        utility = spiel_game.get_type().utility
+        if returns == "wins":
+            assert utility == pyspiel.GameType.Utility.CONSTANT_SUM and spiel_game.utility_sum() == 1.0
+        else:
+            assert utility == pyspiel.GameType.Utility.GENERAL_SUM
+        pyspiel.random_sim_test(spiel_game, num_sims=1, serialize=players == 5, verbose=False)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_random_sim_test_passes_for_every_player_count(game):
     for players in PLAYER_COUNTS[game]:
-        pyspiel.random_sim_test(load(game, players, rules="bonus20" if game == "card" else "standard"), num_sims=1,
-                                serialize=players == 3, verbose=False)
+        for returns in ("florins", "wins"):
+            pyspiel.random_sim_test(load(game, players, rules="bonus20" if game == "card" else "standard",
+                                         returns=returns), num_sims=2, serialize=players == 3, verbose=False)
 
 
-def kernel_game(game: str, lineup: list[str], index: int):
-    """Game ``index`` of seed 0 as the kernel plays it (the trace's stepped loop, every seat a strategy)."""
-    config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=0, variant=None,
+def kernel_game(game: str, lineup: list[str], index: int, seed: int = 0):
+    """Game ``index`` of ``seed`` as the kernel plays it (the trace's stepped loop, every seat a strategy)."""
+    config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, variant=None,
                         seating="fixed", threads=1, deck=None)
     kernel = Kernel(config)
     stepped = importlib.import_module(f"medici_sim.games.{game}.stepped")
-    return stepped.trace_game_nb(0, index, kernel.inputs, kernel.seating, kernel.slot_strategy, kernel.slot_params,
-                                 kernel.table)[0]
+    return stepped.trace_game_nb(seed, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
+                                 kernel.slot_params, kernel.table)[0]
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
@@ -148,14 +163,131 @@ def test_actions_have_stable_ids_and_readable_names():
     assert classic.action_to_string(2) == "pass" and classic.action_to_string(9) == "bid 7"
 
 
-def test_serialisation_gives_back_the_state():
-    game = load("classic")
-    state = game.new_initial_state()
-    for _ in range(30):
-        state.apply_action(state.chance_outcomes()[-1][0] if state.is_chance_node() else state.legal_actions()[-1])
-    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+def played(spiel_game, moves: int, seed: int = 0):
+    """A state after ``moves`` uniformly drawn moves (chance outcomes and actions)."""
+    rng = np.random.default_rng(seed)
+    state = spiel_game.new_initial_state()
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        options = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(options)))
+    return state
+
+
+@pytest.mark.parametrize("rules", ["standard", "days=2,ship_payouts=30/20/10/5"])
+def test_serialisation_gives_back_the_state_under_any_rules(rules):
+    """OpenSpiel's serialisation and game strings round-trip a game with rules: the game string
+    writes the spec's = and , as : and ; (OpenSpiel's strings split parameters at them)."""
+    game = load("classic", rules=rules)
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    assert game.get_parameters()["rules"] == rules.replace("=", ":").replace(",", ";")
+    state = played(game, 30)
+    again_game, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(again_game) == str(game)
     assert again.history() == state.history() and str(again) == str(state)
     assert again.legal_actions() == state.legal_actions()
+    assert again.information_state_tensor(1) == state.information_state_tensor(1)
+
+
+def test_a_state_as_plain_text_is_played_again_without_pickle():
+    """state_to_text: the game string, the seed and game, and the moves; state_from_text plays them
+    again (no pickle: safe for text from anywhere) and refuses a bad text in one line."""
+    game = load("card", 3, rules="days=2")
+    state = played(game, 60, seed=4)
+    text = medici_openspiel.state_to_text(state)
+    assert text.splitlines()[:2] == ["medici_card(information=perfect,players=3,returns=florins,rules=days:2)",
+                                    "seed 0 game 0"]
+    again = medici_openspiel.state_from_text(text)
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.information_state_string(2) == state.information_state_string(2)
+    bad = {"": "not a medici-sim state", text.replace("seed", "sed"): "not a medici-sim state",
+           text.replace("players=3", "players=9"): "players must be between 2 and 6",
+           text.replace("medici_card", "kuhn_poker"): "not a medici-sim state",
+           text.rstrip("\n") + " 999\n": "move 61 of the history (999) is not a legal move there"}
+    for text_given, message in bad.items():
+        with pytest.raises(ValueError, match=re.escape(message)):
+            medici_openspiel.state_from_text(text_given)
+
+
+def test_a_state_resumed_from_a_runs_record_knows_it_lacks_the_earlier_moves():
+    """SteppedGame.resumed (a bot handed a copy of a run's record, frameworks.agents): the same
+    decision, its history only what follows, and no text form (the earlier moves are unknown)."""
+    game = load("card")
+    state = played(game, 30)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    stepped = state.stepped
+    resumed = medici_openspiel.MediciState(game, SteppedGame.resumed(stepped.engine, stepped.buffer, stepped.event))
+    assert resumed.legal_actions() == state.legal_actions() and str(resumed) == str(state)
+    assert resumed.history() == [] and resumed.stepped.from_run
+    with pytest.raises(ValueError, match="resumed from a run's record"):
+        medici_openspiel.state_to_text(resumed)
+
+
+def test_bad_inputs_to_the_game_are_one_clear_line():
+    """A hand-edited serialisation, an action id out of range, bad parameters: a ValueError (or
+    pyspiel's own error) with a message, never an obscure one."""
+    game = load("card", 4)
+    state = played(game, 20)
+    text = pyspiel.serialize_game_and_state(game, state)
+    edited = r"not one of medici_card\(information=perfect,players=3.*played with 4 players"
+    with pytest.raises(ValueError, match=edited):
+        pyspiel.deserialize_game_and_state(text.replace("players=4", "players=3"))
+    first = text.split("history=")[1].split(",")[0]
+    with pytest.raises(ValueError, match="history does not match"):
+        pyspiel.deserialize_game_and_state(text.replace("history=" + first, "history=" + first[:-1] + "9", 1))
+    for player, action, message in ((0, 999, "action 999 is not one of the game's (0-5)"),
+                                    (-1, 999, "chance outcome 999 is not one of the game's"),
+                                    (7, 2, "player 7 is not a seat")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            state.action_to_string(player, action)
+    with pytest.raises(ValueError, match="not legal here"):
+        state.apply_action(999)
+    for params, message in (({"players": 9}, "medici_classic: players must be between 3 and 6"),
+                            ({"rules": "nope"}, "medici_classic: rules: unknown rule 'nope'"),
+                            ({"returns": "money"}, "returns must be one of florins, wins")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            load("classic", **params)
+
+
+class MovingBot(medici_openspiel.BuiltinBot):
+    def step(self, state):
+        state.apply_action(state.legal_actions()[0])  # on the state it was handed, not a clone
+        return state.legal_actions()[0]
+
+
+def test_play_with_bot_refuses_a_bad_seat_and_a_bot_that_moves_on_the_live_state():
+    play = medici_openspiel.play_with_bot
+    with pytest.raises(ValueError, match="bot_seat must be a seat, 0 to 2, got 3"):
+        play("classic", lambda g: medici_openspiel.BuiltinBot(g, 3, "expert"), bot_seat=3, strategies="expert",
+             players=3, games=1)
+    with pytest.raises(ValueError, match="the bot at seat 1 made a move on the state it was handed"):
+        play("classic", lambda g: MovingBot(g, 1, "expert"), bot_seat=1, strategies="expert", players=3, games=1)
+
+
+def test_games_and_states_pickle():
+    game = load("classic", 3, rules="days=2", returns="wins")
+    state = played(game, 25)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history() and str(again) == str(state)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_max_game_length_is_a_true_bound_from_the_rules(game):
+    """The most decisions (max_game_length) and chance nodes a game can have, from its rules
+    (seat_view.most_moves): random games stay within them, and the bound is within a few times
+    a real game's length (not thousands)."""
+    for players in (PLAYER_COUNTS[game][0], 6):
+        spiel_game = load(game, players)
+        assert spiel_game.max_game_length() < 900
+        for seed in range(2):
+            state = played(spiel_game, 10**6, seed)
+            chance = sum(1 for move in state.full_history() if move.player < 0)
+            decisions = len(state.history()) - chance
+            assert decisions <= spiel_game.max_game_length() < 12 * decisions
+            assert chance <= spiel_game.max_chance_nodes_in_history()
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
@@ -175,16 +307,162 @@ def test_openspiels_mcts_plays_whole_games(game):
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
+def test_actions_and_utilities_follow_the_rules_in_force():
+    """The most money (max_utility) and the classic game's bid ids come from the rules in force:
+    with 200 florins to start (C4), a seat may bid all of them, and every legal id is an action
+    of the game; the card game's bounds grow with its days and bonuses (R18, R19, R22)."""
+    classic = load("classic", rules="starting_money=200")
+    assert classic.max_utility() == load("classic").max_utility() + 160
+    state = classic.new_initial_state()
+    while state.is_chance_node() or state.legal_actions() == [0, 1]:
+        state.apply_action(state.legal_actions()[0])
+    assert max(state.legal_actions()) == 2 + 200 < classic.num_distinct_actions()
+    assert state.action_to_string(202) == "bid 200"
+    card = load("card", rules="days=5,big_bonus=100")
+    assert card.max_utility() == 5 * (30 + 5 * (10 + 100)) and card.max_game_length() == 5 * 35 * 4
+    pyspiel.random_sim_test(card, num_sims=1, serialize=False, verbose=False)
+
+
+# every built-in strategy offered to bots (search and mcts in the slow test below: they compile for minutes)
+BRIDGED = {"card": ["random", "greedy", "collector", "cautious", "gambler", "expert", "strong"],
+           "classic": ["random", "value", "collector", "bargain", "expert", "strong"]}
+SEARCHERS = ["search:rollouts=2", "mcts:iterations=4", "expert"]
+SKIPPED = {"step", "seat_strategy"}  # where the stepped loop stopped, and EXTERNAL seats: not the game
+
+
+class RecordingBot(medici_openspiel.BuiltinBot):
+    """A built-in as an OpenSpiel bot that keeps what it was handed: the states, their move
+    numbers and information states (seat's string and tensor)."""
+
+    def __init__(self, game, seat, spec):
+        super().__init__(game, seat, spec)
+        self.state, self.seen = None, []
+
+    def step(self, state):
+        self.state = state
+        self.seen.append((state.move_number(), state.information_state_string(self.player_id),
+                          tuple(state.information_state_tensor(self.player_id)), tuple(state.history())))
+        return super().step(state)
+
+
+def bridged_games(game: str, strategies: list[str], cases):
+    """Each strategy at every seat as a BuiltinBot in play_with_bot (the lineups rotate the
+    strategies), one game each of the given seeds and player counts; yields (what the bot was
+    handed, its game's final record, the kernel's record of the same game)."""
+    for players, seed in cases:
+        for shift in range(len(strategies)):
+            lineup = [strategies[(shift + seat) % len(strategies)] for seat in range(players)]
+            for seat in range(players):
+                bots = []
+
+                def factory(spiel_game, seat=seat, lineup=lineup, bots=bots):
+                    bots.append(RecordingBot(spiel_game, seat, lineup[seat]))
+                    return bots[0]
+
+                money = medici_openspiel.play_with_bot(game, factory, bot_seat=seat, strategies=lineup, games=1,
+                                                       seed=seed)
+                ours, kernel = bots[0].state.stepped.state, kernel_game(game, lineup, 0, seed)
+                assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.MONEY][:players])
+                yield bots[0], ours, kernel, (players, seed, lineup, seat)
+
+
+def assert_same_record(ours, kernel, case):
+    for field in ours.dtype.names:
+        if field not in SKIPPED:
+            assert np.array_equal(ours[field], kernel[field]), (field, case)
+
+
 @pytest.mark.parametrize("game", ["card", "classic"])
-def test_a_bot_at_a_seat_of_a_run_plays_that_runs_games(game):
-    """An OpenSpiel bot at seat 1 of a medici-sim run (core.stepping's EXTERNAL seat): our own
-    strategy as that bot plays exactly the run's games."""
-    lineup = LINEUPS[game][:1] + ["expert"] * 3
-    money = medici_openspiel.play_with_bot(game, lambda g: medici_openspiel.BuiltinBot(g, 0, lineup[0]), bot_seat=0,
-                                           strategies=lineup, games=2)
-    field = "florins" if game == "card" else "money"
-    for index in range(2):
-        assert list(money[index]) == list(kernel_game(game, lineup, index)[field][:4])
+def test_a_bridged_builtin_plays_the_engines_exact_games_at_every_seat(game):
+    """A built-in as an OpenSpiel bot (BuiltinBot) in a run (play_with_bot) decides on the game's
+    own record, its scratch row kept through the game (the classic expert's model of the rivals'
+    bids, card expert's caches) and its draws from the game's generator (random): every game is
+    the kernel's, final money and the whole record (scratch rows and generator included), for
+    every built-in at every seat, at two player counts and seeds. The card game: 3 players (seed
+    11) and 6 (seed 2); the classic game: 3 (seed 11) and 5 (seed 2)."""
+    bots = 0
+    for _bot, ours, kernel, case in bridged_games(game, BRIDGED[game], ((3, 11), (6 if game == "card" else 5, 2))):
+        assert_same_record(ours, kernel, case)
+        bots += 1
+    assert bots == len(BRIDGED[game]) * (3 + (6 if game == "card" else 5))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_search_and_mcts_bridged_play_the_engines_exact_games(game):
+    """The searching built-ins at small budgets (search with 2 rollouts, mcts with 4 iterations),
+    with expert, each at every seat of a 3-player game (seed 7): the kernel's games exactly."""
+    for _bot, ours, kernel, case in bridged_games(game, SEARCHERS, ((3, 7),)):
+        assert_same_record(ours, kernel, case)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_states_handed_to_bots_carry_their_history(game):
+    """The state a bot gets has the game's whole history (chance outcomes and every seat's
+    actions), a move number counting the moves, and information states (string and tensor)
+    that differ at each of the seat's decisions."""
+    bot, _, _, _ = next(bridged_games(game, ["expert"], ((4, 3),)))
+    numbers, strings, tensors, histories = zip(*bot.seen, strict=True)
+    assert len(numbers) > 20
+    assert list(numbers) == sorted(set(numbers)) and numbers[0] > 0
+    assert [len(h) for h in histories] == list(numbers)
+    assert len(set(strings)) == len(strings) and len(set(tensors)) == len(tensors)
+    assert strings[-1] == "seat 1: " + " ".join(map(str, histories[-1]))
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_information_states_are_the_history_and_tell_states_apart(game):
+    """Two states with different histories give a seat different information states; the same
+    history, the same (the information-state tensor: the table, then one number a move)."""
+    spiel_game = load(game)
+    a, b = played(spiel_game, 40, seed=1), played(spiel_game, 40, seed=2)
+    assert a.history() != b.history()
+    for player in range(4):
+        assert a.information_state_string(player) != b.information_state_string(player)
+        assert a.information_state_tensor(player) != b.information_state_tensor(player)
+        assert a.information_state_tensor(player) == a.clone().information_state_tensor(player)
+    tensor = a.information_state_tensor(0)
+    moves = tensor[spiel_game.observation_tensor_size():]
+    assert len(moves) == spiel_game.max_game_length() + spiel_game.max_chance_nodes_in_history()
+    n = spiel_game.num_distinct_actions()
+    assert moves[:len(a.history())] == [m.action + 1 + (n if m.player < 0 else 0) for m in a.full_history()]
+    assert not any(moves[len(a.history()):])
+
+
+def test_the_information_type_is_what_the_game_declares(monkeypatch):
+    """Perfect information is a game's own declaration (its seat view's PERFECT_INFORMATION):
+    both of today's games declare it; a game that hides cards (a hand) is an
+    imperfect-information game, and the adapter refuses to load it in one line (its information
+    states would need what each seat saw). OpenSpiel's ISMCTS asserts imperfect information: it
+    runs on a game loaded with information=imperfect (docs/frameworks.md)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from medici_sim.frameworks import spiel
+
+    for game in ("card", "classic"):
+        assert load(game).get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    definition = load("card").definition
+    monkeypatch.setattr(spiel.seat_view(definition), "PERFECT_INFORMATION", False)
+    assert spiel.game_type(definition).information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    with pytest.raises(ValueError, match="hides cards from seats"):
+        load("card", 3)
+    monkeypatch.undo()
+    spiel_game = load("card", returns="wins")
+    state = played(spiel_game, 1)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(AssertionError):
+        ismcts.ISMCTSBot(spiel_game, mcts.RandomRolloutEvaluator(1), 1.4, 4).step(state)
+    assert state.resample_from_infostate(0, None).history() == state.history()
+    imperfect = load("card", returns="wins", information="imperfect")
+    assert imperfect.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(spiel_game, state).replace(
+        "information=perfect", "information=imperfect"))[1]
+    bot = ismcts.ISMCTSBot(imperfect, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.4, 8,
+                           random_state=np.random.RandomState(0))
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="information must be one of perfect, imperfect"):
+        load("card", information="none")
 
 
 @pytest.mark.parametrize(("module", "extra", "missing"), [("medici_sim.openspiel", "openspiel", "pyspiel"),

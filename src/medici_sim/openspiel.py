@@ -8,8 +8,16 @@ from .frameworks import needs
 
 needs("pyspiel", "openspiel", "medici_sim.openspiel")
 
-from .frameworks.spiel import BuiltinBot, MediciGame, MediciState, play_with_bot, register_all  # noqa: E402
+from .frameworks.spiel import (  # noqa: E402
+    BuiltinBot,
+    MediciGame,
+    MediciState,
+    play_with_bot,
+    register_all,
+    state_from_text,
+    state_to_text,
+)
 
 GAMES = register_all()
 
-__all__ = ["GAMES", "BuiltinBot", "MediciGame", "MediciState", "play_with_bot"]
+__all__ = ["GAMES", "BuiltinBot", "MediciGame", "MediciState", "play_with_bot", "state_from_text", "state_to_text"]

@@ -2,50 +2,73 @@
 engine (frameworks.stepper), and the strategy bridge both ways: our strategies as OpenSpiel
 bots, and an OpenSpiel bot at a seat of a medici-sim game.
 
-Parameters: ``players`` and ``rules`` (the rule set, handed on to the run as its rules: the
-variant's name today), and ``returns``: ``florins`` (each seat's money at the end, R22 / C18)
-or ``wins`` (the win credit: 1 shared among the richest, what ``search`` plays for).
+Parameters: ``players``, ``rules`` (the rule set, handed on to the run as its rules: a preset's
+name or a spec, core.rules; the game string writes a spec's ``=`` and ``,`` as ``:`` and ``;``,
+which OpenSpiel's game strings cannot hold) and ``returns``: ``florins`` (each seat's money at
+the end, R22 / C18; general-sum) or ``wins`` (the win credit: 1 shared among the richest, what
+``search`` plays for; constant-sum, 1); ``information``: what the game declares (below), or
+``imperfect`` for a game of perfect information that algorithms for imperfect information
+(ISMCTS) should take as one (every seat's information state is then still the history).
 
-As modelled, each game is one of perfect information with chance: every chance outcome is a
-card turned face up or a starter drawn, which all see; the deck's order and the classic
-game's face-down cards are never part of the state a player reads (frameworks.stepper). So
-every seat's information state is the public history, and its observation the public table.
-The information-state tensor is the observation tensor: the table is a sufficient statistic
-of the history for play, though not a record of it (the string is).
+Whether a game is one of perfect information is the game's own declaration (its seat view's
+``PERFECT_INFORMATION``). Today's two are: every chance outcome is a card turned face up or a
+starter drawn, which all see; the deck's order and the classic game's face-down cards are never
+part of what a player reads (frameworks.stepper). So every seat's information state is the
+history (every move, chance outcomes included), and its observation the public table. The
+information-state tensor is the observation tensor followed by the history, one number a move.
 """
 from __future__ import annotations
+
+import importlib
+import re
 
 import numpy as np
 import pyspiel
 
-from ..core.driver import Kernel
+from ..core.arguments import naming
+from ..core.driver import ConfigError, Kernel
 from ..core.registry import GAMES
 from ..core.specs import run_config
-from ..core.stepping import DECISION, EXTERNAL, GAME_OVER
 from .builtins import BuiltinPlayer
 from .stepper import SteppedGame, engine
 
 RETURNS = ("florins", "wins")
+INFORMATION = ("perfect", "imperfect")
+PARAMETERS = ("players", "rules", "returns", "information")
 PREFIX = "medici_"
+_SPEC_TO_STRING = str.maketrans("=,", ":;")  # a rule spec in a game string (whose parameters split at = and ,)
+_STRING_TO_SPEC = str.maketrans(":;", "=,")
 
 
 def short_name(game: str) -> str:
     return PREFIX + game
 
 
-def game_type(definition) -> pyspiel.GameType:
+def seat_view(definition):
+    """The game's seat view (its ``seat_view.py``): action ids, what a seat sees, what the game declares."""
+    return importlib.import_module(f"{definition.registry.package}.seat_view")
+
+
+def declared_information(definition) -> str:
+    """What the game declares (its seat view): ``perfect`` or ``imperfect`` information."""
+    return INFORMATION[0] if seat_view(definition).PERFECT_INFORMATION else INFORMATION[1]
+
+
+def game_type(definition, returns: str = RETURNS[0], information: str | None = None) -> pyspiel.GameType:
+    declared = declared_information(definition)
     return pyspiel.GameType(
         short_name=short_name(definition.name), long_name=definition.title,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION if (information or declared) == INFORMATION[0]
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM if returns == "wins" else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=definition.max_players, min_num_players=definition.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": definition.default_players, "rules": definition.variants[0],
-                                 "returns": RETURNS[0]})
+                                 "returns": RETURNS[0], "information": declared})
 
 
 class MediciGame(pyspiel.Game):
@@ -56,29 +79,63 @@ class MediciGame(pyspiel.Game):
 
     def __init__(self, params=None):
         definition = self.definition
+        name = short_name(definition.name)
         params = {**game_type(definition).parameter_specification, **(params or {})}
-        if params["returns"] not in RETURNS:
-            raise ValueError(f"returns must be one of {', '.join(RETURNS)}, got {params['returns']!r}")
-        self.engine = engine(definition.name, int(params["players"]), str(params["rules"]))
-        self.returns_kind = params["returns"]
+        unknown = sorted(set(params) - set(PARAMETERS))
+        if unknown:
+            raise ValueError(f"{name}: unknown parameter {unknown[0]} (parameters: {', '.join(PARAMETERS)})")
+        for key, allowed in (("returns", RETURNS), ("information", INFORMATION)):
+            if params[key] not in allowed:
+                raise ValueError(f"{name}: {key} must be one of {', '.join(allowed)}, got {params[key]!r}")
+        rules = params["rules"]
+        if not isinstance(rules, str):
+            raise ValueError(f"{name}: rules must be a rule set's name or spec, got {rules!r}")
+        if not rules.endswith(".toml"):
+            rules = rules.translate(_STRING_TO_SPEC)
+        try:
+            with naming(api=True, players="players", variant="rules"):
+                self.engine = engine(definition.name, params["players"], rules)
+        except ConfigError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        self.returns_kind, information = params["returns"], params["information"]
         e = self.engine
+        if not e.view.PERFECT_INFORMATION:  # information states would be the history, hidden outcomes included
+            raise ValueError(f"{name}: the game hides cards from seats, and this adapter writes information "
+                             "states for games of perfect information only")
         s = e.kernel.inputs[0]
         view = e.view
         wins = self.returns_kind == "wins"
-        # a bound on a game's moves: each day has at most a turn per card (each turn takes or
-        # turns up one), each turn at most 4 own decisions, a bid per seat and 5 cards turned up
-        longest = 3 * e.n_cards * (4 + e.players + 5) + 3
-        super().__init__(game_type(definition), pyspiel.GameInfo(
-            num_distinct_actions=view.N_ACTIONS, max_chance_outcomes=e.n_cards + e.players, num_players=e.players,
-            min_utility=0.0, max_utility=1.0 if wins else float(view.MAX_MONEY),
-            utility_sum=1.0 if wins else None, max_game_length=longest), params)
+        self.most_decisions, self.most_chance_nodes = view.most_moves(s)
+        super().__init__(game_type(definition, self.returns_kind, information), pyspiel.GameInfo(
+            num_distinct_actions=view.action_count(s), max_chance_outcomes=e.n_cards + e.players,
+            num_players=e.players, min_utility=0.0, max_utility=1.0 if wins else float(view.most_money(s)),
+            utility_sum=1.0 if wins else None, max_game_length=self.most_decisions),
+            {"players": e.players, "rules": e.rules.translate(_SPEC_TO_STRING), "returns": self.returns_kind,
+             "information": information})
         self.observation_length = view.observation_size(s)
+        self.history_length = self.most_decisions + self.most_chance_nodes
 
     def new_initial_state(self):
         return MediciState(self)
 
+    def max_chance_nodes_in_history(self):
+        return self.most_chance_nodes
+
     def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"{self}: the observer takes no parameters, got {params}")
         return MediciObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+    def __reduce__(self):  # pickled as its game string
+        return game_from_string, (str(self),)
+
+
+def game_from_string(text: str) -> MediciGame:
+    """``pyspiel.load_game(text)`` for one of our games (registering them first)."""
+    register_all()
+    if not isinstance(text, str) or not text.startswith(PREFIX):
+        raise ValueError(f"not a medici-sim game string: {text!r}")
+    return pyspiel.load_game(text)
 
 
 class MediciState(pyspiel.State):
@@ -87,7 +144,21 @@ class MediciState(pyspiel.State):
     def __init__(self, game: MediciGame, stepped: SteppedGame | None = None):
         super().__init__(game)
         self.stepped = stepped if stepped is not None else SteppedGame(game.engine)
-        self.wins = game.returns_kind == "wins"
+
+    def __setattr__(self, name, value):
+        # OpenSpiel sets the Python side of a deserialised state on a new initial state of the
+        # game its text names: refuse one of another game (a hand-edited text), in one line
+        if name == "stepped" and "stepped" in self.__dict__:
+            mine = self.__dict__["stepped"].engine
+            theirs = getattr(value, "engine", None)
+            if theirs is not mine:
+                raise ValueError(f"the state is not one of {self.get_game()}: it was played with "
+                                 + (f"{theirs.players} players, rules {theirs.rules} ({theirs.game.name} game)"
+                                    if theirs is not None else f"{type(value).__name__}"))
+            history = self.history()
+            if history and history != value.history:  # deserialised: the text's history is the state's
+                raise ValueError("the state's history does not match the moves its record played")
+        super().__setattr__(name, value)
 
     def current_player(self):
         g = self.stepped
@@ -107,23 +178,77 @@ class MediciState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         g = self.stepped
+        e = g.engine
         if player == pyspiel.PlayerId.CHANCE:
-            n = g.engine.n_cards
-            return f"seat {action - n + 1} starts the next day" if action >= n else g.engine.view.chance_text(g.state,
-                                                                                                              action)
-        return g.engine.view.action_text(g.state, action)
+            if not 0 <= action < e.n_cards + e.players:
+                raise ValueError(f"chance outcome {action} is not one of the game's (0-{e.n_cards + e.players - 1})")
+            n = e.n_cards
+            return f"seat {action - n + 1} starts the next day" if action >= n else e.view.chance_text(g.state, action)
+        if not 0 <= player < e.players:
+            raise ValueError(f"player {player} is not a seat of the game (0-{e.players - 1}) or chance (-1)")
+        if not 0 <= action < self.num_distinct_actions():
+            raise ValueError(f"action {action} is not one of the game's (0-{self.num_distinct_actions() - 1})")
+        return e.view.action_text(g.state, action)
 
     def is_terminal(self):
         return self.stepped.over
 
     def returns(self):
-        if not self.stepped.over:
-            return [0.0] * self.stepped.engine.players
-        return win_credit(self.stepped.money()) if self.wins else [float(m) for m in self.stepped.money()]
+        g = self.stepped
+        if not g.over:
+            return [0.0] * g.engine.players
+        return win_credit(g.money()) if self.get_game().returns_kind == "wins" else [float(m) for m in g.money()]
+
+    def resample_from_infostate(self, player_id, probability_sampler=None):
+        """A state drawn among those ``player_id`` cannot tell from this one: this one (a game of
+        perfect information; the order of the unseen cards decides nothing, frameworks.stepper)."""
+        return self.clone()
+
+    def __reduce__(self):  # pickled as OpenSpiel serialises it (its record, pickled)
+        return state_from_serialized, (pyspiel.serialize_game_and_state(self.get_game(), self),)
 
     def __str__(self):
         g = self.stepped
         return g.engine.view.observation_text(g.state, max(g.actor, 0), g.actor)
+
+
+def state_from_serialized(text: str) -> MediciState:
+    """``pyspiel.deserialize_game_and_state(text)``'s state, our games registered first. The text
+    holds a pickle: never feed it text you did not write (state_from_text reads only text)."""
+    register_all()
+    return pyspiel.deserialize_game_and_state(text)[1]
+
+
+_TEXT = re.compile(r"(?P<game>medici_\w+\([^()\n]*\))\nseed (?P<seed>\d+) game (?P<index>\d+)\n"
+                   r"history(?P<history>( \d+)*)\n?")
+
+
+def state_to_text(state: MediciState) -> str:
+    """The state as plain text: its game string, the engine's seed and game, and every move
+    (state_from_text plays them again). No pickle: safe to read from anywhere."""
+    g = state.stepped
+    if g.from_run:
+        raise ValueError("the state was resumed from a run's record, whose earlier moves it does not hold")
+    return f"{state.get_game()}\nseed {g.seed} game {g.index}\nhistory" + "".join(f" {a}" for a in g.history) + "\n"
+
+
+def state_from_text(text: str) -> MediciState:
+    """The state ``state_to_text`` wrote, its moves played again on the engine; ValueError, in one
+    line, for a text that is not one, or whose moves the rules do not allow."""
+    match = _TEXT.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        raise ValueError("not a medici-sim state: want three lines, 'medici_<game>(...)', 'seed S game G' "
+                         "and 'history' with the moves' ids")
+    game = game_from_string(match["game"])
+    seed, index = int(match["seed"]), int(match["index"])
+    if seed >= 2**63 or index >= 2**63:
+        raise ValueError("the state's seed and game must be below 2**63")
+    state = MediciState(game, SteppedGame(game.engine, seed, index))
+    for number, move in enumerate(match["history"].split(), 1):
+        if state.is_terminal() or int(move) not in state.legal_actions():
+            raise ValueError(f"move {number} of the history ({move}) is not a legal move there")
+        state.apply_action(int(move))
+    return state
 
 
 def win_credit(money: list[int]) -> list[float]:
@@ -135,27 +260,38 @@ def win_credit(money: list[int]) -> list[float]:
 
 class MediciObserver:
     """What a seat sees (OpenSpiel's PyObserver): the public table as a vector and text; with
-    perfect recall, the public history as text (the vector stays the table)."""
+    perfect recall (the information state), also the history: every move, chance outcomes
+    included, which the seat saw (text: the moves' ids; vector: after the table, one number a
+    move, an action id + 1 or a chance outcome + 1 + the number of action ids, 0 after the end)."""
 
     def __init__(self, game: MediciGame, iig_obs_type):
-        self.tensor = np.zeros(game.observation_length, np.float32)
-        self.dict = {"observation": self.tensor}
         self.perfect_recall = iig_obs_type.perfect_recall
+        self.table = game.observation_length
+        self.n_actions = game.num_distinct_actions()
+        self.tensor = np.zeros(self.table + (game.history_length if self.perfect_recall else 0), np.float32)
+        self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MediciState, player: int):
         g = state.stepped
-        g.engine.view.observe(g.state, player, g.actor, self.tensor)
+        g.engine.view.observe(g.state, player, g.actor, self.tensor[:self.table])
+        if self.perfect_recall:
+            moves = self.tensor[self.table:]
+            moves[:] = 0
+            for i, move in enumerate(state.full_history()):
+                moves[i] = move.action + 1 + (self.n_actions if move.player < 0 else 0)
 
     def string_from(self, state: MediciState, player: int):
         g = state.stepped
         if self.perfect_recall:
-            return f"seat {player + 1}: " + " ".join(map(str, state.history()))
+            return f"seat {player + 1}: " + " ".join(map(str, g.history))
         return g.engine.view.observation_text(g.state, player, g.actor)
 
 
 class BuiltinBot(pyspiel.Bot):
     """One of our strategies (``spec``: ``expert``, ``greedy:take_min=3`` ...) as an OpenSpiel
-    bot of a ``medici_<game>`` game."""
+    bot of a ``medici_<game>`` game. It decides on the state's own record, as the engine's
+    strategies do: what it writes there (its scratch row, draws from the game's generator)
+    stays with the game, so at a seat of a game it plays that strategy's own game."""
 
     def __init__(self, game: MediciGame, player_id: int, spec: str):
         pyspiel.Bot.__init__(self)
@@ -209,39 +345,43 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
                   players: int | None = None, rules: str | None = None, returns: str = "florins") -> np.ndarray:
     """Games ``0 .. games - 1`` of a medici-sim run (``strategies`` at the seats, fixed seating,
     ``seed``: R25, C20) with an OpenSpiel bot deciding for ``bot_seat``: ``bot_factory(spiel_game)``
-    makes it for the ``medici_<game>`` game it searches on. Each decision of that seat stops
-    the engine (core.stepping's EXTERNAL seat) and hands the bot the game as it stands, every
-    seat then open to its search; the others are the engine's strategies, as in any run.
-    The bot decides on a copy of the game: what it writes there (a strategy's scratch row, a
-    draw from the generator) stays there. Returns each game's money by seat, a (games, players)
-    array. A Python bot plays a few games a second at most: mind the count."""
+    makes it for the ``medici_<game>`` game it plays. The game is played move by move as an
+    OpenSpiel state (chance nodes take the engine's own draws, so the deals are the run's):
+    the bot gets that state, with its whole history, at each of its seat's decisions; the other
+    seats are the run's strategies, deciding on the same record as in the batch kernel. A bot
+    that is one of our strategies (``BuiltinBot``) therefore plays exactly the run's games.
+    Returns each game's money by seat, a (games, players) array. This is Python, a few games a
+    second: mind the count."""
     import medici_sim.games  # noqa: F401
 
     names = list(strategies) if not isinstance(strategies, str) else [strategies]
     count = players or len(names)
     config = run_config(game=game, players=count, strategies=names, games=games, seed=seed, variant=rules,
                         seating="fixed", threads=1, deck=None)
-    spiel_game = pyspiel.load_game(short_name(config.game), {"players": config.players, "rules": config.variant,
-                                                             "returns": returns})
+    if isinstance(bot_seat, bool) or not isinstance(bot_seat, int) or not 0 <= bot_seat < config.players:
+        raise ValueError(f"bot_seat must be a seat, 0 to {config.players - 1}, got {bot_seat!r}")
+    spiel_game = pyspiel.load_game(short_name(config.game), {
+        "players": config.players, "rules": config.variant.translate(_SPEC_TO_STRING), "returns": returns})
     e = spiel_game.engine
-    # the run's own kernel: its table holds the seats' strategies (the engine's table serves the bot's search)
-    kernel = Kernel(config)
+    slot_params = Kernel(config).slot_params  # the run's strategy parameters, as its kernel holds them
     bot = bot_factory(spiel_game)
-    slot_strategy = kernel.slot_strategy.copy()
-    slot_strategy[bot_seat] = EXTERNAL
-    results = np.zeros((games, config.players), np.int64)
-    for index in range(games):
-        buffer = kernel.inputs.copy()
-        e.stepped.new_game_nb(buffer, config.seed, index, 0, slot_strategy, kernel.slot_params, kernel.table)
-        event = int(e.stepped.advance_nb(buffer, kernel.table))
-        while event != GAME_OVER:
-            if event >= DECISION:
-                state = MediciState(spiel_game, SteppedGame.resumed(e, buffer, event))
-                _, choice = e.view.choice_of(int(bot.step(state)))
-                event = int(e.stepped.apply_choice_nb(buffer, kernel.table, choice))
+    seats = [BuiltinPlayer(e, slot) for slot in config.strategies]
+    results = np.zeros((config.games, config.players), np.int64)
+    for index in range(config.games):
+        state = MediciState(spiel_game, SteppedGame(e, config.seed, index, slot_params))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.stepped.natural_outcome())
+            elif state.current_player() == bot_seat:
+                moves = len(state.stepped.history)
+                action = int(bot.step(state))
+                if len(state.stepped.history) != moves:
+                    raise ValueError(f"the bot at seat {bot_seat} made a move on the state it was handed "
+                                     "(a bot decides on the state, or searches on a clone)")
+                state.apply_action(action)
             else:
-                event = int(e.stepped.advance_nb(buffer, kernel.table))
-        results[index] = buffer[0][e.view.MONEY][:config.players]
+                state.apply_action(seats[state.current_player()].action(state.stepped))
+        results[index] = state.stepped.money()
     return results
 
 
@@ -257,8 +397,11 @@ def register_all() -> list[str]:
             continue
         name = short_name(definition.name)
         if name not in pyspiel.registered_names():
-            # a class, not a function: pyspiel would free a function after Python, at exit
-            game_class = type(f"Medici{definition.name.title()}Game", (MediciGame,), {"definition": definition})
+            # a class, not a function: pyspiel would free a function after Python, at exit; named in this
+            # module, so that pickle finds it
+            class_name = f"Medici{definition.name.title()}Game"
+            game_class = type(class_name, (MediciGame,), {"definition": definition, "__module__": __name__})
+            globals()[class_name] = game_class
             pyspiel.register_game(game_type(definition), game_class)
         names.append(name)
     return names

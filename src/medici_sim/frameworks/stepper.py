@@ -3,8 +3,8 @@ nodes: what the OpenSpiel game and the PettingZoo environments play on.
 
 The engine is stepped through its decision interface (core.stepping; every seat EXTERNAL), so
 the rules are the engine's own. Its randomness is the game's generator (R25, C20): the
-adapter seeds it (seed 0, game 0) and turns every draw into a chance node, without a rule of
-its own:
+adapter seeds it (seed 0, game 0, or a run's seed and game) and turns every draw into a chance
+node, without a rule of its own:
 
 - Every engine call is first made on a copy of the state (a probe). If the copy's generator
   did not move, nothing random happened and the copy is the new state.
@@ -24,7 +24,8 @@ its own:
 
 An outcome equal to what the engine itself would have drawn changes nothing, so a game whose
 chance nodes take the engine's own draws (:meth:`SteppedGame.natural_outcome`) is the
-kernel's game for seed 0, game 0 (tests/test_openspiel.py). After each call the adapter
+kernel's game for its seed and game (tests/test_openspiel.py): with our strategies deciding on
+the game's own record (frameworks.builtins), record for record. After each call the adapter
 checks that the engine dealt exactly the chosen outcomes.
 """
 from __future__ import annotations
@@ -70,34 +71,47 @@ def engine(game: str, players: int, rules: str) -> Engine:
 
 
 class SteppedGame:
-    """One game, stopped at a decision (``actor`` >= 0), a chance node (``chance``) or its end."""
+    """One game, stopped at a decision (``actor`` >= 0), a chance node (``chance``) or its end.
 
-    def __init__(self, engine_: Engine):
+    ``seed`` and ``index`` start the engine's generator as game ``index`` of a run with that
+    seed (R25, C20), ``slot_params`` the run's strategy parameters by slot (the seats' rows of
+    ``seat_params``, which only strategies read); the defaults are seed 0, game 0 and the game's
+    default parameters. ``history`` is every move made, action ids and chance outcomes alike."""
+
+    def __init__(self, engine_: Engine, seed: int = SEED, index: int = GAME_INDEX, slot_params=None):
         self.engine = engine_
+        self.seed, self.index = int(seed), int(index)
         self.buffer = engine_.kernel.inputs.copy()
         k = engine_.kernel
-        engine_.stepped.new_game_nb(self.buffer, SEED, GAME_INDEX, 0, engine_.external, k.slot_params, k.table)
+        engine_.stepped.new_game_nb(self.buffer, self.seed, self.index, 0, engine_.external,
+                                    k.slot_params if slot_params is None else slot_params, k.table)
         self.event = NOT_STARTED
         self.pending: tuple | None = None  # the engine call waiting for its chance outcomes: (choice,)
         self.draws = 0  # cards it turns up
         self.tied: list[int] = []  # or: the seats it draws the next starter from
         self.natural: list[int] = []  # the engine's own outcomes for it
         self.outcomes: list[int] = []
+        self.history: list[int] = []
+        self.from_run = False  # resumed from a run's record: its moves before are not in ``history``
         self._spare = None  # a buffer kept for the next probe
         self._play_on(None)
 
     @classmethod
     def resumed(cls, engine_: Engine, buffer: np.ndarray, event: int) -> SteppedGame:
-        """The game of a medici-sim run stopped at a decision (``buffer``, at ``event``), every seat
-        answered by the caller from here on (a bot of a framework searching on)."""
+        """A copy of the game of a medici-sim run stopped at a decision (``buffer``, at ``event``),
+        every seat answered by the caller from here on (a bot of a framework searching on). Its
+        ``history`` holds only the moves made from here (``from_run``: the run's moves before
+        are not known), and what is written on it stays on the copy: a bot that must play a
+        run's games exactly is seated by play_with_bot, on the run's own record."""
         game = object.__new__(cls)
         game.engine, game.buffer, game.event = engine_, buffer.copy(), event
         game.state["seat_strategy"][:engine_.players] = EXTERNAL
-        game.pending, game.draws, game.tied, game.natural, game.outcomes = None, 0, [], [], []
+        game.seed, game.index, game.from_run = SEED, GAME_INDEX, True
+        game.pending, game.draws, game.tied, game.natural, game.outcomes, game.history = None, 0, [], [], [], []
         game._spare = None
         return game
 
-    def __getstate__(self):  # pickled (OpenSpiel's serialisation): the engine by name, the record compressed
+    def __getstate__(self):  # pickled: the engine by name, the record compressed
         e = self.engine
         return {**self.__dict__, "engine": (e.game.name, e.players, e.rules),
                 "buffer": zlib.compress(self.buffer.tobytes()), "_spare": None}
@@ -112,7 +126,7 @@ class SteppedGame:
         twin.__dict__.update(self.__dict__)
         twin.buffer = self.buffer.copy()
         twin._spare = None
-        for name in ("tied", "natural", "outcomes"):
+        for name in ("tied", "natural", "outcomes", "history"):
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
@@ -161,13 +175,18 @@ class SteppedGame:
 
     # ------------------------------------------------------------ moves
     def apply_action(self, action: int) -> None:
+        """Make a move: the chance outcome at a chance node, else the actor's action (ValueError,
+        in one line, for one the rules do not allow here)."""
+        if self.over:
+            raise ValueError(f"action {action}: the game is over")
         if self.chance:
             self._chance(action)
+            self.history.append(action)
             return
-        decision, choice = self.engine.view.choice_of(action)
-        if decision != self.event - DECISION or action not in self.legal_actions():
-            raise ValueError(f"action {action} is not legal here")
-        self._play_on(choice)
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here (legal: {self.legal_actions()})")
+        self._play_on(self.engine.view.choice_of(action)[1])
+        self.history.append(action)
 
     def _call(self, buffer, choice) -> int:
         k = self.engine.kernel

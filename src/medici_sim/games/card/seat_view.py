@@ -13,13 +13,29 @@ import numpy as np
 
 from ...core.stepping import DECISION, STEP_EVENT
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
-from .rules import BIG_BONUS, DAYS, GOODS, MAJORITY_PAYOUTS, N_GOODS, RULE_CAPACITY, RULE_PLAYERS, SHIP_PAYOUTS
+from .rules import (
+    BIG_BONUS,
+    DAYS,
+    GOODS,
+    MAJORITY_PAYOUTS,
+    N_GOODS,
+    RULE_BIG_BONUS,
+    RULE_BONUS,
+    RULE_CAPACITY,
+    RULE_DAYS,
+    RULE_PLAYERS,
+    RULE_REVEALS,
+    SHIP_PAYOUTS,
+)
 from .state import DAY, DECK_LEN, MARKET_LEN, N_CARDS, OUT_LEN, REVEALED
 from .table import card_text, cards_text, taken_cards
 
 MONEY = "florins"  # the state field of each seat's money: the returns (R22)
 PILE, PILE_LEN = "deck", DECK_LEN  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol.md)
 HIDDEN = None  # no card is dealt face down
+# Every card is face up but the deck's order, which no seat knows and no outcome depends on (R7, R20): with its
+# draws as chance nodes every seat sees, a game of perfect information. (A game with hidden hands says False.)
+PERFECT_INFORMATION = True
 
 # Action ids: R9 0 stop / 1 reveal another card; R10 2 + the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last).
 STOP, REVEAL, TAKE = 0, 1, 2
@@ -38,6 +54,31 @@ def n_cards(s) -> int:
 
 def hidden_count(s) -> int:
     return 0
+
+
+def most_moves(s) -> tuple[int, int]:
+    """The most decisions and chance nodes a game under ``s``'s rules can have: each turn takes at
+    least the last card (R10), a non-green one only into a ship with room (at most players x
+    capacity a day) or a green one (at most the deck's green cards), so a day has at most that
+    many turns; each turn asks at most ``reveals`` times whether to reveal (R9) and once what to
+    take, and turns up at most ``reveals`` cards (no more than the deck holds); a starter drawn
+    among the poorest (R21) is one more chance node between days."""
+    days, reveals = int(s["rules"][RULE_DAYS]), int(s["rules"][RULE_REVEALS])
+    turns = players(s) * int(s["rules"][RULE_CAPACITY]) + int(s["card_green"][:n_cards(s)].sum())
+    return days * turns * (reveals + 1), days * min(n_cards(s), turns * reveals) + days - 1
+
+
+def most_money(s) -> int:
+    """The most florins a seat can end with under ``s``'s rules: every day the best ship payout
+    (R14) and, for each good, the best majority share (R17) and the larger bonus (R18, R19)."""
+    bonus = max(int(s["rules"][RULE_BONUS]), int(s["rules"][RULE_BIG_BONUS]))
+    return int(s["rules"][RULE_DAYS]) * (int(s["ship_payouts"].max()) + N_GOODS * (int(s["majority_share"].max())
+                                                                                   + bonus))
+
+
+def action_count(s) -> int:
+    """How many action ids there are (the same under any rules)."""
+    return N_ACTIONS
 
 
 def action_of(decision: int, choice: int) -> int:

@@ -22,8 +22,10 @@ from .rules import (
     MIN_PLAYERS,
     N_CARDS,
     N_GOODS,
+    RULE_DAYS,
     RULE_PLAYERS,
     RULE_REMOVED,
+    RULE_START_MONEY,
     SHIP_PAYOUTS,
     TRACK_BONUS,
     starting_money,
@@ -34,6 +36,9 @@ from .table import card_text, cards_text
 MONEY = "money"  # the state field of each seat's money: the returns (C18)
 PILE, PILE_LEN = "deck", DECK_LEN  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol-classic.md)
 HIDDEN = "removed"  # C5: removed[:rules[RULE_REMOVED]], face down
+# Everything is face up but the day's deck and the cards set aside (C5), which nobody can tell apart and no outcome
+# depends on: with the cards turned up as chance nodes every seat sees, a game of perfect information.
+PERFECT_INFORMATION = True
 
 # Action ids: C8 0 offer the lot / 1 draw another card; C9 2 + the bid (2: pass).
 OFFER, DRAW, BID = 0, 1, 2
@@ -53,6 +58,29 @@ def n_cards(s) -> int:
 
 def hidden_count(s) -> int:
     return int(s["rules"][RULE_REMOVED])
+
+
+def most_moves(s) -> tuple[int, int]:
+    """The most decisions and chance nodes a game under ``s``'s rules can have: a day's deck holds
+    the cards not set aside (C5); each turn turns up at least one of them (C8), so a day has at
+    most that many turns, each with at most one bid or pass per seat (C9) and at most one
+    question whether to draw per card in its lot; every card turned up (C8, C11) is a chance
+    node, and so is a starter drawn among the poorest (C6) between days."""
+    days, cards = int(s["rules"][RULE_DAYS]), N_CARDS - hidden_count(s)
+    return days * cards * (players(s) + 1), days * cards + days - 1
+
+
+def most_money(s) -> int:
+    """The most florins a seat can hold under ``s``'s rules: its starting money (C4) and, every
+    day, the best ship payout (C13) and, for each good, the best majority share (C15) and the
+    largest track bonus (C16); bids only ever pay money away (C10)."""
+    return int(s["rules"][RULE_START_MONEY]) + int(s["rules"][RULE_DAYS]) * (
+        int(s["ship_payouts"].max()) + N_GOODS * (int(s["majority_share"].max()) + int(s["track_bonus"].max())))
+
+
+def action_count(s) -> int:
+    """How many action ids there are under ``s``'s rules: a bid of up to the most money a seat can hold."""
+    return BID + most_money(s) + 1
 
 
 def action_of(decision: int, choice: int) -> int:
