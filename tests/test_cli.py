@@ -248,6 +248,7 @@ def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, stra
     from medici_sim.cli.common import CompileNotice
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "300")  # one line: the estimate is not broken at the terminal's edge
     notice = CompileNotice(quiet=False)
     kernel = SimpleNamespace(game=get_game(game), table_names=strategies)
     notice(kernel, 1.0)  # a cached kernel loads quickly: nothing said
