@@ -164,14 +164,6 @@ def tune_command(ctx, **options):
             checkpoint.save(files.checkpoint_target, "tune", configuration,
                             {"tasks": [tune_saved.task_progress(r) for r in results]}, files.checkpoint_option)
 
-    for task in tasks:
-        if task.rounds * task.popsize != task.evaluations:
-            click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays {task.rounds * task.popsize}"
-                       f", {task.rounds} whole rounds of {task.popsize} candidates (--popsize)", err=True)
-    total = sum(t.rounds * t.popsize for t in tasks)
-    done_before = sum(len(r.rounds) * r.task.popsize for r in results)
-    bar = progress_bar(total, options["quiet"], done_before, " evals",
-                       shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts or rules"))
 
     def on_round(result: tuning.TaskResult) -> None:
         save()
@@ -179,11 +171,20 @@ def tune_command(ctx, **options):
             bar(result.task.popsize)
             bar.postfix(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
 
-    notice = CompileNotice(options["quiet"])
+    notice, bar = CompileNotice(options["quiet"]), None
     try:
         with files.locked(), connect(options["scheduler"], options["cluster_spec"],
                                      absolute(files.plugins)) as dask_runner, interruptible() as stop:
             with dask_runner or ThreadRunner(threads) as runner:
+                for task in tasks:  # said once every option is known good (a refusal is the only line)
+                    if task.rounds * task.popsize != task.evaluations:
+                        click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays "
+                                   f"{task.rounds * task.popsize}, {task.rounds} whole rounds of {task.popsize} "
+                                   "candidates (--popsize)", err=True)
+                bar = progress_bar(sum(t.rounds * t.popsize for t in tasks), options["quiet"],
+                                   sum(len(r.rounds) * r.task.popsize for r in results), " evals",
+                                   shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts "
+                                                "or rules"))
                 try:
                     report = play_tuning(results, runner, threads, Watch(stop=stop, on_batch=on_round,
                                                                          compiling=notice))
