@@ -94,8 +94,9 @@ class Decision:
 
     @property
     def action_mask(self) -> np.ndarray:
-        """The legal actions as an int8 mask over every action id (PettingZoo's ``action_mask``)."""
-        mask = np.zeros(self.view.N_ACTIONS, np.int8)
+        """The legal actions as an int8 mask over every action id under the rules in force
+        (``action_count``: PettingZoo's ``action_mask``)."""
+        mask = np.zeros(self.view.action_count(self.state), np.int8)
         mask[self.legal_actions] = 1
         return mask
 

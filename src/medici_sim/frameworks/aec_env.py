@@ -41,6 +41,18 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
+def seat_spaces(engine_) -> tuple[spaces.Box, spaces.Discrete]:
+    """What a seat sees and what it may answer under the rules in force (the game's seat view, as
+    OpenSpiel's game reads them): the observation vector, bounded by the most money a seat can
+    hold (``most_money``: the starting money, payouts and bonuses of these rules) and the deck's
+    cards (every other entry counts cards, or is a flag); the action ids (``action_count``: the
+    classic game's bids reach the most money a seat can hold)."""
+    s, view = engine_.kernel.inputs[0], engine_.view
+    high = float(max(view.most_money(s), view.n_cards(s)))
+    return (spaces.Box(-1.0, high, (view.observation_size(s),), np.float32),
+            spaces.Discrete(view.action_count(s)))
+
+
 def outcome(money: list[int], returns: str) -> list[float]:
     """Each seat's return at the end: its florins, or its win credit (R22, C18)."""
     return win_credit(money) if returns == "wins" else [float(m) for m in money]
@@ -70,14 +82,11 @@ class MediciAEC(ByName, AECEnv):
         self.engine = make_engine(game, players, rules)
         self.returns_kind = check_returns(returns)
         self.render_mode = check_render_mode(render_mode)
-        view = self.engine.view
         self.metadata = {**self.metadata, "name": f"medici_{self.engine.game.name}_v0"}
         self.possible_agents = [f"seat_{p + 1}" for p in range(self.engine.players)]
-        size = view.observation_size(self.engine.kernel.inputs[0])
+        observation, self._action_space = seat_spaces(self.engine)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-1.0, float(view.MAX_MONEY), (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (view.N_ACTIONS,), np.int8)})
-        self._action_space = spaces.Discrete(view.N_ACTIONS)
+            "observation": observation, "action_mask": spaces.Box(0, 1, (self._action_space.n,), np.int8)})
         self.np_random, _ = seeding.np_random(None)
         self.game: SteppedGame | None = None
         self.log: list[str] = []
@@ -171,7 +180,9 @@ def make_engine(game: str | None, players: int | None, rules: str | None):
     ``rules`` (its standard rules)."""
     import medici_sim.games  # noqa: F401
 
+    from ..core.arguments import naming
     from ..core.specs import game_named
 
-    definition = game_named(game)
-    return engine(definition.name, players or definition.default_players, rules or definition.variants[0])
+    with naming(api=True, players="players", variant="rules"):  # messages name the arguments given here
+        definition = game_named(game)
+        return engine(definition.name, players or definition.default_players, rules or definition.variants[0])

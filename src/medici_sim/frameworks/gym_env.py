@@ -22,10 +22,18 @@ import warnings
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from .aec_env import RENDER_FPS, RENDER_MODES, ByName, check_render_mode, check_returns, make_engine, outcome
+from .aec_env import (
+    RENDER_FPS,
+    RENDER_MODES,
+    ByName,
+    check_render_mode,
+    check_returns,
+    make_engine,
+    outcome,
+    seat_spaces,
+)
 from .builtins import BuiltinPlayer
 from .stepper import SteppedGame
 
@@ -60,10 +68,7 @@ class MediciSeatEnv(ByName, gymnasium.Env):
         self.seat = seat
         self.render_mode = check_render_mode(render_mode)
         self.players = self._players()
-        view = self.engine.view
-        size = view.observation_size(self.engine.kernel.inputs[0])
-        self.observation_space = spaces.Box(-1.0, float(view.MAX_MONEY), (size,), np.float32)
-        self.action_space = spaces.Discrete(view.N_ACTIONS)
+        self.observation_space, self.action_space = seat_spaces(self.engine)
         self.game: SteppedGame | None = None
 
     def _players(self) -> list[BuiltinPlayer | None]:
