@@ -10,10 +10,12 @@ import pickle
 import gymnasium
 import numpy as np
 import pytest
+from conftest import traced_game
 from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from medici_sim.frameworks.builtins import BuiltinPlayer
 from medici_sim.pettingzoo import GYMNASIUM_IDS, env, raw_env, seat_env
 
 
@@ -236,3 +238,48 @@ def test_a_classic_bid_above_the_rulebooks_bound_is_an_action_under_richer_rules
     assert single.action_space.contains(bid) and bid - 2 == single.game.money()[0]
     *_, info = single.step(bid)
     assert not info["replaced"] and bid in single.game.history
+
+
+REPLAYED = {"card": ["expert", "random", "greedy"], "classic": ["expert", "random", "value"]}
+SKIPPED = {"step", "seat_strategy"}  # where the stepped loop stopped, and EXTERNAL seats: not the game
+
+
+def _same_record(ours, kernel, case):
+    for field in ours.dtype.names:
+        if field not in SKIPPED:
+            assert np.array_equal(ours[field], kernel[field]), (field, case)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_a_runs_game_is_the_kernels_game_with_built_ins_and_an_agent_playing_as_one(game):
+    """reset(options={"run_seed", "game_index"}) plays one of a run's games: with the engine's
+    own draws at the chance nodes, the seat_env's other seats deciding on the game's own record
+    (expert's scratch kept, random drawing from the game's generator) and the agent playing as a
+    built-in would (on the same record), every game is trace's game for that seed, game and
+    lineup, record for record: each of expert, random and a heuristic at every seat of 3-player
+    games; the AEC environment with every agent playing so too."""
+    strategies = REPLAYED[game]
+    for shift in range(3):
+        lineup = strategies[shift:] + strategies[:shift]
+        seed, index = 11 + shift, shift
+        kernel = traced_game(game, lineup, index, seed)
+        for seat in range(3):
+            single = seat_env(game=game, players=3, seat=seat, opponents=lineup[:seat] + lineup[seat + 1:])
+            me = BuiltinPlayer(single.engine, lineup[seat])
+            single.reset(seed=99, options={"run_seed": seed, "game_index": index})
+            done, reward = False, 0.0
+            while not done:
+                _, reward, done, _, _ = single.step(me.action(single.game))
+            _same_record(single.game.state, kernel, (lineup, seat))
+            assert reward == float(kernel[single.engine.view.MONEY][seat])
+        aec = raw_env(game=game, players=3)
+        players = [BuiltinPlayer(aec.engine, name) for name in lineup]
+        aec.reset(options={"run_seed": seed, "game_index": index})
+        for _agent in aec.agent_iter():
+            _, _, terminated, truncated, _ = aec.last()
+            aec.step(None if terminated or truncated else players[aec.game.actor].action(aec.game))
+        _same_record(aec.game.state, kernel, (lineup, "aec"))
+    with pytest.raises(ValueError, match="reset: unknown option 'game'"):
+        single.reset(options={"game": 1})
+    with pytest.raises(ValueError, match="reset: option game_index must be a whole number"):
+        single.reset(options={"game_index": -1})

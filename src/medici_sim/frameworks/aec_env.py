@@ -5,7 +5,8 @@ times running: reveal, reveal, take). Each agent's observation is a dict: ``obse
 table as the seat sees it (the game's ``seat_view``: everything face up, never the deck's
 order), a fixed-size float32 vector, and ``action_mask``, the legal action ids (all zero when
 it is not the agent's turn). Chance nodes (cards turned up, a tied starter) are drawn by the
-environment's generator, seeded by ``reset(seed=...)``. Rewards come at the end: each seat's
+environment's generator, seeded by ``reset(seed=...)``, or are the engine's own draws in one
+of a run's games (``reset(options={"run_seed": S, "game_index": I})``: new_game). Rewards come at the end: each seat's
 florins (``returns="florins"``, the default, R22 / C18) or its win credit (``"wins"``: 1
 shared among the richest). ``render()`` returns the game so far in words, move by move, then
 the table; ``render_mode="human"`` prints it as the game goes. An action the rules forbid is
@@ -53,6 +54,36 @@ def seat_spaces(engine_) -> tuple[spaces.Box, spaces.Discrete]:
             spaces.Discrete(view.action_count(s)))
 
 
+RUN_OPTIONS = ("run_seed", "game_index")
+
+
+def new_game(engine_, options) -> tuple[SteppedGame, bool]:
+    """``reset``'s game, and whether it is a run's game. ``options`` may name one of a run's
+    games, ``{"run_seed": S, "game_index": I}`` (either defaults to 0): the game is then game
+    ``I`` of a run with seed ``S`` (R25, C20), its chance nodes taking the engine's own draws, so
+    seats playing as our strategies would (the seat_env's other seats do) play exactly the game
+    ``trace --seed S --game I`` shows for that lineup. Without them, chance nodes are drawn by
+    the environment's generator."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(RUN_OPTIONS))
+    if unknown:
+        raise ValueError(f"reset: unknown option {unknown[0]!r} (options: {', '.join(RUN_OPTIONS)})")
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**63:
+            raise ValueError(f"reset: option {key} must be a whole number from 0 below 2**63, got {value!r}")
+    if not options:
+        return SteppedGame(engine_), False
+    return SteppedGame(engine_, options.get("run_seed", 0), options.get("game_index", 0)), True
+
+
+def draw_chance(game: SteppedGame, run: bool, np_random) -> int:
+    """A chance node's outcome: the engine's own draw in a run's game, else drawn by ``np_random``."""
+    if run:
+        return game.natural_outcome()
+    outcomes = game.chance_outcomes()
+    return int(outcomes[np_random.integers(len(outcomes))])
+
+
 def outcome(money: list[int], returns: str) -> list[float]:
     """Each seat's return at the end: its florins, or its win credit (R22, C18)."""
     return win_credit(money) if returns == "wins" else [float(m) for m in money]
@@ -89,6 +120,7 @@ class MediciAEC(ByName, AECEnv):
             "observation": observation, "action_mask": spaces.Box(0, 1, (self._action_space.n,), np.int8)})
         self.np_random, _ = seeding.np_random(None)
         self.game: SteppedGame | None = None
+        self.run = False  # reset to one of a run's games (new_game)
         self.log: list[str] = []
         self._shown = 0  # log lines printed so far (render_mode "human")
 
@@ -101,7 +133,7 @@ class MediciAEC(ByName, AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        self.game = SteppedGame(self.engine)
+        self.game, self.run = new_game(self.engine, options)
         self.log, self._shown = [], 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,8 +183,7 @@ class MediciAEC(ByName, AECEnv):
     def _draw_chance(self) -> None:
         g = self.game
         while g.chance:
-            outcomes = g.chance_outcomes()
-            outcome = int(outcomes[self.np_random.integers(len(outcomes))])
+            outcome = draw_chance(g, self.run, self.np_random)
             n = g.engine.n_cards
             self.log.append(f"seat {outcome - n + 1} starts the next day" if outcome >= n
                             else g.engine.view.chance_text(g.state, outcome))
