@@ -176,6 +176,52 @@ def test_an_openspiel_bot_sits_in_the_tournament_in_one_line():
                 renamed={"greedy bot": "greedy"})
 
 
+class Watching:
+    """An OpenSpiel bot factory whose bots are built-in ``spec`` and keep every state handed them."""
+
+    def __init__(self, spec: str):
+        self.spec, self.seen = spec, []
+
+    def __call__(self, spiel_game):
+        from medici_sim.openspiel import BuiltinBot
+
+        watcher = self
+
+        class Bot(BuiltinBot):
+            def step(self, state):
+                watcher.seen.append((state.move_number(), state.history(), state.stepped.from_run, state.clone()))
+                return super().step(state)
+
+        return Bot(spiel_game, 0, self.spec)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_an_openspiel_bot_is_handed_the_whole_game_and_a_bridged_expert_gives_experts_tables(game):
+    """openspiel_agent hands its bot the game as an OpenSpiel state with its whole history (move
+    number, every move, chance outcomes included), played on a copy of the run's game; what the
+    bot writes there stays through the game, so the built-in expert as an OpenSpiel bot (the
+    classic expert's model of its rivals' bids in its scratch row) gives expert's own tables at
+    every seat, and random (whose draws from the game's generator do not move the run's game)
+    random's, beside another Python agent."""
+    pytest.importorskip("pyspiel")
+    from medici_sim.frameworks.agents import openspiel_agent
+    from medici_sim.openspiel import state_from_text, state_to_text
+
+    lineup = LINEUPS[game][:3]
+    kwargs = {"game": game, "players": 3, "seed": 4, "threads": 1}
+    watched = Watching("expert")
+    expert = openspiel_agent(watched, name="expert bot")
+    report = medici_sim.tournament([expert, Replaying(game, lineup[1]), lineup[2]], 24, **kwargs)
+    same_tables(medici_sim.compare(24, strategies=lineup, **kwargs), report,
+                renamed={"expert bot": "expert", f"python {lineup[1]}": lineup[1]})
+    assert watched.seen and not any(from_run for _, _, from_run, _ in watched.seen)
+    number, history, _, state = watched.seen[-1]
+    assert number == len(history) > 20 and state_from_text(state_to_text(state)).history() == history
+    random_bot = openspiel_agent(Watching("random"), name="random bot")
+    report = medici_sim.tournament([lineup[0], lineup[1], random_bot], 24, **kwargs)
+    same_tables(medici_sim.compare(24, strategies=lineup, **kwargs), report, renamed={"random bot": "random"})
+
+
 def test_the_documented_example_runs(capsys):
     runpy.run_path(str(ROOT / "docs" / "examples" / "agent_tournament.py"), run_name="__main__")
     out = capsys.readouterr().out
