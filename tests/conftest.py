@@ -99,6 +99,14 @@ def traced_game(game: str, lineup: list[str], index: int, seed: int = 0, rules: 
                                  kernel.slot_params, kernel.table)[0]
 
 
+def assert_same_record(ours, kernel, case) -> None:
+    """Two games' final records are the same game's: every field but where the stepped loop
+    stopped (``step``) and the EXTERNAL seats (``seat_strategy``)."""
+    for field in ours.dtype.names:
+        if field not in ("step", "seat_strategy"):
+            assert np.array_equal(ours[field], kernel[field]), (field, case)
+
+
 def within(seconds: float, function, *args):
     """What ``function(*args)`` returns or raises, run in a thread: one that blocks (a FIFO
     opened for reading) fails the test after ``seconds`` instead of hanging the suite."""

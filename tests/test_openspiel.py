@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
+from conftest import assert_same_record
 from conftest import traced_game as kernel_game  # game index of a seed as the kernel plays it
 
 import medici_sim.openspiel as medici_openspiel
@@ -316,7 +317,6 @@ def test_actions_and_utilities_follow_the_rules_in_force():
 BRIDGED = {"card": ["random", "greedy", "collector", "cautious", "gambler", "expert", "strong"],
            "classic": ["random", "value", "collector", "bargain", "expert", "strong"]}
 SEARCHERS = ["search:rollouts=2", "mcts:iterations=4", "expert"]
-SKIPPED = {"step", "seat_strategy"}  # where the stepped loop stopped, and EXTERNAL seats: not the game
 
 
 class RecordingBot(medici_openspiel.BuiltinBot):
@@ -353,12 +353,6 @@ def bridged_games(game: str, strategies: list[str], cases):
                 ours, kernel = bots[0].state.stepped.state, kernel_game(game, lineup, 0, seed)
                 assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.MONEY][:players])
                 yield bots[0], ours, kernel, (players, seed, lineup, seat)
-
-
-def assert_same_record(ours, kernel, case):
-    for field in ours.dtype.names:
-        if field not in SKIPPED:
-            assert np.array_equal(ours[field], kernel[field]), (field, case)
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])

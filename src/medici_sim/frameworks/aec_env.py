@@ -62,12 +62,10 @@ def new_game(engine_, options) -> tuple[SteppedGame, bool]:
     games, ``{"run_seed": S, "game_index": I}`` (either defaults to 0): the game is then game
     ``I`` of a run with seed ``S`` (R25, C20), its chance nodes taking the engine's own draws, so
     seats playing as our strategies would (the seat_env's other seats do) play exactly the game
-    ``trace --seed S --game I`` shows for that lineup. Without them, chance nodes are drawn by
-    the environment's generator."""
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(RUN_OPTIONS))
-    if unknown:
-        raise ValueError(f"reset: unknown option {unknown[0]!r} (options: {', '.join(RUN_OPTIONS)})")
+    ``trace --seed S --index I`` shows for that lineup. Without them, chance nodes are drawn by
+    the environment's generator. Other options are ignored, as PettingZoo's ``api_test`` expects
+    (it resets with an option of its own)."""
+    options = {key: value for key, value in (options or {}).items() if key in RUN_OPTIONS}  # others ignored (below)
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**63:
             raise ValueError(f"reset: option {key} must be a whole number from 0 below 2**63, got {value!r}")
