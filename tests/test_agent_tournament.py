@@ -163,6 +163,27 @@ def test_a_pettingzoo_style_policy_and_a_plain_callable_are_the_same_agent():
     same_tables(plain, adapted)
 
 
+def test_an_agents_mask_covers_every_action_id_of_the_rules_in_force():
+    """With 500 florins to start and majorities paying 60/30 (C4, C15) a seat can bid more than
+    the rulebook's most money: the mask a policy is handed spans the environments' action ids
+    under these rules, the highest bids included."""
+    from medici_sim.frameworks.agents import pettingzoo_agent
+    from medici_sim.pettingzoo import seat_env
+
+    rules = "starting_money=500,majority_payouts=60/30"
+    sizes, bids = set(), []
+
+    def policy(observation):  # passes (or offers the lot) until it may bid above 580, then bids all it holds
+        sizes.add(len(observation["action_mask"]))
+        legal = np.flatnonzero(observation["action_mask"])
+        bids.append(int(legal[-1]))
+        return bids[-1] if bids[-1] > 2 + 580 else int(legal[0])
+
+    medici_sim.tournament(["expert", "value", pettingzoo_agent(policy, name="all in")], 6, game="classic", players=3,
+                          rules=rules, seed=2)
+    assert sizes == {seat_env(game="classic", players=3, rules=rules).action_space.n} and max(bids) > 2 + 580
+
+
 def test_an_openspiel_bot_sits_in_the_tournament_in_one_line():
     pytest.importorskip("pyspiel")
     from medici_sim.frameworks.agents import openspiel_agent
