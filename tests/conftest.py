@@ -84,6 +84,29 @@ def kernel_game(deck: Deck, players: int, variant: int | str, strategies: list[s
     return _kernel(deck, players, variant, tuple(strategies), seating, seed, frozen).trace(game_index).record()
 
 
+def traced_game(game: str, lineup: list[str], index: int, seed: int = 0, rules: str | None = None):
+    """Game ``index`` of ``seed`` as the kernel plays it, fixed seating (the trace's stepped loop,
+    every seat a strategy): its final state record."""
+    import importlib
+
+    from medici_sim.core.specs import run_config
+
+    config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, variant=rules,
+                        seating="fixed", threads=1, deck=None)
+    kernel = Kernel(config)
+    stepped = importlib.import_module(f"medici_sim.games.{game}.stepped")
+    return stepped.trace_game_nb(seed, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
+                                 kernel.slot_params, kernel.table)[0]
+
+
+def assert_same_record(ours, kernel, case) -> None:
+    """Two games' final records are the same game's: every field but where the stepped loop
+    stopped (``step``) and the EXTERNAL seats (``seat_strategy``)."""
+    for field in ours.dtype.names:
+        if field not in ("step", "seat_strategy"):
+            assert np.array_equal(ours[field], kernel[field]), (field, case)
+
+
 def within(seconds: float, function, *args):
     """What ``function(*args)`` returns or raises, run in a thread: one that blocks (a FIFO
     opened for reading) fails the test after ``seconds`` instead of hanging the suite."""

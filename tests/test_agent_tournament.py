@@ -163,6 +163,27 @@ def test_a_pettingzoo_style_policy_and_a_plain_callable_are_the_same_agent():
     same_tables(plain, adapted)
 
 
+def test_an_agents_mask_covers_every_action_id_of_the_rules_in_force():
+    """With 500 florins to start and majorities paying 60/30 (C4, C15) a seat can bid more than
+    the rulebook's most money: the mask a policy is handed spans the environments' action ids
+    under these rules, the highest bids included."""
+    from medici_sim.frameworks.agents import pettingzoo_agent
+    from medici_sim.pettingzoo import seat_env
+
+    rules = "starting_money=500,majority_payouts=60/30"
+    sizes, bids = set(), []
+
+    def policy(observation):  # passes (or offers the lot) until it may bid above 580, then bids all it holds
+        sizes.add(len(observation["action_mask"]))
+        legal = np.flatnonzero(observation["action_mask"])
+        bids.append(int(legal[-1]))
+        return bids[-1] if bids[-1] > 2 + 580 else int(legal[0])
+
+    medici_sim.tournament(["expert", "value", pettingzoo_agent(policy, name="all in")], 6, game="classic", players=3,
+                          rules=rules, seed=2)
+    assert sizes == {seat_env(game="classic", players=3, rules=rules).action_space.n} and max(bids) > 2 + 580
+
+
 def test_an_openspiel_bot_sits_in_the_tournament_in_one_line():
     pytest.importorskip("pyspiel")
     from medici_sim.frameworks.agents import openspiel_agent
@@ -174,6 +195,52 @@ def test_an_openspiel_bot_sits_in_the_tournament_in_one_line():
     # greedy keeps nothing between decisions: the bot plays the engine's greedy exactly
     same_tables(medici_sim.compare(60, strategies=["expert", "random", "greedy"], **kwargs), report,
                 renamed={"greedy bot": "greedy"})
+
+
+class Watching:
+    """An OpenSpiel bot factory whose bots are built-in ``spec`` and keep every state handed them."""
+
+    def __init__(self, spec: str):
+        self.spec, self.seen = spec, []
+
+    def __call__(self, spiel_game):
+        from medici_sim.openspiel import BuiltinBot
+
+        watcher = self
+
+        class Bot(BuiltinBot):
+            def step(self, state):
+                watcher.seen.append((state.move_number(), state.history(), state.stepped.from_run, state.clone()))
+                return super().step(state)
+
+        return Bot(spiel_game, 0, self.spec)
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_an_openspiel_bot_is_handed_the_whole_game_and_a_bridged_expert_gives_experts_tables(game):
+    """openspiel_agent hands its bot the game as an OpenSpiel state with its whole history (move
+    number, every move, chance outcomes included), played on a copy of the run's game; what the
+    bot writes there stays through the game, so the built-in expert as an OpenSpiel bot (the
+    classic expert's model of its rivals' bids in its scratch row) gives expert's own tables at
+    every seat, and random (whose draws from the game's generator do not move the run's game)
+    random's, beside another Python agent."""
+    pytest.importorskip("pyspiel")
+    from medici_sim.frameworks.agents import openspiel_agent
+    from medici_sim.openspiel import state_from_text, state_to_text
+
+    lineup = LINEUPS[game][:3]
+    kwargs = {"game": game, "players": 3, "seed": 4, "threads": 1}
+    watched = Watching("expert")
+    expert = openspiel_agent(watched, name="expert bot")
+    report = medici_sim.tournament([expert, Replaying(game, lineup[1]), lineup[2]], 24, **kwargs)
+    same_tables(medici_sim.compare(24, strategies=lineup, **kwargs), report,
+                renamed={"expert bot": "expert", f"python {lineup[1]}": lineup[1]})
+    assert watched.seen and not any(from_run for _, _, from_run, _ in watched.seen)
+    number, history, _, state = watched.seen[-1]
+    assert number == len(history) > 20 and state_from_text(state_to_text(state)).history() == history
+    random_bot = openspiel_agent(Watching("random"), name="random bot")
+    report = medici_sim.tournament([lineup[0], lineup[1], random_bot], 24, **kwargs)
+    same_tables(medici_sim.compare(24, strategies=lineup, **kwargs), report, renamed={"random bot": "random"})
 
 
 def test_the_documented_example_runs(capsys):

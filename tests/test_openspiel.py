@@ -11,10 +11,10 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
+from conftest import assert_same_record
+from conftest import traced_game as kernel_game  # game index of a seed as the kernel plays it
 
 import medici_sim.openspiel as medici_openspiel
-from medici_sim.core.driver import Kernel
-from medici_sim.core.specs import run_config
 from medici_sim.frameworks.stepper import SteppedGame
 
 LINEUPS = {"card": ["greedy", "expert", "random", "gambler"], "classic": ["value", "expert", "random", "bargain"]}
@@ -53,16 +53,6 @@ def test_random_sim_test_passes_for_every_player_count(game):
         for returns in ("florins", "wins"):
             pyspiel.random_sim_test(load(game, players, rules="bonus20" if game == "card" else "standard",
                                          returns=returns), num_sims=2, serialize=players == 3, verbose=False)
-
-
-def kernel_game(game: str, lineup: list[str], index: int, seed: int = 0):
-    """Game ``index`` of ``seed`` as the kernel plays it (the trace's stepped loop, every seat a strategy)."""
-    config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, variant=None,
-                        seating="fixed", threads=1, deck=None)
-    kernel = Kernel(config)
-    stepped = importlib.import_module(f"medici_sim.games.{game}.stepped")
-    return stepped.trace_game_nb(seed, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
-                                 kernel.slot_params, kernel.table)[0]
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
@@ -327,7 +317,6 @@ def test_actions_and_utilities_follow_the_rules_in_force():
 BRIDGED = {"card": ["random", "greedy", "collector", "cautious", "gambler", "expert", "strong"],
            "classic": ["random", "value", "collector", "bargain", "expert", "strong"]}
 SEARCHERS = ["search:rollouts=2", "mcts:iterations=4", "expert"]
-SKIPPED = {"step", "seat_strategy"}  # where the stepped loop stopped, and EXTERNAL seats: not the game
 
 
 class RecordingBot(medici_openspiel.BuiltinBot):
@@ -364,12 +353,6 @@ def bridged_games(game: str, strategies: list[str], cases):
                 ours, kernel = bots[0].state.stepped.state, kernel_game(game, lineup, 0, seed)
                 assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.MONEY][:players])
                 yield bots[0], ours, kernel, (players, seed, lineup, seat)
-
-
-def assert_same_record(ours, kernel, case):
-    for field in ours.dtype.names:
-        if field not in SKIPPED:
-            assert np.array_equal(ours[field], kernel[field]), (field, case)
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])

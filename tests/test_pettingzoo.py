@@ -10,10 +10,12 @@ import pickle
 import gymnasium
 import numpy as np
 import pytest
+from conftest import assert_same_record, traced_game
 from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from medici_sim.frameworks.builtins import BuiltinPlayer
 from medici_sim.pettingzoo import GYMNASIUM_IDS, env, raw_env, seat_env
 
 
@@ -188,3 +190,87 @@ def test_the_same_seed_plays_the_same_game():
         return aec.render()
 
     assert play(7) == play(7) != play(8)
+
+
+# rules under which the rulebook's bounds are wrong: 200 florins to bid (C4, C9), more days and bonuses (R18, R22)
+OTHER_RULES = {"card": "days=5,big_bonus_min=6,big_bonus=100,ship_capacity=12", "classic": "starting_money=200,days=4"}
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_spaces_follow_the_rules_in_force_and_both_checkers_pass_under_them(game):
+    """The action ids and the observation's bound come from the rules in force, as OpenSpiel's
+    game reads them (seat_view.action_count, most_money): with 200 florins a classic bid of 200
+    has an action id; every observation of whole games lies in the space."""
+    import pyspiel
+
+    import medici_sim.openspiel  # noqa: F401
+
+    rules = OTHER_RULES[game]
+    spiel_game = pyspiel.load_game(f"medici_{game}", {"players": 3, "rules": rules.replace("=", ":").replace(",", ";")})
+    single = seat_env(game=game, players=3, rules=rules, opponents="random")
+    aec = raw_env(game=game, players=3, rules=rules)
+    assert single.action_space.n == aec.action_space("seat_1").n == spiel_game.num_distinct_actions()
+    assert single.observation_space.high.max() >= spiel_game.max_utility()
+    api_test(env(game=game, players=3, rules=rules), num_cycles=100, verbose_progress=False)
+    check_env(seat_env(game=game, players=3, rules=rules, opponents="expert"), skip_render_check=True)
+    for seed in range(3):
+        observation, _ = single.reset(seed=seed)
+        done = False
+        while not done:
+            assert single.observation_space.contains(observation)
+            legal = np.flatnonzero(single.action_masks())
+            observation, _, done, _, _ = single.step(int(legal[-1]))  # the highest: bids all it holds (C9)
+        assert single.observation_space.contains(observation)
+
+
+def test_a_classic_bid_above_the_rulebooks_bound_is_an_action_under_richer_rules():
+    """With 500 florins to start and majorities paying 60/30 (C4, C15), a seat comes to hold more
+    than the rulebook's most money (the old fixed action ids ended at a bid of 580) and may bid it
+    all (C9): the id is in the action space and the mask, and the bid is played, refused nowhere."""
+    old_last_bid = 580
+    single = seat_env(game="classic", players=3, rules="starting_money=500,majority_payouts=60/30", opponents="value",
+                      illegal="refuse")
+    single.reset(seed=1)
+    while np.flatnonzero(single.action_masks()).max() <= 2 + old_last_bid:
+        single.step(int(np.flatnonzero(single.action_masks())[0]))
+    bid = int(np.flatnonzero(single.action_masks()).max())
+    assert single.action_space.contains(bid) and bid - 2 == single.game.money()[0]
+    *_, info = single.step(bid)
+    assert not info["replaced"] and bid in single.game.history
+
+
+REPLAYED = {"card": ["expert", "random", "greedy"], "classic": ["expert", "random", "value"]}
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_a_runs_game_is_the_kernels_game_with_built_ins_and_an_agent_playing_as_one(game):
+    """reset(options={"run_seed", "game_index"}) plays one of a run's games: with the engine's
+    own draws at the chance nodes, the seat_env's other seats deciding on the game's own record
+    (expert's scratch kept, random drawing from the game's generator) and the agent playing as a
+    built-in would (on the same record), every game is trace's game for that seed, game and
+    lineup, record for record: each of expert, random and a heuristic at every seat of 3-player
+    games; the AEC environment with every agent playing so too."""
+    strategies = REPLAYED[game]
+    for shift in range(3):
+        lineup = strategies[shift:] + strategies[:shift]
+        seed, index = 11 + shift, shift
+        kernel = traced_game(game, lineup, index, seed)
+        for seat in range(3):
+            single = seat_env(game=game, players=3, seat=seat, opponents=lineup[:seat] + lineup[seat + 1:])
+            me = BuiltinPlayer(single.engine, lineup[seat])
+            single.reset(seed=99, options={"run_seed": seed, "game_index": index})
+            done, reward = False, 0.0
+            while not done:
+                _, reward, done, _, _ = single.step(me.action(single.game))
+            assert_same_record(single.game.state, kernel, (lineup, seat))
+            assert reward == float(kernel[single.engine.view.MONEY][seat])
+        aec = raw_env(game=game, players=3)
+        players = [BuiltinPlayer(aec.engine, name) for name in lineup]
+        aec.reset(options={"run_seed": seed, "game_index": index})
+        for _agent in aec.agent_iter():
+            _, _, terminated, truncated, _ = aec.last()
+            aec.step(None if terminated or truncated else players[aec.game.actor].action(aec.game))
+        assert_same_record(aec.game.state, kernel, (lineup, "aec"))
+    with pytest.raises(ValueError, match="reset: option game_index must be a whole number"):
+        single.reset(options={"game_index": -1})

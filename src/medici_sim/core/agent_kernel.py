@@ -11,7 +11,9 @@ OpenSpiel bot through ``frameworks.agents``, a few lines of code):
   observation and legal actions, and the seat, the game index, the action mask, the table in
   words, the engine's record): what the adapters of ``frameworks.agents`` use;
 - optionally ``agent.reset(start)``, called before each game the agent plays, with a
-  :class:`GameStart` (the game, players, rules, its seat, the game index and the seed): an
+  :class:`GameStart` (the game, players, rules, its seat, the game index and the seed, and the
+  run's lineup and seating, from which, with the agents' answers, every move can be replayed:
+  what ``frameworks.agents`` hands an OpenSpiel bot, a state with its history): an
   agent that draws random numbers seeds them from ``(start.seed, start.game_index)``, so the
   same seed plays the same games. An agent holding several seats of one game (a tournament
   of fewer entries than seats) is reset once per seat.
@@ -59,6 +61,10 @@ class GameStart:
     seat: int  # from 0 (seat 0 starts the first day)
     game_index: int  # the game's index in the run: with the seed, all its randomness (R25, C20)
     seed: int
+    # the run's strategies by slot (core.driver.SeatStrategy), None at the slots Python agents hold, and its seating
+    # (core.seating): with the seed, game index and the agents' answers (Decision.answers), every move of the game
+    lineup: tuple = ()
+    seating: str = "fixed"
 
 
 @dataclass
@@ -68,9 +74,12 @@ class Decision:
     start: GameStart  # the game and the agent's seat in it
     decision: int  # which of the game's decisions (its registry's order: the card game's reveal, take)
     legal_actions: list[int]  # ascending action ids
-    buffer: np.ndarray  # the engine's record (``buffer[0]``), live: read it, never write it
+    # the engine's record (``buffer[0]``), live: read it, never write it (frameworks.agents' OpenSpiel adapter writes
+    # back only the game's generator, which a built-in as a bot draws from, as it does in the kernel)
+    buffer: np.ndarray
     event: int  # the stepping interface's event (core.stepping.DECISION + decision)
     view: object  # the game's seat_view module
+    answers: tuple = ()  # every Python agent's answer so far in this game (any seat's), in order
 
     @property
     def seat(self) -> int:
@@ -94,8 +103,9 @@ class Decision:
 
     @property
     def action_mask(self) -> np.ndarray:
-        """The legal actions as an int8 mask over every action id (PettingZoo's ``action_mask``)."""
-        mask = np.zeros(self.view.N_ACTIONS, np.int8)
+        """The legal actions as an int8 mask over every action id under the rules in force
+        (``action_count``: PettingZoo's ``action_mask``)."""
+        mask = np.zeros(self.view.action_count(self.state), np.int8)
         mask[self.legal_actions] = 1
         return mask
 
@@ -207,7 +217,10 @@ class AgentKernel(Kernel):
         stepped.new_game_nb(buffer, c.seed, index, self.seating, self.external, self.slot_params, table)
         state = buffer[0]
         seat_of = {int(state["seat_slot"][seat]): seat for seat in range(c.players)}
-        starts = {slot: GameStart(c.game, c.players, c.variant, seat_of[slot], index, c.seed) for slot in self.agents}
+        lineup = tuple(None if slot in self.agents else s for slot, s in enumerate(c.strategies))
+        starts = {slot: GameStart(c.game, c.players, c.variant, seat_of[slot], index, c.seed, lineup, c.seating)
+                  for slot in self.agents}
+        answers: list[int] = []
         if answer is None:
             for slot, agent in self.agents.items():
                 agent.start(starts[slot])
@@ -219,7 +232,8 @@ class AgentKernel(Kernel):
             slot = int(state["seat_slot"][int(state["step"][STEP_ACTOR])])
             decision = event - DECISION
             legal = [self.view.action_of(decision, int(c)) for c in stepped.legal_choices_nb(buffer, table)]
-            asked = Decision(starts[slot], decision, legal, buffer, event, self.view)
+            asked = Decision(starts[slot], decision, legal, buffer, event, self.view, tuple(answers))
             action = answer(asked) if answer is not None else self.agents[slot].answer(asked)
+            answers.append(action)
             event = int(stepped.apply_choice_nb(buffer, table, self.view.choice_of(action)[1]))
         self.count(buffer, table, np.zeros_like(totals.seat), totals.seat, totals.slot, totals.pair_stats, totals.run)

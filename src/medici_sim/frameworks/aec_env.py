@@ -5,7 +5,8 @@ times running: reveal, reveal, take). Each agent's observation is a dict: ``obse
 table as the seat sees it (the game's ``seat_view``: everything face up, never the deck's
 order), a fixed-size float32 vector, and ``action_mask``, the legal action ids (all zero when
 it is not the agent's turn). Chance nodes (cards turned up, a tied starter) are drawn by the
-environment's generator, seeded by ``reset(seed=...)``. Rewards come at the end: each seat's
+environment's generator, seeded by ``reset(seed=...)``, or are the engine's own draws in one
+of a run's games (``reset(options={"run_seed": S, "game_index": I})``: new_game). Rewards come at the end: each seat's
 florins (``returns="florins"``, the default, R22 / C18) or its win credit (``"wins"``: 1
 shared among the richest). ``render()`` returns the game so far in words, move by move, then
 the table; ``render_mode="human"`` prints it as the game goes. An action the rules forbid is
@@ -41,6 +42,46 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
+def seat_spaces(engine_) -> tuple[spaces.Box, spaces.Discrete]:
+    """What a seat sees and what it may answer under the rules in force (the game's seat view, as
+    OpenSpiel's game reads them): the observation vector, bounded by the most money a seat can
+    hold (``most_money``: the starting money, payouts and bonuses of these rules) and the deck's
+    cards (every other entry counts cards, or is a flag); the action ids (``action_count``: the
+    classic game's bids reach the most money a seat can hold)."""
+    s, view = engine_.kernel.inputs[0], engine_.view
+    high = float(max(view.most_money(s), view.n_cards(s)))
+    return (spaces.Box(-1.0, high, (view.observation_size(s),), np.float32),
+            spaces.Discrete(view.action_count(s)))
+
+
+RUN_OPTIONS = ("run_seed", "game_index")
+
+
+def new_game(engine_, options) -> tuple[SteppedGame, bool]:
+    """``reset``'s game, and whether it is a run's game. ``options`` may name one of a run's
+    games, ``{"run_seed": S, "game_index": I}`` (either defaults to 0): the game is then game
+    ``I`` of a run with seed ``S`` (R25, C20), its chance nodes taking the engine's own draws, so
+    seats playing as our strategies would (the seat_env's other seats do) play exactly the game
+    ``trace --seed S --index I`` shows for that lineup. Without them, chance nodes are drawn by
+    the environment's generator. Other options are ignored, as PettingZoo's ``api_test`` expects
+    (it resets with an option of its own)."""
+    options = {key: value for key, value in (options or {}).items() if key in RUN_OPTIONS}  # others ignored (below)
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**63:
+            raise ValueError(f"reset: option {key} must be a whole number from 0 below 2**63, got {value!r}")
+    if not options:
+        return SteppedGame(engine_), False
+    return SteppedGame(engine_, options.get("run_seed", 0), options.get("game_index", 0)), True
+
+
+def draw_chance(game: SteppedGame, run: bool, np_random) -> int:
+    """A chance node's outcome: the engine's own draw in a run's game, else drawn by ``np_random``."""
+    if run:
+        return game.natural_outcome()
+    outcomes = game.chance_outcomes()
+    return int(outcomes[np_random.integers(len(outcomes))])
+
+
 def outcome(money: list[int], returns: str) -> list[float]:
     """Each seat's return at the end: its florins, or its win credit (R22, C18)."""
     return win_credit(money) if returns == "wins" else [float(m) for m in money]
@@ -70,16 +111,14 @@ class MediciAEC(ByName, AECEnv):
         self.engine = make_engine(game, players, rules)
         self.returns_kind = check_returns(returns)
         self.render_mode = check_render_mode(render_mode)
-        view = self.engine.view
         self.metadata = {**self.metadata, "name": f"medici_{self.engine.game.name}_v0"}
         self.possible_agents = [f"seat_{p + 1}" for p in range(self.engine.players)]
-        size = view.observation_size(self.engine.kernel.inputs[0])
+        observation, self._action_space = seat_spaces(self.engine)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-1.0, float(view.MAX_MONEY), (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (view.N_ACTIONS,), np.int8)})
-        self._action_space = spaces.Discrete(view.N_ACTIONS)
+            "observation": observation, "action_mask": spaces.Box(0, 1, (self._action_space.n,), np.int8)})
         self.np_random, _ = seeding.np_random(None)
         self.game: SteppedGame | None = None
+        self.run = False  # reset to one of a run's games (new_game)
         self.log: list[str] = []
         self._shown = 0  # log lines printed so far (render_mode "human")
 
@@ -92,7 +131,7 @@ class MediciAEC(ByName, AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        self.game = SteppedGame(self.engine)
+        self.game, self.run = new_game(self.engine, options)
         self.log, self._shown = [], 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -142,8 +181,7 @@ class MediciAEC(ByName, AECEnv):
     def _draw_chance(self) -> None:
         g = self.game
         while g.chance:
-            outcomes = g.chance_outcomes()
-            outcome = int(outcomes[self.np_random.integers(len(outcomes))])
+            outcome = draw_chance(g, self.run, self.np_random)
             n = g.engine.n_cards
             self.log.append(f"seat {outcome - n + 1} starts the next day" if outcome >= n
                             else g.engine.view.chance_text(g.state, outcome))
@@ -171,7 +209,9 @@ def make_engine(game: str | None, players: int | None, rules: str | None):
     ``rules`` (its standard rules)."""
     import medici_sim.games  # noqa: F401
 
+    from ..core.arguments import naming
     from ..core.specs import game_named
 
-    definition = game_named(game)
-    return engine(definition.name, players or definition.default_players, rules or definition.variants[0])
+    with naming(api=True, players="players", variant="rules"):  # messages name the arguments given here
+        definition = game_named(game)
+        return engine(definition.name, players or definition.default_players, rules or definition.variants[0])

@@ -10,7 +10,11 @@ money becomes its highest legal bid) and ``info["replaced"]`` says so; ``illegal
 refuses it (ValueError). The return comes at the end: the seat's florins
 (``returns="florins"``, the default, as in the AEC environment and OpenSpiel) or its win
 credit (``"wins"``, R22 / C18). Chance nodes are drawn by the environment's generator
-(``reset(seed=...)``). Stepping before ``reset`` or after the end raises Gymnasium's
+(``reset(seed=...)``), or are the engine's own draws in one of a run's games
+(``reset(options={"run_seed": S, "game_index": I})``). The other seats decide on the game's own
+record, as in the batch kernel (frameworks.builtins): an agent that plays as a built-in would,
+in a run's game, plays exactly the game ``trace`` shows for the same seed, game and lineup.
+Stepping before ``reset`` or after the end raises Gymnasium's
 ``ResetNeeded``.
 
 Importing ``medici_sim.pettingzoo`` registers ``medici_sim/Medici<Game>-v0`` (for example
@@ -22,10 +26,20 @@ import warnings
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from .aec_env import RENDER_FPS, RENDER_MODES, ByName, check_render_mode, check_returns, make_engine, outcome
+from .aec_env import (
+    RENDER_FPS,
+    RENDER_MODES,
+    ByName,
+    check_render_mode,
+    check_returns,
+    draw_chance,
+    make_engine,
+    new_game,
+    outcome,
+    seat_spaces,
+)
 from .builtins import BuiltinPlayer
 from .stepper import SteppedGame
 
@@ -60,11 +74,9 @@ class MediciSeatEnv(ByName, gymnasium.Env):
         self.seat = seat
         self.render_mode = check_render_mode(render_mode)
         self.players = self._players()
-        view = self.engine.view
-        size = view.observation_size(self.engine.kernel.inputs[0])
-        self.observation_space = spaces.Box(-1.0, float(view.MAX_MONEY), (size,), np.float32)
-        self.action_space = spaces.Discrete(view.N_ACTIONS)
+        self.observation_space, self.action_space = seat_spaces(self.engine)
         self.game: SteppedGame | None = None
+        self.run = False  # reset to one of a run's games (aec_env.new_game)
 
     def _players(self) -> list[BuiltinPlayer | None]:
         others = [BuiltinPlayer(self.engine, spec) for spec in self.opponents]
@@ -79,7 +91,7 @@ class MediciSeatEnv(ByName, gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        self.game = SteppedGame(self.engine)
+        self.game, self.run = new_game(self.engine, options)
         self._play_on()
         if self.render_mode == "human":
             self.render()
@@ -116,8 +128,7 @@ class MediciSeatEnv(ByName, gymnasium.Env):
         g = self.game
         while not g.over and g.actor != self.seat:
             if g.chance:
-                outcomes = g.chance_outcomes()
-                g.apply_action(int(outcomes[self.np_random.integers(len(outcomes))]))
+                g.apply_action(draw_chance(g, self.run, self.np_random))
             else:
                 g.apply_action(self.players[g.actor].action(g))
 

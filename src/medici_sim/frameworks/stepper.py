@@ -76,14 +76,15 @@ class SteppedGame:
     ``seed`` and ``index`` start the engine's generator as game ``index`` of a run with that
     seed (R25, C20), ``slot_params`` the run's strategy parameters by slot (the seats' rows of
     ``seat_params``, which only strategies read); the defaults are seed 0, game 0 and the game's
-    default parameters. ``history`` is every move made, action ids and chance outcomes alike."""
+    default parameters, ``seating`` the run's seating (core.seating: fixed, the default, rotate,
+    random). ``history`` is every move made, action ids and chance outcomes alike."""
 
-    def __init__(self, engine_: Engine, seed: int = SEED, index: int = GAME_INDEX, slot_params=None):
+    def __init__(self, engine_: Engine, seed: int = SEED, index: int = GAME_INDEX, slot_params=None, seating: int = 0):
         self.engine = engine_
         self.seed, self.index = int(seed), int(index)
         self.buffer = engine_.kernel.inputs.copy()
         k = engine_.kernel
-        engine_.stepped.new_game_nb(self.buffer, self.seed, self.index, 0, engine_.external,
+        engine_.stepped.new_game_nb(self.buffer, self.seed, self.index, seating, engine_.external,
                                     k.slot_params if slot_params is None else slot_params, k.table)
         self.event = NOT_STARTED
         self.pending: tuple | None = None  # the engine call waiting for its chance outcomes: (choice,)

@@ -14,10 +14,8 @@ import numpy as np
 from ...core.stepping import DECISION, STEP_EVENT
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
 from .rules import (
-    BIG_BONUS,
     DAYS,
     GOODS,
-    MAJORITY_PAYOUTS,
     N_GOODS,
     RULE_BIG_BONUS,
     RULE_BONUS,
@@ -25,7 +23,6 @@ from .rules import (
     RULE_DAYS,
     RULE_PLAYERS,
     RULE_REVEALS,
-    SHIP_PAYOUTS,
 )
 from .state import DAY, DECK_LEN, MARKET_LEN, N_CARDS, OUT_LEN, REVEALED
 from .table import card_text, cards_text, taken_cards
@@ -40,8 +37,7 @@ PERFECT_INFORMATION = True
 # Action ids: R9 0 stop / 1 reveal another card; R10 2 + the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last).
 STOP, REVEAL, TAKE = 0, 1, 2
 N_ACTIONS = TAKE + MAX_TAKES
-# the most florins a seat can end with (R14, R17-R19 paid in full every day): the returns' bound
-MAX_MONEY = DAYS * (max(max(p) for p in SHIP_PAYOUTS.values()) + N_GOODS * (MAJORITY_PAYOUTS[0] + BIG_BONUS))
+# the most florins a seat can end with follows the rules in force: most_money(s)
 
 
 def players(s) -> int:

@@ -17,18 +17,13 @@ from .engine import BID_DECISION, DRAW_DECISION
 from .rules import (
     DAYS,
     GOODS,
-    MAJORITY_PAYOUTS,
     MAX_LOT,
-    MIN_PLAYERS,
     N_CARDS,
     N_GOODS,
     RULE_DAYS,
     RULE_PLAYERS,
     RULE_REMOVED,
     RULE_START_MONEY,
-    SHIP_PAYOUTS,
-    TRACK_BONUS,
-    starting_money,
 )
 from .state import AUCTIONEER, DAY, DECK_LEN, DISCARD_LEN, HIGH_BIDDER, HIGHEST, LOT_LEN
 from .table import card_text, cards_text
@@ -42,10 +37,7 @@ PERFECT_INFORMATION = True
 
 # Action ids: C8 0 offer the lot / 1 draw another card; C9 2 + the bid (2: pass).
 OFFER, DRAW, BID = 0, 1, 2
-# the most money a seat can hold (C4, then C13, C15, C16 paid in full every day): bids stay below it
-MAX_MONEY = (starting_money(MIN_PLAYERS)
-             + DAYS * (max(max(p) for p in SHIP_PAYOUTS.values()) + N_GOODS * (MAJORITY_PAYOUTS[0] + max(TRACK_BONUS))))
-N_ACTIONS = BID + MAX_MONEY + 1
+# how many action ids, and the most money, follow the rules in force: action_count(s), most_money(s)
 
 
 def players(s) -> int:
