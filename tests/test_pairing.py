@@ -126,3 +126,22 @@ def test_paired_play_allocates_nothing_per_game(game, names, variants):
     finally:
         if not counting:
             _nrt_python.memsys_disable_stats()
+
+
+def test_a_game_without_the_one_game_step_is_paired_by_its_batch_kernel(monkeypatch):
+    """A game of one's own that writes its own play_games_nb (tests/toygame: no play_game_in_nb)
+    is paired by a call of its batch kernel a game, with the same totals."""
+    import toygame
+
+    from medici_sim.core import registry
+
+    monkeypatch.setitem(registry.GAMES, toygame.GAME.name, toygame.GAME)
+    assert toygame.GAME.play_game_in_nb is None
+    variant = toygame.GAME.variants[0]
+    config_a, config_b = configs("toy", 2, ["random", "greedy"], (variant, variant), "rotate")
+    paired = simulate(config_a, batch_size=GAMES // 3, kernel=PairedKernel(config_a, config_b)).totals
+    alone = simulate(config_a).totals
+    for totals in (paired.a, paired.b):
+        for name in ("seat", "slot", "pair_stats", "run"):
+            assert np.array_equal(getattr(totals, name), getattr(alone, name)), name
+    assert not paired.cross.any() and not paired.seat_sq.any() and not paired.metric_sq.any()
