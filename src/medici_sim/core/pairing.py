@@ -26,8 +26,8 @@ Speed: each rule set's games are played in a state buffer copied from its inputs
 call and used again game after game, as the batch kernel does (a game starts afresh in it);
 the earlier loop called the batch kernel for one game at a time, which copied the whole
 inputs (the card game's 240 kB) and allocated twice per game and rule set: paired play ran
-at 0.4 (card) to 0.6 (classic) of a plain run's games/s, now at a plain run's
-(``benchmarks/bench_paired.py``, docs/performance.md). A game without ``play_game_in_nb``
+at 0.3-0.5 (card) and 0.6-0.85 (classic) of a plain run's games/s, now at about a plain
+run's (``benchmarks/bench_paired.py``, docs/performance.md). A game without ``play_game_in_nb``
 (a game of one's own that writes its own ``play_games_nb``) is played the earlier way.
 """
 from __future__ import annotations
