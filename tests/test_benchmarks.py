@@ -21,6 +21,7 @@ SCRIPTS = ROOT / "scripts"
 QUICK_RUNS = {
     "bench_compile.py": (["--warm", "--set", "fewest", "--game", "card"], ()),
     "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile"], ()),
+    "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2"], ()),
     "bench_search.py": (["--game", "card", "--players", "2", "--budgets", "2", "--games", "2", "--speed-games", "100",
                          "--threads", "1"], ()),
     "bench_soak.py": (["--games", "200"], ()),
@@ -64,6 +65,10 @@ BAD_OPTIONS = [
     ("benchmarks/bench_engine.py", ["--games", "0"], "--games"),
     ("benchmarks/bench_engine.py", ["--repeat", "0"], "--repeat"),
     ("benchmarks/bench_engine.py", ["--games", "-5", "--quick"], "--games"),
+    ("benchmarks/bench_paired.py", ["--games", "0"], "--games"),
+    ("benchmarks/bench_paired.py", ["--threads", "1,x"], "--threads"),
+    ("benchmarks/bench_paired.py", ["--players", "9"], "--players"),
+    ("benchmarks/bench_paired.py", ["--strategies", "nope"], "--strategies"),
     ("benchmarks/bench_search.py", ["--budgets", "0"], "--budgets"),
     ("benchmarks/bench_search.py", ["--budgets", "abc"], "--budgets"),
     ("benchmarks/bench_search.py", ["--players", "9"], "--players"),

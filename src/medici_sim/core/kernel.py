@@ -2,7 +2,9 @@
 
 :func:`batch_kernel` compiles it for a game, bound to the game's ``start_game_nb``, its play
 loop (``play_game_nb``, not recording: numba prunes the recording and the stops) and its
-``accumulate_game_nb``. :func:`compiled_for` is how core code is compiled for one game
+``accumulate_game_nb``; its loop's step, one game in a buffer the caller keeps, is the game's
+``play_game_in_nb`` too (paired play's, core.pairing, at the batch loop's speed).
+:func:`compiled_for` is how core code is compiled for one game
 (here and in core.stepping): a copy of a template function whose free names are the game's.
 numba caches each copy for its game alone: its signature holds the run's strategy table,
 whose name is the game's and hashes the sources of the kernel's code (dispatch.strategy_table),
@@ -18,10 +20,25 @@ from numba import njit
 from .accounting import add_seat_rows_nb
 
 
-def compiled_for(template, name: str, namespace: dict):
+def compiled_for(template, name: str, namespace: dict, **options):
     """``template`` compiled (cached, and ``nogil``: a decision that never returns leaves signals
-    answerable, cli.signals) as ``name``, its global names looked up in ``namespace``."""
-    return njit(cache=True, nogil=True)(types.FunctionType(template.__code__, namespace, name))
+    answerable, cli.signals) as ``name``, its global names looked up in ``namespace``; ``options``:
+    numba's further options (``inline="always"``)."""
+    return njit(cache=True, nogil=True, **options)(types.FunctionType(template.__code__, namespace, name))
+
+
+def _play_game_in(buffer, seed, game_index, seating, slot_strategy, slot_params, rows,
+                  seat_stats, slot_stats, pair_stats, run_stats, table):
+    """Play game ``game_index`` in ``buffer`` (a copy of the run's inputs, used again game after
+    game: a game starts afresh in it) and add it to the stats arrays; ``rows`` zero on entry and
+    on return."""
+    # The record buffer[0] does not own its memory and numba frees an array after its last
+    # use: taken from the array at each game, it keeps the array alive to the last game.
+    state = buffer[0]
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
+    play_game_nb(state, table, None)  # noqa: F821
+    accumulate_game_nb(state, rows, pair_stats, run_stats)  # noqa: F821
+    add_seat_rows_nb(rows, state.seat_slot, seat_stats, slot_stats)
 
 
 def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
@@ -33,17 +50,15 @@ def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_
     buffer = inputs.copy()
     rows = np.zeros_like(seat_stats)  # a game's per-seat statistics (core.accounting)
     for game_index in range(first_game, first_game + n_games):
-        # The record buffer[0] does not own its memory and numba frees an array after its last
-        # use: taken from the array at each game, it keeps the array alive to the last game.
-        state = buffer[0]
-        start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
-        play_game_nb(state, table, None)  # noqa: F821
-        accumulate_game_nb(state, rows, pair_stats, run_stats)  # noqa: F821
-        add_seat_rows_nb(rows, state.seat_slot, seat_stats, slot_stats)
+        play_game_in_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, rows,  # noqa: F821
+                        seat_stats, slot_stats, pair_stats, run_stats, table)
 
 
 def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb):
-    """A game's ``play_games_nb`` (``Game.play_games_nb``), bound to its functions."""
-    return compiled_for(_play_games, "play_games_nb", {**globals(), "start_game_nb": start_game_nb,
-                                                       "play_game_nb": play_game_nb,
-                                                       "accumulate_game_nb": accumulate_game_nb})
+    """A game's ``play_games_nb`` (``Game.play_games_nb``), bound to its functions, and its
+    ``play_game_in_nb`` (``Game.play_game_in_nb``: one game in a buffer its caller keeps, what
+    core.pairing plays game by game under two rule sets; inlined in both)."""
+    bound = {**globals(), "start_game_nb": start_game_nb, "play_game_nb": play_game_nb,
+             "accumulate_game_nb": accumulate_game_nb}
+    play_game_in_nb = compiled_for(_play_game_in, "play_game_in_nb", bound, inline="always")
+    return compiled_for(_play_games, "play_games_nb", {**bound, "play_game_in_nb": play_game_in_nb}), play_game_in_nb

@@ -7,9 +7,10 @@ heuristics at 4 players), and the standard error of a difference must come from 
 game's pair of outcomes: with the two rules' variances added, it is about twice too large.
 
 :func:`play_paired_nb` plays each game of a range under the first rules and then under the
-second, one game at a time through the game's own kernel (``Game.play_games_nb``, chosen
-at compile time from a tag naming the game), adds each game to both runs' usual totals,
-and sums, from each game's win credits (second rules minus first, in WIN_UNITs):
+second, one game at a time through the game's own one-game step (``Game.play_game_in_nb``,
+the batch kernel's own, chosen at compile time from a tag naming the game), adds each game
+to both runs' usual totals, and sums, from each game's win credits (second rules minus
+first, in WIN_UNITs):
 
 - ``cross[a, b]``: the products of slot a's and slot b's differences (the diagonal, the
   squares): the difference of any strategy, at one slot or several, follows exactly;
@@ -20,6 +21,14 @@ and sums, from each game's win credits (second rules minus first, in WIN_UNITs):
 
 Integers only, exact in any order; fixed size whatever the games. :class:`PairedKernel`
 is what the driver plays (``driver.simulate(..., kernel=PairedKernel(...))``).
+
+Speed: each rule set's games are played in a state buffer copied from its inputs once per
+call and used again game after game, as the batch kernel does (a game starts afresh in it);
+the earlier loop called the batch kernel for one game at a time, which copied the whole
+inputs (the card game's 240 kB) and allocated twice per game and rule set: paired play ran
+at 0.3-0.5 (card) and 0.6-0.85 (classic) of a plain run's games/s, now at about a plain
+run's (``benchmarks/bench_paired.py``, docs/performance.md). A game without ``play_game_in_nb``
+(a game of one's own that writes its own ``play_games_nb``) is played the earlier way.
 """
 from __future__ import annotations
 
@@ -70,19 +79,27 @@ def game_tag(game: str) -> np.void:
     return np.zeros(1, np.dtype([(_TAG_PREFIX + game, np.uint8)]))[0]
 
 
-def _play_one(tag, seed, game_index, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run, table):
+def _play_one(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slot_params, rows, seat, slot, pairs,
+              run, table):
     raise NotImplementedError("callable from jitted code only")
 
 
 @overload(_play_one)
-def _play_one_typer(tag, seed, game_index, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run,
-                    table):
+def _play_one_typer(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slot_params, rows, seat, slot,
+                    pairs, run, table):
     (name,) = tag.fields
-    play = GAMES[name[len(_TAG_PREFIX):]].play_games_nb  # the strategy table in the signature pins its sources
+    game = GAMES[name[len(_TAG_PREFIX):]]  # the strategy table in the signature pins its sources
+    one, play = game.play_game_in_nb, game.play_games_nb
+    if one is not None:  # the game in the buffer kept for its rules: no copy of the inputs, no allocation
+        def impl(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slot_params, rows, seat, slot, pairs,
+                 run, table):
+            one(buffer, seed, game_index, seating, slot_strategy, slot_params, rows, seat, slot, pairs, run, table)
+        return impl
 
-    def impl(tag, seed, game_index, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run, table):
+    def batch_of_one(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slot_params, rows, seat, slot,
+                     pairs, run, table):
         play(seed, game_index, 1, inputs, seating, slot_strategy, slot_params, seat, slot, pairs, run, table)
-    return impl
+    return batch_of_one
 
 
 @njit(cache=True, nogil=True)
@@ -99,16 +116,18 @@ def play_paired_nb(tag, seed, first_game, n_games, inputs_a, inputs_b, seating, 
     seat_before_a, seat_before_b = np.empty(players, np.int64), np.empty(players, np.int64)
     slot_difference = np.empty(players, np.int64)
     metric_before = np.empty(counters.shape[0], np.int64)
+    buffer_a, buffer_b = inputs_a.copy(), inputs_b.copy()  # each rules' games played in its own, game after game
+    rows = np.zeros_like(seat_a)  # a game's per-seat statistics, zero between games
     for game_index in range(first_game, first_game + n_games):
         for p in range(players):
             slot_before_a[p], slot_before_b[p] = slot_a[p, STAT_WIN60], slot_b[p, STAT_WIN60]
             seat_before_a[p], seat_before_b[p] = seat_a[p, STAT_WIN60], seat_b[p, STAT_WIN60]
         for m in range(counters.shape[0]):
             metric_before[m] = run_b[counters[m]] - run_a[counters[m]]
-        _play_one(tag, seed, game_index, inputs_a, seating, slot_strategy, params_a, seat_a, slot_a, pairs_a, run_a,
-                  table)
-        _play_one(tag, seed, game_index, inputs_b, seating, slot_strategy, params_b, seat_b, slot_b, pairs_b, run_b,
-                  table)
+        _play_one(tag, buffer_a, seed, game_index, inputs_a, seating, slot_strategy, params_a, rows, seat_a, slot_a,
+                  pairs_a, run_a, table)
+        _play_one(tag, buffer_b, seed, game_index, inputs_b, seating, slot_strategy, params_b, rows, seat_b, slot_b,
+                  pairs_b, run_b, table)
         for p in range(players):
             slot_difference[p] = ((slot_b[p, STAT_WIN60] - slot_before_b[p])
                                   - (slot_a[p, STAT_WIN60] - slot_before_a[p]))

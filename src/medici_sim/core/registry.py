@@ -276,6 +276,11 @@ class Game:
     compile_seconds: tuple[tuple[int, int], int] | None = None
     play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (human.Table), or None
     rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
+    # (buffer, seed, game_index, seating, slot_strategy, slot_params, rows, seat_stats, slot_stats, pair_stats,
+    # run_stats, table) -> None: one game played in ``buffer`` (a copy of the inputs its caller keeps game after
+    # game; ``rows`` zeros) and added to the stats; what paired play (core.pairing) plays one game at a time by,
+    # at the batch kernel's speed. A game made with core.kernel.batch_kernel has it; None: play_games_nb per game
+    play_game_in_nb: Callable | None = None
     rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
 
     def variant_id(self, variant: str) -> int:

@@ -496,7 +496,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, turns)
 
 
-play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game's (core.kernel)
 
 
 # The play loop, every game's (core.stepping.play_loop): from a seat's turn at a phase (TURN_*,

@@ -160,6 +160,7 @@ GAME = Game(
     built_ins=BUILT_INS,
     rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
+    play_game_in_nb=engine.play_game_in_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
         StatColumn("turns"),

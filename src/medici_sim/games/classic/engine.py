@@ -559,7 +559,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, lots)
 
 
-play_games_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game.play_games_nb (core.kernel)
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game's (core.kernel)
 
 
 # The play loop, every game's (core.stepping.play_loop): from auctioneer seat's turn at a phase

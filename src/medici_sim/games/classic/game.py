@@ -151,6 +151,7 @@ GAME = Game(
     built_ins=BUILT_INS,
     rollout_policy=search.ROLLOUT_POLICY,
     play_games_nb=engine.play_games_nb,
+    play_game_in_nb=engine.play_game_in_nb,
     kernel_inputs=kernel_inputs,
     stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
         StatColumn("mean_spent", shown="spent", caption="mean florins paid for lots"),  # C21
