@@ -188,3 +188,15 @@ def test_the_same_seed_plays_the_same_game():
         return aec.render()
 
     assert play(7) == play(7) != play(8)
+
+
+@pytest.mark.parametrize("make", [env, seat_env])
+def test_bad_arguments_are_refused_naming_the_environments_arguments(make):
+    # players=0 was 4 players, silently; messages named the command line's --players and --rules
+    for kwargs, message in [({"players": 0}, "players= must be between 2 and 6"),
+                            ({"players": 4.5}, "players= must be a whole number"),
+                            ({"rules": ""}, "rules=: an empty value"),
+                            ({"rules": "days=0"}, "rules=: days=0 is out of range"),
+                            ({"game": "chess"}, "game= must be one of")]:
+        with pytest.raises(ValueError, match=f"^{message}"):  # ConfigError, UnknownGame
+            make(game=kwargs.pop("game", "card"), **kwargs)
