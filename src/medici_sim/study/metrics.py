@@ -174,8 +174,8 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
         return ""
     game = get_game(game_name)
     decisions = [c.name for c in game.stat_columns if c.kind == "ratio"]
-    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it",
-             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]
+    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it "  # one line:
+             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]  # wrapped
     for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
         lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
         for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
