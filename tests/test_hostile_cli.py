@@ -225,6 +225,18 @@ def test_a_full_disk_leaves_no_half_set_of_files(capsys, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []  # neither the first table nor any temporary file
 
 
+def test_a_full_disk_while_saving_a_checkpoint_names_checkpoint(capsys, tmp_path, monkeypatch):
+    """It named --out, which the command was not given."""
+    from pathlib import Path
+
+    def write_text(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+    code, out, err = run(capsys, "-n", "2000", "-q", "--checkpoint", str(tmp_path / "ck.json"))
+    assert_refused(code, out, err, f"--checkpoint {tmp_path / 'ck.json'}: cannot write", "No space left on device")
+
+
 def test_a_closed_pipe_still_writes_the_files(tmp_path):
     out = tmp_path / "r.json"
     command = f"{sys.executable} -m medici_sim -n 3000 -q --out {out} | head -1"

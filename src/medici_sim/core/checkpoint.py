@@ -75,7 +75,7 @@ def save(path: str | Path, command: str, configuration: dict, progress: dict) ->
     if len(text) > MAX_CHECKPOINT_BYTES:
         raise CheckpointError(f"--checkpoint {as_text(path)}: the checkpoint would take {len(text)} bytes, "
                               f"more than the {MAX_CHECKPOINT_BYTES} a checkpoint may")
-    atomic_write(Path(path), lambda tmp: Path(tmp).write_text(text))
+    atomic_write(Path(path), lambda tmp: Path(tmp).write_text(text), "--checkpoint")  # named so when the disk is full
 
 
 def refuse_existing(path: str | Path, resume_path: str | Path | None = None, overwrite: bool = False) -> None:
