@@ -61,6 +61,20 @@ def test_the_balance_page_answers_with_the_verdict(pages):
     assert " points (" in text and "0.0" + "1" not in text.split("How to reproduce")[0]  # points, not fractions
 
 
+def test_the_balance_page_names_the_rule_sets_it_compared(tmp_path):
+    """--rules days=1 --vs standard: the page asked "does bonus20 change the balance?" and called
+    the differences "bonus20 minus standard" (the game's default pair, not the rule sets played)."""
+    page = tmp_path / "b.html"
+    try:
+        cli(["balance", "-p", "2", "-n", "60", "-q", "--rules", "days=1", "--vs", "standard", "--report", str(page)])
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    text = page.read_text()
+    assert "bonus20" not in text
+    assert "does standard change the balance?" in text and "Difference: standard minus days=1" in text
+    assert "Answer:</strong><ul><li>2 players: standard changes" in text
+
+
 def test_the_sweep_page_answers_along_the_rule(pages):
     text = pages[2].read_text()
     order = ["Question:</strong> How do the win rates",

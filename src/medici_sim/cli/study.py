@@ -337,5 +337,5 @@ def _balance_page(study: Study, report):
     from ..study.report_pages import balance_page
 
     return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
-                        report.metrics, study.game.balance_variants, plot_balance(report.strategies),
+                        report.metrics, study.variants("balance"), plot_balance(report.strategies),
                         changes=report.metric_changes)
