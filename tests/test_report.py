@@ -75,6 +75,18 @@ def test_the_balance_page_names_the_rule_sets_it_compared(tmp_path):
     assert "Answer:</strong><ul><li>2 players: standard changes" in text
 
 
+def test_a_sweep_of_the_days_has_its_page(tmp_path):
+    """sweep --rule days=1..3 --report was a traceback ('All arrays must be of the same length'):
+    the metrics table named its days column twice, as the swept rule and as the games' days."""
+    page = tmp_path / "s.html"
+    try:
+        cli(["sweep", "--rule", "days=1..3", "-s", "expert,random", "-p", "3", "-n", "30", "-q", "--report", str(page)])
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    text = page.read_text()
+    assert "Designer metrics at each point" in text and "<td>n/a</td>" in text  # 1-day games: no comeback
+
+
 def test_the_sweep_page_answers_along_the_rule(pages):
     text = pages[2].read_text()
     order = ["Question:</strong> How do the win rates",

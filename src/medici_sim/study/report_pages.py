@@ -274,8 +274,8 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
                      strategies)], figures=[figure]),
                 Section("Seats and spreads", tables=[("Per point (spreads: conservative 95% intervals)", points)])]
     if metrics is not None and "comeback_after_day1" in metrics:
-        shown = [c for c in ["players", *swept, "games", "days", *(f"{m}{end}" for m in AT_POINTS
-                                                                  for end in ("", "_ci_low", "_ci_high"))]
+        shown = [c for c in dict.fromkeys(["players", *swept, "games", "days",  # once: a sweep of days=
+                                           *(f"{m}{end}" for m in AT_POINTS for end in ("", "_ci_low", "_ci_high"))])
                  if c in metrics]
         sections.append(Section(
             "How the games went along the rule", "",
