@@ -442,6 +442,20 @@ def test_output_starts_at_once_and_fits_the_terminal(capsys, monkeypatch, args, 
         assert summary["precision"] == "none"
 
 
+@pytest.mark.parametrize("columns", [40, 60])
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_rules_fit_a_terminal_narrower_than_their_columns(capsys, monkeypatch, game, columns):
+    """The rules' columns alone are 75 wide (classic): at 60 or 40 columns every line overflowed;
+    then each parameter is a block of text, its meaning under it."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, err = run(capsys, "rules", "--game", game)
+    assert code == 0, err
+    assert max(map(len, out.splitlines())) <= columns, max(out.splitlines(), key=len)
+    assert "days played; the game ends after" in out
+    if (game, columns) != ("card", 60):  # the card game's columns are 60 wide: a table still
+        assert "days 3 (default 3; range 1-5; " in out
+
+
 @pytest.mark.parametrize("game,players,names", [("card", 3, ["gambler", "greedy", "random"]),
                                                 ("classic", 4, ["collector", "value", "bargain", "random"])])
 def test_one_margin_is_the_reference_engines(capsys, tmp_path, game, players, names):
