@@ -246,6 +246,18 @@ def test_a_closed_pipe_still_writes_the_files(tmp_path):
     assert json.loads(out.read_text())["summary"]["games"] == 3000
 
 
+@pytest.mark.parametrize("stderr", ["2>&-", "2<{readme}"])  # closed; a launcher's file, read-only (pyenv's shims)
+def test_a_closed_stderr_loses_nothing(tmp_path, stderr):
+    """Started with stderr closed, or on a file open for reading (as a pyenv shim leaves it), the
+    days-ran-out warning's write failed (EBADF): the summary was lost, exit 1, without a word."""
+    out = tmp_path / "r.json"
+    closed = stderr.format(readme=Path(__file__).resolve().parent.parent / "README.md")
+    command = f"{sys.executable} -m medici_sim -n 50 -p 6 --rules days=5 -q --out {out} {closed}"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "ran_out_days" in done.stdout, done.stdout
+    assert json.loads(out.read_text())["summary"]["games"] == 50
+
+
 def test_huge_and_unreadable_inputs_are_refused_without_reading_them(capsys, tmp_path, never_played):
     huge = tmp_path / "huge.csv"
     with open(huge, "wb") as handle:
