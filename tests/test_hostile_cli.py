@@ -330,6 +330,10 @@ def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, nev
     (["trace", "--seed", "-1"], "--seed"), (["check-plugin", "examples/green_lover.py", "-n", "0"], "--games"),
     (["check-plugin", "examples/green_lover.py", "--seed", "-1"], "--seed"),
     (["play", "--opponents", ","], "--opponents"), (["play", "--opponents", "expert,,random"], "--opponents"),
+    # they named --games, variant= and players= (issue 30)
+    (["design", "--rule", "bonus=0..40", "--target", "strategies", "--fresh-games", "0"], "--fresh-games must be"),
+    (["rules", "--rules", "days=0"], "--rules: days=0"),
+    (["rules", "--game", "classic", "--players", "2"], "--players"),
 ])
 def test_an_argument_out_of_range_names_its_option(capsys, never_played, args, option):
     """The checks the Python API shares (core.arguments) name the command line's option."""

@@ -23,7 +23,9 @@ MEANING_WIDTH = 30  # the narrowest column the meanings are wrapped in beside th
 @wrap_option
 def rules_command(game_name, players, variant, output_format, wide):
     """List a game's rule parameters: value, default, range, rule point and meaning (R*, C*)."""
-    table = api.rules(game_name, players=players, variant=variant)
+    # the API's function unwrapped: its messages name the options (--rules, --players), not the
+    # API's arguments (variant=, players=), as every command's do
+    table = api.rules.__wrapped__(game_name, players=players, variant=variant)
     if output_format == "json":
         click.echo(json.dumps({"game": game_name, "players": table.attrs["players"], "rules": table.attrs["rules"],
                                "parameters": table.to_dict("records"), "presets": table.attrs["presets"]}, indent=2))

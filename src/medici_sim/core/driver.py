@@ -99,8 +99,9 @@ class SeatStrategy:
         return out
 
 
-def check_games(games) -> int:
-    return integer(games, "games", 1, MAX_GAMES, "10**15")
+def check_games(games, name: str = "games") -> int:
+    """A count of games (``name``: the argument that gave it: games, fresh_games ...)."""
+    return integer(games, name, 1, MAX_GAMES, "10**15")
 
 
 def check_seed(seed) -> int:

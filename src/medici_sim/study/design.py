@@ -142,7 +142,8 @@ def new_design(sweep: Sweep, target: str, trials: int, fresh_games: int) -> Desi
         raise ConfigError(f"{named('players')}: design answers for one player count, got "
                           f"{', '.join(map(str, sweep.study.counts))}")
     labels = list(dict.fromkeys(s.label for s in sweep.study.strategies))
-    return Design(sweep, parse_target(target, labels), integer(trials, "trials", 1, 10_000), check_games(fresh_games))
+    return Design(sweep, parse_target(target, labels), integer(trials, "trials", 1, 10_000),
+                  check_games(fresh_games, "fresh_games"))  # named as given (it said --games)
 
 
 def _optuna():
