@@ -95,6 +95,26 @@ def test_an_illegal_answer_or_an_exception_is_one_line_naming_the_agent_the_game
         medici_sim.tournament(["expert", lambda observation, legal: True], 8, game="card", players=2)
 
 
+class Widening:
+    """An agent that makes its own answer legal in the decision it was handed."""
+
+    name = "widening"
+
+    def decide(self, decision):
+        decision.legal_actions.append(99)
+        return 99
+
+
+def test_an_agent_cannot_make_its_answer_legal_by_changing_what_it_was_handed():
+    def widening(observation, legal_actions):
+        legal_actions.append(99)
+        return 99
+
+    for agent in (widening, Widening()):  # it was 'not a legal choice at this decision', naming no agent
+        with pytest.raises(AgentError, match=r"^agent widening answered 99 in game 0 at seat 2: not a legal action"):
+            medici_sim.tournament(["expert", agent], 8, game="card", players=2)
+
+
 def test_bad_entries_are_refused_before_any_game():
     with pytest.raises(ConfigError, match="agents=: two entries are named most"):
         medici_sim.tournament(["expert", most, most], 8, game="card", players=3)

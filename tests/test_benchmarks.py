@@ -92,6 +92,8 @@ BAD_OPTIONS = [
     ("scripts/strength_table.py", ["card", "--players", "9"], "--players"),
     ("scripts/strength_table.py", ["card", "--pair", "strong", "nope"], "--pair"),
     ("scripts/ship_tuned.py", ["no-such-file.json", "out.json"], "tune_out"),
+    ("scripts/ship_tuned.py", ["/dev/zero", "out.json"], "tune_out: /dev/zero: not a regular file"),  # "no such file"
+    ("scripts/ship_tuned.py", ["tests", "out.json"], "tune_out: tests: not a regular file"),
     ("scripts/tuning_gains.py", ["chess"], "game"),
     ("scripts/metrics_tables.py", ["everything"], "what"),
     ("scripts/frameworks_train.py", ["--minutes", "0"], "--minutes"),

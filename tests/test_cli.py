@@ -427,6 +427,10 @@ def test_output_starts_at_once_and_fits_the_terminal(capsys, monkeypatch, args, 
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].strip() and max(map(len, lines)) <= int(columns or 100), max(lines, key=len)
+    # a sentence's continuation is indented (compare's "How each strategy played" heading, two lines
+    # written for 100 columns, left "trailed in after day 1: ..." at the margin at 80)
+    assert not [line for line in lines if line[:1].islower() and (", " in line or ": " in line)  # not a table
+                and not line.startswith("preset ")]  # rules: its preset
     if args[0] == "rules":
         assert len(lines) < 40  # not a word a line
         return
@@ -437,6 +441,20 @@ def test_output_starts_at_once_and_fits_the_terminal(capsys, monkeypatch, args, 
     assert not [v for k, v in summary.items() if k != "seed" and unseparated.search(v)]
     if "precision" in summary:
         assert summary["precision"] == "none"
+
+
+@pytest.mark.parametrize("columns", [40, 60])
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_rules_fit_a_terminal_narrower_than_their_columns(capsys, monkeypatch, game, columns):
+    """The rules' columns alone are 75 wide (classic): at 60 or 40 columns every line overflowed;
+    then each parameter is a block of text, its meaning under it."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, err = run(capsys, "rules", "--game", game)
+    assert code == 0, err
+    assert max(map(len, out.splitlines())) <= columns, max(out.splitlines(), key=len)
+    assert "days played; the game ends after" in out
+    if (game, columns) != ("card", 60):  # the card game's columns are 60 wide: a table still
+        assert "days 3 (default 3; range 1-5; " in out
 
 
 @pytest.mark.parametrize("game,players,names", [("card", 3, ["gambler", "greedy", "random"]),

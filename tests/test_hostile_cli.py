@@ -234,6 +234,18 @@ def test_a_closed_pipe_still_writes_the_files(tmp_path):
     assert json.loads(out.read_text())["summary"]["games"] == 3000
 
 
+@pytest.mark.parametrize("stderr", ["2>&-", "2<{readme}"])  # closed; a launcher's file, read-only (pyenv's shims)
+def test_a_closed_stderr_loses_nothing(tmp_path, stderr):
+    """Started with stderr closed, or on a file open for reading (as a pyenv shim leaves it), the
+    days-ran-out warning's write failed (EBADF): the summary was lost, exit 1, without a word."""
+    out = tmp_path / "r.json"
+    closed = stderr.format(readme=Path(__file__).resolve().parent.parent / "README.md")
+    command = f"{sys.executable} -m medici_sim -n 50 -p 6 --rules days=5 -q --out {out} {closed}"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "ran_out_days" in done.stdout, done.stdout
+    assert json.loads(out.read_text())["summary"]["games"] == 50
+
+
 def test_huge_and_unreadable_inputs_are_refused_without_reading_them(capsys, tmp_path, never_played):
     huge = tmp_path / "huge.csv"
     with open(huge, "wb") as handle:
@@ -306,8 +318,10 @@ def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, nev
     (["trace", "--seed", "-1"], "--seed"), (["check-plugin", "examples/green_lover.py", "-n", "0"], "--games"),
     (["check-plugin", "examples/green_lover.py", "--seed", "-1"], "--seed"),
     (["play", "--opponents", ","], "--opponents"), (["play", "--opponents", "expert,,random"], "--opponents"),
-    (["rules", "--rules", "days=0"], "--rules"), (["rules", "--game", "classic", "--players", "2"], "--players"),
-    (["design", "--rule", "days=1..2", "--target", "strategies", "--fresh-games", "0"], "--fresh-games"),
+    # they named --games, variant= and players= (issue 30)
+    (["design", "--rule", "bonus=0..40", "--target", "strategies", "--fresh-games", "0"], "--fresh-games must be"),
+    (["rules", "--rules", "days=0"], "--rules: days=0"),
+    (["rules", "--game", "classic", "--players", "2"], "--players"),
 ])
 def test_an_argument_out_of_range_names_its_option(capsys, never_played, args, option):
     """The checks the Python API shares (core.arguments) name the command line's option."""

@@ -241,6 +241,17 @@ def test_days_that_run_out_are_warned_of_and_shown(capsys):
     assert code == 0 and "ran out" not in err
 
 
+def test_the_classic_games_exhausted_decks_are_shown_not_warned_of(capsys, tmp_path):
+    """In the classic game a day ended by an empty deck is ordinary play (C12: lots put aside):
+    every classic run warned 'the deck is too short for these rules' under the rulebook's own
+    rules (31% of days at 3 players). The share is shown; no warning, in the text or the report."""
+    page = tmp_path / "run.html"
+    code, stdout, err = run(capsys, "--game", "classic", "-p", "3", "--games", "100", "-q", "--report", str(page))
+    assert code == 0, err
+    assert "days that ran out of cards" in stdout and "ran out" not in err
+    assert "too short" not in page.read_text()
+
+
 def test_intervals_stay_in_their_domain_and_hold_their_value():
     """A share of 0 or 1 gets a bound of exactly 0 or 1 (rounding made one -1e-19, and --report's
     error bars failed on it); every interval holds its value."""

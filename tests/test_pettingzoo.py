@@ -274,3 +274,30 @@ def test_a_runs_game_is_the_kernels_game_with_built_ins_and_an_agent_playing_as_
         assert_same_record(aec.game.state, kernel, (lineup, "aec"))
     with pytest.raises(ValueError, match="reset: option game_index must be a whole number"):
         single.reset(options={"game_index": -1})
+
+
+@pytest.mark.parametrize("make", [env, seat_env])
+def test_bad_arguments_are_refused_naming_the_environments_arguments(make):
+    # players=0 was 4 players, silently; messages named the command line's --players and --rules
+    for kwargs, message in [({"players": 0}, "players= must be between 2 and 6"),
+                            ({"players": 4.5}, "players= must be a whole number"),
+                            ({"rules": ""}, "rules=: an empty value"),
+                            ({"rules": "days=0"}, "rules=: days=0 is out of range"),
+                            ({"game": "chess"}, "game= must be one of")]:
+        with pytest.raises(ValueError, match=f"^{message}"):  # ConfigError, UnknownGame
+            make(game=kwargs.pop("game", "card"), **kwargs)
+
+
+def test_the_opponents_and_the_seat_are_checked_and_named():
+    """A comma list of opponents was refused as '--strategies: 4 players need 1 or 4 strategies,
+    got 3', None was a TypeError, and seat=1.5 or True was taken."""
+    single = seat_env(game="card", players=4, opponents="expert,random,greedy:take_min=3")
+    assert single.opponents == ["expert", "random", "greedy:take_min=3"]
+    assert seat_env(game="card", players=4, opponents=["greedy"]).opponents == ["greedy"] * 3
+    for opponents, message in [(None, "opponents= must be"), ([1, 2, 3], "opponents=: each name must be a str"),
+                               (["expert", "random"], "opponents=: 4 players need 1 or 3 opponents, got 2")]:
+        with pytest.raises(ValueError, match=f"^{message}"):
+            seat_env(game="card", players=4, opponents=opponents)
+    for seat in (1.5, True, "1", 4):
+        with pytest.raises(ValueError, match="^seat must be a whole number from 0 to 3"):
+            seat_env(game="card", players=4, seat=seat)

@@ -61,6 +61,32 @@ def test_the_balance_page_answers_with_the_verdict(pages):
     assert " points (" in text and "0.0" + "1" not in text.split("How to reproduce")[0]  # points, not fractions
 
 
+def page_of(folder, *args) -> str:
+    """The --report page of the command ``args`` (run in this process)."""
+    page = folder / "page.html"
+    try:
+        cli([*args, "--report", str(page)])
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    return page.read_text()
+
+
+def test_the_balance_page_names_the_rule_sets_it_compared(tmp_path):
+    """--rules days=1 --vs standard: the page asked "does bonus20 change the balance?" and called
+    the differences "bonus20 minus standard" (the game's default pair, not the rule sets played)."""
+    text = page_of(tmp_path, "balance", "-p", "2", "-n", "60", "-q", "--rules", "days=1", "--vs", "standard")
+    assert "bonus20" not in text
+    assert "does standard change the balance?" in text and "Difference: standard minus days=1" in text
+    assert "Answer:</strong><ul><li>2 players: standard changes" in text
+
+
+def test_a_sweep_of_the_days_has_its_page(tmp_path):
+    """sweep --rule days=1..3 --report was a traceback ('All arrays must be of the same length'):
+    the metrics table named its days column twice, as the swept rule and as the games' days."""
+    text = page_of(tmp_path, "sweep", "--rule", "days=1..3", "-s", "expert,random", "-p", "3", "-n", "30", "-q")
+    assert "Designer metrics at each point" in text and "<td>n/a</td>" in text  # 1-day games: no comeback
+
+
 def test_the_sweep_page_answers_along_the_rule(pages):
     text = pages[2].read_text()
     order = ["Question:</strong> How do the win rates",

@@ -18,10 +18,31 @@ def _quit_starting(signum, frame) -> None:
     os._exit(128 + signum)
 
 
+def _stderr_to_devnull() -> None:
+    """A command started with stderr closed (``2>&-``): its notices go nowhere, and must neither
+    fail the run (a warning's write was EBADF: the summary was lost, exit 1, without a word) nor
+    leave descriptor 2 free for the first file the command opens (stderr's writes would land in it)."""
+    try:
+        os.fstat(2)
+        import fcntl  # not on Windows: there, a descriptor that is open is taken as writable
+
+        writable = fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE != os.O_RDONLY  # a launcher's file read-only
+    except ImportError:
+        writable = True
+    except OSError:
+        writable = False
+    if not writable:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 2:
+            os.dup2(null, 2)
+            os.close(null)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command (``argv``: its arguments; None: the process's command line, the
     command's process: see ``app.main``)."""
     if argv is None:
+        _stderr_to_devnull()
         # until app.main answers them its own way (cli.signals)
         for stop_signal in (signal.SIGINT, signal.SIGTERM):
             signal.signal(stop_signal, _quit_starting)

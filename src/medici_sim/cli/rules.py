@@ -28,10 +28,23 @@ def rules_command(game_name, players, variant, output_format, wide):
         click.echo(json.dumps({"game": game_name, "players": table.attrs["players"], "rules": table.attrs["rules"],
                                "parameters": table.to_dict("records"), "presets": table.attrs["presets"]}, indent=2))
         return
-    click.echo(f"{table.attrs['title']}, {table.attrs['players']} players, rules: {table.attrs['rules']}")
+    echo_text(f"{table.attrs['title']}, {table.attrs['players']} players, rules: {table.attrs['rules']}", wide)
     widths = {column: max(len(column), *(len(str(v)) for v in table[column])) for column in COLUMNS}
     indent = sum(widths.values()) + 2 * len(COLUMNS)
     below = not wide and indent + MEANING_WIDTH > width()  # too narrow beside the columns: under them, as text
+    if not wide and indent - 2 > width():  # narrower than the columns themselves: a parameter a block of text
+        for row in table.to_dict("records"):
+            echo_text(f"{row['name']} {row['value']} (default {row['default']}; range {row['range']}; "
+                      f"{row['point']})", wide, hang=4)
+            echo_text(f"    {row['meaning']}", wide, hang=0)
+    else:
+        _columns(table, widths, indent, below, wide)
+    for name, meaning in table.attrs["presets"].items():
+        echo_text(f"preset {name}: {meaning}", wide, hang=2)
+
+
+def _columns(table, widths: dict[str, int], indent: int, below: bool, wide: bool) -> None:
+    """The parameters as a table: the meanings beside the columns, or under each row (``below``)."""
     click.echo("  ".join(f"{column:{widths[column]}}" for column in COLUMNS).rstrip() + ("" if below else "  meaning"))
     for row in table.to_dict("records"):
         line = "  ".join(f"{row[column]:{widths[column]}}" for column in COLUMNS)
@@ -40,5 +53,3 @@ def rules_command(game_name, players, variant, output_format, wide):
             echo_text(f"    {row['meaning']}", wide, hang=0)
         else:
             echo_text(line + "  " + row["meaning"], wide, hang=indent)
-    for name, meaning in table.attrs["presets"].items():
-        echo_text(f"preset {name}: {meaning}", wide, hang=2)

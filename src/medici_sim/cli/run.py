@@ -87,7 +87,7 @@ def run_main(options: dict, given: set[str]) -> None:
     went = how_the_games_went(report.metrics)
     if went:
         print_text(went, wide)
-    warn_ran_out(report.metrics)
+    warn_ran_out(report.metrics, config.game)
     print_summary("Run", run, pad=19)
     for path in written:
         click.echo(f"  wrote {path}")

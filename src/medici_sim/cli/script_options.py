@@ -107,8 +107,9 @@ def out_file(text: str) -> Path:
 
 def in_file(text: str) -> Path:
     """A file the script reads: a regular file that exists."""
-    if not Path(text).is_file():
-        raise argparse.ArgumentTypeError(f"{text}: no such file")
+    if not Path(text).is_file():  # a directory or a device exists: it is not "no such file"
+        what = "not a regular file" if os.path.exists(text) else "no such file"
+        raise argparse.ArgumentTypeError(f"{text}: {what}")
     return Path(text)
 
 

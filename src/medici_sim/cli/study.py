@@ -238,7 +238,7 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
                             name, wide, explain=deck == decks[0], summary=run)
     if went:
         print_text(went, wide)
-    warn_ran_out(tables.get(METRICS_TABLE))
+    warn_ran_out(tables.get(METRICS_TABLE), run["game"])
     print_summary("Run", run, skip=("verdict",))
     if verdict_text is not None:
         section("Verdict")

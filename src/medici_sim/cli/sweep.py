@@ -249,7 +249,7 @@ def _write_and_print(files: RunFiles, tables: dict, shown: dict, summary: dict, 
         print_table(title, tables[name] if wide else frame, f"{name} (formatted here)", wide, summary=summary)
     if went:
         print_text(went, wide)
-    warn_ran_out(tables.get(METRICS_TABLE))
+    warn_ran_out(tables.get(METRICS_TABLE), summary["game"])
     print_summary("Run", summary, skip=("verdict",))
     if "verdict" in summary:
         section("Answer")

@@ -69,11 +69,11 @@ def print_summary(title: str, summary: dict, skip: tuple[str, ...] = (), pad: in
         click.echo(wrapped(f"  {key:{pad}}{shown_value(key, summary[key])}", hang=pad, width=width()))
 
 
-def warn_ran_out(metrics: pd.DataFrame | None) -> None:
-    """One line on stderr when the rules made a noticeable share of the days run out of cards."""
+def warn_ran_out(metrics: pd.DataFrame | None, game: str) -> None:
+    """One line on stderr when the rules made a noticeable share of ``game``'s days run out of cards."""
     from ..study.metrics import ran_out_warning
 
-    warning = ran_out_warning(metrics)
+    warning = ran_out_warning(metrics, game)
     if warning:
         click.echo(f"medici-sim: warning: {warning}", err=True)
 

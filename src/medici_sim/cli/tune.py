@@ -87,7 +87,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
     if len(rules):
         print_table("Each rule's best parameters against another rule's, under that rule (one seat against the "
                     "others, fresh games, 95% intervals)", rules, "cross_check", wide)
-    warn_ran_out(tables.get(METRICS_TABLE))
+    warn_ran_out(tables.get(METRICS_TABLE), run["game"])
     print_summary("Run", run)
     for path in dict.fromkeys(target for _, target, _ in writes):
         click.echo(f"  wrote {path}")

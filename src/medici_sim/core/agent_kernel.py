@@ -138,15 +138,17 @@ class SeatedAgent:
             self._calling(start, lambda: self.reset(start))
 
     def answer(self, decision: Decision) -> int:
-        """The agent's action, checked against the rules."""
+        """The agent's action, checked against the rules (the legal actions as the engine gave them,
+        whatever the agent did to what it was handed)."""
+        legal_actions = tuple(decision.legal_actions)
         if self.decide_on is not None:
             action = self._calling(decision.start, lambda: self.decide_on(decision))
         else:
             action = self._calling(decision.start, lambda: self.agent(decision.observation,
                                                                       list(decision.legal_actions)))
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and action in decision.legal_actions:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and action in legal_actions:
             return int(action)
-        legal = ", ".join(map(str, decision.legal_actions))
+        legal = ", ".join(map(str, legal_actions))
         raise AgentError(f"agent {self.name} answered {action!r} in game {decision.game_index} at seat "
                          f"{decision.seat + 1}: not a legal action (legal: {legal})", self.name, decision.game_index,
                          decision.seat + 1)

@@ -245,6 +245,9 @@ class Game:
     counted_under: Mapping[str, Callable] = field(default_factory=dict, hash=False)
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
     days: int = 3  # days a game has (the share of days that ran out, when it counts ran_out_days)
+    # True if days ended by an exhausted deck are ordinary play under the game's own rules (the
+    # classic game's C12, lots put aside): then a share of them is reported, not warned about
+    deck_runs_out_in_play: bool = False
     uses_deck: bool = False  # True if the game takes a deck file (--deck)
     load_deck: Callable | None = None  # (path or None) -> the deck of that file, or the game's default deck
     deck_from_text: Callable | None = None  # (a deck's file contents) -> the deck (checkpoints hold decks as text)

@@ -206,12 +206,14 @@ class MediciAEC(ByName, AECEnv):
 
 def make_engine(game: str | None, players: int | None, rules: str | None):
     """The engine of ``game`` (default: the default game) for ``players`` (its default) under
-    ``rules`` (its standard rules)."""
+    ``rules`` (its standard rules); bad arguments are named as the Python API names them
+    (``players=``), and only None means the default (``players=0`` was 4 players)."""
     import medici_sim.games  # noqa: F401
 
-    from ..core.arguments import naming
+    from ..core.arguments import naming, whole
     from ..core.specs import game_named
 
-    with naming(api=True, players="players", variant="rules"):  # messages name the arguments given here
+    with naming(api=True, variant="rules="):  # the environments' rule set is rules=
         definition = game_named(game)
-        return engine(definition.name, players or definition.default_players, rules or definition.variants[0])
+        players = definition.default_players if players is None else whole(players, "players")
+        return engine(definition.name, players, definition.variants[0] if rules is None else rules)

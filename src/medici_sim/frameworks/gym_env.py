@@ -22,6 +22,7 @@ Importing ``medici_sim.pettingzoo`` registers ``medici_sim/Medici<Game>-v0`` (fo
 """
 from __future__ import annotations
 
+import numbers
 import warnings
 
 import gymnasium
@@ -55,8 +56,8 @@ class MediciSeatEnv(ByName, gymnasium.Env):
                  render_mode: str | None = None, illegal: str = "nearest", reward: str | None = None):
         self.engine = make_engine(game, players, rules)
         count = self.engine.players
-        if not 0 <= seat < count:
-            raise ValueError(f"seat must be 0 to {count - 1}, got {seat}")
+        if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < count:
+            raise ValueError(f"seat must be a whole number from 0 to {count - 1}, got {seat!r}")
         if reward is not None:  # the old name of returns (its default was wins)
             if returns not in ("florins", reward):
                 raise ValueError(f"returns={returns!r} and reward={reward!r}: give returns= alone (reward= is its "
@@ -68,10 +69,8 @@ class MediciSeatEnv(ByName, gymnasium.Env):
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, got {illegal!r}")
         self.illegal = illegal
-        self.opponents = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
-        if len(self.opponents) != count - 1:
-            raise ValueError(f"{count} players need {count - 1} opponents, got {len(self.opponents)}")
-        self.seat = seat
+        self.opponents = _opponents(opponents, self.engine)
+        self.seat = int(seat)
         self.render_mode = check_render_mode(render_mode)
         self.players = self._players()
         self.observation_space, self.action_space = seat_spaces(self.engine)
@@ -150,6 +149,23 @@ class MediciSeatEnv(ByName, gymnasium.Env):
             print(text)
             return None
         return text
+
+
+def _opponents(opponents, engine) -> list[str]:
+    """The other seats' strategies, as specs: one for every other seat, or one each (a list, or a
+    comma list as the command line writes them); refused in one line naming ``opponents=`` (a comma
+    list was refused as '--strategies: 4 players need 1 or 4 strategies, got 3'; None was a TypeError)."""
+    from ..core.arguments import ConfigError, naming
+    from ..core.specs import parse_strategy_list
+
+    others = engine.players - 1
+    with naming(api=True):
+        slots = parse_strategy_list(opponents, engine.game.name, "opponents")
+    if len(slots) == 1:
+        slots *= others
+    if len(slots) != others:
+        raise ConfigError(f"opponents=: {engine.players} players need 1 or {others} opponents, got {len(slots)}")
+    return [slot.label for slot in slots]
 
 
 def env_id(game: str) -> str:

@@ -84,6 +84,15 @@ def ladder_levels(game: Game, strategies: Sequence[str] | None, games: int, tune
 LADDER_COLUMNS = ["level", "players", "finding", "value", "value_ci_low", "value_ci_high", "significant", "games"]
 
 
+def stands_for(names: dict[str, str], label: str) -> str:
+    """The heuristic a table's strategy ``label`` stands for (``names``: the level's strategies'
+    labels to it). A tuned level's tables label each strategy with its tuned parameters
+    (``greedy:reveal_below=8.994,take_min=0.514``): it stands for what its name stands for, so the
+    finding is the same row at every level (compare --ladder made each tuned strategy a finding of
+    its own, left the tuned level out of the others' trends and said they held at every level)."""
+    return names.get(label) or names.get(label.partition(":")[0], label)
+
+
 def balance_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame,
                  per_rules: pd.DataFrame) -> list[dict]:
     """A balance level's findings: the other rules' effect on each strategy (``names``: the
@@ -94,7 +103,7 @@ def balance_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame
         if len(set(level.strategies)) == 1:
             continue  # one strategy in every seat (random, strong): its row is the strategy against itself
         rows.append({"level": level.name, "players": row["players"],
-                     "finding": f"{other.removeprefix('win_rate_')} on {names.get(row['strategy'], row['strategy'])}",
+                     "finding": f"{other.removeprefix('win_rate_')} on {stands_for(names, row['strategy'])}",
                      "value": row["difference"], "value_ci_low": row["difference_ci_low"],
                      "value_ci_high": row["difference_ci_high"], "significant": bool(row["significant"]),
                      "games": level.games})
@@ -114,7 +123,7 @@ def compare_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame
     for _, row in per_strategy.iterrows():
         fair = 1 / row["players"]
         rows.append({"level": level.name, "players": row["players"],
-                     "finding": f"{names.get(row['strategy'], row['strategy'])}'s edge",
+                     "finding": f"{stands_for(names, row['strategy'])}'s edge",
                      "value": row["win_rate"] - fair, "value_ci_low": row["win_rate_ci_low"] - fair,
                      "value_ci_high": row["win_rate_ci_high"] - fair,
                      "significant": bool(row["win_rate_ci_low"] > fair or row["win_rate_ci_high"] < fair),

@@ -174,8 +174,8 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
         return ""
     game = get_game(game_name)
     decisions = [c.name for c in game.stat_columns if c.kind == "ratio"]
-    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it",
-             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]
+    lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it "  # one line:
+             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]  # wrapped
     for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
         lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
         for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
@@ -303,10 +303,12 @@ def changes_in_words(changes: pd.DataFrame | None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ran_out_warning(frame: pd.DataFrame | None) -> str | None:
+def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
     """One line when a noticeable share of the days ran out of cards (the rules make the deck too
-    short for the ships), naming the configurations; None otherwise."""
-    if frame is None or "ran_out_day_share" not in frame:
+    short for the ships), naming the configurations; None otherwise, and always in a game where
+    such days are ordinary play (``Game.deck_runs_out_in_play``: the classic game warned on every
+    run under the rulebook's own rules)."""
+    if frame is None or "ran_out_day_share" not in frame or get_game(game).deck_runs_out_in_play:
         return None
     short = frame[frame["ran_out_day_share"] >= RAN_OUT_NOTICEABLE]
     if short.empty:

@@ -12,11 +12,11 @@ import pandas as pd
 
 from ..core.registry import FITTED_KEY
 from .metrics import (
-    RAN_OUT_NOTICEABLE,
     changes_in_words,
     configuration_label,
     margin_quantile,
     metrics_in_words,
+    ran_out_warning,
     strategies_text,
 )
 from .plots import _pyplot, _writer, error_bars
@@ -94,7 +94,7 @@ def _seat_words(seats: pd.DataFrame) -> str:
             f"{100 * first['win_rate_ci_high']:.1f}%); the fair share is {100 * fair:.1f}%")
 
 
-def _comeback_words(metrics: pd.DataFrame | None) -> list[str]:
+def _comeback_words(metrics: pd.DataFrame | None, game: str) -> list[str]:
     """How the games went, in two short points (what the games' days give meaning to)."""
     if metrics is None or "margin" not in metrics or metrics["margin"].isna().all():
         return []
@@ -105,9 +105,9 @@ def _comeback_words(metrics: pd.DataFrame | None) -> list[str]:
                       + (f"; the lead changed {row['lead_changes']:.2f} times a game" if not pd.isna(
                           row["lead_changes"]) else ""))
     points.append(f"The median winning margin was {margin_quantile(row['margin_p50'])} florins")
-    share = row.get("ran_out_day_share", 0)
-    if not pd.isna(share) and share >= RAN_OUT_NOTICEABLE:
-        points.append(f"{100 * share:.0f}% of the days ran out of cards: the deck is too short for these rules")
+    warning = ran_out_warning(metrics, game)
+    if warning:
+        points.append(warning.split(" (")[0] + ": the deck is too short for these rules")
     return points
 
 
@@ -126,7 +126,7 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
         title=f"{game_title}: {players} players, {rules} rules",
         question=f"How do these strategies fare at {players} players under the {rules} rules, and how do the "
                  "games go?",
-        answer=[_best_words(strategies), _seat_words(seats), *_comeback_words(metrics)],
+        answer=[_best_words(strategies), _seat_words(seats), *_comeback_words(metrics, summary["game"])],
         sections=sections,
         reproduce={k: summary[k] for k in ("game", "seed", "variant", "players", "seating", "deck", "games")
                    if k in summary})
@@ -275,8 +275,8 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
                      strategies)], figures=[figure]),
                 Section("Seats and spreads", tables=[("Per point (spreads: conservative 95% intervals)", points)])]
     if metrics is not None and "comeback_after_day1" in metrics:
-        shown = [c for c in ["players", *swept, "games", "days", *(f"{m}{end}" for m in AT_POINTS
-                                                                  for end in ("", "_ci_low", "_ci_high"))]
+        shown = [c for c in dict.fromkeys(["players", *swept, "games", "days",  # once: a sweep of days=
+                                           *(f"{m}{end}" for m in AT_POINTS for end in ("", "_ci_low", "_ci_high"))])
                  if c in metrics]
         sections.append(Section(
             "How the games went along the rule", "",

@@ -171,6 +171,7 @@ GAME = Game(
         StatColumn("price_per_face_value", "ratio", "face_value_bought"),  # its own total is the florins spent
     ),
     run_columns=("ran_out_days",),  # C12
+    deck_runs_out_in_play=True,  # C12: many lots put aside end a day on an empty deck
     length_unit="lots",  # C8-C10: one a turn
     rules_page="docs/rules-classic.md",
     uses_deck=False,
