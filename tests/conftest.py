@@ -127,6 +127,12 @@ def within(seconds: float, function, *args):
     return found[0]
 
 
+def without_compile_notice(err: str) -> str:
+    """stderr less the compile notice (said in a pipe too: a command that compiles a new kernel,
+    a plug-in's or a cold cache's, says so before anything else it says)."""
+    return "".join(line for line in err.splitlines(keepends=True) if not line.startswith("medici-sim: compiling the "))
+
+
 def run(capsys, *args):
     """Run the medici-sim command in-process: (exit code, stdout, stderr)."""
     try:

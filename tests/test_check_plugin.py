@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run, spinner_plugin, wait_until_spinning
+from conftest import run, spinner_plugin, wait_until_spinning, without_compile_notice
 
 from medici_sim.cli import common
 from medici_sim.core.dispatch import strategy_table
@@ -240,5 +240,6 @@ def test_a_stop_signal_ends_a_check_stuck_in_a_decision(tmp_path, spin_after, ga
     finally:
         proc.kill()  # if it is still there: the test failed; a spinning process must not outlive it
     assert proc.returncode == 128 + signum, err
-    assert err.strip().startswith(f"medici-sim: {'interrupted' if signum == signal.SIGINT else 'terminated'}")
+    assert without_compile_notice(err).strip().startswith(
+        f"medici-sim: {'interrupted' if signum == signal.SIGINT else 'terminated'}")
     assert "Traceback" not in err and out == ""

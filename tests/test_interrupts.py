@@ -139,7 +139,7 @@ def test_a_resumed_run_survives_a_signal_at_any_moment(tmp_path):
         games = json.loads(saved.read_text())["progress"]["totals"]["run"][0]
         assert 20_000 <= games <= 3_000_000, delay
         if out:
-            assert f"interrupted after {games} of 3000000 games" in out or proc.returncode == 0, (delay, out)
+            assert f"interrupted after {games:,} of 3,000,000 games" in out or proc.returncode == 0, (delay, out)
         else:
             assert proc.returncode == 143 and err.strip().startswith("medici-sim: terminated"), (delay, err)
 
