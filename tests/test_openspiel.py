@@ -334,14 +334,14 @@ class RecordingBot(medici_openspiel.BuiltinBot):
         return super().step(state)
 
 
-def bridged_games(game: str, strategies: list[str], cases):
-    """Each strategy at every seat as a BuiltinBot in play_with_bot (the lineups rotate the
-    strategies), one game each of the given seeds and player counts; yields (what the bot was
-    handed, its game's final record, the kernel's record of the same game)."""
+def bridged_games(game: str, strategies: list[str], cases, as_bots: tuple[str, ...] | None = None):
+    """Each strategy (of ``as_bots``: None, every one) at every seat as a BuiltinBot in play_with_bot
+    (the lineups rotate the strategies), one game each of the given seeds and player counts;
+    yields (what the bot was handed, its game's final record, the kernel's record of the same game)."""
     for players, seed in cases:
         for shift in range(len(strategies)):
             lineup = [strategies[(shift + seat) % len(strategies)] for seat in range(players)]
-            for seat in range(players):
+            for seat in (s for s in range(players) if as_bots is None or lineup[s] in as_bots):
                 bots = []
 
                 def factory(spiel_game, seat=seat, lineup=lineup, bots=bots):
@@ -374,9 +374,13 @@ def test_a_bridged_builtin_plays_the_engines_exact_games_at_every_seat(game):
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_search_and_mcts_bridged_play_the_engines_exact_games(game):
     """The searching built-ins at small budgets (search with 2 rollouts, mcts with 4 iterations),
-    with expert, each at every seat of a 3-player game (seed 7): the kernel's games exactly."""
-    for _bot, ours, kernel, case in bridged_games(game, SEARCHERS, ((3, 7),)):
+    with expert, each searcher as the bot at every seat of a 3-player game (seed 7): the kernel's
+    games exactly (expert as the bot: the quick test above)."""
+    played = 0
+    for _bot, ours, kernel, case in bridged_games(game, SEARCHERS, ((3, 7),), as_bots=tuple(SEARCHERS[:2])):
         assert_same_record(ours, kernel, case)
+        played += 1
+    assert played == 2 * 3
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
