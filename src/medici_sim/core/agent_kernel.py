@@ -58,7 +58,7 @@ class GameStart:
     game: str  # the game's name: card, classic
     players: int
     rules: str  # the rule set, canonical
-    seat: int  # from 0 (seat 0 starts the first day)
+    seat: int  # from 0 (seat 0 is the first to play)
     game_index: int  # the game's index in the run: with the seed, all its randomness (R25, C20)
     seed: int
     # the run's strategies by slot (core.driver.SeatStrategy), None at the slots Python agents hold, and its seating
