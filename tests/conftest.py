@@ -107,7 +107,7 @@ def assert_same_record(ours, kernel, case) -> None:
             assert np.array_equal(ours[field], kernel[field]), (field, case)
 
 
-def within(seconds: float, function, *args):
+def finished_within(seconds: float, function, *args):
     """What ``function(*args)`` returns or raises, run in a thread: one that blocks (a FIFO
     opened for reading) fails the test after ``seconds`` instead of hanging the suite."""
     import threading

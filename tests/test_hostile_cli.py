@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import run, spinner_plugin, wait_until_spinning, within, without_compile_notice
+from conftest import finished_within, run, spinner_plugin, wait_until_spinning, without_compile_notice
 
 from medici_sim.cli import main
 from medici_sim.study import tournament as tournament_module
@@ -749,7 +749,7 @@ def test_every_file_input_is_read_bounded_and_only_if_regular(capsys, tmp_path, 
             os.mkfifo(path)
         else:
             path.mkdir()
-        refused = within(30, read_limited, path, 100, "--x")  # the shared reader first: blocking fails, not hangs
+        refused = finished_within(30, read_limited, path, 100, "--x")  # the shared reader: blocking fails, not hangs
         assert isinstance(refused, OutputError) and "not a regular file" in str(refused), refused
         code, out, err = run(capsys, *option, str(path), *(["-n", "10"] if option[0] != "--resume" else []))
         assert_refused(code, out, err, option[-1].lstrip("-"))  # a deck's messages name it "deck FILE"

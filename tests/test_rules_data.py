@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import SMALL_DECK, card_rules, run, tiny_deck, within
+from conftest import SMALL_DECK, card_rules, finished_within, run, tiny_deck
 from test_card_differential import assert_same_game
 
 import medici_sim
@@ -349,7 +349,7 @@ def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
     directory.mkdir()
     zero.symlink_to("/dev/zero")
     for path in (fifo, directory, zero):
-        refused = within(30, card_rules, 4, str(path))  # read first: a reader that blocks fails, not hangs
+        refused = finished_within(30, card_rules, 4, str(path))  # read first: a reader that blocks fails, not hangs
         assert isinstance(refused, RulesError) and "not a regular file" in str(refused), refused
         for command in (["rules"], ["-n", "10"], ["tune", "greedy", "-e", "1"], ["play"], ["trace"]):
             code, out, err = run(capsys, *command, "--rules", str(path))

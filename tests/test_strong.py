@@ -186,11 +186,11 @@ def test_the_weights_file_is_read_bounded(tmp_path):
     """strong's weights go through the shared bounded reader (core.output), like every other file read."""
     import os
 
-    from conftest import within
+    from conftest import finished_within
 
     from medici_sim.core.evaluation import read_weights
     from medici_sim.core.output import OutputError
     fifo = tmp_path / "weights.json"
     os.mkfifo(fifo)
-    refused = within(30, read_weights, fifo, (7, 3, 4))
+    refused = finished_within(30, read_weights, fifo, (7, 3, 4))
     assert isinstance(refused, OutputError) and "the weights file" in str(refused) and "not a regular" in str(refused)
