@@ -541,22 +541,26 @@ class Game:
         if not self.players:
             self.setup()
         while not self.over:
-            self.round += 1
-            for p in self.players:
-                self.turn(p)
-            if self.phase_pending:  # T15: the round is finished, then the phase is scored
-                self.phase_pending = False
-                self.phase_end_round[self.phase - 1] = self.round
-                self.bank()
-                if self.phase == PHASES:
-                    self.finish()
-                    continue
-                self.phase += 1
-            if self.round >= self.rules["round_limit"]:  # T37: as if phase 3 had ended
-                self.reached_limit = True
-                self.bank()
-                self.finish()
+            self.play_round()
         return self
+
+    def play_round(self) -> None:
+        """Every seat's turn from the start player (T12); then a phase that ended is scored (T15)."""
+        self.round += 1
+        for p in self.players:
+            self.turn(p)
+        if self.phase_pending:  # T15: the round is finished, then the phase is scored
+            self.phase_pending = False
+            self.phase_end_round[self.phase - 1] = self.round
+            self.bank()
+            if self.phase == PHASES:
+                self.finish()
+                return
+            self.phase += 1
+        if self.round >= self.rules["round_limit"]:  # T37: as if phase 3 had ended
+            self.reached_limit = True
+            self.bank()
+            self.finish()
 
     def bank(self) -> None:
         """T34: each player adds its green score to its red score."""
