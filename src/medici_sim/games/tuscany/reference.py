@@ -461,7 +461,9 @@ class Game:
             return
         place = self.ask(p, "take", options)
         if len(p.storage) >= p.capacity:
-            self.out.append(p.storage.pop(self.ask(p, "discard", list(range(len(p.storage))))))
+            removed = p.storage.pop(self.ask(p, "discard", list(range(len(p.storage)))))
+            if removed != HEX:  # a hexagon goes back to the pieces (T4)
+                self.out.append(removed)
         p.storage.append(self.display[place])
         self.display[place] = None
         self.refill(p, place)

@@ -1,0 +1,134 @@
+"""The Tuscany reference engine over many canonical random games (T38-T39): invariants checked
+after every turn, the game's record, determinism from (seed, game index)."""
+from __future__ import annotations
+
+import pytest
+
+from medici_sim.games.tuscany.components import components
+from medici_sim.games.tuscany.geometry import ESTATE_FIELDS
+from medici_sim.games.tuscany.reference import GREEN_SOURCES, HEX, RED_SOURCES, START_CASTLE, Game, play_game
+from medici_sim.games.tuscany.reference_players import RandomPlayer
+from medici_sim.games.tuscany.rules import BONUS_TILES_PER_KIND, RULE_BOOK
+
+GAMES = 40  # per player count: about 1 s each
+
+
+class CheckedGame(Game):
+    """Checks the invariants after every turn."""
+
+    def turn(self, p):
+        super().turn(p)
+        check_invariants(self)
+
+
+def check_invariants(game: Game) -> None:
+    comp = game.components
+    per_player = sum(comp.player_tiles)
+    where: dict[int, str] = {}
+
+    def seen(tiles, place):
+        for t in tiles:
+            assert t not in where, f"tile {t} both in {where[t]} and {place}"
+            where[t] = place
+
+    seen([t for t in game.display if t is not None], "display")
+    seen(game.supply, "supply")
+    seen(game.out, "out")
+    for p in game.players:
+        for stack in p.stacks:
+            seen(stack, f"stacks {p.seat}")
+        seen(p.box, f"box {p.seat}")
+        seen([t for t in p.storage if t != HEX], f"storage {p.seat}")
+        seen([t for t in p.field_item if t is not None and t >= 0], f"estate {p.seat}")
+        # scores: never negative, each the sum of its sources
+        assert p.green == sum(p.points[s] for s in GREEN_SOURCES) >= 0
+        assert p.red == sum(p.points[s] for s in RED_SOURCES) >= 0
+        assert min(p.hand) >= 0 and p.workers >= 0 and p.marble >= 0
+        assert len(p.storage) <= p.capacity
+        covered = [f for f in range(ESTATE_FIELDS) if p.field_item[f] is not None]
+        assert len(covered) <= ESTATE_FIELDS and p.field_item.count(START_CASTLE) == 1
+        assert len(covered) == 1 + p.counts["tiles_placed"] + p.counts["hexagons_placed"]
+        for f in covered:  # a tile lies on a field of its colour
+            item = p.field_item[f]
+            assert item in (HEX, START_CASTLE) or game.tile_kind[item] == p.colours[f]
+    # tiles conserved: every tile of the game is in exactly one place
+    assert len(where) == len(game.tile_kind) == game.n * per_player + sum(comp.neutral_tiles)
+    # cards conserved
+    assert len(game.deck) + len(game.discards) + sum(sum(p.hand) for p in game.players) == comp.n_region_cards
+    assert len(game.yield_deck) + len(game.yield_discards) == comp.n_yield_cards
+    # bonus tiles conserved; colour bonuses claimed at most once per player
+    for kind, left in enumerate(game.bonus_supply):
+        assert left + sum(p.bonus[kind] for p in game.players) == BONUS_TILES_PER_KIND
+    assert all(0 <= claims <= game.n for claims in game.colour_claims)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_invariants_hold_after_every_turn_of_random_games(players):
+    comp, rules = components(), RULE_BOOK.resolve(None, players)
+    for index in range(GAMES):
+        game = CheckedGame(comp, rules, [RandomPlayer() for _ in range(players)], seed=11, game_index=index)
+        game.setup()
+        check_invariants(game)
+        game.play()
+        record = game.record()
+        ends = record["phase_end_round"]
+        assert not record["reached_limit"] and 0 < ends[0] < ends[1] < ends[2] == record["rounds"]  # in order
+        seats = record["seats"]
+        assert sum(seats["winner_share60"]) == 60
+        for s in range(players):
+            assert seats["banking"][s] >= seats["green"][s]  # green counted at least once (T34)
+            assert seats["red"][s] == sum(seats[source][s] for source in RED_SOURCES)
+
+
+def test_every_phase_scoring_banks_the_green_of_that_moment():
+    game = Game(components(), RULE_BOOK.resolve(None, 3), [RandomPlayer() for _ in range(3)], seed=5).setup()
+    banked = [0, 0, 0]
+    while not game.over:
+        greens = [p.green for p in game.players]
+        before = [p.points["banking"] for p in game.players]
+        game.play_round()
+        after = [p.points["banking"] for p in game.players]
+        if after != before:
+            banked = [a - b for a, b in zip(after, before, strict=True)]
+            assert all(b >= g for b, g in zip(banked, greens, strict=True))
+            assert banked == [p.green for p in game.players]
+    assert game.phase_end_round[2] == game.round
+
+
+def test_the_same_seed_and_index_play_the_same_game_and_seatings_differ():
+    comp, rules = components(), RULE_BOOK.resolve(None, 3)
+
+    def play(index, seating="fixed"):
+        return play_game(comp, rules, [RandomPlayer() for _ in range(3)], seed=4, game_index=index, seating=seating)
+
+    assert play(3) == play(3)
+    assert play(3) != play(4)
+    assert play(4, "rotate")["seats"]["slot"] == [1, 2, 0]
+    assert sorted(play(5, "random")["seats"]["slot"]) == [0, 1, 2]
+
+
+def test_original_rules_draw_fewer_cards():
+    comp = components()
+
+    def cards(spec):
+        rules = RULE_BOOK.resolve(spec, 2)
+        return sum(sum(play_game(comp, rules, [RandomPlayer(), RandomPlayer()], seed=1, game_index=i)["seats"]
+                       ["cards_drawn"]) for i in range(10))
+
+    assert cards("original") < cards(None)
+
+
+def test_a_stack_size_the_components_cannot_fill_is_one_line():
+    rules = RULE_BOOK.resolve("stack_size=8", 2)
+    with pytest.raises(ValueError, match=r"stack_size=8 needs 24 tiles per player; components reconstructed give 21"):
+        Game(components(), rules, [RandomPlayer(), RandomPlayer()])
+
+
+def test_the_larger_regions_set_plays():
+    comp = components("large-regions")
+    for players in (2, 4):
+        rules = RULE_BOOK.resolve(None, players)
+        for index in range(5):
+            game = CheckedGame(comp, rules, [RandomPlayer() for _ in range(players)], seed=2, game_index=index)
+            game.play()
+            assert game.over and not game.reached_limit
