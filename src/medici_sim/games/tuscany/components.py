@@ -199,11 +199,6 @@ def _boards(value, where: str) -> tuple[Board, ...]:
     return tuple(sorted(boards, key=lambda b: (b.type, b.name)))
 
 
-@cache
-def _legal(cells: tuple[str, str, str]) -> tuple[int, ...]:
-    return legal_assemblies(cells)
-
-
 def _check_triples(boards: tuple[Board, ...], where: str) -> None:
     """T9, T12: every triple of boards, one per type, has a legal assembly and a castle field."""
     by_type = [[b for b in boards if b.type == t] for t in range(len(BOARD_TYPES))]
@@ -212,7 +207,7 @@ def _check_triples(boards: tuple[Board, ...], where: str) -> None:
         cells = tuple(b.cells for b in triple)
         if COLOURS[CASTLE] not in "".join(cells):
             raise ComponentError(f"{where}: boards {names} have no dark-green (D) field for the starting castle (T12)")
-        if not _legal(cells):
+        if not legal_assemblies(cells):
             raise ComponentError(f"{where}: boards {names} have no legal assembly: every one of the 48 makes a "
                                  "region of more than 3 fields (T9)")
 

@@ -14,6 +14,7 @@ turn bit (the order T38's canonical random player draws from). It is legal when 
 from __future__ import annotations
 
 import itertools
+from functools import cache
 
 from .rules import COLOURS, REGION_SIZES
 
@@ -87,6 +88,7 @@ def is_legal(colours: tuple[int, ...]) -> bool:
     return all(len(region) <= REGION_SIZES for region in regions(colours))
 
 
+@cache
 def legal_assemblies(cells: tuple[str, str, str]) -> tuple[int, ...]:
-    """The legal assemblies of three boards (type order A, B, C), in T38's order."""
+    """The legal assemblies of three boards (type order A, B, C), in T38's order (remembered)."""
     return tuple(a for a in range(N_ASSEMBLIES) if is_legal(estate_colours(cells, a)))
