@@ -132,3 +132,35 @@ def test_the_larger_regions_set_plays():
             game = CheckedGame(comp, rules, [RandomPlayer() for _ in range(players)], seed=2, game_index=index)
             game.play()
             assert game.over and not game.reached_limit
+
+
+def _seen(view, players: int) -> dict:
+    """Everything a SeatView answers, for every seat it can ask about."""
+    names = [n for n in dir(type(view)) if not n.startswith("_") and n not in ("rng", "legal_fields")]
+    seen = {}
+    for name in names:
+        value = getattr(view, name)
+        seen[name] = [value(s) for s in range(players)] if callable(value) else value
+    seen["legal_fields"] = [view.legal_fields(kind) for kind in [None, *range(8)]]
+    return seen
+
+
+def test_a_seat_sees_nothing_hidden_decks_stacks_and_rival_hands_permuted_change_no_view():
+    """Hidden information: a view is the same whatever the decks' order, the stacks' tiles and
+    the rivals' hands (at equal sizes)."""
+    comp, rules = components(), RULE_BOOK.resolve(None, 3)
+    game = Game(comp, rules, [RandomPlayer() for _ in range(3)], seed=8, game_index=1).setup()
+    for _ in range(6):
+        game.play_round()
+    before = _seen(game.view(game.players[0]), 3)
+    for pile in (game.deck, game.yield_deck, game.supply, *(s for p in game.players[1:] for s in p.stacks)):
+        pile.reverse()
+    for p in game.players[0].stacks:  # a seat does not see its own stacks' tiles either
+        p.reverse()
+    for p in game.players[1:]:
+        size = sum(p.hand)
+        p.hand = [0] * 8
+        p.hand[7] = size
+    assert _seen(game.view(game.players[0]), 3) == before
+    game.players[1].hand[7] += 1
+    assert _seen(game.view(game.players[0]), 3) != before  # hand sizes are seen
