@@ -212,10 +212,12 @@ def _check_triples(boards: tuple[Board, ...], where: str) -> None:
                                  "region of more than 3 fields (T9)")
 
 
-def parse_components(text: str, where: str) -> Components:
-    """Check a component file's text; ComponentError names the first fault, in one line."""
+def parse_components(text: str | bytes, where: str) -> Components:
+    """Check a component file's text (or its UTF-8 bytes); ComponentError names the first fault, in one line."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.decode("utf-8-sig") if isinstance(text, bytes) else text)
+    except UnicodeDecodeError:
+        raise ComponentError(f"{where}: not a UTF-8 text file") from None
     except json.JSONDecodeError as exc:
         raise ComponentError(f"{where}: not a valid JSON file ({exc.msg}, line {exc.lineno})") from None
     if not isinstance(data, dict):
@@ -262,14 +264,11 @@ def parse_components(text: str, where: str) -> Components:
 def load_components(path: str | Path) -> Components:
     """Read and check a component file; any problem (missing, unreadable, too large, not
     text, invalid) is a ComponentError naming the file."""
-    path = Path(path)
     try:
-        text = read_limited(path, MAX_BYTES, "components").decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ComponentError(f"components {path}: not a UTF-8 text file") from None
+        content = read_limited(Path(path), MAX_BYTES, "components")
     except OutputError as exc:
         raise ComponentError(str(exc)) from None
-    return parse_components(text, f"components {path}")
+    return parse_components(content, f"components {path}")
 
 
 @cache

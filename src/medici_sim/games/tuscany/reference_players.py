@@ -105,36 +105,16 @@ class RandomPlayer(Strategy):
 
     name = "random"
 
-    @staticmethod
-    def _uniform(view, options):
+    def uniform(self, view, options):
+        """One option uniformly: ``below(k)`` among k > 1 options, no draw among one."""
         return options[view.rng.below(len(options))] if len(options) > 1 else options[0]
 
-    def assembly(self, view, options):
-        return self._uniform(view, options)
-
-    def castle_field(self, view, options):
-        return self._uniform(view, options)
-
-    def bonus(self, view, options):
-        return self._uniform(view, options)
-
-    def action(self, view, options):
-        return self._uniform(view, options)
-
-    def take(self, view, options):
-        return self._uniform(view, options)
-
-    def discard(self, view, options):
-        return self._uniform(view, options)
-
-    def place(self, view, options):
-        return self._uniform(view, options)
+    # T38: assembly, castle field, bonus kind; T39: action, display tile, discard, placement,
+    # the castle's (tile, field), the city's bonus kind: each uniform among its options
+    assembly = castle_field = bonus = action = take = discard = place = castle = uniform
 
     def payment(self, view, colour, options):
         return canonical_payment(view.hand, view.workers, colour)
-
-    def castle(self, view, options):
-        return self._uniform(view, options)
 
     def marble(self, view) -> bool:
         return view.rng.coin()
