@@ -166,3 +166,20 @@ def test_a_box_owners_file_loads_by_path(tmp_path):
     data["name"] = "mine"
     path.write_text(json.dumps(data))
     assert components(path).name == "mine" and components(str(path)).fingerprint() == components().fingerprint()
+
+
+def test_t40_rule_parameters_presets_ranges_and_one_line_refusals():
+    from medici_sim.core.rules import RulesError
+    from medici_sim.games.tuscany.rules import RULE_BOOK
+
+    standard = RULE_BOOK.resolve(None, 4)
+    assert standard["draw"] == 3 and standard["region_scores"] == (1, 3, 6) and standard["stack_size"] == 7
+    assert (standard["storage_green"], standard["no_room_red"], standard["round_limit"]) == (2, 2, 300)
+    assert RULE_BOOK.resolve("original", 2)["draw"] == 2 and RULE_BOOK.resolve("draw=2", 3).spec == "original"
+    for spec, message in [("draw=21", "out of range"), ("region_scores=1/3", "needs 3 values"),
+                          ("colour=2", "colour"), ("standard,stack_size=0", "out of range")]:
+        with pytest.raises(RulesError, match=message) as caught:
+            RULE_BOOK.resolve(spec, 3)
+        assert "\n" not in str(caught.value)
+    with pytest.raises(RulesError, match="2-4 players"):
+        RULE_BOOK.resolve(None, 5)

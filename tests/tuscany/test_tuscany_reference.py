@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from medici_sim.core.rng import GameRandom
 from medici_sim.games.tuscany.components import components
 from medici_sim.games.tuscany.geometry import ESTATE_FIELDS
 from medici_sim.games.tuscany.reference import GREEN_SOURCES, HEX, RED_SOURCES, START_CASTLE, Game, play_game
@@ -11,6 +12,7 @@ from medici_sim.games.tuscany.reference_players import RandomPlayer
 from medici_sim.games.tuscany.rules import BONUS_TILES_PER_KIND, RULE_BOOK
 
 GAMES = 40  # per player count: about 1 s each
+PINNED = ([22, 45], 46, [14, 26, 46])  # test_a_pinned_game: red per seat, rounds, the round each phase ended
 
 
 class CheckedGame(Game):
@@ -164,3 +166,37 @@ def test_a_seat_sees_nothing_hidden_decks_stacks_and_rival_hands_permuted_change
     assert _seen(game.view(game.players[0]), 3) == before
     game.players[1].hand[7] += 1
     assert _seen(game.view(game.players[0]), 3) != before  # hand sizes are seen
+
+
+def test_setup_draws_in_the_documented_order():
+    """docs/rules-tuscany.md, Randomness: the setup's shuffles rebuilt here from the generator alone."""
+    comp, players = components(), 3
+    game = Game(comp, RULE_BOOK.resolve(None, players), [RandomPlayer() for _ in range(players)], seed=9,
+                game_index=2).setup()
+    rng = GameRandom(9, 2)
+
+    def shuffled(items):
+        items = list(items)
+        for j in range(len(items) - 1, 0, -1):
+            r = rng.below(j + 1)
+            items[j], items[r] = items[r], items[j]
+        return items
+
+    deck = shuffled(c for c in range(8) for _ in range(comp.region_cards[c]))
+    yields = shuffled(range(comp.n_yield_cards))
+    per_player = sum(comp.player_tiles)
+    supply = shuffled(range(players * per_player, players * per_player + sum(comp.neutral_tiles)))
+    stacks = [shuffled(range(s * per_player, (s + 1) * per_player)) for s in range(players)]
+    boards = [shuffled(comp.boards_of_type(t)) for t in range(3)]
+    assert game.display == supply[:8] and game.supply == supply[8:] and game.yield_deck == yields
+    assert game.deck == deck[5 * players:]
+    for s, p in enumerate(game.players):
+        assert p.stacks == [stacks[s][:7], stacks[s][7:14], stacks[s][14:]]
+        assert p.hand == [deck[5 * s:5 * s + 5].count(c) for c in range(8)]
+        assert p.boards == tuple(boards[t][s] for t in range(3))
+
+
+def test_a_pinned_game():
+    """One game's outcome, pinned: a change here is a change of the draw order or of the rules."""
+    record = play_game(components(), RULE_BOOK.resolve(None, 2), [RandomPlayer(), RandomPlayer()], seed=1)
+    assert (record["seats"]["red"], record["rounds"], record["phase_end_round"]) == PINNED
