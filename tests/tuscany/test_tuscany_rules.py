@@ -272,6 +272,17 @@ def test_t24_castle_chain_sees_the_gap_open_and_refills_after_the_chain():
     assert p.counts["yield_drawn"] == 1  # the W placed by the chain acted (T30)
 
 
+def test_t24_the_castles_refill_may_end_the_phase():
+    game = new_game(strategies=[Scripted(castle=[(0, 16)]), Scripted()])
+    p = game.players[0]
+    cover(game, 0, 20)
+    p.stacks = [[tile(game, "O", 0)], [tile(game, "Y", 0)], []]
+    game.display = [tile(game, "W")] + [None] * 7
+    game.yield_deck = [0]
+    game.put(p, tile(game, "D", 0), 25)
+    assert game.display[0] == tile(game, "O", 0) and game.phase_pending  # T15 through T24's refill
+
+
 def test_t24_with_no_placeable_display_tile_the_castle_is_lost():
     game = new_game(strategies=[Scripted(), Scripted()])
     p = game.players[0]
