@@ -18,10 +18,11 @@ from medici_sim.games.tuscany.components import (
 from medici_sim.games.tuscany.geometry import (
     ESTATE_FIELDS,
     N_ASSEMBLIES,
-    NEIGHBOURS,
     axial,
+    contacts,
     estate_colours,
     legal_assemblies,
+    neighbours,
     regions,
 )
 
@@ -47,12 +48,21 @@ def test_the_fingerprint_is_the_contents_not_the_name():
     assert parse_components(components().to_json(), "x") == components()
 
 
-def test_geometry_adjacency_is_symmetric_and_hexagonal():
+@pytest.mark.parametrize("shift", [-5, -3, -1, 0, 2, 4])
+def test_geometry_adjacency_is_symmetric_and_hexagonal(shift):
+    touching = neighbours(shift)
     for f in range(ESTATE_FIELDS):
-        assert 2 <= len(NEIGHBOURS[f]) <= 6 and f not in NEIGHBOURS[f]
-        for n in NEIGHBOURS[f]:
-            assert f in NEIGHBOURS[n]
-    assert len({axial(f) for f in range(ESTATE_FIELDS)}) == ESTATE_FIELDS
+        assert 1 <= len(touching[f]) <= 6 and f not in touching[f]
+        for n in touching[f]:
+            assert f in touching[n]
+    assert len({axial(f, shift) for f in range(ESTATE_FIELDS)}) == ESTATE_FIELDS
+    assert contacts(shift) >= 1
+
+
+def test_t9_the_layouts_contacts_between_boards():
+    assert contacts(-1) == 9  # the reconstruction: all five fields of an edge row touch the next board
+    assert contacts(2) == contacts(-3) == 5  # the rulebook's 3 fields on each side
+    assert {n for f in range(10) for n in neighbours(2)[f] if n >= 10} == {10, 11, 12}
     cells = ("LOROGWLYUD", "GYLYRDWGLO", "OWGLUDWYOR")
     estates = {estate_colours(cells, a) for a in range(N_ASSEMBLIES)}
     assert len(estates) == N_ASSEMBLIES == 48  # T9: 48 different assemblies
@@ -132,6 +142,8 @@ FAULTS = [
     (lambda data: data["boards"].update(A1=["LOROG", "WLYUR"], B1=["GYLYR", "GWGLO"], C1=["OWGLU", "GWYOR"]),
      "boards A1+B1+C1 have no dark-green (D) field"),
     (_set(["boards", "A1"], ["LLLLL", "LLLLD"]), "boards A1+B1+C1 have no legal assembly"),
+    (_set(["slot_shift"], 5), "slot_shift=5 is out of range -5-4"),
+    (_set(["slot_shift"], KeyError), "missing key 'slot_shift'"),
 ]
 
 

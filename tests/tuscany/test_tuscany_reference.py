@@ -2,11 +2,13 @@
 after every turn, the game's record, determinism from (seed, game index)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from medici_sim.core.rng import GameRandom
-from medici_sim.games.tuscany.components import components
-from medici_sim.games.tuscany.geometry import ESTATE_FIELDS
+from medici_sim.games.tuscany.components import components, parse_components
+from medici_sim.games.tuscany.geometry import ESTATE_FIELDS, neighbours
 from medici_sim.games.tuscany.reference import GREEN_SOURCES, HEX, RED_SOURCES, START_CASTLE, Game, play_game
 from medici_sim.games.tuscany.reference_players import RandomPlayer
 from medici_sim.games.tuscany.rules import BONUS_TILES_PER_KIND, RULE_BOOK
@@ -200,3 +202,11 @@ def test_a_pinned_game():
     """One game's outcome, pinned: a change here is a change of the draw order or of the rules."""
     record = play_game(components(), RULE_BOOK.resolve(None, 2), [RandomPlayer(), RandomPlayer()], seed=1)
     assert (record["seats"]["red"], record["rounds"], record["phase_end_round"]) == PINNED
+
+
+def test_a_set_whose_boards_touch_along_three_fields_plays_on_its_own_layout():
+    data = json.loads(components().to_json())
+    data["slot_shift"] = 2  # T9: the rulebook's picture, 3 fields touching
+    comp = parse_components(json.dumps(data), "three-fields")
+    game = CheckedGame(comp, RULE_BOOK.resolve(None, 3), [RandomPlayer() for _ in range(3)], seed=3).play()
+    assert game.over and all(p.neighbours == neighbours(2) for p in game.players)

@@ -11,7 +11,8 @@ reconstruction; docs/rules-tuscany.md, "The component file", shows a complete ex
   ``{"count", "kind", "amount"}`` with kind one of :data:`YIELD_KINDS`;
 * ``colour_bonus`` (T7): colour letter -> [front, back] green points;
 * ``boards`` (T9): board name (its type letter A, B or C, then a number) -> its two rows of
-  five colour letters.
+  five colour letters; ``slot_shift`` (T9): how many columns each board sits from the one above
+  (geometry.py; -1 in the reconstruction, 2 or -3 for boards touching along 3 fields).
 
 Loading checks everything, and each fault is one line naming it (:class:`ComponentError`, a
 ValueError): wrong counts, unknown colours or kinds, a board without 10 fields, a triple of
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from ...core.arguments import DeckError
 from ...core.output import OutputError, read_limited
-from .geometry import BOARD_FIELDS, BOARD_TYPES, COLUMNS, ROWS, legal_assemblies
+from .geometry import BOARD_FIELDS, BOARD_TYPES, COLUMNS, ROWS, SHIFTS, legal_assemblies
 from .rules import AGRICULTURE, CASTLE, COLOURS, MAX_PLAYERS
 
 FORMAT = "tuscany-components 1"
@@ -40,7 +41,7 @@ AGRICULTURE_TYPES = ("olives", "grapes", "grain", "livestock")  # T8, bit i of a
 YIELD_KINDS = ("green", "red", "cards", "marble", "worker", "hexagon")  # T6
 YIELD_GREEN, YIELD_RED, YIELD_CARDS, YIELD_MARBLE, YIELD_WORKER, YIELD_HEXAGON = range(len(YIELD_KINDS))
 KEYS = ("format", "name", "note", "player_tiles", "player_agriculture", "neutral_tiles", "neutral_agriculture",
-        "region_cards", "yield_cards", "colour_bonus", "boards")
+        "region_cards", "yield_cards", "colour_bonus", "slot_shift", "boards")
 MAX_TILES = 60  # of one kind
 MAX_CARDS = 500  # of one colour
 MAX_COUNT = 100  # of one yield card
@@ -81,6 +82,7 @@ class Components:
     region_cards: tuple[int, ...]
     yield_cards: tuple[YieldCard, ...]
     colour_bonus: tuple[tuple[int, int], ...]
+    slot_shift: int
     boards: tuple[Board, ...]
 
     def boards_of_type(self, board_type: int) -> tuple[Board, ...]:
@@ -100,6 +102,7 @@ class Components:
                 "yield_cards": [{"count": c.count, "kind": YIELD_KINDS[c.kind], "amount": c.amount}
                                 for c in self.yield_cards],
                 "colour_bonus": {c: list(v) for c, v in zip(COLOURS, self.colour_bonus, strict=True)},
+                "slot_shift": self.slot_shift,
                 "boards": {b.name: [b.cells[:COLUMNS], b.cells[COLUMNS:]] for b in self.boards}}
 
     def to_json(self) -> str:
@@ -174,7 +177,7 @@ def _yield_cards(value, where: str) -> tuple[YieldCard, ...]:
     return tuple(cards)
 
 
-def _boards(value, where: str) -> tuple[Board, ...]:
+def _boards(value, shift: int, where: str) -> tuple[Board, ...]:
     if not isinstance(value, dict):
         raise ComponentError(f"{where}: boards must map each board's name (A1, B2, ...) to its two rows")
     boards = []
@@ -195,11 +198,11 @@ def _boards(value, where: str) -> tuple[Board, ...]:
         if not MAX_PLAYERS <= count <= MAX_BOARDS:
             raise ComponentError(f"{where}: {count} boards of type {letter}; each type needs "
                                  f"{MAX_PLAYERS}-{MAX_BOARDS} (one per player, T9)")
-    _check_triples(tuple(boards), where)
+    _check_triples(tuple(boards), shift, where)
     return tuple(sorted(boards, key=lambda b: (b.type, b.name)))
 
 
-def _check_triples(boards: tuple[Board, ...], where: str) -> None:
+def _check_triples(boards: tuple[Board, ...], shift: int, where: str) -> None:
     """T9, T12: every triple of boards, one per type, has a legal assembly and a castle field."""
     by_type = [[b for b in boards if b.type == t] for t in range(len(BOARD_TYPES))]
     for triple in itertools.product(*by_type):
@@ -207,7 +210,7 @@ def _check_triples(boards: tuple[Board, ...], where: str) -> None:
         cells = tuple(b.cells for b in triple)
         if COLOURS[CASTLE] not in "".join(cells):
             raise ComponentError(f"{where}: boards {names} have no dark-green (D) field for the starting castle (T12)")
-        if not legal_assemblies(cells):
+        if not legal_assemblies(cells, shift):
             raise ComponentError(f"{where}: boards {names} have no legal assembly: every one of the 48 makes a "
                                  "region of more than 3 fields (T9)")
 
@@ -252,13 +255,15 @@ def parse_components(text: str | bytes, where: str) -> Components:
             raise ComponentError(f"{where}: {what} must be [front, back] (T7), got {json.dumps(v)}")
         return _int(v[0], what + " front", 0, MAX_BONUS, where), _int(v[1], what + " back", 0, MAX_BONUS, where)
 
+    shift = _int(data["slot_shift"], "slot_shift", SHIFTS[0], SHIFTS[-1], where)
     return Components(
         name=name, note=note, player_tiles=player_tiles,
         player_agriculture=_agriculture(data, "player_agriculture", player_tiles[AGRICULTURE], where),
         neutral_tiles=neutral_tiles,
         neutral_agriculture=_agriculture(data, "neutral_agriculture", neutral_tiles[AGRICULTURE], where),
         region_cards=region_cards, yield_cards=_yield_cards(data["yield_cards"], where),
-        colour_bonus=_colour_map(data, "colour_bonus", where, bonus), boards=_boards(data["boards"], where))
+        colour_bonus=_colour_map(data, "colour_bonus", where, bonus), slot_shift=shift,
+        boards=_boards(data["boards"], shift, where))
 
 
 def load_components(path: str | Path) -> Components:

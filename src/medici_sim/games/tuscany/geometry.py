@@ -2,8 +2,11 @@
 
 A board is 2 rows x 5 columns of fields, written as 10 colour letters, row 0 then row 1. An
 estate has three slots k = 0, 1, 2, top to bottom; its field ``10*k + 5*i + j`` is the one at
-row i, column j of slot k, at axial hex coordinates (q, r) = (j - k, 2k + i). A board turned
-180 degrees shows at (i, j) what it shows unturned at (1 - i, 4 - j): its letters reversed.
+row i, column j of slot k, at axial hex coordinates (q, r) = (j + shift * k, 2k + i), where the
+component set's ``slot_shift`` says how far each board sits from the one above (T9's layout:
+-1, every field of an edge row touching the next board; 2 or -3: 3 fields touching, as the
+rulebook's setup picture has it). A board turned 180 degrees shows at (i, j) what it shows
+unturned at (1 - i, 4 - j): its letters reversed.
 
 An assembly is an order of the three boards (one of each type) over the slots and a turn bit
 per slot: 48 in all, numbered ``8 * p + 4 * t0 + 2 * t1 + t2``, where p numbers the orders of
@@ -24,22 +27,28 @@ SLOTS = 3  # T9: one board of each type
 BOARD_TYPES = "ABC"
 ESTATE_FIELDS = SLOTS * BOARD_FIELDS
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))  # T9: the six axial neighbours
+DEFAULT_SHIFT = -1  # T9's reconstructed layout
+SHIFTS = range(-5, 5)  # the shifts at which neighbouring boards touch at all
 
 
-def axial(field: int) -> tuple[int, int]:
+def axial(field: int, shift: int = DEFAULT_SHIFT) -> tuple[int, int]:
     """The field's axial coordinates (q, r)."""
     slot, rest = divmod(field, BOARD_FIELDS)
     row, column = divmod(rest, COLUMNS)
-    return column - slot, 2 * slot + row
+    return column + shift * slot, 2 * slot + row
 
 
-def _neighbours() -> tuple[tuple[int, ...], ...]:
-    where = {axial(f): f for f in range(ESTATE_FIELDS)}
+@cache
+def neighbours(shift: int = DEFAULT_SHIFT) -> tuple[tuple[int, ...], ...]:
+    """Field -> the fields it touches, ascending."""
+    where = {axial(f, shift): f for f in range(ESTATE_FIELDS)}
     return tuple(tuple(sorted(where[(q + dq, r + dr)] for dq, dr in STEPS if (q + dq, r + dr) in where))
-                 for q, r in map(axial, range(ESTATE_FIELDS)))
+                 for q, r in (axial(f, shift) for f in range(ESTATE_FIELDS)))
 
 
-NEIGHBOURS = _neighbours()  # field -> the fields it touches, ascending
+def contacts(shift: int) -> int:
+    """How many pairs of fields touch across two neighbouring boards."""
+    return sum(n >= BOARD_FIELDS for f in range(BOARD_FIELDS) for n in neighbours(shift)[f])
 ORDERS = tuple(itertools.permutations(range(SLOTS)))  # slot k holds the board of type ORDERS[p][k]
 N_ASSEMBLIES = len(ORDERS) * 2 ** SLOTS  # 48
 
@@ -64,7 +73,7 @@ def estate_colours(cells: tuple[str, str, str], assembly: int) -> tuple[int, ...
     return tuple(COLOURS.index(letter) for letter in letters)
 
 
-def regions(colours: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def regions(colours: tuple[int, ...], shift: int = DEFAULT_SHIFT) -> tuple[tuple[int, ...], ...]:
     """The estate's regions (T9), each as its ascending fields, ordered by their first field."""
     seen: set[int] = set()
     found = []
@@ -74,7 +83,7 @@ def regions(colours: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         seen.add(start)
         region, frontier = [start], [start]
         while frontier:
-            for other in NEIGHBOURS[frontier.pop()]:
+            for other in neighbours(shift)[frontier.pop()]:
                 if other not in seen and colours[other] == colours[start]:
                     seen.add(other)
                     region.append(other)
@@ -83,12 +92,12 @@ def regions(colours: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(found)
 
 
-def is_legal(colours: tuple[int, ...]) -> bool:
+def is_legal(colours: tuple[int, ...], shift: int = DEFAULT_SHIFT) -> bool:
     """T9: no region has more than 3 fields."""
-    return all(len(region) <= REGION_SIZES for region in regions(colours))
+    return all(len(region) <= REGION_SIZES for region in regions(colours, shift))
 
 
 @cache
-def legal_assemblies(cells: tuple[str, str, str]) -> tuple[int, ...]:
+def legal_assemblies(cells: tuple[str, str, str], shift: int = DEFAULT_SHIFT) -> tuple[int, ...]:
     """The legal assemblies of three boards (type order A, B, C), in T38's order (remembered)."""
-    return tuple(a for a in range(N_ASSEMBLIES) if is_legal(estate_colours(cells, a)))
+    return tuple(a for a in range(N_ASSEMBLIES) if is_legal(estate_colours(cells, a), shift))

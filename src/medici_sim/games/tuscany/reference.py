@@ -39,7 +39,7 @@ from itertools import combinations_with_replacement
 from ...core.rng import GameRandom
 from ...core.rules import RuleSet
 from .components import YIELD_CARDS, YIELD_GREEN, YIELD_HEXAGON, YIELD_MARBLE, YIELD_RED, YIELD_WORKER, Components
-from .geometry import ESTATE_FIELDS, NEIGHBOURS, estate_colours, legal_assemblies, regions
+from .geometry import ESTATE_FIELDS, estate_colours, legal_assemblies, neighbours, regions
 from .reference_players import Payment
 from .rules import (
     AGRICULTURE,
@@ -114,6 +114,7 @@ class Player:
         self.boards: tuple = ()  # the three Board records dealt, type order A, B, C
         self.assembly = -1
         self.colours: tuple[int, ...] = ()  # each field's colour, once assembled
+        self.neighbours: tuple[tuple[int, ...], ...] = ()  # each field's neighbours (T9)
         self.field_item = [None] * ESTATE_FIELDS  # what covers each field: tile id, HEX, START_CASTLE
         self.regions: tuple[tuple[int, ...], ...] = ()
         self.region_of = [0] * ESTATE_FIELDS
@@ -137,7 +138,7 @@ class Player:
         """T19: empty fields of the tile's colour (any colour for a hexagon: ``kind`` None)
         that touch a covered field, ascending."""
         return [f for f in range(ESTATE_FIELDS) if self.field_item[f] is None
-                and (kind is None or self.colours[f] == kind) and any(self.covered(n) for n in NEIGHBOURS[f])]
+                and (kind is None or self.colours[f] == kind) and any(self.covered(n) for n in self.neighbours[f])]
 
     def score(self, points: int, source: str) -> None:
         self.points[source] += points
@@ -291,7 +292,7 @@ class Game:
         for p in self.players:
             p.boards = tuple(dealt[t][p.seat] for t in range(3))
             cells = tuple(b.cells for b in p.boards)
-            self.assemble(p, self.ask(p, "assembly", list(legal_assemblies(cells))))
+            self.assemble(p, self.ask(p, "assembly", list(legal_assemblies(cells, comp.slot_shift))))
             castle_fields = [f for f in range(ESTATE_FIELDS) if p.colours[f] == CASTLE]
             p.field_item[self.ask(p, "castle_field", castle_fields)] = START_CASTLE  # no effect, no points (T12)
         for p in self.players:
@@ -301,8 +302,10 @@ class Game:
     def assemble(self, p: Player, assembly: int) -> None:
         """T9, T12: lay the estate by ``assembly``."""
         p.assembly = assembly
+        shift = self.components.slot_shift
         p.colours = estate_colours(tuple(b.cells for b in p.boards), assembly)
-        p.regions = regions(p.colours)
+        p.neighbours = neighbours(shift)
+        p.regions = regions(p.colours, shift)
         for r, region in enumerate(p.regions):
             for f in region:
                 p.region_of[f] = r
