@@ -73,7 +73,7 @@ def test_a_game_through_openspiel_is_the_kernels_game(game):
     kernel = kernel_game(game, lineup, 0)
     ours = state.stepped.state
     assert chance_nodes > 20
-    assert state.returns() == [float(m) for m in kernel[state.stepped.engine.view.MONEY][:4]]
+    assert state.returns() == [float(m) for m in kernel[state.stepped.engine.view.SCORE][:4]]
     for field in ("day_starter", "day_ship_pay", "day_majority_pay", "day_bonus_pay", "day_ship_value"):
         np.testing.assert_array_equal(ours[field], kernel[field])
 
@@ -92,18 +92,20 @@ def test_the_engine_deals_the_chance_outcomes_chosen(game):
                 outcomes = [o for o, _ in state.chance_outcomes()]
                 natural = stepped.natural_outcome()
                 pick = int(rng.choice([o for o in outcomes if o != natural] or outcomes))
-                unseen = set(stepped._unseen())
+                deck = stepped.engine.view.DECK
+                n_cards = stepped.engine.chance_outcome_count - stepped.engine.players
+                unseen = set(deck.unseen(stepped.state))
                 s, day = stepped.state, stepped.engine.view.DAY
                 day_before = int(s["counts"][day])
                 state.apply_action(pick)
                 s = stepped.state
-                if pick >= stepped.engine.n_cards:
+                if pick >= n_cards:
                     ties += 1
-                    assert s["day_starter"][int(s["counts"][day])] == pick - stepped.engine.n_cards
+                    assert s["day_starter"][int(s["counts"][day])] == pick - n_cards
                 else:
                     assert pick in unseen
                     if int(s["counts"][day]) == day_before and not state.is_terminal():  # a new day deals anew
-                        assert pick not in stepped._unseen()
+                        assert pick not in deck.unseen(stepped.state)
             else:
                 state.apply_action(int(rng.choice(state.legal_actions())))
         if ties >= 2:
@@ -123,14 +125,10 @@ def test_what_a_seat_sees_never_holds_the_decks_order(game):
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     twin = state.clone()
-    s = twin.stepped.state
-    unseen = np.array(twin.stepped._unseen())
-    shuffled = rng.permutation(unseen)
-    n = int(s["counts"][twin.stepped.engine.view.PILE_LEN])
-    s["deck"][:n] = shuffled[:n]
-    if twin.stepped.engine.view.HIDDEN:
-        s["removed"][:len(unseen) - n] = shuffled[n:]
-    assert twin.stepped._unseen().tolist() != state.stepped._unseen().tolist()
+    deck = twin.stepped.engine.view.DECK
+    for hidden in twin.stepped.engine.information.hidden:  # the deck's order (R7, R20, C5), dealt again
+        hidden.redeal(twin.stepped.state, 0, rng)
+    assert deck.unseen(twin.stepped.state).tolist() != deck.unseen(state.stepped.state).tolist()
     for player in range(4):
         assert twin.information_state_string(player) == state.information_state_string(player)
         assert twin.observation_string(player) == state.observation_string(player)
@@ -351,7 +349,7 @@ def bridged_games(game: str, strategies: list[str], cases, as_bots: tuple[str, .
                 money = medici_openspiel.play_with_bot(game, factory, bot_seat=seat, strategies=lineup, games=1,
                                                        seed=seed)
                 ours, kernel = bots[0].state.stepped.state, kernel_game(game, lineup, 0, seed)
-                assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.MONEY][:players])
+                assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.SCORE][:players])
                 yield bots[0], ours, kernel, (players, seed, lineup, seat)
 
 
