@@ -414,24 +414,15 @@ def test_information_states_are_the_history_and_tell_states_apart(game):
     assert not any(moves[len(a.history()):])
 
 
-def test_the_information_type_is_what_the_game_declares(monkeypatch):
-    """Perfect information is a game's own declaration (its seat view's PERFECT_INFORMATION):
-    both of today's games declare it; a game that hides cards (a hand) is an
-    imperfect-information game, and the adapter refuses to load it in one line (its information
-    states would need what each seat saw). OpenSpiel's ISMCTS asserts imperfect information: it
-    runs on a game loaded with information=imperfect (docs/frameworks.md)."""
+def test_the_information_type_is_what_the_game_declares():
+    """Perfect information is a game's own declaration (its framework facts' information): both
+    of today's games hide only the deck's order, from every seat, and declare it. OpenSpiel's
+    ISMCTS asserts imperfect information: it runs on a game loaded with information=imperfect
+    (docs/frameworks.md)."""
     from open_spiel.python.algorithms import ismcts, mcts
-
-    from medici_sim.frameworks import spiel
 
     for game in ("card", "classic"):
         assert load(game).get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
-    definition = load("card").definition
-    monkeypatch.setattr(spiel.seat_view(definition), "PERFECT_INFORMATION", False)
-    assert spiel.game_type(definition).information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    with pytest.raises(ValueError, match="hides cards from seats"):
-        load("card", 3)
-    monkeypatch.undo()
     spiel_game = load("card", returns="wins")
     state = played(spiel_game, 1)
     while len(state.legal_actions()) < 2:
@@ -448,6 +439,59 @@ def test_the_information_type_is_what_the_game_declares(monkeypatch):
     assert bot.step(state) in state.legal_actions()
     with pytest.raises(ValueError, match="information must be one of perfect, imperfect"):
         load("card", information="none")
+
+
+def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_information_state(monkeypatch, request):
+    """A game that declares something hidden from rivals (a hand: core.registry.RIVALS) is an
+    imperfect-information game, and each seat's information state is the history as that seat
+    saw it: a chance outcome only one seat saw (here the card game made so, each card turned up
+    seen only by the seat turning it) is ``?`` to the others, in the string and the tensor; its
+    observation is what the seat view shows it; resample_from_infostate deals again what the
+    game hides from the seat's rivals (each Hidden.redeal)."""
+    from dataclasses import replace
+
+    from medici_sim.core.chance import Draws
+    from medici_sim.core.registry import GAMES, RIVALS, Hidden, Information
+    from medici_sim.core.stepping import STEP_ACTOR
+    from medici_sim.frameworks import spiel, stepper
+
+    definition = GAMES["card"]
+    facts = definition.framework
+    dealt_again = []
+    hand = Hidden("a hand (the test's)", RIVALS, lambda s, seat, generator: dealt_again.append(seat))
+    hiding = replace(definition, framework=replace(facts, information=Information((*facts.information.hidden, hand))))
+    assert spiel.game_type(hiding).information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    monkeypatch.setitem(GAMES, "card", hiding)
+    stepper.engine.cache_clear()  # the engines made here are of the game declared here, and of no other test
+    request.addfinalizer(stepper.engine.cache_clear)
+    real = facts.seat_view.chance_event
+
+    def seen_by_the_actor(before, after, event):
+        drawn = real(before, after, event)
+        if isinstance(drawn, Draws):
+            drawn.seen_by = int(before["step"][STEP_ACTOR])
+        return drawn
+
+    monkeypatch.setattr(facts.seat_view, "chance_event", seen_by_the_actor)
+    spiel_game = type("HidingCardGame", (spiel.MediciGame,), {"definition": hiding})({"players": 3})
+    assert spiel_game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state = played(spiel_game, 60, seed=3)
+    g = state.stepped
+    hidden_marker = 1 + spiel_game.num_distinct_actions() + spiel_game.max_chance_outcomes()
+    table = spiel_game.observation_tensor_size()
+    private = [i for i, seen in enumerate(g.seen) if seen >= 0]
+    assert private and len(set(g.seen[i] for i in private)) > 1  # several seats turned cards up
+    for player in range(3):
+        words = state.information_state_string(player).split(": ")[1].split()
+        tensor = state.information_state_tensor(player)[table:]
+        for i, move in enumerate(g.history):
+            shown = g.seen[i] in (-1, player)
+            assert words[i] == (str(move) if shown else "?")
+            assert (tensor[i] == hidden_marker) == (not shown)
+        assert state.observation_string(player) == facts.seat_view.observation_text(g.state, player, g.actor)
+    assert len({state.information_state_string(p).split(": ")[1] for p in range(3)}) == 3
+    twin = state.resample_from_infostate(1, None)
+    assert dealt_again == [1] and twin.history() == state.history()
 
 
 @pytest.mark.parametrize(("module", "extra", "missing"), [("medici_sim.openspiel", "openspiel", "pyspiel"),
