@@ -473,8 +473,12 @@ def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_informatio
         return drawn
 
     monkeypatch.setattr(facts.seat_view, "chance_event", seen_by_the_actor)
-    spiel_game = type("HidingCardGame", (spiel.MediciGame,), {"definition": hiding})({"players": 3})
+    hiding_game = type("HidingCardGame", (spiel.MediciGame,), {"definition": hiding})
+    spiel_game = hiding_game({"players": 3})
     assert spiel_game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    with pytest.raises(ValueError, match=re.escape("information must be imperfect: the game hides things from "
+                                                   "rivals (a hand (the test's))")):
+        hiding_game({"players": 3, "information": "perfect"})
     state = played(spiel_game, 60, seed=3)
     g = state.stepped
     hidden_marker = 1 + spiel_game.num_distinct_actions() + spiel_game.max_chance_outcomes()

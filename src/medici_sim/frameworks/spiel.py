@@ -103,6 +103,9 @@ class MediciGame(pyspiel.Game):
         except ConfigError as exc:
             raise ValueError(f"{name}: {exc}") from None
         self.returns_kind, information = params["returns"], params["information"]
+        if information == INFORMATION[0] and declared_information(definition) != INFORMATION[0]:
+            hidden = "; ".join(h.what for h in definition.framework.information.hidden_from(RIVALS))
+            raise ValueError(f"{name}: information must be imperfect: the game hides things from rivals ({hidden})")
         e = self.engine
         s = e.kernel.inputs[0]
         view = e.view
