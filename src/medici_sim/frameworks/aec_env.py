@@ -23,6 +23,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from ..core.chance import EVERY_SEAT
 from .spiel import WINS, returns_values, win_credit
 from .stepper import SteppedGame, engine
 
@@ -185,7 +186,9 @@ class MediciAEC(ByName, AECEnv):
         g = self.game
         while g.chance:
             outcome = draw_chance(g, self.run, self.np_random)
-            self.log.append(g.engine.view.chance_text(g.state, outcome))
+            seen_by = g.drawn.seen_by  # an outcome one seat alone sees (a card into its hand) is not told
+            self.log.append(g.engine.view.chance_text(g.state, outcome) if seen_by == EVERY_SEAT
+                            else f"seat_{seen_by + 1} gets what only it sees")
             g.apply_action(outcome)
 
     def render(self):
