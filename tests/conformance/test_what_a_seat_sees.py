@@ -20,7 +20,7 @@ import toygame
 
 from medici_sim.core.registry import GAMES, get_game
 from medici_sim.frameworks.builtins import BuiltinPlayer
-from medici_sim.frameworks.stepper import SteppedGame, engine
+from medici_sim.frameworks.stepper import NotInFrameworks, SteppedGame, engine
 
 GAME_NAMES = sorted({*GAMES, toygame.GAME.name})  # the games medici-sim ships, and the tests' toy game
 # the built-ins that search the game's future by simulation: each compiles its decisions for minutes on first use
@@ -134,3 +134,14 @@ def test_a_strategy_that_peeks_is_caught():
     player.decide[game.registry.decisions.index("reveal_nb")] = peeking_reveal_nb
     with pytest.raises(AssertionError, match="the decision depends on what the seat cannot see"):
         decides_on_what_it_sees(game, player, games=1)
+
+
+def test_a_game_without_framework_facts_is_in_no_framework_and_says_so_in_one_line():
+    """The toy game declares no framework facts: the adapters refuse it in one line (a game is
+    never found, nor dropped, by a file's name)."""
+    toy = toygame.GAME
+    assert toy.framework is None
+    with pytest.raises(NotInFrameworks) as refused:
+        engine(toy.name, toy.default_players, toy.variants[0])
+    assert str(refused.value) == ("the toy game declares no framework facts (what each seat sees, its chance "
+                                  "events): it is in no game-AI framework")
