@@ -35,7 +35,7 @@ def kernel_money(game: str, lineup: list[str], games: int) -> np.ndarray:
     kernel = Kernel(config)
     stepped = engine(game, len(lineup), config.variant).stepped
     money = np.zeros((games, len(lineup)), np.int64)
-    field = engine(game, len(lineup), config.variant).view.MONEY
+    field = engine(game, len(lineup), config.variant).view.SCORE
     for index in range(games):
         buffer = stepped.trace_game_nb(0, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
                                        kernel.slot_params, kernel.table)

@@ -43,7 +43,7 @@ def episode(env, weights, rng, seed, learn: bool):
         if learn:
             grads.append(grad)
         observation, florins, done, _, info = env.step(action)
-    return florins, env.game.money(), grads
+    return florins, env.game.scores(), grads
 
 
 def measured(env, weights, episodes: int, first_seed: int) -> str:

@@ -73,7 +73,7 @@ def test_a_game_through_openspiel_is_the_kernels_game(game):
     kernel = kernel_game(game, lineup, 0)
     ours = state.stepped.state
     assert chance_nodes > 20
-    assert state.returns() == [float(m) for m in kernel[state.stepped.engine.view.MONEY][:4]]
+    assert state.returns() == [float(m) for m in kernel[state.stepped.engine.view.SCORE][:4]]
     for field in ("day_starter", "day_ship_pay", "day_majority_pay", "day_bonus_pay", "day_ship_value"):
         np.testing.assert_array_equal(ours[field], kernel[field])
 
@@ -92,18 +92,20 @@ def test_the_engine_deals_the_chance_outcomes_chosen(game):
                 outcomes = [o for o, _ in state.chance_outcomes()]
                 natural = stepped.natural_outcome()
                 pick = int(rng.choice([o for o in outcomes if o != natural] or outcomes))
-                unseen = set(stepped._unseen())
+                deck = stepped.engine.view.DECK
+                n_cards = stepped.engine.chance_outcome_count - stepped.engine.players
+                unseen = set(deck.unseen(stepped.state))
                 s, day = stepped.state, stepped.engine.view.DAY
                 day_before = int(s["counts"][day])
                 state.apply_action(pick)
                 s = stepped.state
-                if pick >= stepped.engine.n_cards:
+                if pick >= n_cards:
                     ties += 1
-                    assert s["day_starter"][int(s["counts"][day])] == pick - stepped.engine.n_cards
+                    assert s["day_starter"][int(s["counts"][day])] == pick - n_cards
                 else:
                     assert pick in unseen
                     if int(s["counts"][day]) == day_before and not state.is_terminal():  # a new day deals anew
-                        assert pick not in stepped._unseen()
+                        assert pick not in deck.unseen(stepped.state)
             else:
                 state.apply_action(int(rng.choice(state.legal_actions())))
         if ties >= 2:
@@ -123,14 +125,10 @@ def test_what_a_seat_sees_never_holds_the_decks_order(game):
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     twin = state.clone()
-    s = twin.stepped.state
-    unseen = np.array(twin.stepped._unseen())
-    shuffled = rng.permutation(unseen)
-    n = int(s["counts"][twin.stepped.engine.view.PILE_LEN])
-    s["deck"][:n] = shuffled[:n]
-    if twin.stepped.engine.view.HIDDEN:
-        s["removed"][:len(unseen) - n] = shuffled[n:]
-    assert twin.stepped._unseen().tolist() != state.stepped._unseen().tolist()
+    deck = twin.stepped.engine.view.DECK
+    for hidden in twin.stepped.engine.information.hidden:  # the deck's order (R7, R20, C5), dealt again
+        hidden.redeal(twin.stepped.state, 0, rng)
+    assert deck.unseen(twin.stepped.state).tolist() != deck.unseen(state.stepped.state).tolist()
     for player in range(4):
         assert twin.information_state_string(player) == state.information_state_string(player)
         assert twin.observation_string(player) == state.observation_string(player)
@@ -351,7 +349,7 @@ def bridged_games(game: str, strategies: list[str], cases, as_bots: tuple[str, .
                 money = medici_openspiel.play_with_bot(game, factory, bot_seat=seat, strategies=lineup, games=1,
                                                        seed=seed)
                 ours, kernel = bots[0].state.stepped.state, kernel_game(game, lineup, 0, seed)
-                assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.MONEY][:players])
+                assert list(money[0]) == list(kernel[bots[0].state.stepped.engine.view.SCORE][:players])
                 yield bots[0], ours, kernel, (players, seed, lineup, seat)
 
 
@@ -416,24 +414,15 @@ def test_information_states_are_the_history_and_tell_states_apart(game):
     assert not any(moves[len(a.history()):])
 
 
-def test_the_information_type_is_what_the_game_declares(monkeypatch):
-    """Perfect information is a game's own declaration (its seat view's PERFECT_INFORMATION):
-    both of today's games declare it; a game that hides cards (a hand) is an
-    imperfect-information game, and the adapter refuses to load it in one line (its information
-    states would need what each seat saw). OpenSpiel's ISMCTS asserts imperfect information: it
-    runs on a game loaded with information=imperfect (docs/frameworks.md)."""
+def test_the_information_type_is_what_the_game_declares():
+    """Perfect information is a game's own declaration (its framework facts' information): both
+    of today's games hide only the deck's order, from every seat, and declare it. OpenSpiel's
+    ISMCTS asserts imperfect information: it runs on a game loaded with information=imperfect
+    (docs/frameworks.md)."""
     from open_spiel.python.algorithms import ismcts, mcts
-
-    from medici_sim.frameworks import spiel
 
     for game in ("card", "classic"):
         assert load(game).get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
-    definition = load("card").definition
-    monkeypatch.setattr(spiel.seat_view(definition), "PERFECT_INFORMATION", False)
-    assert spiel.game_type(definition).information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    with pytest.raises(ValueError, match="hides cards from seats"):
-        load("card", 3)
-    monkeypatch.undo()
     spiel_game = load("card", returns="wins")
     state = played(spiel_game, 1)
     while len(state.legal_actions()) < 2:
@@ -450,6 +439,63 @@ def test_the_information_type_is_what_the_game_declares(monkeypatch):
     assert bot.step(state) in state.legal_actions()
     with pytest.raises(ValueError, match="information must be one of perfect, imperfect"):
         load("card", information="none")
+
+
+def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_information_state(monkeypatch, request):
+    """A game that declares something hidden from rivals (a hand: core.registry.RIVALS) is an
+    imperfect-information game, and each seat's information state is the history as that seat
+    saw it: a chance outcome only one seat saw (here the card game made so, each card turned up
+    seen only by the seat turning it) is ``?`` to the others, in the string and the tensor; its
+    observation is what the seat view shows it; resample_from_infostate deals again what the
+    game hides from the seat's rivals (each Hidden.redeal)."""
+    from dataclasses import replace
+
+    from medici_sim.core.chance import Draws
+    from medici_sim.core.registry import GAMES, RIVALS, Hidden, Information
+    from medici_sim.core.stepping import STEP_ACTOR
+    from medici_sim.frameworks import spiel, stepper
+
+    definition = GAMES["card"]
+    facts = definition.framework
+    dealt_again = []
+    hand = Hidden("a hand (the test's)", RIVALS, lambda s, seat, generator: dealt_again.append(seat))
+    hiding = replace(definition, framework=replace(facts, information=Information((*facts.information.hidden, hand))))
+    assert spiel.game_type(hiding).information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    monkeypatch.setitem(GAMES, "card", hiding)
+    stepper.engine.cache_clear()  # the engines made here are of the game declared here, and of no other test
+    request.addfinalizer(stepper.engine.cache_clear)
+    real = facts.seat_view.chance_event
+
+    def seen_by_the_actor(before, after, event):
+        drawn = real(before, after, event)
+        if isinstance(drawn, Draws):
+            drawn.seen_by = int(before["step"][STEP_ACTOR])
+        return drawn
+
+    monkeypatch.setattr(facts.seat_view, "chance_event", seen_by_the_actor)
+    hiding_game = type("HidingCardGame", (spiel.MediciGame,), {"definition": hiding})
+    spiel_game = hiding_game({"players": 3})
+    assert spiel_game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    with pytest.raises(ValueError, match=re.escape("information must be imperfect: the game hides things from "
+                                                   "rivals (a hand (the test's))")):
+        hiding_game({"players": 3, "information": "perfect"})
+    state = played(spiel_game, 60, seed=3)
+    g = state.stepped
+    hidden_marker = 1 + spiel_game.num_distinct_actions() + spiel_game.max_chance_outcomes()
+    table = spiel_game.observation_tensor_size()
+    private = [i for i, seen in enumerate(g.seen) if seen >= 0]
+    assert private and len(set(g.seen[i] for i in private)) > 1  # several seats turned cards up
+    for player in range(3):
+        words = state.information_state_string(player).split(": ")[1].split()
+        tensor = state.information_state_tensor(player)[table:]
+        for i, move in enumerate(g.history):
+            shown = g.seen[i] in (-1, player)
+            assert words[i] == (str(move) if shown else "?")
+            assert (tensor[i] == hidden_marker) == (not shown)
+        assert state.observation_string(player) == facts.seat_view.observation_text(g.state, player, g.actor)
+    assert len({state.information_state_string(p).split(": ")[1] for p in range(3)}) == 3
+    twin = state.resample_from_infostate(1, None)
+    assert dealt_again == [1] and twin.history() == state.history()
 
 
 @pytest.mark.parametrize(("module", "extra", "missing"), [("medici_sim.openspiel", "openspiel", "pyspiel"),

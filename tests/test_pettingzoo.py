@@ -138,12 +138,34 @@ def test_returns_is_one_name_with_one_default_and_reward_still_works_with_a_warn
     single.reset(seed=1)
     florins = _finish(single, False)[-1][1]
     assert single.returns_kind == raw_env(game="card", players=3).returns_kind == "florins"
-    assert florins == float(single.game.money()[0])
+    assert florins == float(single.game.scores()[0])
     with pytest.warns(DeprecationWarning, match="reward= is now returns="):
         old = seat_env(game="card", players=3, opponents="greedy", reward="wins")
     assert old.returns_kind == "wins"
     with pytest.raises(ValueError, match="give returns= alone"):
         seat_env(game="card", players=3, returns="wins", reward="florins")
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_each_agent_observes_only_what_its_seat_sees(game):
+    """An agent's observation is the game's seat view for its seat (framework facts): dealing
+    again what the game declares hidden from that seat (the deck's order, R7, R20, C5:
+    Hidden.redeal) changes neither its observation nor its mask."""
+    aec = raw_env(game=game, players=4)
+    aec.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        mask = aec.observe(aec.agent_selection)["action_mask"]
+        aec.step(int(rng.choice(np.flatnonzero(mask))))
+    hidden = aec.engine.information.hidden
+    assert hidden
+    for seat, agent in enumerate(aec.agents):
+        before = aec.observe(agent)
+        for thing in hidden:
+            thing.redeal(aec.game.state, seat, rng)
+        after = aec.observe(agent)
+        np.testing.assert_array_equal(after["observation"], before["observation"])
+        np.testing.assert_array_equal(after["action_mask"], before["action_mask"])
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])
@@ -177,7 +199,7 @@ def test_the_one_seat_environment_replaces_an_illegal_action_and_pays_at_the_end
         observation, reward, done, _, info = single.step(single.action_space.n - 1)  # bids all it can (C9)
         assert info["replaced"] or steps > 0
         steps += 1
-    assert reward == float(single.game.money()[2]) and steps > 5
+    assert reward == float(single.game.scores()[2]) and steps > 5
 
 
 def test_the_same_seed_plays_the_same_game():
@@ -200,7 +222,7 @@ OTHER_RULES = {"card": "days=5,big_bonus_min=6,big_bonus=100,ship_capacity=12", 
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_spaces_follow_the_rules_in_force_and_both_checkers_pass_under_them(game):
     """The action ids and the observation's bound come from the rules in force, as OpenSpiel's
-    game reads them (seat_view.action_count, most_money): with 200 florins a classic bid of 200
+    game reads them (seat_view.action_count, most_score): with 200 florins a classic bid of 200
     has an action id; every observation of whole games lies in the space."""
     import pyspiel
 
@@ -235,7 +257,7 @@ def test_a_classic_bid_above_the_rulebooks_bound_is_an_action_under_richer_rules
     while np.flatnonzero(single.action_masks()).max() <= 2 + old_last_bid:
         single.step(int(np.flatnonzero(single.action_masks())[0]))
     bid = int(np.flatnonzero(single.action_masks()).max())
-    assert single.action_space.contains(bid) and bid - 2 == single.game.money()[0]
+    assert single.action_space.contains(bid) and bid - 2 == single.game.scores()[0]
     *_, info = single.step(bid)
     assert not info["replaced"] and bid in single.game.history
 
@@ -264,7 +286,7 @@ def test_a_runs_game_is_the_kernels_game_with_built_ins_and_an_agent_playing_as_
             while not done:
                 _, reward, done, _, _ = single.step(me.action(single.game))
             assert_same_record(single.game.state, kernel, (lineup, seat))
-            assert reward == float(kernel[single.engine.view.MONEY][seat])
+            assert reward == float(kernel[single.engine.view.SCORE][seat])
         aec = raw_env(game=game, players=3)
         players = [BuiltinPlayer(aec.engine, name) for name in lineup]
         aec.reset(options={"run_seed": seed, "game_index": index})

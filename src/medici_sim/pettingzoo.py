@@ -26,13 +26,13 @@ GYMNASIUM_IDS = register_all()
 __all__ = ["GYMNASIUM_IDS", "MediciAEC", "MediciSeatEnv", "env", "raw_env", "seat_env"]
 
 
-def raw_env(game: str | None = None, players: int | None = None, rules: str | None = None, returns: str = "florins",
+def raw_env(game: str | None = None, players: int | None = None, rules: str | None = None, returns: str | None = None,
             render_mode: str | None = None) -> MediciAEC:
     """The AEC environment, unwrapped."""
     return MediciAEC(game=game, players=players, rules=rules, returns=returns, render_mode=render_mode)
 
 
-def env(game: str | None = None, players: int | None = None, rules: str | None = None, returns: str = "florins",
+def env(game: str | None = None, players: int | None = None, rules: str | None = None, returns: str | None = None,
         render_mode: str | None = None):
     """The AEC environment with PettingZoo's usual checks (actions in range, calls in order)."""
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
@@ -40,7 +40,7 @@ def env(game: str | None = None, players: int | None = None, rules: str | None =
 
 
 def seat_env(game: str | None = None, players: int | None = None, seat: int = 0, opponents="expert",
-             rules: str | None = None, returns: str = "florins", render_mode: str | None = None,
+             rules: str | None = None, returns: str | None = None, render_mode: str | None = None,
              illegal: str = "nearest", reward: str | None = None) -> MediciSeatEnv:
     """One seat against our strategies, as a Gymnasium environment (unwrapped, with its ``spec``:
     ``gymnasium.make(single.spec)`` makes another). ``reward=`` is the old name of ``returns=``."""

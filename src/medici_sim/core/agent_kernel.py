@@ -164,13 +164,16 @@ class SeatedAgent:
 
 
 def stepping_modules(game: Game) -> tuple:
-    """The game's stepped.py, seat_view.py and engine.py: what seating an agent needs of it."""
+    """The game's stepped.py, seat view (its framework facts) and engine.py: what seating an agent needs of it."""
     package = game.registry.package
     try:
-        return tuple(importlib.import_module(f"{package}.{name}") for name in ("stepped", "seat_view", "engine"))
+        if game.framework is None:
+            raise ImportError
+        stepped, engine = (importlib.import_module(f"{package}.{name}") for name in ("stepped", "engine"))
     except ImportError:
         raise ConfigError(f"the {game.name} game cannot seat Python agents (it has no stepped game and seat "
                           "view)") from None
+    return stepped, game.framework.seat_view, engine
 
 
 def _count_game(buffer, table, rows, seat_stats, slot_stats, pair_stats, run_stats):

@@ -222,6 +222,66 @@ class StatColumn:
     caption: str = ""
 
 
+# ------------------------------------------------------------------ framework facts
+# What the game-AI frameworks' adapters (frameworks/: OpenSpiel, PettingZoo, Gymnasium) need of a game beyond its
+# engine: what each seat can see, its chance events (core.chance, through the seat view) and the score its returns
+# are. A game declares them on its Game record (``Game.framework``).
+EVERYONE, RIVALS = "everyone", "rivals"  # whom a hidden thing is hidden from (Hidden.hidden_from)
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """One thing of a game that some seat cannot see, as the game declares it.
+
+    ``what``: the thing in the game's own words, with its rule points ("the order of the deck (R7)").
+    ``hidden_from``: ``EVERYONE`` (no seat sees it until the game reveals it; the adapters decide it only then, as a
+    chance outcome every seat sees, so it leaves the game one of perfect information) or ``RIVALS`` (the seat that
+    holds it sees it, the others do not: a hand of cards; the game is then one of imperfect information).
+    ``redeal``: ``(state, seat, generator) -> None``, a plain-Python function that deals the thing again in place,
+    as it could lie for all ``seat`` can see (``generator``: a numpy Generator); what ``seat`` itself holds stays.
+    The conformance suite (tests/conformance) deals every hidden thing again and checks that what the seat sees and
+    what every built-in strategy decides for it are unchanged."""
+
+    what: str
+    hidden_from: str
+    redeal: Callable
+
+    def __post_init__(self):
+        if self.hidden_from not in (EVERYONE, RIVALS):
+            raise ValueError(f"Hidden({self.what!r}): hidden_from must be {EVERYONE!r} or {RIVALS!r}, "
+                             f"got {self.hidden_from!r}")
+
+
+@dataclass(frozen=True)
+class Information:
+    """What each seat of a game can see: everything but the things ``hidden`` (none: everything is face up)."""
+
+    hidden: tuple[Hidden, ...] = ()
+
+    @property
+    def perfect(self) -> bool:
+        """Whether the game is one of perfect information: nothing is hidden from one seat that another sees
+        (a thing hidden from everyone is decided only as it is revealed, a chance outcome every seat sees)."""
+        return all(h.hidden_from == EVERYONE for h in self.hidden)
+
+    def hidden_from(self, whom: str) -> tuple[Hidden, ...]:
+        return tuple(h for h in self.hidden if h.hidden_from == whom)
+
+
+@dataclass(frozen=True)
+class FrameworkFacts:
+    """A game as the game-AI frameworks' adapters see it (frameworks/).
+
+    ``information``: what each seat can see. ``seat_view``: a module or object with the game's action ids, chance
+    outcomes and seat view (the protocol is listed in docs/frameworks.md, "A game's seat view"). ``score``: what
+    the adapters' ``returns=`` calls the game's final score (the unit of the game's score, "points"); its other
+    value, ``wins``, is the win credit."""
+
+    information: Information
+    seat_view: object
+    score: str = "score"
+
+
 @dataclass(frozen=True)
 class Game:
     """One game as the shared code sees it."""
@@ -285,6 +345,9 @@ class Game:
     # at the batch kernel's speed. A game made with core.kernel.batch_kernel has it; None: play_games_nb per game
     play_game_in_nb: Callable | None = None
     rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
+    # framework facts (the game-AI frameworks' adapters: what each seat sees, chance, the returns' score); None:
+    # the game is in no framework
+    framework: FrameworkFacts | None = None
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)

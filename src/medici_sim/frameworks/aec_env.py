@@ -1,16 +1,16 @@
 """A medici-sim game as a PettingZoo AEC environment, on the jitted engine (frameworks.stepper).
 
 Agents ``seat_1`` .. ``seat_N`` take turns as the game asks them (a seat may decide several
-times running: reveal, reveal, take). Each agent's observation is a dict: ``observation``, the
-table as the seat sees it (the game's ``seat_view``: everything face up, never the deck's
-order), a fixed-size float32 vector, and ``action_mask``, the legal action ids (all zero when
-it is not the agent's turn). Chance nodes (cards turned up, a tied starter) are drawn by the
-environment's generator, seeded by ``reset(seed=...)``, or are the engine's own draws in one
+times running). Each agent's observation is a dict: ``observation``, the table as that seat
+sees it (the game's seat view, framework facts: only what the game shows that seat, nothing it
+declares hidden from it), a fixed-size float32 vector, and ``action_mask``, the legal action ids
+(all zero when it is not the agent's turn). Chance nodes (the game's chance events) are drawn by
+the environment's generator, seeded by ``reset(seed=...)``, or are the engine's own draws in one
 of a run's games (``reset(options={"run_seed": S, "game_index": I})``: new_game). Rewards come at the end: each seat's
-florins (``returns="florins"``, the default, R22 / C18) or its win credit (``"wins"``: 1
-shared among the richest). ``render()`` returns the game so far in words, move by move, then
-the table; ``render_mode="human"`` prints it as the game goes. An action the rules forbid is
-refused (ValueError naming the agent and the legal actions).
+score (``returns=`` the game's score, its framework facts' ``score``, the default) or its win
+credit (``"wins"``: 1 shared among the highest scores). ``render()`` returns the game so far
+in words, move by move, then the table; ``render_mode="human"`` prints it as the game goes.
+An action the rules forbid is refused (ValueError naming the agent and the legal actions).
 
 What both environments share is here too: the engine by name, the checks of ``returns`` and
 ``render_mode``, and pickling (``copy.deepcopy`` and ``pickle`` copy a game in play: the
@@ -23,16 +23,21 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from .spiel import RETURNS, win_credit
+from ..core.chance import EVERY_SEAT
+from .spiel import WINS, returns_values, win_credit
 from .stepper import SteppedGame, engine
 
 RENDER_MODES = ["ansi", "human"]  # ansi: render() returns the text; human: printed as the game goes
 RENDER_FPS = 4  # Gymnasium asks for one; text has no frame rate of its own
 
 
-def check_returns(returns: str, argument: str = "returns") -> str:
-    if returns not in RETURNS:
-        raise ValueError(f"{argument} must be one of {', '.join(RETURNS)}, got {returns!r}")
+def check_returns(returns: str | None, engine_, argument: str = "returns") -> str:
+    """``returns`` (None: the game's score), or ValueError naming what the game's ``returns`` takes."""
+    allowed = returns_values(engine_.game)
+    if returns is None:
+        return allowed[0]
+    if returns not in allowed:
+        raise ValueError(f"{argument} must be one of {', '.join(allowed)}, got {returns!r}")
     return returns
 
 
@@ -44,12 +49,11 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 def seat_spaces(engine_) -> tuple[spaces.Box, spaces.Discrete]:
     """What a seat sees and what it may answer under the rules in force (the game's seat view, as
-    OpenSpiel's game reads them): the observation vector, bounded by the most money a seat can
-    hold (``most_money``: the starting money, payouts and bonuses of these rules) and the deck's
-    cards (every other entry counts cards, or is a flag); the action ids (``action_count``: the
-    classic game's bids reach the most money a seat can hold)."""
+    OpenSpiel's game reads them): the observation vector, bounded by the seat view's
+    ``observation_bound`` (which follows the rules in force); the action ids (``action_count``,
+    which may follow them too)."""
     s, view = engine_.kernel.inputs[0], engine_.view
-    high = float(max(view.most_money(s), view.n_cards(s)))
+    high = view.observation_bound(s)
     return (spaces.Box(-1.0, high, (view.observation_size(s),), np.float32),
             spaces.Discrete(view.action_count(s)))
 
@@ -82,9 +86,9 @@ def draw_chance(game: SteppedGame, run: bool, np_random) -> int:
     return int(outcomes[np_random.integers(len(outcomes))])
 
 
-def outcome(money: list[int], returns: str) -> list[float]:
-    """Each seat's return at the end: its florins, or its win credit (R22, C18)."""
-    return win_credit(money) if returns == "wins" else [float(m) for m in money]
+def outcome(scores: list[int], returns: str) -> list[float]:
+    """Each seat's return at the end: its score, or its win credit."""
+    return win_credit(scores) if returns == WINS else [float(m) for m in scores]
 
 
 class ByName:
@@ -106,10 +110,10 @@ class MediciAEC(ByName, AECEnv):
                 "is_parallelizable": False}
 
     def __init__(self, game: str | None = None, players: int | None = None, rules: str | None = None,
-                 returns: str = "florins", render_mode: str | None = None):
+                 returns: str | None = None, render_mode: str | None = None):
         super().__init__()
         self.engine = make_engine(game, players, rules)
-        self.returns_kind = check_returns(returns)
+        self.returns_kind = check_returns(returns, self.engine)
         self.render_mode = check_render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"medici_{self.engine.game.name}_v0"}
         self.possible_agents = [f"seat_{p + 1}" for p in range(self.engine.players)]
@@ -169,7 +173,7 @@ class MediciAEC(ByName, AECEnv):
         g.apply_action(int(action))
         self._draw_chance()
         if g.over:
-            self.rewards = dict(zip(self.possible_agents, outcome(g.money(), self.returns_kind), strict=True))
+            self.rewards = dict(zip(self.possible_agents, outcome(g.scores(), self.returns_kind), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -182,9 +186,9 @@ class MediciAEC(ByName, AECEnv):
         g = self.game
         while g.chance:
             outcome = draw_chance(g, self.run, self.np_random)
-            n = g.engine.n_cards
-            self.log.append(f"seat {outcome - n + 1} starts the next day" if outcome >= n
-                            else g.engine.view.chance_text(g.state, outcome))
+            seen_by = g.drawn.seen_by  # an outcome one seat alone sees (a card into its hand) is not told
+            self.log.append(g.engine.view.chance_text(g.state, outcome) if seen_by == EVERY_SEAT
+                            else f"seat_{seen_by + 1} gets what only it sees")
             g.apply_action(outcome)
 
     def render(self):

@@ -29,7 +29,7 @@ class OpenSpielAgent:
     state whose earlier moves cannot be known (a copy that is not the run's game) is the run's
     record resumed, without them (``SteppedGame.resumed``: ``from_run``)."""
 
-    def __init__(self, bot_factory, name: str = "openspiel", returns: str = "florins"):
+    def __init__(self, bot_factory, name: str = "openspiel", returns: str | None = None):
         self.bot_factory, self.name, self.returns = bot_factory, name, returns
         self.spiel_game, self.key, self.bots = None, None, {}
         self.copies: dict[int, GameCopy | None] = {}  # by seat: the game the bot sits in there
@@ -41,10 +41,12 @@ class OpenSpielAgent:
 
             import medici_sim.openspiel  # noqa: F401  registers the games
 
+            from ..core.registry import get_game
             from .spiel import short_name
 
+            returns = self.returns or get_game(start.game).framework.score
             self.spiel_game = pyspiel.load_game(short_name(start.game), {"players": start.players, "rules": start.rules,
-                                                                         "returns": self.returns})
+                                                                         "returns": returns})
             self.key, self.bots = key, {}
         if start.seat not in self.bots:
             self.bots[start.seat] = self.bot_factory(self.spiel_game)
@@ -119,11 +121,13 @@ class PolicyAgent:
         return self.policy({"observation": decision.observation, "action_mask": decision.action_mask})
 
 
-def openspiel_agent(bot_factory, name: str = "openspiel", returns: str = "florins") -> OpenSpielAgent:
+def openspiel_agent(bot_factory, name: str = "openspiel", returns: str | None = None) -> OpenSpielAgent:
     """An OpenSpiel bot as a tournament agent: ``bot_factory(spiel_game)`` makes it (once per seat
-    it holds); ``returns`` is the game's parameter its search maximises (``florins``, ``wins``)."""
-    if returns not in ("florins", "wins"):
-        raise ValueError(f"returns must be one of florins, wins, got {returns!r}")
+    it holds); ``returns`` is the game's parameter its search maximises (None, the default: the
+    game's score; ``wins``: the win credit). A value the game does not take is refused when the
+    agent first sits at a table of it (OpenSpiel's game names what it takes)."""
+    if returns is not None and not isinstance(returns, str):
+        raise ValueError(f"returns must be the game's score's name or wins, got {returns!r}")
     return OpenSpielAgent(bot_factory, name, returns)
 
 

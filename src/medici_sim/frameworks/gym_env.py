@@ -1,15 +1,15 @@
 """One seat of a medici-sim game as a Gymnasium environment: the agent plays ``seat`` and our
 strategies the others (frameworks.builtins), on the jitted engine (frameworks.stepper).
 
-The observation is the seat's view (the game's ``seat_view``), the action an action id of the
+The observation is the seat's view (the game's seat view, framework facts), the action an action id of the
 game (``Discrete``); ``info["action_mask"]`` and ``action_masks()`` (sb3-contrib's maskable
 PPO) mark the legal ones. An action outside the action space is refused (ValueError). One
 inside it that the rules forbid here is, with ``illegal="nearest"`` (the default, so that an
-agent without masks can learn), replaced by the nearest legal id (a bid above the seat's
-money becomes its highest legal bid) and ``info["replaced"]`` says so; ``illegal="refuse"``
-refuses it (ValueError). The return comes at the end: the seat's florins
-(``returns="florins"``, the default, as in the AEC environment and OpenSpiel) or its win
-credit (``"wins"``, R22 / C18). Chance nodes are drawn by the environment's generator
+agent without masks can learn), replaced by the nearest legal id (where ids count an amount, as
+bids do, the nearest amount allowed) and ``info["replaced"]`` says so; ``illegal="refuse"``
+refuses it (ValueError). The return comes at the end: the seat's score (``returns=`` the
+game's score, its framework facts' ``score``, the default, as in the AEC environment and
+OpenSpiel) or its win credit (``"wins"``). Chance nodes are drawn by the environment's generator
 (``reset(seed=...)``), or are the engine's own draws in one of a run's games
 (``reset(options={"run_seed": S, "game_index": I})``). The other seats decide on the game's own
 record, as in the batch kernel (frameworks.builtins): an agent that plays as a built-in would,
@@ -52,20 +52,20 @@ class MediciSeatEnv(ByName, gymnasium.Env):
     metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(self, game: str | None = None, players: int | None = None, seat: int = 0,
-                 opponents: str | list[str] = "expert", rules: str | None = None, returns: str = "florins",
+                 opponents: str | list[str] = "expert", rules: str | None = None, returns: str | None = None,
                  render_mode: str | None = None, illegal: str = "nearest", reward: str | None = None):
         self.engine = make_engine(game, players, rules)
         count = self.engine.players
         if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < count:
             raise ValueError(f"seat must be a whole number from 0 to {count - 1}, got {seat!r}")
         if reward is not None:  # the old name of returns (its default was wins)
-            if returns not in ("florins", reward):
+            if returns not in (None, reward):
                 raise ValueError(f"returns={returns!r} and reward={reward!r}: give returns= alone (reward= is its "
                                  "old name)")
-            warnings.warn("seat_env's reward= is now returns= (default florins, as env()'s and OpenSpiel's)",
+            warnings.warn("seat_env's reward= is now returns= (default the game's score, as env()'s and OpenSpiel's)",
                           DeprecationWarning, stacklevel=3)
-            returns = check_returns(reward, "reward")
-        self.returns_kind = check_returns(returns)
+            returns = check_returns(reward, self.engine, "reward")
+        self.returns_kind = check_returns(returns, self.engine)
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, got {illegal!r}")
         self.illegal = illegal
@@ -110,7 +110,7 @@ class MediciSeatEnv(ByName, gymnasium.Env):
                              "info['action_mask'] and action_masks() mark them)")
         self.game.apply_action(chosen)
         self._play_on()
-        reward = outcome(self.game.money(), self.returns_kind)[self.seat] if self.game.over else 0.0
+        reward = outcome(self.game.scores(), self.returns_kind)[self.seat] if self.game.over else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, self.game.over, False, {**self._info(), "replaced": chosen != action}
@@ -174,17 +174,15 @@ def env_id(game: str) -> str:
 
 
 def register_all() -> list[str]:
-    """Register every game with a seat view with Gymnasium (``gymnasium.make(env_id(game), players=...,
+    """Register every game with framework facts with Gymnasium (``gymnasium.make(env_id(game), players=...,
     opponents=...)``); their ids."""
-    import importlib.util
-
     import medici_sim.games  # noqa: F401
 
     from ..core.registry import GAMES
 
     ids = []
     for definition in GAMES.values():
-        if importlib.util.find_spec(f"{definition.registry.package}.seat_view") is None:
+        if definition.framework is None:
             continue
         ids.append(env_id(definition.name))
         if ids[-1] not in gymnasium.registry:

@@ -1,38 +1,43 @@
-"""Every game with a seat view as an OpenSpiel game (``medici_<game>``), driven by the jitted
-engine (frameworks.stepper), and the strategy bridge both ways: our strategies as OpenSpiel
-bots, and an OpenSpiel bot at a seat of a medici-sim game.
+"""Every game that declares framework facts as an OpenSpiel game (``medici_<game>``), driven by
+the jitted engine (frameworks.stepper), and the strategy bridge both ways: our strategies as
+OpenSpiel bots, and an OpenSpiel bot at a seat of a medici-sim game.
 
 Parameters: ``players``, ``rules`` (the rule set, handed on to the run as its rules: a preset's
 name or a spec, core.rules; the game string writes a spec's ``=`` and ``,`` as ``:`` and ``;``,
-which OpenSpiel's game strings cannot hold) and ``returns``: ``florins`` (each seat's money at
-the end, R22 / C18; general-sum) or ``wins`` (the win credit: 1 shared among the richest, what
-``search`` plays for; constant-sum, 1); ``information``: what the game declares (below), or
-``imperfect`` for a game of perfect information that algorithms for imperfect information
-(ISMCTS) should take as one (every seat's information state is then still the history).
+which OpenSpiel's game strings cannot hold) and ``returns``: the game's score (its framework
+facts' ``score``, the default: each seat's final score, general-sum) or ``wins`` (the win
+credit: 1 shared among the highest scores; constant-sum, 1); ``information``: what the game
+declares (below), or ``imperfect`` for a game of perfect information that algorithms for
+imperfect information (ISMCTS) should take as one (every seat's information state is then
+still the history).
 
-Whether a game is one of perfect information is the game's own declaration (its seat view's
-``PERFECT_INFORMATION``). Today's two are: every chance outcome is a card turned face up or a
-starter drawn, which all see; the deck's order and the classic game's face-down cards are never
-part of what a player reads (frameworks.stepper). So every seat's information state is the
-history (every move, chance outcomes included), and its observation the public table. The
+What each seat sees is the game's own declaration (its framework facts' ``information``,
+core.registry.Information). A game that hides nothing from one seat that another sees is one of
+perfect information: what is hidden from every seat (an order of cards) is decided only as the
+game reveals it, a chance outcome every seat sees (frameworks.stepper), and is part of no
+string or tensor. Every seat's information state is then the history (every move, chance
+outcomes included), its observation the table as the seat view shows it. A game that hides
+things from rivals (a hand) is one of imperfect information: a seat's information state is the
+history as that seat saw it (a chance outcome only another seat saw, a card drawn into a rival's
+hand, is written ``?``), its observation what the seat view shows that seat. The
 information-state tensor is the observation tensor followed by the history, one number a move.
 """
 from __future__ import annotations
 
-import importlib
 import re
 
 import numpy as np
 import pyspiel
 
 from ..core.arguments import naming
+from ..core.chance import EVERY_SEAT
 from ..core.driver import ConfigError, Kernel
-from ..core.registry import GAMES
+from ..core.registry import GAMES, RIVALS, get_game
 from ..core.specs import run_config
 from .builtins import BuiltinPlayer
 from .stepper import SteppedGame, engine
 
-RETURNS = ("florins", "wins")
+WINS = "wins"  # returns= for the win credit; its other value is the game's score (FrameworkFacts.score)
 INFORMATION = ("perfect", "imperfect")
 PARAMETERS = ("players", "rules", "returns", "information")
 PREFIX = "medici_"
@@ -44,17 +49,17 @@ def short_name(game: str) -> str:
     return PREFIX + game
 
 
-def seat_view(definition):
-    """The game's seat view (its ``seat_view.py``): action ids, what a seat sees, what the game declares."""
-    return importlib.import_module(f"{definition.registry.package}.seat_view")
+def returns_values(definition) -> tuple[str, str]:
+    """What ``returns=`` takes for the game: its score (the default), or the win credit."""
+    return definition.framework.score, WINS
 
 
 def declared_information(definition) -> str:
-    """What the game declares (its seat view): ``perfect`` or ``imperfect`` information."""
-    return INFORMATION[0] if seat_view(definition).PERFECT_INFORMATION else INFORMATION[1]
+    """What the game declares (its framework facts): ``perfect`` or ``imperfect`` information."""
+    return INFORMATION[0] if definition.framework.information.perfect else INFORMATION[1]
 
 
-def game_type(definition, returns: str = RETURNS[0], information: str | None = None) -> pyspiel.GameType:
+def game_type(definition, returns: str | None = None, information: str | None = None) -> pyspiel.GameType:
     declared = declared_information(definition)
     return pyspiel.GameType(
         short_name=short_name(definition.name), long_name=definition.title,
@@ -62,13 +67,13 @@ def game_type(definition, returns: str = RETURNS[0], information: str | None = N
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION if (information or declared) == INFORMATION[0]
         else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM if returns == "wins" else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM if returns == WINS else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=definition.max_players, min_num_players=definition.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": definition.default_players, "rules": definition.variants[0],
-                                 "returns": RETURNS[0], "information": declared})
+                                 "returns": definition.framework.score, "information": declared})
 
 
 class MediciGame(pyspiel.Game):
@@ -84,7 +89,7 @@ class MediciGame(pyspiel.Game):
         unknown = sorted(set(params) - set(PARAMETERS))
         if unknown:
             raise ValueError(f"{name}: unknown parameter {unknown[0]} (parameters: {', '.join(PARAMETERS)})")
-        for key, allowed in (("returns", RETURNS), ("information", INFORMATION)):
+        for key, allowed in (("returns", returns_values(definition)), ("information", INFORMATION)):
             if params[key] not in allowed:
                 raise ValueError(f"{name}: {key} must be one of {', '.join(allowed)}, got {params[key]!r}")
         rules = params["rules"]
@@ -98,17 +103,17 @@ class MediciGame(pyspiel.Game):
         except ConfigError as exc:
             raise ValueError(f"{name}: {exc}") from None
         self.returns_kind, information = params["returns"], params["information"]
+        if information == INFORMATION[0] and declared_information(definition) != INFORMATION[0]:
+            hidden = "; ".join(h.what for h in definition.framework.information.hidden_from(RIVALS))
+            raise ValueError(f"{name}: information must be imperfect: the game hides things from rivals ({hidden})")
         e = self.engine
-        if not e.view.PERFECT_INFORMATION:  # information states would be the history, hidden outcomes included
-            raise ValueError(f"{name}: the game hides cards from seats, and this adapter writes information "
-                             "states for games of perfect information only")
         s = e.kernel.inputs[0]
         view = e.view
-        wins = self.returns_kind == "wins"
+        wins = self.returns_kind == WINS
         self.most_decisions, self.most_chance_nodes = view.most_moves(s)
         super().__init__(game_type(definition, self.returns_kind, information), pyspiel.GameInfo(
-            num_distinct_actions=view.action_count(s), max_chance_outcomes=e.n_cards + e.players,
-            num_players=e.players, min_utility=0.0, max_utility=1.0 if wins else float(view.most_money(s)),
+            num_distinct_actions=view.action_count(s), max_chance_outcomes=e.chance_outcome_count,
+            num_players=e.players, min_utility=0.0, max_utility=1.0 if wins else float(view.most_score(s)),
             utility_sum=1.0 if wins else None, max_game_length=self.most_decisions),
             {"players": e.players, "rules": e.rules.translate(_SPEC_TO_STRING), "returns": self.returns_kind,
              "information": information})
@@ -180,10 +185,9 @@ class MediciState(pyspiel.State):
         g = self.stepped
         e = g.engine
         if player == pyspiel.PlayerId.CHANCE:
-            if not 0 <= action < e.n_cards + e.players:
-                raise ValueError(f"chance outcome {action} is not one of the game's (0-{e.n_cards + e.players - 1})")
-            n = e.n_cards
-            return f"seat {action - n + 1} starts the next day" if action >= n else e.view.chance_text(g.state, action)
+            if not 0 <= action < e.chance_outcome_count:
+                raise ValueError(f"chance outcome {action} is not one of the game's (0-{e.chance_outcome_count - 1})")
+            return e.view.chance_text(g.state, action)
         if not 0 <= player < e.players:
             raise ValueError(f"player {player} is not a seat of the game (0-{e.players - 1}) or chance (-1)")
         if not 0 <= action < self.num_distinct_actions():
@@ -197,12 +201,22 @@ class MediciState(pyspiel.State):
         g = self.stepped
         if not g.over:
             return [0.0] * g.engine.players
-        return win_credit(g.money()) if self.get_game().returns_kind == "wins" else [float(m) for m in g.money()]
+        return win_credit(g.scores()) if self.get_game().returns_kind == WINS else [float(m) for m in g.scores()]
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
-        """A state drawn among those ``player_id`` cannot tell from this one: this one (a game of
-        perfect information; the order of the unseen cards decides nothing, frameworks.stepper)."""
-        return self.clone()
+        """A state drawn among those ``player_id`` cannot tell from this one. In a game of perfect
+        information, this one (what is hidden from every seat is decided only as it is revealed,
+        frameworks.stepper); else a copy with what the game hides from ``player_id``'s rivals dealt
+        again (each ``Hidden.redeal``, drawn with ``probability_sampler``'s numbers where given). The
+        copy's later moves are played on that deal; its history is this state's."""
+        twin = self.clone()
+        hidden = self.stepped.engine.information.hidden_from(RIVALS)
+        if hidden:
+            seed = None if probability_sampler is None else int(probability_sampler() * 2**32)
+            generator = np.random.default_rng(seed)
+            for thing in hidden:
+                thing.redeal(twin.stepped.state, player_id, generator)
+        return twin
 
     def __reduce__(self):  # pickled as OpenSpiel serialises it (its record, pickled)
         return state_from_serialized, (pyspiel.serialize_game_and_state(self.get_game(), self),)
@@ -251,23 +265,26 @@ def state_from_text(text: str) -> MediciState:
     return state
 
 
-def win_credit(money: list[int]) -> list[float]:
-    """R22, C18: the richest win, sharing the win when tied."""
-    best = max(money)
-    winners = money.count(best)
-    return [1.0 / winners if m == best else 0.0 for m in money]
+def win_credit(scores: list[int]) -> list[float]:
+    """The win credit: the highest scores win, sharing the win when tied."""
+    best = max(scores)
+    winners = scores.count(best)
+    return [1.0 / winners if m == best else 0.0 for m in scores]
 
 
 class MediciObserver:
-    """What a seat sees (OpenSpiel's PyObserver): the public table as a vector and text; with
-    perfect recall (the information state), also the history: every move, chance outcomes
-    included, which the seat saw (text: the moves' ids; vector: after the table, one number a
-    move, an action id + 1 or a chance outcome + 1 + the number of action ids, 0 after the end)."""
+    """What a seat sees (OpenSpiel's PyObserver): the table as the seat view shows the seat, as a
+    vector and text; with perfect recall (the information state), also the history as the seat
+    saw it: every move (text: the moves' ids, ``?`` for a chance outcome only another seat saw;
+    vector: after the table, one number a move, an action id + 1 or a chance outcome + 1 + the
+    number of action ids, a chance outcome not seen the number after all of those, 0 after the
+    end)."""
 
     def __init__(self, game: MediciGame, iig_obs_type):
         self.perfect_recall = iig_obs_type.perfect_recall
         self.table = game.observation_length
         self.n_actions = game.num_distinct_actions()
+        self.unseen = 1 + self.n_actions + game.max_chance_outcomes()  # a chance outcome the seat did not see
         self.tensor = np.zeros(self.table + (game.history_length if self.perfect_recall else 0), np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -277,14 +294,21 @@ class MediciObserver:
         if self.perfect_recall:
             moves = self.tensor[self.table:]
             moves[:] = 0
-            for i, move in enumerate(state.full_history()):
-                moves[i] = move.action + 1 + (self.n_actions if move.player < 0 else 0)
+            for i, (move, seen) in enumerate(zip(state.full_history(), seen_moves(g, player), strict=True)):
+                moves[i] = self.unseen if not seen else move.action + 1 + (self.n_actions if move.player < 0 else 0)
 
     def string_from(self, state: MediciState, player: int):
         g = state.stepped
         if self.perfect_recall:
-            return f"seat {player + 1}: " + " ".join(map(str, g.history))
+            return f"seat {player + 1}: " + " ".join(str(move) if seen else "?"
+                                                      for move, seen in zip(g.history, seen_moves(g, player),
+                                                                            strict=True))
         return g.engine.view.observation_text(g.state, player, g.actor)
+
+
+def seen_moves(game: SteppedGame, player: int) -> list[bool]:
+    """Whether ``player`` saw each move of the game's history (frameworks.stepper's ``seen``)."""
+    return [seen in (EVERY_SEAT, player) for seen in game.seen]
 
 
 class BuiltinBot(pyspiel.Bot):
@@ -342,7 +366,7 @@ class PolicyRolloutEvaluator:
 
 
 def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: int, seed: int = 0,
-                  players: int | None = None, rules: str | None = None, returns: str = "florins") -> np.ndarray:
+                  players: int | None = None, rules: str | None = None, returns: str | None = None) -> np.ndarray:
     """Games ``0 .. games - 1`` of a medici-sim run (``strategies`` at the seats, fixed seating,
     ``seed``: R25, C20) with an OpenSpiel bot deciding for ``bot_seat``: ``bot_factory(spiel_game)``
     makes it for the ``medici_<game>`` game it plays. The game is played move by move as an
@@ -350,7 +374,8 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
     the bot gets that state, with its whole history, at each of its seat's decisions; the other
     seats are the run's strategies, deciding on the same record as in the batch kernel. A bot
     that is one of our strategies (``BuiltinBot``) therefore plays exactly the run's games.
-    Returns each game's money by seat, a (games, players) array. This is Python, a few games a
+    ``returns``: the game's parameter (its score, the default, or ``wins``). Returns each game's
+    score by seat (the game's own, its seat view's ``scores``), a (games, players) array. This is Python, a few games a
     second: mind the count."""
     import medici_sim.games  # noqa: F401
 
@@ -361,7 +386,8 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
     if isinstance(bot_seat, bool) or not isinstance(bot_seat, int) or not 0 <= bot_seat < config.players:
         raise ValueError(f"bot_seat must be a seat, 0 to {config.players - 1}, got {bot_seat!r}")
     spiel_game = pyspiel.load_game(short_name(config.game), {
-        "players": config.players, "rules": config.variant.translate(_SPEC_TO_STRING), "returns": returns})
+        "players": config.players, "rules": config.variant.translate(_SPEC_TO_STRING),
+        "returns": returns or get_game(config.game).framework.score})
     e = spiel_game.engine
     slot_params = Kernel(config).slot_params  # the run's strategy parameters, as its kernel holds them
     bot = bot_factory(spiel_game)
@@ -381,19 +407,17 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
                 state.apply_action(action)
             else:
                 state.apply_action(seats[state.current_player()].action(state.stepped))
-        results[index] = state.stepped.money()
+        results[index] = state.stepped.scores()
     return results
 
 
 def register_all() -> list[str]:
-    """Register ``medici_<game>`` with pyspiel for every registered game with a seat view; their names."""
-    import importlib.util
-
+    """Register ``medici_<game>`` with pyspiel for every registered game with framework facts; their names."""
     import medici_sim.games  # noqa: F401
 
     names = []
     for definition in GAMES.values():
-        if importlib.util.find_spec(f"{definition.registry.package}.seat_view") is None:
+        if definition.framework is None:
             continue
         name = short_name(definition.name)
         if name not in pyspiel.registered_names():

@@ -2,31 +2,27 @@
 nodes: what the OpenSpiel game and the PettingZoo environments play on.
 
 The engine is stepped through its decision interface (core.stepping; every seat EXTERNAL), so
-the rules are the engine's own. Its randomness is the game's generator (R25, C20): the
-adapter seeds it (seed 0, game 0, or a run's seed and game) and turns every draw into a chance
-node, without a rule of its own:
+the rules are the engine's own. Its randomness is the game's generator: the adapter seeds it
+(seed 0, game 0, or a run's seed and game) and turns every draw a seat sees into a chance node,
+as the game declares it (its framework facts, core.registry.FrameworkFacts: the seat view's
+``chance_event``, core.chance), without a rule of its own:
 
 - Every engine call is first made on a copy of the state (a probe). If the copy's generator
   did not move, nothing random happened and the copy is the new state.
-- If cards were turned face up (the unseen cards lost some), each is a chance node: a card
-  drawn uniformly from the unseen ones. Once the outcomes are chosen, the pile is arranged so
-  that the engine's own draws (``below(n)`` of the pile, the last card filling the gap:
-  docs/protocol.md) turn up exactly those cards, and the call is made on the real state. The
-  classic game's cards set aside face down (C5) are never decided: an outcome among them is
-  swapped into the deck first (nobody can tell those cards apart, so each face-up card is
-  uniform over all unseen cards either way, and the game's outcome never depends on which
-  cards lay aside).
-- If the call scored a day and drew the next starter among the poorest (R21, C6), that draw
-  is a chance node over the tied seats; the generator is set to a state whose draw picks the
-  outcome.
-- Any other draw (the classic game dealing the next day's face-down cards) stays the
-  engine's own: hidden, and decided by the history.
+- If it moved, the game's seat view says what the call drew: a chance event (items revealed
+  from a pool, one of a few options picked, or one of the game's own kinds), whose outcomes
+  are chance nodes, one a draw. Once they are chosen, the state is arranged so that the
+  engine's own draws make exactly them (the event's ``force``), the call is made on the real
+  state, and the adapter checks that it made them.
+- A draw the seat view calls no chance event (one no seat sees) stays the engine's own:
+  hidden, and decided by the history.
 
 An outcome equal to what the engine itself would have drawn changes nothing, so a game whose
 chance nodes take the engine's own draws (:meth:`SteppedGame.natural_outcome`) is the
 kernel's game for its seed and game (tests/test_openspiel.py): with our strategies deciding on
-the game's own record (frameworks.builtins), record for record. After each call the adapter
-checks that the engine dealt exactly the chosen outcomes.
+the game's own record (frameworks.builtins), record for record. ``seen`` records, move by
+move, which seat saw it (-1: every seat; a chance outcome may be seen by one seat alone, a
+card drawn into a hidden hand): what a seat's information state holds (frameworks.spiel).
 """
 from __future__ import annotations
 
@@ -36,22 +32,29 @@ from functools import cache
 
 import numpy as np
 
+from ..core.chance import EVERY_SEAT
 from ..core.driver import Kernel
-from ..core.rng import GameRandom
 from ..core.specs import game_named, run_config
-from ..core.stepping import DAY_OVER, DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
+from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
 
 SEED, GAME_INDEX = 0, 0  # the engine's generator: every draw that matters is replaced by a chance outcome
 
 
+class NotInFrameworks(ValueError):
+    """A game that declares no framework facts (core.registry.Game.framework)."""
+
+
 class Engine:
     """One game, player count and rule set on the engine: its inputs, strategy table, stepping
-    functions (the game's ``stepped.py``) and seat view (its ``seat_view.py``)."""
+    functions (the game's ``stepped.py``) and seat view (its framework facts' ``seat_view``)."""
 
     def __init__(self, game: str, players: int, rules: str):
         import medici_sim.games  # noqa: F401  (registers the games)
 
         definition = game_named(game)
+        if definition.framework is None:
+            raise NotInFrameworks(f"the {definition.name} game declares no framework facts (what each seat sees, "
+                                  "its chance events): it is in no game-AI framework")
         # ``rules`` is handed on as the run's rule set (today the variant's name)
         config = run_config(game=definition.name, players=players, strategies=definition.built_ins[0], games=1,
                             seed=SEED, variant=rules, seating="fixed", threads=1, deck=None)
@@ -60,9 +63,10 @@ class Engine:
         self.players = config.players
         self.rules = config.variant
         self.stepped = importlib.import_module(f"{definition.registry.package}.stepped")
-        self.view = importlib.import_module(f"{definition.registry.package}.seat_view")
+        self.view = definition.framework.seat_view
+        self.information = definition.framework.information
         self.external = np.full(self.players, EXTERNAL, np.int64)
-        self.n_cards = self.view.n_cards(self.kernel.inputs[0])
+        self.chance_outcome_count = self.view.chance_outcome_count(self.kernel.inputs[0])
 
 
 @cache
@@ -77,7 +81,8 @@ class SteppedGame:
     seed (R25, C20), ``slot_params`` the run's strategy parameters by slot (the seats' rows of
     ``seat_params``, which only strategies read); the defaults are seed 0, game 0 and the game's
     default parameters, ``seating`` the run's seating (core.seating: fixed, the default, rotate,
-    random). ``history`` is every move made, action ids and chance outcomes alike."""
+    random). ``history`` is every move made, action ids and chance outcomes alike, ``seen`` who
+    saw each (-1: every seat)."""
 
     def __init__(self, engine_: Engine, seed: int = SEED, index: int = GAME_INDEX, slot_params=None, seating: int = 0):
         self.engine = engine_
@@ -88,11 +93,10 @@ class SteppedGame:
                                     k.slot_params if slot_params is None else slot_params, k.table)
         self.event = NOT_STARTED
         self.pending: tuple | None = None  # the engine call waiting for its chance outcomes: (choice,)
-        self.draws = 0  # cards it turns up
-        self.tied: list[int] = []  # or: the seats it draws the next starter from
-        self.natural: list[int] = []  # the engine's own outcomes for it
-        self.outcomes: list[int] = []
+        self.drawn = None  # and its chance event (core.chance; never changed: copies share it)
+        self.outcomes: list[int] = []  # the event's outcomes chosen so far
         self.history: list[int] = []
+        self.seen: list[int] = []
         self.from_run = False  # resumed from a run's record: its moves before are not in ``history``
         self._spare = None  # a buffer kept for the next probe
         self._play_on(None)
@@ -108,7 +112,7 @@ class SteppedGame:
         game.engine, game.buffer, game.event = engine_, buffer.copy(), event
         game.state["seat_strategy"][:engine_.players] = EXTERNAL
         game.seed, game.index, game.from_run = SEED, GAME_INDEX, True
-        game.pending, game.draws, game.tied, game.natural, game.outcomes, game.history = None, 0, [], [], [], []
+        game.pending, game.drawn, game.outcomes, game.history, game.seen = None, None, [], [], []
         game._spare = None
         return game
 
@@ -127,7 +131,7 @@ class SteppedGame:
         twin.__dict__.update(self.__dict__)
         twin.buffer = self.buffer.copy()
         twin._spare = None
-        for name in ("tied", "natural", "outcomes", "history"):
+        for name in ("outcomes", "history", "seen"):
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
@@ -151,8 +155,9 @@ class SteppedGame:
             return -1
         return int(self.state["step"][STEP_ACTOR])
 
-    def money(self) -> list[int]:
-        return [int(m) for m in self.state[self.engine.view.MONEY][:self.engine.players]]
+    def scores(self) -> list[int]:
+        """Each seat's score (the game's own: its seat view's ``scores``)."""
+        return self.engine.view.scores(self.state)
 
     def legal_actions(self) -> list[int]:
         """The actor's legal action ids (the engine's own legal choices), ascending."""
@@ -162,17 +167,12 @@ class SteppedGame:
                                                                                              e.kernel.table))
 
     def chance_outcomes(self) -> list[int]:
-        """The outcomes of the chance node: card ids (an unseen card) or n_cards + a tied seat."""
-        if self.tied:
-            return [self.engine.n_cards + seat for seat in self.tied]
-        taken = set(self.outcomes)
-        return sorted(int(c) for c in self._unseen() if c not in taken)
+        """The outcomes of the chance node, each equally likely (ids of the game's chance outcomes)."""
+        return self.drawn.outcomes(self.state, self.outcomes)
 
     def natural_outcome(self) -> int:
         """The outcome the engine's own generator draws here."""
-        if self.tied:
-            return self.engine.n_cards + self.natural[0]
-        return self.natural[len(self.outcomes)]
+        return self.drawn.natural[len(self.outcomes)]
 
     # ------------------------------------------------------------ moves
     def apply_action(self, action: int) -> None:
@@ -181,13 +181,16 @@ class SteppedGame:
         if self.over:
             raise ValueError(f"action {action}: the game is over")
         if self.chance:
+            seen_by = self.drawn.seen_by
             self._chance(action)
             self.history.append(action)
+            self.seen.append(seen_by)
             return
         if action not in self.legal_actions():
             raise ValueError(f"action {action} is not legal here (legal: {self.legal_actions()})")
         self._play_on(self.engine.view.choice_of(action)[1])
         self.history.append(action)
+        self.seen.append(EVERY_SEAT)
 
     def _call(self, buffer, choice) -> int:
         k = self.engine.kernel
@@ -203,107 +206,27 @@ class SteppedGame:
             np.copyto(probe, self.buffer)  # into a kept buffer: a fresh 200 kB one costs more than the call
             event = self._call(probe, choice)
             if probe[0]["rng"][0] != self.state["rng"][0]:
-                dealt = [int(c) for c in np.setdiff1d(self._unseen(), self._unseen(probe[0]))]
-                if dealt:
-                    self._await(choice, draws=len(dealt), natural=self._engine_order(dealt))
+                drawn = self.engine.view.chance_event(self.state, probe[0], self.event)
+                if drawn is not None:
+                    self.pending, self.drawn, self.outcomes = (choice,), drawn, []
                     return
-                if self.event == DAY_OVER:
-                    money = probe[0][self.engine.view.MONEY][:self.engine.players]
-                    tied = [int(p) for p in np.flatnonzero(money == money.min())]
-                    self._await(choice, tied=tied, natural=[int(probe[0]["step"][STEP_ACTOR])])
-                    return
-            # nothing random, or hidden (a day's face-down cards): the probe is the game
+            # nothing random, or a draw no seat sees: the probe is the game
             self._spare, self.buffer, self.event = self.buffer, probe, event
             if event == GAME_OVER or event >= DECISION:
                 return
             choice = None
 
-    def _await(self, choice, draws: int = 0, tied: list[int] | None = None, natural: list[int] | None = None):
-        self.pending, self.draws, self.tied, self.natural, self.outcomes = (choice,), draws, tied or [], natural, []
-
     def _chance(self, outcome: int) -> None:
         if outcome not in self.chance_outcomes():
             raise ValueError(f"chance outcome {outcome} is not possible here")
         self.outcomes.append(outcome)
-        if self.tied:
-            self._force_starter(outcome - self.engine.n_cards)
-        elif len(self.outcomes) < self.draws:
+        drawn = self.drawn
+        if len(self.outcomes) < drawn.count:
             return
-        else:
-            self._force_cards(self.outcomes)
+        drawn.force(self.state, self.outcomes)
         (choice,), self.pending = self.pending, None
-        before = set(self._unseen().tolist())
         self.event = self._call(self.buffer, choice)
-        if self.tied:
-            if int(self.state["step"][STEP_ACTOR]) != outcome - self.engine.n_cards:
-                raise RuntimeError("the engine drew another starter than the chance outcome")
-        elif before - set(self._unseen().tolist()) != set(self.outcomes):
-            raise RuntimeError("the engine dealt other cards than the chance outcomes")
-        self.tied = []
+        drawn.check(self.state, self.outcomes)  # RuntimeError unless the engine made the outcomes chosen
+        self.drawn = None
         if not self.over and self.event < DECISION:
             self._play_on(None)
-
-    # ------------------------------------------------------------ the engine's draws
-    def _unseen(self, s=None) -> np.ndarray:
-        """The cards nobody has seen: the pile the engine draws from, and any dealt face down."""
-        s = self.state if s is None else s
-        view = self.engine.view
-        pile = s[view.PILE][:s["counts"][view.PILE_LEN]]
-        return np.concatenate((pile, s[view.HIDDEN][:view.hidden_count(s)])) if view.HIDDEN else pile
-
-    def _pile_draws(self, count: int, n: int) -> list[int]:
-        """The pile places the engine's next ``count`` draws take, as places of the pile now."""
-        rng = GameRandom(0, 0)
-        rng.state = int(self.state["rng"][0])
-        places = list(range(n))
-        taken = []
-        for _ in range(count):
-            j = rng.below(len(places))
-            taken.append(places[j])
-            places[j] = places[-1]
-            places.pop()
-        return taken
-
-    def _engine_order(self, dealt: list[int]) -> list[int]:
-        """``dealt`` in the order the engine turns them up."""
-        view = self.engine.view
-        pile = self.state[view.PILE]
-        order = [int(pile[j]) for j in self._pile_draws(len(dealt), int(self.state["counts"][view.PILE_LEN]))]
-        if sorted(order) != sorted(dealt):
-            raise RuntimeError("the engine's draws are not the pile's (docs/protocol.md)")
-        return order
-
-    def _force_cards(self, cards: list[int]) -> None:
-        """Arrange the unseen cards so that the engine's next draws turn up ``cards`` in order."""
-        view = self.engine.view
-        s = self.state
-        n = int(s["counts"][view.PILE_LEN])
-        pile = s[view.PILE]
-        wanted = set(cards)
-        if view.HIDDEN:  # C5: a face-down card wanted changes place with a pile card not wanted
-            hidden = s[view.HIDDEN]
-            spare = [j for j in range(n) if int(pile[j]) not in wanted]
-            for i in range(view.hidden_count(s)):
-                if int(hidden[i]) in wanted:
-                    j = spare.pop()
-                    pile[j], hidden[i] = hidden[i], pile[j]
-        rest = [int(c) for c in pile[:n] if int(c) not in wanted]
-        arranged = [-1] * n
-        for place, card in zip(self._pile_draws(len(cards), n), cards, strict=True):
-            arranged[place] = card
-        rest.reverse()
-        pile[:n] = [card if card >= 0 else rest.pop() for card in arranged]
-
-    def _force_starter(self, seat: int) -> None:
-        """Set the generator to a state whose draw among the tied seats picks ``seat`` (unless
-        the engine's own draw does)."""
-        if seat == self.natural[0]:
-            return
-        want = self.tied.index(seat)
-        rng = GameRandom(0, 0)
-        for state in range(1 << 20):
-            rng.state = state
-            if rng.below(len(self.tied)) == want:
-                self.state["rng"][0] = state
-                return
-        raise RuntimeError("no generator state draws that seat")  # unreachable: 1 in len(tied) states do

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
-from ...core.registry import Game, StatColumn
-from . import engine, narrate, reference, state, stepped
+from ...core.registry import FrameworkFacts, Game, StatColumn
+from . import engine, narrate, reference, seat_view, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search
@@ -159,6 +159,7 @@ GAME = Game(
     registry=REGISTRY,
     built_ins=BUILT_INS,
     rollout_policy=search.ROLLOUT_POLICY,
+    framework=FrameworkFacts(seat_view.INFORMATION, seat_view, seat_view.RETURNS),  # what each seat sees, chance
     play_games_nb=engine.play_games_nb,
     play_game_in_nb=engine.play_game_in_nb,
     kernel_inputs=kernel_inputs,

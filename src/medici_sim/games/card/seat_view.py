@@ -1,6 +1,7 @@
-"""What the game-AI frameworks' adapters (``medici_sim.frameworks``) need of the card game: stable
-action ids and their names, where the engine draws its cards, and what a seat sees, as text and
-as a fixed-size vector.
+"""What the game-AI frameworks' adapters (``medici_sim.frameworks``) need of the card game (its
+seat view in its framework facts, game.py; the protocol: docs/frameworks.md): stable action ids and their
+names, its chance events (cards turned up, a starter drawn: games.medici.chance), what each seat
+can see (``INFORMATION``), as text and as a fixed-size vector, and the score its returns are.
 
 Everything in the card game is face up but the deck's order (R7, R20: the cards in the deck
 are known, ``state.unseen``), so every seat sees the same table: the vector holds each card's
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.chance import Pool
+from ...core.registry import EVERYONE, Hidden, Information
 from ...core.stepping import DECISION, STEP_EVENT
+from ..medici import chance
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
 from .rules import (
     DAYS,
@@ -27,17 +31,18 @@ from .rules import (
 from .state import DAY, DECK_LEN, MARKET_LEN, N_CARDS, OUT_LEN, REVEALED
 from .table import card_text, cards_text, taken_cards
 
-MONEY = "florins"  # the state field of each seat's money: the returns (R22)
-PILE, PILE_LEN = "deck", DECK_LEN  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol.md)
-HIDDEN = None  # no card is dealt face down
+SCORE = "florins"  # the state field of each seat's florins (R22): the game's score
+RETURNS = "florins"  # what returns= calls it
+DECK = Pool("deck", ("counts", DECK_LEN))  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol.md)
 # Every card is face up but the deck's order, which no seat knows and no outcome depends on (R7, R20): with its
-# draws as chance nodes every seat sees, a game of perfect information. (A game with hidden hands says False.)
-PERFECT_INFORMATION = True
+# draws as chance outcomes every seat sees, a game of perfect information.
+INFORMATION = Information(hidden=(
+    Hidden("the order of the deck (R7, R20; which cards it holds is known)", EVERYONE, chance.redeal_unseen(DECK)),))
 
 # Action ids: R9 0 stop / 1 reveal another card; R10 2 + the take flags (bit 0: the 2nd-, bit 1: the 3rd-from-last).
 STOP, REVEAL, TAKE = 0, 1, 2
 N_ACTIONS = TAKE + MAX_TAKES
-# the most florins a seat can end with follows the rules in force: most_money(s)
+# the most florins a seat can end with follows the rules in force: most_score(s)
 
 
 def players(s) -> int:
@@ -48,8 +53,28 @@ def n_cards(s) -> int:
     return int(s["counts"][N_CARDS])
 
 
-def hidden_count(s) -> int:
-    return 0
+def scores(s) -> list[int]:
+    """Each seat's florins (R22): the game's score."""
+    return [int(m) for m in s[SCORE][:players(s)]]
+
+
+def chance_outcome_count(s) -> int:
+    """Chance outcomes: a card turned up (its id), or n_cards + the seat drawn to start the next day (R21)."""
+    return n_cards(s) + players(s)
+
+
+def chance_event(before, after, event: int):
+    """The chance event an engine call made (core.chance): cards turned up (R9), a starter drawn (R21)."""
+    return chance.chance_event(DECK, SCORE, before, after, event, n_cards(before), players(before))
+
+
+def chance_text(s, outcome: int) -> str:
+    return chance.chance_text(s, outcome, n_cards(s), card_text)
+
+
+def observation_bound(s) -> float:
+    """The largest entry of the observation vector: florins, or a count of cards."""
+    return float(max(most_score(s), n_cards(s)))
 
 
 def most_moves(s) -> tuple[int, int]:
@@ -64,7 +89,7 @@ def most_moves(s) -> tuple[int, int]:
     return days * turns * (reveals + 1), days * min(n_cards(s), turns * reveals) + days - 1
 
 
-def most_money(s) -> int:
+def most_score(s) -> int:
     """The most florins a seat can end with under ``s``'s rules: every day the best ship payout
     (R14) and, for each good, the best majority share (R17) and the larger bonus (R18, R19)."""
     bonus = max(int(s["rules"][RULE_BONUS]), int(s["rules"][RULE_BIG_BONUS]))
@@ -102,10 +127,6 @@ def decision_of(s) -> int:
     """The decision the game is stopped at (core.stepping.DECISION + k), as k; -1 elsewhere."""
     event = int(s["step"][STEP_EVENT]) - DECISION
     return event if event >= 0 else -1
-
-
-def chance_text(s, card: int) -> str:
-    return f"turn up card {card} ({card_text(s, card)})"
 
 
 def observation_size(s) -> int:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
-from ...core.registry import Game, StatColumn
-from . import engine, narrate, reference, state, stepped
+from ...core.registry import FrameworkFacts, Game, StatColumn
+from . import engine, narrate, reference, seat_view, state, stepped
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, removed_cards, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search
 
@@ -150,6 +150,7 @@ GAME = Game(
     registry=REGISTRY,
     built_ins=BUILT_INS,
     rollout_policy=search.ROLLOUT_POLICY,
+    framework=FrameworkFacts(seat_view.INFORMATION, seat_view, seat_view.RETURNS),  # what each seat sees, chance
     play_games_nb=engine.play_games_nb,
     play_game_in_nb=engine.play_game_in_nb,
     kernel_inputs=kernel_inputs,

@@ -1,6 +1,7 @@
-"""What the game-AI frameworks' adapters (``medici_sim.frameworks``) need of the classic game:
-stable action ids and their names, where the engine draws its cards, and what a seat sees, as
-text and as a fixed-size vector.
+"""What the game-AI frameworks' adapters (``medici_sim.frameworks``) need of the classic game (its
+seat view in its framework facts, game.py; the protocol: docs/frameworks.md): stable action ids and
+their names, its chance events (cards turned up, a starter drawn: games.medici.chance), what each
+seat can see (``INFORMATION``), as text and as a fixed-size vector, and the score its returns are.
 
 Everything is face up but the day's deck and the cards set aside face down (C5), which
 nobody can tell apart: every seat sees the same table. The vector holds each card's place
@@ -12,7 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.chance import Pool
+from ...core.registry import EVERYONE, Hidden, Information
 from ...core.stepping import DECISION, STEP_EVENT
+from ..medici import chance
 from .engine import BID_DECISION, DRAW_DECISION
 from .rules import (
     DAYS,
@@ -28,16 +32,20 @@ from .rules import (
 from .state import AUCTIONEER, DAY, DECK_LEN, DISCARD_LEN, HIGH_BIDDER, HIGHEST, LOT_LEN
 from .table import card_text, cards_text
 
-MONEY = "money"  # the state field of each seat's money: the returns (C18)
-PILE, PILE_LEN = "deck", DECK_LEN  # the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol-classic.md)
-HIDDEN = "removed"  # C5: removed[:rules[RULE_REMOVED]], face down
+SCORE = "money"  # the state field of each seat's money (C18): the game's score
+RETURNS = "florins"  # what returns= calls it
+# the engine draws below(n) of deck[:counts[DECK_LEN]] (docs/protocol-classic.md); C5: removed[:rules[RULE_REMOVED]]
+# lie face down beside it
+DECK = Pool("deck", ("counts", DECK_LEN), "removed", ("rules", RULE_REMOVED))
 # Everything is face up but the day's deck and the cards set aside (C5), which nobody can tell apart and no outcome
-# depends on: with the cards turned up as chance nodes every seat sees, a game of perfect information.
-PERFECT_INFORMATION = True
+# depends on: with the cards turned up as chance outcomes every seat sees, a game of perfect information.
+INFORMATION = Information(hidden=(
+    Hidden("the order of the day's deck and which of its cards lie set aside face down (C5)", EVERYONE,
+           chance.redeal_unseen(DECK)),))
 
 # Action ids: C8 0 offer the lot / 1 draw another card; C9 2 + the bid (2: pass).
 OFFER, DRAW, BID = 0, 1, 2
-# how many action ids, and the most money, follow the rules in force: action_count(s), most_money(s)
+# how many action ids, and the most money, follow the rules in force: action_count(s), most_score(s)
 
 
 def players(s) -> int:
@@ -52,6 +60,30 @@ def hidden_count(s) -> int:
     return int(s["rules"][RULE_REMOVED])
 
 
+def scores(s) -> list[int]:
+    """Each seat's money (C18): the game's score."""
+    return [int(m) for m in s[SCORE][:players(s)]]
+
+
+def chance_outcome_count(s) -> int:
+    """Chance outcomes: a card turned up (its id), or N_CARDS + the seat drawn to start the next day (C6)."""
+    return N_CARDS + players(s)
+
+
+def chance_event(before, after, event: int):
+    """The chance event an engine call made (core.chance): cards turned up (C8, C11), a starter drawn (C6)."""
+    return chance.chance_event(DECK, SCORE, before, after, event, N_CARDS, players(before))
+
+
+def chance_text(s, outcome: int) -> str:
+    return chance.chance_text(s, outcome, N_CARDS, card_text)
+
+
+def observation_bound(s) -> float:
+    """The largest entry of the observation vector: money, or a count of cards."""
+    return float(max(most_score(s), N_CARDS))
+
+
 def most_moves(s) -> tuple[int, int]:
     """The most decisions and chance nodes a game under ``s``'s rules can have: a day's deck holds
     the cards not set aside (C5); each turn turns up at least one of them (C8), so a day has at
@@ -62,7 +94,7 @@ def most_moves(s) -> tuple[int, int]:
     return days * cards * (players(s) + 1), days * cards + days - 1
 
 
-def most_money(s) -> int:
+def most_score(s) -> int:
     """The most florins a seat can hold under ``s``'s rules: its starting money (C4) and, every
     day, the best ship payout (C13) and, for each good, the best majority share (C15) and the
     largest track bonus (C16); bids only ever pay money away (C10)."""
@@ -72,7 +104,7 @@ def most_money(s) -> int:
 
 def action_count(s) -> int:
     """How many action ids there are under ``s``'s rules: a bid of up to the most money a seat can hold."""
-    return BID + most_money(s) + 1
+    return BID + most_score(s) + 1
 
 
 def action_of(decision: int, choice: int) -> int:
@@ -96,10 +128,6 @@ def decision_of(s) -> int:
     """The decision the game is stopped at (core.stepping.DECISION + k), as k; -1 elsewhere."""
     event = int(s["step"][STEP_EVENT]) - DECISION
     return event if event >= 0 else -1
-
-
-def chance_text(s, card: int) -> str:
-    return f"turn up card {card} ({card_text(s, card)})"
 
 
 def observation_size(s) -> int:

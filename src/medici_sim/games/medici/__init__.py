@@ -1,0 +1,1 @@
+"""What the two Medici games share beside them (core knows none of it)."""
