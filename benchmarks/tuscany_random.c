@@ -562,7 +562,10 @@ int main(int argc, char **argv) {
     int players = atoi(argv[1]), per_game = argc == 5;
     int64_t games = atoll(argv[2]);
     uint64_t seed = strtoull(argv[3], NULL, 10);
-    if (players < 2 || players > MAX_PLAYERS || games < 1) { fprintf(stderr, "bad arguments\n"); return 2; }
+    if (players < 2 || players > MAX_PLAYERS || games < 1) {
+        fprintf(stderr, "tuscany_random: PLAYERS must be 2-4 and GAMES at least 1\n");
+        return 2;
+    }
     read_input();
     precompute();
     static game_t game;
