@@ -116,7 +116,9 @@ def run_c(program: str, comp: Components, rules: RuleSet, games: int, seed: int,
           per_game: bool = False) -> tuple[float, Totals]:
     """(CPU seconds of the game loop, totals) of one run of the C loop; ``per_game`` keeps each game's line."""
     done = subprocess.run([program, str(rules.players), str(games), str(seed), *(["per-game"] if per_game else [])],
-                          input=c_input(comp, rules), capture_output=True, text=True, check=True)
+                          input=c_input(comp, rules), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"tuscany_random failed (exit {done.returncode}): {done.stderr.strip() or 'no message'}")
     lines = [line.split() for line in done.stdout.splitlines()]
     by_game = [tuple(map(int, words[2:])) for words in lines if words[0] == "game"]
     totals = {words[0]: words[1:] for words in lines if words[0] in ("cpu_seconds", "run")}
@@ -176,13 +178,16 @@ def main() -> None:
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})  # this process and the C program it starts: one core
     with tempfile.TemporaryDirectory() as directory:
-        program = build(directory)
-        if args.check:
-            wrong = check_engine(reference_totals(comp, rules, args.check, args.seed), comp, rules, args.seed, program)
+        try:
+            program = build(directory)
+            wrong = check_engine(reference_totals(comp, rules, args.check, args.seed), comp, rules, args.seed,
+                                 program) if args.check else []
             if wrong:
                 sys.exit(f"bench_tuscany_c: the C loop and the reference engine played different games; nothing "
                          f"timed: {'; '.join(wrong[:3])}")
-        best = min(run_c(program, comp, rules, args.games, args.seed)[0] for _ in range(args.repeat))
+            best = min(run_c(program, comp, rules, args.games, args.seed)[0] for _ in range(args.repeat))
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            sys.exit(f"bench_tuscany_c: {exc}")
     checked = f"the same games as the reference engine on {args.check:,}" if args.check else "not checked"
     print(f"tuscany random at every seat, {args.players} players, components {comp.name}, rules "
           f"{rules.spec}: {args.games:,} games, "

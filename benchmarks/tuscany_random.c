@@ -69,7 +69,11 @@ static void shuffle(int *items, int n, uint64_t *s) {  /* Fisher-Yates from the 
     for (int j = n - 1; j > 0; j--) { int r = below(s, j + 1), t = items[j]; items[j] = items[r]; items[r] = t; }
 }
 static inline int lowest(uint32_t mask) { return __builtin_ctz(mask); }
-static inline int bits(uint32_t mask) { return __builtin_popcount(mask); }
+static inline int bits(uint32_t m) {  /* a popcount that plain `cc -O2` inlines (no libgcc call) */
+    m -= (m >> 1) & 0x55555555u;
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 static inline int nth_bit(uint32_t mask, int n) { while (n--) mask &= mask - 1; return lowest(mask); }
 
 /* ---- rules and components, as read from stdin */
@@ -84,16 +88,20 @@ static struct {
     int slot_shift, n_boards[3], board_cells[3][MAX_BOARDS][10];  /* boards by type, in name order */
 } C;
 static uint32_t NEIGHBOURS[FIELDS];  /* T9: each field's neighbours, a bit mask */
-static unsigned char *LEGAL;  /* legal assemblies of each triple: [triple][0] the count, then the numbers */
+typedef struct {  /* an estate laid out by one assembly (T9): colours, regions numbered by first field */
+    unsigned char colour[FIELDS], region_of[FIELDS], region_size[FIELDS], regions;
+    uint32_t colour_mask[COLOURS];
+} estate_t;
+static struct triple { int n; estate_t *legal; } *TRIPLES;  /* each triple's legal assemblies, in T38's order */
 static int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
 typedef struct {
     int *tiles, stack_pos[3];  /* T10: stack n is tiles[n * size ..], stack_pos[n] taken from its top */
     int storage[MAX_STORAGE], n_storage;
     int hand[COLOURS], workers, marble, bonus[BONUS_KINDS];
-    int colour[FIELDS], region_of[FIELDS], region_size[FIELDS], region_left[FIELDS], region_types[FIELDS];
-    int colour_left[COLOURS];
-    uint32_t colour_mask[COLOURS], covered, frontier;  /* frontier: fields touching a covered one */
+    const estate_t *estate;
+    int region_left[FIELDS], region_types[FIELDS], colour_left[COLOURS];  /* fields left, agriculture shown */
+    uint32_t covered, frontier;  /* frontier: the fields touching a covered one */
     int green, red, points[N_SOURCES], counts[N_COUNTS];
 } player_t;
 
@@ -103,38 +111,39 @@ typedef struct {
     int *tile_kind, *tile_types, n_tiles, per_player;
     int *deck, deck_top, deck_len, *discards, n_discards;
     int *yield_deck, yield_top, yield_len, *yield_discards, n_yield_discards;
-    int *supply, supply_top, supply_len, display[MAX_DISPLAY];
+    int *supply, supply_top, supply_len, display[MAX_DISPLAY], shown[COLOURS];  /* shown: tiles by kind */
+    uint32_t occupied;  /* the display's places holding a tile */
     int bonus_supply[BONUS_KINDS], colour_claims[COLOURS];
     player_t players[MAX_PLAYERS];
 } game_t;
 
 /* ---- T9: geometry, assemblies, regions */
-static void estate_colours(const int *boards, int assembly, int *colour) {  /* boards: one per type */
+static void lay_out(const int *boards, int assembly, estate_t *e) {  /* boards: one per type */
     const int *order = PERMS[assembly / 8];
+    memset(e, 0, sizeof *e);
     for (int k = 0; k < 3; k++) {
         int turned = (assembly >> (2 - k)) & 1;
         const int *cells = C.board_cells[order[k]][boards[order[k]]];
-        for (int c = 0; c < 10; c++) colour[10 * k + c] = cells[turned ? 9 - c : c];
+        for (int c = 0; c < 10; c++) e->colour[10 * k + c] = (unsigned char)cells[turned ? 9 - c : c];
     }
+    for (int f = 0; f < FIELDS; f++) e->colour_mask[e->colour[f]] |= 1u << f;
 }
-/* regions as region_of (numbered by first field) and sizes; returns the largest region's size */
-static int find_regions(const int *colour, int *region_of, int *size) {
-    int largest = 0, n = 0;
+static int find_regions(estate_t *e) {  /* the regions, each a flood fill; returns the largest one's size */
+    int largest = 0;
     uint32_t seen = 0;
     for (int start = 0; start < FIELDS; start++) {
         if (seen >> start & 1) continue;
-        uint32_t region = 1u << start, frontier = region;
+        uint32_t region = 1u << start, frontier = region, same = e->colour_mask[e->colour[start]];
         while (frontier) {
-            int f = lowest(frontier);
-            frontier &= frontier - 1;
-            for (uint32_t m = NEIGHBOURS[f] & ~region; m; m &= m - 1)
-                if (colour[lowest(m)] == colour[start]) { region |= 1u << lowest(m); frontier |= 1u << lowest(m); }
+            uint32_t grow = NEIGHBOURS[lowest(frontier)] & same & ~region;
+            frontier = (frontier & (frontier - 1)) | grow;
+            region |= grow;
         }
         seen |= region;
-        size[n] = bits(region);
-        if (size[n] > largest) largest = size[n];
-        for (uint32_t m = region; m; m &= m - 1) region_of[lowest(m)] = n;
-        n++;
+        int size = bits(region);
+        if (size > largest) largest = size;
+        for (uint32_t m = region; m; m &= m - 1) e->region_of[lowest(m)] = e->regions;
+        e->region_size[e->regions++] = (unsigned char)size;
     }
     return largest;
 }
@@ -150,14 +159,14 @@ static void precompute(void) {
         }
     }
     int triples = C.n_boards[0] * C.n_boards[1] * C.n_boards[2];
-    LEGAL = calloc((size_t)triples, ASSEMBLIES + 1);
+    TRIPLES = calloc((size_t)triples, sizeof *TRIPLES);
     for (int t = 0; t < triples; t++) {
         int boards[3] = {t / (C.n_boards[1] * C.n_boards[2]), t / C.n_boards[2] % C.n_boards[1], t % C.n_boards[2]};
-        int colour[FIELDS], region_of[FIELDS], size[FIELDS];
-        unsigned char *legal = LEGAL + t * (ASSEMBLIES + 1);
+        TRIPLES[t].legal = malloc(sizeof(estate_t) * ASSEMBLIES);
         for (int a = 0; a < ASSEMBLIES; a++) {
-            estate_colours(boards, a, colour);
-            if (find_regions(colour, region_of, size) <= 3) legal[1 + legal[0]++] = (unsigned char)a;
+            estate_t *e = &TRIPLES[t].legal[TRIPLES[t].n];
+            lay_out(boards, a, e);
+            if (find_regions(e) <= 3) TRIPLES[t].n++;
         }
     }
 }
@@ -215,39 +224,51 @@ static void offer_bonus(game_t *g, player_t *p) {  /* T12, T25: a uniform kind s
 
 /* ---- the display (T14-T16) */
 static inline int next_supply(game_t *g) { return g->supply_top < g->supply_len ? g->supply[g->supply_top++] : EMPTY; }
-static void five_of_a_colour(game_t *g) {  /* T16: repeat while five of a colour show; each a refresh */
+static int next_supply_or_stack(game_t *g, player_t *p) {  /* T14: the top of the leftmost non-empty stack */
+    for (int n = 0; n < 3; n++)
+        if (p->stack_pos[n] < R.stack_size) {
+            int tile = p->tiles[n * R.stack_size + p->stack_pos[n]++];
+            if (p->stack_pos[n] == R.stack_size && n + 1 == g->phase) g->pending = 1;  /* T15 */
+            return tile;
+        }
+    return next_supply(g);
+}
+static inline void show(game_t *g, int place, int tile) {  /* the display's place gets a tile, or EMPTY */
+    if (g->display[place] != EMPTY) { g->shown[g->tile_kind[g->display[place]]]--; g->occupied &= ~(1u << place); }
+    g->display[place] = tile;
+    if (tile != EMPTY) { g->shown[g->tile_kind[tile]]++; g->occupied |= 1u << place; }
+}
+#define ANY_KIND (-1)
+/* T16: repeat while five of a colour show, each time one refresh. `added`: the kind of the one tile
+ * that just came (only that kind can show five now: none did before), or ANY_KIND */
+static void five_of_a_colour(game_t *g, int added) {
+    if (added != ANY_KIND && g->shown[added] < 5) return;
     for (;;) {
-        int count[COLOURS] = {0}, kind = -1;
-        for (int i = 0; i < R.display; i++) if (g->display[i] != EMPTY) count[g->tile_kind[g->display[i]]]++;
-        for (int c = 0; c < COLOURS && kind < 0; c++) if (count[c] >= 5) kind = c;
-        if (kind < 0) return;
+        int kind = 0;
+        while (kind < COLOURS && g->shown[kind] < 5) kind++;
+        if (kind == COLOURS) return;
         for (int i = 0; i < R.display; i++)
-            if (g->display[i] != EMPTY && g->tile_kind[g->display[i]] == kind) g->display[i] = next_supply(g);
+            if (g->display[i] != EMPTY && g->tile_kind[g->display[i]] == kind) show(g, i, next_supply(g));
         g->refreshes++;
     }
 }
 static void refill(game_t *g, player_t *p, int place) {  /* T14: the leftmost non-empty stack, else the supply */
-    for (int n = 0; n < 3; n++)
-        if (p->stack_pos[n] < R.stack_size) {
-            g->display[place] = p->tiles[n * R.stack_size + p->stack_pos[n]++];
-            if (p->stack_pos[n] == R.stack_size && n + 1 == g->phase) g->pending = 1;  /* T15 */
-            five_of_a_colour(g);
-            return;
-        }
-    g->display[place] = next_supply(g);
-    five_of_a_colour(g);
+    int tile = next_supply_or_stack(g, p);
+    show(g, place, tile);
+    if (tile != EMPTY) five_of_a_colour(g, g->tile_kind[tile]);
 }
 
 /* ---- placing (T18-T31) */
 static inline uint32_t legal_fields(const player_t *p, int kind) {  /* T19; kind HEX: any colour */
-    return (kind == HEX ? ALL_FIELDS : p->colour_mask[kind]) & ~p->covered & p->frontier;
+    return (kind == HEX ? ALL_FIELDS : p->estate->colour_mask[kind]) & ~p->covered & p->frontier;
 }
 static uint32_t payable_fields(const player_t *p) {  /* T18: fields of the colours two units can pay */
     int pairs = 0;
     uint32_t mask = 0;
-    for (int c = 0; c < COLOURS; c++) pairs += p->hand[c] / 2;
+    for (int c = 0; c < COLOURS; c++) pairs += p->hand[c] >> 1;
+    if (p->workers + pairs >= 2) return ALL_FIELDS;  /* two units for any colour */
     for (int c = 0; c < COLOURS; c++)
-        if (p->hand[c] + p->workers + pairs - p->hand[c] / 2 >= 2) mask |= p->colour_mask[c];
+        if (p->hand[c] + p->workers + pairs - p->hand[c] / 2 >= 2) mask |= p->estate->colour_mask[c];
     return mask;
 }
 static inline int item_kind(const game_t *g, int item) { return item == HEX ? HEX : g->tile_kind[item]; }
@@ -264,18 +285,18 @@ static void castle(game_t *g, player_t *p) {  /* T24: a uniform (display tile, l
         uint32_t fields = legal_fields(p, g->tile_kind[g->display[i]]);
         if (choice >= bits(fields)) { choice -= bits(fields); continue; }
         int tile = g->display[i];
-        g->display[i] = EMPTY;
+        show(g, i, EMPTY);
         put(g, p, tile, nth_bit(fields, choice));
         refill(g, p, i);
         return;
     }
 }
 static void put(game_t *g, player_t *p, int item, int field) {  /* T20: region, colour bonus, effect */
-    int colour = p->colour[field], region = p->region_of[field];
+    int colour = p->estate->colour[field], region = p->estate->region_of[field];
     p->covered |= 1u << field;
     p->frontier |= NEIGHBOURS[field];
     p->counts[item == HEX ? HEXAGONS_PLACED : TILES_PLACED]++;
-    if (--p->region_left[region] == 0) score(p, R.region_scores[p->region_size[region] - 1], REGIONS);  /* T21 */
+    if (--p->region_left[region] == 0) score(p, R.region_scores[p->estate->region_size[region] - 1], REGIONS);  /* T21 */
     if (--p->colour_left[colour] == 0) {  /* T22 */
         if (g->colour_claims[colour] < 2) score(p, C.colour_bonus[colour][g->colour_claims[colour]], COLOUR_BONUS);
         g->colour_claims[colour]++;
@@ -322,21 +343,20 @@ static void pay(game_t *g, player_t *p, int colour) {  /* T39: matching cards, w
 
 /* ---- a turn (T13, T14, T18, T32) */
 static void take(game_t *g, player_t *p) {  /* T14: a uniform display tile; storage full: a uniform discard */
-    int places[MAX_DISPLAY], k = 0;
-    for (int i = 0; i < R.display; i++) if (g->display[i] != EMPTY) places[k++] = i;
-    int place = places[uniform(&g->rng, k)];
+    int place = nth_bit(g->occupied, uniform(&g->rng, bits(g->occupied)));
     if (p->n_storage >= 1 + p->bonus[BONUS_STORAGE]) {
         int d = uniform(&g->rng, p->n_storage);
         memmove(p->storage + d, p->storage + d + 1, sizeof(int) * (size_t)(p->n_storage - d - 1));
         p->n_storage--;
     }
     p->storage[p->n_storage++] = g->display[place];
+    show(g, place, EMPTY);
     refill(g, p, place);
 }
 static void action(game_t *g, player_t *p) {  /* T39: a uniform legal action */
     int actions[3] = {DRAW}, k = 1, placements = 0;
-    uint32_t payable = payable_fields(p);
-    for (int i = 0; i < R.display; i++) if (g->display[i] != EMPTY) { actions[k++] = TAKE; break; }
+    uint32_t payable = p->n_storage ? payable_fields(p) : 0;
+    if (g->occupied) actions[k++] = TAKE;
     for (int s = 0; s < p->n_storage; s++) placements += bits(legal_fields(p, item_kind(g, p->storage[s])) & payable);
     if (placements) actions[k++] = PLACE;
     switch (actions[uniform(&g->rng, k)]) {
@@ -348,7 +368,7 @@ static void action(game_t *g, player_t *p) {  /* T39: a uniform legal action */
             uint32_t fields = legal_fields(p, item_kind(g, p->storage[s])) & payable;
             if (choice >= bits(fields)) { choice -= bits(fields); continue; }
             int field = nth_bit(fields, choice), item = p->storage[s];
-            pay(g, p, p->colour[field]);
+            pay(g, p, p->estate->colour[field]);
             memmove(p->storage + s, p->storage + s + 1, sizeof(int) * (size_t)(p->n_storage - s - 1));
             p->n_storage--;
             put(g, p, item, field);
@@ -382,8 +402,10 @@ static void setup(game_t *g, int n, uint64_t seed, uint64_t index) {
     for (int i = 0; i < g->supply_len; i++) g->supply[i] = n * g->per_player + i;
     g->supply_top = 0;
     shuffle(g->supply, g->supply_len, rng);
-    for (int i = 0; i < R.display; i++) g->display[i] = next_supply(g);
-    five_of_a_colour(g);
+    memset(g->shown, 0, sizeof g->shown);
+    g->occupied = 0;
+    for (int i = 0; i < R.display; i++) { g->display[i] = EMPTY; show(g, i, next_supply(g)); }
+    five_of_a_colour(g, ANY_KIND);
     for (int s = 0; s < n; s++) {
         player_t *p = &g->players[s];
         for (int i = 0; i < g->per_player; i++) p->tiles[i] = s * g->per_player + i;
@@ -404,24 +426,15 @@ static void setup(game_t *g, int n, uint64_t seed, uint64_t index) {
     for (int s = 0; s < n; s++) {  /* T38: a uniform legal assembly, a uniform D field for the castle */
         player_t *p = &g->players[s];
         int boards[3] = {dealt[0][s], dealt[1][s], dealt[2][s]};
-        const unsigned char *legal = LEGAL + ((boards[0] * C.n_boards[1] + boards[1]) * C.n_boards[2] + boards[2])
-                                             * (ASSEMBLIES + 1);
-        estate_colours(boards, legal[1 + uniform(rng, legal[0])], p->colour);
-        find_regions(p->colour, p->region_of, p->region_size);
-        memset(p->colour_mask, 0, sizeof p->colour_mask);
-        memset(p->colour_left, 0, sizeof p->colour_left);
-        memset(p->region_left, 0, sizeof p->region_left);
-        memset(p->region_types, 0, sizeof p->region_types);
-        for (int f = 0; f < FIELDS; f++) {
-            p->colour_mask[p->colour[f]] |= 1u << f;
-            p->colour_left[p->colour[f]]++;
-            p->region_left[p->region_of[f]]++;
-        }
-        int field = nth_bit(p->colour_mask[CASTLE], uniform(rng, bits(p->colour_mask[CASTLE])));
+        const struct triple *triple = &TRIPLES[(boards[0] * C.n_boards[1] + boards[1]) * C.n_boards[2] + boards[2]];
+        const estate_t *e = p->estate = &triple->legal[uniform(rng, triple->n)];
+        for (int r = 0; r < e->regions; r++) { p->region_left[r] = e->region_size[r]; p->region_types[r] = 0; }
+        for (int c = 0; c < COLOURS; c++) p->colour_left[c] = bits(e->colour_mask[c]);
+        int field = nth_bit(e->colour_mask[CASTLE], uniform(rng, bits(e->colour_mask[CASTLE])));
         p->covered = 1u << field;  /* the starting castle: no effect, no points */
         p->frontier = NEIGHBOURS[field];
         p->colour_left[CASTLE]--;
-        p->region_left[p->region_of[field]]--;
+        p->region_left[e->region_of[field]]--;
     }
     for (int s = 0; s < n; s++) offer_bonus(g, &g->players[s]);
 }
