@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "splitmix64.h"
+
 #define COLOURS 8 /* D R U L O Y W G */
 enum { CASTLE, CITY, INN, AGRICULTURE, VILLAGE, MONASTERY, WAGON, QUARRY };
 enum { BONUS_CARD, BONUS_STORAGE, BONUS_MARBLE, BONUS_WORKER, BONUS_YIELD, BONUS_KINDS };
@@ -48,25 +50,9 @@ enum { S_RED, S_RED_SQ, S_GREEN, S_SOURCES, S_COUNTS = S_SOURCES + N_SOURCES, S_
 /* and the run columns (RUN_COLUMNS) */
 enum { R_GAMES, R_ROUNDS, R_ROUNDS_SQ, R_PHASE_END, R_REACHED_LIMIT = R_PHASE_END + PHASES, R_REFRESHES, N_RUN };
 
-/* ---- the generator (core/rng.py) */
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static inline uint64_t next_u64(uint64_t *s) { *s += 0x9E3779B97F4A7C15ULL; return mix64(*s); }
-static inline int coin(uint64_t *s) { return (int)(next_u64(s) >> 63); }
-static inline int below(uint64_t *s, int n) {  /* Lemire's multiply-shift, unbiased */
-    uint64_t un = (uint64_t)n, m = (next_u64(s) >> 32) * un, low = m & 0xFFFFFFFFULL;
-    if (low < un) {
-        uint64_t threshold = ((1ULL << 32) - un) % un;
-        while (low < threshold) { m = (next_u64(s) >> 32) * un; low = m & 0xFFFFFFFFULL; }
-    }
-    return (int)(m >> 32);
-}
-static inline int uniform(uint64_t *s, int k) { return k > 1 ? below(s, k) : 0; }  /* T39: no draw for one */
+static inline int uniform(uint64_t *s, int k) { return k > 1 ? (int)below(s, k) : 0; }  /* T39: no draw for one */
 static void shuffle(int *items, int n, uint64_t *s) {  /* Fisher-Yates from the back */
-    for (int j = n - 1; j > 0; j--) { int r = below(s, j + 1), t = items[j]; items[j] = items[r]; items[r] = t; }
+    for (int j = n - 1; j > 0; j--) { int r = (int)below(s, j + 1), t = items[j]; items[j] = items[r]; items[r] = t; }
 }
 static inline int lowest(uint32_t mask) { return __builtin_ctz(mask); }
 static inline int bits(uint32_t m) {  /* a popcount that plain `cc -O2` inlines (no libgcc call) */
