@@ -79,7 +79,8 @@ typedef struct {  /* an estate laid out by one assembly (T9): colours, regions n
     uint32_t colour_mask[COLOURS];
 } estate_t;
 static struct triple { int n; estate_t *legal; } *TRIPLES;  /* each triple's legal assemblies, in T38's order */
-static int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+/* T9: assembly 8p + 4t0 + 2t1 + t2 puts the board of type PERMS[p][k] in slot k, turned when t_k */
+static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
 typedef struct {
     int *tiles, stack_pos[3];  /* T10: stack n is tiles[n * size ..], stack_pos[n] taken from its top */
