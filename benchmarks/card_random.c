@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "splitmix64.h"
+
 #define MAX_CARDS 1000
 #define N_GOODS 5
 #define DAYS 3
@@ -29,22 +31,6 @@ static const int64_t SHIP_PAYOUTS[MAX_PLAYERS + 1][MAX_PLAYERS] = {
     [2] = {20, 0}, [3] = {30, 15, 0}, [4] = {30, 20, 10, 0}, [5] = {30, 20, 10, 5, 0}, [6] = {30, 20, 15, 10, 5, 0}};
 static const int64_t MAJORITY_PAYOUTS[2] = {10, 5};
 
-/* ---- the generator (core/rng.py) */
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static inline uint64_t next_u64(uint64_t *s) { *s += 0x9E3779B97F4A7C15ULL; return mix64(*s); }
-static inline int coin(uint64_t *s) { return (int)(next_u64(s) >> 63); }
-static inline int64_t below(uint64_t *s, int64_t n) {  /* Lemire's multiply-shift, unbiased */
-    uint64_t un = (uint64_t)n, m = (next_u64(s) >> 32) * un, low = m & 0xFFFFFFFFULL;
-    if (low < un) {
-        uint64_t threshold = ((1ULL << 32) - un) % un;
-        while (low < threshold) { m = (next_u64(s) >> 32) * un; low = m & 0xFFFFFFFFULL; }
-    }
-    return (int64_t)(m >> 32);
-}
 
 /* ---- shared places (core/ranking.py): share[place][others], rounded down to COIN */
 static void share_table(const int64_t *payouts, int n_payouts, int64_t share[MAX_PLAYERS + 1][MAX_PLAYERS + 1]) {

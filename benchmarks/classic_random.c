@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "splitmix64.h"
+
 #define N_CARDS 36
 #define N_GOODS 5
 #define HOLDS 5
@@ -35,22 +37,6 @@ static const int64_t MAJORITY_PAYOUTS[2] = {10, 5};
 static const int64_t TRACK_BONUS[TRACK_MAX + 1] = {0, 0, 0, 0, 0, 5, 10, 20};
 static int64_t CARD_GOOD[N_CARDS], CARD_VALUE[N_CARDS];  /* C2: card 7g + k is good g, value (0 1 2 3 4 5 5)[k]; 35 gold */
 
-/* ---- the generator (core/rng.py) */
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static inline uint64_t next_u64(uint64_t *s) { *s += 0x9E3779B97F4A7C15ULL; return mix64(*s); }
-static inline int coin(uint64_t *s) { return (int)(next_u64(s) >> 63); }
-static inline int64_t below(uint64_t *s, int64_t n) {  /* Lemire's multiply-shift, unbiased */
-    uint64_t un = (uint64_t)n, m = (next_u64(s) >> 32) * un, low = m & 0xFFFFFFFFULL;
-    if (low < un) {
-        uint64_t threshold = ((1ULL << 32) - un) % un;
-        while (low < threshold) { m = (next_u64(s) >> 32) * un; low = m & 0xFFFFFFFFULL; }
-    }
-    return (int64_t)(m >> 32);
-}
 
 /* ---- shared places (core/ranking.py): share[place][others] */
 static void share_table(const int64_t *payouts, int n_payouts, int64_t share[MAX_PLAYERS + 1][MAX_PLAYERS + 1]) {
