@@ -176,15 +176,14 @@ def env_id(game: str) -> str:
 def register_all() -> list[str]:
     """Register every game with a seat view with Gymnasium (``gymnasium.make(env_id(game), players=...,
     opponents=...)``); their ids."""
-    import importlib.util
-
     import medici_sim.games  # noqa: F401
 
     from ..core.registry import GAMES
+    from .stepper import offered
 
     ids = []
     for definition in GAMES.values():
-        if importlib.util.find_spec(f"{definition.registry.package}.seat_view") is None:
+        if not offered(definition):
             continue
         ids.append(env_id(definition.name))
         if ids[-1] not in gymnasium.registry:

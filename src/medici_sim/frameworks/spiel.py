@@ -19,7 +19,6 @@ information-state tensor is the observation tensor followed by the history, one 
 """
 from __future__ import annotations
 
-import importlib
 import re
 
 import numpy as np
@@ -30,7 +29,7 @@ from ..core.driver import ConfigError, Kernel
 from ..core.registry import GAMES
 from ..core.specs import run_config
 from .builtins import BuiltinPlayer
-from .stepper import SteppedGame, engine
+from .stepper import SteppedGame, engine, offered
 
 RETURNS = ("florins", "wins")
 INFORMATION = ("perfect", "imperfect")
@@ -45,8 +44,8 @@ def short_name(game: str) -> str:
 
 
 def seat_view(definition):
-    """The game's seat view (its ``seat_view.py``): action ids, what a seat sees, what the game declares."""
-    return importlib.import_module(f"{definition.registry.package}.seat_view")
+    """The game's seat view (``FrameworkFacts.seat_view``): action ids, what a seat sees, what the game declares."""
+    return definition.seat_view
 
 
 def declared_information(definition) -> str:
@@ -386,14 +385,13 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
 
 
 def register_all() -> list[str]:
-    """Register ``medici_<game>`` with pyspiel for every registered game with a seat view; their names."""
-    import importlib.util
-
+    """Register ``medici_<game>`` with pyspiel for every registered game that declares a seat view
+    (``FrameworkFacts``: a game without one says why, ``Game.seat_view``); their names."""
     import medici_sim.games  # noqa: F401
 
     names = []
     for definition in GAMES.values():
-        if importlib.util.find_spec(f"{definition.registry.package}.seat_view") is None:
+        if not offered(definition):
             continue
         name = short_name(definition.name)
         if name not in pyspiel.registered_names():

@@ -30,7 +30,6 @@ checks that the engine dealt exactly the chosen outcomes.
 """
 from __future__ import annotations
 
-import importlib
 import zlib
 from functools import cache
 
@@ -44,9 +43,14 @@ from ..core.stepping import DAY_OVER, DECISION, EXTERNAL, GAME_OVER, NOT_STARTED
 SEED, GAME_INDEX = 0, 0  # the engine's generator: every draw that matters is replaced by a chance outcome
 
 
+def offered(definition) -> bool:
+    """Whether a game declares a seat view (``FrameworkFacts``), so the adapters offer it."""
+    return definition.framework is not None and definition.framework.seat_view is not None
+
+
 class Engine:
     """One game, player count and rule set on the engine: its inputs, strategy table, stepping
-    functions (the game's ``stepped.py``) and seat view (its ``seat_view.py``)."""
+    functions and seat view (what the game declares: ``Engine.stepping``, ``FrameworkFacts.seat_view``)."""
 
     def __init__(self, game: str, players: int, rules: str):
         import medici_sim.games  # noqa: F401  (registers the games)
@@ -59,8 +63,8 @@ class Engine:
         self.kernel = Kernel(config)
         self.players = config.players
         self.rules = config.variant
-        self.stepped = importlib.import_module(f"{definition.registry.package}.stepped")
-        self.view = importlib.import_module(f"{definition.registry.package}.seat_view")
+        self.stepped = definition.engine.stepping  # the game's declared stepping functions (core.contract)
+        self.view = definition.seat_view  # its declared seat view (ValueError saying why it has none)
         self.external = np.full(self.players, EXTERNAL, np.int64)
         self.n_cards = self.view.n_cards(self.kernel.inputs[0])
 

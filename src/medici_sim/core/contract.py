@@ -1,0 +1,237 @@
+"""The game contract: everything a game gives the rest of the package, in declared parts.
+
+A game is a :class:`Game` record (its package builds one and calls ``registry.register_game``);
+nothing is found by a file's or a folder's name. In one screen::
+
+    Game                        name, title, players (min, max, default), variants, strategy registry,
+                                built-ins, rule book                                           (required)
+      .engine: Engine           the jitted batch kernel, the stepping functions, the statistics it
+                                counts, its returns, the trace / reference / invariant hooks   (required)
+      .presentation: Presentation  what people read: summary, rules page and points, help, narration,
+                                the play table                                                 (required)
+      .data: GameData | None    the game's component set (a deck ...): loading, naming, text   (optional)
+      .study: StudyPolicy | None   what studies do with it: rule sets to balance, the ladder's levels,
+                                rollouts, tuned and learned files                              (optional)
+      .framework: FrameworkFacts | None  what the game-AI adapters need: its seat view          (optional)
+
+Each part is all-or-nothing: a part that is present has every required member, which the
+conformance suite (tests/conformance/test_every_game.py) checks for every registered game; a
+part that is absent is the game's declaration that it has none (no components: no ``--deck``; no
+seat view: not offered to OpenSpiel, PettingZoo or Python agents, with ``why``; no study policy:
+``balance`` and ``--ladder`` refuse it, saying so). Members are described as OpenSpiel's
+``GameType`` is: each with its arguments and what it returns. ``RunConfig`` is core.driver's, a
+prepared run (``Kernel``) core.driver's too.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .registry import StrategyRegistry
+    from .rules import RuleBook
+
+
+@dataclass(frozen=True)
+class StatColumn:
+    """A per-seat statistic a game adds to the common ones: ``mean`` (total / games) or
+    ``ratio`` (total / the total of column ``per``); ``shown``: its heading in the tables
+    people read (with ``digits`` decimals, and ``caption`` saying what it holds), or "" for
+    --wide and --out files only."""
+
+    name: str
+    kind: str = "mean"
+    per: str = ""
+    shown: str = ""
+    digits: int = 1
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Stepping:
+    """A game stopped at every decision and event and played on (core.stepping), all ``@njit``;
+    ``buffer`` is a one-element copy of ``Engine.kernel_inputs``, ``table`` the run's strategy table.
+
+    - ``new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)``: start
+      game ``game_index``; a slot whose strategy is ``stepping.EXTERNAL`` is answered by the caller.
+    - ``advance_nb(buffer, table) -> event``: play to the next stop (``stepping.GAME_OVER`` at the end).
+    - ``legal_choices_nb(buffer, table) -> int64[:]``: the choices the rules allow at the decision.
+    - ``apply_choice_nb(buffer, table, choice) -> event``: answer it and play to the next stop.
+    - ``trace_game_nb(seed, game_index, inputs, seating, slot_strategy, slot_params, table) -> buffer``.
+    - ``accumulate_game_nb(state, rows, pair_stats, run_stats)``: a finished game's statistics,
+      exactly what the batch kernel adds for it (core.accounting).
+    """
+
+    new_game_nb: Callable
+    advance_nb: Callable
+    legal_choices_nb: Callable
+    apply_choice_nb: Callable
+    trace_game_nb: Callable
+    accumulate_game_nb: Callable
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The jitted engine and the hooks that check it (required)."""
+
+    # (seed, first_game, n_games, inputs, seating, slot_strategy, slot_params, seat_stats, slot_stats, pair_stats,
+    #  run_stats, table) -> None: games first_game.. played and added to the stats (core.kernel.batch_kernel)
+    play_games_nb: Callable
+    kernel_inputs: Callable  # (RunConfig) -> the one-element state buffer every game of the run starts from
+    stepping: Stepping  # new game / advance / legal choices / apply, the trace and a game's statistics
+    scores: Callable  # (state record, players) -> int64[players]: each seat's score (final once over: the returns)
+    stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
+    run_columns: tuple[str, ...]  # run-wide counters, after the common ones
+    trace: Callable  # (Kernel, game_index) -> a trace whose .record() is the reference's record of that game
+    reference_game: Callable  # (RunConfig, game_index) -> the independent reference engine's record of that game
+    reference_strategies: Callable  # () -> the strategy names the reference engine plays
+    invariants: Callable  # (record, RunConfig) -> None; AssertionError names a broken invariant
+    # run counter -> (rule values) -> whether it can count anything under them (absent: always); where it
+    # cannot, its rate does not apply ("n/a", never 0)
+    counted_under: Mapping[str, Callable] = field(default_factory=dict, hash=False)
+    # (buffer, seed, game_index, seating, slot_strategy, slot_params, rows, seat_stats, slot_stats, pair_stats,
+    # run_stats, table) -> None: one game in a buffer its caller keeps (core.pairing); None: play_games_nb per game
+    play_game_in_nb: Callable | None = None
+    check_config: Callable | None = None  # (RunConfig) -> None, raises ValueError for an unplayable run
+    # what the game adds to the consistency rules of saved totals (core.totals_check): an object with
+    # row(row, where, games, players, variant) and run(run, where, games, players, variant), raising
+    # accounting.InconsistentTotals
+    totals_rules: object | None = None
+    # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
+    # every heuristic), and a kernel with the search player; None: not measured
+    compile_seconds: tuple[tuple[int, int], int] | None = None
+    # The game's scoring moments (the designer metrics' "after moment k"); issue 31's score moments join here.
+    # moments a game is scored at, where its rule book has no ``days`` (1: the end only; the share of them
+    # that ran out, when it counts ran_out_days)
+    days: int = 1
+    # True if moments ended by components running out are ordinary play under the game's rules (the
+    # classic game's C12, lots put aside): then a share of them is reported, not warned about
+    runs_out_in_play: bool = False
+
+
+class Components(Protocol):
+    """A game's component set (a deck of cards, tiles ...) as core handles it."""
+
+    name: str  # how tables and saved runs name it
+    n_cards: int  # how many components it holds
+
+    def fingerprint(self) -> str:
+        """A hash of its contents: equal contents, equal fingerprints."""
+
+    def to_csv(self) -> str:
+        """Its contents as text, what ``GameData.from_text`` reads back (checkpoints keep it)."""
+
+    def shortage_warning(self, players: int) -> str | None:
+        """A warning when ``players`` may run it out before the rules end the game, else None."""
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The game's component set (optional: a game whose components are fixed has none)."""
+
+    load: Callable  # (a shipped set's name, a file path, or None) -> Components (None: the default set)
+    from_text: Callable  # (Components.to_csv's text) -> Components
+    named: Callable  # () -> {name: Components}: the shipped sets, the default first
+    shipped_name: Callable  # (Components) -> the name of the shipped set it is (the same contents), or None
+    help: str  # what --deck takes, in words ({names}: the shipped sets' names)
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What the commands' help, tables and narration say of the game (required)."""
+
+    summary: str  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
+    rules_page: str  # the docs page holding the game's rules (a path from the repository's root)
+    variant_help: str  # the variants in words, e.g. "standard only"
+    # topic -> the rules behind it (topics: players, seats, seating, seed, variant, lineups, spending)
+    rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
+    narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
+    narrate: Callable | None = None  # (Kernel, game_index) -> (JSON-serialisable data, text): `medici-sim trace`
+    play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (core.human.Table); None: none
+    length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
+    # issue 31's score unit and score sources' names join here.
+
+
+@dataclass(frozen=True)
+class StudyPolicy:
+    """What the studies do with the game (optional: without it, balance and --ladder refuse the game).
+
+    ``balance_variants`` (two rule sets balance compares) or ``no_balance`` (why there are none) is
+    given, never both. The ladder's levels are strategies of the game's registry: ``weakest`` (every
+    seat), the heuristics (the built-ins other than the level strategies), ``searcher`` at growing
+    budgets, and ``strongest`` (a learned player) where given."""
+
+    balance_variants: tuple[str, ...] = ()
+    no_balance: str = ""  # why balance refuses the game ("" when it has balance_variants)
+    weakest: str = ""  # the ladder's first level ("": the ladder starts at the heuristics)
+    searcher: str = ""  # the rollout player of the search levels ("": none)
+    strongest: str = ""  # the learned player of the last level ("": none)
+    teacher: str = ""  # the built-in whose games the learned player is trained on (study.strong_training)
+    rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout)
+    tuned_file: Path | None = None  # the shipped tuned parameters (tune --out's best; balance --tuned shipped)
+    # () -> the learned player's training declaration (study.strong_training: its features, labelling,
+    # weights file, teacher), or None
+    learned: Callable | None = None
+    # files compiled into kernels as constants (tuned parameters, learned weights): their contents name the
+    # strategy table (core.dispatch), so that a changed file never meets an older kernel in numba's cache
+    kernel_data: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrameworkFacts:
+    """What the game-AI adapters (frameworks/, core.agent_kernel) need (optional: a game without it
+    is not offered to OpenSpiel, PettingZoo, Gymnasium or Python agents, and ``why`` says so)."""
+
+    seat_view: Callable | None = None  # () -> the game's seat view (action ids, what a seat sees; frameworks/)
+    why: str = ""  # why the game has no seat view, when it has none
+    # issue 31's information declaration (what each seat sees, the chance events) joins here.
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the shared code sees it: who plays it, and its declared parts."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    variants: tuple[str, ...]  # the rule presets by name (a game without a rule book: its variants); first: default
+    registry: StrategyRegistry
+    built_ins: tuple[str, ...]
+    engine: Engine
+    presentation: Presentation
+    data: GameData | None = None
+    study: StudyPolicy | None = None
+    framework: FrameworkFacts | None = None
+    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
+
+    def variant_id(self, variant: str) -> int:
+        return self.variants.index(variant)
+
+    def rules(self, topic: str) -> str:
+        """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
+        return self.presentation.rule_points.get(topic, "")
+
+    @property
+    def seat_view(self):
+        """The game's seat view, or ValueError saying why it has none (FrameworkFacts)."""
+        facts = self.framework
+        if facts is None or facts.seat_view is None:
+            why = facts.why if facts is not None and facts.why else "it declares no seat view"
+            raise ValueError(f"the {self.name} game is not offered to game-AI frameworks or agents: {why}")
+        return facts.seat_view()
+
+    @property
+    def balance_variants(self) -> tuple[str, ...]:
+        """The two rule sets balance compares by default; () when the game has none (``no_balance``)."""
+        return self.study.balance_variants if self.study is not None else ()
+
+    @property
+    def no_balance(self) -> str:
+        """Why the game has no rule sets to balance by default ("" when it has them)."""
+        if self.balance_variants:
+            return ""
+        return self.study.no_balance if self.study is not None else "it declares no study policy"
