@@ -220,3 +220,33 @@ def test_bad_input_is_one_line_and_exit_2(capsys, name):
             run(capsys, "--game", name, *args)
         assert code == 2, (name, args, out, err)
         assert err.startswith("medici-sim: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_public_game_api_plays_every_game(name):
+    """medici_sim.games.load (games.playing): a game by name, a new game whose every decision the
+    caller answers with one of the legal choices until it is over, its returns and winners, a text
+    view at each step; and with every seat a strategy, the kernel's game and scores."""
+    from medici_sim.games import load
+
+    game = load(name)
+    assert game.name == name and game.decisions == get_game(name).registry.decisions
+    players = game.players[1]
+    position = game.new_game(players, seed=5, index=2)
+    moves = 0
+    while not position.over:
+        assert 0 <= position.seat < players and position.decision in game.decisions
+        legal = position.legal_choices()
+        assert legal and isinstance(position.text(), str)
+        position.apply(legal[moves % len(legal)])
+        moves += 1
+    assert moves and position.legal_choices() == [] and position.seat is None
+    assert len(position.returns()) == players and set(position.winners()) <= set(range(players))
+    with pytest.raises(ValueError, match="the game is over"):
+        position.apply(0)
+    lineup = [get_game(name).built_ins[k % len(get_game(name).built_ins)] for k in range(players)]
+    played = game.new_game(players, seed=5, index=2, strategies=lineup)
+    kernel = Kernel(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).variants[0]))
+    assert played.over and played.returns() == list(kernel.play(2, 1).seat[:, STAT_SCORE])
+    with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
+        load("no_such_game")

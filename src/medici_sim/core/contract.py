@@ -24,14 +24,26 @@ prepared run (``Kernel``) core.driver's too.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .registry import StrategyRegistry
-    from .rules import RuleBook
+from .rules import RuleBook
+
+
+class Strategies(Protocol):
+    """A game's strategies by name (core.registry.StrategyRegistry is one)."""
+
+    game: str  # the game's name
+    decisions: tuple[str, ...]  # the decisions every strategy of the game defines, in order
+    package: str  # the game's package: a strategy whose functions live there is a built-in
+
+    def __getitem__(self, name: str): ...  # the registry.Strategy of that name
+
+    def __contains__(self, name: object) -> bool: ...
+
+    def __iter__(self) -> Iterator[str]: ...
 
 
 @dataclass(frozen=True)
@@ -199,7 +211,7 @@ class Game:
     max_players: int
     default_players: int
     variants: tuple[str, ...]  # the rule presets by name (a game without a rule book: its variants); first: default
-    registry: StrategyRegistry
+    registry: Strategies  # core.registry.StrategyRegistry
     built_ins: tuple[str, ...]
     engine: Engine
     presentation: Presentation
