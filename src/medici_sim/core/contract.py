@@ -9,14 +9,14 @@ nothing is found by a file's or a folder's name. In one screen::
                                 counts, its returns, the trace / reference / invariant hooks   (required)
       .presentation: Presentation  what people read: summary, rules page and points, help, narration,
                                 the play table                                                 (required)
-      .data: GameData | None    the game's component set (a deck ...): loading, naming, text   (optional)
+      .data: GameData | None    the game's component set (cards, tiles): loading, naming, text (optional)
       .study: StudyPolicy | None   what studies do with it: rule sets to balance, the ladder's levels,
                                 rollouts, tuned and learned files                              (optional)
       .framework: FrameworkFacts | None  what the game-AI adapters need: its seat view          (optional)
 
 Each part is all-or-nothing: a part that is present has every required member, which the
 conformance suite (tests/conformance/test_every_game.py) checks for every registered game; a
-part that is absent is the game's declaration that it has none (no components: no ``--deck``; no
+part that is absent is the game's declaration that it has none (no components: no component files; no
 seat view: not offered to OpenSpiel, PettingZoo or Python agents, with ``why``; no study policy:
 ``balance`` and ``--ladder`` refuse it, saying so). Members are described as OpenSpiel's
 ``GameType`` is: each with its arguments and what it returns. ``RunConfig`` is core.driver's, a
@@ -112,7 +112,7 @@ class Engine:
     # accounting.InconsistentTotals
     totals_rules: object | None = None
     # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
-    # every heuristic), and a kernel with the search player; None: not measured
+    # every heuristic), and a kernel with its rollout player; None: not measured
     compile_seconds: tuple[tuple[int, int], int] | None = None
     # The game's scoring moments (the designer metrics' "after moment k"); issue 31's score moments join here.
     # moments a game is scored at, where its rule book has no ``days`` (1: the end only; the share of them
@@ -124,7 +124,7 @@ class Engine:
 
 
 class Components(Protocol):
-    """A game's component set (a deck of cards, tiles ...) as core handles it."""
+    """A game's component set (its cards, tiles ...) as core handles it."""
 
     name: str  # how tables and saved runs name it
     n_cards: int  # how many components it holds
@@ -147,7 +147,7 @@ class GameData:
     from_text: Callable  # (Components.to_csv's text) -> Components
     named: Callable  # () -> {name: Components}: the shipped sets, the default first
     shipped_name: Callable  # (Components) -> the name of the shipped set it is (the same contents), or None
-    help: str  # what --deck takes, in words ({names}: the shipped sets' names)
+    help: str  # what the command line's component option takes, in words ({names}: the shipped sets' names)
 
 
 @dataclass(frozen=True)
@@ -178,12 +178,12 @@ class StudyPolicy:
     balance_variants: tuple[str, ...] = ()
     no_balance: str = ""  # why balance refuses the game ("" when it has balance_variants)
     weakest: str = ""  # the ladder's first level ("": the ladder starts at the heuristics)
-    searcher: str = ""  # the rollout player of the search levels ("": none)
+    searcher: str = ""  # the rollout player of the levels at growing budgets ("": none)
     strongest: str = ""  # the learned player of the last level ("": none)
-    teacher: str = ""  # the built-in whose games the learned player is trained on (study.strong_training)
-    rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout)
+    teacher: str = ""  # the built-in whose games the learned player is trained on (study's training of it)
+    rollout_policy: str = ""  # the built-in a rollout player's rollouts play by default (core.rollout)
     tuned_file: Path | None = None  # the shipped tuned parameters (tune --out's best; balance --tuned shipped)
-    # () -> the learned player's training declaration (study.strong_training: its features, labelling,
+    # () -> the learned player's training declaration (its features, labelling,
     # weights file, teacher), or None
     learned: Callable | None = None
     # files compiled into kernels as constants (tuned parameters, learned weights): their contents name the
