@@ -331,8 +331,8 @@ class Kernel:
     def _play(self, first_game: int, n_games: int, table) -> Totals:
         totals = self.zeros()
         self.game.engine.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
-                                self.slot_strategy, self.slot_params,
-                                totals.seat, totals.slot, totals.pair_stats, totals.run, table)
+                                       self.slot_strategy, self.slot_params,
+                                       totals.seat, totals.slot, totals.pair_stats, totals.run, table)
         return totals
 
     def warm_up(self, stop: threading.Event | None = None,
