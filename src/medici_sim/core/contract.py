@@ -16,9 +16,9 @@ nothing is found by a file's or a folder's name. In one screen::
 
 Each part is all-or-nothing: a part that is present has every required member, which the
 conformance suite (tests/conformance/test_every_game.py) checks for every registered game; a
-part that is absent is the game's declaration that it has none (no components: no component files; no
-seat view: not offered to OpenSpiel, PettingZoo or Python agents, with ``why``; no study policy:
-``balance`` and ``--ladder`` refuse it, saying so). Members are described as OpenSpiel's
+part that is absent is the game's declaration that it has none (no components: no component
+files; no seat view: not offered to OpenSpiel, PettingZoo or Python agents, with ``why``; no
+study policy: ``balance`` and ``--ladder`` refuse it, saying so). Members are described as OpenSpiel's
 ``GameType`` is: each with its arguments and what it returns. ``RunConfig`` is core.driver's, a
 prepared run (``Kernel``) core.driver's too.
 """
