@@ -114,7 +114,7 @@ def main() -> None:
 
     kernel = make_kernel(args)
     kernel.play(0, min(100, args.chunk))  # loads the kernel from the cache
-    (result,) = kernel.game.play_games_nb.overloads.values()
+    (result,) = kernel.game.engine.play_games_nb.overloads.values()
     library = result.library
     symbols = kernel_symbols(_OBJECTS[library.name])
     entry_offset = symbols[result.fndesc.llvm_func_name][0]

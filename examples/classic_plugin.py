@@ -21,6 +21,7 @@ import math
 
 from numba import njit
 
+from medici_sim.games import Param, Strategy, load
 from medici_sim.games.classic.rules import N_GOODS
 from medici_sim.games.classic.state import (
     AUCTIONEER,
@@ -32,7 +33,6 @@ from medici_sim.games.classic.state import (
     players_nb,
     track_after_nb,
 )
-from medici_sim.games.classic.strategies import Param, Strategy, register
 
 PER_POINT, MAJORITY_BONUS, SHARE, DRAW_BELOW = range(4)  # positions in params, as declared below
 
@@ -77,7 +77,7 @@ def bid_nb(state, seat, params):
     return max(highest + 1, int(math.floor(params[SHARE] * worth)))
 
 
-register(Strategy(
+load("classic").register(Strategy(
     name="majority_hunter",
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     params={

@@ -8,8 +8,8 @@ Use it:  medici-sim --plugin examples/green_lover.py --strategies green_lover,ex
 """
 from numba import njit
 
+from medici_sim.games import Param, Strategy, load
 from medici_sim.games.card.state import MARKET_LEN, REVEALED, fits_nb, market_card_nb, takes_space_nb
-from medici_sim.games.card.strategies import Param, Strategy, register
 
 MIN_VALUE, MAX_REVEALS = range(2)  # positions in the params vector, in the order declared below
 
@@ -40,7 +40,7 @@ def take_nb(state, seat, params):
     return choice
 
 
-register(Strategy(
+load("card").register(Strategy(
     name="green_lover",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={

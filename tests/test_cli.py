@@ -257,7 +257,7 @@ def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, stra
     notice(kernel, 3.0)
     notice.close()
     err = capsys.readouterr().err
-    (low, high), search = get_game(game).compile_seconds
+    (low, high), search = get_game(game).engine.compile_seconds
     assert err.count("medici-sim: compiling") == 1 and f"the {game} engine for {', '.join(strategies)}" in err
     assert (f"about {search} s" if "search" in strategies else f"{low}-{high} s") in err
 
@@ -321,7 +321,7 @@ def test_the_python_api_logs_the_compile_notice(slow_compiling):
     finally:
         logger.removeHandler(handler)
     [record] = records
-    (low, high), _ = get_game("card").compile_seconds
+    (low, high), _ = get_game("card").engine.compile_seconds
     assert record.levelno == logging.WARNING and f"(once: {low}-{high} s" in record.getMessage()
 
 

@@ -219,7 +219,7 @@ def test_changes_leave_out_what_one_side_cannot_have(capsys, tmp_path):
 def test_a_margin_past_the_histogram_is_written_as_a_bound():
     """The last bin of the margin's histogram holds every margin from 399 up: a quantile there is
     "399 or more", not "nan"."""
-    run_counters = np.zeros(acc.N_COMMON_RUN_STATS + len(get_game("classic").run_columns), np.int64)
+    run_counters = np.zeros(acc.N_COMMON_RUN_STATS + len(get_game("classic").engine.run_columns), np.int64)
     run_counters[acc.RUN_GAMES] = 10
     run_counters[acc.RUN_MARGIN] = 10 * 450
     run_counters[acc.RUN_MARGIN_SQ] = 10 * 450**2

@@ -442,7 +442,7 @@ def test_the_information_type_is_what_the_game_declares():
 
 
 def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_information_state(monkeypatch, request):
-    """A game that declares something hidden from rivals (a hand: core.registry.RIVALS) is an
+    """A game that declares something hidden from rivals (a hand: core.contract.RIVALS) is an
     imperfect-information game, and each seat's information state is the history as that seat
     saw it: a chance outcome only one seat saw (here the card game made so, each card turned up
     seen only by the seat turning it) is ``?`` to the others, in the string and the tensor; its
@@ -451,7 +451,8 @@ def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_informatio
     from dataclasses import replace
 
     from medici_sim.core.chance import Draws
-    from medici_sim.core.registry import GAMES, RIVALS, Hidden, Information
+    from medici_sim.core.contract import RIVALS, Hidden, Information
+    from medici_sim.core.registry import GAMES
     from medici_sim.core.stepping import STEP_ACTOR
     from medici_sim.frameworks import spiel, stepper
 

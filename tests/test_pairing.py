@@ -129,14 +129,17 @@ def test_paired_play_allocates_nothing_per_game(game, names, variants):
 
 
 def test_a_game_without_the_one_game_step_is_paired_by_its_batch_kernel(monkeypatch):
-    """A game of one's own that writes its own play_games_nb (tests/toygame: no play_game_in_nb)
-    is paired by a call of its batch kernel a game, with the same totals."""
+    """A game of one's own that writes its own play_games_nb (here the toy game, tests/toygame,
+    declared without its play_game_in_nb) is paired by a call of its batch kernel a game, with the
+    same totals."""
+    from dataclasses import replace
+
     import toygame
 
     from medici_sim.core import registry
 
-    monkeypatch.setitem(registry.GAMES, toygame.GAME.name, toygame.GAME)
-    assert toygame.GAME.play_game_in_nb is None
+    game = replace(toygame.GAME, engine=replace(toygame.GAME.engine, play_game_in_nb=None))
+    monkeypatch.setitem(registry.GAMES, game.name, game)
     variant = toygame.GAME.variants[0]
     config_a, config_b = configs("toy", 2, ["random", "greedy"], (variant, variant), "rotate")
     paired = simulate(config_a, batch_size=GAMES // 3, kernel=PairedKernel(config_a, config_b)).totals

@@ -247,7 +247,7 @@ def test_the_dependent_parameters_are_declared_as_data_and_documented():
             continue
         declared = {name: d.switch for d in game.rule_book.dependencies for name in d.params}
         assert declared == DEPENDENT[game.name], game.name
-        page = (Path(__file__).parents[1] / game.rules_page).read_text()
+        page = (Path(__file__).parents[1] / game.presentation.rules_page).read_text()
         for name, switch in declared.items():
             assert f"`{name}`" in page and f"`{switch}`" in page and "switches it on" in page, name
     with pytest.raises(ValueError, match="names no parameter 'nothing'"):

@@ -133,7 +133,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
     for game_index in range(4):
         trace = kernel.trace(game_index)
         ours = trace.record()
-        CARD.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
+        CARD.engine.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
         turns = np.concatenate(trace.day_turns)
         monkeypatch.setitem(card_reference.REFERENCE_STRATEGIES, "scripted", card_script(turns))
         theirs = card_reference.play_game(deck, card_rules(players, variant), scripted(run), 11, game_index,
@@ -174,7 +174,7 @@ def test_classic_games_with_search_are_the_reference_engines_games(players, line
     kernel = Kernel(run)
     for game_index in range(4):
         ours = kernel.trace(game_index).record()
-        CLASSIC.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
+        CLASSIC.engine.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
         script = ClassicScript(ours["lots"])
         names = scripted(run)
         theirs = classic_reference.play_game(classic_rules(players), names, 12, game_index, "fixed",

@@ -94,7 +94,7 @@ def test_games_with_strong_are_the_reference_engines_games(kernel, monkeypatch):
     for game_index in range(3):
         trace = kernel.trace(game_index)
         ours = trace.record()
-        CARD.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
+        CARD.engine.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
         monkeypatch.setitem(card_reference.REFERENCE_STRATEGIES, "scripted",
                             card_script(np.concatenate(trace.day_turns)))
         theirs = card_reference.play_game(deck, card_rules(4, "bonus20"), scripted(run), 11, game_index,

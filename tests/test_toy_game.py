@@ -113,3 +113,18 @@ def test_no_code_outside_games_names_a_game():
     found = [f"{path.relative_to(SOURCE)}:{n}: {line.strip()}" for path, pattern in owners
              for n, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
     assert not found, "\n".join(found)
+
+
+def test_a_game_without_a_seat_view_says_so_where_one_is_needed():
+    """The toy game declares no framework facts (Game.no_framework): Python agents are refused with its
+    reason, in one line, and the frameworks leave it out by its declaration, not by a missing file."""
+    from medici_sim.frameworks.stepper import offered
+
+    assert not offered(toygame.GAME) and all(offered(g) for name, g in GAMES.items() if name != "toy")
+    with pytest.raises(ValueError, match="the toy game cannot seat Python agents: high card declares no seat view"):
+        medici_sim.tournament([lambda decision: decision.legal_actions[0], "greedy"], 10, game="toy", players=2)
+
+
+def test_balance_names_why_a_game_has_no_rule_sets_to_compare(capsys):
+    code, _, err = run(capsys, "balance", "--game", "toy", "-n", "10")
+    assert code == 2 and "(high card has one rule set (H1-H7))" in err and err.count("\n") == 1

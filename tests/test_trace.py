@@ -55,7 +55,7 @@ def kernel_outcome(k: Kernel, index: int):
 
 
 def check_against_kernel(k: Kernel, index: int) -> dict:
-    data, text = k.game.narrate(k, index)
+    data, text = k.game.presentation.narrate(k, index)
     seat = kernel_outcome(k, index)
     money = "florins" if k.game.name == "card" else "money"
     assert data["final"][money] == seat[:, STAT_SCORE].tolist()

@@ -169,7 +169,7 @@ def test_card_games_with_mcts_are_the_reference_engines_games(monkeypatch):
     for game_index in range(3):
         trace = kernel.trace(game_index)
         ours = trace.record()
-        CARD.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
+        CARD.engine.invariants(ours, run)  # every card in one place, florins conserved (R13-R20)
         monkeypatch.setitem(card_reference.REFERENCE_STRATEGIES, "scripted",
                             card_script(np.concatenate(trace.day_turns)))
         theirs = card_reference.play_game(deck, card_rules(4, "bonus20"), scripted(run), 11, game_index, "fixed")
@@ -185,7 +185,7 @@ def test_classic_games_with_mcts_are_the_reference_engines_games():
     kernel = Kernel(run)
     for game_index in range(3):
         ours = kernel.trace(game_index).record()
-        CLASSIC.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
+        CLASSIC.engine.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
         script = ClassicScript(ours["lots"])
         names = scripted(run)
         theirs = classic_reference.play_game(classic_rules(5), names, 12, game_index, "fixed",

@@ -149,7 +149,7 @@ def test_the_engines_play_the_same_games_under_other_rules(spec, players, names)
             same = (all(np.array_equal(a, b) for a, b in zip(ours[key], expected, strict=True))
                     if isinstance(expected, list) else np.array_equal(ours[key], expected))
             assert same, f"{key} differs under {spec} in game {game_index}"
-        game.invariants(ours, run_config)
+        game.engine.invariants(ours, run_config)
         assert len(ours["money"]) == rules["days"]
         lots = [t.lot for day in ours["lots"] for t in reference.turn_records(day)]
         assert max(map(len, lots)) <= rules["lot_size"]  # C8

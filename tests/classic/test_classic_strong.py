@@ -156,7 +156,7 @@ def test_games_with_strong_are_the_reference_engines_games(players, lineup, rule
     kernel = Kernel(run)
     for game_index in range(3):
         ours = kernel.trace(game_index).record()
-        CLASSIC.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
+        CLASSIC.engine.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
         script = ClassicScript(ours["lots"])
         names = scripted(run)
         theirs = classic_reference.play_game(classic_rules(players, rules), names, 12, game_index, "fixed",

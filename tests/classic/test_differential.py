@@ -177,12 +177,12 @@ def test_reference_strategies_have_the_kernels_defaults():
 def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[str, np.ndarray]:
     """The run's totals (seat, slot, pairs, pair_diff_sq, run), summed from the reference's records."""
     game = get_game("classic")
-    n_stats = N_COMMON_STATS + len(game.stat_columns)
+    n_stats = N_COMMON_STATS + len(game.engine.stat_columns)
     seat = np.zeros((players, n_stats), np.int64)
     slot = np.zeros((players, n_stats), np.int64)
     pairs = np.zeros((players, players), np.int64)
     diff_sq = np.zeros((players, players), np.int64)
-    run = np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64)
+    run = np.zeros(N_COMMON_RUN_STATS + len(game.engine.run_columns), np.int64)
     for game_index in range(games):
         rec = reference.play_game(classic_rules(players), ["random"] * players, seed, game_index, seating)
         money = rec["money"][-1]
@@ -235,7 +235,7 @@ def test_statistics_equal_the_reference_sums(players, seating, games):
                        seating=seating, threads=2)
     result = simulate(config, batch_size=games // 3 + 1)  # several batches, two chunks each
     expected = reference_totals(players, seating, seed, games)
-    columns = [c.name for c in get_game("classic").stat_columns]
+    columns = [c.name for c in get_game("classic").engine.stat_columns]
     for name, want in expected.items():
         got = getattr(result.totals, name)
         assert got.shape == want.shape, name

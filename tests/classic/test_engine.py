@@ -357,7 +357,7 @@ def test_statistics_table_has_the_classic_columns():
     assert row.price_per_card == pytest.approx(row.mean_spent / row.mean_cards_bought)
     assert 0 < row.price_per_card < 11 and row.mean_free_cards > 0 and row.mean_lots_discarded > 0
     assert row.mean_cards_bought + row.mean_free_cards <= 3 * HOLDS  # C3: five holds a day
-    assert GAME.run_columns == ("ran_out_days",) and result.totals.run[N_COMMON_RUN_STATS] > 0
+    assert GAME.engine.run_columns == ("ran_out_days",) and result.totals.run[N_COMMON_RUN_STATS] > 0
 
 
 def test_a_new_mix_compiles_nothing():

@@ -1,15 +1,18 @@
 """One conformance suite that every registered game passes (core.registry.GAMES).
 
-For each game: results are bit-identical for 1, 2 and 3 threads and any batch size (R25,
-C20); the independent reference engine plays the same games as the kernel, record for
-record; the game's invariants (every card in one place, florins conserved as its rules
-say) hold over many games of every player count and seating; memory stays flat as the
-games grow; bad input is one line and exit code 2. A new game passes this before it is
-called done.
+For each game: each part of the game contract it declares (core.contract) is complete, and a
+part it leaves out is declared so; stepped to its end through new game / advance / legal
+choices / apply, a game returns the batch kernel's scores and winners; results are
+bit-identical for 1, 2 and 3 threads and any batch size (R25, C20); the independent reference
+engine plays the same games as the kernel, record for record; the game's invariants (every
+card in one place, florins conserved as its rules say) hold over many games of every player
+count and seating; memory stays flat as the games grow; bad input is one line and exit code 2.
+A new game passes this before it is called done.
 """
 from __future__ import annotations
 
 import resource
+from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -18,11 +21,15 @@ import toygame
 from conftest import run
 
 from medici_sim.cli.common import load_game_deck
+from medici_sim.core.accounting import STAT_SCORE, STAT_WIN60, WIN_UNIT, add_seat_rows_nb
+from medici_sim.core.contract import Engine, Game, Information, StatColumn, Stepping
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
+from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 ROOT = Path(__file__).parents[2]
 GAME_NAMES = sorted({*GAMES, toygame.GAME.name})  # the games medici-sim ships, and the tests' toy game
+RULE_TOPICS = {"players", "seats", "seating", "seed", "variant", "lineups", "spending"}  # Presentation.rule_points
 
 
 @pytest.fixture(autouse=True)
@@ -45,12 +52,97 @@ def totals_tuple(totals):
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-def test_the_game_is_registered_completely(name):
+def test_the_game_declares_each_part_completely(name):
+    """Each part of the game contract (core.contract) the game declares has every member it needs,
+    and a part it leaves out is declared so, with the reason where the contract asks for one."""
     game = get_game(name)
+    assert isinstance(game, Game) and game.name == name
     assert game.min_players <= game.default_players <= game.max_players
     assert game.variants and game.built_ins and set(game.built_ins) <= set(game.registry)
-    assert game.trace and game.reference_game and game.invariants and game.reference_strategies
-    assert (ROOT / game.rules_page).is_file()
+    engine = game.engine  # required
+    assert isinstance(engine, Engine)
+    for member in ("play_games_nb", *(f.name for f in fields(Stepping))):
+        function = getattr(engine, member, None) or getattr(engine.stepping, member)
+        assert hasattr(function, "py_func"), f"{name}: {member} is not jitted"
+    for member in ("kernel_inputs", "scores", "trace", "reference_game", "reference_strategies", "invariants"):
+        assert callable(getattr(engine, member)), f"{name}: Engine.{member}"
+    assert all(isinstance(c, StatColumn) for c in engine.stat_columns)
+    assert set(engine.counted_under) <= set(engine.run_columns)
+    assert engine.totals_rules is None or all(callable(getattr(engine.totals_rules, m)) for m in ("row", "run"))
+    presentation = game.presentation  # required
+    assert presentation.summary and presentation.variant_help and (ROOT / presentation.rules_page).is_file()
+    assert set(presentation.rule_points) <= RULE_TOPICS
+    assert presentation.play_table is None or isinstance(presentation.play_table(), type)
+    if game.data is not None:  # a component set: loaded, named and read back from its text
+        components = game.data.load(None)
+        named = game.data.named()
+        assert named and next(iter(named.values())).fingerprint() == components.fingerprint()
+        assert game.data.from_text(components.to_csv()).fingerprint() == components.fingerprint()
+        assert all(game.data.shipped_name(c) == n for n, c in named.items())
+        assert components.n_cards > 0 and game.data.help
+        assert components.shortage_warning(game.min_players) is None or isinstance(
+            components.shortage_warning(game.min_players), str)
+    study = game.study
+    if study is not None:  # rule sets to balance, or why there are none; the ladder's strategies registered
+        assert bool(study.balance_variants) != bool(study.no_balance), name
+        assert not study.balance_variants or len(study.balance_variants) == 2
+        assert all(s in game.registry for s in (study.weakest, study.searcher, study.strongest, study.teacher,
+                                                study.rollout_policy) if s)
+        assert all(Path(p).is_file() for p in (*study.kernel_data, *filter(None, [study.tuned_file])))
+        assert study.learned is None or study.learned() is not None
+    else:
+        assert game.no_balance and not game.balance_variants
+    facts = game.framework
+    if facts is not None:
+        view = game.seat_view
+        assert all(callable(getattr(view, m)) for m in ("action_of", "choice_of"))
+        assert isinstance(facts.information, Information) and facts.score and not game.no_framework
+    else:  # not offered to the frameworks, and saying why
+        assert game.no_framework
+        with pytest.raises(ValueError, match=f"the {name} game is not offered"):
+            game.seat_view  # noqa: B018
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_stepping_every_game_to_its_end_returns_the_kernels_scores(name):
+    """New game / advance / legal choices / apply (Engine.stepping), every decision answered
+    from outside by the seat's strategy deciding on the game's own record, end in the batch
+    kernel's game: the same scores and winners (Engine.scores, the returns), and the same
+    statistics, for every player count."""
+    game = get_game(name)
+    stepping, registry = game.engine.stepping, game.registry
+    for players in range(game.min_players, game.max_players + 1):
+        kernel = Kernel(config(name, players, seed=players))
+        decide = {slot: [registry[s.name].decisions[d] for d in registry.decisions]
+                  for slot, s in enumerate(kernel.config.strategies)}
+        external = np.full(players, EXTERNAL, np.int64)
+        for index in range(3):
+            buffer = kernel.inputs.copy()
+            stepping.new_game_nb(buffer, kernel.config.seed, index, kernel.seating, external, kernel.slot_params,
+                                 kernel.table)
+            state, decisions = buffer[0], 0
+            event = stepping.advance_nb(buffer, kernel.table)
+            while event != GAME_OVER:
+                if event < DECISION:
+                    event = stepping.advance_nb(buffer, kernel.table)
+                    continue
+                seat = int(state["step"][STEP_ACTOR])
+                slot = int(state["seat_slot"][seat])
+                choice = int(decide[slot][event - DECISION](state, seat, tuple(kernel.slot_params[slot])))
+                assert choice in stepping.legal_choices_nb(buffer, kernel.table), (name, players, index, event)
+                event = stepping.apply_choice_nb(buffer, kernel.table, choice)
+                decisions += 1
+            assert decisions, f"{name}: no decision was asked in game {index}"
+            batch = kernel.play(index, 1)
+            returns = game.engine.scores(state, players)
+            assert np.array_equal(returns, batch.seat[:, STAT_SCORE]), (name, players, index)
+            winners = returns == returns.max()
+            assert np.array_equal(np.where(winners, WIN_UNIT // winners.sum(), 0), batch.seat[:, STAT_WIN60])
+            mine = kernel.zeros()
+            rows = np.zeros_like(mine.seat)
+            stepping.accumulate_game_nb(state, rows, mine.pair_stats, mine.run)
+            add_seat_rows_nb(rows, state["seat_slot"], mine.seat, mine.slot)
+            assert totals_tuple(mine) == totals_tuple(batch), (name, players, index)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -77,7 +169,7 @@ def test_threads_and_batches_never_change_the_results(name):
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_reference_engine_plays_the_same_games(name):
     game = get_game(name)
-    known = [s for s in game.built_ins if s in game.reference_strategies()]
+    known = [s for s in game.built_ins if s in game.engine.reference_strategies()]
     assert "random" in known
     for players in range(game.min_players, game.max_players + 1):
         for seating in ("fixed", "rotate", "random"):
@@ -86,7 +178,7 @@ def test_the_reference_engine_plays_the_same_games(name):
             kernel = Kernel(run_config)
             for index in range(12):
                 ours = kernel.trace(index).record()
-                theirs = game.reference_game(run_config, index)
+                theirs = game.engine.reference_game(run_config, index)
                 assert set(ours) == set(theirs), (name, set(ours) ^ set(theirs))
                 for key in theirs:
                     a, b = ours[key], theirs[key]
@@ -103,7 +195,7 @@ def test_invariants_hold_over_many_games(name):
             run_config = config(name, players, seating=seating, seed=100 + players)
             kernel = Kernel(run_config)
             for index in range(60):
-                game.invariants(kernel.trace(index).record(), run_config)
+                game.engine.invariants(kernel.trace(index).record(), run_config)
 
 
 @pytest.mark.slow
@@ -129,3 +221,33 @@ def test_bad_input_is_one_line_and_exit_2(capsys, name):
             run(capsys, "--game", name, *args)
         assert code == 2, (name, args, out, err)
         assert err.startswith("medici-sim: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_public_game_api_plays_every_game(name):
+    """medici_sim.games.load (games.playing): a game by name, a new game whose every decision the
+    caller answers with one of the legal choices until it is over, its returns and winners, a text
+    view at each step; and with every seat a strategy, the kernel's game and scores."""
+    from medici_sim.games import load
+
+    game = load(name)
+    assert game.name == name and game.decisions == get_game(name).registry.decisions
+    players = game.players[1]
+    position = game.new_game(players, seed=5, index=2)
+    moves = 0
+    while not position.over:
+        assert 0 <= position.seat < players and position.decision in game.decisions
+        legal = position.legal_choices()
+        assert legal and isinstance(position.text(), str)
+        position.apply(legal[moves % len(legal)])
+        moves += 1
+    assert moves and position.legal_choices() == [] and position.seat is None
+    assert len(position.returns()) == players and set(position.winners()) <= set(range(players))
+    with pytest.raises(ValueError, match="the game is over"):
+        position.apply(0)
+    lineup = [get_game(name).built_ins[k % len(get_game(name).built_ins)] for k in range(players)]
+    played = game.new_game(players, seed=5, index=2, strategies=lineup)
+    kernel = Kernel(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).variants[0]))
+    assert played.over and played.returns() == list(kernel.play(2, 1).seat[:, STAT_SCORE])
+    with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
+        load("no_such_game")

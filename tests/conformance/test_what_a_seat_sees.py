@@ -1,5 +1,5 @@
 """Conformance, for every game that declares what each seat sees (its framework facts'
-information, core.registry.Information): a seat's view and every built-in strategy's decision
+information, core.contract.Information): a seat's view and every built-in strategy's decision
 depend only on what that seat can see.
 
 The game is stepped decision by decision (frameworks.stepper, chance nodes taking the engine's

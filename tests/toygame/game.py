@@ -1,12 +1,16 @@
-"""High card as medici-sim sees it: its ``Game`` record, with the trace, the reference
-engine's record, the invariants and the narration that the commands and tests use."""
+"""High card as medici-sim sees it: its ``Game`` record (core.contract), with the trace, the
+reference engine's record, the invariants and the narration that the commands and tests use.
+
+It declares an engine and a presentation, and a study policy without rule sets to balance; it
+has no component set to choose (its 40 cards are fixed, H1) and no seat view for the game-AI
+frameworks, and says so."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from medici_sim.core.registry import Game
+from medici_sim.core.contract import Engine, Game, Presentation, StatColumn, Stepping, StudyPolicy
 
 from . import engine, reference
 from .engine import MAX_PLAYERS, MIN_PLAYERS, NO_CARD, POT, ROUNDS
@@ -29,11 +33,11 @@ def trace(kernel, game_index: int) -> Trace:
     buffer = engine.trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating,
                                   kernel.slot_strategy, kernel.slot_params, kernel.table)
     state, p = buffer[0], kernel.config.players
-    florins = state["florins"][:p].copy()
-    best = florins == florins.max()
+    points = state["points"][:p].copy()
+    best = points == points.max()
     return Trace({"seat_slot": state["seat_slot"][:p].copy(), "starter": state["starter"].copy(),
                   "kept": state["kept"][:, :p].copy(), "discarded": state["discarded"][:, :p].copy(),
-                  "pot_pay": state["pot_pay"][:, :p].copy(), "florins": florins,
+                  "pot_pay": state["pot_pay"][:, :p].copy(), "points": points,
                   "winner_share60": np.where(best, 60 // best.sum(), 0)})
 
 
@@ -43,13 +47,13 @@ def reference_game(config, game_index: int) -> dict[str, np.ndarray]:
 
 
 def invariants(record: dict, config) -> None:
-    """Every card turned up at most once (H2, H3); florins are the kept cards' values and the
-    pots (H4, H5); each round's pot is paid out, at most 12 florins (H5)."""
+    """Every card turned up at most once (H2, H3); points are the kept cards' values and the
+    pots (H4, H5); each round's pot is paid out, at most 12 points (H5)."""
     cards = np.concatenate([record["kept"].ravel(), record["discarded"].ravel()])
     cards = cards[cards != NO_CARD]
     assert len(set(cards.tolist())) == len(cards), "a card turned up twice"
     values = (record["kept"] % 10 + 1).sum(axis=0)
-    assert np.array_equal(record["florins"], values + record["pot_pay"].sum(axis=0)), "florins not conserved"
+    assert np.array_equal(record["points"], values + record["pot_pay"].sum(axis=0)), "points not conserved"
     paid = record["pot_pay"].sum(axis=1)
     assert ((paid > 0) & (paid <= POT)).all(), "a pot not paid out"
     assert record["winner_share60"].sum() == 60, "the win was not shared out exactly (H7)"
@@ -61,15 +65,15 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     config = kernel.config
     labels = [config.strategies[slot].label for slot in record["seat_slot"]]
     rounds = []
-    for day in range(ROUNDS):
-        turns = [{"seat": int(seat) + 1, "kept": int(record["kept"][day, seat] % 10 + 1),
-                  "discarded": (None if record["discarded"][day, seat] == NO_CARD
-                                else int(record["discarded"][day, seat] % 10 + 1)),
-                  "pot": int(record["pot_pay"][day, seat])} for seat in range(config.players)]
-        rounds.append({"round": day + 1, "starter": int(record["starter"][day]) + 1, "turns": turns})
+    for round_ in range(ROUNDS):
+        turns = [{"seat": int(seat) + 1, "kept": int(record["kept"][round_, seat] % 10 + 1),
+                  "discarded": (None if record["discarded"][round_, seat] == NO_CARD
+                                else int(record["discarded"][round_, seat] % 10 + 1)),
+                  "pot": int(record["pot_pay"][round_, seat])} for seat in range(config.players)]
+        rounds.append({"round": round_ + 1, "starter": int(record["starter"][round_]) + 1, "turns": turns})
     data = {"game": GAME.name, "title": GAME.title, "seed": config.seed, "index": game_index,
             "players": config.players, "seats": [{"seat": k + 1, "strategy": label} for k, label in enumerate(labels)],
-            "rounds": rounds, "florins": [int(f) for f in record["florins"]],
+            "rounds": rounds, "points": [int(f) for f in record["points"]],
             "winners": [k + 1 for k, share in enumerate(record["winner_share60"]) if share]}
     lines = [f"{GAME.title}: game {game_index} of seed {config.seed}, {config.players} players"]
     for r in rounds:
@@ -78,7 +82,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
             other = "" if t["discarded"] is None else f", discarded {t['discarded']}"
             lines.append(f"  seat {t['seat']} ({labels[t['seat'] - 1]}) kept {t['kept']}{other}, "
                          f"pot {t['pot']} (H3-H5)")
-    lines.append(f"Florins: {', '.join(f'seat {k + 1} {f}' for k, f in enumerate(data['florins']))}; "
+    lines.append(f"Points: {', '.join(f'seat {k + 1} {f}' for k, f in enumerate(data['points']))}; "
                  f"winners: seat {', '.join(map(str, data['winners']))} (H7)")
     return data, "\n".join(lines) + "\n"
 
@@ -97,18 +101,31 @@ GAME = Game(
     variants=VARIANTS,
     registry=REGISTRY,
     built_ins=BUILT_INS,
-    play_games_nb=engine.play_games_nb,
-    kernel_inputs=lambda config: engine.new_state(config.players),
-    stat_columns=(),
-    run_columns=(),
-    rules_page="tests/toygame/rules.md",
-    check_config=check_config,
-    trace=trace,
-    reference_game=reference_game,
-    reference_strategies=lambda: reference.STRATEGIES,
-    invariants=invariants,
-    narrate=narrate,
-    summary="a toy game, rules H1-H7",
-    rule_points={"players": "H1", "seats": "H6"},
-    variant_help="standard only",
+    engine=Engine(
+        play_games_nb=engine.play_games_nb,
+        play_game_in_nb=engine.play_game_in_nb,
+        kernel_inputs=lambda config: engine.new_state(config.players),
+        stepping=Stepping(engine.new_game_nb, engine.advance_nb, engine.legal_choices_nb, engine.apply_choice_nb,
+                          engine.trace_game_nb, engine.accumulate_game_nb),
+        scores=lambda state, players: state["points"][:players].copy(),  # H7
+        stat_columns=(  # its score sources, in the order of engine.STAT_CARDS, STAT_POTS
+            StatColumn("mean_card_points", shown="cards", caption="mean points of the kept cards (H4)"),
+            StatColumn("mean_pot_points", shown="pots", caption="mean points won in pots (H5)"),
+        ),
+        run_columns=(),
+        check_config=check_config,
+        trace=trace,
+        reference_game=reference_game,
+        reference_strategies=lambda: reference.STRATEGIES,
+        invariants=invariants,
+    ),
+    presentation=Presentation(
+        summary="a toy game, rules H1-H7",
+        rules_page="tests/toygame/rules.md",
+        variant_help="standard only",
+        rule_points={"players": "H1", "seats": "H6"},
+        narrate=narrate,
+    ),
+    study=StudyPolicy(no_balance="high card has one rule set (H1-H7)", weakest="random"),
+    no_framework="high card declares no seat view (it is the tests' toy game)",
 )

@@ -37,28 +37,28 @@ def play_game(players: int, strategies: list[str], seed: int, game_index: int, s
     for j in range(N_CARDS - 1, 0, -1):  # H2
         r = rng.below(j + 1)
         deck[j], deck[r] = deck[r], deck[j]
-    florins = [0] * players
+    points = [0] * players
     starter = np.zeros(ROUNDS, np.int64)
     kept, discarded, pot_pay = (np.full((ROUNDS, players), fill, np.int64) for fill in (0, NO_CARD, 0))
-    for day in range(ROUNDS):
-        starter[day] = day % players  # H6
+    for round_ in range(ROUNDS):
+        starter[round_] = round_ % players  # H6
         for turn in range(players):
-            seat = (starter[day] + turn) % players
+            seat = (starter[round_] + turn) % players
             name, mine = strategies[slots[seat]], params[slots[seat]]
             first = deck.pop(0)
-            kept[day, seat] = first
+            kept[round_, seat] = first
             if _again(name, rng, first, mine):  # H3
                 second = deck.pop(0)
                 keep = _keep(name, rng, first, second)
-                kept[day, seat], discarded[day, seat] = (second, first) if keep else (first, second)
-            florins[seat] += value(kept[day, seat])  # H4
-        values = [value(c) for c in kept[day]]
+                kept[round_, seat], discarded[round_, seat] = (second, first) if keep else (first, second)
+            points[seat] += value(kept[round_, seat])  # H4
+        values = [value(c) for c in kept[round_]]
         winners = [seat for seat in range(players) if values[seat] == max(values)]
         for seat in winners:  # H5
-            pot_pay[day, seat] = POT // len(winners)
-            florins[seat] += pot_pay[day, seat]
-    final = np.array(florins, np.int64)
+            pot_pay[round_, seat] = POT // len(winners)
+            points[seat] += pot_pay[round_, seat]
+    final = np.array(points, np.int64)
     best = final == final.max()
     assert players <= MAX_PLAYERS
     return {"seat_slot": np.array(slots, np.int64), "starter": starter, "kept": kept, "discarded": discarded,
-            "pot_pay": pot_pay, "florins": final, "winner_share60": np.where(best, 60 // best.sum(), 0)}
+            "pot_pay": pot_pay, "points": final, "winner_share60": np.where(best, 60 // best.sum(), 0)}

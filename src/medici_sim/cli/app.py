@@ -43,7 +43,7 @@ from .tune import tune_command
 def _help() -> str:
     """The main command's help: what it does, and the games (their rules pages)."""
     listing = "; ".join(f"--game {g.name}: {g.title}" + (" (the default)" if g.name == default_game() else "")
-                      + f", rules in {g.rules_page}" for g in GAMES.values())
+                      + f", rules in {g.presentation.rules_page}" for g in GAMES.values())
     return ("Play Medici many times and print per-seat and per-strategy statistics.\n\n"
             f"The games: {listing}.\nStrategies: see `medici-sim strategies --game GAME`.")
 

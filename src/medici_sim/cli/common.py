@@ -54,8 +54,9 @@ def _either(words: list[str]) -> str:
 
 
 def game_help() -> str:
-    """--game's help: every registered game with its rule points (``Game.summary``)."""
-    return f"The game: {_either([f'{g.name} ({g.summary})' if g.summary else g.name for g in GAMES.values()])}."
+    """--game's help: every registered game with its rule points (``Presentation.summary``)."""
+    summaries = [(g.name, g.presentation.summary) for g in GAMES.values()]
+    return f"The game: {_either([f'{name} ({summary})' if summary else name for name, summary in summaries])}."
 
 
 def per_game(topic: str) -> str:
@@ -80,8 +81,9 @@ def rules_option(name: str = "variant", also: str = ""):
 
 
 def variant_help() -> str:
-    """The rules of every game, each as its registration words them (``Game.variant_help``)."""
-    return "; ".join(f"{g.name}: {g.variant_help or ' or '.join(g.variants)}" for g in GAMES.values()) + "."
+    """The rules of every game, each as its registration words them (``Presentation.variant_help``)."""
+    return "; ".join(f"{g.name}: {g.presentation.variant_help or ' or '.join(g.variants)}"
+                     for g in GAMES.values()) + "."
 
 
 class GameChoice(click.Choice):
@@ -145,7 +147,7 @@ class Group(_RefusingEmpty, click.Group):
 def deck_option(repeatable: bool = False):
     """--deck NAME|FILE, read by the game's own ``load_deck`` wherever a command takes a deck;
     compare and balance take it repeatedly (each deck plays its own games)."""
-    text = " ".join(g.deck_help.format(names=", ".join(g.named_decks())) for g in GAMES.values() if g.uses_deck)
+    text = " ".join(g.data.help.format(names=", ".join(g.data.named())) for g in GAMES.values() if g.data is not None)
     if repeatable:
         text += " Repeat it to play each deck in turn: one table per deck."
     return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
@@ -153,7 +155,7 @@ def deck_option(repeatable: bool = False):
 
 def shipped_decks() -> list[str]:
     """The names of every game's shipped decks (each game's ``named_decks``)."""
-    return list(dict.fromkeys(name for g in GAMES.values() if g.uses_deck for name in g.named_decks()))
+    return list(dict.fromkeys(name for g in GAMES.values() if g.data is not None for name in g.data.named()))
 
 
 def deck_file(spec: str | None) -> str | None:

@@ -67,7 +67,7 @@ def play_ladder(options: dict, command: str) -> None:
             bar.close()
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
-    deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.uses_deck else {}
+    deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.data is not None else {}
     rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
     summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
                "levels": ",".join(lv.name for lv in levels),

@@ -142,7 +142,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     from ..core import human
 
     game = get_game(game_name)
-    if game.play_table is None:
+    if game.presentation.play_table is None:
         raise ConfigError(f"the {game.name} game has no table to play at (its registration names no play_table)")
     players = check_players(game, game.default_players if players is None else players)
     for plugin in plugins:
@@ -168,10 +168,10 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     def say(text: str) -> None:
         echo_text(text, wide)
 
-    table = game.play_table()(kernel, me, [s.label for s in slots], say, ask)
+    table = game.presentation.play_table()(kernel, me, [s.label for s in slots], say, ask)
     others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
     say(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
-    say(f"Rules: {game.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
+    say(f"Rules: {game.presentation.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
         f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
         + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.variants[0] else "")
         + (" --wide" if wide else "") + ". Ctrl-C leaves.")

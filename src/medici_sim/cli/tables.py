@@ -12,7 +12,8 @@ import shutil
 import click
 import pandas as pd
 
-from ..core.registry import FITTED_KEY, GAMES, StatColumn, unfitted_names
+from ..core.contract import StatColumn
+from ..core.registry import FITTED_KEY, GAMES, unfitted_names
 from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
@@ -144,7 +145,7 @@ def _results(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def _game_columns(frame: pd.DataFrame) -> list[StatColumn]:
     """The statistics of the frame's game that its tables show besides the common ones."""
-    return [c for game in GAMES.values() for c in game.stat_columns if c.shown and c.name in frame]
+    return [c for game in GAMES.values() for c in game.engine.stat_columns if c.shown and c.name in frame]
 
 
 def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:

@@ -23,8 +23,9 @@ from .common import (
 
 
 def _help() -> str:
-    """The command's help: what it tells of each registered game (``Game.narration_help``)."""
-    games = "\n\n".join(f"{g.title}: {g.narration_help}" for g in GAMES.values() if g.narration_help)
+    """The command's help: what it tells of each registered game (``Presentation.narration_help``)."""
+    games = "\n\n".join(f"{g.title}: {g.presentation.narration_help}" for g in GAMES.values()
+                        if g.presentation.narration_help)
     return ("Tell one game of a run turn by turn: game G (--index) of the run with seed S (--seed), exactly as "
             f"the simulation plays it ({per_game('seed')}), with any strategies, plug-ins included.\n\n{games}\n\n"
             f"Seats are numbered from 1, seat 1 starting day 1 ({per_game('seats')}).")

@@ -28,7 +28,6 @@ naming the agent, the game index and the seat.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -78,7 +77,7 @@ class Decision:
     # back only the game's generator, which a built-in as a bot draws from, as it does in the kernel)
     buffer: np.ndarray
     event: int  # the stepping interface's event (core.stepping.DECISION + decision)
-    view: object  # the game's seat_view module
+    view: object  # the game's seat view (FrameworkFacts.seat_view)
     answers: tuple = ()  # every Python agent's answer so far in this game (any seat's), in order
 
     @property
@@ -163,17 +162,13 @@ class SeatedAgent:
                              start.game_index, start.seat + 1) from exc
 
 
-def stepping_modules(game: Game) -> tuple:
-    """The game's stepped.py, seat view (its framework facts) and engine.py: what seating an agent needs of it."""
-    package = game.registry.package
+def stepping_parts(game: Game) -> tuple:
+    """The game's stepping functions and seat view (``Engine.stepping``, ``FrameworkFacts.seat_view``):
+    what seating an agent needs of it; ConfigError saying why where the game declares no seat view."""
     try:
-        if game.framework is None:
-            raise ImportError
-        stepped, engine = (importlib.import_module(f"{package}.{name}") for name in ("stepped", "engine"))
-    except ImportError:
-        raise ConfigError(f"the {game.name} game cannot seat Python agents (it has no stepped game and seat "
-                          "view)") from None
-    return stepped, game.framework.seat_view, engine
+        return game.engine.stepping, game.seat_view
+    except ValueError as exc:
+        raise ConfigError(f"the {game.name} game cannot seat Python agents: {str(exc).partition(': ')[2]}") from None
 
 
 def _count_game(buffer, table, rows, seat_stats, slot_stats, pair_stats, run_stats):
@@ -195,8 +190,8 @@ class AgentKernel(Kernel):
 
     def __init__(self, config: RunConfig, agents: dict[int, SeatedAgent]):
         super().__init__(config)
-        self.stepped, self.view, engine = stepping_modules(self.game)
-        self.count = count_game_nb(self.game.name, engine.accumulate_game_nb)
+        self.stepped, self.view = stepping_parts(self.game)
+        self.count = count_game_nb(self.game.name, self.stepped.accumulate_game_nb)
         self.agents = agents
         self.external = self.slot_strategy.copy()
         self.external[list(agents)] = EXTERNAL

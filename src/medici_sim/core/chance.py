@@ -1,4 +1,4 @@
-"""Chance events as a game declares them (framework facts, core.registry.FrameworkFacts): what the
+"""Chance events as a game declares them (framework facts, core.contract.FrameworkFacts): what the
 game-AI adapters (frameworks.stepper) make of the engine's random draws, in the game's own terms.
 
 The adapters make every engine call first on a copy of the state. When the copy's generator moved,

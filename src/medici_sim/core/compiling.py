@@ -25,9 +25,9 @@ def estimate(game, strategies) -> str:
     """The notice's estimate for a kernel of ``strategies`` (the game's ``compile_seconds``: CPU
     seconds with an empty numba cache, measured by benchmarks/bench_compile.py; one core
     compiles, so an idle machine waits about this long, a busy one longer)."""
-    if game.compile_seconds is None:
+    if game.engine.compile_seconds is None:
         return "not measured for this game"
-    (low, high), search = game.compile_seconds
+    (low, high), search = game.engine.compile_seconds
     return f"about {search} s" if "search" in strategies else f"{low}-{high} s"
 
 

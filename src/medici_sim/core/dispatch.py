@@ -41,7 +41,7 @@ from numba.core import types
 from numba.extending import intrinsic, overload
 
 from .output import read_limited
-from .registry import ILLEGAL, MAX_PARAMS, StrategyRegistry
+from .registry import GAMES, ILLEGAL, MAX_PARAMS, StrategyRegistry
 
 MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
 _TABLE_PREFIX = "strategy_table_"
@@ -93,8 +93,9 @@ def _table_name(registry: StrategyRegistry, strategies: tuple) -> str:
     """The table name of a registry snapshot: a hash of its names, functions and sources."""
     digest = hashlib.sha256(registry.game.encode())
     files = {_CORE / name for name in _KERNEL_CORE_FILES} | set(registry.package_dir.rglob("*.py"))
-    files |= set(registry.package_dir.glob("data/tuned/*.json"))  # compiled into search's rollouts (its `tuned`)
-    files |= set(registry.package_dir.glob("data/strong/*.json"))  # compiled into strong (its learned weights)
+    game = GAMES.get(registry.game)
+    if game is not None and game.study is not None:  # its data compiled into kernels (tuned parameters, weights)
+        files |= set(game.study.kernel_data)
     for strategy in strategies:
         digest.update(strategy.name.encode())
         for name, fn in strategy.decisions.items():

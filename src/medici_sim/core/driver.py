@@ -192,9 +192,9 @@ class RunConfig:
         for slot in self.strategies:
             if slot.game != self.game:
                 raise ConfigError(f"strategy {slot.name} is a {slot.game} strategy, not a {self.game} one")
-        if game.check_config is not None:
+        if game.engine.check_config is not None:
             try:
-                game.check_config(self)
+                game.engine.check_config(self)
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
         object.__setattr__(self, "threads", check_threads(self.threads))
@@ -238,11 +238,11 @@ class Totals:
 
     @classmethod
     def zeros(cls, players: int, game: Game) -> Totals:
-        n_stats = N_COMMON_STATS + len(game.stat_columns)
+        n_stats = N_COMMON_STATS + len(game.engine.stat_columns)
         return cls(np.zeros((players, n_stats), np.int64),
                    np.zeros((players, n_stats), np.int64),
                    np.zeros((players, players, N_PAIR_STATS), np.int64),
-                   np.zeros(N_COMMON_RUN_STATS + len(game.run_columns), np.int64))
+                   np.zeros(N_COMMON_RUN_STATS + len(game.engine.run_columns), np.int64))
 
     @property
     def pairs(self) -> np.ndarray:
@@ -308,7 +308,7 @@ class Kernel:
     def __init__(self, config: RunConfig):
         self.config = config
         self.game = get_game(config.game)
-        self.inputs = self.game.kernel_inputs(config)
+        self.inputs = self.game.engine.kernel_inputs(config)
         self.seating = SEATING_MODES.index(config.seating)
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
         # the heuristics (game.built_ins): a search player, built in too, plays them again in its
@@ -330,9 +330,9 @@ class Kernel:
 
     def _play(self, first_game: int, n_games: int, table) -> Totals:
         totals = self.zeros()
-        self.game.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
-                                self.slot_strategy, self.slot_params,
-                                totals.seat, totals.slot, totals.pair_stats, totals.run, table)
+        self.game.engine.play_games_nb(self.config.seed, first_game, n_games, self.inputs, self.seating,
+                                       self.slot_strategy, self.slot_params,
+                                       totals.seat, totals.slot, totals.pair_stats, totals.run, table)
         return totals
 
     def warm_up(self, stop: threading.Event | None = None,
@@ -365,7 +365,7 @@ class Kernel:
         """Play one game and return the game's day-by-day record of it (its first call compiles the
         recording loop: ``compiling`` as ``warm_up``'s)."""
         with self.naming_failures(game_index, 1):
-            return compiling_.timed(lambda: self.game.trace(self, game_index), self, None, compiling)[1]
+            return compiling_.timed(lambda: self.game.engine.trace(self, game_index), self, None, compiling)[1]
 
     @contextmanager
     def naming_failures(self, first_game: int | None = None, n_games: int = 1, passing: tuple = ()):

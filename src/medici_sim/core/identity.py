@@ -49,7 +49,7 @@ def fingerprint_of(strategy) -> str | None:
 
 def saved_deck(identity: dict | None, game: Game):
     """The deck a validated configuration's ``deck`` entry holds (None for none)."""
-    return None if identity is None else game.deck_from_text(identity["contents"])
+    return None if identity is None else game.data.from_text(identity["contents"])
 
 
 def saved_strategies(identity: list, game: str) -> tuple[SeatStrategy, ...]:
@@ -123,7 +123,7 @@ def _strategy(entry, where: str, game: Game) -> SeatStrategy:
 
 
 def valid_deck(value, where: str, game: Game):
-    if not game.uses_deck:
+    if game.data is None:
         if value is not None:
             raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes no deck")
         return None
@@ -133,7 +133,7 @@ def valid_deck(value, where: str, game: Game):
     if type(contents) is not str:
         raise Invalid(f"{where}.contents is {show(contents)}, not the deck's CSV text")
     try:
-        deck = game.deck_from_text(contents)
+        deck = game.data.from_text(contents)
     except (csv.Error, ValueError) as exc:
         raise Invalid(f"{where}.contents: {exc}") from None
     if deck.n_cards != cards:

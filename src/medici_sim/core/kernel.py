@@ -45,7 +45,7 @@ def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_
                 seat_stats, slot_stats, pair_stats, run_stats, table):
     """Play games ``first_game .. first_game + n_games - 1`` and add them to the stats arrays.
 
-    ``inputs`` is the run's starting state (``game.kernel_inputs``), played on a copy.
+    ``inputs`` is the run's starting state (``game.engine.kernel_inputs``), played on a copy.
     """
     buffer = inputs.copy()
     rows = np.zeros_like(seat_stats)  # a game's per-seat statistics (core.accounting)

@@ -64,8 +64,8 @@ RAN_OUT_DAYS = "ran_out_days"
 
 def paired_metrics(game: Game) -> list[tuple[str, int]]:
     """(metric, run counter) of each metric paired for ``game`` (its ``ran_out_days`` last)."""
-    ran_out = ([("ran_out_day_share", N_COMMON_RUN_STATS + game.run_columns.index(RAN_OUT_DAYS))]
-               if RAN_OUT_DAYS in game.run_columns else [])
+    ran_out = ([("ran_out_day_share", N_COMMON_RUN_STATS + game.engine.run_columns.index(RAN_OUT_DAYS))]
+               if RAN_OUT_DAYS in game.engine.run_columns else [])
     return list(PAIRED_METRICS) + ran_out
 
 
@@ -89,7 +89,7 @@ def _play_one_typer(tag, buffer, seed, game_index, inputs, seating, slot_strateg
                     pairs, run, table):
     (name,) = tag.fields
     game = GAMES[name[len(_TAG_PREFIX):]]  # the strategy table in the signature pins its sources
-    one, play = game.play_game_in_nb, game.play_games_nb
+    one, play = game.engine.play_game_in_nb, game.engine.play_games_nb
     if one is not None:  # the game in the buffer kept for its rules: no copy of the inputs, no allocation
         def impl(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slot_params, rows, seat, slot, pairs,
                  run, table):

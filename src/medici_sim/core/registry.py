@@ -1,9 +1,8 @@
 """Games and strategies, registered by name (plain Python; imports no game).
 
-- A :class:`Game` describes one game to the rest of the package: its player counts,
-  rule variants, the decisions its strategies make, its jitted entry point, the inputs
-  that entry point takes and the extra statistics it counts. Each game's package builds
-  one and calls :func:`register_game`; nothing in ``core`` names a game.
+- A :class:`Game` (core.contract: the game contract, in declared parts) describes one game to
+  the rest of the package. Each game's package builds one and calls :func:`register_game`;
+  nothing in ``core`` names a game.
 - A :class:`Strategy` is a name, one ``@njit`` function per decision of its game, its
   parameters (:class:`Param`) and a one-line summary. Each game owns a
   :class:`StrategyRegistry`; ``register`` adds a strategy (built-in or plug-in) to it.
@@ -21,10 +20,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .rules import RuleBook
+from .contract import Game
 
 MAX_PARAMS = 8  # floats of strategy parameters per seat
 SCRATCH_WIDTH = 64  # floats of working memory per seat, cleared before every game (the engine never reads it)
@@ -205,156 +202,6 @@ def _modules(strategy: Strategy) -> set[str]:
 def _files(strategy: Strategy) -> str:
     """The source files of a strategy's decision functions."""
     return ", ".join(sorted({fn.py_func.__code__.co_filename for fn in strategy.decisions.values()}))
-
-
-@dataclass(frozen=True)
-class StatColumn:
-    """A per-seat statistic a game adds to the common ones: ``mean`` (total / games) or
-    ``ratio`` (total / the total of column ``per``); ``shown``: its heading in the tables
-    people read (with ``digits`` decimals, and ``caption`` saying what it holds), or "" for
-    --wide and --out files only."""
-
-    name: str
-    kind: str = "mean"
-    per: str = ""
-    shown: str = ""
-    digits: int = 1
-    caption: str = ""
-
-
-# ------------------------------------------------------------------ framework facts
-# What the game-AI frameworks' adapters (frameworks/: OpenSpiel, PettingZoo, Gymnasium) need of a game beyond its
-# engine: what each seat can see, its chance events (core.chance, through the seat view) and the score its returns
-# are. A game declares them on its Game record (``Game.framework``).
-EVERYONE, RIVALS = "everyone", "rivals"  # whom a hidden thing is hidden from (Hidden.hidden_from)
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """One thing of a game that some seat cannot see, as the game declares it.
-
-    ``what``: the thing in the game's own words, with its rule points ("the order of the deck (R7)").
-    ``hidden_from``: ``EVERYONE`` (no seat sees it until the game reveals it; the adapters decide it only then, as a
-    chance outcome every seat sees, so it leaves the game one of perfect information) or ``RIVALS`` (the seat that
-    holds it sees it, the others do not: a hand of cards; the game is then one of imperfect information).
-    ``redeal``: ``(state, seat, generator) -> None``, a plain-Python function that deals the thing again in place,
-    as it could lie for all ``seat`` can see (``generator``: a numpy Generator); what ``seat`` itself holds stays.
-    The conformance suite (tests/conformance) deals every hidden thing again and checks that what the seat sees and
-    what every built-in strategy decides for it are unchanged."""
-
-    what: str
-    hidden_from: str
-    redeal: Callable
-
-    def __post_init__(self):
-        if self.hidden_from not in (EVERYONE, RIVALS):
-            raise ValueError(f"Hidden({self.what!r}): hidden_from must be {EVERYONE!r} or {RIVALS!r}, "
-                             f"got {self.hidden_from!r}")
-
-
-@dataclass(frozen=True)
-class Information:
-    """What each seat of a game can see: everything but the things ``hidden`` (none: everything is face up)."""
-
-    hidden: tuple[Hidden, ...] = ()
-
-    @property
-    def perfect(self) -> bool:
-        """Whether the game is one of perfect information: nothing is hidden from one seat that another sees
-        (a thing hidden from everyone is decided only as it is revealed, a chance outcome every seat sees)."""
-        return all(h.hidden_from == EVERYONE for h in self.hidden)
-
-    def hidden_from(self, whom: str) -> tuple[Hidden, ...]:
-        return tuple(h for h in self.hidden if h.hidden_from == whom)
-
-
-@dataclass(frozen=True)
-class FrameworkFacts:
-    """A game as the game-AI frameworks' adapters see it (frameworks/).
-
-    ``information``: what each seat can see. ``seat_view``: a module or object with the game's action ids, chance
-    outcomes and seat view (the protocol is listed in docs/frameworks.md, "A game's seat view"). ``score``: what
-    the adapters' ``returns=`` calls the game's final score (the unit of the game's score, "points"); its other
-    value, ``wins``, is the win credit."""
-
-    information: Information
-    seat_view: object
-    score: str = "score"
-
-
-@dataclass(frozen=True)
-class Game:
-    """One game as the shared code sees it."""
-
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    default_players: int
-    variants: tuple[str, ...]  # the rule presets by name (a game without a rule book: its variants); first: default
-    registry: StrategyRegistry
-    built_ins: tuple[str, ...]
-    play_games_nb: Callable  # (seed, first_game, n_games, inputs, seating, slot_strategy, slot_params,
-    #                           seat_stats, slot_stats, pair_stats, run_stats, table) -> None
-    kernel_inputs: Callable  # (RunConfig) -> the one-element state buffer every game of the run starts from (read-only)
-    stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
-    run_columns: tuple[str, ...]  # run-wide counters, after the common ones
-    rules_page: str  # the docs page holding the game's rules
-    # run counter -> (rule values) -> whether it can count anything under them (absent: always); where it
-    # cannot, its rate does not apply ("n/a", never 0: the card game's variant_decided needs a big bonus)
-    counted_under: Mapping[str, Callable] = field(default_factory=dict, hash=False)
-    length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
-    days: int = 3  # days a game has (the share of days that ran out, when it counts ran_out_days)
-    # True if days ended by an exhausted deck are ordinary play under the game's own rules (the
-    # classic game's C12, lots put aside): then a share of them is reported, not warned about
-    deck_runs_out_in_play: bool = False
-    uses_deck: bool = False  # True if the game takes a deck file (--deck)
-    load_deck: Callable | None = None  # (path or None) -> the deck of that file, or the game's default deck
-    deck_from_text: Callable | None = None  # (a deck's file contents) -> the deck (checkpoints hold decks as text)
-    check_config: Callable | None = None  # (RunConfig) -> None, raises ValueError for an unplayable run
-    trace: Callable | None = None  # (Kernel, game_index) -> a trace whose .record() is the reference's record
-    reference_game: Callable | None = None  # (RunConfig, game_index) -> the reference engine's record of that game
-    reference_strategies: Callable | None = None  # () -> the strategy names the reference engine plays
-    invariants: Callable | None = None  # (record, RunConfig) -> None; AssertionError names a broken invariant
-    # what the game adds to the consistency rules of saved totals (core.totals_check): an object with
-    # row(row, where, games, players, variant) and run(run, where, games, players, variant), raising
-    # accounting.InconsistentTotals
-    totals_rules: object | None = None
-    narrate: Callable | None = None  # (Kernel, game_index) -> (data, text): the kernel's game told turn by turn
-    #                                   with its scoring explained (JSON-serialisable dict, text; `medici-sim trace`)
-    # What the commands' help and tables say of the game, and what they offer for it:
-    summary: str = ""  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
-    rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)  # topic -> the rules behind it, e.g.
-    #                       "seed": "R25" (topics: players, seats, seating, seed, variant, lineups, spending)
-    variant_help: str = ""  # the variants in words, e.g. "standard only"
-    narration_help: str = ""  # what `medici-sim trace` tells of a game of it, with the rule points
-    balance_variants: tuple[str, ...] = ()  # the two rule sets `balance` compares (none: balance refuses the game)
-    # the game's shipped decks (when it takes decks): () -> {name: deck}, the default first; and the
-    # name of the shipped deck a deck is (the same cards), or None
-    named_decks: Callable | None = None
-    shipped_deck_name: Callable | None = None
-    deck_help: str = ""  # what --deck takes, in words ({names}: the shipped decks' names)
-    # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
-    # every heuristic), and a kernel with `search`; None: not measured
-    compile_seconds: tuple[tuple[int, int], int] | None = None
-    play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (human.Table), or None
-    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
-    # (buffer, seed, game_index, seating, slot_strategy, slot_params, rows, seat_stats, slot_stats, pair_stats,
-    # run_stats, table) -> None: one game played in ``buffer`` (a copy of the inputs its caller keeps game after
-    # game; ``rows`` zeros) and added to the stats; what paired play (core.pairing) plays one game at a time by,
-    # at the batch kernel's speed. A game made with core.kernel.batch_kernel has it; None: play_games_nb per game
-    play_game_in_nb: Callable | None = None
-    rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
-    # framework facts (the game-AI frameworks' adapters: what each seat sees, chance, the returns' score); None:
-    # the game is in no framework
-    framework: FrameworkFacts | None = None
-
-    def variant_id(self, variant: str) -> int:
-        return self.variants.index(variant)
-
-    def rules(self, topic: str) -> str:
-        """The rule points behind ``topic`` (``rule_points``), or ""."""
-        return self.rule_points.get(topic, "")
 
 
 class UnknownGame(ValueError):

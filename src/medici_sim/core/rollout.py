@@ -202,7 +202,7 @@ def search_params(policies: tuple[str, ...], default_policy: str, tried: str, co
     """A search player's parameters, in the order its decisions read them: rollouts, policy,
     opponents, horizon, margin_weight, the game's own (``extra``), confidence, tuned.
     ``default_policy``: the built-in its rollouts play unless told otherwise (the game's
-    ``Game.rollout_policy``); ``tried``: what a decision plays out (its legal choices, or
+    ``StudyPolicy.rollout_policy``); ``tried``: what a decision plays out (its legal choices, or
     candidate bids)."""
     ids = ", ".join(f"{i} {name}" for i, name in enumerate(policies))
     default = policies.index(default_policy)

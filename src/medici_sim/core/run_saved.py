@@ -60,7 +60,7 @@ def check_run(configuration, progress) -> None:
     check_keys(progress, "progress", ("totals",))
     totals = progress["totals"]
     check_keys(totals, "totals", TOTALS_KEYS)
-    width, run_width = N_COMMON_STATS + len(game.stat_columns), N_COMMON_RUN_STATS + len(game.run_columns)
+    width, run_width = N_COMMON_STATS + len(game.engine.stat_columns), N_COMMON_RUN_STATS + len(game.engine.run_columns)
     shape = f"the {players}-player {game.name} game"
     seat = int_matrix(totals["seat"], "totals.seat", players, width, shape)
     slot = int_matrix(totals["slot"], "totals.slot", players, width, shape)

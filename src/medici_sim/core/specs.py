@@ -84,11 +84,11 @@ def default_threads(threads: int | None) -> int:
 def load_game_deck(game: Game, deck_path: str | None):
     """The run's deck: the game's default, or ``deck_path``: a shipped deck's name or a deck
     file (the game's ``load_deck`` reads both); a game without decks takes none."""
-    if not game.uses_deck:
+    if game.data is None:
         if deck_path is not None:
             raise ConfigError(f"{named('deck')}: the {game.name} game has no deck files")
         return None
-    return game.load_deck(None if deck_path is None else file_name(deck_path, "deck"))
+    return game.data.load(None if deck_path is None else file_name(deck_path, "deck"))
 
 
 def game_named(name: str | None) -> Game:

@@ -46,7 +46,7 @@ COMMON_COLUMNS = ["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "o
 
 def stat_columns(game: Game) -> list[str]:
     """The statistics columns of a game's per-seat and per-strategy tables."""
-    return COMMON_COLUMNS + [c.name for c in game.stat_columns]
+    return COMMON_COLUMNS + [c.name for c in game.engine.stat_columns]
 
 
 def seat_columns(game: Game) -> list[str]:
@@ -120,7 +120,7 @@ def rule_days(game: Game, rules: str, players: int) -> int:
     """The days a game has under the rule set ``rules`` (a canonical spec) at ``players``."""
     if game.rule_book is not None and "days" in game.rule_book.names:
         return int(game.rule_book.resolve(rules, players)["days"])
-    return game.days
+    return game.engine.days
 
 
 def stat_frame(rows: np.ndarray, game: Game, days: int = 3) -> pd.DataFrame:
@@ -152,8 +152,8 @@ def stat_frame(rows: np.ndarray, game: Game, days: int = 3) -> pd.DataFrame:
         if days < 2:
             frame[["comeback_when_trailing_day1", "comeback_when_trailing_day1_ci_low",
                    "comeback_when_trailing_day1_ci_high"]] = np.nan
-        names = [c.name for c in game.stat_columns]
-        for k, column in enumerate(game.stat_columns):
+        names = [c.name for c in game.engine.stat_columns]
+        for k, column in enumerate(game.engine.stat_columns):
             total = rows[:, N_COMMON_STATS + k]
             per = games if column.kind == "mean" else rows[:, N_COMMON_STATS + names.index(column.per)]
             frame[column.name] = total / per
@@ -163,7 +163,7 @@ def stat_frame(rows: np.ndarray, game: Game, days: int = 3) -> pd.DataFrame:
 def run_counters(run: np.ndarray, game: Game) -> dict[str, int]:
     """The game's run-wide counters by name (with the common winning margin total)."""
     counters = {"win_margin_total": int(run[RUN_WIN_MARGIN])}
-    for k, name in enumerate(game.run_columns):
+    for k, name in enumerate(game.engine.run_columns):
         counters[name] = int(run[N_COMMON_RUN_STATS + k])
     return counters
 

@@ -88,7 +88,7 @@ class TotalsRules:
         self.shares = sorted(set(shares))
         self.share_gcd = reduce(math.gcd, shares)
         self.square_gcd = reduce(math.gcd, [s * s for s in shares])
-        self.extra = game.totals_rules
+        self.extra = game.engine.totals_rules
 
     def table(self, rows: list[list[int]], where: str, row_games: list[int], games: int) -> None:
         """Rows of statistics, row r over ``row_games[r]`` games; ``games`` games in all."""

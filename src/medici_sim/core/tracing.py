@@ -25,7 +25,7 @@ def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
     """(data, text) of game ``index`` of the run ``config`` (see the game's narrate module)."""
     kernel = Kernel(config)
     game = kernel.game
-    if game.narrate is None:
+    if game.presentation.narrate is None:
         raise ConfigError(f"the {game.name} game cannot be traced")
     # a strategy's failure is named by Kernel.trace; a narration mismatch is a bug to show in full
-    return game.narrate(kernel, index)
+    return game.presentation.narrate(kernel, index)

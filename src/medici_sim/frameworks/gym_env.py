@@ -179,10 +179,11 @@ def register_all() -> list[str]:
     import medici_sim.games  # noqa: F401
 
     from ..core.registry import GAMES
+    from .stepper import offered
 
     ids = []
     for definition in GAMES.values():
-        if definition.framework is None:
+        if not offered(definition):
             continue
         ids.append(env_id(definition.name))
         if ids[-1] not in gymnasium.registry:

@@ -12,7 +12,7 @@ imperfect information (ISMCTS) should take as one (every seat's information stat
 still the history).
 
 What each seat sees is the game's own declaration (its framework facts' ``information``,
-core.registry.Information). A game that hides nothing from one seat that another sees is one of
+core.contract.Information). A game that hides nothing from one seat that another sees is one of
 perfect information: what is hidden from every seat (an order of cards) is decided only as the
 game reveals it, a chance outcome every seat sees (frameworks.stepper), and is part of no
 string or tensor. Every seat's information state is then the history (every move, chance
@@ -31,11 +31,12 @@ import pyspiel
 
 from ..core.arguments import naming
 from ..core.chance import EVERY_SEAT
+from ..core.contract import RIVALS
 from ..core.driver import ConfigError, Kernel
-from ..core.registry import GAMES, RIVALS, get_game
+from ..core.registry import GAMES, get_game
 from ..core.specs import run_config
 from .builtins import BuiltinPlayer
-from .stepper import SteppedGame, engine
+from .stepper import SteppedGame, engine, offered
 
 WINS = "wins"  # returns= for the win credit; its other value is the game's score (FrameworkFacts.score)
 INFORMATION = ("perfect", "imperfect")
@@ -417,7 +418,7 @@ def register_all() -> list[str]:
 
     names = []
     for definition in GAMES.values():
-        if definition.framework is None:
+        if not offered(definition):
             continue
         name = short_name(definition.name)
         if name not in pyspiel.registered_names():

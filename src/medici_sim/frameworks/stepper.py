@@ -4,7 +4,7 @@ nodes: what the OpenSpiel game and the PettingZoo environments play on.
 The engine is stepped through its decision interface (core.stepping; every seat EXTERNAL), so
 the rules are the engine's own. Its randomness is the game's generator: the adapter seeds it
 (seed 0, game 0, or a run's seed and game) and turns every draw a seat sees into a chance node,
-as the game declares it (its framework facts, core.registry.FrameworkFacts: the seat view's
+as the game declares it (its framework facts, core.contract.FrameworkFacts: the seat view's
 ``chance_event``, core.chance), without a rule of its own:
 
 - Every engine call is first made on a copy of the state (a probe). If the copy's generator
@@ -26,7 +26,6 @@ card drawn into a hidden hand): what a seat's information state holds (framework
 """
 from __future__ import annotations
 
-import importlib
 import zlib
 from functools import cache
 
@@ -41,20 +40,25 @@ SEED, GAME_INDEX = 0, 0  # the engine's generator: every draw that matters is re
 
 
 class NotInFrameworks(ValueError):
-    """A game that declares no framework facts (core.registry.Game.framework)."""
+    """A game that declares no framework facts (core.contract.Game.framework)."""
+
+
+def offered(definition) -> bool:
+    """Whether a game declares its framework facts (``Game.framework``), so the adapters offer it."""
+    return definition.framework is not None
 
 
 class Engine:
     """One game, player count and rule set on the engine: its inputs, strategy table, stepping
-    functions (the game's ``stepped.py``) and seat view (its framework facts' ``seat_view``)."""
+    functions and seat view (what the game declares: ``Engine.stepping``, ``FrameworkFacts.seat_view``)."""
 
     def __init__(self, game: str, players: int, rules: str):
         import medici_sim.games  # noqa: F401  (registers the games)
 
         definition = game_named(game)
         if definition.framework is None:
-            raise NotInFrameworks(f"the {definition.name} game declares no framework facts (what each seat sees, "
-                                  "its chance events): it is in no game-AI framework")
+            why = definition.no_framework or "it declares no framework facts (what each seat sees, its chance events)"
+            raise NotInFrameworks(f"the {definition.name} game is in no game-AI framework: {why}")
         # ``rules`` is handed on as the run's rule set (today the variant's name)
         config = run_config(game=definition.name, players=players, strategies=definition.built_ins[0], games=1,
                             seed=SEED, variant=rules, seating="fixed", threads=1, deck=None)
@@ -62,8 +66,8 @@ class Engine:
         self.kernel = Kernel(config)
         self.players = config.players
         self.rules = config.variant
-        self.stepped = importlib.import_module(f"{definition.registry.package}.stepped")
-        self.view = definition.framework.seat_view
+        self.stepped = definition.engine.stepping  # the game's declared stepping functions (core.contract)
+        self.view = definition.seat_view  # its declared seat view (ValueError saying why it has none)
         self.information = definition.framework.information
         self.external = np.full(self.players, EXTERNAL, np.int64)
         self.chance_outcome_count = self.view.chance_outcome_count(self.kernel.inputs[0])

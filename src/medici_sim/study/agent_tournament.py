@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..core.agent_kernel import AgentKernel, SeatedAgent, stepping_modules
+from ..core.agent_kernel import AgentKernel, SeatedAgent, stepping_parts
 from ..core.arguments import ConfigError, named
 from ..core.driver import RunConfig, SeatStrategy
 from ..core.registry import Game
@@ -90,7 +90,7 @@ def entries(game: Game, agents) -> tuple[SeatStrategy, ...]:
         raise ConfigError(f"{named('agents')}: two entries are named {repeated[0]}; give each its own name (a mapping "
                           "of names to agents, or the agent's name attribute)")
     if any(isinstance(s, AgentSeat) for s in out):
-        stepping_modules(game)  # a game that cannot seat agents says so before any game
+        stepping_parts(game)  # a game that cannot seat agents says so before any game
     return tuple(out)
 
 

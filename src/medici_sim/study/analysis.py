@@ -163,9 +163,9 @@ def counted_rate(tournament: Tournament, counter: str) -> float:
     """A run counter per game; NaN where the tournament's rules leave it nothing to count (the
     game's ``counted_under``: the card game's variant_decided without a big bonus) or the game has none."""
     game = tournament.game_def
-    if counter not in game.run_columns:
+    if counter not in game.engine.run_columns:
         return math.nan
-    applies = game.counted_under.get(counter)
+    applies = game.engine.counted_under.get(counter)
     if applies is not None and game.rule_book is not None and not applies(
             game.rule_book.resolve(tournament.variant, tournament.players).values):
         return math.nan

@@ -2,12 +2,14 @@
 every level of play, and in words whether each finding grows, shrinks or holds as play gets
 stronger.
 
-The levels, weakest first: everyone ``random`` (balance only: the seats); the heuristics with their default parameters;
-the heuristics with their shipped tuned parameters; each heuristic as the rollout policy of
-``search`` at two small budgets; and, where the game registers one, ``strong`` (balance: every
-seat strong, so its findings are the seats'; compare: strong among the heuristics, so its edge
-is one more finding). The cheap levels play the games asked for, the search and strong levels
-a share of them (their intervals say so). A further level is one entry in :data:`EXTRA_LEVELS`.
+The levels, weakest first, as the game's study policy names them (core.contract.StudyPolicy):
+everyone playing its ``weakest`` (balance only: the seats); the heuristics with their default
+parameters; the heuristics with their shipped tuned parameters; each heuristic as the rollout
+policy of its ``searcher`` at two small budgets; and, where the game declares one, its
+``strongest`` (balance: every seat strongest, so its findings are the seats'; compare: the
+strongest among the heuristics, so its edge is one more finding). The cheap levels play the
+games asked for, the search and strongest levels a share of them (their intervals say so). A
+further level is one entry in :data:`EXTRA_LEVELS`.
 
 A finding is balance's effect of the other rules on a strategy's win rate (a strategy keeps its
 name at every level: ``search`` with collector's policy is collector) or on seat 1's, or
@@ -26,8 +28,6 @@ from ..core.registry import Game
 SEARCH_BUDGETS = (4, 16)  # rollouts per choice of the two search levels
 SEARCH_GAMES_SHARE = (0.02, 0.005)  # the share of --games each search level plays (at least MIN_SEARCH_GAMES)
 MIN_SEARCH_GAMES = 120
-NOT_HEURISTICS = ("random", "search", "strong")  # the levels' heuristics: the strategies asked for, less these
-STRONG = "strong"  # the strategy of the strongest level, where the game registers it
 STRONG_GAMES_SHARE = 0.25  # the share of --games the strong level plays (at least MIN_SEARCH_GAMES)
 
 
@@ -42,18 +42,26 @@ class Level:
     tuned: bool = False
 
 
+def level_strategies(game: Game) -> tuple[str, ...]:
+    """The strategies the study policy names for levels of their own (not heuristics)."""
+    study = game.study
+    return tuple(name for name in (study.weakest, study.searcher, study.strongest) if name) if study else ()
+
+
 def _search_level(game: Game, heuristics: Sequence[str], rollouts: int, games: int) -> Level:
-    specs = tuple(f"search:policy={game.built_ins.index(h)},rollouts={rollouts}" for h in heuristics)
-    return Level(f"search-{rollouts}", specs, tuple(heuristics), games)
+    searcher = game.study.searcher
+    specs = tuple(f"{searcher}:policy={game.built_ins.index(h)},rollouts={rollouts}" for h in heuristics)
+    return Level(f"{searcher}-{rollouts}", specs, tuple(heuristics), games)
 
 
 def strong_level(game: Game, heuristics: Sequence[str], games: int, alone: bool) -> Level | None:
-    """``strong``'s level where the game registers it: every seat strong (``alone``: balance,
-    whose findings are then the seats'), or strong among the heuristics (compare)."""
-    if STRONG not in game.registry:
+    """The strongest level where the game declares one: every seat its ``strongest`` (``alone``:
+    balance, whose findings are then the seats'), or it among the heuristics (compare)."""
+    strongest = game.study.strongest
+    if not strongest or strongest not in game.registry:
         return None
-    strategies = (STRONG,) if alone else (*heuristics, STRONG)
-    return Level(STRONG, strategies, strategies, max(MIN_SEARCH_GAMES, int(games * STRONG_GAMES_SHARE)))
+    strategies = (strongest,) if alone else (*heuristics, strongest)
+    return Level(strongest, strategies, strategies, max(MIN_SEARCH_GAMES, int(games * STRONG_GAMES_SHARE)))
 
 
 # The single place to add a level: functions (game, heuristics, games, alone) -> Level, or None
@@ -66,17 +74,22 @@ def ladder_levels(game: Game, strategies: Sequence[str] | None, games: int, tune
                   with_random: bool = True) -> list[Level]:
     """The ladder's levels for ``strategies`` (names; None: the game's built-ins); ``with_random``:
     begin with everyone playing random (balance's seats; compare has nothing to compare there)."""
+    study = game.study
+    if study is None:
+        raise ValueError(f"--ladder needs the game's study policy: the {game.name} game declares none")
     names = [s.split(":")[0] for s in (strategies or game.built_ins)]
-    heuristics = [n for n in dict.fromkeys(names) if n not in NOT_HEURISTICS and n in game.built_ins]
+    others = level_strategies(game)
+    heuristics = [n for n in dict.fromkeys(names) if n not in others and n in game.built_ins]
     if len(heuristics) < 2:
         raise ValueError("--ladder needs at least two of the game's heuristics among --strategies "
-                         f"(built-ins other than {' and '.join(NOT_HEURISTICS)})")
-    levels = [Level("random", ("random",), ("random",), games)] if with_random else []
+                         f"(built-ins other than {' and '.join(others)})")
+    levels = [Level(study.weakest, (study.weakest,), (study.weakest,), games)] if with_random and study.weakest \
+        else []
     levels.append(Level("heuristics", tuple(heuristics), tuple(heuristics), games))
     if tuned_shipped:
         levels.append(Level("tuned", tuple(heuristics), tuple(heuristics), games, tuned=True))
     levels += [_search_level(game, heuristics, rollouts, max(MIN_SEARCH_GAMES, int(games * share)))
-               for rollouts, share in zip(SEARCH_BUDGETS, SEARCH_GAMES_SHARE, strict=True)]
+               for rollouts, share in zip(SEARCH_BUDGETS, SEARCH_GAMES_SHARE, strict=True) if study.searcher]
     levels += [level for extra in EXTRA_LEVELS if (level := extra(game, heuristics, games, with_random)) is not None]
     return levels
 

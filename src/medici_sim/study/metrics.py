@@ -85,8 +85,8 @@ def metric_columns(game: Game) -> list[str]:
     return (["rules", "players", "deck", "games", "days"] + _with_interval("comeback_after_day1")
             + _with_interval("comeback_after_day2") + _with_interval("lead_changes") + _with_interval("margin")
             + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
-            + _with_interval(f"{game.length_unit}_per_game")
-            + (_with_interval("ran_out_day_share") if "ran_out_days" in game.run_columns else []))
+            + _with_interval(f"{game.presentation.length_unit}_per_game")
+            + (_with_interval("ran_out_day_share") if "ran_out_days" in game.engine.run_columns else []))
 
 
 def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
@@ -104,9 +104,9 @@ def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
            **_mean(run, RUN_MARGIN, RUN_MARGIN_SQ, "margin"),
            **{name: histogram_quantile(histogram, q) for name, q in MARGIN_QUANTILES.items()},
            **_share(int(run[RUN_SHARED_WIN_GAMES]), games, "shared_win_games"),
-           **_mean(run, RUN_LENGTH, RUN_LENGTH_SQ, f"{game.length_unit}_per_game")}
-    if "ran_out_days" in game.run_columns:
-        ran_out = int(run[N_COMMON_RUN_STATS + game.run_columns.index("ran_out_days")])
+           **_mean(run, RUN_LENGTH, RUN_LENGTH_SQ, f"{game.presentation.length_unit}_per_game")}
+    if "ran_out_days" in game.engine.run_columns:
+        ran_out = int(run[N_COMMON_RUN_STATS + game.engine.run_columns.index("ran_out_days")])
         row.update(_share(ran_out, days * games, "ran_out_day_share"))
     for metric in FROM_DAYS:
         if not applies(metric, days):
@@ -147,7 +147,7 @@ STRATEGY_METRICS_TABLE = "strategy_metrics"  # compare: how each strategy played
 def strategy_metric_columns(game: Game) -> list[str]:
     """The columns of compare's ``strategy_metrics`` for ``game``, in order."""
     return (["players", "deck", "strategy", "games", "trailed_day1", *_with_interval("comeback_when_trailing_day1")]
-            + [c.name for c in game.stat_columns])
+            + [c.name for c in game.engine.stat_columns])
 
 
 def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
@@ -173,7 +173,7 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
     if frame is None or frame.empty:
         return ""
     game = get_game(game_name)
-    decisions = [c.name for c in game.stat_columns if c.kind == "ratio"]
+    decisions = [c.name for c in game.engine.stat_columns if c.kind == "ratio"]
     lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it "  # one line:
              "trailed in after day 1: different games for each, so the rates are independent, not paired)"]  # wrapped
     for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
@@ -308,7 +308,7 @@ def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
     short for the ships), naming the configurations; None otherwise, and always in a game where
     such days are ordinary play (``Game.deck_runs_out_in_play``: the classic game warned on every
     run under the rulebook's own rules)."""
-    if frame is None or "ran_out_day_share" not in frame or get_game(game).deck_runs_out_in_play:
+    if frame is None or "ran_out_day_share" not in frame or get_game(game).engine.runs_out_in_play:
         return None
     short = frame[frame["ran_out_day_share"] >= RAN_OUT_NOTICEABLE]
     if short.empty:
@@ -371,7 +371,8 @@ def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, me
         per = first_days * games if name == "ran_out_day_share" else games
         first, second = int(first_run[counter]), int(second_run[counter])
         difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
-        rows.append({"metric": f"{game.length_unit}_per_game" if name == "length" else name, "games": games,
+        metric = f"{game.presentation.length_unit}_per_game" if name == "length" else name
+        rows.append({"metric": metric, "games": games,
                      "first_days": first_days, "second_days": second_days, "first_value": first / per,
                      "second_value": second / per, "difference": difference,
                      "difference_ci_low": difference - half, "difference_ci_high": difference + half,

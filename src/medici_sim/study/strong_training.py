@@ -8,7 +8,6 @@ file (each game is fixed by the seed and its index, R25 / C20, and the fit is de
 """
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
@@ -24,28 +23,33 @@ from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 
 def strong_module(game_name: str):
-    """The game's strong strategy module (its features, player counts, weights file)."""
-    return importlib.import_module(f"{get_game(game_name).registry.package}.strategies.strong")
+    """The game's learned player's training declaration (``StudyPolicy.learned``: its features,
+    labelling, weights file), or ConfigError where the game declares none."""
+    study = get_game(game_name).study
+    if study is None or study.learned is None or not study.teacher or not study.searcher:
+        raise ConfigError(f"the {game_name} game declares no learned player to train (StudyPolicy.learned, "
+                          "with its teacher and searcher)")
+    return study.learned()
 
 
 def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int):
-    """(features, day, value, decision) rows: expert games stepped from ``seed``, and at each
-    decision with a choice, the rows the game's ``strong.label_decision_nb`` makes of it
+    """(features, day, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
+    from ``seed``, and at each decision with a choice, the rows the game's ``strong.label_decision_nb`` makes of it
     (each legal choice's position and its mean outcome over ``rollouts`` of search's rollouts)."""
     game = get_game(game_name)
     strong = strong_module(game_name)
-    stepped = importlib.import_module(f"{game.registry.package}.stepped")
+    stepped = game.engine.stepping
     config = RunConfig(deck=load_game_deck(game, None), game=game_name, players=players, games=games, seed=seed,
                        seating="rotate", threads=1, variant=variant,
-                       strategies=parse_strategies(",".join(["expert"] * players), players, game_name))
+                       strategies=parse_strategies(",".join([game.study.teacher] * players), players, game_name))
     kernel = Kernel(config)
-    expert = [game.registry["expert"].decisions[name] for name in game.registry.decisions]
-    search = game.registry["search"]
+    teacher = [game.registry[game.study.teacher].decisions[name] for name in game.registry.decisions]
+    search = game.registry[game.study.searcher]
     search_params = np.zeros(MAX_PARAMS)
     search_params[:len(search.params)] = [p.default for p in search.params.values()]
     search_params[0] = rollouts
     search_params = tuple(search_params)
-    external = np.full(players, EXTERNAL, np.int64)  # every decision comes here: labelled, then expert's answer
+    external = np.full(players, EXTERNAL, np.int64)  # every decision comes here: labelled, then the teacher's answer
     buffer, scratch = kernel.inputs.copy(), kernel.inputs.copy()
     width = strong.MAX_CHOICES
     features, values = np.zeros((width, strong.N_FEATURES)), np.zeros(width)
@@ -66,7 +70,7 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
                 rows_day.append(np.full(n, state["counts"][strong.DAY]))
                 rows_group.append(np.full(n, len(rows_group)))
             params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
-            choice = int(expert[event - DECISION](state, seat, params))
+            choice = int(teacher[event - DECISION](state, seat, params))
             event = stepped.apply_choice_nb(buffer, kernel.table, choice)
     return (np.concatenate(rows_x), np.concatenate(rows_day), np.concatenate(rows_value),
             np.concatenate(rows_group))
@@ -114,7 +118,8 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
     player counts written over the shipped file (it would lose the others' models)."""
     game = get_game(game_name)
     integer(games, "games", len(game.variants), 10**6)
-    rollouts_param = game.registry["search"].params["rollouts"]
+    strong_module(game_name)  # a game without a learned player says so first
+    rollouts_param = game.registry[game.study.searcher].params["rollouts"]
     integer(rollouts, "rollouts", int(rollouts_param.low), int(rollouts_param.high))
     integer(seed, "seed", 0, 2**63 - 1 - len(game.variants), "2**63-1 less the rule sets")
     for players in player_counts or ():

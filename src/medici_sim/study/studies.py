@@ -71,13 +71,13 @@ def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "d
     single deck None. ``argument``: the option that gave them (``deck``, or ``decks``).
     """
     specs = list(file_names(specs, argument)) if specs is not None else []
-    if not game.uses_deck or not specs:
+    if game.data is None or not specs:
         return (load_game_deck(game, specs[0] if specs else None),)
     if ALL_DECKS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.named_decks())}); name "
+            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.data.named())}); name "
                               "no other deck with it")
-        return tuple(game.named_decks().values())
+        return tuple(game.data.named().values())
     decks = tuple(load_game_deck(game, spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, deck in zip(specs, decks, strict=True):
@@ -101,7 +101,7 @@ def deck_labels(game: Game, decks: Sequence) -> list[str]:
     """Each deck's name in the tables' ``deck`` column: a shipped deck's name (whatever file
     it came from), else the deck's own name (its file's name); names that would repeat get
     the deck's fingerprint."""
-    labels = [(game.shipped_deck_name(d) if d is not None else None) or (d.name if d is not None else "none")
+    labels = [(game.data.shipped_name(d) if d is not None else None) or (d.name if d is not None else "none")
               for d in decks]
     return [f"{label} ({d.fingerprint()})" if labels.count(label) > 1 else label
             for label, d in zip(labels, decks, strict=True)]
@@ -112,9 +112,9 @@ def known_deck(game: Game, deck, several: bool):
     (with ``several`` decks) named by its fingerprint, its file's name being unknown."""
     if deck is None:
         return deck
-    name = game.shipped_deck_name(deck)
+    name = game.data.shipped_name(deck)
     if name is not None:
-        return game.named_decks()[name]
+        return game.data.named()[name]
     return replace(deck, name=f"deck {deck.fingerprint()}") if several else deck
 
 
@@ -149,7 +149,8 @@ class Study:
             balanced = [g for g in GAMES.values() if g.balance_variants]
             offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
-                              f"{self.game.name} game has no variants to compare by default: name both, "
+                              f"{self.game.name} game has no variants to compare by default "
+                              f"({self.game.no_balance}): name both, "
                               f"{named('variant')} A {named('vs')} B (or use compare "
                               + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
         played = []  # every rule set played, canonical

@@ -185,13 +185,14 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
 
     labels = list(dict.fromkeys(s.label for s in t.strategies))
     rows = len(labels)
-    game, width = t.game, N_COMMON_STATS + len(t.game.stat_columns)
+    game, width = t.game, N_COMMON_STATS + len(t.game.engine.stat_columns)
     shape = f"the tournament's {rows} strategies"
     by_strategy = int_matrix(saved["strategy_stats"], f"{where}.strategy_stats", rows, width, shape)
     pairs = int_matrix(saved["pairs"], f"{where}.pairs", rows, rows, shape)
     seat = int_matrix(saved["seat_stats"], f"{where}.seat_stats", players, width,
                       f"the {players}-player {game.name} game")
-    run = int_vector(saved["run"], f"{where}.run", N_COMMON_RUN_STATS + len(game.run_columns), f"the {game.name} game")
+    run = int_vector(saved["run"], f"{where}.run", N_COMMON_RUN_STATS + len(game.engine.run_columns),
+                     f"the {game.name} game")
     total = run[RUN_GAMES]
     if total != sum(done):
         raise Invalid(f"{where}.run[{RUN_GAMES}] is {total}, but its lineups played {sum(done)} games")
@@ -238,7 +239,7 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
 def _most_days(game: Game) -> int:
     """The most days any rule set of ``game`` lasts (its ``days`` when no rule sets them)."""
     book = game.rule_book
-    return book.param("days").high if book is not None and "days" in book.names else game.days
+    return book.param("days").high if book is not None and "days" in book.names else game.engine.days
 
 
 def _ceil(a: int, b: int) -> int:

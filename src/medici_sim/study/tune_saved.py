@@ -201,7 +201,7 @@ def _fresh_metrics(fresh: dict, where: str, task: TuneTask) -> None:
     rules = TotalsRules(game, task.players, task.variant)
     runs = []
     for key in ("default_run", "tuned_run"):
-        runs.append(int_vector(fresh[key], f"{where}.{key}", N_COMMON_RUN_STATS + len(game.run_columns),
+        runs.append(int_vector(fresh[key], f"{where}.{key}", N_COMMON_RUN_STATS + len(game.engine.run_columns),
                                f"the {game.name} game's run counters"))
         rules.run_alone(runs[-1], f"{where}.{key}", games)
     metric_sq = int_vector(fresh["metric_sq"], f"{where}.metric_sq", len(paired_metrics(game)),

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
-from ...core.registry import FrameworkFacts, Game, StatColumn
+from ...core.contract import Engine, FrameworkFacts, Game, GameData, Presentation, StatColumn, Stepping, StudyPolicy
 from . import engine, narrate, reference, seat_view, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
-from .strategies import BUILT_INS, REGISTRY, search
+from .strategies import BUILT_INS, REGISTRY, search, strong
 
 
 def kernel_inputs(config) -> np.ndarray:
@@ -156,47 +156,65 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     default_players=4,
     variants=VARIANTS,
+    rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
-    rollout_policy=search.ROLLOUT_POLICY,
-    framework=FrameworkFacts(seat_view.INFORMATION, seat_view, seat_view.RETURNS),  # what each seat sees, chance
-    play_games_nb=engine.play_games_nb,
-    play_game_in_nb=engine.play_game_in_nb,
-    kernel_inputs=kernel_inputs,
-    stat_columns=(  # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
-        StatColumn("turns"),
-        StatColumn("reveals_per_turn", "ratio", "turns"),
-        StatColumn("cards_taken_per_turn", "ratio", "turns"),
-        StatColumn("free_take_share", "ratio", "turns"),
+    engine=Engine(
+        play_games_nb=engine.play_games_nb,
+        play_game_in_nb=engine.play_game_in_nb,
+        kernel_inputs=kernel_inputs,
+        stepping=Stepping(stepped.new_game_nb, stepped.advance_nb, stepped.legal_choices_nb, stepped.apply_choice_nb,
+                          stepped.trace_game_nb, engine.accumulate_game_nb),
+        scores=lambda state, players: state["florins"][:players].copy(),  # R22
+        stat_columns=(  # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
+            StatColumn("turns"),
+            StatColumn("reveals_per_turn", "ratio", "turns"),
+            StatColumn("cards_taken_per_turn", "ratio", "turns"),
+            StatColumn("free_take_share", "ratio", "turns"),
+        ),
+        run_columns=("ran_out_days", "variant_decided"),
+        counted_under={"variant_decided": RULE_BOOK.dependency("big_bonus").active},  # R19: only with a big bonus
+        check_config=check_config,
+        trace=trace,
+        reference_game=reference_game,
+        reference_strategies=lambda: tuple(reference.REFERENCE_STRATEGIES),
+        invariants=invariants,
+        totals_rules=TotalsRules,
+        compile_seconds=((9, 20), 40),
     ),
-    run_columns=("ran_out_days", "variant_decided"),
-    counted_under={"variant_decided": RULE_BOOK.dependency("big_bonus").active},  # R19: only with a big bonus
-    rules_page="docs/rules-card.md",
-    uses_deck=True,
-    load_deck=lambda spec: resolve_deck(spec) if spec is not None else default_deck(),  # a name or a file
-    deck_from_text=deck_from_text,
-    check_config=check_config,
-    trace=trace,
-    reference_game=reference_game,
-    reference_strategies=lambda: tuple(reference.REFERENCE_STRATEGIES),
-    invariants=invariants,
-    totals_rules=TotalsRules,
-    narrate=narrate.narrate,
-    summary="Medici: The Card Game, rules R1-R25",
-    rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
-                 "lineups": "R24"},
-    variant_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
-    narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "
-                    "R12), the ships (R13) and each day's scoring with its reasons: the ship ranking with ties "
-                    "and shares rounded down to 5 (R14, R15), each good's majority ranking (R17), bonuses (R18; "
-                    "R19 under bonus20), the next starting player (R21), and the final standings and winners (R22)."),
-    balance_variants=VARIANTS,  # standard against bonus20
-    named_decks=named_decks,
-    shipped_deck_name=shipped_name,
-    deck_help=("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
-               "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
-    compile_seconds=((9, 20), 40),
-    rule_book=RULE_BOOK,
-    play_table=lambda: importlib.import_module(".table", __package__).CardTable,
+    data=GameData(
+        load=lambda spec: resolve_deck(spec) if spec is not None else default_deck(),  # a name or a file
+        from_text=deck_from_text,
+        named=named_decks,
+        shipped_name=shipped_name,
+        help=("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
+              "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
+    ),
+    presentation=Presentation(
+        summary="Medici: The Card Game, rules R1-R25",
+        rules_page="docs/rules-card.md",
+        rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
+                     "lineups": "R24"},
+        variant_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
+        narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "
+                        "R12), the ships (R13) and each day's scoring with its reasons: the ship ranking with ties "
+                        "and shares rounded down to 5 (R14, R15), each good's majority ranking (R17), bonuses (R18; "
+                        "R19 under bonus20), the next starting player (R21), and the final standings and winners "
+                        "(R22)."),
+        narrate=narrate.narrate,
+        play_table=lambda: importlib.import_module(".table", __package__).CardTable,
+    ),
+    study=StudyPolicy(
+        balance_variants=VARIANTS,  # standard against bonus20
+        weakest="random",
+        searcher="search",
+        strongest="strong",
+        teacher="expert",
+        rollout_policy=search.ROLLOUT_POLICY,
+        tuned_file=search.TUNED_FILE,
+        learned=lambda: strong,
+        kernel_data=(search.TUNED_FILE, strong.WEIGHTS_FILE),
+    ),
+    framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees
 )
-assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
+assert len(GAME.engine.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

@@ -127,7 +127,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     big_min = rules["big_bonus_min"] or None
     deck = config.deck if config.deck is not None else default_deck()
     data = {
-        "game": "card", "title": kernel.game.title, "rules_page": kernel.game.rules_page,
+        "game": "card", "title": kernel.game.title, "rules_page": kernel.game.presentation.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating, "deck": deck.name,
         "rules": {"ship_capacity": rules["ship_capacity"], "ship_payouts": list(rules["ship_payouts"]),

@@ -7,10 +7,10 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
-from ...core.registry import FrameworkFacts, Game, StatColumn
+from ...core.contract import Engine, FrameworkFacts, Game, Presentation, StatColumn, Stepping, StudyPolicy
 from . import engine, narrate, reference, seat_view, state, stepped
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, removed_cards, rule_arrays
-from .strategies import BUILT_INS, REGISTRY, search
+from .strategies import BUILT_INS, REGISTRY, search, strong
 
 
 def kernel_inputs(config) -> np.ndarray:
@@ -149,48 +149,64 @@ GAME = Game(
     rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
-    rollout_policy=search.ROLLOUT_POLICY,
-    framework=FrameworkFacts(seat_view.INFORMATION, seat_view, seat_view.RETURNS),  # what each seat sees, chance
-    play_games_nb=engine.play_games_nb,
-    play_game_in_nb=engine.play_game_in_nb,
-    kernel_inputs=kernel_inputs,
-    stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
-        StatColumn("mean_spent", shown="spent", caption="mean florins paid for lots"),  # C21
-        StatColumn("mean_lots_bought"),
-        StatColumn("mean_cards_bought"),
-        StatColumn("mean_lots_discarded"),
-        StatColumn("mean_free_cards"),
-        # its own total is the florins spent
-        StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2,
-                   caption="florins paid per card bought"),
-        # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
-        StatColumn("lots_auctioned"),
-        StatColumn("cards_per_lot", "ratio", "lots_auctioned"),  # drawn into its own lots (C8)
-        StatColumn("bid_chances"),
-        StatColumn("bids_per_lot", "ratio", "bid_chances"),  # bids per lot it was asked about (C9)
-        StatColumn("face_value_bought"),
-        StatColumn("price_per_face_value", "ratio", "face_value_bought"),  # its own total is the florins spent
+    engine=Engine(
+        play_games_nb=engine.play_games_nb,
+        play_game_in_nb=engine.play_game_in_nb,
+        kernel_inputs=kernel_inputs,
+        stepping=Stepping(stepped.new_game_nb, stepped.advance_nb, stepped.legal_choices_nb, stepped.apply_choice_nb,
+                          stepped.trace_game_nb, engine.accumulate_game_nb),
+        scores=lambda state, players: state["money"][:players].copy(),  # C18
+        stat_columns=(  # C21, in the order of engine.STAT_SPENT ... STAT_PRICE_SPENT
+            StatColumn("mean_spent", shown="spent", caption="mean florins paid for lots"),  # C21
+            StatColumn("mean_lots_bought"),
+            StatColumn("mean_cards_bought"),
+            StatColumn("mean_lots_discarded"),
+            StatColumn("mean_free_cards"),
+            # its own total is the florins spent
+            StatColumn("price_per_card", "ratio", per="mean_cards_bought", shown="per card", digits=2,
+                       caption="florins paid per card bought"),
+            # the decision statistics, in the order of state.DECIDED_* (engine.STAT_DECIDED)
+            StatColumn("lots_auctioned"),
+            StatColumn("cards_per_lot", "ratio", "lots_auctioned"),  # drawn into its own lots (C8)
+            StatColumn("bid_chances"),
+            StatColumn("bids_per_lot", "ratio", "bid_chances"),  # bids per lot it was asked about (C9)
+            StatColumn("face_value_bought"),
+            StatColumn("price_per_face_value", "ratio", "face_value_bought"),  # its own total is the florins spent
+        ),
+        run_columns=("ran_out_days",),  # C12
+        runs_out_in_play=True,  # C12: many lots put aside end a day on an empty deck
+        check_config=check_config,
+        trace=trace,
+        reference_game=reference_game,
+        reference_strategies=lambda: tuple(reference.STRATEGIES),
+        invariants=invariants,
+        totals_rules=TotalsRules,
+        compile_seconds=((9, 18), 43),
     ),
-    run_columns=("ran_out_days",),  # C12
-    deck_runs_out_in_play=True,  # C12: many lots put aside end a day on an empty deck
-    length_unit="lots",  # C8-C10: one a turn
-    rules_page="docs/rules-classic.md",
-    uses_deck=False,
-    check_config=check_config,
-    trace=trace,
-    reference_game=reference_game,
-    reference_strategies=lambda: tuple(reference.STRATEGIES),
-    invariants=invariants,
-    totals_rules=TotalsRules,
-    narrate=narrate.narrate,
-    summary="the 1995 auction game, C1-C21",
-    rule_points={"players": "C1", "seats": "C6", "seating": "C20", "seed": "C20", "spending": "C21"},
-    variant_help="standard only (no variant in the rulebook; any rule set by name=value, C3-C18)",
-    narration_help=("each auction's lot (C8), bids and passes (C9), sale or discard (C10), the last ship's free "
-                    "cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down to a "
-                    "florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),
-    compile_seconds=((9, 18), 43),
-    play_table=lambda: importlib.import_module(".table", __package__).ClassicTable,
+    presentation=Presentation(
+        summary="the 1995 auction game, C1-C21",
+        rules_page="docs/rules-classic.md",
+        rule_points={"players": "C1", "seats": "C6", "seating": "C20", "seed": "C20", "spending": "C21"},
+        variant_help="standard only (no variant in the rulebook; any rule set by name=value, C3-C18)",
+        narration_help=("each auction's lot (C8), bids and passes (C9), sale or discard (C10), the last ship's "
+                        "free cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down "
+                        "to a florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),
+        narrate=narrate.narrate,
+        play_table=lambda: importlib.import_module(".table", __package__).ClassicTable,
+        length_unit="lots",  # C8-C10: one a turn
+    ),
+    study=StudyPolicy(
+        no_balance="its rulebook has no variant (C3-C18)",
+        weakest="random",
+        searcher="search",
+        strongest="strong",
+        teacher="expert",
+        rollout_policy=search.ROLLOUT_POLICY,
+        tuned_file=search.TUNED_FILE,
+        learned=lambda: strong,
+        kernel_data=(search.TUNED_FILE, strong.WEIGHTS_FILE),
+    ),
+    framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees
 )
-assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
-assert len(GAME.run_columns) == engine.N_RUN_STATS - engine.N_COMMON_RUN_STATS
+assert len(GAME.engine.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
+assert len(GAME.engine.run_columns) == engine.N_RUN_STATS - engine.N_COMMON_RUN_STATS

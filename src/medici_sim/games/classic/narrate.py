@@ -90,7 +90,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     players = config.players
     rules = config.rules
     data = {
-        "game": "classic", "title": kernel.game.title, "rules_page": kernel.game.rules_page,
+        "game": "classic", "title": kernel.game.title, "rules_page": kernel.game.presentation.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
         "seating": config.seating,
         "rules": {"start_money": rules["starting_money"], "removed": removed_cards(players),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.chance import Pool
-from ...core.registry import EVERYONE, Hidden, Information
+from ...core.contract import EVERYONE, Hidden, Information
 from ...core.stepping import DECISION, STEP_EVENT
 from ..medici import chance
 from .engine import BID_DECISION, DRAW_DECISION

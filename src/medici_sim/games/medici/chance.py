@@ -1,5 +1,5 @@
 """The Medici games' chance events and hidden things, as their seat views declare them (framework
-facts: core.registry.Information, core.chance): the cards turned up from the deck (R9; C8, C11),
+facts: core.contract.Information, core.chance): the cards turned up from the deck (R9; C8, C11),
 the next day's starter drawn among the poorest seats (R21, C6), and the deck's order (with the
 classic game's cards set aside face down, C5), which no seat knows and the adapters decide only
 as cards are turned up."""

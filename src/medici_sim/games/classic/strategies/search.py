@@ -71,7 +71,7 @@ MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
-ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's Game.rollout_policy)
+ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's StudyPolicy.rollout_policy)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
 STATE_BYTES = STATE_DTYPE.itemsize
