@@ -47,7 +47,6 @@ from .state import (
     EMPTY,
     FIELD_CODE,
     HEX,
-    MAX_OPTIONS,
     N_BONUS,
     N_OPTIONS,
     OUT_LEN,
@@ -89,6 +88,7 @@ from .state import (
     discard_nb,
     marble_nb,
     payment_nb,
+    lowest_bit,
     payment_parts,
     place_nb,
     refresh_nb,
@@ -97,6 +97,8 @@ from .state import (
 
 YIELD_GREEN, YIELD_RED, YIELD_CARDS, YIELD_MARBLE, YIELD_WORKER, YIELD_HEXAGON = range(6)  # components.YIELD_KINDS
 ALL_FIELDS = (1 << ESTATE_FIELDS) - 1
+FIVES = sum(0xF8 << (8 * k) for k in range(N_COLOURS)) - (1 << 64)  # bits 3-7 of every byte (as an int64)
+THREES = sum(3 << (8 * k) for k in range(N_COLOURS))  # 3 in every byte: a byte of 5 or more then reaches 8
 
 
 @njit(cache=True)
@@ -235,20 +237,16 @@ def replace_kind_nb(state, kind):
 @njit(cache=True)
 def five_of_a_colour_nb(state):
     """T16: while five or more display tiles share a colour, replace them all; each time one refresh."""
-    shown = state.options[MAX_OPTIONS - N_COLOURS:]  # scratch space past any decision's options
     while True:
-        for k in range(N_COLOURS):
-            shown[k] = 0
+        shown = 0  # tiles of kind k in byte k
         for place in range(state.rules[R_DISPLAY]):
             if state.display[place] != EMPTY:
-                shown[state.tile_kind[state.display[place]]] += 1
-        five = -1
-        for k in range(N_COLOURS):
-            if shown[k] >= 5:
-                five = k
-                break
-        if five < 0:
+                shown += 1 << (8 * state.tile_kind[state.display[place]])
+        if (shown + THREES) & FIVES == 0:
             return
+        five = 0
+        while shown >> (8 * five) & 255 < 5:
+            five += 1
         replace_kind_nb(state, five)
         state.counts[REFRESHES] += 1
 
@@ -505,10 +503,11 @@ def put_nb(state, table, seat, item, field):
             tile = state.display[place]
             if tile != EMPTY:
                 fields = item_fields_nb(state, seat, tile)
-                for f in range(ESTATE_FIELDS):
-                    if fields >> f & 1:
-                        state.options[n] = place * FIELD_CODE + f
-                        n += 1
+                while fields:
+                    f = lowest_bit(fields)
+                    fields &= fields - 1
+                    state.options[n] = place * FIELD_CODE + f
+                    n += 1
         if n == 0:
             break  # the effect is lost
         state.counts[N_OPTIONS] = n
@@ -530,10 +529,11 @@ def place_item_nb(state, table, seat):
     n = 0
     for i in range(state.storage_len[seat]):
         fields = item_fields_nb(state, seat, state.storage[seat, i]) & payable
-        for f in range(ESTATE_FIELDS):
-            if fields >> f & 1:
-                state.options[n] = i * FIELD_CODE + f
-                n += 1
+        while fields:
+            f = lowest_bit(fields)
+            fields &= fields - 1
+            state.options[n] = i * FIELD_CODE + f
+            n += 1
     state.counts[N_OPTIONS] = n
     option = state.options[chosen_nb(state, seat, place_nb(table, strategy, state, seat), "place")]
     index, field = option // FIELD_CODE, option % FIELD_CODE

@@ -132,29 +132,24 @@ def build_estate_nb(state, seat, assembly):
         state.region_of[seat, f] = -1
     state.covered[seat] = 0
     state.frontier[seat] = 0
-    region = 0
-    for start in range(ESTATE_FIELDS):  # regions numbered by their first field (geometry.regions)
-        if state.region_of[seat, start] >= 0:
-            continue
-        same = state.colour_mask[seat, state.colour[seat, start]]
-        fields = 1 << start
-        while True:
-            grown = fields
-            for f in range(ESTATE_FIELDS):
-                if fields >> f & 1:
-                    grown |= state.neighbour_mask[f] & same
-            if grown == fields:
-                break
-            fields = grown
-        size = 0
-        for f in range(ESTATE_FIELDS):
-            if fields >> f & 1:
-                state.region_of[seat, f] = region
-                size += 1
-        state.region_size[seat, region] = size
-        state.region_left[seat, region] = size
-        state.region_types[seat, region] = 0
-        region += 1
+    for f in range(ESTATE_FIELDS):  # regions, each labelled by its first field (merged as found)
+        label = f
+        colour = state.colour[seat, f]
+        for k in range(3):
+            g = state.lower_neighbours[f, k]
+            if g >= 0 and state.colour[seat, g] == colour and state.region_of[seat, g] != label:
+                old, new = max(label, state.region_of[seat, g]), min(label, state.region_of[seat, g])
+                for h in range(f):
+                    if state.region_of[seat, h] == old:
+                        state.region_of[seat, h] = new
+                label = new
+        state.region_of[seat, f] = label
+        state.region_size[seat, f] = 0
+        state.region_types[seat, f] = 0
+    for f in range(ESTATE_FIELDS):
+        state.region_size[seat, state.region_of[seat, f]] += 1
+    for f in range(ESTATE_FIELDS):
+        state.region_left[seat, f] = state.region_size[seat, f]
 
 
 @njit(cache=True)
@@ -284,12 +279,12 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     """Write one finished game's statistics: the seats' ``rows`` (zero on entry, core.accounting),
     the pairs and the run. Winners by T36 (its tie-breaks), scores in red."""
     players = state.rules[R_PLAYERS]
-    keys = state.phase_red[0, :players].copy()
+    keys = state.rank_key
     for seat in range(players):
         keys[seat] = rank_key_nb(state, seat)
     margin_before = run_stats[RUN_WIN_MARGIN]
     record_outcome_nb(keys, players, state.seat_slot, rows, pair_stats, run_stats)
-    best, winners, runner_up = keys.max(), 0, -(1 << 62)
+    best, winners, runner_up = keys[:players].max(), 0, -(1 << 62)
     for seat in range(players):
         winners += keys[seat] == best
         if keys[seat] < best:

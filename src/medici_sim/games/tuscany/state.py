@@ -36,7 +36,9 @@ rival's ``hand`` / ``storage``: they are in the record only because the engine n
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
@@ -106,6 +108,7 @@ STATE_DTYPE = np.dtype([
     ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
     ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
     ("neighbour_mask", _I8, ESTATE_FIELDS),  # bit g of field f: g touches f (T9)
+    ("lower_neighbours", _I8, (ESTATE_FIELDS, 3)),  # the fields below f that touch it, -1 padded
     # the table
     ("counts", _I8, N_COUNTS), ("options", _I8, MAX_OPTIONS),
     ("chain", _I8, ESTATE_FIELDS),  # T24: the display places a castle chain emptied, outermost first
@@ -135,6 +138,7 @@ STATE_DTYPE = np.dtype([
     ("seat_slot", *_SEAT), ("seat_strategy", *_SEAT),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
     ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
+    ("rank_key", *_SEAT),  # T36's order as one number (game.rank_key_nb), for the run's statistics
     ("rng", np.uint64, 1),
 ], align=True)
 
@@ -158,6 +162,17 @@ def payment_parts(code):
 def option_field(option):
     """The field of a ``place_nb`` / ``castle_nb`` option; its index or place is ``option // FIELD_CODE``."""
     return option % FIELD_CODE
+
+
+@intrinsic
+def lowest_bit(typingctx, mask):
+    """The index of the lowest set bit of a non-zero int64 (LLVM's cttz)."""
+    if not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True)
