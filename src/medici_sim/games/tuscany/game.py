@@ -23,18 +23,10 @@ from ...core.accounting import (
 from ...core.kernel import batch_kernel
 from ...core.rng import seed_game_nb
 from ...core.seating import seat_players_nb
-from .engine import (
-    chosen_nb,
-    cover_nb,
-    draw_region_nb,
-    five_of_a_colour_nb,
-    next_neutral_nb,
-    offer_bonus_nb,
-    score_nb,
-    shuffle_nb,
-    turn_nb,
-)
+from .display import five_of_a_colour_nb, next_neutral_nb
+from .engine import cover_nb, turn_nb
 from .geometry import ESTATE_FIELDS
+from .pieces import chosen_nb, draw_region_nb, offer_bonus_nb, score_nb, shuffle_nb
 from .rules import BONUS_TILES_PER_KIND, CASTLE, N_COLOURS, PHASES
 from .state import (
     DECK_LEN,
