@@ -63,13 +63,14 @@ def record(state) -> dict:
 
 
 class Player:
-    """Jitted games of one component set, rule set and lineup (strategy names by slot), one at a time."""
+    """Jitted games of one component set, rule set and lineup (strategy names by slot), one at a time;
+    ``used``: more strategies for the table (one compiled kernel for several lineups)."""
 
-    def __init__(self, components: Components, rules: RuleSet, strategies, seating: str = "fixed"):
+    def __init__(self, components: Components, rules: RuleSet, strategies, seating: str = "fixed", used=()):
         from .strategies import REGISTRY  # noqa: PLC0415  (the registry imports the state, not this)
 
         self.buffer = new_state(components, rules)
-        self.table, names = strategy_table(REGISTRY, set(strategies))
+        self.table, names = strategy_table(REGISTRY, set(strategies) | set(used))
         self.slot_strategy = np.array([names.index(s) for s in strategies], np.int64)
         self.slot_params = np.zeros((len(strategies), MAX_PARAMS))
         self.seating = SEATING_MODES.index(seating)
