@@ -35,7 +35,7 @@ from medici_sim.games.tuscany.game import (
     play_games_nb,
 )
 from medici_sim.games.tuscany.recording import TALLY_NAMES, Player, record
-from medici_sim.games.tuscany.reference import GREEN_SOURCES, RED_SOURCES, play_game
+from medici_sim.games.tuscany.reference import GREEN_SOURCES, RED_SOURCES, Game, play_game
 from medici_sim.games.tuscany.reference_players import Payment, RandomPlayer
 from medici_sim.games.tuscany.rules import N_COLOURS, RULE_BOOK
 from medici_sim.games.tuscany.state import N_OPTIONS, PAY_COLOUR, payment_code
@@ -161,6 +161,25 @@ def test_t17_payments_by_pairs_and_no_marble_play_the_same_games():
     assert isinstance(result, list), f"game {result[0]} differs: {result[1]}"
     assert sum(r["t17_refreshes"] for r in result) > 0  # T17 was used
     assert all(r["seats"]["marble_used"][0] == 0 for r in result)
+
+
+class ChainDepth(Game):
+    """The reference engine, noting the deepest castle chain (T24) of the game."""
+
+    depth = deepest = 0
+
+    def castle(self, p):
+        self.depth += 1
+        self.deepest = max(self.deepest, self.depth)
+        super().castle(p)
+        self.depth -= 1
+
+
+def test_t24_a_castle_chain_refills_the_innermost_gap_first_in_both_engines():
+    comp, rules = components(), RULE_BOOK.resolve(None, 2)
+    reference = ChainDepth(comp, rules, [RandomPlayer(), RandomPlayer()], seed=2, game_index=121).play()
+    assert reference.deepest >= 2  # a castle placed by a castle: two gaps open (1 game in about 600)
+    assert record(Player(comp, rules, ["random"] * 2, used=USED).play(2, 121)) == reference.record()
 
 
 def test_a_decision_outside_its_options_is_an_illegal_decision():
