@@ -139,12 +139,17 @@ def t17_nb(state, table, seat):
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]
-    any_fits = False
+    n = fits = 0  # the places holding a tile, as options; those whose tile fits (T17 when none)
+    frontier = state.frontier[seat]
     for place in range(state.rules[R_DISPLAY]):
-        if placeable_nb(state, seat, place):
-            any_fits = True
-            break
-    n = display_options_nb(state, seat, False) if any_fits else t17_nb(state, table, seat)
+        tile = state.display[place]
+        if tile != EMPTY:
+            state.options[n] = place
+            n += 1
+            fits |= frontier & state.colour_mask[seat, state.tile_kind[tile]]
+    state.counts[N_OPTIONS] = n
+    if fits == 0:
+        n = t17_nb(state, table, seat)
     if n == 0:
         return
     place = state.options[chosen_nb(state, seat, take_nb(table, strategy, state, seat), "take")]

@@ -78,29 +78,36 @@ RUN_REACHED_LIMIT, RUN_REFRESHES, RUN_T17_REFRESHES = range(RUN_PHASE_END + PHAS
 N_RUN_STATS = RUN_T17_REFRESHES + 1
 
 
+@njit(cache=True, inline="always")
+def fill_nb(values, value):
+    """values[:] = value, as a loop (inlined: each array field is a type of its own)."""
+    for i in range(values.shape[0]):
+        values[i] = value
+
+
 @njit(cache=True)
 def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     """Seed game ``game_index``, seat the strategies (first draws, as the reference) and reset
     everything a game changes."""
     seed_game_nb(state.rng, seed, game_index)
     seat_players_nb(state, state.rules[R_PLAYERS], game_index, seating, slot_strategy, slot_params)
-    state.counts[:] = 0
+    fill_nb(state.counts, 0)  # loops, not slice assignments: those cost seconds of compilation (core.arrays)
     state.counts[PHASE] = 1
-    state.bonus_supply[:] = BONUS_TILES_PER_KIND  # T3
-    state.colour_claims[:] = 0
-    state.phase_end_round[:] = 0
+    fill_nb(state.bonus_supply, BONUS_TILES_PER_KIND)  # T3
+    fill_nb(state.colour_claims, 0)
+    fill_nb(state.phase_end_round, 0)
     for seat in range(state.rules[R_PLAYERS]):
-        state.stack_top[seat, :] = 0
+        fill_nb(state.stack_top[seat], 0)
+        fill_nb(state.hand[seat], 0)
+        fill_nb(state.bonus[seat], 0)
+        fill_nb(state.points[seat], 0)
+        fill_nb(state.tally[seat], 0)
         state.storage_len[seat] = 0
-        state.hand[seat, :] = 0
         state.hand_total[seat] = 0
         state.workers[seat] = 0
         state.marble[seat] = 0
-        state.bonus[seat, :] = 0
         state.green[seat] = 0
         state.red[seat] = 0
-        state.points[seat, :] = 0
-        state.tally[seat, :] = 0
         for phase in range(PHASES):
             state.phase_red[phase, seat] = 0
 
@@ -276,12 +283,14 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
         keys[seat] = rank_key_nb(state, seat)
     margin_before = run_stats[RUN_WIN_MARGIN]
     record_outcome_nb(keys, players, state.seat_slot, rows, pair_stats, run_stats)
-    best, winners, runner_up = keys[:players].max(), 0, -(1 << 62)
+    best, top = keys[0], state.red[0]
+    for seat in range(players):
+        best, top = max(best, keys[seat]), max(top, state.red[seat])
+    winners, runner_up = 0, -(1 << 62)
     for seat in range(players):
         winners += keys[seat] == best
         if keys[seat] < best:
             runner_up = max(runner_up, state.red[seat])
-    top = state.red[:players].max()
     run_stats[RUN_WIN_MARGIN] = margin_before + (top - runner_up if winners == 1 else 0)
     for seat in range(players):
         rows[seat, STAT_SCORE] = state.red[seat]

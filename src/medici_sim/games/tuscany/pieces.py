@@ -39,9 +39,10 @@ from .state import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shuffle_nb(items, n, rng):
-    """Fisher-Yates from the back over ``items[:n]`` (the reference's shuffle)."""
+    """Fisher-Yates from the back over ``items[:n]`` (the reference's shuffle; inlined: each
+    array field is a type of its own)."""
     for j in range(n - 1, 0, -1):
         r = below_nb(rng, j + 1)
         items[j], items[r] = items[r], items[j]

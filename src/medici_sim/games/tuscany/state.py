@@ -105,8 +105,6 @@ STATE_DTYPE = np.dtype([
     ("rules", _I8, N_RULES), ("region_cards", _I8, N_COLOURS), ("colour_bonus", _I8, (N_COLOURS, 2)),
     ("tile_kind", _I8, MAX_TILE_IDS), ("tile_types", _I8, MAX_TILE_IDS),
     ("yield_kind", _I8, MAX_YIELD), ("yield_amount", _I8, MAX_YIELD),
-    ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
-    ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
     ("neighbour_mask", _I8, ESTATE_FIELDS),  # bit g of field f: g touches f (T9)
     ("lower_neighbours", _I8, (ESTATE_FIELDS, 3)),  # the fields below f that touch it, -1 padded
     # the table
@@ -138,6 +136,9 @@ STATE_DTYPE = np.dtype([
     ("seat_slot", *_SEAT), ("seat_strategy", *_SEAT),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
     ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
+    # setup's data, last: far from what a turn reads
+    ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
+    ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
     ("rank_key", *_SEAT),  # T36's order as one number (game.rank_key_nb), for the run's statistics
     ("rng", np.uint64, 1),
 ], align=True)
