@@ -68,19 +68,28 @@ def score_nb(state, seat, points, source):
 
 # ---------------------------------------------------------------- cards (T13, T30)
 
+@njit(cache=True, inline="always")
+def reshuffle_nb(pile, discards, counts, top, length, discarded, rng):
+    """An empty pile becomes its discards, in the order discarded, shuffled (T13, T30): counts[top],
+    counts[length] and counts[discarded] follow; False when there are no discards."""
+    n = counts[discarded]
+    if n == 0:
+        return False
+    for i in range(n):
+        pile[i] = discards[i]
+    counts[top], counts[length], counts[discarded] = 0, n, 0
+    shuffle_nb(pile, n, rng)
+    return True
+
+
 @njit(cache=True)
 def draw_region_nb(state, seat, count):
     """T13: draw from the top; an empty deck is the discards shuffled; with both empty the rest is lost."""
     counts = state.counts
     for _ in range(count):
-        if counts[DECK_TOP] == counts[DECK_LEN]:
-            n = counts[DISCARD_LEN]
-            if n == 0:
-                return
-            for i in range(n):
-                state.deck[i] = state.discards[i]
-            counts[DECK_TOP], counts[DECK_LEN], counts[DISCARD_LEN] = 0, n, 0
-            shuffle_nb(state.deck, n, state.rng)
+        if counts[DECK_TOP] == counts[DECK_LEN] and not reshuffle_nb(state.deck, state.discards, counts, DECK_TOP,
+                                                                    DECK_LEN, DISCARD_LEN, state.rng):
+            return
         state.hand[seat, state.deck[counts[DECK_TOP]]] += 1
         counts[DECK_TOP] += 1
         state.hand_total[seat] += 1
@@ -101,14 +110,9 @@ def gain_hexagon_nb(state, seat):
 def draw_yield_nb(state, seat):
     """T6, T30: draw a yield card (an empty deck is its discards shuffled), discard it, take its reward."""
     counts = state.counts
-    if counts[YIELD_TOP] == counts[YIELD_LEN]:
-        n = counts[YIELD_DISCARD_LEN]
-        if n == 0:
-            return
-        for i in range(n):
-            state.yield_deck[i] = state.yield_discards[i]
-        counts[YIELD_TOP], counts[YIELD_LEN], counts[YIELD_DISCARD_LEN] = 0, n, 0
-        shuffle_nb(state.yield_deck, n, state.rng)
+    if counts[YIELD_TOP] == counts[YIELD_LEN] and not reshuffle_nb(
+            state.yield_deck, state.yield_discards, counts, YIELD_TOP, YIELD_LEN, YIELD_DISCARD_LEN, state.rng):
+        return
     card = state.yield_deck[counts[YIELD_TOP]]
     counts[YIELD_TOP] += 1
     state.yield_discards[counts[YIELD_DISCARD_LEN]] = card
