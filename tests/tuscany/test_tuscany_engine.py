@@ -34,7 +34,7 @@ from medici_sim.games.tuscany.game import (
     STAT_TALLY,
     play_games_nb,
 )
-from medici_sim.games.tuscany.recording import TALLY_NAMES, Player, record
+from medici_sim.games.tuscany.recording import TALLY_NAMES, Games, record
 from medici_sim.games.tuscany.reference import GREEN_SOURCES, RED_SOURCES, Game, play_game
 from medici_sim.games.tuscany.reference_players import Payment, RandomPlayer
 from medici_sim.games.tuscany.rules import N_COLOURS, RULE_BOOK
@@ -127,7 +127,7 @@ def compare(players, lineup=None, spec=None, seating="fixed", component_set=None
     """Play ``games`` games in both engines; the first differing record (None: all equal)."""
     lineup = lineup or ["random"] * players
     comp, rules = components(component_set), RULE_BOOK.resolve(spec, players)
-    jitted = Player(comp, rules, lineup, seating, used=USED)
+    jitted = Games(comp, rules, lineup, seating, used=USED)
     records = []
     for index in range(games):
         mine = record(jitted.play(seed, index))
@@ -179,12 +179,12 @@ def test_t24_a_castle_chain_refills_the_innermost_gap_first_in_both_engines():
     comp, rules = components(), RULE_BOOK.resolve(None, 2)
     reference = ChainDepth(comp, rules, [RandomPlayer(), RandomPlayer()], seed=2, game_index=121).play()
     assert reference.deepest >= 2  # a castle placed by a castle: two gaps open (1 game in about 600)
-    assert record(Player(comp, rules, ["random"] * 2, used=USED).play(2, 121)) == reference.record()
+    assert record(Games(comp, rules, ["random"] * 2, used=USED).play(2, 121)) == reference.record()
 
 
 def test_a_decision_outside_its_options_is_an_illegal_decision():
     comp, rules = components(), RULE_BOOK.resolve(None, 2)
-    player = Player(comp, rules, ["random", "wrong_action"], used=USED)
+    player = Games(comp, rules, ["random", "wrong_action"], used=USED)
     with pytest.raises(ValueError) as raised:
         player.play(1, 0)
     assert raised.value.args[:2] == (ILLEGAL, 1) and raised.value.args[3] == "action"

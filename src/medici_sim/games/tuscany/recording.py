@@ -62,7 +62,7 @@ def record(state) -> dict:
             "t17_refreshes": int(counts[T17_REFRESHES])}
 
 
-class Player:
+class Games:
     """Jitted games of one component set, rule set and lineup (strategy names by slot), one at a time;
     ``used``: more strategies for the table (one compiled kernel for several lineups)."""
 
@@ -87,4 +87,4 @@ class Player:
 def play_game(components: Components, rules: RuleSet, strategies, seed: int = 0, game_index: int = 0,
               seating: str = "fixed") -> dict:
     """One jitted game from (seed, game index); its record (as reference.play_game's)."""
-    return record(Player(components, rules, strategies, seating).play(seed, game_index))
+    return record(Games(components, rules, strategies, seating).play(seed, game_index))
