@@ -1,0 +1,99 @@
+"""Games per CPU second of The Castles of Tuscany's jitted engine, `random` at every seat, one thread.
+
+    python benchmarks/bench_tuscany.py                # 4 players, 20,000 games, best of 3
+    python benchmarks/bench_tuscany.py --players 2 --games 5000 --repeat 1 --rules original
+    python benchmarks/bench_tuscany.py --versus-c     # and the C loop's speed on the same games
+
+It runs core's batch kernel (core.kernel.batch_kernel, bound to the game's hooks in
+games/tuscany/game.py) directly: the game is not yet registered with the driver (issue 32 waits
+for the game contract of issue 31). The first run compiles (cached afterwards), timed apart.
+Speeds are CPU seconds of this process, as the C loop's (benchmarks/tuscany_random.c, run by
+bench_tuscany_c.py) are, so that both compare on a loaded machine; ``--versus-c`` runs them in
+turn, ``--repeat`` times each, and prints the ratio of the bests.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from medici_sim.cli.script_options import Parser, count
+from medici_sim.core.dispatch import strategy_table
+from medici_sim.core.registry import MAX_PARAMS
+from medici_sim.core.rules import RulesError
+from medici_sim.core.seating import SEATING_MODES
+from medici_sim.games.tuscany.components import ComponentError, components
+from medici_sim.games.tuscany.rules import RULE_BOOK
+from medici_sim.games.tuscany.strategies import REGISTRY
+from medici_sim.games.tuscany.tables import new_state
+
+
+def run(comp, rules, games: int, seed: int = 1) -> tuple[float, np.ndarray, np.ndarray]:
+    """(CPU seconds, per-seat totals, run counters) of games 0 .. games - 1 of `random` at every seat."""
+    from medici_sim.games.tuscany.game import N_RUN_STATS, N_STATS, play_games_nb  # noqa: PLC0415  (compiles)
+
+    players = rules.players
+    inputs = new_state(comp, rules)
+    table, names = strategy_table(REGISTRY, {"random"})
+    slot_strategy = np.full(players, names.index("random"), np.int64)
+    seat_stats = np.zeros((players, N_STATS), np.int64)
+    slot_stats, run_stats = seat_stats.copy(), np.zeros(N_RUN_STATS, np.int64)
+    start = time.process_time()
+    play_games_nb(seed, 0, games, inputs, SEATING_MODES.index("fixed"), slot_strategy,
+                  np.zeros((players, MAX_PARAMS)), seat_stats, slot_stats, np.zeros((players, players, 2), np.int64),
+                  run_stats, table)
+    return time.process_time() - start, seat_stats, run_stats
+
+
+def c_loop():
+    """bench_tuscany_c.py (the C loop's driver), if it is beside this file; else None."""
+    here = Path(__file__).parent
+    if not (here / "bench_tuscany_c.py").exists():
+        return None
+    sys.path.insert(0, str(here))
+    import bench_tuscany_c  # noqa: PLC0415
+
+    return bench_tuscany_c
+
+
+def main() -> None:
+    parser = Parser(__doc__)
+    parser.add_argument("--players", type=count(2, 4), default=4)
+    parser.add_argument("--games", type=count(1, 10**9), default=20_000, help="games timed [20,000]")
+    parser.add_argument("--repeat", type=count(1, 100), default=3)
+    parser.add_argument("--components", default=None, help="a shipped component set's name or a file [reconstructed]")
+    parser.add_argument("--rules", default=None, help="rule parameters, e.g. original or draw=2 [the rulebook's]")
+    parser.add_argument("--versus-c", action="store_true", help="time the C loop too (bench_tuscany_c.py)")
+    args = parser.parse_args()
+    try:
+        comp = components(args.components)
+    except ComponentError as exc:
+        parser.refuse("--components", str(exc))
+    try:
+        rules = RULE_BOOK.resolve(args.rules, args.players)
+    except RulesError as exc:
+        parser.refuse("--rules", str(exc))
+    c = c_loop() if args.versus_c else None
+    if args.versus_c and c is None:
+        parser.refuse("--versus-c", "benchmarks/bench_tuscany_c.py (the C loop) is not here")
+    program = c.build(tempfile.mkdtemp(prefix="tuscany_c_")) if c else None
+    start = time.perf_counter()
+    run(comp, rules, 1)
+    print(f"first game (compile or cache load): {time.perf_counter() - start:.1f} s")
+    jitted, native = [], []
+    for _ in range(args.repeat):
+        jitted.append(args.games / run(comp, rules, args.games)[0])
+        if c:
+            native.append(args.games / c.run_c(program, comp, rules, args.games, 1)[0])
+    what = f"tuscany random, {args.players} players, components {comp.name}, rules {rules.spec}"
+    print(f"{what}: {max(jitted):,.0f} games per CPU second, one thread ({args.games:,} games, best of {args.repeat})")
+    if c:
+        print(f"C loop: {max(native):,.0f} games per CPU second; the engine reaches {max(jitted) / max(native):.2f} "
+              f"of it")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""The Castles of Tuscany's jitted engine, the display (T14-T17): taking a tile, refilling the gap
+from the seat's stacks (which ends phases, T15), five of a colour (T16) and T17's refreshes."""
+from __future__ import annotations
+
+from numba import njit
+
+from .pieces import chosen_nb
+from .rules import (
+    BONUS_STORAGE,
+    N_COLOURS,
+    STORAGE_SPACES,
+)
+from .state import (
+    EMPTY,
+    HEX,
+    N_OPTIONS,
+    OUT_LEN,
+    PHASE,
+    PHASE_PENDING,
+    R_DISPLAY,
+    R_STACK_SIZE,
+    REFRESHES,
+    SUPPLY_LEN,
+    SUPPLY_TOP,
+    T17_REFRESHES,
+    discard_nb,
+    refresh_nb,
+    take_nb,
+)
+
+# ---------------------------------------------------------------- the display (T14-T17)
+
+@njit(cache=True)
+def next_neutral_nb(state):
+    """The neutral supply's top tile, or EMPTY when it is out."""
+    counts = state.counts
+    if counts[SUPPLY_TOP] == counts[SUPPLY_LEN]:
+        return EMPTY
+    counts[SUPPLY_TOP] += 1
+    return state.supply[counts[SUPPLY_TOP] - 1]
+
+FIVES = sum(0xF8 << (8 * k) for k in range(N_COLOURS)) - (1 << 64)  # bits 3-7 of every byte (as an int64)
+THREES = sum(3 << (8 * k) for k in range(N_COLOURS))  # 3 in every byte: a byte of 5 or more then reaches 8
+
+
+@njit(cache=True)
+def replace_kind_nb(state, kind):
+    """Every display tile of ``kind`` leaves the game; neutral tiles fill those places, ascending."""
+    for place in range(state.rules[R_DISPLAY]):
+        tile = state.display[place]
+        if tile != EMPTY and state.tile_kind[tile] == kind:
+            state.out[state.counts[OUT_LEN]] = tile
+            state.counts[OUT_LEN] += 1
+            state.display[place] = next_neutral_nb(state)
+
+
+@njit(cache=True)
+def five_of_a_colour_nb(state):
+    """T16: while five or more display tiles share a colour, replace them all; each time one refresh."""
+    while True:
+        shown = 0  # tiles of kind k in byte k
+        for place in range(state.rules[R_DISPLAY]):
+            if state.display[place] != EMPTY:
+                shown += 1 << (8 * state.tile_kind[state.display[place]])
+        if (shown + THREES) & FIVES == 0:
+            return
+        five = 0
+        while shown >> (8 * five) & 255 < 5:
+            five += 1
+        replace_kind_nb(state, five)
+        state.counts[REFRESHES] += 1
+
+
+@njit(cache=True)
+def refill_nb(state, seat, place):
+    """T14: the gap from the seat's leftmost non-empty stack, else the neutral supply;
+    T15: the last tile of stack n in phase n ends the phase after this round; then T16."""
+    size = state.rules[R_STACK_SIZE]
+    for n in range(3):
+        top = state.stack_top[seat, n]
+        if top < size:
+            state.display[place] = state.tiles[seat, n * size + top]
+            state.stack_top[seat, n] = top + 1
+            if top + 1 == size and n + 1 == state.counts[PHASE]:
+                state.counts[PHASE_PENDING] = 1
+            break
+    else:
+        state.display[place] = next_neutral_nb(state)
+    five_of_a_colour_nb(state)
+
+
+@njit(cache=True)
+def placeable_nb(state, seat, place):
+    """Whether the display tile at ``place`` could go into the estate by T19 (payment aside)."""
+    tile = state.display[place]
+    return tile != EMPTY and state.frontier[seat] & state.colour_mask[seat, state.tile_kind[tile]] != 0
+
+
+@njit(cache=True)
+def display_options_nb(state, seat, only_placeable):
+    """The display places holding a tile (those the seat could place, if ``only_placeable``), as options."""
+    n = 0
+    for place in range(state.rules[R_DISPLAY]):
+        if state.display[place] != EMPTY and (not only_placeable or placeable_nb(state, seat, place)):
+            state.options[n] = place
+            n += 1
+    state.counts[N_OPTIONS] = n
+    return n
+
+
+@njit(cache=True)
+def t17_nb(state, table, seat):
+    """T17 (asked only when no display tile fits the estate): the seat may clear a kind from the
+    display, again and again while none fits; then the take's options: the places whose tile
+    fits, or (none fitting) every place holding a tile. Returns how many."""
+    strategy = state.seat_strategy[seat]
+    while display_options_nb(state, seat, True) == 0 and display_options_nb(state, seat, False) > 0:
+        n = 1
+        state.options[0] = -1  # take as usual
+        for kind in range(N_COLOURS):
+            for place in range(state.rules[R_DISPLAY]):
+                tile = state.display[place]
+                if tile != EMPTY and state.tile_kind[tile] == kind:
+                    state.options[n] = kind
+                    n += 1
+                    break
+        state.counts[N_OPTIONS] = n
+        kind = state.options[chosen_nb(state, seat, refresh_nb(table, strategy, state, seat), "refresh")]
+        if kind < 0:
+            break
+        replace_kind_nb(state, kind)
+        state.counts[T17_REFRESHES] += 1
+        five_of_a_colour_nb(state)
+    n = display_options_nb(state, seat, True)
+    return n if n > 0 else display_options_nb(state, seat, False)
+
+
+@njit(cache=True)
+def take_nb_(state, table, seat):
+    """T14 (with T17 first when no display tile fits the estate)."""
+    strategy = state.seat_strategy[seat]
+    n = fits = 0  # the places holding a tile, as options; those whose tile fits (T17 when none)
+    frontier = state.frontier[seat]
+    for place in range(state.rules[R_DISPLAY]):
+        tile = state.display[place]
+        if tile != EMPTY:
+            state.options[n] = place
+            n += 1
+            fits |= frontier & state.colour_mask[seat, state.tile_kind[tile]]
+    state.counts[N_OPTIONS] = n
+    if fits == 0:
+        n = t17_nb(state, table, seat)
+    if n == 0:
+        return
+    place = state.options[chosen_nb(state, seat, take_nb(table, strategy, state, seat), "take")]
+    stored = state.storage_len[seat]
+    if stored >= STORAGE_SPACES + state.bonus[seat, BONUS_STORAGE]:
+        for i in range(stored):
+            state.options[i] = i
+        state.counts[N_OPTIONS] = stored
+        index = chosen_nb(state, seat, discard_nb(table, strategy, state, seat), "discard")
+        removed = state.storage[seat, index]
+        for i in range(index, stored - 1):
+            state.storage[seat, i] = state.storage[seat, i + 1]
+        stored -= 1
+        if removed != HEX:  # a hexagon goes back to the pieces (T4)
+            state.out[state.counts[OUT_LEN]] = removed
+            state.counts[OUT_LEN] += 1
+    state.storage[seat, stored] = state.display[place]
+    state.storage_len[seat] = stored + 1
+    state.display[place] = EMPTY
+    refill_nb(state, seat, place)

@@ -1,0 +1,327 @@
+"""The Castles of Tuscany's jitted game: setup (T10-T12), rounds and phases (T15, T34-T37) and the
+statistics a finished game adds to a run, plugged into core's batch loop (core.kernel).
+
+The batch kernel's three hooks: :func:`start_game_nb` (seed the game, seat the strategies, reset
+the game-long state), :func:`play_game_nb` (setup, then rounds until the third phase scoring or
+T37's limit) and :func:`accumulate_game_nb` (the finished game's per-seat rows and run counters).
+``play_games_nb`` / ``play_game_in_nb`` are core.kernel.batch_kernel's, bound to them. The turns
+are ``engine.py``'s. Setup draws from the generator in the reference engine's order (its docstring).
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from ...core.accounting import (
+    N_COMMON_RUN_STATS,
+    N_COMMON_STATS,
+    RUN_WIN_MARGIN,
+    STAT_SCORE,
+    STAT_SCORE_SQ,
+    record_metrics_nb,
+    record_outcome_nb,
+)
+from ...core.kernel import batch_kernel
+from ...core.rng import seed_game_nb
+from ...core.seating import seat_players_nb
+from .display import five_of_a_colour_nb, next_neutral_nb
+from .engine import cover_nb, turn_nb
+from .geometry import ESTATE_FIELDS
+from .pieces import chosen_nb, draw_region_nb, offer_bonus_nb, score_nb, shuffle_nb
+from .rules import BONUS_TILES_PER_KIND, CASTLE, N_COLOURS, PHASES
+from .state import (
+    DECK_LEN,
+    EMPTY,
+    N_BONUS,
+    N_OPTIONS,
+    N_SOURCES,
+    N_TALLY,
+    OVER,
+    P_BANKING,
+    P_FINAL,
+    PHASE,
+    PHASE_PENDING,
+    R_DISPLAY,
+    R_FINAL_CARDS,
+    R_FINAL_MARBLE,
+    R_FINAL_STORAGE,
+    R_FINAL_WORKER,
+    R_NEUTRAL_TILES,
+    R_PLAYER_TILES,
+    R_PLAYERS,
+    R_ROUND_LIMIT,
+    R_START_HAND,
+    R_YIELD_CARDS,
+    REACHED_LIMIT,
+    REFRESHES,
+    ROUND,
+    START_CASTLE,
+    SUPPLY_LEN,
+    T17_REFRESHES,
+    YIELD_LEN,
+    assembly_nb,
+    castle_field_nb,
+)
+from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
+
+# The game's statistics columns, after the common ones: green, the points by source
+# (state.P_*), the tallies (state.T_*), then what is left at the end.
+STAT_GREEN = N_COMMON_STATS
+STAT_POINTS = STAT_GREEN + 1
+STAT_TALLY = STAT_POINTS + N_SOURCES
+(STAT_CARDS_LEFT, STAT_WORKERS_LEFT, STAT_MARBLE_LEFT, STAT_STORAGE_LEFT, STAT_EMPTY_FIELDS,
+ STAT_BONUS_TILES) = range(STAT_TALLY + N_TALLY, STAT_TALLY + N_TALLY + 6)
+N_STATS = STAT_BONUS_TILES + 1
+# The run's counters, after the common ones: the round each phase ended (summed), games that
+# reached T37's limit, refreshes (T16) and T17's.
+RUN_PHASE_END = N_COMMON_RUN_STATS
+RUN_REACHED_LIMIT, RUN_REFRESHES, RUN_T17_REFRESHES = range(RUN_PHASE_END + PHASES, RUN_PHASE_END + PHASES + 3)
+N_RUN_STATS = RUN_T17_REFRESHES + 1
+
+
+@njit(cache=True, inline="always")
+def fill_nb(values, value):
+    """values[:] = value, as a loop (inlined: each array field is a type of its own)."""
+    for i in range(values.shape[0]):
+        values[i] = value
+
+
+@njit(cache=True)
+def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
+    """Seed game ``game_index``, seat the strategies (first draws, as the reference) and reset
+    everything a game changes."""
+    seed_game_nb(state.rng, seed, game_index)
+    seat_players_nb(state, state.rules[R_PLAYERS], game_index, seating, slot_strategy, slot_params)
+    fill_nb(state.counts, 0)  # loops, not slice assignments: those cost seconds of compilation (core.arrays)
+    state.counts[PHASE] = 1
+    fill_nb(state.bonus_supply, BONUS_TILES_PER_KIND)  # T3
+    fill_nb(state.colour_claims, 0)
+    fill_nb(state.phase_end_round, 0)
+    for seat in range(state.rules[R_PLAYERS]):
+        fill_nb(state.stack_top[seat], 0)
+        fill_nb(state.hand[seat], 0)
+        fill_nb(state.bonus[seat], 0)
+        fill_nb(state.points[seat], 0)
+        fill_nb(state.tally[seat], 0)
+        state.storage_len[seat] = 0
+        state.hand_total[seat] = 0
+        state.workers[seat] = 0
+        state.marble[seat] = 0
+        state.green[seat] = 0
+        state.red[seat] = 0
+        for phase in range(PHASES):
+            state.phase_red[phase, seat] = 0
+
+
+@njit(cache=True)
+def build_estate_nb(state, seat, assembly):
+    """T9, T12: lay the estate by ``assembly``: colours, colour masks and regions."""
+    for k in range(3):
+        board_type, turned = ASSEMBLY_TYPE[assembly, k], ASSEMBLY_TURNED[assembly, k]
+        board = state.boards[seat, board_type]
+        for c in range(10):
+            state.colour[seat, 10 * k + c] = state.board_cells[board_type, board, 9 - c if turned else c]
+    state.assembly[seat] = assembly
+    for c in range(N_COLOURS):
+        state.colour_mask[seat, c] = 0
+        state.colour_left[seat, c] = 0
+    for f in range(ESTATE_FIELDS):
+        state.colour_mask[seat, state.colour[seat, f]] |= 1 << f
+        state.colour_left[seat, state.colour[seat, f]] += 1
+        state.field_item[seat, f] = EMPTY
+        state.region_of[seat, f] = -1
+    state.covered[seat] = 0
+    state.frontier[seat] = 0
+    for f in range(ESTATE_FIELDS):  # regions, each labelled by its first field (merged as found)
+        label = f
+        colour = state.colour[seat, f]
+        for k in range(3):
+            g = state.lower_neighbours[f, k]
+            if g >= 0 and state.colour[seat, g] == colour and state.region_of[seat, g] != label:
+                old, new = max(label, state.region_of[seat, g]), min(label, state.region_of[seat, g])
+                for h in range(f):
+                    if state.region_of[seat, h] == old:
+                        state.region_of[seat, h] = new
+                label = new
+        state.region_of[seat, f] = label
+        state.region_size[seat, f] = 0
+        state.region_types[seat, f] = 0
+    for f in range(ESTATE_FIELDS):
+        state.region_size[seat, state.region_of[seat, f]] += 1
+    for f in range(ESTATE_FIELDS):
+        state.region_left[seat, f] = state.region_size[seat, f]
+
+
+@njit(cache=True)
+def setup_nb(state, table):
+    """T10-T12, drawing in the reference engine's order (after the seating: start_game_nb)."""
+    players, counts = state.rules[R_PLAYERS], state.counts
+    n = 0
+    for c in range(N_COLOURS):  # the region cards by colour (T10)
+        for _ in range(state.region_cards[c]):
+            state.deck[n] = c
+            n += 1
+    counts[DECK_LEN] = n
+    shuffle_nb(state.deck, n, state.rng)
+    n = state.rules[R_YIELD_CARDS]
+    for i in range(n):
+        state.yield_deck[i] = i
+    counts[YIELD_LEN] = n
+    shuffle_nb(state.yield_deck, n, state.rng)
+    per_player, n = state.rules[R_PLAYER_TILES], state.rules[R_NEUTRAL_TILES]
+    for i in range(n):
+        state.supply[i] = players * per_player + i
+    counts[SUPPLY_LEN] = n
+    shuffle_nb(state.supply, n, state.rng)
+    for place in range(state.rules[R_DISPLAY]):
+        state.display[place] = next_neutral_nb(state)
+    five_of_a_colour_nb(state)
+    for seat in range(players):  # each seat's three stacks (T10)
+        for i in range(per_player):
+            state.tiles[seat, i] = seat * per_player + i
+        shuffle_nb(state.tiles[seat], per_player, state.rng)
+    for seat in range(players):
+        draw_region_nb(state, seat, state.rules[R_START_HAND])
+    for board_type in range(3):  # one board of each type per seat, dealt at random (T12)
+        n = state.boards_per_type[board_type]
+        for b in range(n):
+            state.options[b] = b
+        shuffle_nb(state.options, n, state.rng)
+        for seat in range(players):
+            state.boards[seat, board_type] = state.options[seat]
+    for seat in range(players):
+        strategy = state.seat_strategy[seat]
+        legal = state.legal_mask[state.boards[seat, 0], state.boards[seat, 1], state.boards[seat, 2]]
+        n = 0
+        for a in range(48):
+            if legal >> a & 1:
+                state.options[n] = a
+                n += 1
+        state.counts[N_OPTIONS] = n
+        answer = assembly_nb(table, strategy, state, seat)
+        build_estate_nb(state, seat, state.options[chosen_nb(state, seat, answer, "assembly")])
+        n = 0
+        for f in range(ESTATE_FIELDS):
+            if state.colour[seat, f] == CASTLE:
+                state.options[n] = f
+                n += 1
+        state.counts[N_OPTIONS] = n
+        answer = castle_field_nb(table, strategy, state, seat)
+        cover_nb(state, seat, START_CASTLE, state.options[chosen_nb(state, seat, answer, "castle field")])
+    for seat in range(players):
+        offer_bonus_nb(state, table, seat)
+
+
+@njit(cache=True)
+def bank_nb(state):
+    """T34: each player adds its green score to its red score."""
+    phase = min(state.counts[PHASE], PHASES) - 1
+    for seat in range(state.rules[R_PLAYERS]):
+        score_nb(state, seat, state.green[seat], P_BANKING)
+        state.phase_red[phase, seat] = state.red[seat]
+
+
+@njit(cache=True)
+def finish_nb(state):
+    """T35: the final scoring, in red."""
+    rules = state.rules
+    for seat in range(rules[R_PLAYERS]):
+        cards = state.hand_total[seat] // rules[R_FINAL_CARDS] if rules[R_FINAL_CARDS] else 0
+        score_nb(state, seat, rules[R_FINAL_STORAGE] * state.storage_len[seat] + rules[R_FINAL_MARBLE]
+                 * state.marble[seat] + rules[R_FINAL_WORKER] * state.workers[seat] + cards, P_FINAL)
+        state.phase_red[PHASES - 1, seat] = state.red[seat]
+    state.counts[OVER] = 1
+
+
+@njit(cache=True, inline="always")
+def play_game_nb(state, table, record):
+    """Set up and play a started game: rounds of every seat's turn from the start player (T12);
+    a phase that ended is scored after its round (T15, T34); the third ends the game (T35), as
+    does T37's limit. The outcome is left in ``state``."""
+    setup_nb(state, table)
+    players, counts = state.rules[R_PLAYERS], state.counts
+    while True:
+        counts[ROUND] += 1
+        for seat in range(players):
+            turn_nb(state, table, seat)
+        if counts[PHASE_PENDING]:  # T15: the round is finished, then the phase is scored
+            counts[PHASE_PENDING] = 0
+            state.phase_end_round[counts[PHASE] - 1] = counts[ROUND]
+            bank_nb(state)
+            if counts[PHASE] == PHASES:
+                finish_nb(state)
+                return
+            counts[PHASE] += 1
+        if counts[ROUND] >= state.rules[R_ROUND_LIMIT]:  # T37: as if phase 3 had ended
+            counts[REACHED_LIMIT] = 1
+            bank_nb(state)
+            finish_nb(state)
+            return
+
+
+@njit(cache=True)
+def empty_fields_nb(state, seat):
+    empty = 0
+    for f in range(ESTATE_FIELDS):
+        empty += state.field_item[seat, f] == EMPTY
+    return empty
+
+
+@njit(cache=True)
+def rank_key_nb(state, seat):
+    """T36 as one number: most red, then most empty fields, then fewest green, then fewest cards."""
+    return (((state.red[seat] << 6) + empty_fields_nb(state, seat)) << 40) - (state.green[seat] << 20) \
+        - state.hand_total[seat]
+
+
+@njit(cache=True)
+def accumulate_game_nb(state, rows, pair_stats, run_stats):
+    """Write one finished game's statistics: the seats' ``rows`` (zero on entry, core.accounting),
+    the pairs and the run. Winners by T36 (its tie-breaks), scores in red."""
+    players = state.rules[R_PLAYERS]
+    keys = state.rank_key
+    for seat in range(players):
+        keys[seat] = rank_key_nb(state, seat)
+    margin_before = run_stats[RUN_WIN_MARGIN]
+    record_outcome_nb(keys, players, state.seat_slot, rows, pair_stats, run_stats)
+    best, top = keys[0], state.red[0]
+    for seat in range(players):
+        best, top = max(best, keys[seat]), max(top, state.red[seat])
+    winners, runner_up = 0, -(1 << 62)
+    for seat in range(players):
+        winners += keys[seat] == best
+        if keys[seat] < best:
+            runner_up = max(runner_up, state.red[seat])
+    run_stats[RUN_WIN_MARGIN] = margin_before + (top - runner_up if winners == 1 else 0)
+    for seat in range(players):
+        rows[seat, STAT_SCORE] = state.red[seat]
+        rows[seat, STAT_SCORE_SQ] = state.red[seat] * state.red[seat]
+        rows[seat, STAT_GREEN] = state.green[seat]
+        for k in range(N_SOURCES):
+            rows[seat, STAT_POINTS + k] = state.points[seat, k]
+        for k in range(N_TALLY):
+            rows[seat, STAT_TALLY + k] = state.tally[seat, k]
+        rows[seat, STAT_CARDS_LEFT] = state.hand_total[seat]
+        rows[seat, STAT_WORKERS_LEFT] = state.workers[seat]
+        rows[seat, STAT_MARBLE_LEFT] = state.marble[seat]
+        rows[seat, STAT_STORAGE_LEFT] = state.storage_len[seat]
+        rows[seat, STAT_EMPTY_FIELDS] = empty_fields_nb(state, seat)
+        bonus = 0
+        for k in range(N_BONUS):
+            bonus += state.bonus[seat, k]
+        rows[seat, STAT_BONUS_TILES] = bonus
+    for phase in range(PHASES):
+        run_stats[RUN_PHASE_END + phase] += state.phase_end_round[phase]
+    run_stats[RUN_REACHED_LIMIT] += state.counts[REACHED_LIMIT]
+    run_stats[RUN_REFRESHES] += state.counts[REFRESHES]
+    run_stats[RUN_T17_REFRESHES] += state.counts[T17_REFRESHES]
+    record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND])
+
+
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # core.kernel
+
+
+@njit(cache=True)
+def play_one_nb(state, seed, game_index, seating, slot_strategy, slot_params, table):
+    """One whole game in ``state`` (tests, recording.py): started and played, not accumulated."""
+    start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)
+    play_game_nb(state, table, None)

@@ -1,0 +1,184 @@
+"""The Castles of Tuscany's jitted state: its layout and what strategies may read (docs/rules-tuscany.md).
+
+One game is a ``GameState``: a numpy record of fixed-size int64 arrays (:data:`STATE_DTYPE`),
+prepared once a run by plain Python (``tables.py``: the component set and the rule set as
+arrays) and reused from game to game by the engine (``engine.py``). Numba passes a record by
+pointer, so a call costs the same however much state there is.
+
+This module is the interface strategies see: the layout below, the decisions the engine asks
+(one per decision of the reference engine's ``Strategy``, T12-T32) and the helpers at the end.
+
+**Decisions.** Before asking, the engine writes the options into ``options[:counts[N_OPTIONS]]``
+in the reference engine's order (``reference_players.Strategy`` lists it per decision); the
+strategy answers the *index* of its choice (``0 <= i < counts[N_OPTIONS]``; anything else stops
+the run with an illegal decision). Options are encoded as:
+
+* ``assembly_nb``: assembly numbers (geometry.py, T38's order); ``castle_field_nb``: the D fields;
+* ``bonus_nb``: bonus kinds in supply (rules.BONUS_KINDS); ``action_nb``: DRAW, TAKE, PLACE;
+* ``refresh_nb`` (T17, asked only when no display tile could go into the estate): option 0 is
+  "take as usual", option k a tile kind shown in the display (ascending);
+* ``take_nb``: display places; ``discard_nb``: storage indices;
+* ``place_nb``: ``index * FIELD_CODE + field`` (storage index, field);
+* ``castle_nb``: ``place * FIELD_CODE + field`` (display place, field);
+* ``payment_nb`` (T18) is answered differently: the engine puts the field's colour in
+  ``counts[PAY_COLOUR]`` and the strategy returns a payment code (:func:`payment_code`), which
+  the engine checks (two units, from what the seat holds);
+* ``marble_nb`` (T32): True to spend a marble for one more action.
+
+**What a strategy may read** (seats from the start player, only the first ``rules[R_PLAYERS]``
+rows in use): its own ``hand``, ``storage[:storage_len]``, ``workers``, ``marble``; every
+seat's ``bonus``, ``colour``/``field_item``/``covered``/``frontier`` (its estate), ``green``,
+``red``, ``points``, ``hand_total`` and the stacks' sizes (``stack_top``); the ``display``,
+``bonus_supply``, ``colour_claims``, ``counts`` (phase, round, deck and supply sizes) and the
+rule data. Never ``deck``, ``yield_deck``, ``supply``, ``tiles`` (the stacks' order) or a
+rival's ``hand`` / ``storage``: they are in the record only because the engine needs them.
+"""
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from ...core.dispatch import decision
+from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
+from .geometry import ESTATE_FIELDS
+from .rules import BONUS_KINDS, N_COLOURS, PHASES
+
+MAX_PLAYERS = 4  # T1
+MAX_PLAYER_TILES = 128  # tiles per player the engine holds (T1)
+MAX_NEUTRAL = 128  # neutral tiles (T2)
+MAX_TILE_IDS = MAX_PLAYERS * MAX_PLAYER_TILES + MAX_NEUTRAL
+MAX_STACK = 30  # rules.stack_size's top
+MAX_REGION_CARDS = 1024  # T5
+MAX_YIELD = 256  # T6
+MAX_BOARDS = 20  # of one type (components.MAX_BOARDS)
+MAX_DISPLAY = 16  # rules.display's top
+MAX_STORAGE = 1 + 5 + 2  # T11: one space, plus one per +1 storage bonus tile (five of them)
+MAX_OPTIONS = MAX_DISPLAY * ESTATE_FIELDS + 16  # the most options of one decision (castle: place x field)
+FIELD_CODE = 32  # place_nb / castle_nb options: index * FIELD_CODE + field
+N_BONUS = len(BONUS_KINDS)
+N_SOURCES = 9  # reference.GREEN_SOURCES + RED_SOURCES
+N_TALLY = 8  # reference Player.counts
+
+# The decisions, asked as ``action_nb(table, strategy, state, seat)`` (see the module doc).
+assembly_nb = decision("assembly_nb")
+castle_field_nb = decision("castle_field_nb")
+bonus_nb = decision("bonus_nb")
+action_nb = decision("action_nb")
+refresh_nb = decision("refresh_nb")
+take_nb = decision("take_nb")
+discard_nb = decision("discard_nb")
+place_nb = decision("place_nb")
+payment_nb = decision("payment_nb")
+castle_nb = decision("castle_nb")
+marble_nb = decision("marble_nb")
+DECISIONS = ("assembly_nb", "castle_field_nb", "bonus_nb", "action_nb", "refresh_nb", "take_nb", "discard_nb",
+             "place_nb", "payment_nb", "castle_nb", "marble_nb")
+
+# Items on fields and in storage: a tile id (>= 0), or one of these.
+EMPTY, HEX, START_CASTLE = -3, -1, -2
+
+# Indices into GameState.rules (tables.rule_array: the rule set, then the component set's sizes).
+(R_PLAYERS, R_DRAW, R_START_HAND, R_MONASTERY_DRAW, R_REGION1, R_REGION2, R_REGION3, R_STORAGE_GREEN,
+ R_NO_ROOM_RED, R_FINAL_STORAGE, R_FINAL_MARBLE, R_FINAL_WORKER, R_FINAL_CARDS, R_STACK_SIZE, R_DISPLAY,
+ R_ROUND_LIMIT, R_PLAYER_TILES, R_NEUTRAL_TILES, R_YIELD_CARDS) = range(19)
+N_RULES = 19
+
+# Indices into GameState.counts.
+(PHASE, ROUND, PHASE_PENDING, REACHED_LIMIT, REFRESHES, T17_REFRESHES, OVER, DECK_TOP, DECK_LEN, DISCARD_LEN,
+ YIELD_TOP, YIELD_LEN, YIELD_DISCARD_LEN, SUPPLY_TOP, SUPPLY_LEN, OUT_LEN, N_OPTIONS, PAY_COLOUR) = range(18)
+N_COUNTS = 18
+
+# GameState.points columns: green sources, then red sources (reference.GREEN_SOURCES, RED_SOURCES).
+(P_REGIONS, P_COLOUR_BONUS, P_AGRICULTURE, P_YIELD_GREEN, P_STORAGE_BONUS, P_BANKING, P_YIELD_RED, P_NO_ROOM,
+ P_FINAL) = range(N_SOURCES)
+N_GREEN_SOURCES = 5
+# GameState.tally columns (reference Player.counts, same order).
+(T_TILES, T_HEXAGONS, T_WORKERS_GAINED, T_WORKERS_USED, T_MARBLE_GAINED, T_MARBLE_USED, T_CARDS_DRAWN,
+ T_YIELD_DRAWN) = range(N_TALLY)
+
+_I8 = np.int64
+_SEAT = (_I8, MAX_PLAYERS)
+STATE_DTYPE = np.dtype([
+    # rule and component data (read-only during a game; tables.py)
+    ("rules", _I8, N_RULES), ("region_cards", _I8, N_COLOURS), ("colour_bonus", _I8, (N_COLOURS, 2)),
+    ("tile_kind", _I8, MAX_TILE_IDS), ("tile_types", _I8, MAX_TILE_IDS),
+    ("yield_kind", _I8, MAX_YIELD), ("yield_amount", _I8, MAX_YIELD),
+    ("neighbour_mask", _I8, ESTATE_FIELDS),  # bit g of field f: g touches f (T9)
+    ("lower_neighbours", _I8, (ESTATE_FIELDS, 3)),  # the fields below f that touch it, -1 padded
+    # the table
+    ("counts", _I8, N_COUNTS), ("options", _I8, MAX_OPTIONS),
+    ("chain", _I8, ESTATE_FIELDS),  # T24: the display places a castle chain emptied, outermost first
+    ("deck", _I8, MAX_REGION_CARDS), ("discards", _I8, MAX_REGION_CARDS),
+    ("yield_deck", _I8, MAX_YIELD), ("yield_discards", _I8, MAX_YIELD),
+    ("supply", _I8, MAX_NEUTRAL), ("display", _I8, MAX_DISPLAY), ("out", _I8, MAX_TILE_IDS),
+    ("bonus_supply", _I8, N_BONUS), ("colour_claims", _I8, N_COLOURS), ("phase_end_round", _I8, PHASES),
+    # per seat: pieces
+    ("tiles", _I8, (MAX_PLAYERS, MAX_PLAYER_TILES)),  # shuffled: stack n is tiles[n*size:(n+1)*size], top first
+    ("stack_top", _I8, (MAX_PLAYERS, 3)),  # tiles taken from each stack
+    ("storage", _I8, (MAX_PLAYERS, MAX_STORAGE)), ("storage_len", *_SEAT),
+    ("hand", _I8, (MAX_PLAYERS, N_COLOURS)), ("hand_total", *_SEAT), ("workers", *_SEAT), ("marble", *_SEAT),
+    ("bonus", _I8, (MAX_PLAYERS, N_BONUS)),
+    # per seat: the estate (T9)
+    ("boards", _I8, (MAX_PLAYERS, 3)),  # index within each type of the board dealt
+    ("assembly", *_SEAT), ("colour", _I8, (MAX_PLAYERS, ESTATE_FIELDS)),
+    ("colour_mask", _I8, (MAX_PLAYERS, N_COLOURS)),  # bit f: field f has the colour
+    ("colour_left", _I8, (MAX_PLAYERS, N_COLOURS)),  # empty fields of each colour (T22)
+    ("field_item", _I8, (MAX_PLAYERS, ESTATE_FIELDS)), ("covered", *_SEAT),
+    ("frontier", *_SEAT),  # bit f: f is empty and touches a covered field (T19)
+    ("region_of", _I8, (MAX_PLAYERS, ESTATE_FIELDS)), ("region_size", _I8, (MAX_PLAYERS, ESTATE_FIELDS)),
+    ("region_left", _I8, (MAX_PLAYERS, ESTATE_FIELDS)), ("region_types", _I8, (MAX_PLAYERS, ESTATE_FIELDS)),
+    # per seat: scores and this game's record
+    ("green", *_SEAT), ("red", *_SEAT), ("points", _I8, (MAX_PLAYERS, N_SOURCES)),
+    ("tally", _I8, (MAX_PLAYERS, N_TALLY)), ("phase_red", _I8, (PHASES, MAX_PLAYERS)),
+    # who plays where
+    ("seat_slot", *_SEAT), ("seat_strategy", *_SEAT),
+    ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
+    ("scratch", np.float64, (MAX_PLAYERS, SCRATCH_WIDTH)),
+    # setup's data, last: far from what a turn reads
+    ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
+    ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
+    ("rank_key", *_SEAT),  # T36's order as one number (game.rank_key_nb), for the run's statistics
+    ("rng", np.uint64, 1),
+], align=True)
+
+
+# ---------------------------------------------------------------- helpers strategies may call
+
+@njit(cache=True)
+def payment_code(cards, workers, pair1, pair2):
+    """T18's payment as ``payment_nb`` answers it: ``cards`` of the field's colour, ``workers``,
+    and up to two pairs of cards of other colours (``pair1 <= pair2``, -1 for none)."""
+    return cards + 3 * workers + 9 * (pair1 + 1) + 81 * (pair2 + 1)
+
+
+@njit(cache=True)
+def payment_parts(code):
+    """(cards, workers, pair1, pair2) of a payment code."""
+    return code % 3, code // 3 % 3, code // 9 % 9 - 1, code // 81 - 1
+
+
+@njit(cache=True)
+def option_field(option):
+    """The field of a ``place_nb`` / ``castle_nb`` option; its index or place is ``option // FIELD_CODE``."""
+    return option % FIELD_CODE
+
+
+@intrinsic
+def lowest_bit(typingctx, mask):
+    """The index of the lowest set bit of a non-zero int64 (LLVM's cttz)."""
+    if not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True)
+def legal_fields_mask(state, seat, kind):
+    """T19: bit f set for each empty field a tile of ``kind`` may go on (kind HEX: a hexagon, any colour)."""
+    if kind == HEX:
+        return state.frontier[seat]
+    return state.frontier[seat] & state.colour_mask[seat, kind]

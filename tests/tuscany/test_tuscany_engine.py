@@ -1,0 +1,242 @@
+"""The jitted engine against the reference engine (issue 32): the same (seed, game index) plays the
+same game in both, record for record (scores by source, rounds, phase ends, tiles placed,
+refreshes...), at 2, 3 and 4 players, under every seating, both shipped component sets and
+other rule sets; and the batch kernel's statistics (game.accumulate_game_nb) are the sums of
+the reference's records. A second strategy (``tester``) takes the paths `random` never takes:
+T17's refreshes, payment by pairs before cards, never a marble.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from medici_sim.core.accounting import (
+    RUN_GAMES,
+    RUN_LENGTH,
+    STAT_GAMES,
+    STAT_SCORE,
+    STAT_WIN60,
+    WIN_UNIT,
+)
+from medici_sim.core.dispatch import strategy_table
+from medici_sim.core.registry import ILLEGAL, MAX_PARAMS, Strategy
+from medici_sim.core.rng import below_nb
+from medici_sim.games.tuscany.components import components
+from medici_sim.games.tuscany.game import (
+    N_RUN_STATS,
+    N_STATS,
+    RUN_PHASE_END,
+    RUN_REACHED_LIMIT,
+    RUN_REFRESHES,
+    STAT_GREEN,
+    STAT_POINTS,
+    STAT_TALLY,
+    play_games_nb,
+)
+from medici_sim.games.tuscany.recording import TALLY_NAMES, Games, record
+from medici_sim.games.tuscany.reference import GREEN_SOURCES, RED_SOURCES, Game, play_game
+from medici_sim.games.tuscany.reference_players import Payment, RandomPlayer
+from medici_sim.games.tuscany.rules import N_COLOURS, RULE_BOOK
+from medici_sim.games.tuscany.state import N_OPTIONS, PAY_COLOUR, payment_code
+from medici_sim.games.tuscany.strategies import REGISTRY, register
+from medici_sim.games.tuscany.strategies.random import STRATEGY as RANDOM
+from medici_sim.games.tuscany.tables import new_state
+
+GAMES = 40  # per case of the quick comparison (the reference plays ~40 games a second)
+USED = ("random", "tester", "wrong_action")  # one table, one compiled kernel, for every lineup here
+
+
+# ---------------------------------------------------------------- the tester, in both engines
+
+def richest_pairs(hand, colour, count):
+    """``count`` pairs, each from the highest other colour still holding two cards (not T39's rule)."""
+    left, pairs = list(hand), []
+    for _ in range(count):
+        best = max(c for c in range(N_COLOURS) if c != colour and left[c] >= 2)
+        left[best] -= 2
+        pairs.append(best)
+    return pairs
+
+
+class Tester(RandomPlayer):
+    """The reference's tester: uniform choices as `random`, but T17 always (the first kind shown),
+    pairs before workers before cards, and never a marble."""
+
+    name = "tester"
+
+    def refresh(self, view, options):
+        return options[1] if len(options) > 1 else None
+
+    def payment(self, view, colour, options):
+        hand = view.hand
+        pair_units = min(2, sum(hand[c] // 2 for c in range(N_COLOURS) if c != colour))
+        workers = min(view.workers, 2 - pair_units)
+        return Payment(2 - pair_units - workers, workers, tuple(sorted(richest_pairs(hand, colour, pair_units))))
+
+    def marble(self, view):
+        return False
+
+
+@njit(cache=True)
+def always_refresh_nb(state, seat, params):
+    return 1 if state.counts[N_OPTIONS] > 1 else 0
+
+
+@njit(cache=True)
+def highest_pair_nb(hand, colour, taken):
+    for c in range(N_COLOURS - 1, -1, -1):
+        if c != colour and hand[c] - 2 * (c == taken) >= 2:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def pairs_first_nb(state, seat, params):
+    colour, hand = state.counts[PAY_COLOUR], state.hand[seat]
+    pairs = 0
+    for c in range(N_COLOURS):
+        pairs += hand[c] // 2 if c != colour else 0
+    pairs = min(pairs, 2)
+    workers = min(state.workers[seat], 2 - pairs)
+    first = highest_pair_nb(hand, colour, -1) if pairs > 0 else -1
+    second = highest_pair_nb(hand, colour, first) if pairs > 1 else -1
+    low, high = (min(first, second), max(first, second)) if pairs > 1 else (-1, first)
+    return payment_code(2 - pairs - workers, workers, low, high)
+
+
+@njit(cache=True)
+def never_nb(state, seat, params):
+    return False
+
+
+@njit(cache=True)
+def wrong_action_nb(state, seat, params):
+    """Answers an action outside its options (the engine must refuse it)."""
+    return state.counts[N_OPTIONS] + below_nb(state.rng, 2)
+
+
+register(Strategy("tester", {**RANDOM.decisions, "refresh_nb": always_refresh_nb, "payment_nb": pairs_first_nb,
+                             "marble_nb": never_nb}, summary="a test strategy: T17 always, pairs first, no marble"))
+register(Strategy("wrong_action", {**RANDOM.decisions, "action_nb": wrong_action_nb},
+                  summary="a test strategy answering an illegal action"))
+REFERENCE_PLAYERS = {"random": RandomPlayer, "tester": Tester}
+
+
+def compare(players, lineup=None, spec=None, seating="fixed", component_set=None, seed=3, games=GAMES):
+    """Play ``games`` games in both engines; the first differing record (None: all equal)."""
+    lineup = lineup or ["random"] * players
+    comp, rules = components(component_set), RULE_BOOK.resolve(spec, players)
+    jitted = Games(comp, rules, lineup, seating, used=USED)
+    records = []
+    for index in range(games):
+        mine = record(jitted.play(seed, index))
+        theirs = play_game(comp, rules, [REFERENCE_PLAYERS[name]() for name in lineup], seed, index, seating)
+        if mine != theirs:
+            return index, {k: (theirs[k], mine[k]) for k in theirs if theirs[k] != mine[k]}
+        records.append(theirs)
+    return records
+
+
+# ---------------------------------------------------------------- the tests
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_jitted_engine_plays_the_reference_engines_games(players):
+    for seating in ("fixed", "rotate", "random"):
+        result = compare(players, seating=seating, seed=players)
+        assert isinstance(result, list), f"{players} players, seating {seating}: game {result[0]} differs: {result[1]}"
+
+
+@pytest.mark.parametrize("spec, component_set", [("original", None), (None, "large-regions"),
+                                                 ("stack_size=3,display=5,round_limit=12,draw=1", None),
+                                                 ("region_scores=2/5/9,no_room_red=5,final_cards=0", None)])
+def test_other_rules_and_components_play_the_same_games(spec, component_set):
+    for players in (2, 4):
+        result = compare(players, spec=spec, component_set=component_set, games=GAMES // 2)
+        assert isinstance(result, list), f"{spec}, {component_set}: game {result[0]} differs: {result[1]}"
+
+
+def test_t17_payments_by_pairs_and_no_marble_play_the_same_games():
+    result = compare(3, lineup=["tester", "random", "tester"], games=GAMES)
+    assert isinstance(result, list), f"game {result[0]} differs: {result[1]}"
+    assert sum(r["t17_refreshes"] for r in result) > 0  # T17 was used
+    assert all(r["seats"]["marble_used"][0] == 0 for r in result)
+
+
+class ChainDepth(Game):
+    """The reference engine, noting the deepest castle chain (T24) of the game."""
+
+    depth = deepest = 0
+
+    def castle(self, p):
+        self.depth += 1
+        self.deepest = max(self.deepest, self.depth)
+        super().castle(p)
+        self.depth -= 1
+
+
+def test_t24_a_castle_chain_refills_the_innermost_gap_first_in_both_engines():
+    comp, rules = components(), RULE_BOOK.resolve(None, 2)
+    reference = ChainDepth(comp, rules, [RandomPlayer(), RandomPlayer()], seed=2, game_index=121).play()
+    assert reference.deepest >= 2  # a castle placed by a castle: two gaps open (1 game in about 600)
+    assert record(Games(comp, rules, ["random"] * 2, used=USED).play(2, 121)) == reference.record()
+
+
+def test_a_decision_outside_its_options_is_an_illegal_decision():
+    comp, rules = components(), RULE_BOOK.resolve(None, 2)
+    player = Games(comp, rules, ["random", "wrong_action"], used=USED)
+    with pytest.raises(ValueError) as raised:
+        player.play(1, 0)
+    assert raised.value.args[:2] == (ILLEGAL, 1) and raised.value.args[3] == "action"
+
+
+def batch_totals(players, games, seed):
+    """The batch kernel's per-seat and run statistics over games 0 .. games - 1 of `random`."""
+    inputs = new_state(components(), RULE_BOOK.resolve(None, players))
+    table, names = strategy_table(REGISTRY, set(USED))
+    seat_stats = np.zeros((players, N_STATS), np.int64)
+    slot_stats, run_stats = seat_stats.copy(), np.zeros(N_RUN_STATS, np.int64)
+    play_games_nb(seed, 0, games, inputs, 0, np.full(players, names.index("random"), np.int64),
+                  np.zeros((players, MAX_PARAMS)), seat_stats, slot_stats, np.zeros((players, players, 2), np.int64),
+                  run_stats, table)
+    return seat_stats, run_stats
+
+
+def check_statistics(players, games, seed):
+    """The batch kernel's statistics are the sums of the reference engine's records."""
+    records = compare(players, seed=seed, games=games)
+    assert isinstance(records, list), f"game {records[0]} differs: {records[1]}"
+    seat_stats, run_stats = batch_totals(players, games, seed)
+
+    def total(key):
+        return [sum(r["seats"][key][s] for r in records) for s in range(players)]
+
+    assert list(seat_stats[:, STAT_GAMES]) == [games] * players
+    assert list(seat_stats[:, STAT_SCORE]) == total("red")
+    assert list(seat_stats[:, STAT_GREEN]) == total("green")
+    assert list(seat_stats[:, STAT_WIN60]) == total("winner_share60")
+    assert seat_stats[:, STAT_WIN60].sum() == WIN_UNIT * games
+    for k, source in enumerate(GREEN_SOURCES + RED_SOURCES):
+        assert list(seat_stats[:, STAT_POINTS + k]) == total(source), source
+    for k, name in enumerate(TALLY_NAMES):
+        assert list(seat_stats[:, STAT_TALLY + k]) == total(name), name
+    assert run_stats[RUN_GAMES] == games
+    assert run_stats[RUN_LENGTH] == sum(r["rounds"] for r in records)
+    for phase in range(3):
+        assert run_stats[RUN_PHASE_END + phase] == sum(r["phase_end_round"][phase] for r in records)
+    assert run_stats[RUN_REACHED_LIMIT] == sum(r["reached_limit"] for r in records)
+    assert run_stats[RUN_REFRESHES] == sum(r["refreshes"] for r in records)
+    return records
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_batch_kernels_statistics_are_the_reference_records_sums(players):
+    check_statistics(players, GAMES, seed=9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_thousand_games_each_and_their_statistics_agree(players):
+    records = check_statistics(players, 1000, seed=2026)
+    mean_red = [np.mean([r["seats"]["red"][s] for r in records]) for s in range(players)]
+    assert all(20 < m < 200 for m in mean_red)  # sane scores (the reference's own scale)
