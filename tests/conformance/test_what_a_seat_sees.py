@@ -137,11 +137,10 @@ def test_a_strategy_that_peeks_is_caught():
 
 
 def test_a_game_without_framework_facts_is_in_no_framework_and_says_so_in_one_line():
-    """The toy game declares no framework facts: the adapters refuse it in one line (a game is
-    never found, nor dropped, by a file's name)."""
+    """The toy game declares no framework facts: the adapters refuse it in one line with the reason
+    it declares (a game is never found, nor dropped, by a file's name)."""
     toy = toygame.GAME
     assert toy.framework is None
     with pytest.raises(NotInFrameworks) as refused:
         engine(toy.name, toy.default_players, toy.variants[0])
-    assert str(refused.value) == ("the toy game declares no framework facts (what each seat sees, its chance "
-                                  "events): it is in no game-AI framework")
+    assert str(refused.value) == f"the toy game is in no game-AI framework: {toy.no_framework}"
