@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cli.common import load_game_deck, parse_strategies
 from ..core.arguments import ConfigError, integer
 from ..core.driver import Kernel, RunConfig, check_players
 from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
+from ..core.specs import load_game_deck, parse_strategies
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 
