@@ -236,6 +236,17 @@ def test_importing_the_api_parses_no_data_file_and_registers_nothing_into_other_
     assert out == ["0 True", "True True"]
 
 
+def test_importing_the_games_loads_no_table_library():
+    """The games (their engines, decks and strategies) load without pandas, matplotlib or click:
+    a plug-in, a notebook or a framework adapter that only plays pays only for numba."""
+    out = _python("""
+        import sys
+        import medici_sim.games
+        print(sorted(m for m in ("pandas", "matplotlib", "click", "scipy.stats") if m in sys.modules))
+    """).splitlines()
+    assert out == ["[]"]
+
+
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_the_shipped_tuned_file_is_what_the_tuning_history_makes(game):
     """games/GAME/data/tuned/tuned.json holds what is read (the tuned and cross_check tables),

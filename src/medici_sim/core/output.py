@@ -30,10 +30,12 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .arguments import named
+
+if TYPE_CHECKING:  # pandas is loaded only by what writes tables (the engines read files through here)
+    import pandas as pd
 
 FORMATS = (".csv", ".parquet", ".json")
 _WORKING_FILE = re.compile(r"\..+\.(lock|tmp)")  # lock_path's and _temporary_beside's names
@@ -320,6 +322,8 @@ def table_writes(path: str | Path, tables: dict[str, pd.DataFrame], summary: dic
                                            for name, t in tables.items()}}
         text = json.dumps(document, indent=2) + "\n"
         return [("--out", path, lambda tmp: Path(tmp).write_text(text))]
+    import pandas as pd
+
     tables = {**tables, "summary": pd.DataFrame([summary])}
     writes = []
     for name, target in table_paths(path, list(tables)).items():
