@@ -275,9 +275,6 @@ class Game:
     no_framework: str = ""  # why the game has no framework facts, when it has none
     rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
 
-    def variant_id(self, variant: str) -> int:
-        return self.variants.index(variant)
-
     def rules(self, topic: str) -> str:
         """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
         return self.presentation.rule_points.get(topic, "")

@@ -79,10 +79,6 @@ def _separate_plugin_caches() -> None:
         locators.insert(0, PluginCacheLocator)
 
 
-def _registered() -> set[tuple[str, str]]:
-    return {(game.name, name) for game in GAMES.values() for name in game.registry}
-
-
 def _strategies_from(module_name: str) -> list[tuple[str, str]]:
     return [(game.name, name) for game in GAMES.values() for name, strategy in game.registry.items()
             if any(fn.py_func.__module__ == module_name for fn in strategy.decisions.values())]

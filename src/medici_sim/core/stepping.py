@@ -40,7 +40,6 @@ DAY_OVER = 3  # the day's turns are over, before scoring
 DAY_SCORED = 4  # the day was scored; actor: the next day's starting seat (-1 after the last day)
 GAME_OVER = 5
 DECISION = 16  # DECISION + k: the actor must answer the game's k-th decision
-EVENT_NAMES = ("day start", "turn start", "turn end", "day over", "day scored", "game over")
 
 EXTERNAL = -1  # a seat's strategy id when the caller answers its decisions (apply_choice_nb)
 

@@ -94,9 +94,6 @@ def plot_balance(per_strategy: pd.DataFrame):
     return _writer(fig)
 
 
-MAX_TUNE_PANELS = 12
-
-
 def plot_tuning(history: pd.DataFrame, result: pd.DataFrame):
     """Convergence, one panel per tuned task: every evaluation's win rate, each round's mean,
     and the fresh-games check of the default and the tuned parameters (95% intervals)."""

@@ -30,7 +30,6 @@ MIN_BID = 1  # C9: a bid is at least 1 florin
 # C2 / protocol "Cards": card 7*g + k (k = 0..6) is good g with value GOOD_CARD_VALUES[k];
 # card 35 is the gold card (value 10, no good).
 GOOD_CARD_VALUES = (0, 1, 2, 3, 4, 5, 5)
-CARDS_PER_GOOD = len(GOOD_CARD_VALUES)
 GOLD_CARD = 35
 GOLD_VALUE = 10
 CARD_GOOD = tuple(g for g in range(N_GOODS) for _ in GOOD_CARD_VALUES) + (NO_GOOD,)

@@ -65,7 +65,6 @@ FEATURES = ("bias", "florin_margin", "florins_over_mean", "ship_pay_margin", "sh
 N_FEATURES = len(FEATURES)
 QUADRATIC = True  # the model weighs the features and the product of every pair (core.evaluation)
 COLUMNS = product_names(FEATURES)  # the weights file's, per player count and day
-LABELLED_DECISION = TAKE_DECISION  # training (study.strong_training) labels the takes
 MAX_CHOICES = 4  # R10: the most legal takes (training rows per decision)
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
 weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, len(COLUMNS)))
