@@ -128,3 +128,16 @@ def test_a_game_without_a_seat_view_says_so_where_one_is_needed():
 def test_balance_names_why_a_game_has_no_rule_sets_to_compare(capsys):
     code, _, err = run(capsys, "balance", "--game", "toy", "-n", "10")
     assert code == 2 and "(high card has one rule set (H1-H7))" in err and err.count("\n") == 1
+
+
+def test_every_command_and_function_plays_the_games_usual_player_count(capsys, tmp_path):
+    """Without a player count, every command and API function plays the game's own usual
+    count (the toy game's is 3), not a number written into the front doors."""
+    assert toygame.GAME.default_players == 3
+    code, _, err = run(capsys, "--game", "toy", "-n", "200", "-q", "--out", str(tmp_path / "run.json"))
+    assert code == 0 and json.loads((tmp_path / "run.json").read_text())["summary"]["players"] == 3, err
+    assert medici_sim.simulate(200, game="toy").summary["players"] == 3
+    assert medici_sim.trace(1, game="toy").data["players"] == 3
+    code, out, err = run(capsys, "trace", "--game", "toy", "--format", "json")
+    assert code == 0 and json.loads(out)["players"] == 3, err
+    assert set(medici_sim.tournament(["random", "greedy"], 60, game="toy").strategies["players"]) == {3}

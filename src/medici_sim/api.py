@@ -78,7 +78,7 @@ class RunRequest:
 
     games: int = 100_000
     game: str | None = None
-    players: int = 4
+    players: int | None = None  # None: the game's usual count (Game.default_players)
     strategies: str | Sequence[str] = "random"
     variant: str | None = None
     seating: str = "fixed"
@@ -226,7 +226,7 @@ class SweepRequest:
     rule: str | Sequence[str]
     games: int = 20_000
     game: str | None = None
-    players: str | int | Sequence[int] = 4
+    players: str | int | Sequence[int] | None = None  # None: the game's usual count
     strategies: str | Sequence[str] | None = None
     variant: str | None = None
     seed: int = 0
@@ -344,7 +344,7 @@ class TraceRequest:
 
     index: int = 0
     game: str | None = None
-    players: int = 4
+    players: int | None = None  # None: the game's usual count (Game.default_players)
     strategies: str | Sequence[str] = "random"
     seed: int = 0
     seating: str = "fixed"
@@ -388,7 +388,7 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 
 
 @_api
-def simulate(games: int = 100_000, *, game: str | None = None, players: int = 4,
+def simulate(games: int = 100_000, *, game: str | None = None, players: int | None = None,
              strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
              seating: str = "fixed", seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
              plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:
@@ -397,8 +397,9 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int = 4,
     Every function takes ``rules``: the rule set to play, as ``--rules`` writes it (presets and
     name=value items, or a TOML file; None: the game's standard rules); ``variant`` is its older name.
 
-    ``strategies``: one for every seat, or one per seat (``"expert,random,random,random"`` or a
-    list), parameters as ``name:param=value``; ``seating``: fixed, rotate or random (R24);
+    ``players``: None for the game's usual count (``Game.default_players``); ``strategies``: one
+    for every seat, or one per seat (``"expert,random,random,random"`` or a list), parameters as
+    ``name:param=value``; ``seating``: fixed, rotate or random (R24);
     ``deck``: a shipped deck's name or a deck file (card game, R3-R5), None for the default; ``plugins``: files that
     register strategies (a list, or one file).
     """
@@ -442,7 +443,8 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 
 
 @_api
-def tournament(agents, games: int = 1_000, *, game: str | None = None, players: str | int | Sequence[int] = 4,
+def tournament(agents, games: int = 1_000, *, game: str | None = None,
+               players: str | int | Sequence[int] | None = None,
                rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
                deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
                plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> CompareReport:
@@ -489,7 +491,7 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
 
 @_api
 def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = None,
-          players: str | int | Sequence[int] = 4, strategies: str | Sequence[str] | None = None,
+          players: str | int | Sequence[int] | None = None, strategies: str | Sequence[str] | None = None,
           rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
           deck: str | PathLike | None = None, precision: float | None = None, plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> SweepReport:
@@ -504,7 +506,7 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
 
 @_api
 def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int = 40, games: int = 20_000,
-           fresh_games: int = 100_000, game: str | None = None, players: int = 4,
+           fresh_games: int = 100_000, game: str | None = None, players: int | None = None,
            strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
            threads: int | None = None, deck: str | PathLike | None = None,
            plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:
@@ -540,7 +542,7 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
 
 
 @_api
-def trace(index: int = 0, *, game: str | None = None, players: int = 4,
+def trace(index: int = 0, *, game: str | None = None, players: int | None = None,
           strategies: str | Sequence[str] = "random",
           seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
           deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),

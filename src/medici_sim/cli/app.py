@@ -26,6 +26,7 @@ from .common import (
     per_game,
     players_help,
     rules_option,
+    usual_players,
     wide_option,
 )
 from .listing import list_strategies
@@ -52,7 +53,8 @@ def _help() -> str:
              context_settings={"help_option_names": ["-h", "--help"]})
 @game_option
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
-@click.option("--players", "-p", type=int, default=4, show_default=True, help=f"Players per game ({players_help()}).")
+@click.option("--players", "-p", type=int, default=None,
+              help=f"Players per game ({players_help()}) {usual_players()}.")
 @click.option("--strategies", "-s", default="random", show_default=True,
               help="One strategy for every seat, or a comma list with one per seat; "
                    "parameters as name:param=value (see `medici-sim strategies --game GAME`).")

@@ -70,6 +70,12 @@ def players_help() -> str:
                                                                        else "") for g in GAMES.values())
 
 
+def usual_players() -> str:
+    """Where a command's player count defaults to each game's usual one, for a help text:
+    "[default: the game's usual count: card 4, classic 4]"."""
+    return f"[default: the game's usual count: {', '.join(f'{g.name} {g.default_players}' for g in GAMES.values())}]"
+
+
 def rules_option(name: str = "variant", also: str = ""):
     """--rules SPEC (alias --variant): the rule set to play, as presets and name=value items
     (core.rules); ``also``: what else the command accepts, in words."""

@@ -38,6 +38,7 @@ from .common import (
     progress_bar,
     rules_option,
     shorter_hint,
+    usual_players,
     wide_option,
 )
 from .signals import interrupted_code, interrupted_word, interruptible
@@ -59,7 +60,7 @@ def _options(command: str):
         click.option("--games", "-n", type=int, default=20_000, show_default=True,
                      help="Games per point" + (" (with --precision, per batch)." if command == "sweep" else
                                                " (per trial of the search).")),
-        click.option("--players", "-p", "players_spec", default="4", show_default=True, help=f"Players: {many}."),
+        click.option("--players", "-p", "players_spec", default=None, help=f"Players: {many} {usual_players()}."),
         click.option("--strategies", "-s", "strategies_spec", default=None,
                      help="The strategies (parameters as name:param=value) [default: the game's built-ins]; "
                           "every lineup rotates through the seats."),

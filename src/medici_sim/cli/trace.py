@@ -18,6 +18,7 @@ from .common import (
     per_game,
     players_help,
     rules_option,
+    usual_players,
     wrap_option,
 )
 
@@ -33,7 +34,7 @@ def _help() -> str:
 
 @click.command("trace", cls=Command, help=_help())
 @game_option
-@click.option("--players", "-p", type=int, default=4, show_default=True, help=f"Players ({players_help()}).")
+@click.option("--players", "-p", type=int, default=None, help=f"Players ({players_help()}) {usual_players()}.")
 @click.option("--strategies", "-s", default="random", show_default=True,
               help="One strategy for every seat, or a comma list with one per strategy slot; parameters as "
                    "name:param=value (see `medici-sim strategies --game GAME`).")

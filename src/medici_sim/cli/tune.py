@@ -41,6 +41,7 @@ from .common import (
     progress_bar,
     rules_option,
     shorter_hint,
+    usual_players,
     wide_option,
 )
 from .signals import interrupted_code, interruptible
@@ -97,7 +98,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
 @click.argument("strategy_spec", metavar="STRATEGY", required=False)
 @game_option
 @click.option("--players", "-p", "players_spec", default=None,
-              help="Player counts: one, a comma list such as 3,4,5, or all [default: the game's usual 4].")
+              help=f"Player counts: one, a comma list such as 3,4,5, or all {usual_players()}.")
 @rules_option("variant_spec", ", or all (each preset tuned on its own)")
 @click.option("--against", default="self", show_default=True,
               help="The other seats: self (copies of the current best, round after round) or a lineup such as "

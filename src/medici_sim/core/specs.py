@@ -60,10 +60,11 @@ def parse_strategies(spec: str | Sequence[str], players: int, game: str | None =
     return slots
 
 
-def parse_player_counts(spec: str | int | Sequence[int], game: str | None = None) -> list[int]:
-    """``all`` (every count the game allows), one count, or a comma list (or a list of counts)."""
+def parse_player_counts(spec: str | int | Sequence[int] | None, game: str | None = None) -> list[int]:
+    """``all`` (every count the game allows), one count, or a comma list (or a list of counts);
+    None: the game's usual count (``Game.default_players``)."""
     definition = game_named(game)
-    spec = counts(spec, "players")
+    spec = counts(definition.default_players if spec is None else spec, "players")
     if spec.strip().lower() == "all":
         return list(range(definition.min_players, definition.max_players + 1))
     try:
@@ -100,11 +101,13 @@ def game_named(name: str | None) -> Game:
     return GAMES[name]
 
 
-def run_config(*, game: str | None, players: int, strategies: str | Sequence[str], games: int, seed: int,
+def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str], games: int, seed: int,
                variant: str | None, seating: str, threads: int | None, deck: str | None) -> RunConfig:
     """A run as the command line and the Python API describe it, every argument checked
-    (``variant`` None: the game's standard rules; ``deck`` None: its default deck)."""
+    (``players`` None: the game's usual count; ``variant`` None: the game's standard rules;
+    ``deck`` None: its default deck)."""
     definition = game_named(game)
+    players = definition.default_players if players is None else players
     config = RunConfig(deck=load_game_deck(definition, deck), players=check_players(definition, players),
                        strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
                        variant=definition.variants[0] if variant is None else variant, seating=seating,

@@ -13,7 +13,7 @@ from .driver import MAX_GAMES, Kernel, RunConfig
 from .specs import run_config
 
 
-def trace_config(game: str, players: int, strategies, seed: int, index: int, seating: str,
+def trace_config(game: str, players: int | None, strategies, seed: int, index: int, seating: str,
                  variant: str | None, deck: str | None) -> RunConfig:
     """The run whose game ``index`` is traced; any bad argument is a ConfigError (or DeckError)."""
     index = integer(index, "index", 0, MAX_GAMES - 1, f"{MAX_GAMES - 1:,} (10**15 - 1)")

@@ -458,7 +458,7 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
     or all), player counts (None: the game's usual), rules (None: standard; all), opponents."""
     game = get_game(game_name)
     strategies = _strategies(strategy_spec, game)
-    counts = parse_player_counts(game.default_players if players_spec is None else players_spec, game.name)
+    counts = parse_player_counts(players_spec, game.name)
     variants = _variants(variant_spec, game, counts)
     evaluations = integer(evaluations, "evaluations", 1, 2**63 - 1, "2**63-1")
     if popsize is not None:
