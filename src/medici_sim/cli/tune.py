@@ -22,6 +22,7 @@ from ..core.plugins import load_plugin
 from ..study import tune_saved, tuning
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
+from ..study.plots import MAX_TUNE_PANELS
 from .common import (
     NEEDS_ANALYSIS,
     NEEDS_PARQUET,
@@ -153,9 +154,9 @@ def tune_command(ctx, **options):
                      deck=deck_file(options["deck_path"]), plugins=options["plugins"])
     results = tune_request(options, given).start()
     tasks = [r.task for r in results]
-    if files.plot and len(tasks) > 12:
-        raise ConfigError(f"--plot draws at most 12 tasks, this tuning has {len(tasks)} (leave out --plot, or tune "
-                          "fewer)")
+    if files.plot and len(tasks) > MAX_TUNE_PANELS:
+        raise ConfigError(f"--plot draws at most {MAX_TUNE_PANELS} tasks, this tuning has {len(tasks)} (leave out "
+                          "--plot, or tune fewer)")
     files.check(TABLES)
     configuration = {"tasks": [tune_saved.task_configuration(t) for t in tasks]}
     threads = default_threads(options["threads"])

@@ -94,6 +94,9 @@ def plot_balance(per_strategy: pd.DataFrame):
     return _writer(fig)
 
 
+MAX_TUNE_PANELS = 12  # plot_tuning's panels: tune --plot refuses a tuning of more tasks
+
+
 def plot_tuning(history: pd.DataFrame, result: pd.DataFrame):
     """Convergence, one panel per tuned task: every evaluation's win rate, each round's mean,
     and the fresh-games check of the default and the tuned parameters (95% intervals)."""
