@@ -144,6 +144,22 @@ def test_a_hijacking_plugin_is_refused_by_every_command(capsys, tmp_path):
     assert code == 2 and "strategy name human is reserved" in err and "Traceback" not in err
 
 
+def test_every_request_of_the_api_loads_its_own_plugins(tmp_path):
+    """A command's --plugin travels down in its API request, which loads the files before it
+    checks the strategies they name (the commands load none themselves)."""
+    from medici_sim import api
+
+    path = write(tmp_path, "expert.py", plugin_source("expert"))  # refused as it loads: nothing is played
+    for start in (api.RunRequest(plugins=[path]).config, api.RunRequest(plugins=[path]).start,
+                  api.StudyRequest("compare", plugins=[path]).start,
+                  api.SweepRequest("bonus=0..10:5", plugins=path).sweep,
+                  api.DesignRequest("bonus=0..10", plugins=[path]).design,
+                  api.TuneRequest("expert", plugins=[path]).start,
+                  lambda: api.tell(api.TraceRequest(plugins=[path]))):
+        with pytest.raises(PluginError, match="strategy name expert is a built-in strategy"):
+            start()
+
+
 # ---------------------------------------------------------------- parameters
 
 @pytest.mark.parametrize("param, message", [

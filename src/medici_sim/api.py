@@ -87,15 +87,18 @@ class RunRequest:
     deck: str | PathLike | None = None
     resume: str | PathLike | None = None  # a checkpoint to continue: its run, not these options
     given: frozenset[str] = frozenset()  # with resume: the options asked for, each checked against it
+    plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
     def config(self) -> RunConfig:
         """The run, every option checked (plug-ins loaded first: their strategies are named here)."""
+        _load(self.plugins)
         return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
                           seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
                           deck=self.deck)
 
     def start(self) -> tuple[RunConfig, Totals | None]:
         """The run, and with ``resume`` the totals of its games played before (the checkpoint's)."""
+        _load(self.plugins)
         if self.resume is None:
             return self.config(), None
         saved = checkpoint.read(self.resume, RUN)
@@ -147,9 +150,11 @@ class StudyRequest:
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
     vs: str | None = None  # balance: the rule set compared with ``variant``'s
+    plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
     def study(self) -> studies.Study:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
+        _load(self.plugins)
         return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
                                  variant=self.variant, seed=self.seed, deck=self.deck, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
@@ -157,6 +162,7 @@ class StudyRequest:
 
     def start(self) -> tuple[studies.Study, list]:
         """The study, checked, and its tournaments (``studies.plan``; a resumed study's restored)."""
+        _load(self.plugins)
         saved = None
         if self.resume is not None:
             saved = checkpoint.read(self.resume, {"compare": COMPARE, "balance": BALANCE}[self.command])
@@ -233,9 +239,11 @@ class SweepRequest:
     threads: int | None = None
     deck: str | PathLike | None = None
     precision: float | None = None
+    plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
     def sweep(self, max_points: int | None = sweeps.MAX_POINTS) -> sweeps.Sweep:
         """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
+        _load(self.plugins)
         return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
                                 strategies=self.strategies, variant=self.variant, seed=self.seed, deck=self.deck,
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
@@ -286,9 +294,11 @@ class TuneRequest:
     deck: str | PathLike | None = None
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
+    plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
     def tasks(self) -> list[tuning.TuneTask]:
         """The tuning's tasks, every option checked."""
+        _load(self.plugins)
         definition = game_named(self.game)
         return tuning.plan_tasks(definition.name, self.strategy, self.players, self.variant, self.against,
                                  self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
@@ -296,6 +306,7 @@ class TuneRequest:
 
     def start(self) -> list[tuning.TaskResult]:
         """Each task with its result so far: none, or with ``resume`` the checkpoint's rounds."""
+        _load(self.plugins)
         if self.resume is None:
             return [tuning.TaskResult(task, []) for task in self.tasks()]
         saved = checkpoint.read(self.resume, TUNE)
@@ -350,10 +361,12 @@ class TraceRequest:
     seating: str = "fixed"
     variant: str | None = None
     deck: str | PathLike | None = None
+    plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
 
 def tell(request: TraceRequest) -> TraceReport:
     """The game told turn by turn, every option checked first."""
+    _load(request.plugins)
     config = trace_config(request.game, request.players, request.strategies, request.seed, request.index,
                           request.seating, request.variant, request.deck)
     data, text = narrate_game(config, request.index)
@@ -404,18 +417,17 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
     register strategies (a list, or one file).
     """
     variant = _rules(rules, variant)
-    _load(plugins)
-    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, deck).config())
+    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, deck,
+                               plugins=plugins).config())
 
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
            deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
            tuned: str | TuneReport | None, vs: str | None = None):
-    _load(plugins)
     study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck,
                                       precision, tuned._document() if isinstance(tuned, TuneReport) else tuned,
-                                      vs=vs).start()
+                                      vs=vs, plugins=plugins).start()
     return study, tournaments, play_study(study, tournaments)
 
 
@@ -499,9 +511,8 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
     of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
     over the base rules ``rules``, every point on the same games (common random numbers)."""
     variant = _rules(rules, variant)
-    _load(plugins)
     return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
-                                   precision).sweep())
+                                   precision, plugins=plugins).sweep())
 
 
 @_api
@@ -514,9 +525,8 @@ def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int
     ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
     optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
     variant = _rules(rules, variant)
-    _load(plugins)
     return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
-                                     target=target, trials=trials, fresh_games=fresh_games).design())
+                                     plugins=plugins, target=target, trials=trials, fresh_games=fresh_games).design())
 
 
 @_api
@@ -533,9 +543,8 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
     ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
     variant = _rules(rules, variant)
-    _load(plugins)
     results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
-                          popsize, seed, deck).start()
+                          popsize, seed, deck, plugins=plugins).start()
     threads = default_threads(threads)
     with ThreadRunner(threads) as runner:
         return play_tuning(results, runner, threads)
@@ -551,8 +560,7 @@ def trace(index: int = 0, *, game: str | None = None, players: int | None = None
     very game the simulation plays for that seed and index (R25, C20), with the same
     strategies and seating, every payout explained from the rules."""
     variant = _rules(rules, variant)
-    _load(plugins)
-    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, deck))
+    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, deck, plugins))
 
 
 @_api

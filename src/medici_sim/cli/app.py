@@ -12,7 +12,6 @@ import click
 from .. import games  # noqa: F401  the games register themselves
 from .._version import __version__
 from ..core.arguments import naming
-from ..core.plugins import load_plugin
 from ..core.registry import GAMES, default_game
 from . import common, signals
 from .check_plugin import check_plugin_command
@@ -104,8 +103,6 @@ def cli(ctx, **options):
             raise click.UsageError(f"{option} is an option of the main command, and {subcommand} has no {option} "
                                    f"option (see medici-sim {subcommand} --help)")
         return
-    for plugin in options["plugins"]:
-        load_plugin(plugin)
     run_main(options, given)
 
 

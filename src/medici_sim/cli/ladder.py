@@ -40,7 +40,8 @@ def play_ladder(options: dict, command: str) -> None:
     started = [StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
                             strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
                             deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
-                            variant=options.get("variant"), vs=options.get("vs")).start() for level in levels]
+                            variant=options.get("variant"), vs=options.get("vs"),
+                            plugins=options["plugins"]).start() for level in levels]
     bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
                        shorter=shorter_hint("fewer --games or player counts",
                                             [name for level in levels for name in level.strategies], cluster=False))

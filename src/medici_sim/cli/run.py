@@ -41,7 +41,8 @@ def run_main(options: dict, given: set[str]) -> None:
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                               games=options["games"], seed=options["seed"], variant=options["variant"],
                               seating=options["seating"], threads=options["threads"], deck=options["deck_path"],
-                              resume=files.resume, given=given_fields(given, RunRequest)).start()
+                              resume=files.resume, given=given_fields(given, RunRequest),
+                              plugins=files.plugins).start()
     game = get_game(config.game)
     files.check(TABLES)
     configuration = run_configuration(config)

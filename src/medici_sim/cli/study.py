@@ -21,7 +21,6 @@ from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..core.plugins import load_plugin
 from ..core.registry import GAMES, default_game
 from ..study import studies
 from ..study.metrics import (
@@ -152,13 +151,12 @@ def _request(options: dict, given: set[str], command: str) -> StudyRequest:
                         seed=options["seed"], deck=_deck_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
                         deck_argument="deck" if options["decks_spec"] is None else "decks",
-                        resume=options["resume_path"], given=given_fields(given, StudyRequest))
+                        resume=options["resume_path"], given=given_fields(given, StudyRequest),
+                        plugins=options["plugins"])
 
 
 def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, RunFiles]:
-    """Load plug-ins, resolve the study and its tournaments, check every file before any game."""
-    for plugin in options["plugins"]:
-        load_plugin(plugin)
+    """Resolve the study (its plug-ins loaded) and its tournaments, check every file before any game."""
     specs = _deck_specs(options)
     inputs = [spec for spec in specs if deck_file(spec)]
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],

@@ -16,7 +16,6 @@ from ..api import DesignRequest, SweepRequest, Watch, play_design, play_sweep
 from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.output import atomic_write_all, table_writes
-from ..core.plugins import load_plugin
 from ..core.registry import default_game, get_game
 from ..study import sweep as sweeps
 from ..study.analysis import change_numbers
@@ -122,8 +121,6 @@ def _options(command: str):
 
 def _play(options: dict, request, table_names: list[str], play):
     """Check every file, then play with progress, Ctrl-C and cluster; (files, report or None)."""
-    for plugin in options["plugins"]:
-        load_plugin(plugin)
     files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
                      plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], report=options["report_path"])
@@ -183,7 +180,8 @@ def save(files: RunFiles, command: str, kept: list[dict]):
 def _request(options: dict, kind: type, **more):
     return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
                 players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
-                seed=options["seed"], threads=options["threads"], deck=options["deck_path"], **more)
+                seed=options["seed"], threads=options["threads"], deck=options["deck_path"], plugins=options["plugins"],
+                **more)
 
 
 def _interval(mean, low, high, missing: str = "") -> list[str]:

@@ -7,7 +7,6 @@ import json
 import click
 
 from ..api import TraceRequest, tell
-from ..core.plugins import load_plugin
 from ..core.registry import GAMES
 from .common import (
     Command,
@@ -57,10 +56,8 @@ def _help() -> str:
 @debug_option
 def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format,
                   wide):
-    for plugin in plugins:
-        load_plugin(plugin)
     report = tell(TraceRequest(index=index, game=game_name, players=players, strategies=strategies, seed=seed,
-                               seating=seating, variant=variant, deck=deck_path))
+                               seating=seating, variant=variant, deck=deck_path, plugins=plugins))
     if output_format == "json":
         click.echo(json.dumps(report.data, indent=1))
     else:

@@ -18,7 +18,6 @@ from ..core import checkpoint
 from ..core.cluster import connect
 from ..core.driver import ConfigError, ThreadRunner
 from ..core.output import atomic_write_all, table_writes
-from ..core.plugins import load_plugin
 from ..study import tune_saved, tuning
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
@@ -58,7 +57,7 @@ def tune_request(options: dict, given: set[str] = frozenset()) -> TuneRequest:
     return TuneRequest(options["strategy_spec"], options["game_name"], options["players_spec"], options["variant_spec"],
                        options["against"], options["evaluations"], options["games_per_eval"], options["fresh_games"],
                        options["popsize"], options["seed"], options["deck_path"], options.get("resume_path"),
-                       given_fields(given, TuneRequest))
+                       given_fields(given, TuneRequest), options["plugins"])
 
 
 def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
@@ -147,8 +146,6 @@ def tune_command(ctx, **options):
     Example: medici-sim tune expert --players 4 --evaluations 200 --out expert.json
     """
     given = given_options(ctx)
-    for plugin in options["plugins"]:
-        load_plugin(plugin)
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
                      deck=deck_file(options["deck_path"]), plugins=options["plugins"])
