@@ -136,6 +136,16 @@ def test_a_layer_imports_no_layer_above_it(layer):
     assert {name: targets for name, targets in wrong.items() if targets} == {}
 
 
+def test_templates_are_bound_to_their_names_in_one_place():
+    """A jitted copy of a function with other globals (types.FunctionType) and generated source
+    (exec) are made by core.templates alone: the batch loop, stepping, rollouts, tree search and
+    the dispatch switches all bind their templates through it."""
+    makers = {name for name, path in MODULES.items() for node in ast.walk(ast.parse(path.read_text()))
+              if isinstance(node, ast.Attribute) and node.attr == "FunctionType"
+              or isinstance(node, ast.Call) and getattr(node.func, "id", "") == "exec"}
+    assert makers == {"medici_sim.core.templates"}
+
+
 def test_no_source_file_is_too_long():
     limits = {path.relative_to(PACKAGE).as_posix(): MAX_REFERENCE_LINES if path.name == "reference.py" else MAX_LINES
               for path in MODULES.values()}

@@ -42,6 +42,7 @@ from numba.extending import intrinsic, overload
 
 from .output import read_limited
 from .registry import GAMES, ILLEGAL, MAX_PARAMS, StrategyRegistry
+from .templates import generated
 
 MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
 _TABLE_PREFIX = "strategy_table_"
@@ -120,7 +121,7 @@ def _name_of(table_type) -> str:
 
 
 def _generated(lines: list[str], namespace: dict, name: str, **options):
-    """``njit(**options)`` of the function ``name`` that ``lines`` define.
+    """``njit(**options)`` of the function ``name`` that ``lines`` define (core.templates.generated).
 
     numba links compiled functions by a symbol made of the module, the qualified name, a
     per-process counter and the argument types. A generated decide's behaviour comes from its
@@ -129,8 +130,7 @@ def _generated(lines: list[str], namespace: dict, name: str, **options):
     another table's decide. ``name`` holds the table's name and the decision, so the symbols
     of different tables differ by construction.
     """
-    exec("\n".join(lines), namespace)
-    return njit(**options)(namespace[name])
+    return generated(lines, namespace, name, **options)
 
 
 def _switch(functions, name: str):

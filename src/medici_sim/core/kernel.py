@@ -5,26 +5,24 @@ loop (``play_game_nb``, not recording: numba prunes the recording and the stops)
 ``accumulate_game_nb``; its loop's step, one game in a buffer the caller keeps, is the game's
 ``play_game_in_nb`` too (paired play's, core.pairing, at the batch loop's speed).
 :func:`compiled_for` is how core code is compiled for one game
-(here and in core.stepping): a copy of a template function whose free names are the game's.
-numba caches each copy for its game alone: its signature holds the run's strategy table,
+(here and in core.stepping): a copy of a template function whose free names are the game's
+(core.templates). numba caches each copy for its game alone: its signature holds the run's strategy table,
 whose name is the game's and hashes the sources of the kernel's code (dispatch.strategy_table),
 so two games' copies never meet in the cache, nor do copies of older sources.
 """
 from __future__ import annotations
 
-import types
-
 import numpy as np
-from numba import njit
 
 from .accounting import add_seat_rows_nb
+from .templates import jitted_copy
 
 
 def compiled_for(template, name: str, namespace: dict, **options):
     """``template`` compiled (cached, and ``nogil``: a decision that never returns leaves signals
     answerable, cli.signals) as ``name``, its global names looked up in ``namespace``; ``options``:
     numba's further options (``inline="always"``)."""
-    return njit(cache=True, nogil=True, **options)(types.FunctionType(template.__code__, namespace, name))
+    return jitted_copy(template, namespace, name, cache=True, nogil=True, **options)
 
 
 def _play_game_in(buffer, seed, game_index, seating, slot_strategy, slot_params, rows,

@@ -20,17 +20,17 @@ seat, and takes the action with the best mean outcome. Here:
 from __future__ import annotations
 
 import json
-import types
 from pathlib import Path
 
 import numpy as np
-from numba import jit, njit
+from numba import njit
 
 from .arrays import compile_time_constant
 from .dispatch import strategy_table
 from .output import read_limited
 from .registry import MAX_PARAMS, Param, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
+from .templates import jitted_copy
 
 MAX_TUNED_BYTES = 16 << 20  # the shipped tuned file is a few kB
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
@@ -135,8 +135,7 @@ def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
         options = namespace[name].targetoptions  # nopython, inline="always" and the like, as the original's
         own = dict(fn.__globals__)  # the engine module's names, or a loop compiled from core (stepping.play_loop)
         namespaces.append(own)
-        copies[name] = jit(**options)(types.FunctionType(fn.__code__, own, fn.__name__, fn.__defaults__,
-                                                         fn.__closure__))
+        copies[name] = jitted_copy(fn, own, **options)
     for own in namespaces:  # each copy calls the other copies
         own.update(copies)
     return tuple(copies[name] for name in names)

@@ -41,14 +41,13 @@ strategy table, whose name is not part of its signature; the kernel that holds i
 """
 from __future__ import annotations
 
-import types
-
 import numpy as np
 from numba import njit
 
 from .registry import Param
 from .rollout import choose_nb, decision_stream_nb, rollout_stream_nb
 from .stepping import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
+from .templates import jitted_copy
 
 # mcts's parameters, in this order in every game (a game's own follow them)
 ITERATIONS, POLICY, OPPONENTS, MARGIN_WEIGHT, EXPLORATION, WIDENING, CONFIDENCE, PAIRED = range(8)
@@ -271,5 +270,5 @@ def tree_search_for(names: dict):
     """
     namespace = {**globals(), **names}
     for name, template in (("_to_own_decision", _to_own_decision), ("tree_search_nb", _tree_search)):
-        namespace[name] = njit(types.FunctionType(template.__code__, namespace, name))
+        namespace[name] = jitted_copy(template, namespace, name)
     return namespace["tree_search_nb"]

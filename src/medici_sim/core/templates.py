@@ -1,0 +1,44 @@
+"""Jitted templates: the one way core compiles a function for the names it is given.
+
+Code shared by every game (the batch loop, the stepping interface, the play loop of days, the
+tree search) and the strategy dispatch numba generates per strategy table are written once,
+as *templates*: Python functions whose free global names (``play_game_nb``,
+``rollout_game_nb``, ``strategy_0`` ...) are not defined where they are written. A game's
+copy of a template is the same code with its globals looked up in a namespace that binds
+those names to the game's functions, compiled by numba (:func:`jitted_copy`). numba types
+and compiles each copy on its own, so each game (and each strategy table) gets its own
+machine code, and inlines the bound functions as if they had been written in place.
+
+The four users, with the numba options each needs:
+
+- ``core.kernel.compiled_for`` (the batch loop, stepping's entry points, the play loop of
+  days, agent_kernel's game counter): cached (each copy's signature holds its strategy
+  table, whose name is its game's), and ``nogil``;
+- ``core.rollout.rollout_copies``: the engine's own functions copied again, calling one
+  another, with the original's options and not cached (they are part of a cached kernel);
+- ``core.tree_search.tree_search_for``: mcts bound to a game's hooks, not cached;
+- ``core.dispatch``'s generated switches: source written per table (:func:`generated`),
+  named after the table so that two tables' switches never share a symbol.
+"""
+from __future__ import annotations
+
+import types
+
+from numba import jit
+
+
+def jitted_copy(template, namespace: dict, name: str | None = None, **options):
+    """numba's nopython compilation of a copy of ``template`` (its code, default arguments and
+    closure) named ``name`` (default: the template's), whose global names are looked up in
+    ``namespace``; ``options``: numba's (``cache=True``, ``nogil=True``, ``inline="always"``).
+    The copy compiles when first called, like any jitted function."""
+    copy = types.FunctionType(template.__code__, namespace, name or template.__name__, template.__defaults__,
+                              template.__closure__)
+    return jit(**{"nopython": True, **options})(copy)
+
+
+def generated(lines: list[str], namespace: dict, name: str, **options):
+    """:func:`jitted_copy` of the function ``name`` that the source ``lines`` define, its global
+    names looked up in ``namespace``."""
+    exec("\n".join(lines), namespace)
+    return jitted_copy(namespace[name], namespace, name, **options)
