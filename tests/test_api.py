@@ -99,7 +99,7 @@ BAD = {
     "fresh_games": WHOLE + [0],
     "popsize": ["8", 8.0, True, [8], 1, 1001],
     "game": [3, ["card"], "", "chess"],
-    "players": [4.0, "4", True, 9, 1, [3, 4.0], [], None],
+    "players": [4.0, "4", True, 9, 1, [3, 4.0], []],  # None is every function's: the game's usual count
     "strategies": NAMES,
     "strategy": NAMES + [None],
     "against": NAMES + [None],
@@ -115,7 +115,7 @@ BAD = {
     "precision": ["0.1", True, [0.1], 0, 0.5, -0.1, math.nan],
     "tuned": FILES,
 }
-STUDY_PLAYERS = [3.5, [3, 4.0], [3, "4"], [], True, 9, "3,x", None]  # compare, balance, tune: all, counts
+STUDY_PLAYERS = [3.5, [3, 4.0], [3, "4"], [], True, 9, "3,x"]  # compare, balance, tune: all, counts
 API = {"simulate": {}, "compare": {}, "balance": {}, "tune": {"strategy": "expert"}, "trace": {}, "strategies": {},
        "sweep": {"rule": "bonus=10..20:10", "games": 10}, "design": {"rule": "bonus=10..20:10", "games": 10},
        "rules": {}}
@@ -127,9 +127,7 @@ def _calls():
         for name, parameter in inspect.signature(getattr(medici_sim, function)).parameters.items():
             values = BAD[name]
             if name == "players" and function in ("compare", "balance", "tune", "sweep", "design"):
-                values = [v for v in STUDY_PLAYERS if not (function == "tune" and v is None)]
-            if name == "players" and function == "rules":
-                values = [v for v in values if v is not None]  # None: the game's usual count
+                values = STUDY_PLAYERS
             for value in values:
                 if function == "strategies" or name in required or parameter.kind is parameter.KEYWORD_ONLY \
                         or name in ("games", "index"):

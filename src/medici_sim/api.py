@@ -130,7 +130,7 @@ def _run_metrics(config: RunConfig, totals: Totals) -> pd.DataFrame:
 class StudyRequest:
     """One study (``compare``, ``balance``) as asked: its options, checked by ``study`` and ``start``.
 
-    ``players``: all, a count or counts; ``strategies``: None for the game's built-ins;
+    ``players``: all, a count or counts (None: the game's usual count); ``strategies``: None for the game's built-ins;
     ``deck``: None, names or files, or all (``deck_argument``: the option that gave them);
     ``tuned``: a file, ``shipped``, a tune document, or None; ``resume``: a checkpoint to
     continue (its study; the options in ``given`` must agree with it)."""
@@ -440,7 +440,7 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
-    ``players``: "all", a count, or counts; ``strategies``: default the game's built-ins;
+    ``players``: "all", a count, or counts (None: the game's usual count); ``strategies``: default the game's built-ins;
     ``precision``: instead of a fixed number of games, play batches of ``games`` until every
     win rate's 95% interval half-width is below it; ``deck``: a shipped deck's name or a deck
     file (card game; None: the default deck), a list of them, or "all" (every shipped deck),
