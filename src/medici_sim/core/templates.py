@@ -1,6 +1,6 @@
 """Jitted templates: the one way core compiles a function for the names it is given.
 
-Code shared by every game (the batch loop, the stepping interface, the play loop of days, the
+Code shared by every game (the batch loop, the stepping interface, the play loop, the
 tree search) and the strategy dispatch numba generates per strategy table are written once,
 as *templates*: Python functions whose free global names (``play_game_nb``,
 ``rollout_game_nb``, ``strategy_0`` ...) are not defined where they are written. A game's
@@ -11,12 +11,12 @@ machine code, and inlines the bound functions as if they had been written in pla
 
 The four users, with the numba options each needs:
 
-- ``core.kernel.compiled_for`` (the batch loop, stepping's entry points, the play loop of
-  days, agent_kernel's game counter): cached (each copy's signature holds its strategy
+- ``core.kernel.compiled_for`` (the batch loop, stepping's entry points, the play loop,
+  agent_kernel's game counter): cached (each copy's signature holds its strategy
   table, whose name is its game's), and ``nogil``;
-- ``core.rollout.rollout_copies``: the engine's own functions copied again, calling one
+- ``core.rollout.rollout_copies``: the engine's own functions (for rollout players) copied again, calling one
   another, with the original's options and not cached (they are part of a cached kernel);
-- ``core.tree_search.tree_search_for``: mcts bound to a game's hooks, not cached;
+- ``core.tree_search.tree_search_for``: the tree search bound to a game's hooks, not cached;
 - ``core.dispatch``'s generated switches: source written per table (:func:`generated`),
   named after the table so that two tables' switches never share a symbol.
 """

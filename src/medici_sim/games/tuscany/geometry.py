@@ -59,12 +59,6 @@ def assembly_parts(assembly: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return ORDERS[p], tuple((bits >> (SLOTS - 1 - k)) & 1 for k in range(SLOTS))
 
 
-def describe_assembly(assembly: int, names: tuple[str, str, str]) -> str:
-    """In words: the boards top to bottom, a turned one marked, e.g. 'B2 / A1 turned / C4'."""
-    order, turns = assembly_parts(assembly)
-    return " / ".join(names[t] + (" turned" if turned else "") for t, turned in zip(order, turns, strict=True))
-
-
 def estate_colours(cells: tuple[str, str, str], assembly: int) -> tuple[int, ...]:
     """The colour (index into COLOURS) of each of the 30 fields of an estate built from the
     boards ``cells`` (10 letters each, in type order A, B, C) by ``assembly``."""

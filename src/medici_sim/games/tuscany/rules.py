@@ -18,8 +18,6 @@ PHASES = 3  # T15, T34
 COLOURS = "DRULOYWG"
 N_COLOURS = len(COLOURS)
 CASTLE, CITY, INN, AGRICULTURE, VILLAGE, MONASTERY, WAGON, QUARRY = range(N_COLOURS)
-COLOUR_NAMES = ("dark green", "red", "blue", "light green", "orange", "yellow", "beige", "grey")
-TILE_NAMES = ("castle", "city", "inn", "agriculture", "village", "monastery", "wagon", "quarry")
 
 # T3: the five bonus tile kinds, in this order (the random player's choice lists them so).
 BONUS_KINDS = ("card", "storage", "marble", "worker", "yield")

@@ -49,7 +49,6 @@ MAX_PLAYERS = 4  # T1
 MAX_PLAYER_TILES = 128  # tiles per player the engine holds (T1)
 MAX_NEUTRAL = 128  # neutral tiles (T2)
 MAX_TILE_IDS = MAX_PLAYERS * MAX_PLAYER_TILES + MAX_NEUTRAL
-MAX_STACK = 30  # rules.stack_size's top
 MAX_REGION_CARDS = 1024  # T5
 MAX_YIELD = 256  # T6
 MAX_BOARDS = 20  # of one type (components.MAX_BOARDS)
@@ -159,12 +158,6 @@ def payment_parts(code):
     return code % 3, code // 3 % 3, code // 9 % 9 - 1, code // 81 - 1
 
 
-@njit(cache=True)
-def option_field(option):
-    """The field of a ``place_nb`` / ``castle_nb`` option; its index or place is ``option // FIELD_CODE``."""
-    return option % FIELD_CODE
-
-
 @intrinsic
 def lowest_bit(typingctx, mask):
     """The index of the lowest set bit of a non-zero int64 (LLVM's cttz)."""
@@ -174,11 +167,3 @@ def lowest_bit(typingctx, mask):
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
     return types.int64(types.int64), codegen
-
-
-@njit(cache=True)
-def legal_fields_mask(state, seat, kind):
-    """T19: bit f set for each empty field a tile of ``kind`` may go on (kind HEX: a hexagon, any colour)."""
-    if kind == HEX:
-        return state.frontier[seat]
-    return state.frontier[seat] & state.colour_mask[seat, kind]
