@@ -18,8 +18,10 @@ import toygame
 from conftest import run
 
 from medici_sim.cli.common import load_game_deck
+from medici_sim.core.accounting import MAX_SCORE_SOURCES, STAT_SOURCE
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
+from medici_sim.core.stats import stat_columns
 
 ROOT = Path(__file__).parents[2]
 GAME_NAMES = sorted({*GAMES, toygame.GAME.name})  # the games medici-sim ships, and the tests' toy game
@@ -51,6 +53,23 @@ def test_the_game_is_registered_completely(name):
     assert game.variants and game.built_ins and set(game.built_ins) <= set(game.registry)
     assert game.trace and game.reference_game and game.invariants and game.reference_strategies
     assert (ROOT / game.rules_page).is_file()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_game_declares_its_score_in_its_own_terms(name):
+    """Its score's unit, its sources (at most the kernel's source columns, each a name for the
+    tables' columns) and its scoring moments (the rule that counts them, where it names one); the
+    kernel fills the declared sources' columns only, and, for a game of moments, the metrics' per-seat
+    columns (issue 31)."""
+    game = get_game(name)
+    assert game.score_unit.isidentifier() and game.score_unit != "score"
+    names = [s.name for s in game.score_sources]
+    assert len(names) == len(set(names)) <= MAX_SCORE_SOURCES and all(n.isidentifier() for n in names)
+    assert not game.moment_rule or (game.rule_book is not None and game.moment_rule in game.rule_book.names)
+    assert game.moments >= 1 and (game.moment.isidentifier() or not game.moment)
+    assert len(set(stat_columns(game))) == len(stat_columns(game))
+    seat = simulate(config(name, game.max_players, games=50)).totals.seat
+    assert not seat[:, STAT_SOURCE + len(names):STAT_SOURCE + MAX_SCORE_SOURCES].any()
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

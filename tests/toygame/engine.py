@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from medici_sim.core.accounting import STAT_MAJORITY, STAT_SHIP, add_seat_rows_nb, record_outcome_nb
+from medici_sim.core.accounting import STAT_SOURCE, add_seat_rows_nb, record_outcome_nb
 from medici_sim.core.dispatch import decision
 from medici_sim.core.registry import ILLEGAL, MAX_PARAMS, SCRATCH_WIDTH
 from medici_sim.core.rng import below_nb, seed_game_nb
@@ -102,13 +102,13 @@ def play_games_nb(seed, first_game, n_games, inputs, seating, slot_strategy, slo
         players = state.players
         record_outcome_nb(state.florins, players, state.seat_slot, rows, pair_stats, run_stats)
         for seat in range(players):
-            ship = 0
+            cards = 0
             pot = 0
             for day in range(ROUNDS):
-                ship += value_nb(state.kept[day, seat])
+                cards += value_nb(state.kept[day, seat])
                 pot += state.pot_pay[day, seat]
-            rows[seat, STAT_SHIP] = ship
-            rows[seat, STAT_MAJORITY] = pot
+            rows[seat, STAT_SOURCE] = cards  # its score's sources (game.py's score_sources)
+            rows[seat, STAT_SOURCE + 1] = pot
         add_seat_rows_nb(rows, state.seat_slot, seat_stats, slot_stats)
 
 

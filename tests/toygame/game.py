@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from medici_sim.core.registry import Game
+from medici_sim.core.registry import Game, ScoreSource
 
 from . import engine, reference
 from .engine import MAX_PLAYERS, MIN_PLAYERS, NO_CARD, POT, ROUNDS
@@ -100,6 +100,8 @@ GAME = Game(
     play_games_nb=engine.play_games_nb,
     kernel_inputs=lambda config: engine.new_state(config.players),
     stat_columns=(),
+    score_unit="florins",  # H1
+    score_sources=(ScoreSource("card", "cards"), ScoreSource("pot", "pots")),  # H4, H5: the cards kept, the pots
     run_columns=(),
     rules_page="tests/toygame/rules.md",
     check_config=check_config,

@@ -223,6 +223,15 @@ class StatColumn:
 
 
 @dataclass(frozen=True)
+class ScoreSource:
+    """One of the places a game's score comes from (``Game.score_sources``): ``name`` in column
+    names (``mean_<name>_<unit>``, ``<name>_share``), ``shown`` as a table's heading."""
+
+    name: str
+    shown: str
+
+
+@dataclass(frozen=True)
 class Game:
     """One game as the shared code sees it."""
 
@@ -244,7 +253,6 @@ class Game:
     # cannot, its rate does not apply ("n/a", never 0: the card game's variant_decided needs a big bonus)
     counted_under: Mapping[str, Callable] = field(default_factory=dict, hash=False)
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
-    days: int = 3  # days a game has (the share of days that ran out, when it counts ran_out_days)
     # True if days ended by an exhausted deck are ordinary play under the game's own rules (the
     # classic game's C12, lots put aside): then a share of them is reported, not warned about
     deck_runs_out_in_play: bool = False
@@ -285,6 +293,18 @@ class Game:
     # at the batch kernel's speed. A game made with core.kernel.batch_kernel has it; None: play_games_nb per game
     play_game_in_nb: Callable | None = None
     rollout_policy: str = ""  # the built-in a search player's rollouts play by default (core.rollout.search_params)
+    # ---- The game's score in its own terms (what tables, reports, plots and the designer metrics say of it).
+    # Kept together: the contract's split of Game moves the unit and the sources to presentation, the moments to
+    # the engine.
+    score_unit: str = "points"  # what a score counts, a plural noun: columns mean_<unit>, std_<unit>; "florins"
+    # where the score comes from, in the order the kernel counts them (core.accounting.STAT_SOURCE + k, at most
+    # MAX_SCORE_SOURCES): columns mean_<source>_<unit> and <source>_share; (): the score alone
+    score_sources: tuple[ScoreSource, ...] = ()
+    # the scoring moments the designer metrics are counted over (the leaders after each, comebacks, lead
+    # changes), by name: "day" ("leader after day 1"), "phase"; "": the end only (no comeback, no lead change)
+    moment: str = ""
+    moments: int = 1  # how many a game has, where its rule book does not say (moment_rule)
+    moment_rule: str = ""  # the rule parameter that sets how many (e.g. "days"), or ""
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)

@@ -39,7 +39,8 @@ import numpy as np
 from ..core.driver import Kernel
 from ..core.rng import GameRandom
 from ..core.specs import game_named, run_config
-from ..core.stepping import DAY_OVER, DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
+from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
+from ..games.medici.days import DAY_OVER  # the frameworks engineer replaces it with the game's chance declaration
 
 SEED, GAME_INDEX = 0, 0  # the engine's generator: every draw that matters is replaced by a chance outcome
 

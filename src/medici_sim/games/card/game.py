@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
+from ...core.accounting import STAT_SCORE, STAT_SCORE_SQ, InconsistentTotals
 from ...core.registry import Game, StatColumn
+from ..medici.scoring import SCORING, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from . import engine, narrate, reference, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
@@ -196,6 +197,7 @@ GAME = Game(
                "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
     compile_seconds=((9, 20), 40),
     rule_book=RULE_BOOK,
+    **SCORING,  # florins from ships, majorities and bonuses, counted over days (games/medici/scoring.py)
     play_table=lambda: importlib.import_module(".table", __package__).CardTable,
 )
 assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

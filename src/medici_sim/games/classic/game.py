@@ -6,8 +6,9 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
+from ...core.accounting import STAT_SCORE, InconsistentTotals
 from ...core.registry import Game, StatColumn
+from ..medici.scoring import SCORING, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from . import engine, narrate, reference, state, stepped
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, removed_cards, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search
@@ -189,6 +190,7 @@ GAME = Game(
                     "cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down to a "
                     "florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),
     compile_seconds=((9, 18), 43),
+    **SCORING,  # florins from ships, majorities and bonuses, counted over days (games/medici/scoring.py)
     play_table=lambda: importlib.import_module(".table", __package__).ClassicTable,
 )
 assert len(GAME.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

@@ -1,0 +1,19 @@
+"""The Medici games' score in their own terms: florins, from three sources (ships, majorities,
+bonuses: R13-R19, C13-C17), counted over days, the scoring moments of their designer metrics
+("leader after day 1").
+
+Both games declare these to core in their ``Game`` records (:data:`SCORING`); their kernels
+add each seat's florins from a source to its column of core.accounting (``STAT_SHIP``, ...
+below) and hand ``record_metrics_nb`` the florins after each day.
+"""
+from __future__ import annotations
+
+from ...core.accounting import STAT_SOURCE
+from ...core.registry import ScoreSource
+
+# Where the florins come from, in the kernel's source columns' order (core.accounting.STAT_SOURCE + k).
+SOURCES = (ScoreSource("ship", "ships"), ScoreSource("majority", "majorities"), ScoreSource("bonus", "bonuses"))
+STAT_SHIP, STAT_MAJORITY, STAT_BONUS = (STAT_SOURCE + k for k in range(len(SOURCES)))
+
+# What both games' Game records declare of their score (core.registry.Game's fields of the same names).
+SCORING = {"score_unit": "florins", "score_sources": SOURCES, "moment": "day", "moment_rule": "days", "moments": 3}
