@@ -296,15 +296,15 @@ class Game:
     # ---- The game's score in its own terms (what tables, reports, plots and the designer metrics say of it).
     # Kept together: the contract's split of Game moves the unit and the sources to presentation, the moments to
     # the engine.
-    score_unit: str = "points"  # what a score counts, a plural noun: columns mean_<unit>, std_<unit>; "florins"
+    score_unit: str = "points"  # what a score counts, a plural noun: columns mean_<unit>, std_<unit>
     # where the score comes from, in the order the kernel counts them (core.accounting.STAT_SOURCE + k, at most
     # MAX_SCORE_SOURCES): columns mean_<source>_<unit> and <source>_share; (): the score alone
     score_sources: tuple[ScoreSource, ...] = ()
     # the scoring moments the designer metrics are counted over (the leaders after each, comebacks, lead
-    # changes), by name: "day" ("leader after day 1"), "phase"; "": the end only (no comeback, no lead change)
+    # changes), by name: "phase" ("leader after phase 1"), "round"; "": the end only (no comeback, no lead change)
     moment: str = ""
     moments: int = 1  # how many a game has, where its rule book does not say (moment_rule)
-    moment_rule: str = ""  # the rule parameter that sets how many (e.g. "days"), or ""
+    moment_rule: str = ""  # the rule parameter that sets how many (e.g. "phases"), or ""
 
     def variant_id(self, variant: str) -> int:
         return self.variants.index(variant)
