@@ -28,8 +28,8 @@ def add_game_metrics(run, seat, slot, day_scores, seat_slot, length: int) -> Non
     others = final[final < final.max()]
     margin = int(final.max() - others.max()) if len(others) else 0
     run[acc.RUN_SHARED_WIN_GAMES] += len(winners) > 1
-    run[acc.RUN_COMEBACK_DAY1] += not winners & after_day1
-    run[acc.RUN_COMEBACK_DAY2] += not winners & after_day2
+    run[acc.RUN_COMEBACK_FIRST] += not winners & after_day1
+    run[acc.RUN_COMEBACK_SECOND] += not winners & after_day2
     run[acc.RUN_LEAD_CHANGES] += changes
     run[acc.RUN_LEAD_CHANGES_SQ] += changes**2
     run[acc.RUN_MARGIN] += margin
@@ -40,8 +40,8 @@ def add_game_metrics(run, seat, slot, day_scores, seat_slot, length: int) -> Non
     for s in range(len(final)):
         trailed = s not in after_day1
         for row in (seat[s], slot[seat_slot[s]]):
-            row[acc.STAT_TRAILED_DAY1] += trailed
-            row[acc.STAT_TRAILED_DAY1_WON] += trailed and s in winners
+            row[acc.STAT_TRAILED_FIRST] += trailed
+            row[acc.STAT_TRAILED_FIRST_WON] += trailed and s in winners
 
 
 def card_decisions(turn_log, players: int) -> np.ndarray:

@@ -2,6 +2,7 @@
 determinism (R25) and ratings."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -15,17 +16,16 @@ import pytest
 from conftest import run
 from scipy.stats import norm
 
-from medici_sim.cli.tables import compact
-from medici_sim.core import accounting
-from medici_sim.core.driver import Totals, seat_strategy
+from medici_sim.cli.tables import caption, compact
+from medici_sim.core import accounting, registry
+from medici_sim.core.contract import ScoreSource
+from medici_sim.core.driver import RunConfig, Totals, seat_strategy, simulate
 from medici_sim.core.registry import get_game
-from medici_sim.core.stats import Z95, mean_interval, paired_difference
+from medici_sim.core.stats import Z95, mean_interval, paired_difference, stat_columns, stat_frame
 from medici_sim.study import analysis
 from medici_sim.study.analysis import (
     HEAD_TO_HEAD_COLUMNS,
     RATING_COLUMNS,
-    RULES_COLUMNS,
-    STRATEGY_TABLE_COLUMNS,
     balance_columns,
     balance_tables,
     change_words,
@@ -33,20 +33,24 @@ from medici_sim.study.analysis import (
     max_half_width,
     points,
     ratings_table,
+    rules_columns,
     strategy_table,
+    strategy_table_columns,
     verdict,
 )
-from medici_sim.study.metrics import CHANGE_COLUMNS, metric_columns, strategy_metric_columns
+from medici_sim.study.metrics import Moments, change_columns, metric_columns, strategy_metric_columns
 from medici_sim.study.tournament import Tournament
 
 BALANCE_COLUMNS = balance_columns("standard", "bonus20")  # the card game's balance (its balance_variants)
+STRATEGY_TABLE_COLUMNS = strategy_table_columns(get_game("card"))
+RULES_COLUMNS = rules_columns(get_game("card"))
 Z = float(norm.ppf(0.975))  # 1.95996..., computed independently of stats.Z95
 
 COMPARE_TABLES = {"strategies": STRATEGY_TABLE_COLUMNS, "ratings": RATING_COLUMNS,
                   "head_to_head": HEAD_TO_HEAD_COLUMNS, "metrics": metric_columns(get_game("card")),
                   "strategy_metrics": strategy_metric_columns(get_game("card"))}
 BALANCE_TABLES = {"strategies": BALANCE_COLUMNS, "rules": RULES_COLUMNS, "metrics": metric_columns(get_game("card")),
-                  "metric_changes": CHANGE_COLUMNS}
+                  "metric_changes": change_columns(Moments("day"))}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -670,3 +674,45 @@ def test_max_half_width_is_the_widest_win_rate_interval(deck):
     table = strategy_table(t)
     assert max_half_width(t) == pytest.approx(table_half_width(table))
     assert analysis.points(0.12345) == "12.3"
+
+
+@pytest.fixture
+def points_game():
+    """The card game declared in other terms (issue 31): points from ships and regions, scored at
+    phases, registered for the test only (its kernel and totals are the card game's)."""
+    game = dataclasses.replace(get_game("card"), name="cardpoints", score_unit="points", moment="phase",
+                               score_sources=(ScoreSource("ship", "ships"), ScoreSource("region", "regions")))
+    registry.GAMES[game.name] = game
+    yield game
+    del registry.GAMES[game.name]
+
+
+def test_the_tables_speak_the_games_own_score_terms(deck, points_game):
+    """Every game's per-seat and per-strategy tables have win_rate and mean_score; a Medici game keeps
+    mean_florins beside it, the same values; a game declared in points from its own sources names its
+    columns, compare's and balance's tables and the captions after them."""
+    medici = simulate(RunConfig(deck=deck, games=200, players=3, seed=5,
+                                strategies=tuple(seat_strategy(s) for s in ("greedy", "collector", "random"))))
+    seats = stat_frame(medici.totals.seat, get_game("card"))
+    assert {"win_rate", "mean_score", "mean_florins", "std_florins", "mean_ship_florins"} <= set(seats.columns)
+    assert seats["mean_score"].tolist() == seats["mean_florins"].tolist()
+    assert list(seats.columns) == stat_columns(get_game("card"))
+    mine = stat_frame(medici.totals.seat, points_game)
+    assert list(mine.columns) == stat_columns(points_game)
+    assert {"mean_score", "mean_points", "std_points", "mean_ship_points", "mean_region_points",
+            "comeback_when_trailing_phase1"} <= set(mine.columns)
+    assert not [c for c in mine.columns if "florin" in c or "day" in c or "majority" in c]
+    assert mine["mean_score"].tolist() == seats["mean_score"].tolist()
+    assert mine["mean_region_points"].tolist() == seats["mean_majority_florins"].tolist()  # the 2nd source column
+    shown = compact("seats", mine.assign(seat=[1, 2, 3], strategy="x"))
+    assert {"points", "ships", "regions"} <= set(shown.columns) and "florins" not in shown.columns
+    assert caption("seats", mine).startswith("(points: mean final points; ships, regions: mean points from each")
+    t = tournament_with_wins(deck, 2, {"greedy": [Fraction(1)] * 10, "random": [Fraction(0)] * 10})
+    t.game = points_game.name
+    table = strategy_table(t)
+    assert list(table.columns) == strategy_table_columns(points_game)
+    assert {"mean_score", "mean_points", "mean_points_ci_low", "ship_share", "region_share"} <= set(table.columns)
+    assert "bonus_share" not in table.columns and "mean_florins" not in table.columns
+    assert caption("strategies", table) == ("(points: mean final points; ships, regions: the share of the points "
+                                            "from each)")
+    assert {"ship_share", "region_share"} <= set(rules_columns(points_game))

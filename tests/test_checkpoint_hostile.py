@@ -30,24 +30,21 @@ from medici_sim.core import checkpoint, identity, output, totals_check
 from medici_sim.core.accounting import (
     MARGIN_BINS,
     N_COMMON_STATS,
-    RUN_COMEBACK_DAY1,
-    RUN_COMEBACK_DAY2,
+    RUN_COMEBACK_FIRST,
+    RUN_COMEBACK_SECOND,
     RUN_GAMES,
     RUN_LEAD_CHANGES_SQ,
     RUN_MARGIN,
     RUN_MARGIN_HISTOGRAM,
     RUN_SHARED_WIN_GAMES,
     RUN_WIN_MARGIN,
-    STAT_BONUS,
     STAT_GAMES,
-    STAT_MAJORITY,
     STAT_OUTRIGHT,
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_SHIP,
-    STAT_TRAILED_DAY1,
-    STAT_TRAILED_DAY1_WON,
+    STAT_TRAILED_FIRST,
+    STAT_TRAILED_FIRST_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
 )
@@ -59,6 +56,7 @@ from medici_sim.core.saved import Invalid
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card.deck import default_deck
 from medici_sim.games.classic import engine as classic_engine
+from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from medici_sim.study import resume
 from medici_sim.study.tournament import Tournament, lineups
 from medici_sim.study.tournament_saved import BALANCE, COMPARE
@@ -511,7 +509,7 @@ def _no_trailing_wins(document):
     """No seat that trailed after day 1 ever won, by seat and by slot alike (their sums agree)."""
     for key in ("seat", "slot"):
         for row in document["progress"]["totals"][key]:
-            row[STAT_TRAILED_DAY1_WON] = 0
+            row[STAT_TRAILED_FIRST_WON] = 0
 
 
 def _all_margins_zero(document):
@@ -527,20 +525,20 @@ def _paired_metric(i, value):
 def _beyond_metric_squares(document):
     """A yes-or-no metric's paired squares above its two totals (its parity kept)."""
     follower, leader = document["progress"]["tournaments"][3], document["progress"]["tournaments"][2]
-    follower["paired_metric_sq"][0] = follower["run"][RUN_COMEBACK_DAY1] + leader["run"][RUN_COMEBACK_DAY1] + 2
+    follower["paired_metric_sq"][0] = follower["run"][RUN_COMEBACK_FIRST] + leader["run"][RUN_COMEBACK_FIRST] + 2
 
 
 METRIC_RULES = [  # the designer metrics (core.totals_check.check_run_metrics, check_paired_metric_sq)
     ("run", _run_counter(RUN_MARGIN_HISTOGRAM + 5, lambda v: v + 1), "the margin histogram counts 3001 games"),
     ("run", _all_margins_zero, "is 3000 games of margin 0, but only"),
     ("run", _run_counter(RUN_SHARED_WIN_GAMES, lambda v: v + 1), "games with joint winners, but no one won"),
-    ("run", _run_counter(RUN_COMEBACK_DAY2, 3001), "is 3001 comebacks in 3000 games"),
+    ("run", _run_counter(RUN_COMEBACK_SECOND, 3001), "is 3001 comebacks in 3000 games"),
     ("run", _no_trailing_wins, "comebacks after day 1, but seats that trailed after day 1 won 0 times"),
     ("run", _run_counter(RUN_LEAD_CHANGES_SQ, 0), f"totals.run[{RUN_LEAD_CHANGES_SQ}] is 0, impossible for 3000"),
     ("run", _run_counter(RUN_MARGIN, lambda v: v + 1), "but the margin histogram adds up to"),
-    ("run", _seat(1, STAT_TRAILED_DAY1, 3001), f"totals.seat[1][{STAT_TRAILED_DAY1}] is 3001, but the row counts"),
-    ("run", _row(("slot", 2), STAT_TRAILED_DAY1_WON=5000), f"totals.slot[2][{STAT_TRAILED_DAY1_WON}] is"),
-    ("classic", _run_counter(RUN_COMEBACK_DAY1, 1001), "is 1001 comebacks in 1000 games"),
+    ("run", _seat(1, STAT_TRAILED_FIRST, 3001), f"totals.seat[1][{STAT_TRAILED_FIRST}] is 3001, but the row counts"),
+    ("run", _row(("slot", 2), STAT_TRAILED_FIRST_WON=5000), f"totals.slot[2][{STAT_TRAILED_FIRST_WON}] is"),
+    ("classic", _run_counter(RUN_COMEBACK_FIRST, 1001), "is 1001 comebacks in 1000 games"),
     ("balance", _paired_metric(0, lambda sums: [1] + sums[1:]), "paired sums, but the tournament follows no other"),
     ("balance", _paired_metric(3, lambda sums: sums[:3] + [0] + sums[4:]), "tournaments[3].paired_metric_sq[3] is 0"),
     ("balance", _paired_metric(3, lambda sums: [sums[0] + 1] + sums[1:]), "tournaments[3].paired_metric_sq[0] is"),

@@ -18,6 +18,7 @@ from medici_sim.core.driver import RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.games.card import engine, reference
 from medici_sim.games.card.rules import BIG_BONUS, BONUS, BONUS20, VARIANTS, big_bonus_threshold
+from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 
 GAMES = 400
 
@@ -64,9 +65,9 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
             row[acc.STAT_SHARED] = won and winners > 1
             row[acc.STAT_SCORE] = florins[s]
             row[acc.STAT_SCORE_SQ] = florins[s] ** 2
-            row[acc.STAT_SHIP] = record["ship_pay"][:, s].sum()
-            row[acc.STAT_MAJORITY] = record["majority_pay"][:, s].sum()
-            row[acc.STAT_BONUS] = record["bonus_pay"][:, s].sum()
+            row[STAT_SHIP] = record["ship_pay"][:, s].sum()
+            row[STAT_MAJORITY] = record["majority_pay"][:, s].sum()
+            row[STAT_BONUS] = record["bonus_pay"][:, s].sum()
             row[engine.STAT_DECIDED:] = decisions[s]
             seat[s] += row
             slot[slots[s]] += row

@@ -8,6 +8,7 @@ Python, identity for any threads and batches, and what --out and the text show.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -17,11 +18,13 @@ from statsmodels.stats.proportion import proportion_confint
 
 import medici_sim
 from medici_sim.core import accounting as acc
+from medici_sim.core import pairing, stats
 from medici_sim.core.driver import RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import mean_interval, wilson_interval
 from medici_sim.games.card import reference
 from medici_sim.games.card.deck import default_deck
+from medici_sim.study import metrics
 from medici_sim.study.metrics import histogram_quantile, how_the_games_went, metric_row
 
 METRIC_COLUMNS = ["comeback_after_day1", "comeback_after_day2", "lead_changes", "margin", "margin_p25", "margin_p50",
@@ -270,3 +273,57 @@ def test_a_report_with_a_share_at_zero_is_written(capsys, tmp_path):
     code, _, err = run(capsys, "--games", "3", "-q", "--rules", "days=1", "--report", str(page))
     assert code == 0, err
     assert page.read_text().startswith("<!DOCTYPE html>")
+
+
+# ---------------------------------------------------------------- over the game's own scoring moments (issue 31)
+
+def _as(game: str, **terms):
+    """A registered game declared in other terms (its kernel, rules and totals unchanged)."""
+    return dataclasses.replace(get_game(game), **terms)
+
+
+def test_the_metrics_are_named_after_the_games_own_scoring_moments():
+    """A game scored at phases has comeback_after_phase1 and phases where a Medici game has
+    comeback_after_day1 and days, "leader after phase 1" in the text, its margin in its own unit,
+    and its per-strategy comeback named after its first phase; the counts are the same numbers."""
+    config = RunConfig(deck=default_deck(), games=300, players=3, seed=4,
+                       strategies=tuple(seat_strategy(s) for s in ("greedy", "collector", "random")))
+    run = simulate(config).totals.run
+    card = get_game("card")
+    phased = _as("card", moment="phase", moment_rule="", moments=3, score_unit="points",
+                 run_columns=())  # without the card game's own counters (its days that ran out)
+    days, phases = metric_row(run, card, 3), metric_row(run, phased, 3)
+    assert phases["phases"] == days["days"] == 3
+    assert phases["comeback_after_phase1"] == days["comeback_after_day1"]
+    assert phases["comeback_after_phase2"] == days["comeback_after_day2"]
+    assert "comeback_after_day1" not in phases and "days" not in phases
+    assert list(phases) == [c for c in metrics.metric_columns(phased) if c in phases]
+    text = how_the_games_went(metrics.metrics_frame([phases]), phased)
+    assert "leader after phase 1 did not win" in text and "lead changes per game (phases 2 and 3)" in text
+    assert "winning margin in points" in text and "day" not in text and "florin" not in text
+    medici = how_the_games_went(metrics.metrics_frame([days]), card)
+    assert "leader after day 1 did not win" in medici and "winning margin in florins" in medici
+    assert "leader after day 1 did not win" in how_the_games_went(metrics.metrics_frame([days]))  # read off the
+    #                                                                       table's columns without the game too
+    assert [name for name, _ in pairing.paired_metrics(phased)][:2] == ["comeback_after_phase1",
+                                                                         "comeback_after_phase2"]
+    assert "comeback_when_trailing_phase1" in metrics.strategy_metric_columns(phased)
+    assert "trailed_phase1" in metrics.strategy_metric_columns(phased)
+    # a game of one phase: no leader after phase 1 but its winner, no lead to change
+    one = how_the_games_went(metrics.metrics_frame([metric_row(run, phased, 1)]), phased)
+    assert "n/a (1-phase games)" in one
+
+
+def test_a_game_scored_at_the_end_only_has_no_comebacks():
+    """moment "": its tables have no comeback column (nothing trails after a first scoring moment)
+    and its metrics never apply."""
+    config = RunConfig(deck=default_deck(), games=200, players=3, seed=4,
+                       strategies=tuple(seat_strategy(s) for s in ("greedy", "collector", "random")))
+    totals = simulate(config).totals
+    ended = _as("card", moment="", moment_rule="", moments=1)
+    frame = stats.stat_frame(totals.seat, ended)
+    assert not [c for c in frame.columns if "comeback" in c or "day" in c]
+    assert metrics.strategy_metric_columns(ended)[:4] == ["players", "deck", "strategy", "games"]
+    row = metric_row(totals.run, ended, 1)
+    assert np.isnan(row["comeback_after_moment1"]) and np.isnan(row["lead_changes"])
+    assert not metrics.applies("comeback_after_moment1", 1) and metrics.applies("comeback_after_moment1", 2)

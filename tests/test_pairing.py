@@ -79,7 +79,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
             for label in dict.fromkeys(s.label for s in lineup):
                 differences[label].append(sum(int(d[slot]) for slot, s in enumerate(lineup) if s.label == label))
             seat1.append(int(b.seat[0, acc.STAT_WIN60] - a.seat[0, acc.STAT_WIN60]))
-            counters = [acc.RUN_COMEBACK_DAY1, acc.RUN_MARGIN]
+            counters = [acc.RUN_COMEBACK_FIRST, acc.RUN_MARGIN]
             metrics.append(b.run[counters] - a.run[counters])
     rows = tables["strategies"].set_index("strategy")
     per = dict(zip(standard.labels, standard.strategy_stats[:, acc.STAT_GAMES], strict=True))

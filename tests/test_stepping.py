@@ -13,8 +13,9 @@ import random
 
 import numpy as np
 import pytest
+from numba import njit
 
-from medici_sim.core import accounting, stepping
+from medici_sim.core import accounting, seating, stepping
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
@@ -28,6 +29,7 @@ from medici_sim.games.classic import stepped as classic_stepped
 from medici_sim.games.classic.rules import HOLDS, MAX_LOT
 from medici_sim.games.classic.state import DECK_LEN as CLASSIC_DECK_LEN
 from medici_sim.games.classic.state import HIGHEST, LOT_LEN, MAX_FREE
+from medici_sim.games.medici import days
 
 STEPPED = {"card": card_stepped, "classic": classic_stepped}
 ENGINES = {"card": card_engine, "classic": classic_engine}
@@ -79,10 +81,10 @@ def test_stepping_plays_the_batch_kernels_games(game, players):
         for name in ("seat", "slot", "pair_stats", "run"):
             assert np.array_equal(getattr(mine, name), getattr(batch, name)), (name, index)
         kinds = [kind for kind, _ in events]
-        assert kinds.count(stepping.DAY_START) == kinds.count(stepping.DAY_SCORED) == 3
+        assert kinds.count(days.DAY_START) == kinds.count(days.DAY_SCORED) == 3
         assert kinds.count(stepping.TURN_START) == kinds.count(stepping.TURN_END) > 0
         assert not any(kind >= stepping.DECISION for kind in kinds)  # no EXTERNAL seat: nothing asked
-        assert events[-1] == (stepping.DAY_SCORED, -1)
+        assert events[-1] == (days.DAY_SCORED, -1)
 
 
 def strategy_answer(k: Kernel):
@@ -183,3 +185,79 @@ def test_the_legal_choices_are_what_the_rules_allow_at_random_states(game, playe
         buffer, _ = stepped(k, index, outside, answer)
         assert buffer[0]["day_starter"][2] >= 0
     assert checked[0] > 20
+
+
+# ---------------------------------------------------------------- core's stepping knows no days (issue 31)
+
+# A game of no days at all: two seats take turns adding 1 or 2 to a total (seat 0 first); the game
+# ends when the total reaches 5. Core's stepping functions, written once, step it as they step the
+# Medici games, whose day loop is theirs (games/medici/days.py).
+COUNT_STATE = np.dtype([("step", *stepping.STEP_DTYPE), ("total", np.int64), ("seat_strategy", np.int64, 2)])
+ADD_DECISION = 1  # the phase of a turn asking how much to add
+
+
+@njit(cache=True)
+def _count_start(state, seed, game_index, seating, slot_strategy, slot_params):
+    state.total = 0
+    for seat in range(2):
+        state.seat_strategy[seat] = slot_strategy[seat]
+
+
+@njit(cache=True)
+def _count_begin(state):
+    stepping.begin_stepping_nb(state, 0, stepping.FIRST_TURN)
+
+
+@njit(cache=True)
+def _count_play_on(state, table):
+    step = state.step
+    seat, phase = step[stepping.STEP_SEAT], step[stepping.STEP_PHASE]
+    while state.total < 5:
+        if phase == stepping.FIRST_TURN:
+            if stepping.stop_nb(state, stepping.TURN_START, seat, 0, seat, phase, 0):
+                return True
+            phase = ADD_DECISION
+        add = 1
+        if state.seat_strategy[seat] == stepping.EXTERNAL:
+            if stepping.stop_nb(state, stepping.DECISION, seat, 0, seat, ADD_DECISION, 0):
+                return True
+            add = state.step[stepping.STEP_CHOICE]
+        state.total += add
+        seat, phase = 1 - seat, stepping.FIRST_TURN
+    return False
+
+
+@njit(cache=True)
+def _count_legal(buffer, table):
+    if buffer[0].step[stepping.STEP_EVENT] == stepping.DECISION:
+        return np.arange(1, 3)
+    return np.arange(0)
+
+
+def test_core_steps_a_game_without_days():
+    """Core keeps only a generic loop: new game, advance, legal choices, apply, the trace; the day
+    loop, its events and the poorest starting the next day live in the Medici games' toolkit."""
+    for name in ("DAY_START", "DAY_OVER", "DAY_SCORED", "PHASE_DAY_START", "STEP_DAY", "play_loop"):
+        assert not hasattr(stepping, name) and (name == "STEP_DAY" or hasattr(days, name)), name
+    assert not hasattr(seating, "poorest_seat_nb") and hasattr(days, "poorest_seat_nb")
+    new_game, advance, apply_choice, trace_game = stepping.entry_points(_count_start, _count_begin, _count_play_on,
+                                                                        _count_legal)
+    inputs = np.zeros(1, COUNT_STATE)
+    no_params = np.zeros((2, 1))
+    buffer = inputs.copy()
+    new_game(buffer, 0, 0, 0, np.array([stepping.EXTERNAL, 0]), no_params, 0)
+    events = [int(advance(buffer, 0))]
+    while events[-1] != stepping.GAME_OVER:
+        if events[-1] == stepping.DECISION:
+            assert list(_count_legal(buffer, 0)) == [1, 2]
+            with pytest.raises(ValueError, match="not a legal choice"):
+                apply_choice(buffer, 0, 3)
+            events.append(int(apply_choice(buffer, 0, 2)))
+        else:
+            events.append(int(advance(buffer, 0)))
+    # seat 0 adds 2, seat 1 adds 1, seat 0 adds 2: 5
+    assert events == [stepping.TURN_START, stepping.DECISION, stepping.TURN_START, stepping.TURN_START,
+                      stepping.DECISION, stepping.GAME_OVER]
+    assert buffer[0]["total"] == 5
+    traced = trace_game(0, 0, inputs, 0, np.array([0, 0]), no_params, 0)  # every seat a strategy: adds 1
+    assert traced[0]["total"] == 5

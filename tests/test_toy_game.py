@@ -66,7 +66,7 @@ def test_the_api_plays_the_toy_game_as_the_command_line_does(capsys, tmp_path):
                        "--out", str(out_file), "-q")
     assert code == 0, err
     report = medici_sim.simulate(500, game="toy", players=2, strategies="greedy,random", seed=3)
-    counted = ["seat", "strategy", "games", "outright_wins", "shared_wins", "mean_florins"]
+    counted = ["seat", "strategy", "games", "outright_wins", "shared_wins", "mean_score"]
     assert pd.DataFrame(json.loads(out_file.read_text())["seats"])[counted].equals(report.seats[counted])
     assert list(medici_sim.strategies("toy")["strategy"]) == ["random", "greedy"]
 

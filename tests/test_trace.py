@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 from conftest import SMALL_DECK, run, tiny_deck
 
-from medici_sim.core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, STAT_WIN60
+from medici_sim.core.accounting import STAT_SCORE, STAT_WIN60
 from medici_sim.core.driver import Kernel
 from medici_sim.core.narration import NarrationMismatch
 from medici_sim.core.tracing import narrate_game, trace_config
 from medici_sim.games.card import narrate as card_narrate
 from medici_sim.games.classic import narrate as classic_narrate
+from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

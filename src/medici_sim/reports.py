@@ -62,7 +62,7 @@ class CompareReport(_Answer):
 
 @dataclass(frozen=True)
 class BalanceReport(_Answer):
-    """``balance``'s answer: win rates under both rules, the seat advantage and florin
+    """``balance``'s answer: win rates under both rules, the seat advantage and the score's
     sources per rules, the verdict in words, and the summary. With several decks the tables
     have a first column ``deck``, the verdict goes deck by deck and ends with the lines
     "Across N decks", and ``across_decks`` says on how many decks each finding holds."""

@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 from conftest import classic_rules, run
 
-from medici_sim.core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP
+from medici_sim.core.accounting import STAT_SCORE
 from medici_sim.core.arguments import ConfigError
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.rules import RulesError
 from medici_sim.games.classic import reference
 from medici_sim.games.classic.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK
+from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 
 # The rulebook's values written out by hand (C3, C4, C8, C9, C13-C16, C18).
 EXPLICIT = {3: "starting_money=40,ship_payouts=30/15/0", 4: "starting_money=40,ship_payouts=30/20/10/0",

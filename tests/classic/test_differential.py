@@ -25,20 +25,18 @@ from medici_sim.core.accounting import (
     N_COMMON_STATS,
     RUN_GAMES,
     RUN_WIN_MARGIN,
-    STAT_BONUS,
     STAT_GAMES,
-    STAT_MAJORITY,
     STAT_OUTRIGHT,
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_SHIP,
     STAT_WIN60,
     STAT_WIN60_SQ,
 )
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.games.classic import engine, reference
+from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 
 SEATINGS = ("fixed", "rotate", "random")
 CASES = list(itertools.product(range(3, 7), SEATINGS))

@@ -21,10 +21,18 @@ import toygame
 from conftest import run
 
 from medici_sim.cli.common import load_game_deck
-from medici_sim.core.accounting import STAT_SCORE, STAT_WIN60, WIN_UNIT, add_seat_rows_nb
+from medici_sim.core.accounting import (
+    MAX_SCORE_SOURCES,
+    STAT_SCORE,
+    STAT_SOURCE,
+    STAT_WIN60,
+    WIN_UNIT,
+    add_seat_rows_nb,
+)
 from medici_sim.core.contract import Engine, Game, Information, StatColumn, Stepping
 from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
+from medici_sim.core.stats import stat_columns
 from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 ROOT = Path(__file__).parents[2]
@@ -143,6 +151,24 @@ def test_stepping_every_game_to_its_end_returns_the_kernels_scores(name):
             stepping.accumulate_game_nb(state, rows, mine.pair_stats, mine.run)
             add_seat_rows_nb(rows, state["seat_slot"], mine.seat, mine.slot)
             assert totals_tuple(mine) == totals_tuple(batch), (name, players, index)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_game_declares_its_score_in_its_own_terms(name):
+    """Its score's unit, its sources (at most the kernel's source columns, each a name for the
+    tables' columns) and its scoring moments (the rule that counts them, where it names one); the
+    kernel fills the declared sources' columns only, and, for a game of moments, the metrics' per-seat
+    columns (issue 31)."""
+    game = get_game(name)
+    assert game.presentation.score_unit.isidentifier() and game.presentation.score_unit != "score"
+    names = [s.name for s in game.presentation.score_sources]
+    assert len(names) == len(set(names)) <= MAX_SCORE_SOURCES and all(n.isidentifier() for n in names)
+    rule = game.engine.moment_rule
+    assert not rule or (game.rule_book is not None and rule in game.rule_book.names)
+    assert game.engine.moments >= 1 and (game.engine.moment.isidentifier() or not game.engine.moment)
+    assert len(set(stat_columns(game))) == len(stat_columns(game))
+    seat = simulate(config(name, game.max_players, games=50)).totals.seat
+    assert not seat[:, STAT_SOURCE + len(names):STAT_SOURCE + MAX_SCORE_SOURCES].any()
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

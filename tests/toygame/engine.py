@@ -9,14 +9,14 @@ The game goes through core's front door like the games medici-sim ships: its bat
 are ``core.stepping.entry_points`` bound to its one play loop, ``finish_game_nb``. The loop
 knows no days: it plays turn after turn (``turn``: the game's turn count) and stops only at a
 decision of a seat the caller answers. Its scores come from two sources of its own, the kept
-cards (H4) and the pots (H5): its own statistic columns, ``STAT_CARDS`` and ``STAT_POTS``.
+cards (H4) and the pots (H5), its declared score sources (``STAT_CARDS`` and ``STAT_POTS``).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from medici_sim.core.accounting import N_COMMON_STATS, record_outcome_nb
+from medici_sim.core.accounting import STAT_SOURCE, record_outcome_nb
 from medici_sim.core.dispatch import decision
 from medici_sim.core.kernel import batch_kernel
 from medici_sim.core.registry import ILLEGAL, MAX_PARAMS, SCRATCH_WIDTH
@@ -27,6 +27,8 @@ from medici_sim.core.stepping import (
     STEP_CHOICE,
     STEP_DTYPE,
     STEP_EVENT,
+    STEP_PHASE,
+    begin_stepping_nb,
     entry_points,
     is_external_nb,
     stop_nb,
@@ -43,7 +45,7 @@ AGAIN_DECISION, KEEP_DECISION = range(2)
 # Where a turn resumes (the loop's ``phase``): its start (any other value: the first card is not up yet),
 # or at one of its decisions
 TURN_START, AT_AGAIN, AT_KEEP = 0, 1, 2
-STAT_CARDS, STAT_POTS = N_COMMON_STATS, N_COMMON_STATS + 1  # the score sources: kept cards (H4), pots (H5)
+STAT_CARDS, STAT_POTS = STAT_SOURCE, STAT_SOURCE + 1  # its score's sources (game.py): kept cards (H4), pots (H5)
 
 _I8 = np.int64
 STATE_DTYPE = np.dtype([
@@ -96,11 +98,10 @@ def draw_nb(state, k):
 
 
 @njit(cache=True)
-def finish_game_nb(state, table, seat, phase, arg, last, record):
+def finish_game_nb(state, table, phase, record):
     """Play on from turn ``state.turn`` at ``phase`` (TURN_START, AT_AGAIN, AT_KEEP) to the game's
-    end (``seat``, ``arg`` and ``last``: core.stepping's loop arguments, which this loop, knowing
-    its turns from ``state.turn``, does not need). ``record`` None: never stops (the batch kernel);
-    True: stops at a decision of an EXTERNAL seat and returns True (core.stepping)."""
+    end. ``record`` None: never stops (the batch kernel); True: stops at a decision of an EXTERNAL
+    seat and returns True (core.stepping)."""
     players = state.players
     while state.turn < ROUNDS * players:
         round_ = state.turn // players
@@ -161,7 +162,7 @@ def pay_pot_nb(state, round_):
 @njit(cache=True)
 def play_game_nb(state, table, record):
     """Play a started game to its end."""
-    finish_game_nb(state, table, 0, TURN_START, 0, 0, record)
+    finish_game_nb(state, table, TURN_START, record)
 
 
 @njit(cache=True)
@@ -187,15 +188,17 @@ def legal_choices_nb(buffer, table):
 
 
 @njit(cache=True)
-def no_day_nb(state, index, starter):
-    """Nothing: high card has no days (core.stepping's new game begins the first one)."""
+def begin_play_nb(state):
+    """A new game is stepped from its first turn's start (seat 0 starts: H6)."""
+    begin_stepping_nb(state, 0, TURN_START)
 
 
 @njit(cache=True)
-def last_turn_nb(state):
-    return ROUNDS * state.players - 1
+def play_on_nb(state, table):
+    """The play loop entered again where it stopped (core.stepping keeps the phase)."""
+    return finish_game_nb(state, table, state.step[STEP_PHASE], True)
 
 
 play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)
-new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, no_day_nb, finish_game_nb,
-                                                                      legal_choices_nb, last_turn_nb)
+new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, begin_play_nb, play_on_nb,
+                                                                      legal_choices_nb)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from medici_sim.core.contract import Engine, Game, Presentation, StatColumn, Stepping, StudyPolicy
+from medici_sim.core.contract import Engine, Game, Presentation, ScoreSource, Stepping, StudyPolicy
 
 from . import engine, reference
 from .engine import MAX_PLAYERS, MIN_PLAYERS, NO_CARD, POT, ROUNDS
@@ -108,10 +108,7 @@ GAME = Game(
         stepping=Stepping(engine.new_game_nb, engine.advance_nb, engine.legal_choices_nb, engine.apply_choice_nb,
                           engine.trace_game_nb, engine.accumulate_game_nb),
         scores=lambda state, players: state["points"][:players].copy(),  # H7
-        stat_columns=(  # its score sources, in the order of engine.STAT_CARDS, STAT_POTS
-            StatColumn("mean_card_points", shown="cards", caption="mean points of the kept cards (H4)"),
-            StatColumn("mean_pot_points", shown="pots", caption="mean points won in pots (H5)"),
-        ),
+        stat_columns=(),
         run_columns=(),
         check_config=check_config,
         trace=trace,
@@ -125,6 +122,8 @@ GAME = Game(
         variant_help="standard only",
         rule_points={"players": "H1", "seats": "H6"},
         narrate=narrate,
+        score_unit="points",  # H7
+        score_sources=(ScoreSource("card", "cards"), ScoreSource("pot", "pots")),  # H4, H5 (engine.STAT_CARDS, ..)
     ),
     study=StudyPolicy(no_balance="high card has one rule set (H1-H7)", weakest="random"),
     no_framework="high card declares no seat view (it is the tests' toy game)",

@@ -1,5 +1,5 @@
 """High card in plain Python (H1-H7), written from the rules alone: it proves the kernel
-game by game (``Game.reference_game``)."""
+game by game (``Game.engine.reference_game``)."""
 from __future__ import annotations
 
 import numpy as np

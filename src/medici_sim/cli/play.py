@@ -44,6 +44,7 @@ from .common import (
     rules_option,
     wrap_option,
 )
+from .tables import first_seat
 
 LEAVING = (EOFError, click.exceptions.Abort)  # the person left (end of input, Ctrl-C at a prompt)
 SEAT_DRAW = 1 << 40  # the game index whose generator draws a random seat (the game itself is index 0)
@@ -170,7 +171,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
 
     table = game.presentation.play_table()(kernel, me, [s.label for s in slots], say, ask)
     others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
-    say(f"{game.title}: you sit at seat {me + 1} of {players} (seat 1 starts day 1). Opponents: {others}.")
+    say(f"{game.title}: you sit at seat {me + 1} of {players} ({first_seat(game)}). Opponents: {others}.")
     say(f"Rules: {game.presentation.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
         f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
         + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.variants[0] else "")

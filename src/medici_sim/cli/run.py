@@ -29,7 +29,7 @@ from .common import (
     shorter_hint,
 )
 from .signals import interrupted_code, interruptible
-from .tables import print_summary, print_table, print_text, section, warn_ran_out
+from .tables import first_seat, print_summary, print_table, print_text, section, warn_ran_out
 
 TABLES = ["seats", "strategies", METRICS_TABLE]
 
@@ -81,11 +81,11 @@ def run_main(options: dict, given: set[str]) -> None:
     if not report.complete:
         section(f"PARTIAL RESULTS: interrupted after {run['games']:,} of {config.games:,} games")
     wide = options["wide"]
-    print_table("Per seat (seat 1 starts day 1; a win shared by k players counts 1/k)", seats, "seats", wide,
+    print_table(f"Per seat ({first_seat(game)}; a win shared by k players counts 1/k)", seats, "seats", wide,
                 summary=run)
     if config.seating != "fixed" or len(by_strategy) > 1:
         print_table("Per strategy (best first)", by_strategy, "strategies", wide, explain=False, summary=run)
-    went = how_the_games_went(report.metrics)
+    went = how_the_games_went(report.metrics, game)
     if went:
         print_text(went, wide)
     warn_ran_out(report.metrics, config.game)

@@ -57,7 +57,7 @@ from .common import (
 )
 from .ladder import play_ladder
 from .signals import interrupted_code, interruptible
-from .tables import print_summary, print_table, print_text, section, warn_ran_out
+from .tables import first_seat, print_summary, print_table, print_text, section, source_words, warn_ran_out
 
 
 def study_options(command_name: str):
@@ -269,7 +269,7 @@ def compare(ctx, **options):
 
         figure = plot_compare(tables["ratings"], tables["head_to_head"])
     page = _compare_page(study, report) if files.report else None
-    went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics, study.game),
                                           strategies_text(report.strategy_metrics, study.game.name)) if part)
     _report(tables, titles, report.summary, files, options["wide"], figure, went=went, page=page)
     if not complete:
@@ -303,8 +303,8 @@ def balance(ctx, **options):
     titles = {
         "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
-        "rules": "Seat advantage (seat 1 starts day 1), florin sources, margin of victory, games the variant "
-                 "decided",
+        "rules": f"Seat advantage ({first_seat(study.game)}), {source_words(study.game)}, margin of victory, games "
+                 "the variant decided",
         studies.TUNED_TABLE: "Tuned parameters under each rule",
     }
     figure = None
@@ -313,8 +313,8 @@ def balance(ctx, **options):
 
         figure = plot_balance(tables["strategies"])
     page = _balance_page(study, report) if files.report else None
-    went = "\n\n".join(part for part in (how_the_games_went(report.metrics),
-                                          differences_text(report.metric_changes)) if part)
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics, study.game),
+                                          differences_text(report.metric_changes, study.game)) if part)
     _report(tables, titles, report.summary, files, options["wide"], figure, text, went, page)
     if not complete:
         sys.exit(interrupted_code())

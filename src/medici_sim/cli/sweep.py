@@ -19,7 +19,7 @@ from ..core.output import atomic_write_all, table_writes
 from ..core.registry import default_game, get_game
 from ..study import sweep as sweeps
 from ..study.analysis import change_numbers
-from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, differences_text, how_the_games_went
+from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE, Moments, differences_text, how_the_games_went
 from ..study.sweep import RANGE_SYNTAX
 from .common import (
     NEEDS_ANALYSIS,
@@ -203,13 +203,15 @@ def _number(mean, low, high, missing: str = "") -> list[str]:
             for m, lo, hi in zip(mean, low, high, strict=True)]
 
 
-def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str], moments: Moments) -> pd.DataFrame:
     """The sweep's designer metrics, point by point, with the paired change of the comebacks after
-    day 1 from the previous point (percentage points); n/a where a point's days leave a metric
-    without meaning (a 1-day game's comeback), and the days that ran out of cards where any did."""
-    if "comeback_after_day1" not in metrics:
+    the game's first scoring moment from the previous point (percentage points); n/a where a point's
+    moments leave a metric without meaning (a comeback in games of one), and the days that ran out
+    of cards where any did."""
+    first = moments.comebacks[0]
+    if first not in metrics:
         return metrics[keys]
-    comeback = changes[changes["metric"] == "comeback_after_day1"]
+    comeback = changes[changes["metric"] == first]
     step = metrics[keys].merge(comeback[[*keys, "difference", "difference_ci_low"]], on=keys, how="left")
     m = metrics
     ran_out = {}
@@ -217,8 +219,8 @@ def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str
         ran_out = {"days run out": _interval(m["ran_out_day_share"], m["ran_out_day_share_ci_low"],
                                              m["ran_out_day_share_ci_high"])}
     return pd.DataFrame({**{c: m[c] for c in keys}, "games": _count(m["games"]),
-                         "comeback after day 1": _interval(m["comeback_after_day1"], m["comeback_after_day1_ci_low"],
-                                                           m["comeback_after_day1_ci_high"], "n/a"),
+                         f"comeback after {moments.label(1)}": _interval(m[first], m[f"{first}_ci_low"],
+                                                                         m[f"{first}_ci_high"], "n/a"),
                          "change": _change(step["difference"], step["difference_ci_low"]),
                          "lead changes": _number(m["lead_changes"], m["lead_changes_ci_low"],
                                                  m["lead_changes_ci_high"], "n/a"),
@@ -269,6 +271,7 @@ def sweep(**options):
               METRIC_CHANGES_TABLE: report.metric_changes}
     s, p = report.strategies, report.points
     keys = {c: s[c] for c in ["players", *swept]}
+    moments = Moments.of(get_game(options["game_name"]))
     shown = {
         "Win rate at each point (95% CI) and change from the previous point (paired, the same games; 95%)":
             ("strategies", pd.DataFrame({**keys, "strategy": s["strategy"], "games": _count(s["games"]),
@@ -283,8 +286,9 @@ def sweep(**options):
                                                               p["seat_spread_ci_high"]),
                                      "strategy spread": _interval(p["strategy_spread"], p["strategy_spread_ci_low"],
                                                                   p["strategy_spread_ci_high"])})),
-        "How the games went at each point (95% CI; change: comebacks after day 1 from the previous point, paired)":
-            (METRICS_TABLE, _went_at_points(report.metrics, report.metric_changes, ["players", *swept])),
+        f"How the games went at each point (95% CI; change: comebacks after {moments.label(1)} from the previous "
+        "point, paired)":
+            (METRICS_TABLE, _went_at_points(report.metrics, report.metric_changes, ["players", *swept], moments)),
     }
     figure = page = None
     if files.plot or files.report:
@@ -328,8 +332,9 @@ def design(**options):
 
         page = design_page(get_game(options["game_name"]).title, report.summary, report.verdict, r, s, report.trials,
                            report.metrics, report.metric_changes)
-    went = "\n\n".join(part for part in (how_the_games_went(report.metrics), differences_text(report.metric_changes))
-                        if part)
+    game = get_game(options["game_name"])
+    went = "\n\n".join(part for part in (how_the_games_went(report.metrics, game),
+                                          differences_text(report.metric_changes, game)) if part)
     _write_and_print(files, {"remeasured": r, "scores": s, "trials": report.trials, METRICS_TABLE: report.metrics,
                              METRIC_CHANGES_TABLE: report.metric_changes}, shown, report.summary, options["wide"],
                      went=went, page=page)

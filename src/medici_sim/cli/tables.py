@@ -1,7 +1,8 @@
 """Tables as people read them on a terminal: the main columns in its width (100 in a pipe).
 
 By default each table shows its main columns — win rate as a percentage with its 95%
-interval, mean florins, where the florins came from — formatted and aligned, best first
+interval, the mean score in the game's unit, where the score came from (the game's
+``score_unit`` and ``score_sources``) — formatted and aligned, best first
 where the order is free. ``--wide`` prints every column at full precision; ``--out`` files
 always hold every column.
 """
@@ -12,8 +13,9 @@ import shutil
 import click
 import pandas as pd
 
-from ..core.contract import StatColumn
+from ..core.contract import Game, StatColumn
 from ..core.registry import FITTED_KEY, GAMES, unfitted_names
+from ..core.stats import score_columns
 from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
@@ -70,6 +72,17 @@ def print_summary(title: str, summary: dict, skip: tuple[str, ...] = (), pad: in
         click.echo(wrapped(f"  {key:{pad}}{shown_value(key, summary[key])}", hang=pad, width=width()))
 
 
+def first_seat(game: Game) -> str:
+    """Which seat plays first, in words: "seat 1 starts phase 1" (the game's first scoring moment,
+    ``Game.engine.moment``), or "seat 1 plays first"."""
+    return f"seat 1 starts {game.engine.moment} 1" if game.engine.moment else "seat 1 plays first"
+
+
+def source_words(game: Game) -> str:
+    """The sources of a game's score in a heading: "point sources" (``Game.presentation.score_unit``)."""
+    return f"{game.presentation.score_unit.removesuffix('s')} sources"
+
+
 def warn_ran_out(metrics: pd.DataFrame | None, game: str) -> None:
     """One line on stderr when the rules made a noticeable share of ``game``'s days run out of cards."""
     from ..study.metrics import ran_out_warning
@@ -122,22 +135,42 @@ def _number(series: pd.Series, digits: int = 1) -> list[str]:
     return ["" if pd.isna(v) else f"{v:,.{digits}f}" for v in series]
 
 
-def _sources(frame: pd.DataFrame) -> dict[str, list[str]]:
-    """Mean florins from ships, majorities and bonuses, or their shares, whichever the table has."""
-    if "mean_ship_florins" in frame:
-        return {"ships": _number(frame["mean_ship_florins"]), "majorities": _number(frame["mean_majority_florins"]),
-                "bonuses": _number(frame["mean_bonus_florins"])}
-    return {"ships": [_pct(v) for v in frame["ship_share"]], "majorities": [_pct(v) for v in frame["majority_share"]],
-            "bonuses": [_pct(v) for v in frame["bonus_share"]]}
+def _scored(frame: pd.DataFrame) -> Game | None:
+    """The game whose score the frame's columns hold (its ``mean_<unit>``, each source's mean or
+    share), or None (a table of no game's score: ``mean_score`` alone)."""
+    for game in GAMES.values():
+        names = score_columns(game)
+        means = [names[source.name] for source in game.presentation.score_sources]
+        shares = [f"{source.name}_share" for source in game.presentation.score_sources]
+        if names["mean"] in frame and (all(c in frame for c in means) or all(c in frame for c in shares)):
+            return game
+    return None
+
+
+def _per_source(game: Game | None, frame: pd.DataFrame) -> bool:
+    """Whether the frame holds the mean score from each of the game's sources (else their shares)."""
+    return game is not None and all(score_columns(game)[s.name] in frame for s in game.presentation.score_sources)
+
+
+def _sources(frame: pd.DataFrame, game: Game | None) -> dict[str, list[str]]:
+    """The mean score from each of the game's sources (``Game.presentation.score_sources``), or their shares,
+    whichever the table has, under each source's heading."""
+    if game is None:
+        return {}
+    if _per_source(game, frame):
+        return {s.shown: _number(frame[score_columns(game)[s.name]]) for s in game.presentation.score_sources}
+    return {s.shown: [_pct(v) for v in frame[f"{s.name}_share"]] for s in game.presentation.score_sources}
 
 
 def _results(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Per seat or per strategy: who, win rate with interval, mean florins, the sources."""
+    """Per seat or per strategy: who, win rate with interval, the mean score (in the game's unit), the sources."""
+    game = _scored(frame)
     shown = {key: frame[key] for key in keys if key in frame}
     shown["games"] = _number(frame["games"], 0)
     shown["win rate [95% CI]"] = _interval(frame["win_rate"], frame["win_rate_ci_low"], frame["win_rate_ci_high"])
-    shown["florins"] = _number(frame["mean_florins"])
-    shown.update(_sources(frame))
+    unit = game.presentation.score_unit if game is not None else "score"
+    shown[unit] = _number(frame[f"mean_{unit}"])
+    shown.update(_sources(frame, game))
     for column in _game_columns(frame):
         shown[column.shown] = _number(frame[column.name], column.digits)
     return pd.DataFrame(shown)
@@ -176,7 +209,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame({
             "players": frame["players"], "rules": frame["variant"],
             "seat 1 wins [95% CI]": _interval(frame["seat1_win_rate"], frame["seat1_ci_low"], frame["seat1_ci_high"]),
-            "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame),
+            "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame, _shared_by(frame)),
             "margin": _number(frame["margin"]),
             "variant decided": [_pct(v) if not pd.isna(v) else "n/a" for v in frame["variant_decided_rate"]]})
     if name == "tuned":
@@ -208,19 +241,34 @@ def cross_verdict(row) -> str:
         "no significant difference"
 
 
+def _shared_by(frame: pd.DataFrame) -> Game | None:
+    """The game whose score sources' shares the frame holds (balance's per-rules table), or None."""
+    return next((game for game in GAMES.values() if game.presentation.score_sources
+                 and all(f"{s.name}_share" in frame for s in game.presentation.score_sources)), None)
+
+
 def caption(name: str, frame: pd.DataFrame) -> str | None:
-    """What the compact table's florin columns hold, in words (the headers stay short)."""
-    if name in ("seats", "strategies") and "mean_ship_florins" in frame:
-        text = "florins: mean final florins; ships, majorities, bonuses: mean florins from each"
+    """What the compact table's score columns hold, in words (the headers stay short), in the
+    game's own terms: its unit and its sources (``Presentation.score_unit``, ``score_sources``)."""
+    game = _scored(frame) if name in ("seats", "strategies") else _shared_by(frame) if name == "rules" else None
+    if name in ("seats", "strategies") and "win_rate" in frame and "games" in frame:
+        unit = game.presentation.score_unit if game is not None else "score"
+        sources = ", ".join(s.shown for s in game.presentation.score_sources) if game is not None else ""
+        text = f"{unit}: mean final {unit}"
+        if sources:
+            each = f"mean {unit} from each" if _per_source(game, frame) else f"the share of the {unit} from each"
+            text += f"; {sources}: {each}"
         for column in _game_columns(frame):
             text += f"; {column.shown}: {column.caption}"
         return f"({text})"
-    if name == "strategies" and "ship_share" in frame:
-        return "(florins: mean final florins; ships, majorities, bonuses: the share of the florins from each)"
     if name == "rules":
-        return ("(ships, majorities, bonuses: the share of all florins from each; margin: the winning margin, "
-                "the winners' mean lead over the best non-winner in florins, as in How the games went; "
-                "variant decided: games whose winners change when the variant's extra florins are taken away, "
+        unit = game.presentation.score_unit if game is not None else "points"
+        shown = ", ".join(s.shown for s in game.presentation.score_sources) if game is not None else ""
+        sources = f"{shown}: the share of all {unit} from each; " \
+            if game is not None else ""
+        return (f"({sources}margin: the winning margin, "
+                f"the winners' mean lead over the best non-winner in {unit}, as in How the games went; "
+                f"variant decided: games whose winners change when the variant's extra {unit} are taken away, "
                 "n/a under rules without it)")
     return None
 

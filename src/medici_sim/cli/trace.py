@@ -51,7 +51,7 @@ def _help() -> str:
               help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: the narration; json: the same content as data (keys documented in each game's "
-                   "narrate module, medici_sim.games.GAME.narrate).")
+                   "narrate module, medici_sim.games.GAME.presentation.narrate).")
 @wrap_option
 @debug_option
 def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format,

@@ -1,7 +1,8 @@
 """The statistics every game counts, accumulated by its kernel game by game.
 
 A game's per-seat and per-slot statistics are integer rows: the common columns below (the
-game's kernel fills the florin sources), then the game's own (``Game.stat_columns``).
+game's kernel fills its score's sources, ``Game.presentation.score_sources``), then the game's own
+(``Game.engine.stat_columns``).
 Integers only, so totals are exact and equal in any order of addition (any threads,
 batches or machines, R25).
 
@@ -17,19 +18,21 @@ from numba import njit
 
 # Common columns of the per-seat and per-slot statistics.
 (STAT_GAMES, STAT_WIN60, STAT_WIN60_SQ, STAT_OUTRIGHT, STAT_SHARED, STAT_SCORE, STAT_SCORE_SQ) = range(7)
-# Every game has three sources of florins and counts them next: ships, majorities, bonuses.
-STAT_SHIP, STAT_MAJORITY, STAT_BONUS = 7, 8, 9
-# The designer metrics' per-seat part (record_metrics_nb): games the seat trailed after day 1
-# (not among the leaders), and of those the games it won (alone or shared).
-STAT_TRAILED_DAY1, STAT_TRAILED_DAY1_WON = 10, 11
+# Then the score's sources, as the game declares them (Presentation.score_sources): the game's kernel adds each
+# seat's score from its k-th source to column STAT_SOURCE + k (up to MAX_SCORE_SOURCES; the others stay 0).
+STAT_SOURCE, MAX_SCORE_SOURCES = 7, 3
+# The designer metrics' per-seat part (record_metrics_nb): games the seat trailed after the game's first scoring
+# moment (Game.engine.moment: not among the leaders), and of those the games it won (alone or shared).
+STAT_TRAILED_FIRST, STAT_TRAILED_FIRST_WON = 10, 11
 N_COMMON_STATS = 12
 # Common run-wide counters: games and the winning margin (0 on a shared win), then the designer
-# metrics (record_metrics_nb): games with joint winners; games none of whose winners led after
-# day 1 / day 2; days whose leaders differ from the day before's (and its square); the margin
-# (the winners' florins minus the best non-winner's, 0 when all tie) and its square; the game's
-# length (the game's unit: turns, lots) and its square; then a histogram of the margin,
-# RUN_MARGIN_HISTOGRAM + m counting the games of margin m (the last bin: MARGIN_BINS - 1 or more).
-(RUN_GAMES, RUN_WIN_MARGIN, RUN_SHARED_WIN_GAMES, RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2, RUN_LEAD_CHANGES,
+# metrics (record_metrics_nb), over the game's scoring moments: games with joint winners; games none
+# of whose winners led after the first / the second moment; moments whose leaders differ from the
+# moment before's (and its square); the margin (the winners' score minus the best non-winner's, 0
+# when all tie) and its square; the game's length (the game's unit: turns, lots) and its square;
+# then a histogram of the margin, RUN_MARGIN_HISTOGRAM + m counting the games of margin m (the last
+# bin: MARGIN_BINS - 1 or more).
+(RUN_GAMES, RUN_WIN_MARGIN, RUN_SHARED_WIN_GAMES, RUN_COMEBACK_FIRST, RUN_COMEBACK_SECOND, RUN_LEAD_CHANGES,
  RUN_LEAD_CHANGES_SQ, RUN_MARGIN, RUN_MARGIN_SQ, RUN_LENGTH, RUN_LENGTH_SQ, RUN_MARGIN_HISTOGRAM) = range(12)
 MARGIN_BINS = 400
 N_COMMON_RUN_STATS = RUN_MARGIN_HISTOGRAM + MARGIN_BINS
@@ -41,6 +44,20 @@ N_COMMON_RUN_STATS = RUN_MARGIN_HISTOGRAM + MARGIN_BINS
 PAIR_ABOVE, PAIR_DIFF_SQ = range(2)
 N_PAIR_STATS = 2
 WIN_UNIT = 60  # a shared win among k players credits 60 // k: exact for k = 1..6 (R22, C18)
+
+
+def moment_label(moment: str, k: int) -> str:
+    """A game's ``k``-th scoring moment in words (``Game.engine.moment``): "phase 1", "round 2"; "moment 1"
+    for a game scored at the end only."""
+    return f"{moment or 'moment'} {k}"
+
+
+def comeback_names(moment: str) -> tuple[str, str]:
+    """The designer metrics' names of the comebacks counted after a game's first and second
+    scoring moments (``Game.engine.moment``: "phase" -> comeback_after_phase1, comeback_after_phase2; a game
+    scored at the end only: comeback_after_moment1, ..., which never apply to it)."""
+    word = moment or "moment"
+    return f"comeback_after_{word}1", f"comeback_after_{word}2"
 
 
 class InconsistentTotals(ValueError):
@@ -61,10 +78,10 @@ def add_seat_rows_nb(rows, seat_slot, seat_stats, slot_stats):
 
 @njit(cache=True, inline="always")
 def record_outcome_nb(score, players, seat_slot, rows, pair_stats, run_stats):
-    """Write a finished game's final scores (florins) into the common statistics: the seats'
-    ``rows`` (zero on entry), the pairs of slots and the run.
+    """Write a finished game's final scores into the common statistics: the seats' ``rows``
+    (zero on entry), the pairs of slots and the run.
 
-    The most florins win; k tied winners are each credited 1/k (R22, C18).
+    The highest score wins; k tied winners are each credited 1/k (R22, C18).
     """
     best = score[0]
     for p in range(players):
@@ -99,32 +116,34 @@ def record_outcome_nb(score, players, seat_slot, rows, pair_stats, run_stats):
 
 
 @njit(cache=True, inline="always")
-def record_metrics_nb(day_score, players, rows, run_stats, length):
+def record_metrics_nb(moment_score, players, rows, run_stats, length):
     """Write a finished game's designer metrics into the seats' ``rows`` and the run:
-    ``day_score[day, seat]`` holds the florins after each day (the last row the final scores),
-    ``length`` the game's length in its unit. The leaders after a day are a bit mask of the
-    seats with the most florins (all of them when tied)."""
-    days = day_score.shape[0]
-    changes = after_day1 = after_day2 = leaders = best = 0
-    for day in range(days):
-        best = day_score[day, 0]
+    ``moment_score[moment, seat]`` holds the scores after each of the game's scoring moments
+    (``Game.engine.moment``; the last row the final scores: a game scored at the end only has that row
+    alone), ``length`` the game's length in its unit. The leaders after a moment are a bit mask
+    of the seats with the highest score (all of them when tied)."""
+    moments = moment_score.shape[0]
+    changes = after_first = after_second = leaders = best = 0
+    for moment in range(moments):
+        best = moment_score[moment, 0]
         for p in range(1, players):
-            best = max(best, day_score[day, p])
+            best = max(best, moment_score[moment, p])
         mask = 0
         for p in range(players):
-            mask |= (day_score[day, p] == best) << p
-        changes += day > 0 and mask != leaders
-        after_day1 = mask if day == 0 else after_day1
-        after_day2 = mask if day <= 1 else after_day2
+            mask |= (moment_score[moment, p] == best) << p
+        changes += moment > 0 and mask != leaders
+        after_first = mask if moment == 0 else after_first
+        after_second = mask if moment <= 1 else after_second
         leaders = mask
     winners = leaders
-    margin = 0  # the best non-winner's distance from the winners' florins, 0 when all tie
+    margin = 0  # the best non-winner's distance from the winners' score, 0 when all tie
     for p in range(players):
         if (winners >> p) & 1 == 0:
-            margin = best - day_score[days - 1, p] if margin == 0 else min(margin, best - day_score[days - 1, p])
+            margin = (best - moment_score[moments - 1, p] if margin == 0
+                      else min(margin, best - moment_score[moments - 1, p]))
     run_stats[RUN_SHARED_WIN_GAMES] += (winners & (winners - 1)) != 0
-    run_stats[RUN_COMEBACK_DAY1] += (winners & after_day1) == 0
-    run_stats[RUN_COMEBACK_DAY2] += (winners & after_day2) == 0
+    run_stats[RUN_COMEBACK_FIRST] += (winners & after_first) == 0
+    run_stats[RUN_COMEBACK_SECOND] += (winners & after_second) == 0
     run_stats[RUN_LEAD_CHANGES] += changes
     run_stats[RUN_LEAD_CHANGES_SQ] += changes * changes
     run_stats[RUN_MARGIN] += margin
@@ -133,7 +152,7 @@ def record_metrics_nb(day_score, players, rows, run_stats, length):
     run_stats[RUN_LENGTH_SQ] += length * length
     run_stats[RUN_MARGIN_HISTOGRAM + min(margin, MARGIN_BINS - 1)] += 1
     for seat in range(players):
-        trailed = (after_day1 >> seat) & 1 == 0
+        trailed = (after_first >> seat) & 1 == 0
         won = trailed and (winners >> seat) & 1 == 1
-        rows[seat, STAT_TRAILED_DAY1] = trailed
-        rows[seat, STAT_TRAILED_DAY1_WON] = won
+        rows[seat, STAT_TRAILED_FIRST] = trailed
+        rows[seat, STAT_TRAILED_FIRST_WON] = won

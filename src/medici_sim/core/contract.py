@@ -115,10 +115,11 @@ class Engine:
     # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
     # every heuristic), and a kernel with its rollout player; None: not measured
     compile_seconds: tuple[tuple[int, int], int] | None = None
-    # The game's scoring moments (the designer metrics' "after moment k"); issue 31's score moments join here.
-    # moments a game is scored at, where its rule book has no ``days`` (1: the end only; the share of them
-    # that ran out, when it counts ran_out_days)
-    days: int = 1
+    # The scoring moments the designer metrics are counted over (the leaders after each, comebacks, lead
+    # changes), by name: "phase" ("leader after phase 1"), "round"; "": the end only (no comeback, no lead change)
+    moment: str = ""
+    moments: int = 1  # how many a game has, where its rule book does not say (moment_rule)
+    moment_rule: str = ""  # the rule parameter that sets how many (e.g. "phases"), or ""
     # True if moments ended by components running out are ordinary play under the game's rules (the
     # classic game's C12, lots put aside): then a share of them is reported, not warned about
     runs_out_in_play: bool = False
@@ -152,6 +153,15 @@ class GameData:
 
 
 @dataclass(frozen=True)
+class ScoreSource:
+    """One of the places a game's score comes from (``Presentation.score_sources``): ``name`` in column
+    names (``mean_<name>_<unit>``, ``<name>_share``), ``shown`` as a table's heading."""
+
+    name: str
+    shown: str
+
+
+@dataclass(frozen=True)
 class Presentation:
     """What the commands' help, tables and narration say of the game (required)."""
 
@@ -164,7 +174,11 @@ class Presentation:
     narrate: Callable | None = None  # (Kernel, game_index) -> (JSON-serialisable data, text): `medici-sim trace`
     play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (core.human.Table); None: none
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
-    # issue 31's score unit and score sources' names join here.
+    # The game's score in its own terms: what a score counts, a plural noun (columns mean_<unit>, std_<unit>),
+    # and where it comes from, in the order the kernel counts them (core.accounting.STAT_SOURCE + k, at most
+    # MAX_SCORE_SOURCES: columns mean_<source>_<unit> and <source>_share; (): the score alone)
+    score_unit: str = "points"
+    score_sources: tuple[ScoreSource, ...] = ()
 
 
 @dataclass(frozen=True)

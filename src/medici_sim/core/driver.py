@@ -231,7 +231,7 @@ def rule_set(game: Game, spec: str, players: int) -> RuleSet:
 class Totals:
     """The additive statistics of a set of games (fixed size, whatever the game count)."""
 
-    seat: np.ndarray  # (players, stats): by seat (seat 1 starts day 1)
+    seat: np.ndarray  # (players, stats): by seat (seat 1 plays first)
     slot: np.ndarray  # (players, stats): by strategy slot
     pair_stats: np.ndarray  # (players, players, pair stats): accounting's pair_stats, by strategy slot
     run: np.ndarray  # (run stats,)

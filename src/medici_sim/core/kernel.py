@@ -53,8 +53,8 @@ def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_
 
 
 def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb):
-    """A game's ``play_games_nb`` (``Game.play_games_nb``), bound to its functions, and its
-    ``play_game_in_nb`` (``Game.play_game_in_nb``: one game in a buffer its caller keeps, what
+    """A game's ``play_games_nb`` (``Game.engine.play_games_nb``), bound to its functions, and its
+    ``play_game_in_nb`` (``Game.engine.play_game_in_nb``: one game in a buffer its caller keeps, what
     core.pairing plays game by game under two rule sets; inlined in both)."""
     bound = {**globals(), "start_game_nb": start_game_nb, "play_game_nb": play_game_nb,
              "accumulate_game_nb": accumulate_game_nb}

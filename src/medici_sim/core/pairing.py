@@ -7,7 +7,7 @@ heuristics at 4 players), and the standard error of a difference must come from 
 game's pair of outcomes: with the two rules' variances added, it is about twice too large.
 
 :func:`play_paired_nb` plays each game of a range under the first rules and then under the
-second, one game at a time through the game's own one-game step (``Game.play_game_in_nb``,
+second, one game at a time through the game's own one-game step (``Game.engine.play_game_in_nb``,
 the batch kernel's own, chosen at compile time from a tag naming the game), adds each game
 to both runs' usual totals, and sums, from each game's win credits (second rules minus
 first, in WIN_UNITs):
@@ -40,13 +40,14 @@ from numba.extending import overload
 
 from .accounting import (
     N_COMMON_RUN_STATS,
-    RUN_COMEBACK_DAY1,
-    RUN_COMEBACK_DAY2,
+    RUN_COMEBACK_FIRST,
+    RUN_COMEBACK_SECOND,
     RUN_LEAD_CHANGES,
     RUN_LENGTH,
     RUN_MARGIN,
     RUN_SHARED_WIN_GAMES,
     STAT_WIN60,
+    comeback_names,
 )
 from .driver import Kernel, RunConfig, Totals
 from .registry import GAMES, Game
@@ -55,18 +56,19 @@ _TAG_PREFIX = "medici_game_"
 
 
 # The designer metrics' per-game counters whose change between two rule sets is paired, by the
-# name of the metric each gives (study.metrics); a game counting the days that ran out adds them.
-PAIRED_METRICS = (("comeback_after_day1", RUN_COMEBACK_DAY1), ("comeback_after_day2", RUN_COMEBACK_DAY2),
-                  ("lead_changes", RUN_LEAD_CHANGES), ("margin", RUN_MARGIN),
+# name of the metric each gives (study.metrics), the comebacks named after the game's scoring moments
+# (accounting.comeback_names); a game counting the days that ran out adds them.
+PAIRED_METRICS = (("lead_changes", RUN_LEAD_CHANGES), ("margin", RUN_MARGIN),
                   ("shared_win_games", RUN_SHARED_WIN_GAMES), ("length", RUN_LENGTH))
 RAN_OUT_DAYS = "ran_out_days"
 
 
 def paired_metrics(game: Game) -> list[tuple[str, int]]:
     """(metric, run counter) of each metric paired for ``game`` (its ``ran_out_days`` last)."""
+    first, second = comeback_names(game.engine.moment)
     ran_out = ([("ran_out_day_share", N_COMMON_RUN_STATS + game.engine.run_columns.index(RAN_OUT_DAYS))]
                if RAN_OUT_DAYS in game.engine.run_columns else [])
-    return list(PAIRED_METRICS) + ran_out
+    return [(first, RUN_COMEBACK_FIRST), (second, RUN_COMEBACK_SECOND), *PAIRED_METRICS, *ran_out]
 
 
 def metric_counters(game: Game) -> np.ndarray:

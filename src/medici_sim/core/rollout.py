@@ -133,7 +133,7 @@ def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
     for name in names:
         fn = namespace[name].py_func
         options = namespace[name].targetoptions  # nopython, inline="always" and the like, as the original's
-        own = dict(fn.__globals__)  # the engine module's names, or a loop compiled from core (stepping.play_loop)
+        own = dict(fn.__globals__)  # the engine module's names, or those of a loop compiled from a template
         namespaces.append(own)
         copies[name] = jitted_copy(fn, own, **options)
     for own in namespaces:  # each copy calls the other copies

@@ -1,4 +1,4 @@
-"""Who sits where (R24, C20) and who starts the next day (R21, C6), shared by every game's kernel.
+"""Who sits where (R24, C20), shared by every game's kernel.
 
 Seat k plays strategy slot ``seat_slot[k]``: ``fixed`` slot k, ``rotate`` slot
 (k + game index) % players, ``random`` a Fisher-Yates permutation drawn first thing in
@@ -33,23 +33,3 @@ def seat_players_nb(state, players, game_index, seating, slot_strategy, slot_par
             state.seat_params[seat, k] = slot_params[slot, k]
     state.scratch[:, :] = 0.0
 
-
-@njit(cache=True)
-def poorest_seat_nb(money, players, rng):
-    """The seat with the least money (R21, C6); among k > 1 such seats, in seat order, the
-    one at ``below(k)`` of the game's generator; with one, no draw."""
-    fewest = money[0]
-    tied = 0
-    for p in range(players):
-        if money[p] < fewest:
-            fewest = money[p]
-            tied = 0
-        if money[p] == fewest:
-            tied += 1
-    pick = below_nb(rng, tied) if tied > 1 else 0
-    for p in range(players):
-        if money[p] == fewest:
-            if pick == 0:
-                return p
-            pick -= 1
-    return -1  # unreachable

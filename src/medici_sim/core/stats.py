@@ -19,16 +19,14 @@ from .accounting import (
     RUN_MARGIN,
     RUN_MARGIN_HISTOGRAM,
     RUN_WIN_MARGIN,
-    STAT_BONUS,
     STAT_GAMES,
-    STAT_MAJORITY,
     STAT_OUTRIGHT,
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_SHIP,
-    STAT_TRAILED_DAY1,
-    STAT_TRAILED_DAY1_WON,
+    STAT_SOURCE,
+    STAT_TRAILED_FIRST,
+    STAT_TRAILED_FIRST_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
@@ -38,15 +36,34 @@ from .registry import Game, fitted_summary, get_game
 
 Z95 = 1.959963984540054
 
-COMMON_COLUMNS = ["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "outright_wins",
-                  "shared_wins", "mean_florins", "std_florins", "mean_ship_florins",
-                  "mean_majority_florins", "mean_bonus_florins", "comeback_when_trailing_day1",
-                  "comeback_when_trailing_day1_ci_low", "comeback_when_trailing_day1_ci_high"]
+SCORE = "score"  # every game's tables have mean_score; a game whose unit has another name has mean_<unit> beside it
+
+
+def score_columns(game: Game) -> dict[str, str]:
+    """The names of the score's columns in a game's own terms (``Game.presentation.score_unit``): ``mean``
+    (``mean_<unit>`` beside ``mean_score``, the same values), ``std``, and one a score source
+    (``Game.presentation.score_sources``) by its name: ``{"mean": "mean_points", "std": "std_points",
+    "region": "mean_region_points", ...}``."""
+    unit = game.presentation.score_unit
+    return {"mean": f"mean_{unit}", "std": f"std_{unit}",
+            **{source.name: f"mean_{source.name}_{unit}" for source in game.presentation.score_sources}}
+
+
+def comeback_column(game: Game) -> str:
+    """The per-seat comeback column, named after the game's first scoring moment
+    (``comeback_when_trailing_phase1``); "" for a game scored at the end only (no comeback)."""
+    return f"comeback_when_trailing_{game.engine.moment}1" if game.engine.moment else ""
 
 
 def stat_columns(game: Game) -> list[str]:
     """The statistics columns of a game's per-seat and per-strategy tables."""
-    return COMMON_COLUMNS + [c.name for c in game.engine.stat_columns]
+    names = score_columns(game)
+    comeback = comeback_column(game)
+    return (["games", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "outright_wins", "shared_wins",
+             "mean_score"] + ([names["mean"]] if names["mean"] != "mean_score" else []) + [names["std"]]
+            + [names[source.name] for source in game.presentation.score_sources]
+            + ([comeback, f"{comeback}_ci_low", f"{comeback}_ci_high"] if comeback else [])
+            + [c.name for c in game.engine.stat_columns])
 
 
 def seat_columns(game: Game) -> list[str]:
@@ -116,22 +133,27 @@ def paired_difference(totals: Totals, first: Sequence[int], second: Sequence[int
     return float(mean), float(low), float(high)
 
 
-def rule_days(game: Game, rules: str, players: int) -> int:
-    """The days a game has under the rule set ``rules`` (a canonical spec) at ``players``."""
-    if game.rule_book is not None and "days" in game.rule_book.names:
-        return int(game.rule_book.resolve(rules, players)["days"])
-    return game.engine.days
+def rule_moments(game: Game, rules: str, players: int) -> int:
+    """The scoring moments a game has (``Engine.moment``) under the rule set ``rules`` (a canonical
+    spec) at ``players``: its rule ``Engine.moment_rule`` where the rule book has it, else ``Engine.moments``."""
+    if game.rule_book is not None and game.engine.moment_rule in game.rule_book.names:
+        return int(game.rule_book.resolve(rules, players)[game.engine.moment_rule])
+    return game.engine.moments
 
 
-def stat_frame(rows: np.ndarray, game: Game, days: int = 3) -> pd.DataFrame:
+def stat_frame(rows: np.ndarray, game: Game, moments: int | None = None) -> pd.DataFrame:
     """The statistics columns of a (k, stats) integer totals array of ``game``, whose games had
-    ``days`` days (a 1-day game has no comeback after day 1: n/a, not 0)."""
+    ``moments`` scoring moments (by default the game's; a game of one has no comeback after the
+    first: n/a, not 0)."""
+    moments = game.engine.moments if moments is None else moments
+    names = score_columns(game)
+    comeback = comeback_column(game)
     games = rows[:, STAT_GAMES]
     win, low, high = mean_interval(rows[:, STAT_WIN60], rows[:, STAT_WIN60_SQ], games, WIN_UNIT)
-    florins, _, _ = mean_interval(rows[:, STAT_SCORE], rows[:, STAT_SCORE_SQ], games)
+    score, _, _ = mean_interval(rows[:, STAT_SCORE], rows[:, STAT_SCORE_SQ], games)
     with np.errstate(invalid="ignore", divide="ignore"):
         second = rows[:, STAT_SCORE_SQ] / games
-        std = np.sqrt(np.maximum(second - florins**2, 0.0) * games / np.maximum(games - 1, 1))
+        std = np.sqrt(np.maximum(second - score**2, 0.0) * games / np.maximum(games - 1, 1))
         frame = pd.DataFrame({
             "games": games,
             "win_rate": win,
@@ -139,19 +161,19 @@ def stat_frame(rows: np.ndarray, game: Game, days: int = 3) -> pd.DataFrame:
             "win_rate_ci_high": within(low, win, high, 0.0, 1.0)[1],
             "outright_wins": rows[:, STAT_OUTRIGHT],
             "shared_wins": rows[:, STAT_SHARED],
-            "mean_florins": florins,
-            "std_florins": std,
-            "mean_ship_florins": rows[:, STAT_SHIP] / games,
-            "mean_majority_florins": rows[:, STAT_MAJORITY] / games,
-            "mean_bonus_florins": rows[:, STAT_BONUS] / games,
-            "comeback_when_trailing_day1": rows[:, STAT_TRAILED_DAY1_WON] / rows[:, STAT_TRAILED_DAY1],
+            "mean_score": score,
+            names["mean"]: score,
+            names["std"]: std,
+            **{names[source.name]: rows[:, STAT_SOURCE + k] / games
+               for k, source in enumerate(game.presentation.score_sources)},
         })
-        low, high = wilson_interval(rows[:, STAT_TRAILED_DAY1_WON], rows[:, STAT_TRAILED_DAY1])
-        frame["comeback_when_trailing_day1_ci_low"] = low
-        frame["comeback_when_trailing_day1_ci_high"] = high
-        if days < 2:
-            frame[["comeback_when_trailing_day1", "comeback_when_trailing_day1_ci_low",
-                   "comeback_when_trailing_day1_ci_high"]] = np.nan
+        if comeback:
+            frame[comeback] = rows[:, STAT_TRAILED_FIRST_WON] / rows[:, STAT_TRAILED_FIRST]
+            low, high = wilson_interval(rows[:, STAT_TRAILED_FIRST_WON], rows[:, STAT_TRAILED_FIRST])
+            frame[f"{comeback}_ci_low"] = low
+            frame[f"{comeback}_ci_high"] = high
+            if moments < 2:
+                frame[[comeback, f"{comeback}_ci_low", f"{comeback}_ci_high"]] = np.nan
         names = [c.name for c in game.engine.stat_columns]
         for k, column in enumerate(game.engine.stat_columns):
             total = rows[:, N_COMMON_STATS + k]
@@ -170,7 +192,7 @@ def run_counters(run: np.ndarray, game: Game) -> dict[str, int]:
 
 def mean_margin(run: np.ndarray) -> float:
     """The winning margin per game, as the designer metrics count it (accounting.record_metrics_nb):
-    the winners' florins minus the best non-winner's, 0 when all tie; NaN for a game whose kernel
+    the winners' score minus the best non-winner's, 0 when all tie; NaN for a game whose kernel
     does not count the metrics. (The run also sums a margin that is 0 on every shared win,
     ``RUN_WIN_MARGIN``, which checkpoints check; it is not shown: one winning margin, one name.)"""
     games = int(run[RUN_GAMES])
@@ -179,7 +201,7 @@ def mean_margin(run: np.ndarray) -> float:
 
 
 def seat_frame(result: RunResult) -> pd.DataFrame:
-    """Per seat (R7: seat 1 starts day 1): who sat there and how the seat fared."""
+    """Per seat (R7, C6: seat 1 plays first): who sat there and how the seat fared."""
     config = result.config
     labels = [s.label for s in config.strategies]
     if config.seating == "fixed" or len(set(labels)) == 1:
@@ -187,7 +209,7 @@ def seat_frame(result: RunResult) -> pd.DataFrame:
     else:
         seat_labels = ["(rotated)" if config.seating == "rotate" else "(random seating)"] * config.players
     game = get_game(config.game)
-    frame = stat_frame(result.totals.seat, game, rule_days(game, config.variant, config.players))
+    frame = stat_frame(result.totals.seat, game, rule_moments(game, config.variant, config.players))
     frame.insert(0, "strategy", seat_labels)
     frame.insert(0, "seat", np.arange(1, config.players + 1))
     return frame
@@ -201,7 +223,7 @@ def strategy_frame(result: RunResult) -> pd.DataFrame:
     for slot, label in enumerate(labels):
         merged[order.index(label)] += result.totals.slot[slot]
     game, config = get_game(result.config.game), result.config
-    frame = stat_frame(merged, game, rule_days(game, config.variant, config.players))
+    frame = stat_frame(merged, game, rule_moments(game, config.variant, config.players))
     frame.insert(0, "strategy", order)
     return frame.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
 

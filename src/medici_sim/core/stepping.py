@@ -1,12 +1,12 @@
 """Stepping a game: what every game's engine shares to stop at a decision or an event and go on.
 
-Each game's engine has one play loop (``finish_game_nb``), which the batch kernel, a search
-player's rollouts, the trace and the ``play`` table all run. Called with ``record`` None (the
-kernel, the rollouts) it never stops; numba prunes the stops before compiling. Called with
-``record`` True it stops at every event a caller may want to see or answer, OpenSpiel-style:
+Each game's engine has one play loop, which the batch kernel, a search player's rollouts,
+the trace and the ``play`` table all run. Called with ``record`` None (the kernel, the
+rollouts) it never stops; numba prunes the stops before compiling. Called with ``record``
+True it stops at every event a caller may want to see or answer, OpenSpiel-style:
 
-- the events of a day (:data:`DAY_START`, :data:`TURN_START`, :data:`TURN_END`,
-  :data:`DAY_OVER`, :data:`DAY_SCORED`), and :data:`GAME_OVER`;
+- the game's own events (numbered from 0, below :data:`DECISION`, :data:`GAME_OVER` aside;
+  :data:`TURN_START` and :data:`TURN_END` for a game of turns), and :data:`GAME_OVER`;
 - a decision of a seat whose strategy id is :data:`EXTERNAL` (:data:`DECISION` + k: the k-th
   of the game's decisions, ``registry.decisions`` order): the caller answers it, the play
   loop applies the answer (one copy of each rule: the loop's own) and goes on.
@@ -14,10 +14,12 @@ kernel, the rollouts) it never stops; numba prunes the stops before compiling. C
 Where it stopped is kept in the state's ``step`` field (``STEP_*`` below). To go on, the loop
 is entered again at the stored seat and phase with ``STEP_RESUMING`` set: the first stop it
 meets is the one it stopped at, which lets it pass (:func:`stop_nb`), so nothing is played
-twice. Each game's ``stepped.py`` offers the same stepping functions on this: ``new_game_nb``,
-``advance_nb`` (play to the next stop, return its event), ``legal_choices_nb`` (at a
-decision) and ``apply_choice_nb`` (answer it and play to the next stop); its
-``trace_game_nb`` steps a whole game with every seat a strategy.
+twice. Each game's ``stepped.py`` offers the same stepping functions on this, written once
+here (:func:`entry_points`): ``new_game_nb``, ``advance_nb`` (play to the next stop, return
+its event), ``legal_choices_nb`` (at a decision, the game's own) and ``apply_choice_nb``
+(answer it and play to the next stop); ``trace_game_nb`` steps a whole game with every seat
+a strategy. How a game's play is organised (turns, rounds, phases; the games/medici/
+toolkit's loop for that family) is the game's: core asks it only to begin play and to play on.
 """
 from __future__ import annotations
 
@@ -27,42 +29,39 @@ from numba import njit
 from .kernel import compiled_for
 
 # The state's ``step`` field: what the last stop was, and where play resumes.
-STEP_EVENT, STEP_ACTOR, STEP_DAY, STEP_SEAT, STEP_PHASE, STEP_ARG, STEP_RESUMING, STEP_CHOICE = range(8)
+# STEP_MOMENT: the game's scoring moment in play at the stop (its phase or round; 0 in a game scored at the end
+# only); STEP_SEAT, STEP_PHASE, STEP_ARG: where its play loop resumes (a seat, the game's phase, the phase's argument).
+STEP_EVENT, STEP_ACTOR, STEP_MOMENT, STEP_SEAT, STEP_PHASE, STEP_ARG, STEP_RESUMING, STEP_CHOICE = range(8)
 N_STEP = 8
 STEP_DTYPE = (np.int64, N_STEP)  # how a game's STATE_DTYPE declares its ``step`` field
 
 # Events (STEP_EVENT); STEP_ACTOR is the seat it concerns (-1: none).
+# A game numbers its own events from 0 below DECISION, skipping those below (games/medici/ numbers its family's).
 NOT_STARTED = -1  # new_game_nb: no stop yet
-DAY_START = 0  # actor: the day's starting seat
 TURN_START = 1  # actor: whose turn it is (before anything of the turn is played)
 TURN_END = 2  # actor: whose turn it was
-DAY_OVER = 3  # the day's turns are over, before scoring
-DAY_SCORED = 4  # the day was scored; actor: the next day's starting seat (-1 after the last day)
 GAME_OVER = 5
 DECISION = 16  # DECISION + k: the actor must answer the game's k-th decision
 
 EXTERNAL = -1  # a seat's strategy id when the caller answers its decisions (apply_choice_nb)
 
-# Phases every game's play loop knows besides its own turn phases (numbered from FIRST_TURN,
-# a turn not begun, below these).
-PHASE_DAY_START, PHASE_DAY_OVER, PHASE_DAY_SCORED = 100, 101, 102
-FIRST_TURN = 0
+FIRST_TURN = 0  # the phase of a turn not begun (a game numbers its phases from it)
 PAUSED = 2  # what a game's loop functions return when they stopped (0 and 1 are their own answers)
 
 
 @njit(cache=True)
-def stop_nb(state, event, actor, day, seat, phase, arg):
+def stop_nb(state, event, actor, moment, seat, phase, arg):
     """A stop of the play loop (``record`` True only): True to stop here (the caller returns
-    PAUSED up the loop), False to go on, when this is the stop play resumes from. ``seat``,
-    ``phase`` and ``arg`` (a game's own: the next bidder, whether the day ends) are where
-    the loop is entered again."""
+    PAUSED up the loop), False to go on, when this is the stop play resumes from. ``moment``
+    is the game's scoring moment in play; ``seat``, ``phase`` and ``arg`` (a game's own: the
+    next bidder, whether a round ends) are where the loop is entered again."""
     step = state.step
     if step[STEP_RESUMING]:
         step[STEP_RESUMING] = 0
         return False
     step[STEP_EVENT] = event
     step[STEP_ACTOR] = actor
-    step[STEP_DAY] = day
+    step[STEP_MOMENT] = moment
     step[STEP_SEAT] = seat
     step[STEP_PHASE] = phase
     step[STEP_ARG] = arg
@@ -78,14 +77,14 @@ def is_external_nb(state, seat, record):
 
 
 @njit(cache=True)
-def begin_stepping_nb(state, seat):
-    """A started game, to be stepped from its first day's start (``seat`` starts it)."""
+def begin_stepping_nb(state, seat, phase):
+    """A started game, to be stepped from ``seat``'s ``phase`` (the game's: where its play begins)."""
     step = state.step
     step[:] = 0
     step[STEP_EVENT] = NOT_STARTED
     step[STEP_ACTOR] = seat
     step[STEP_SEAT] = seat
-    step[STEP_PHASE] = PHASE_DAY_START
+    step[STEP_PHASE] = phase
 
 
 @njit(cache=True)
@@ -120,71 +119,20 @@ def set_choice_nb(state, choice, legal):
 # Templates: entry_points compiles each for a game (core.kernel.compiled_for), with the game's functions bound to the
 # names below that this module does not define (hence the noqa: F821).
 
-def _finish_game(state, table, seat, phase, arg, last_day, record):
-    """Play on from ``seat``'s turn at ``phase`` (the game's turn phases, or a day's PHASE_*;
-    ``arg``: what the game's phase needs to resume, e.g. the next seat to bid) on the current
-    day to the end of day ``last_day``, scored. Every game's days go alike: the game's
-    ``play_day_nb`` plays the day's turns, ``close_day_nb`` scores it, ``next_starter_nb``
-    names who starts the next (R21, C6; nobody after the last day) and ``begin_day_nb``
-    begins it. A whole game, a search player's rollout (from its decision, to the end or to
-    the day's end) and a stepped game (``record`` True: it stops at every event and returns
-    True when it did) all run this loop."""
-    day = state.counts[DAY]  # noqa: F821
-    while True:
-        if phase == PHASE_DAY_START:
-            if record is not None:
-                if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
-                    return True
-            phase = FIRST_TURN
-        if phase < PHASE_DAY_START:
-            if play_day_nb(state, day, seat, phase, arg, table, record):  # noqa: F821
-                return True
-            phase = PHASE_DAY_OVER
-        if phase == PHASE_DAY_OVER:
-            if record is not None:
-                if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
-                    return True
-            close_day_nb(state, day, record)  # noqa: F821
-            seat = next_starter_nb(state) if day < last_day else -1  # noqa: F821
-        if record is not None:
-            if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
-                return True
-        if day >= last_day:
-            return False
-        day += 1
-        phase = PHASE_DAY_START
-        begin_day_nb(state, day, seat)  # noqa: F821
-
-
-def play_loop(day_index: int, play_day_nb, close_day_nb, next_starter_nb, begin_day_nb):
-    """A game's play loop, ``finish_game_nb``, compiled from :func:`_finish_game` for its
-    engine: the state's ``counts`` index of the current day and the day's functions
-    (``play_day_nb(state, day, seat, phase, arg, table, record)`` True when it stopped,
-    ``close_day_nb(state, day, record)``, ``next_starter_nb(state)``, ``begin_day_nb(state,
-    day, starter)``)."""
-    return compiled_for(_finish_game, "finish_game_nb", {
-        **globals(), "DAY": day_index, "play_day_nb": play_day_nb, "close_day_nb": close_day_nb,
-        "next_starter_nb": next_starter_nb, "begin_day_nb": begin_day_nb})
-
-
 def _new_game(buffer, seed, game_index, seating, slot_strategy, slot_params, table):
     """Start game ``game_index`` on ``buffer[0]`` (a copy of the run's inputs) to be stepped from
-    its first day (seat 0 starts it); a slot whose strategy is EXTERNAL has its decisions
-    answered by the caller."""
+    where the game's play begins; a slot whose strategy is EXTERNAL has its decisions answered
+    by the caller."""
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
-    begin_day_nb(state, 0, 0)  # noqa: F821
-    begin_stepping_nb(state, 0)
+    begin_play_nb(state)  # noqa: F821
 
 
 def _advance(buffer, table):
     """Play on to the next stop, recording; return its event."""
     state = buffer[0]
     resume_nb(state)
-    step = state.step
-    paused = finish_game_nb(state, table, step[STEP_SEAT], step[STEP_PHASE], step[STEP_ARG], last_day_nb(state),  # noqa: F821
-                            True)
-    return stepped_event_nb(state, paused)
+    return stepped_event_nb(state, play_on_nb(state, table))  # noqa: F821
 
 
 def _apply_choice(buffer, table, choice):
@@ -204,15 +152,22 @@ def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, t
     return buffer
 
 
-def entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, last_day_nb) -> tuple:
+def entry_points(start_game_nb, begin_play_nb, play_on_nb, legal_choices_nb) -> tuple:
     """A game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``,
-    written once here and bound to the game's engine (``start_game_nb``, ``begin_day_nb(state,
-    day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
-    stepped.py) and its ``last_day_nb(state)``, the index of the game's last day (the rules').
+    written once here and bound to the game's functions:
+
+    - ``start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)``: a new
+      game dealt and seated (its engine's);
+    - ``begin_play_nb(state)``: play made ready to begin, and where (:func:`begin_stepping_nb`);
+    - ``play_on_nb(state, table)``: the game's play loop entered again, recording, at the
+      stored ``STEP_SEAT``, ``STEP_PHASE`` and ``STEP_ARG``; True when it stopped (PAUSED),
+      False when it played to the end;
+    - ``legal_choices_nb(buffer, table)``: the answers the rules allow at the decision stopped
+      at (its stepped.py).
 
     Each is compiled and cached for its game alone (core.kernel.compiled_for)."""
-    bound = {**globals(), "start_game_nb": start_game_nb, "begin_day_nb": begin_day_nb,
-             "finish_game_nb": finish_game_nb, "legal_choices_nb": legal_choices_nb, "last_day_nb": last_day_nb}
+    bound = {**globals(), "start_game_nb": start_game_nb, "begin_play_nb": begin_play_nb,
+             "play_on_nb": play_on_nb, "legal_choices_nb": legal_choices_nb}
     names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")
     for name, template in zip(names, (_new_game, _advance, _apply_choice, _trace_game), strict=True):
         bound[name] = compiled_for(template, name, bound)
@@ -221,11 +176,11 @@ def entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, 
 
 def stepped_events(engine, kernel, game_index: int):
     """Step game ``game_index`` of ``kernel``'s run (``engine``: its game's engine module, every
-    seat played by its strategy) and yield every stop as (event, actor, day, state), ``state``
-    the live record: what a narrator reads at each event, before play goes on."""
+    seat played by its strategy) and yield every stop as (event, actor, moment, state),
+    ``state`` the live record: what a narrator reads at each event, before play goes on."""
     buffer = kernel.inputs.copy()
     engine.new_game_nb(buffer, kernel.config.seed, game_index, kernel.seating, kernel.slot_strategy,
                        kernel.slot_params, kernel.table)
     state = buffer[0]
     while (event := int(engine.advance_nb(buffer, kernel.table))) != GAME_OVER:
-        yield event, int(state["step"][STEP_ACTOR]), int(state["step"][STEP_DAY]), state
+        yield event, int(state["step"][STEP_ACTOR]), int(state["step"][STEP_MOMENT]), state

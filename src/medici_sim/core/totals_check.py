@@ -22,19 +22,20 @@
 - run: outright games <= win margin <= the scores' total (no margin without an outright win);
 - the designer metrics (``accounting.record_metrics_nb``; all zero for a game that does not
   count them): the margin histogram adds up to G; the joint-win games are exactly the games
-  no one won outright, and at least the games of margin 0; comebacks after day 1 and after
-  day 2 at most G each, those after day 1 at most the trailing seats' wins; the margin's,
+  no one won outright, and at least the games of margin 0; comebacks after the first and the
+  second scoring moment (``Game.engine.moment``) at most G each, those after the first at most the
+  trailing seats' wins; the margin's,
   the length's and the lead changes' sums against their squares, S <= S2 (whole numbers) and
   S**2 <= S2 G (Cauchy); the margin's sums what its histogram gives (exactly below its last
   bin, at least that bin's floor in it) and at least the outright wins' margin; per row, the
-  games trailed after day 1 at most N and those then won at most these and the row's wins;
+  games trailed after the first moment at most N and those then won at most these and the row's wins;
   over the seat rows, at most players - 1 seats trailing per game; run counters saved without
   their seat rows (``TotalsRules.run_alone``) count the run's games and pass the same rules
   with the joint-win games they count;
 - paired metric sums (``check_paired_metric_sq``: two rules on the same games, the squares of
   each game's difference of a metric counter): D**2 <= sq G (Cauchy), sq of D's parity, and
   no more than the two runs' squares allow;
-- the few identities a game adds (``Game.totals_rules``, in the game's ``game.py``).
+- the few identities a game adds (``Game.engine.totals_rules``, in the game's ``game.py``).
 """
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ from functools import reduce
 
 from .accounting import (
     MARGIN_BINS,
-    RUN_COMEBACK_DAY1,
-    RUN_COMEBACK_DAY2,
+    RUN_COMEBACK_FIRST,
+    RUN_COMEBACK_SECOND,
     RUN_GAMES,
     RUN_LEAD_CHANGES,
     RUN_LEAD_CHANGES_SQ,
@@ -61,19 +62,20 @@ from .accounting import (
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_TRAILED_DAY1,
-    STAT_TRAILED_DAY1_WON,
+    STAT_TRAILED_FIRST,
+    STAT_TRAILED_FIRST_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
     InconsistentTotals,
+    moment_label,
 )
 from .pairing import paired_metrics
 from .registry import Game
 from .saved import Invalid
 
 # A metric counter's sum of squares, where the run counts one (check_paired_metric_sq bounds the
-# others by what a game adds at most: 1 to a yes-or-no counter, the days to the days run out).
+# others by what a game adds at most: 1 to a yes-or-no counter, its moments to a count of moments).
 _SQUARES = {RUN_LEAD_CHANGES: RUN_LEAD_CHANGES_SQ, RUN_MARGIN: RUN_MARGIN_SQ, RUN_LENGTH: RUN_LENGTH_SQ}
 
 
@@ -89,6 +91,7 @@ class TotalsRules:
         self.share_gcd = reduce(math.gcd, shares)
         self.square_gcd = reduce(math.gcd, [s * s for s in shares])
         self.extra = game.engine.totals_rules
+        self.first = moment_label(game.engine.moment, 1)  # the game's first scoring moment, in words
 
     def table(self, rows: list[list[int]], where: str, row_games: list[int], games: int) -> None:
         """Rows of statistics, row r over ``row_games[r]`` games; ``games`` games in all."""
@@ -106,10 +109,10 @@ class TotalsRules:
         if not 2 * undecided <= shared <= self.players * undecided:
             raise Invalid(f"{where}: {shared} shared wins, but the {undecided} games no one won outright "
                           f"share between {2 * undecided} and {self.players * undecided}")
-        trailed = sum(row[STAT_TRAILED_DAY1] for row in rows)
+        trailed = sum(row[STAT_TRAILED_FIRST] for row in rows)
         if trailed > (self.players - 1) * games:
-            raise Invalid(f"{where}[{STAT_TRAILED_DAY1}] adds up to {trailed}, but at least one of the "
-                          f"{self.players} seats leads after day 1 in each of {games} games")
+            raise Invalid(f"{where}[{STAT_TRAILED_FIRST}] adds up to {trailed}, but at least one of the "
+                          f"{self.players} seats leads after {self.first} in each of {games} games")
 
     def row(self, row: list[int], where: str, n: int) -> None:
         if row[STAT_GAMES] != n:
@@ -134,12 +137,12 @@ class TotalsRules:
         score, score_sq = row[STAT_SCORE], row[STAT_SCORE_SQ]
         if not (score * score <= score_sq * n and score <= score_sq <= score * score):
             raise Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
-        trailed, won = row[STAT_TRAILED_DAY1], row[STAT_TRAILED_DAY1_WON]
+        trailed, won = row[STAT_TRAILED_FIRST], row[STAT_TRAILED_FIRST_WON]
         if trailed > n:
-            raise Invalid(f"{where}[{STAT_TRAILED_DAY1}] is {trailed}, but the row counts {n} games")
+            raise Invalid(f"{where}[{STAT_TRAILED_FIRST}] is {trailed}, but the row counts {n} games")
         if won > min(trailed, outright + shared):
-            raise Invalid(f"{where}[{STAT_TRAILED_DAY1_WON}] is {won}, impossible with {trailed} games trailing "
-                          f"after day 1 and {outright + shared} wins")
+            raise Invalid(f"{where}[{STAT_TRAILED_FIRST_WON}] is {won}, impossible with {trailed} games trailing "
+                          f"after {self.first} and {outright + shared} wins")
         if self.extra is not None:
             try:
                 self.extra.row(row, where, n, self.players, self.variant)
@@ -158,19 +161,20 @@ class TotalsRules:
         if not outright <= margin <= scores or (margin and not outright):
             raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
                           f"and scores adding up to {scores}")
-        check_run_metrics(run, where, games, games - outright, sum(row[STAT_TRAILED_DAY1_WON] for row in seat))
+        check_run_metrics(run, where, games, games - outright, sum(row[STAT_TRAILED_FIRST_WON] for row in seat),
+                          self.first)
         self._game_run(run, where, games)
 
     def run_alone(self, run: list[int], where: str, games: int) -> None:
         """Run counters saved without the seat rows they go with (tune's fresh check): their
         games, the metrics' rules with the joint-win games the run counts and with any winner
-        possibly one that trailed after day 1, and the game's own rules."""
+        possibly one that trailed after the first scoring moment, and the game's own rules."""
         if run[RUN_GAMES] != games:
             raise Invalid(f"{where}[{RUN_GAMES}] is {run[RUN_GAMES]}, but the check played {games} games")
         joint = run[RUN_SHARED_WIN_GAMES]
         if joint > games:
             raise Invalid(f"{where}[{RUN_SHARED_WIN_GAMES}] is {joint} games with joint winners in {games} games")
-        check_run_metrics(run, where, games, joint, games)
+        check_run_metrics(run, where, games, joint, games, self.first)
         self._game_run(run, where, games)
 
     def _game_run(self, run: list[int], where: str, games: int) -> None:
@@ -181,11 +185,13 @@ class TotalsRules:
                 raise Invalid(str(exc)) from None
 
 
-def check_run_metrics(run: list[int], where: str, games: int, joint: int, trailing_won: int) -> None:
+def check_run_metrics(run: list[int], where: str, games: int, joint: int, trailing_won: int,
+                      first: str = "the first scoring moment") -> None:
     """The designer metrics' run counters of ``games`` games, ``joint`` of them with joint winners,
-    in which seats that trailed after day 1 won ``trailing_won`` times (module doc)."""
+    in which seats that trailed after the game's first scoring moment (``first``, in words: "phase
+    1") won ``trailing_won`` times (module doc)."""
     histogram = run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS]
-    counters = [run[c] for c in (RUN_SHARED_WIN_GAMES, RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2, RUN_LEAD_CHANGES,
+    counters = [run[c] for c in (RUN_SHARED_WIN_GAMES, RUN_COMEBACK_FIRST, RUN_COMEBACK_SECOND, RUN_LEAD_CHANGES,
                                  RUN_LEAD_CHANGES_SQ, RUN_MARGIN, RUN_MARGIN_SQ, RUN_LENGTH, RUN_LENGTH_SQ)]
     if not any(histogram) and not any(counters):
         return  # a game whose kernel does not count the metrics
@@ -198,12 +204,12 @@ def check_run_metrics(run: list[int], where: str, games: int, joint: int, traili
     if histogram[0] > joint:
         raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM}] is {histogram[0]} games of margin 0, but only {joint} "
                       "games had joint winners")
-    for counter in (RUN_COMEBACK_DAY1, RUN_COMEBACK_DAY2):
+    for counter in (RUN_COMEBACK_FIRST, RUN_COMEBACK_SECOND):
         if run[counter] > games:
             raise Invalid(f"{where}[{counter}] is {run[counter]} comebacks in {games} games")
-    if run[RUN_COMEBACK_DAY1] > trailing_won:
-        raise Invalid(f"{where}[{RUN_COMEBACK_DAY1}] is {run[RUN_COMEBACK_DAY1]} comebacks after day 1, but seats "
-                      f"that trailed after day 1 won {trailing_won} times")
+    if run[RUN_COMEBACK_FIRST] > trailing_won:
+        raise Invalid(f"{where}[{RUN_COMEBACK_FIRST}] is {run[RUN_COMEBACK_FIRST]} comebacks after {first}, but seats "
+                      f"that trailed after {first} won {trailing_won} times")
     for total, square in ((RUN_LEAD_CHANGES, RUN_LEAD_CHANGES_SQ), (RUN_MARGIN, RUN_MARGIN_SQ),
                           (RUN_LENGTH, RUN_LENGTH_SQ)):
         s, s2 = run[total], run[square]
@@ -225,16 +231,17 @@ def check_run_metrics(run: list[int], where: str, games: int, joint: int, traili
 
 
 def check_paired_metric_sq(sq: list[int], where: str, run_a: list[int], run_b: list[int], games: int,
-                           game: Game, days: int) -> None:
+                           game: Game, moments: int) -> None:
     """The paired metric sums (``pairing.paired_metrics``' order) of ``games`` games played under
-    two rule sets, whose run counters are ``run_a`` and ``run_b`` (module doc); ``days``: the most
-    a game adds to a counter without squares that is no yes-or-no (the days that ran out)."""
+    two rule sets, whose run counters are ``run_a`` and ``run_b`` (module doc); ``moments``: the
+    most a game adds to a counter without squares that is no yes-or-no (a count of its scoring
+    moments, e.g. those that ran out)."""
     for m, (name, counter) in enumerate(paired_metrics(game)):
         square, a, b = sq[m], run_a[counter], run_b[counter]
         if counter in _SQUARES:
             most = run_a[_SQUARES[counter]] + run_b[_SQUARES[counter]]  # d**2 = a**2 + b**2 - 2ab <= a**2 + b**2
         else:
-            most = (days if counter >= RUN_MARGIN_HISTOGRAM else 1) * (a + b)  # d**2 <= cap |d| <= cap (a + b)
+            most = (moments if counter >= RUN_MARGIN_HISTOGRAM else 1) * (a + b)  # d**2 <= cap |d| <= cap (a + b)
         if not ((b - a) ** 2 <= square * games and square <= most and (square - a - b) % 2 == 0):
             raise Invalid(f"{where}[{m}] is {square}, which {name}'s totals {a} and {b} in the same {games} games "
                           "cannot give")

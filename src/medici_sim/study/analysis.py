@@ -1,11 +1,12 @@
 """Answers from tournaments: per-strategy tables, head-to-head, ratings, and the rules' balance.
 
-All intervals are 95%. Win rates and mean florins use the normal interval from exact
-integer sums (``stats.mean_interval``). A difference between the two rules is paired: both
-rules play the same games (``core.pairing``), so its interval comes from each game's
-difference (``paired_change``), not from the two rules' variances added, which would make
-it about twice too wide. Ratings are a Bradley–Terry model fitted to the head-to-head
-results by maximum likelihood (numpy: what a binomial GLM gives).
+All intervals are 95%. Win rates and mean scores (in the game's unit, ``Game.presentation.score_unit``)
+use the normal interval from exact integer sums (``stats.mean_interval``). A difference
+between the two rules is paired: both rules play the same games (``core.pairing``), so its
+interval comes from each game's difference (``paired_change``), not from the two rules'
+variances added, which would make it about twice too wide. Ratings are a Bradley–Terry
+model fitted to the head-to-head results by maximum likelihood (numpy: what a binomial GLM
+gives).
 """
 from __future__ import annotations
 
@@ -15,12 +16,24 @@ import numpy as np
 import pandas as pd
 
 from ..core import accounting as acc
-from ..core.stats import Z95, mean_interval, mean_margin, run_counters, within
+from ..core.registry import Game
+from ..core.stats import Z95, mean_interval, mean_margin, run_counters, score_columns, within
 from .tournament import Tournament
 
-STRATEGY_TABLE_COLUMNS = ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low",
-                          "win_rate_ci_high", "mean_florins", "mean_florins_ci_low", "mean_florins_ci_high",
-                          "ship_share", "majority_share", "bonus_share"]
+
+def share_columns(game: Game) -> list[str]:
+    """The share of the score from each of the game's sources (``Presentation.score_sources``): ``<source>_share``."""
+    return [f"{source.name}_share" for source in game.presentation.score_sources]
+
+
+def strategy_table_columns(game: Game) -> list[str]:
+    """The per-strategy table's columns (compare, balance's rule sets): the mean score in the game's
+    unit (``mean_score``, and ``mean_<unit>`` with its interval) and the shares of its sources."""
+    mean = score_columns(game)["mean"]
+    return ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
+            "mean_score", *dict.fromkeys([mean, f"{mean}_ci_low", f"{mean}_ci_high"]), *share_columns(game)]
+
+
 HEAD_TO_HEAD_COLUMNS = ["players", "strategy", "opponent", "meetings", "above_rate"]
 RATING_COLUMNS = ["players", "strategy", "rating", "rating_ci_low", "rating_ci_high"]
 
@@ -38,10 +51,13 @@ def rule_names(per_strategy: pd.DataFrame) -> tuple[str, str]:
                    if name.startswith("win_rate_") and not name.endswith(("_ci_low", "_ci_high")))
     return base, other
 
-RULES_COLUMNS = ["players", "variant", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high",
-                 "fair_win_rate", "seat_advantage", "ship_share", "majority_share", "bonus_share",
-                 "margin", "variant_decided_rate", "seat1_change", "seat1_change_ci_low",
-                 "seat1_change_ci_high"]
+
+
+def rules_columns(game: Game) -> list[str]:
+    """The per-rule-set balance table's columns: seat 1's advantage, the sources' shares, the margin."""
+    return ["players", "variant", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high", "fair_win_rate",
+            "seat_advantage", *share_columns(game), "margin", "variant_decided_rate", "seat1_change",
+            "seat1_change_ci_low", "seat1_change_ci_high"]
 
 
 class AnalysisDependencyError(ImportError):
@@ -53,25 +69,27 @@ def _win_rates(stats: np.ndarray):
                          stats[:, acc.STAT_GAMES], acc.WIN_UNIT)
 
 
-def _shares(stats: np.ndarray) -> dict[str, np.ndarray]:
-    parts = stats[:, [acc.STAT_SHIP, acc.STAT_MAJORITY, acc.STAT_BONUS]].astype(float)
+def _shares(stats: np.ndarray, game: Game) -> dict[str, np.ndarray]:
+    """Each source's share of the score (``share_columns``)."""
+    sources = len(game.presentation.score_sources)
+    parts = stats[:, acc.STAT_SOURCE:acc.STAT_SOURCE + sources].astype(float)
     total = np.maximum(parts.sum(axis=1), 1)
-    return {"ship_share": parts[:, 0] / total, "majority_share": parts[:, 1] / total,
-            "bonus_share": parts[:, 2] / total}
+    return {name: parts[:, k] / total for k, name in enumerate(share_columns(game))}
 
 
 def strategy_table(tournament: Tournament) -> pd.DataFrame:
-    """Per strategy: win rate and mean florins with intervals, and where the florins came from."""
-    stats = tournament.strategy_stats
+    """Per strategy: win rate and mean score with intervals, and where the score came from."""
+    stats, game = tournament.strategy_stats, tournament.game_def
     win, win_low, win_high = _win_rates(stats)
-    florins, florins_low, florins_high = mean_interval(stats[:, acc.STAT_SCORE],
-                                                       stats[:, acc.STAT_SCORE_SQ], stats[:, acc.STAT_GAMES])
+    score, score_low, score_high = mean_interval(stats[:, acc.STAT_SCORE], stats[:, acc.STAT_SCORE_SQ],
+                                                 stats[:, acc.STAT_GAMES])
+    mean = score_columns(game)["mean"]
     return pd.DataFrame({
         "players": tournament.players, "variant": tournament.variant, "strategy": tournament.labels,
         "games": stats[:, acc.STAT_GAMES], "win_rate": win, "win_rate_ci_low": within(win_low, win, win_high, 0, 1)[0],
-        "win_rate_ci_high": within(win_low, win, win_high, 0, 1)[1], "mean_florins": florins,
-        "mean_florins_ci_low": florins_low, "mean_florins_ci_high": florins_high, **_shares(stats),
-    })[STRATEGY_TABLE_COLUMNS]
+        "win_rate_ci_high": within(win_low, win, win_high, 0, 1)[1], "mean_score": score, mean: score,
+        f"{mean}_ci_low": score_low, f"{mean}_ci_high": score_high, **_shares(stats, game),
+    })[strategy_table_columns(game)]
 
 
 def head_to_head_table(tournament: Tournament) -> pd.DataFrame:
@@ -142,12 +160,12 @@ def max_half_width(tournament: Tournament) -> float:
 
 
 def rules_row(tournament: Tournament) -> dict:
-    """One configuration's balance figures: seat advantage (R7), florin sources, margins."""
+    """One configuration's balance figures: seat advantage (R7), the score's sources, margins."""
     seat1 = tournament.seat_stats[:1]
     win, low, high = _win_rates(seat1)
     games = tournament.games
     fair = 1.0 / tournament.players
-    shares = _shares(tournament.seat_stats.sum(axis=0, keepdims=True))
+    shares = _shares(tournament.seat_stats.sum(axis=0, keepdims=True), tournament.game_def)
     return {
         "players": tournament.players, "variant": tournament.variant, "games": games,
         "seat1_win_rate": win[0],
@@ -243,7 +261,7 @@ def balance_tables(base: Tournament, other: Tournament) -> tuple[pd.DataFrame, p
     })[balance_columns(base.variant, other.variant)]
     seat = {"seat1_change": seat_change, "seat1_change_ci_low": seat_change - seat_half,
             "seat1_change_ci_high": seat_change + seat_half}
-    per_rules = pd.DataFrame([{**rules_row(base), **seat}, {**rules_row(other), **seat}])[RULES_COLUMNS]
+    per_rules = pd.DataFrame([{**rules_row(base), **seat}, {**rules_row(other), **seat}])[rules_columns(base.game_def)]
     return per_strategy, per_rules
 
 

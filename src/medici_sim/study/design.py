@@ -302,7 +302,8 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
     tournaments = (base,) if same else (base, chosen)
     metrics = study_metrics(tournaments, [label] * len(tournaments))
     return {"remeasured": pd.concat(rows, ignore_index=True), "scores": scores, METRICS_TABLE: metrics,
-            METRIC_CHANGES_TABLE: changes_frame([] if same else metric_changes(base, chosen, label))}, text
+            METRIC_CHANGES_TABLE: changes_frame([] if same else metric_changes(base, chosen, label),
+                                                       base.game_def)}, text
 
 
 def run(design: Design, progress=None, stop=None, runner=None, compiling=None,

@@ -1,14 +1,19 @@
 """How the games went: the designer metrics, from the kernel's integer run counters.
 
-The kernel counts them game by game (core.accounting.record_metrics_nb): comebacks after
-day 1 and day 2, lead changes, the margin of victory (its sum, square and a histogram), joint
-wins and the game's length. Here they become one row per configuration (rules x players x
-deck) with 95% intervals: normal ones for means (from exact sums of squares), Wilson ones
-for shares (core.stats.wilson_interval); the margin's quantiles are read off its histogram.
+The kernel counts them game by game (core.accounting.record_metrics_nb) over the game's
+scoring moments (``Game.engine.moment``: a phased game's phase scorings, a game of rounds' rounds, or
+the end only): comebacks after the first and the second moment, lead changes, the margin of
+victory (its sum, square and a histogram), joint wins and the game's length. Here they become
+one row per configuration (rules x players x deck) with 95% intervals: normal ones for means
+(from exact sums of squares), Wilson ones for shares (core.stats.wilson_interval); the
+margin's quantiles are read off its histogram. Names and words follow the game's moments
+(:class:`Moments`: "comeback_after_phase1", "leader after phase 1").
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -16,8 +21,8 @@ import pandas as pd
 from ..core.accounting import (
     MARGIN_BINS,
     N_COMMON_RUN_STATS,
-    RUN_COMEBACK_DAY1,
-    RUN_COMEBACK_DAY2,
+    RUN_COMEBACK_FIRST,
+    RUN_COMEBACK_SECOND,
     RUN_GAMES,
     RUN_LEAD_CHANGES,
     RUN_LEAD_CHANGES_SQ,
@@ -27,32 +32,88 @@ from ..core.accounting import (
     RUN_MARGIN_HISTOGRAM,
     RUN_MARGIN_SQ,
     RUN_SHARED_WIN_GAMES,
-    STAT_TRAILED_DAY1,
+    STAT_TRAILED_FIRST,
+    comeback_names,
 )
 from ..core.narration import plural
 from ..core.pairing import paired_metrics
 from ..core.registry import Game, get_game
-from ..core.stats import mean_interval, rule_days, stat_frame, wilson_interval
+from ..core.stats import comeback_column, mean_interval, rule_moments, stat_frame, wilson_interval
 from .analysis import paired_interval
 
 MARGIN_QUANTILES = {"margin_p25": 0.25, "margin_p50": 0.5, "margin_p75": 0.75, "margin_p90": 0.9}
 METRICS_TABLE = "metrics"  # the table's name in --out files and reports
-# The metrics that need a game of at least so many days: a 1-day game has no leader after day 1
-# other than its winner and no lead to change, a 2-day game none after day 2. Under fewer days
-# such a metric does not apply: n/a (NaN in tables, null in files), never a share of 0, and left
-# out of paired changes.
-FROM_DAYS = {"comeback_after_day1": 2, "comeback_after_day2": 3, "lead_changes": 2}
 RAN_OUT_NOTICEABLE = 0.05  # a share of days that ran out of cards worth a warning
+_COMEBACK = re.compile(r"^comeback_after_([a-z]+?)(\d+)$")  # a comeback after a game's k-th moment
 
 
-def applies(metric: str, days: int) -> bool:
-    """Whether ``metric`` means anything in a game of ``days`` days (``FROM_DAYS``)."""
-    return days >= FROM_DAYS.get(metric, 1)
+@dataclass(frozen=True)
+class Moments:
+    """A game's scoring moments in words (``Game.engine.moment``: "phase"): the names of the metrics
+    counted over them and the words that tell them."""
+
+    name: str = "moment"  # "phase", "round"; "moment" for a game scored at the end only
+
+    @classmethod
+    def of(cls, game: Game) -> Moments:
+        return cls(game.engine.moment or "moment")
+
+    @classmethod
+    def in_columns(cls, columns) -> Moments:
+        """The moments a metrics table (comeback_after_phase1) or a table of their changes
+        (first_phases) counts, read off its columns (for a table shown without its game at hand)."""
+        for column in columns:
+            found = _COMEBACK.match(column)
+            if found:
+                return cls(found.group(1))
+        for column in columns:
+            if column.startswith("first_") and column.endswith("s") and column != "first_value":
+                return cls(column.removeprefix("first_")[:-1])
+        return cls()
+
+    @property
+    def count(self) -> str:
+        """The column holding how many a configuration's games had: "phases"."""
+        return f"{self.name}s"
+
+    @property
+    def comebacks(self) -> tuple[str, str]:
+        """The comebacks after the first and the second: comeback_after_phase1, comeback_after_phase2."""
+        return comeback_names("" if self.name == "moment" else self.name)
+
+    @property
+    def trailed(self) -> str:
+        """compare's column of the games a strategy trailed after the first: trailed_phase1."""
+        return f"trailed_{self.name}1"
+
+    def label(self, k: int) -> str:
+        """The k-th in words: "phase 1"."""
+        return f"{self.name} {k}"
+
+    def games(self, n: int) -> str:
+        """Games of ``n`` of them: "1-phase games"."""
+        return f"{n}-{self.name} games"
+
+    def later(self, n: int) -> str:
+        """The moments whose leaders a lead change compares with the moment before's, in words."""
+        return (self.label(2) if n == 2 else f"{self.count} 2 and 3" if n == 3
+                else f"{self.count} 2 to {n}")
 
 
-def later_days(days: int) -> str:
-    """The days whose leaders a lead change compares with the day before's, in words."""
-    return "day 2" if days == 2 else "days 2 and 3" if days == 3 else f"days 2 to {days}"
+def needs(metric: str) -> int:
+    """The fewest scoring moments a game needs for ``metric`` to mean anything: a game of one has
+    no leader after the first other than its winner and no lead to change, a game of two none
+    after the second. Under fewer moments such a metric does not apply: n/a (NaN in tables, null
+    in files), never a share of 0, and left out of paired changes."""
+    found = _COMEBACK.match(metric)
+    if found:
+        return int(found.group(2)) + 1
+    return 2 if metric == "lead_changes" else 1
+
+
+def applies(metric: str, moments: int) -> bool:
+    """Whether ``metric`` means anything in a game of ``moments`` scoring moments (:func:`needs`)."""
+    return moments >= needs(metric)
 
 
 def histogram_quantile(histogram: np.ndarray, q: float) -> float:
@@ -82,24 +143,28 @@ def _with_interval(name: str) -> list[str]:
 
 def metric_columns(game: Game) -> list[str]:
     """The metrics table's columns for ``game``, in order."""
-    return (["rules", "players", "deck", "games", "days"] + _with_interval("comeback_after_day1")
-            + _with_interval("comeback_after_day2") + _with_interval("lead_changes") + _with_interval("margin")
+    moments = Moments.of(game)
+    first, second = moments.comebacks
+    return (["rules", "players", "deck", "games", moments.count] + _with_interval(first)
+            + _with_interval(second) + _with_interval("lead_changes") + _with_interval("margin")
             + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
             + _with_interval(f"{game.presentation.length_unit}_per_game")
             + (_with_interval("ran_out_day_share") if "ran_out_days" in game.engine.run_columns else []))
 
 
-def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
+def metric_row(run: np.ndarray, game: Game, count: int) -> dict:
     """The designer metrics of one configuration's run counters (``Totals.run``), whose games
-    had ``days`` days: each mean and share with its 95% interval; empty when the game's kernel
-    does not count them."""
+    had ``count`` scoring moments (the game's: ``Game.engine.moment``): each mean and share with its 95%
+    interval; empty when the game's kernel does not count them."""
     games = int(run[RUN_GAMES])
     histogram = np.asarray(run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS])
     if games == 0 or int(histogram.sum()) != games:
         return {"games": games}
-    row = {"games": games, "days": days,
-           **_share(int(run[RUN_COMEBACK_DAY1]), games, "comeback_after_day1"),
-           **_share(int(run[RUN_COMEBACK_DAY2]), games, "comeback_after_day2"),
+    moments = Moments.of(game)
+    first, second = moments.comebacks
+    row = {"games": games, moments.count: count,
+           **_share(int(run[RUN_COMEBACK_FIRST]), games, first),
+           **_share(int(run[RUN_COMEBACK_SECOND]), games, second),
            **_mean(run, RUN_LEAD_CHANGES, RUN_LEAD_CHANGES_SQ, "lead_changes"),
            **_mean(run, RUN_MARGIN, RUN_MARGIN_SQ, "margin"),
            **{name: histogram_quantile(histogram, q) for name, q in MARGIN_QUANTILES.items()},
@@ -107,9 +172,9 @@ def metric_row(run: np.ndarray, game: Game, days: int) -> dict:
            **_mean(run, RUN_LENGTH, RUN_LENGTH_SQ, f"{game.presentation.length_unit}_per_game")}
     if "ran_out_days" in game.engine.run_columns:
         ran_out = int(run[N_COMMON_RUN_STATS + game.engine.run_columns.index("ran_out_days")])
-        row.update(_share(ran_out, days * games, "ran_out_day_share"))
-    for metric in FROM_DAYS:
-        if not applies(metric, days):
+        row.update(_share(ran_out, count * games, "ran_out_day_share"))
+    for metric in (first, second, "lead_changes"):
+        if not applies(metric, count):
             row.update(dict.fromkeys(_with_interval(metric), float("nan")))
     return row
 
@@ -121,8 +186,8 @@ def metrics_frame(rows: Sequence[dict]) -> pd.DataFrame:
 
 def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, deck: str) -> pd.DataFrame:
     """The main command's table: its one configuration."""
-    days = rule_days(game, rules, players)
-    return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game, days)}])
+    count = rule_moments(game, rules, players)
+    return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game, count)}])
 
 
 def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
@@ -130,14 +195,15 @@ def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataF
     the same games) that played games (``deck_labels``: each tournament's deck)."""
     return changes_frame([row for base, other, label in zip(tournaments[::2], tournaments[1::2], deck_labels[::2],
                                                             strict=True)
-                          for row in metric_changes(base, other, label)])
+                          for row in metric_changes(base, other, label)],
+                         tournaments[0].game_def if tournaments else None)
 
 
 def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``deck_labels``:
     each tournament's deck)."""
     return metrics_frame([{"rules": t.variant, "players": t.players, "deck": label,
-                           **metric_row(t.run, t.game_def, tournament_days(t))}
+                           **metric_row(t.run, t.game_def, tournament_moments(t))}
                           for t, label in zip(tournaments, deck_labels, strict=True) if t.games > 0])
 
 
@@ -145,48 +211,57 @@ STRATEGY_METRICS_TABLE = "strategy_metrics"  # compare: how each strategy played
 
 
 def strategy_metric_columns(game: Game) -> list[str]:
-    """The columns of compare's ``strategy_metrics`` for ``game``, in order."""
-    return (["players", "deck", "strategy", "games", "trailed_day1", *_with_interval("comeback_when_trailing_day1")]
+    """The columns of compare's ``strategy_metrics`` for ``game``, in order (none of the
+    comebacks for a game scored at the end only)."""
+    comeback = comeback_column(game)
+    return (["players", "deck", "strategy", "games",
+             *([Moments.of(game).trailed, *_with_interval(comeback)] if comeback else [])]
             + [c.name for c in game.engine.stat_columns])
 
 
 def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
-    """compare's per-strategy table: the games each strategy trailed after day 1 and how often
-    it then won (a Wilson 95% interval on those games), and its decision statistics (the game's
-    ``stat_columns``), per tournament that played games."""
+    """compare's per-strategy table: the games each strategy trailed after the game's first
+    scoring moment and how often it then won (a Wilson 95% interval on those games), and its
+    decision statistics (the game's ``stat_columns``), per tournament that played games."""
     parts = []
     for t, label in zip(tournaments, deck_labels, strict=True):
         if t.games == 0:
             continue
-        stats = stat_frame(t.strategy_stats, t.game_def, tournament_days(t))
+        stats = stat_frame(t.strategy_stats, t.game_def, tournament_moments(t))
         stats = stats.assign(players=t.players, deck=label, strategy=t.labels,
-                             trailed_day1=t.strategy_stats[:, STAT_TRAILED_DAY1])
+                             **{Moments.of(t.game_def).trailed: t.strategy_stats[:, STAT_TRAILED_FIRST]})
         parts.append(stats[strategy_metric_columns(t.game_def)])
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
-    """How each strategy played, per configuration: how often it won after trailing on day 1,
-    and its decision statistics (the game's ratios: per turn, per lot ...). Each rate rests on the
-    games that strategy trailed in, so two strategies' rates are separate estimates on different
-    games, not a paired comparison."""
+    """How each strategy played, per configuration: how often it won after trailing on the game's
+    first scoring moment, and its decision statistics (the game's ratios: per turn, per
+    lot ...). Each rate rests on the games that strategy trailed in, so two strategies' rates are
+    separate estimates on different games, not a paired comparison."""
     if frame is None or frame.empty:
         return ""
     game = get_game(game_name)
+    moments, comeback = Moments.of(game), comeback_column(game)
+    first = moments.label(1)
     decisions = [c.name for c in game.engine.stat_columns if c.kind == "ratio"]
     lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it "  # one line:
-             "trailed in after day 1: different games for each, so the rates are independent, not paired)"]  # wrapped
+             f"trailed in after {first}: different games for each, so the rates are independent, not paired)"
+             if comeback else "How each strategy played"]  # wrapped
     for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
         lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
-        for row in group.sort_values("comeback_when_trailing_day1", ascending=False).itertuples(index=False):
+        for row in (group.sort_values(comeback, ascending=False) if comeback else group).itertuples(index=False):
             row = pd.Series(row._asdict())
             figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
-            if pd.isna(row["comeback_when_trailing_day1"]):
-                lines.append(f"    {row['strategy']:12} comeback n/a (1-day games: no trailing after day 1)")
+            if not comeback:
+                lines.append(f"    {row['strategy']:12} {figures}")
+                continue
+            if pd.isna(row[comeback]):
+                lines.append(f"    {row['strategy']:12} comeback n/a ({moments.games(1)}: no trailing after {first})")
             else:
-                won = percent_with_interval(row, "comeback_when_trailing_day1")
+                won = percent_with_interval(row, comeback)
                 lines.append(f"    {row['strategy']:12} won {won} "
-                             f"of {int(row['trailed_day1']):,} games trailing after day 1")
+                             f"of {int(row[moments.trailed]):,} games trailing after {first}")
             if figures:
                 lines.append(f"    {'':12} {figures}")
     return "\n".join(lines)
@@ -221,18 +296,30 @@ def configuration_label(row: pd.Series) -> str:
     return f"{row['players']} players, {row['rules']} rules{deck}"
 
 
-def _days(row: pd.Series) -> int:
-    return int(row["days"]) if "days" in row and not pd.isna(row["days"]) else 3
+def _count(row: pd.Series, moments: Moments) -> int:
+    """How many scoring moments a configuration's games had (3 in files written before they were kept)."""
+    column = moments.count
+    return int(row[column]) if column in row and not pd.isna(row[column]) else 3
 
 
-def _not_applying(days: int, metric: str) -> str:
-    return f"n/a ({days}-day games)" if not applies(metric, days) else ""
+def _not_applying(count: int, metric: str, moments: Moments) -> str:
+    return f"n/a ({moments.games(count)})" if not applies(metric, count) else ""
 
 
-def how_the_games_went(frame: pd.DataFrame) -> str:
+def _words(frame: pd.DataFrame, game: Game | None) -> tuple[Moments, str]:
+    """The moments and the score's unit the words of a metrics table use: the game's, or, without
+    it, the moments its columns name and "points"."""
+    if game is not None:
+        return Moments.of(game), game.presentation.score_unit
+    return Moments.in_columns(frame.columns), "points"
+
+
+def how_the_games_went(frame: pd.DataFrame, game: Game | None = None) -> str:
     """The block "How the games went": per configuration, the few figures a designer reads first.
-    The labels follow the configuration's days; a metric its days leave without meaning is n/a."""
-    if "comeback_after_day1" not in frame:
+    The labels follow the game's scoring moments (``game``; without it, the table's) and each
+    configuration's count of them; a metric they leave without meaning is n/a."""
+    moments, unit = _words(frame, game)
+    if moments.comebacks[0] not in frame:
         return ""
     frame = frame[frame["margin"].notna()]
     if frame.empty:
@@ -241,64 +328,69 @@ def how_the_games_went(frame: pd.DataFrame) -> str:
     for _, row in frame.iterrows():
         if len(frame) > 1:
             lines.append(f"  {configuration_label(row)}, {row['games']:,} games")
-        lines += [f"    {label:42} {value}" for label, value in figures(row)]
+        lines += [f"    {label:42} {value}" for label, value in figures(row, moments, unit)]
     return "\n".join(lines)
 
 
-def figures(row: pd.Series) -> list[tuple[str, str]]:
+def figures(row: pd.Series, moments: Moments | None = None, unit: str = "points") -> list[tuple[str, str]]:
     """One configuration's designer metrics in words: (label, value with its 95% interval), the labels
-    following its days, n/a where its days leave a metric without meaning."""
-    days = _days(row)
+    following its scoring moments (``moments``: by default, those the row names) and the score's
+    ``unit``, n/a where its moments leave a metric without meaning."""
+    moments = moments or Moments.in_columns(row.index)
+    count = _count(row, moments)
+    first, second = moments.comebacks
     length = _length_column(row.to_frame().T)
-    unit = length.removesuffix("_per_game")
+    length_unit = length.removesuffix("_per_game")
     shown = [
-            ("leader after day 1 did not win (comeback)",
-             _not_applying(days, "comeback_after_day1") or percent_with_interval(row, "comeback_after_day1")),
-            ("leader after day 2 did not win (comeback)",
-             _not_applying(days, "comeback_after_day2") or percent_with_interval(row, "comeback_after_day2")),
-            ("lead changes per game" + (f" ({later_days(days)})" if days >= 2 else ""),
-             _not_applying(days, "lead_changes") or _number(row, "lead_changes")),
-            ("winning margin in florins", f"mean {_number(row, 'margin', 1)}; "
+            (f"leader after {moments.label(1)} did not win (comeback)",
+             _not_applying(count, first, moments) or percent_with_interval(row, first)),
+            (f"leader after {moments.label(2)} did not win (comeback)",
+             _not_applying(count, second, moments) or percent_with_interval(row, second)),
+            ("lead changes per game" + (f" ({moments.later(count)})" if count >= 2 else ""),
+             _not_applying(count, "lead_changes", moments) or _number(row, "lead_changes")),
+            (f"winning margin in {unit}", f"mean {_number(row, 'margin', 1)}; "
                                           f"median {margin_quantile(row['margin_p50'])}; "
                                           f"90% at most {margin_quantile(row['margin_p90'])}"),
             ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
-            (f"{unit} per game", _number(row, length, 1)),
+            (f"{length_unit} per game", _number(row, length, 1)),
     ]
     if "ran_out_day_share" in row:
         shown.append(("days that ran out of cards", percent_with_interval(row, "ran_out_day_share")))
     return shown
 
 
-def metrics_in_words(frame: pd.DataFrame) -> pd.DataFrame:
+def metrics_in_words(frame: pd.DataFrame, game: Game | None = None) -> pd.DataFrame:
     """The metrics table as a designer reads it (--report): one row a measure, one column a
-    configuration, each value in words with its 95% interval."""
+    configuration, each value in words with its 95% interval (in ``game``'s terms)."""
+    moments, unit = _words(frame, game)
     frame = frame[frame["margin"].notna()] if "margin" in frame else frame.iloc[:0]
     if frame.empty:
         return pd.DataFrame()
     columns = {}
     for _, row in frame.iterrows():
-        pairs = figures(row)
+        pairs = figures(row, moments, unit)
         columns.setdefault("measure", [label for label, _ in pairs])
         name = f"{configuration_label(row)}, {row['games']:,} games" if len(frame) > 1 else f"{row['games']:,} games"
         columns[name] = [value for _, value in pairs]
     return pd.DataFrame(columns)
 
 
-def changes_in_words(changes: pd.DataFrame | None) -> pd.DataFrame:
+def changes_in_words(changes: pd.DataFrame | None, game: Game | None = None) -> pd.DataFrame:
     """The metrics' paired changes as a designer reads them (--report): what is compared, the
-    measure in words, the change in its unit (percentage points, florins) with its 95% interval,
-    whether it is clear."""
+    measure in words, the change in its unit (percentage points, the game's score unit) with its
+    95% interval, whether it is clear."""
     if changes is None or changes.empty:
         return pd.DataFrame()
-    keys = [c for c in changes.columns if c not in CHANGE_COLUMNS or c == "players"]
+    moments, unit = _words(changes, game)
+    keys = [c for c in changes.columns if c not in change_columns(moments) or c == "players"]
     decks = changes["deck"].nunique() > 1  # one deck: named once, in the summary
     rows = []
     for row in changes.itertuples(index=False):
-        words, scale, unit = _change_words(row.metric)
+        words, scale, shown = _change_words(row.metric, unit)
         d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
         rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.deck} if decks else {}),
                      "compared": f"{row.second} minus {row.first}", "measure": words,
-                     "change": f"{d:+.2f} {unit} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
+                     "change": f"{d:+.2f} {shown} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
                      "clear": "yes" if row.significant else "no", "games": f"{row.games:,}"})
     return pd.DataFrame(rows)
 
@@ -306,7 +398,7 @@ def changes_in_words(changes: pd.DataFrame | None) -> pd.DataFrame:
 def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
     """One line when a noticeable share of the days ran out of cards (the rules make the deck too
     short for the ships), naming the configurations; None otherwise, and always in a game where
-    such days are ordinary play (``Game.deck_runs_out_in_play``: the classic game warned on every
+    such days are ordinary play (``Game.engine.runs_out_in_play``: the classic game warned on every
     run under the rulebook's own rules)."""
     if frame is None or "ran_out_day_share" not in frame or get_game(game).engine.runs_out_in_play:
         return None
@@ -323,22 +415,27 @@ def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
 # ---------------------------------------------------------------- between two rule sets
 
 METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
-CHANGE_COLUMNS = ["players", "deck", "first", "second", "metric", "games", "first_days", "second_days",
-                  "first_value", "second_value", "difference", "difference_ci_low", "difference_ci_high", "paired",
-                  "significant"]
-# How each paired metric reads in words: (words, scale, unit); the game's length (turns_per_game,
-# lots_per_game) by its own name.
-CHANGE_WORDS = {"comeback_after_day1": ("comebacks after day 1", 100, "points"),
-                "comeback_after_day2": ("comebacks after day 2", 100, "points"),
-                "lead_changes": ("lead changes per game", 1, ""),
-                "margin": ("winning margin", 1, "florins"),
+
+
+def change_columns(moments: Moments) -> list[str]:
+    """The columns of the metrics' changes between two rule sets (their counts of the game's
+    scoring moments: ``first_phases``, ``second_phases``)."""
+    return ["players", "deck", "first", "second", "metric", "games", f"first_{moments.count}",
+            f"second_{moments.count}", "first_value", "second_value", "difference", "difference_ci_low",
+            "difference_ci_high", "paired", "significant"]
+
+
+# How each paired metric reads in words: (words, scale, unit; None: the score's); the comebacks (after
+# the game's k-th scoring moment) and the game's length (turns_per_game, lots_per_game) by their own names.
+CHANGE_WORDS = {"lead_changes": ("lead changes per game", 1, ""),
+                "margin": ("winning margin", 1, None),
                 "shared_win_games": ("share with joint winners", 100, "points"),
                 "ran_out_day_share": ("days run out", 100, "points")}
 
 
-def tournament_days(tournament) -> int:
-    """The days of a tournament's games (its rule set's)."""
-    return rule_days(tournament.game_def, tournament.variant, tournament.players)
+def tournament_moments(tournament) -> int:
+    """The scoring moments of a tournament's games (its rule set's)."""
+    return rule_moments(tournament.game_def, tournament.variant, tournament.players)
 
 
 def metric_changes(base, other, deck: str = "") -> list[dict]:
@@ -349,76 +446,88 @@ def metric_changes(base, other, deck: str = "") -> list[dict]:
         return []
     return [{"players": base.players, "deck": deck, "first": base.variant, "second": other.variant, **row}
             for row in paired_changes(base.game_def, base.run, other.run, other.paired_metric_sq, base.games,
-                                      tournament_days(base), tournament_days(other))]
+                                      tournament_moments(base), tournament_moments(other))]
 
 
 def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, metric_sq: np.ndarray, games: int,
-                   first_days: int, second_days: int) -> list[dict]:
+                   first_count: int, second_count: int) -> list[dict]:
     """Each paired metric's change from the run counters ``first_run`` to ``second_run`` of the
     same ``games`` games (``metric_sq``: each game's squared difference of each counter, summed;
-    ``pairing.paired_metrics``' order), whose games had ``first_days`` and ``second_days`` days:
+    ``pairing.paired_metrics``' order), whose games had ``first_count`` and ``second_count`` scoring moments:
     the metric, both values and the difference with its 95% interval. A metric that does not apply
-    under either rule set's days (``applies``) has no change: it is left out."""
+    under either rule set's scoring moments (``applies``) has no change: it is left out."""
     counted = first_run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS].sum() == games
     if games == 0 or not counted:
         return []  # nothing played, or a game whose kernel counts no metrics
     rows = []
+    count = Moments.of(game).count
     for (name, counter), square in zip(paired_metrics(game), metric_sq, strict=True):
-        if name == "ran_out_day_share" and second_days != first_days:
-            continue  # shares of different numbers of days: no per-game difference of one share
-        if not (applies(name, first_days) and applies(name, second_days)):
-            continue  # a comeback or lead change that one side's days cannot have: no change to measure
-        per = first_days * games if name == "ran_out_day_share" else games
+        if name == "ran_out_day_share" and second_count != first_count:
+            continue  # shares of different numbers of moments: no per-game difference of one share
+        if not (applies(name, first_count) and applies(name, second_count)):
+            continue  # a comeback or lead change that one side's moments cannot have: no change to measure
+        per = first_count * games if name == "ran_out_day_share" else games
         first, second = int(first_run[counter]), int(second_run[counter])
         difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
         metric = f"{game.presentation.length_unit}_per_game" if name == "length" else name
         rows.append({"metric": metric, "games": games,
-                     "first_days": first_days, "second_days": second_days, "first_value": first / per,
+                     f"first_{count}": first_count, f"second_{count}": second_count, "first_value": first / per,
                      "second_value": second / per, "difference": difference,
                      "difference_ci_low": difference - half, "difference_ci_high": difference + half,
                      "paired": True, "significant": bool(abs(difference) > half)})
     return rows
 
 
-def changes_frame(rows: Sequence[dict]) -> pd.DataFrame:
-    return pd.DataFrame(list(rows), columns=CHANGE_COLUMNS)
+def changes_frame(rows: Sequence[dict], game: Game | None) -> pd.DataFrame:
+    """The metrics' changes as a table, its columns named after ``game``'s scoring moments."""
+    return pd.DataFrame(list(rows), columns=change_columns(Moments.of(game) if game is not None else Moments()))
 
 
-def _change_words(metric: str) -> tuple[str, int, str]:
+def _change_words(metric: str, unit: str) -> tuple[str, int, str]:
+    """A paired metric's change in words: (words, scale, unit), ``unit`` the score's."""
     if metric.endswith("_per_game"):
         return metric.replace("_", " "), 1, ""
-    return CHANGE_WORDS[metric]
+    found = _COMEBACK.match(metric)
+    if found:
+        return f"comebacks after {found.group(1)} {found.group(2)}", 100, "points"
+    words, scale, shown = CHANGE_WORDS[metric]
+    return words, scale, unit if shown is None else shown
 
 
-def differences_text(changes: pd.DataFrame) -> str:
+def differences_text(changes: pd.DataFrame, game: Game | None = None) -> str:
     """How the metrics differ between two rule sets, per configuration: each difference with
     its 95% interval, paired (``metric_changes``: the same games under both rules), and the
-    games it rests on. When the two rule sets play different numbers of days, it says so (lead
-    changes then count different days)."""
+    games it rests on. When the two rule sets play different numbers of the game's scoring
+    moments (``game``'s; without it, the table's), it says so (lead changes then count different
+    moments)."""
     if changes is None or changes.empty:
         return ""
+    moments, unit = _words(changes, game)
     lines = []
     for (players, deck, first, second), group in changes.groupby(["players", "deck", "first", "second"],
                                                                   sort=False):
         where = f"{players} players" + (f", deck {deck}" if deck else "")
         lines.append(f"  {where}: {second} minus {first}")
         lines.append(f"    {int(group['games'].iloc[0]):,} games, paired: the same games under both")
-        first_days, second_days = _change_days(group)
-        if first_days != second_days:
-            counted = (f"; lead changes count {later_days(second_days)} against {later_days(first_days)}"
-                       if min(first_days, second_days) >= 2 else "")
-            lines.append(f"    {second} plays {plural(second_days, 'day')}, {first} {plural(first_days, 'day')}: "
+        first_count, second_count = _change_counts(group, moments)
+        if first_count != second_count:
+            counted = (f"; lead changes count {moments.later(second_count)} against {moments.later(first_count)}"
+                       if min(first_count, second_count) >= 2 else "")
+            lines.append(f"    {second} plays {plural(second_count, moments.name)}, {first} "
+                         f"{plural(first_count, moments.name)}: "
                          f"a comeback or lead change one of them cannot have is left out{counted}")
         for row in group.itertuples(index=False):
-            words, scale, unit = _change_words(row.metric)
+            words, scale, shown = _change_words(row.metric, unit)
             d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
             clear = "clear" if row.significant else "not clear"
-            lines.append(f"    {words:26} {d:+.2f} {unit} ({low:+.2f} to {high:+.2f}; {clear})".replace("  (", " ("))
+            lines.append(f"    {words:26} {d:+.2f} {shown} ({low:+.2f} to {high:+.2f}; {clear})".replace("  (", " ("))
     return "How the games went, compared (95% intervals)\n" + "\n".join(lines)
 
 
-def _change_days(group: pd.DataFrame) -> tuple[int, int]:
-    """The days of the two rule sets a group of changes compares (3 each in files written before days were kept)."""
-    if "first_days" not in group or group["first_days"].isna().all():
+def _change_counts(group: pd.DataFrame, moments: Moments) -> tuple[int, int]:
+    """The scoring moments of the two rule sets a group of changes compares (3 each in files
+    written before they were kept)."""
+    first, second = f"first_{moments.count}", f"second_{moments.count}"
+    if first not in group or group[first].isna().all():
         return 3, 3
-    return int(group["first_days"].iloc[0]), int(group["second_days"].iloc[0])
+    return int(group[first].iloc[0]), int(group[second].iloc[0])

@@ -15,6 +15,7 @@ import base64
 import html
 import os
 import platform
+import re
 import shlex
 import sys
 import tempfile
@@ -26,6 +27,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.output import OutputError, atomic_write, read_limited
+from ..core.registry import GAMES
+from ..core.stats import score_columns
 
 MAX_FIGURE_BYTES = 64 << 20  # a figure the page inlines (a few hundred kB)
 
@@ -118,16 +121,37 @@ def command_line() -> str:
 
 # Columns as a designer reads them: shares as percentages, changes of shares in percentage points,
 # headers in words (the --out files keep the names and the fractions).
-HEADERS = {"comeback_after_day1": "comeback after day 1", "comeback_after_day2": "comeback after day 2",
-           "shared_win_games": "joint winners", "ran_out_day_share": "days run out", "margin": "winning margin",
+HEADERS = {"shared_win_games": "joint winners", "ran_out_day_share": "days run out", "margin": "winning margin",
            "margin_p25": "margin: a quarter at most", "margin_p50": "margin: median",
            "margin_p75": "margin: three quarters at most", "margin_p90": "margin: 90% at most",
            "seat1_win_rate": "seat 1 wins", "fair_win_rate": "fair share", "variant_decided_rate": "variant decided",
-           "seat1_change": "seat 1's change", "comeback_when_trailing_day1": "won after trailing on day 1",
-           "trailed_day1": "games trailing after day 1", "above_rate": "finishes above", "mean_florins": "florins",
-           "std_florins": "florins' standard deviation", "mean_ship_florins": "florins from ships",
-           "mean_majority_florins": "florins from majorities", "mean_bonus_florins": "florins from bonuses",
+           "seat1_change": "seat 1's change", "above_rate": "finishes above", "mean_score": "score",
            "significant": "clear", "value": "change", "variant": "rules"}
+# Headers named after a game's scoring moments (Game.engine.moment: comeback_after_phase1 -> "comeback after phase 1").
+MOMENT_HEADERS = ((re.compile(r"^comeback_after_([a-z]+)(\d+)$"), r"comeback after \1 \2"),
+                  (re.compile(r"^comeback_when_trailing_([a-z]+)(\d+)$"), r"won after trailing on \1 \2"),
+                  (re.compile(r"^trailed_([a-z]+)(\d+)$"), r"games trailing after \1 \2"))
+
+
+def score_headers() -> dict[str, str]:
+    """The headers of every game's score columns, in its own terms (``Game.presentation.score_unit``,
+    ``Game.presentation.score_sources``): mean_points -> "points", mean_region_points -> "points from regions"."""
+    headers = {}
+    for game in GAMES.values():
+        names, unit = score_columns(game), game.presentation.score_unit
+        headers |= {names["mean"]: unit, names["std"]: f"{unit}' standard deviation",
+                    **{names[s.name]: f"{unit} from {s.shown}" for s in game.presentation.score_sources}}
+    return headers
+
+
+def header(column: str) -> str:
+    """A column's header in words."""
+    if column in HEADERS:
+        return HEADERS[column]
+    for pattern, words in MOMENT_HEADERS:
+        if pattern.match(column):
+            return pattern.sub(words, column)
+    return score_headers().get(column, column.replace("_", " "))
 POINTS = ("difference", "change", "improvement", "seat1_change", "seat_advantage", "value")  # changes of shares
 PERCENTS = ("shared_win_games", "seat_spread", "strategy_spread", "fair_share")
 
@@ -182,9 +206,8 @@ def with_intervals(frame: pd.DataFrame) -> pd.DataFrame:
             sep = " to " if kind == "points" else "–"
             values = [f"{v} ({_cell(lo, kind).removesuffix('%')}{sep}{_cell(hi, kind).removesuffix('%')})"
                       if v != "n/a" else v for v, lo, hi in zip(values, frame[low], frame[high], strict=True)]
-        header = HEADERS.get(column, column.replace("_", " ").replace("day1", "day 1").replace("day2", "day 2"))
         numeric = pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
-        out[header + (" (points)" if kind == "points" and numeric else "")] = values
+        out[header(column) + (" (points)" if kind == "points" and numeric else "")] = values
     return pd.DataFrame(out)
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.registry import FITTED_KEY
+from ..core.registry import FITTED_KEY, Game, get_game
+from ..core.stats import score_columns
 from .metrics import (
+    Moments,
     changes_in_words,
     configuration_label,
     margin_quantile,
@@ -22,9 +24,24 @@ from .metrics import (
 from .plots import _pyplot, _writer, error_bars
 from .report import Report, Section
 
-DETAILS = ["outright_wins", "shared_wins", "std_florins"]  # in --out files; the page keeps to what it answers
-AT_POINTS = ("comeback_after_day1", "comeback_after_day2", "lead_changes", "margin", "shared_win_games",
-             "ran_out_day_share")  # the metrics sweep's page shows at each point
+AT_POINTS = ("lead_changes", "margin", "shared_win_games", "ran_out_day_share")  # the metrics sweep's page shows
+#                                                   at each point, after the comebacks
+
+
+def details(game: Game) -> list[str]:
+    """The per-seat and per-strategy columns in --out files that the page leaves out (it keeps to what
+    it answers): wins by kind, the score's spread, and ``mean_score`` where ``mean_<unit>`` repeats it."""
+    names = score_columns(game)
+    return ["outright_wins", "shared_wins", names["std"], *(["mean_score"] if names["mean"] != "mean_score" else [])]
+
+
+def _in_terms_of(summary: dict) -> Game | None:
+    """The game a page's summary names (its words: moments, unit), or None."""
+    return get_game(summary["game"]) if "game" in summary else None
+
+
+def _moments(game: Game | None, metrics: pd.DataFrame) -> Moments:
+    return Moments.of(game) if game is not None else Moments.in_columns(metrics.columns)
 
 
 def win_rate_figure(frame: pd.DataFrame, label: str = "strategy"):
@@ -42,19 +59,22 @@ def win_rate_figure(frame: pd.DataFrame, label: str = "strategy"):
     return _writer(fig)
 
 
-def metrics_figure(metrics: pd.DataFrame):
-    """Per configuration: how often the leader after day 1 and after day 2 did not win, and
-    the share of joint wins, with 95% intervals (a PNG writer)."""
+def metrics_figure(metrics: pd.DataFrame, moments: Moments | None = None):
+    """Per configuration: how often the leader after the first and after the second scoring moment
+    (``moments``: the game's) did not win, and the share of joint wins, with 95%
+    intervals (a PNG writer)."""
     plt = _pyplot()
-    rows = metrics[metrics["margin"].notna()] if "comeback_after_day1" in metrics else metrics.iloc[:0]
+    moments = moments or Moments.in_columns(metrics.columns)
+    first, second = moments.comebacks
+    rows = metrics[metrics["margin"].notna()] if first in metrics else metrics.iloc[:0]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) * 3 + 1.4))
-    names = (("comeback_after_day1", "comeback after day 1"), ("comeback_after_day2", "comeback after day 2"),
+    names = ((first, f"comeback after {moments.label(1)}"), (second, f"comeback after {moments.label(2)}"),
              ("shared_win_games", "joint winners"))
     labels, values, low, high = [], [], [], []
     for _, row in rows.iterrows():
         for column, words in names:
             if pd.isna(row[column]):
-                continue  # a comeback the games' days leave without meaning
+                continue  # a comeback the games' moments leave without meaning
             labels.append(f"{words}\n{configuration_label(row)}" if len(rows) > 1 else words)
             values.append(row[column])
             low.append(row[f"{column}_ci_low"])
@@ -68,17 +88,21 @@ def metrics_figure(metrics: pd.DataFrame):
     return _writer(fig)
 
 
-def _metrics_section(metrics: pd.DataFrame | None, changes: pd.DataFrame | None = None) -> Section | None:
+def _metrics_section(metrics: pd.DataFrame | None, changes: pd.DataFrame | None = None,
+                     game: Game | None = None) -> Section | None:
     """The designer metrics, and (``changes``: study.metrics' METRIC_CHANGES_TABLE) their changes
-    between two rule sets."""
-    if metrics is None or "comeback_after_day1" not in metrics:
+    between two rule sets, in ``game``'s terms."""
+    if metrics is None:
         return None
-    tables = [("Designer metrics (95% intervals; n/a: the games' days leave it without meaning)",
-               metrics_in_words(metrics))]
+    moments = _moments(game, metrics)
+    if moments.comebacks[0] not in metrics:
+        return None
+    tables = [(f"Designer metrics (95% intervals; n/a: the games' {moments.count} leave it without meaning)",
+               metrics_in_words(metrics, game))]
     if changes is not None and not changes.empty:
         tables.append(("Their changes between the rules (95% intervals; paired: the same games under both)",
-                       changes_in_words(changes)))
-    return Section("How the games went", "", tables, [metrics_figure(metrics)])
+                       changes_in_words(changes, game)))
+    return Section("How the games went", "", tables, [metrics_figure(metrics, moments)])
 
 
 def _best_words(strategies: pd.DataFrame) -> str:
@@ -95,16 +119,19 @@ def _seat_words(seats: pd.DataFrame) -> str:
 
 
 def _comeback_words(metrics: pd.DataFrame | None, game: str) -> list[str]:
-    """How the games went, in two short points (what the games' days give meaning to)."""
+    """How the games went, in two short points (what the games' scoring moments give meaning to)."""
     if metrics is None or "margin" not in metrics or metrics["margin"].isna().all():
         return []
     row = metrics.iloc[0]
     points = []
-    if not pd.isna(row["comeback_after_day1"]):
-        points.append(f"The leader after day 1 went on to win {100 * (1 - row['comeback_after_day1']):.0f}% of games"
+    moments = Moments.of(get_game(game))
+    first = moments.comebacks[0]
+    if first in row and not pd.isna(row[first]):
+        points.append(f"The leader after {moments.label(1)} went on to win {100 * (1 - row[first]):.0f}% of games"
                       + (f"; the lead changed {row['lead_changes']:.2f} times a game" if not pd.isna(
                           row["lead_changes"]) else ""))
-    points.append(f"The median winning margin was {margin_quantile(row['margin_p50'])} florins")
+    unit = get_game(game).presentation.score_unit
+    points.append(f"The median winning margin was {margin_quantile(row['margin_p50'])} {unit}")
     warning = ran_out_warning(metrics, game)
     if warning:
         points.append(warning.split(" (")[0] + ": the deck is too short for these rules")
@@ -115,11 +142,14 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
              metrics: pd.DataFrame | None) -> Report:
     """The main command's page."""
     players, rules = summary["players"], summary["variant"]
-    sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies.drop(columns=DETAILS))],
+    game = get_game(summary["game"])
+    hidden = details(game)
+    first = f"seat 1 starts {game.engine.moment} 1" if game.engine.moment else "seat 1 plays first"
+    sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies.drop(columns=hidden))],
                         figures=[win_rate_figure(strategies)]),
-                Section("Seat advantage", tables=[("Per seat (seat 1 starts day 1)", seats.drop(columns=DETAILS))],
+                Section("Seat advantage", tables=[(f"Per seat ({first})", seats.drop(columns=hidden))],
                         figures=[win_rate_figure(seats.assign(seat=[f"seat {s}" for s in seats["seat"]]), "seat")])]
-    metrics_section = _metrics_section(metrics)
+    metrics_section = _metrics_section(metrics, game=game)
     if metrics_section is not None:
         sections.append(metrics_section)
     return Report(note=summary.get(FITTED_KEY, ""),
@@ -139,15 +169,19 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
     ``strategy_metrics``: how each strategy played, study.metrics)."""
     best = [f"{players} players: {_best_words(group.sort_values('win_rate', ascending=False))}"
             for players, group in strategies.groupby("players", sort=True)] if "players" in strategies else []
+    game = _in_terms_of(summary)
+    if game is not None:
+        strategies = strategies.drop(columns=[c for c in details(game) if c in strategies])
     sections = [Section("Win rates", tables=[("Per strategy (95% intervals)", strategies)]),
                 Section("Ratings and head to head", tables=[("Bradley-Terry ratings", ratings),
                                                              ("Head to head", head_to_head)],
                         figures=[figure] if figure is not None else [])]
     if strategy_metrics is not None and not strategy_metrics.empty:
+        first = _moments(game, strategy_metrics).label(1)
         sections.append(Section("How each strategy played", strategies_text(strategy_metrics, game_name),
-                                [("Comebacks when trailing after day 1 and decisions (95% intervals)",
+                                [(f"Comebacks when trailing after {first} and decisions (95% intervals)",
                                   strategy_metrics)]))
-    sections += [s for s in (_metrics_section(metrics), ladder) if s is not None]
+    sections += [s for s in (_metrics_section(metrics, game=game), ladder) if s is not None]
     return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: which strategy is best?",
                   question="Which strategy is best, and by how much?",
                   answer=best or [_best_words(strategies)],
@@ -159,10 +193,12 @@ def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.Da
                  changes: pd.DataFrame | None = None) -> Report:
     """balance's page: the verdict is the answer (``changes``: the metrics' paired changes)."""
     base, other = variants
+    game = _in_terms_of(summary)
+    sources = f"{game.presentation.score_unit.removesuffix('s')} sources" if game is not None else "score sources"
     sections = [Section("Win rates under both rules", tables=[(f"Difference: {other} minus {base}", strategies)],
                         figures=[figure] if figure is not None else []),
-                Section("Seat advantage and florin sources", tables=[("Per rules", rules)])]
-    sections += [s for s in (_metrics_section(metrics, changes), ladder) if s is not None]
+                Section(f"Seat advantage and {sources}", tables=[("Per rules", rules)])]
+    sections += [s for s in (_metrics_section(metrics, changes, game), ladder) if s is not None]
     sections.append(Section("The verdict in full", verdict))
     return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: does {other} change the balance?",
                   question=f"Does the {other} variant change the balance against the {base} rules?",
@@ -217,10 +253,12 @@ def _on_curve(frame: pd.DataFrame, where: dict) -> pd.DataFrame:
 
 
 def sweep_words(strategies: pd.DataFrame, points: pd.DataFrame, metrics: pd.DataFrame | None,
-                swept: list[str]) -> list[str]:
+                swept: list[str], moments: Moments | None = None) -> list[str]:
     """The sweep's answer: along each curve, the strategy whose win rate moves most from the first
     point to the last (its intervals, and how many of its paired steps are clear), seat 1's win
-    rate, and how often the leader after day 1 went on to win."""
+    rate, and how often the leader after the first scoring moment (``moments``: the game's) went on to win."""
+    moments = moments or Moments.in_columns(metrics.columns if metrics is not None else ())
+    comeback = moments.comebacks[0]
     x = swept[0]
     sentences = []
     for where, rows in _curves(strategies, swept):
@@ -237,25 +275,28 @@ def sweep_words(strategies: pd.DataFrame, points: pd.DataFrame, metrics: pd.Data
                     f"({moved:+.1f} points; {clear} of {len(line) - 1} paired steps clear); "
                     f"seat 1 wins {100 * seats['seat1_win_rate'].iloc[0]:.1f}% then "
                     f"{100 * seats['seat1_win_rate'].iloc[-1]:.1f}%")
-        if metrics is not None and "comeback_after_day1" in metrics:
-            held = 1 - _on_curve(metrics, where).sort_values(x)["comeback_after_day1"]
+        if metrics is not None and comeback in metrics:
+            held = 1 - _on_curve(metrics, where).sort_values(x)[comeback]
             if held.notna().iloc[[0, -1]].all():
-                sentence += (f"; the leader after day 1 keeps the win {100 * held.iloc[0]:.0f}% then "
+                sentence += (f"; the leader after {moments.label(1)} keeps the win {100 * held.iloc[0]:.0f}% then "
                              f"{100 * held.iloc[-1]:.0f}%")
         sentences.append(sentence)
     return sentences
 
 
-def metrics_along_figure(metrics: pd.DataFrame, swept: list[str]):
-    """Per curve: the shares of comebacks after day 1 and day 2 and of joint wins along the first
-    rule, with their 95% bands (a PNG writer)."""
+def metrics_along_figure(metrics: pd.DataFrame, swept: list[str], moments: Moments | None = None):
+    """Per curve: the shares of comebacks after the first and the second scoring moment
+    (``moments``: the game's) and of joint wins along the first rule, with their 95% bands
+    (a PNG writer)."""
     plt = _pyplot()
+    moments = moments or Moments.in_columns(metrics.columns)
+    first, second = moments.comebacks
     x = swept[0]
     curves = _curves(metrics, swept)
     fig, axes = plt.subplots(1, len(curves), figsize=(6 * len(curves), 4), squeeze=False)
     for ax, (where, rows) in zip(axes[0], curves, strict=True):
-        for column, words in (("comeback_after_day1", "comeback after day 1"),
-                              ("comeback_after_day2", "comeback after day 2"), ("shared_win_games", "joint winners")):
+        for column, words in ((first, f"comeback after {moments.label(1)}"),
+                              (second, f"comeback after {moments.label(2)}"), ("shared_win_games", "joint winners")):
             ax.plot(rows[x], rows[column], marker="o", ms=3, label=words)
             ax.fill_between(rows[x], rows[f"{column}_ci_low"], rows[f"{column}_ci_high"], alpha=0.2)
         ax.set_title(", ".join(f"{v} players" if k == "players" else f"{k}={v}" for k, v in where.items()))
@@ -274,21 +315,25 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
                     ("Per point and strategy, with the paired change from the previous point (95% intervals)",
                      strategies)], figures=[figure]),
                 Section("Seats and spreads", tables=[("Per point (spreads: conservative 95% intervals)", points)])]
-    if metrics is not None and "comeback_after_day1" in metrics:
-        shown = [c for c in dict.fromkeys(["players", *swept, "games", "days",  # once: a sweep of days=
-                                           *(f"{m}{end}" for m in AT_POINTS for end in ("", "_ci_low", "_ci_high"))])
+    game = _in_terms_of(summary)
+    moments = _moments(game, metrics) if metrics is not None else Moments()
+    if metrics is not None and moments.comebacks[0] in metrics:
+        at_points = (*moments.comebacks, *AT_POINTS)
+        shown = [c for c in dict.fromkeys(["players", *swept, "games", moments.count,  # once: a sweep of their count
+                                           *(f"{m}{end}" for m in at_points for end in ("", "_ci_low", "_ci_high"))])
                  if c in metrics]
         sections.append(Section(
             "How the games went along the rule", "",
-            [("Designer metrics at each point (95% intervals; n/a: the games' days leave it without meaning)",
-              metrics[shown]),
+            [(f"Designer metrics at each point (95% intervals; n/a: the games' {moments.count} leave it without "
+              "meaning)", metrics[shown]),
              ("Their changes from the previous point (95% intervals; paired: the same games)",
-              changes_in_words(changes))],
-            [metrics_along_figure(metrics, swept)]))
+              changes_in_words(changes, game))],
+            [metrics_along_figure(metrics, swept, moments)]))
     return Report(note=summary.get(FITTED_KEY, ""), title=f"{game_title}: the balance along {summary['swept']}",
                   question=f"How do the win rates, the seats and the games change as {summary['swept']} varies "
                            f"(base rules {summary['base_rules']}, {summary['players']} players)?",
-                  answer=sweep_words(strategies, points, metrics, swept), sections=sections,  # one point a curve
+                  answer=sweep_words(strategies, points, metrics, swept, moments),  # one point a curve
+                  sections=sections,
                   reproduce={k: summary[k] for k in ("game", "seed", "base_rules", "swept", "players", "deck",
                                                      "games_per_point", "precision") if k in summary})
 
@@ -302,7 +347,7 @@ def design_page(game_title: str, summary: dict, verdict: str, remeasured: pd.Dat
                     ("Per strategy, with the paired change (best minus base; 95% intervals)", remeasured),
                     (f"The target's score: {summary['target']} (0 meets it; 95% intervals)", scores)],
                     figures=[win_rate_figure(rows, "label")])]
-    metrics_section = _metrics_section(metrics, changes)
+    metrics_section = _metrics_section(metrics, changes, _in_terms_of(summary))
     if metrics_section is not None:
         sections.append(metrics_section)
     sections.append(Section("The search", tables=[("Every trial (its score on the search's games)", trials)]))

@@ -33,7 +33,15 @@ from ..core.specs import warn_unfitted
 from ..core.stats import within
 from . import sweep_saved
 from .analysis import _rules_change, _win_rates, max_half_width, strategy_table
-from .metrics import CHANGE_COLUMNS, METRIC_CHANGES_TABLE, METRICS_TABLE, metric_changes, metric_row, tournament_days
+from .metrics import (
+    METRIC_CHANGES_TABLE,
+    METRICS_TABLE,
+    Moments,
+    change_columns,
+    metric_changes,
+    metric_row,
+    tournament_moments,
+)
 from .studies import MAX_PRECISION_GAMES, Study, new_study
 from .tournament import Tournament
 
@@ -337,6 +345,8 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
     along the first rule (paired, the same games), per point after a chain's first. A point a stop
     left unfinished is left out (``whole``): its figures would rest on part of its lineups."""
     per_strategy, per_point, per_metrics, changes = [], [], [], []
+    # the game's scoring moments, which name the changes' columns
+    moments = Moments.of(points[0].own.game_def) if points else Moments()
     for point in points:
         own = whole(point)
         if own is None:
@@ -354,7 +364,7 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
         seat1 = [float(x[0]) for x in _win_rates(own.seat_stats[:1])]
         strategies = spread(*(rows[c].to_numpy() for c in STRATEGY_COLUMNS[1:4]))
         per_metrics.append({**where, "deck": deck,
-                            **metric_row(own.run, own.game_def, tournament_days(own))})
+                            **metric_row(own.run, own.game_def, tournament_moments(own))})
         if paired_whole(point):
             swept = {r.label: v for r, v in zip(rules, point.values, strict=True)}
             changes += [{**swept, **row} for row in metric_changes(point.paired.leader, point.paired, deck)]
@@ -366,7 +376,8 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
     swept_columns = [r.label for r in rules]
     return {"strategies": pd.concat(per_strategy, ignore_index=True), "points": pd.DataFrame(per_point),
             METRICS_TABLE: pd.DataFrame(per_metrics),
-            METRIC_CHANGES_TABLE: pd.DataFrame(changes, columns=["players", *swept_columns, *CHANGE_COLUMNS[1:]])}
+            METRIC_CHANGES_TABLE: pd.DataFrame(changes, columns=["players", *swept_columns,
+                                                                   *change_columns(moments)[1:]])}
 
 
 def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, complete: bool) -> dict:

@@ -233,13 +233,15 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
             if spread * spread > square * total:
                 raise Invalid(f"{where}.{key}[{r}] is {square}, too small for win totals {theirs[STAT_WIN60]} "
                               f"and {mine[STAT_WIN60]} in the same {total} games")
-    check_paired_metric_sq(paired[2], f"{where}.paired_metric_sq", leader["run"], run, total, game, _most_days(game))
+    check_paired_metric_sq(paired[2], f"{where}.paired_metric_sq", leader["run"], run, total, game,
+                           _most_moments(game))
 
 
-def _most_days(game: Game) -> int:
-    """The most days any rule set of ``game`` lasts (its ``days`` when no rule sets them)."""
+def _most_moments(game: Game) -> int:
+    """The most scoring moments any rule set of ``game`` has (``Game.engine.moments`` when no rule sets them)."""
     book = game.rule_book
-    return book.param("days").high if book is not None and "days" in book.names else game.engine.days
+    return (book.param(game.engine.moment_rule).high if book is not None and game.engine.moment_rule in book.names
+            else game.engine.moments)
 
 
 def _ceil(a: int, b: int) -> int:

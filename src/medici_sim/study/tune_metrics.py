@@ -7,11 +7,15 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ..core.registry import get_game
-from .metrics import CHANGE_COLUMNS, metric_row, metrics_frame, paired_changes, rule_days
+from ..core.registry import Game, get_game
+from ..core.stats import rule_moments
+from .metrics import Moments, change_columns, metric_row, metrics_frame, paired_changes
 from .tuning import TaskResult, spec
 
-TUNE_CHANGE_COLUMNS = ["strategy", "rules", *CHANGE_COLUMNS]
+
+def tune_change_columns(game: Game) -> list[str]:
+    """The columns of tune's metric changes for ``game``."""
+    return ["strategy", "rules", *change_columns(Moments.of(game))]
 
 
 def _configuration(result: TaskResult) -> dict:
@@ -30,20 +34,21 @@ def tune_metrics(results: Sequence[TaskResult]) -> pd.DataFrame:
         for which, strategy, run in (("default", task.default, fresh.default_run),
                                      ("tuned", task.slot(result.tuned), fresh.tuned_run)):
             rows.append({"strategy": task.strategy, "parameters": which, "spec": spec(strategy),
-                         **_configuration(result), **metric_row(run, game, rule_days(game, task.variant,
-                                                                                     task.players))})
+                         **_configuration(result), **metric_row(run, game, rule_moments(game, task.variant,
+                                                                                        task.players))})
     return metrics_frame(rows)
 
 
 def tune_metric_changes(results: Sequence[TaskResult]) -> pd.DataFrame:
     """Per finished task and metric: its paired change on the fresh games from the default
     parameters (``first``) to the tuned ones (``second``), with its 95% interval."""
-    rows = []
+    rows, game = [], None
     for result in (r for r in results if r.complete):
         task, fresh = result.task, result.fresh
         game = get_game(task.game)
-        days = rule_days(game, task.variant, task.players)
+        days = rule_moments(game, task.variant, task.players)
         rows += [{**_configuration(result), "first": "default", "second": "tuned", **row}
                  for row in paired_changes(game, fresh.default_run, fresh.tuned_run, fresh.metric_sq,
                                            task.fresh_games, days, days)]
-    return pd.DataFrame(rows, columns=TUNE_CHANGE_COLUMNS)
+    game = game or (get_game(results[0].task.game) if results else None)
+    return pd.DataFrame(rows, columns=tune_change_columns(game) if game is not None else None)

@@ -25,8 +25,8 @@ from ..core.identity import (
 from ..core.pairing import paired_metrics
 from ..core.registry import GAMES, get_game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_vector, show, whole_number
+from ..core.stats import rule_moments
 from ..core.totals_check import TotalsRules, check_paired_metric_sq
-from .metrics import rule_days
 from .optimize import Round
 from .tuning import Fresh, TaskResult, TuneTask
 
@@ -207,7 +207,7 @@ def _fresh_metrics(fresh: dict, where: str, task: TuneTask) -> None:
     metric_sq = int_vector(fresh["metric_sq"], f"{where}.metric_sq", len(paired_metrics(game)),
                            f"the {game.name} game's paired metrics")
     check_paired_metric_sq(metric_sq, f"{where}.metric_sq", *runs, games, game,
-                           rule_days(game, task.variant, task.players))
+                           rule_moments(game, task.variant, task.players))
 
 
 TUNE = SavedFormat("tune", check_tune)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SCORE_SQ, STAT_SHIP, InconsistentTotals
+from ...core.accounting import STAT_SCORE, STAT_SCORE_SQ, InconsistentTotals
 from ...core.contract import Engine, FrameworkFacts, Game, GameData, Presentation, StatColumn, Stepping, StudyPolicy
+from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from . import engine, narrate, reference, seat_view, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
@@ -160,6 +161,7 @@ GAME = Game(
     registry=REGISTRY,
     built_ins=BUILT_INS,
     engine=Engine(
+        **MOMENTS,  # scored at the end of each day (games/medici/scoring.py)
         play_games_nb=engine.play_games_nb,
         play_game_in_nb=engine.play_game_in_nb,
         kernel_inputs=kernel_inputs,
@@ -191,6 +193,7 @@ GAME = Game(
               "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
     ),
     presentation=Presentation(
+        **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
         summary="Medici: The Card Game, rules R1-R25",
         rules_page="docs/rules-card.md",
         rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",

@@ -67,8 +67,10 @@ from __future__ import annotations
 from functools import partial
 
 from ...core import narration, stepping
-from ...core.narration import final_standings, next_starter_reason, rank_places
 from ...core.stepping import stepped_events
+from ..medici import narration as medici
+from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
+from ..medici.narration import final_standings, next_starter_reason, rank_places
 from . import stepped
 from .deck import default_deck
 from .rules import GOODS, N_GOODS, NO_GOOD
@@ -144,16 +146,16 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     starter_reason: dict = {"rule": "R7"}
     with kernel.naming_failures(game_index, 1):
         for event, actor, day, s in stepped_events(stepped, kernel, game_index):
-            if event == stepping.DAY_START:
+            if event == DAY_START:
                 check(actor == trace.day_starter[day], f"day {day + 1}: the starting seat disagrees")
                 record = {"day": day + 1, "starter": actor + 1, "starter_reason": starter_reason,
                           "deck_at_start": int(s["counts"][DECK_LEN]), "ran_out": bool(trace.day_ran_out[day]),
                           "turns": []}
                 data["days"].append(record)
-            elif event == stepping.TURN_START:
+            elif event == TURN_START:
                 before = market(s)
                 final = bool(s["step"][stepping.STEP_ARG])  # R11: the engine's last-open-ship turn
-            elif event == stepping.TURN_END:
+            elif event == TURN_END:
                 turns = record["turns"]
                 check(len(turns) < len(trace.day_turns[day]), f"day {day + 1}: more turns than recorded")
                 turns.append(turn_told(trace.day_turns[day][len(turns)], len(turns) + 1, before, final))
@@ -165,7 +167,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                 used = int(s["ship_used"][actor])
                 told.update(ship_places=used, ship_value=int(s["ship_value"][actor]),
                             ship_full=used == rules["ship_capacity"])
-            elif event == stepping.DAY_OVER:
+            elif event == DAY_OVER:
                 check(len(record["turns"]) == len(trace.day_turns[day]), f"day {day + 1}: fewer turns than recorded")
                 record["end"] = ("ran out" if record["ran_out"] else "final turn" if record["turns"][-1]["final"]
                                  else "all ships full")
@@ -173,7 +175,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                                     "value": int(s["ship_value"][p])} for p in range(players)]
                 check([ship["value"] for ship in record["ships"]] == trace.day_ship_value[day].tolist(),
                       f"day {day + 1}: ship values disagree (R13)")
-            elif event == stepping.DAY_SCORED:
+            elif event == DAY_SCORED:
                 record["scoring"] = scoring_told(trace, s, day, record["ships"], good_of, rules)
                 record["next_starter"] = None
                 if actor >= 0:
@@ -294,7 +296,7 @@ def render(data: dict) -> str:
         scoring = day["scoring"]
         out.append(f"  Scoring of day {day['day']}")
         out.append("    Ships (R14, ties R15):")
-        ships = narration.render_ranking(scoring["ships"], "value", rules["coin"], TIES)
+        ships = medici.render_ranking(scoring["ships"], "value", rules["coin"], TIES)
         out += [f"      {line}" for line in ships]
         gone = (f"; {names(scoring['out'])} {'leave' if len(scoring['out']) > 1 else 'leaves'} the game"
                 if scoring["out"] else "")
@@ -303,7 +305,7 @@ def render(data: dict) -> str:
         for good in scoring["goods"]:
             icons = ", ".join(f"{s + 1}: {n}" for s, n in enumerate(good["icons"]))
             out.append(f"      {good['good']} (icons by seat {icons})")
-            ranking = narration.render_ranking(good["ranking"], "icons", rules["coin"], TIES)
+            ranking = medici.render_ranking(good["ranking"], "icons", rules["coin"], TIES)
             out += [f"        {line}" for line in ranking]
         threshold = f"{rules['bonus_threshold']}+ icons of a good pay {rules['bonus']}, never shared"
         if rules["big_bonus_threshold"] is not None:
@@ -311,13 +313,13 @@ def render(data: dict) -> str:
         out.append(f"    Bonuses (R18: {threshold}):")
         earned = [[f"{good['good']} {good['icons'][s]} icons: {good['bonus'][s]} ({good['bonus_rule'][s]})"
                    for good in scoring["goods"] if good["bonus_rule"][s]] for s in range(data["players"])]
-        out += narration.day_totals_lines(scoring["totals"], earned, "florins", "now")
+        out += medici.day_totals_lines(scoring["totals"], earned, "florins", "now")
         if day["next_starter"] is not None:
-            out.append(narration.next_starter_line(day["next_starter"], day["day"], "fewest florins", "R21"))
+            out.append(medici.next_starter_line(day["next_starter"], day["day"], "fewest florins", "R21"))
     final = data["final"]
-    out += ["", f"Final standings (R22: {narration.final_scoring(len(data['days']))}, the most florins win):"]
+    out += ["", f"Final standings (R22: {medici.final_scoring(len(data['days']))}, the most florins win):"]
     for row in final["standings"]:
         out.append(f"  {row['place']}. seat {row['seat']} {row['strategy']}: {row['florins']} florins "
                    f"(ships {row['ship']}, majorities {row['majority']}, bonuses {row['bonus']})")
-    out.append(narration.winners_line(final, final["florins"], strategy, "R22"))
+    out.append(medici.winners_line(final, final["florins"], strategy, "R22"))
     return "\n".join(out) + "\n"

@@ -1,4 +1,5 @@
-"""The card game's part of a stepped game (core.stepping, whose ``entry_points`` give the rest:
+"""The card game's part of a stepped game (core.stepping, whose ``entry_points``, bound to the day
+loop by games/medici/days.py's ``day_entry_points``, give the rest:
 ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and the trace, ``trace_game_nb``, bound
 here to the engine): the choices R9 (reveal another card?) and R10 (which cards to take)
 allow where it stops for a decision, taking the run's strategy table as every stepping
@@ -13,8 +14,8 @@ from ...core.stepping import (
     DECISION,
     STEP_ACTOR,
     STEP_EVENT,
-    entry_points,
 )
+from ..medici.days import day_entry_points
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION, begin_day_nb, finish_game_nb, last_day_nb, start_game_nb
 from .state import legal_takes_nb
 
@@ -33,5 +34,5 @@ def legal_choices_nb(buffer, table):
     return choices[:0]
 
 
-new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, begin_day_nb, finish_game_nb,
+new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = day_entry_points(start_game_nb, begin_day_nb, finish_game_nb,
                                                                       legal_choices_nb, last_day_nb)

@@ -1,7 +1,8 @@
 """A person at the card-game table: what the player sees and answers (R6-R22).
 
 The game is played by the engine itself, stepped (core.stepping, driven by
-``core.human.GameTable.play``): it stops at the person's decisions and at every event of
+``core.human.GameTable.play``, games/medici/table.py's ``MediciTable``): it stops at the
+person's decisions and at every event of
 the day. :class:`CardTable` answers the ``human`` seat's decisions (asking the person,
 offering only the legal choices, the engine's ``legal_choices_nb``, and re-asking on bad
 input) and prints what a player at the table can see: the market, every ship and
@@ -17,8 +18,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...core import human, stepping
-from ...core.narration import paying, plural, rank_places, render_ranking
+from ...core import human
+from ...core.narration import plural
+from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
+from ..medici.narration import paying, rank_places, render_ranking
+from ..medici.table import MediciTable, standings
 from . import engine, stepped
 from .narrate import FROM_END, card_name, decode_turn
 from .rules import (
@@ -61,7 +65,7 @@ def taken_cards(s, choice: int) -> list[int]:
     return cards
 
 
-class CardTable(human.GameTable):
+class CardTable(MediciTable):
     """The Python side of a card game with a person at seat ``human_seat`` (0-based)."""
 
     engine = stepped
@@ -131,26 +135,26 @@ class CardTable(human.GameTable):
 
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
         s = self.s
-        if kind == stepping.DAY_START:
+        if kind == DAY_START:
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
             days = self.rules["days"]
             self.say(f"\n=== Day {a + 1} of {days}: {who}; {plural(int(s['counts'][DECK_LEN]), 'card')} in the "
                      "deck ===")
-        elif kind == stepping.TURN_START:
+        elif kind == TURN_START:
             self.turn += 1
             self.market_before = self.market()
             if seat == self.me:
                 self.say(self.view())
-        elif kind == stepping.TURN_END:
+        elif kind == TURN_END:
             self.say(self.turn_line(seat))
-        elif kind == stepping.DAY_OVER:
+        elif kind == DAY_OVER:
             self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
             full = all(s["ship_used"][p] == s["rules"][RULE_CAPACITY] for p in range(self.players))
             why = ("the deck and the market are empty" if b else "every ship is full" if full
                    else "the last open ship had its one more turn")
             self.say(f"\nDay {a + 1} is over: {why}.")
-        elif kind == stepping.DAY_SCORED:
+        elif kind == DAY_SCORED:
             self.say(self.scoring(a, seat))
 
     def turn_line(self, seat: int) -> str:
@@ -243,7 +247,7 @@ class CardTable(human.GameTable):
     def standings(self) -> str:
         s = self.s
         p = self.players
-        return human.standings(self.names, [int(f) for f in s["florins"][:p]],
+        return standings(self.names, [int(f) for f in s["florins"][:p]],
                                {"ships": s["day_ship_pay"][:, :p].sum(axis=0),
                                 "goods": s["day_majority_pay"][:, :p].sum(axis=0),
                                 "bonuses": s["day_bonus_pay"][:, :p].sum(axis=0)}, self.me)

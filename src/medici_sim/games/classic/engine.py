@@ -24,9 +24,6 @@ from ...core import stepping
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
-    STAT_BONUS,
-    STAT_MAJORITY,
-    STAT_SHIP,
     record_metrics_nb,
     record_outcome_nb,
 )
@@ -36,17 +33,17 @@ from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
 from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
-from ...core.seating import poorest_seat_nb, seat_players_nb
+from ...core.seating import seat_players_nb
 from ...core.stepping import (
     DECISION,
     PAUSED,
-    PHASE_DAY_START,
     STEP_CHOICE,
     TURN_END,
     is_external_nb,
-    play_loop,
     stop_nb,
 )
+from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
+from ..medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from .recording import record_day_nb, record_turn_nb
 from .rules import (
     MAX_PLAYERS,
@@ -152,7 +149,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 
 # Where play resumes (``finish_game_nb``): in a turn (a search player's rollouts start from the
 # decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
-# core.stepping). TURN_OVER is after the sale and C11, before C7 picks the next auctioneer.
+# games/medici/days.py). TURN_OVER is after the sale and C11, before C7 picks the next auctioneer.
 TURN_START, TURN_DRAW, TURN_BID, TURN_SALE, TURN_OVER = range(5)  # before it; asking C8; asking C9; C10 on; after
 DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
 
@@ -562,7 +559,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
 play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game's (core.kernel)
 
 
-# The play loop, every game's (core.stepping.play_loop): from auctioneer seat's turn at a phase
+# The play loop, both Medici games' (games/medici/days.py's play_loop): from auctioneer seat's turn at a phase
 # (TURN_*, or a day's PHASE_*) to the end of a day, through the day's functions above (C5-C17;
 # scoring is score_day_nb). A whole game is play_game_nb; a search player's rollouts play a copy
 # of the state from its decision (strategies/search.py); a stepped game stops at every event.

@@ -6,8 +6,9 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ...core.accounting import STAT_BONUS, STAT_MAJORITY, STAT_SCORE, STAT_SHIP, InconsistentTotals
+from ...core.accounting import STAT_SCORE, InconsistentTotals
 from ...core.contract import Engine, FrameworkFacts, Game, Presentation, StatColumn, Stepping, StudyPolicy
+from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from . import engine, narrate, reference, seat_view, state, stepped
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, removed_cards, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search, strong
@@ -150,6 +151,7 @@ GAME = Game(
     registry=REGISTRY,
     built_ins=BUILT_INS,
     engine=Engine(
+        **MOMENTS,  # scored at the end of each day (games/medici/scoring.py)
         play_games_nb=engine.play_games_nb,
         play_game_in_nb=engine.play_game_in_nb,
         kernel_inputs=kernel_inputs,
@@ -184,6 +186,7 @@ GAME = Game(
         compile_seconds=((9, 18), 43),
     ),
     presentation=Presentation(
+        **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
         summary="the 1995 auction game, C1-C21",
         rules_page="docs/rules-classic.md",
         rule_points={"players": "C1", "seats": "C6", "seating": "C20", "seed": "C20", "spending": "C21"},

@@ -66,9 +66,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from ...core import narration, stepping
-from ...core.narration import final_standings, next_starter_reason, rank_places
+from ...core import narration
 from ...core.stepping import stepped_events
+from ..medici import narration as medici
+from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
+from ..medici.narration import final_standings, next_starter_reason, rank_places
 from . import reference, stepped
 from .rules import GOODS, N_CARDS, N_GOODS, NO_GOOD, RULE_BOOK, card_arrays, removed_cards
 
@@ -108,22 +110,22 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     starter_reason: dict = {"rule": "C6"}
     with kernel.naming_failures(game_index, 1):
         for event, actor, day, s in stepped_events(stepped, kernel, game_index):
-            if event == stepping.DAY_START:
+            if event == DAY_START:
                 check(actor == trace.starter[day], f"day {day + 1}: the starting seat disagrees")
                 record = {"day": day + 1, "starter": actor + 1, "starter_reason": starter_reason,
                           "removed": trace.removed[day].tolist(), "money_at_start": s["money"][:players].tolist(),
                           "ran_out": bool(trace.ran_out[day]), "turns": []}
                 data["days"].append(record)
                 logged = reference.turn_records(trace.lots[day])
-            elif event == stepping.TURN_START:
+            elif event == TURN_START:
                 free_before = [rules["ship_holds"] - int(n) for n in s["ship_len"][:players]]
                 money_before = s["money"][:players].tolist()
-            elif event == stepping.TURN_END:
+            elif event == TURN_END:
                 turns = record["turns"]
                 check(len(turns) < len(logged), f"day {day + 1}: more turns than recorded")
                 turns.append(auction_told(logged[len(turns)], len(turns) + 1, s, free_before, money_before, value_of))
                 check(turns[-1]["auctioneer"] == actor + 1, f"day {day + 1} turn {len(turns)}: the log disagrees")
-            elif event == stepping.DAY_OVER:
+            elif event == DAY_OVER:
                 check(len(record["turns"]) == len(logged), f"day {day + 1}: fewer turns than recorded")
                 record["end"] = ("ran out" if record["ran_out"] else "last ship" if record["turns"][-1]["free"]
                                  else "all ships full")
@@ -134,7 +136,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                                    for p in range(players)]
                 tracks = [{"seat": p + 1, "before": s["track"][p].tolist(), "aboard": s["ship_goods"][p].tolist()}
                           for p in range(players)]
-            elif event == stepping.DAY_SCORED:
+            elif event == DAY_SCORED:
                 record["scoring"] = scoring_told(trace, day, record["ships"], tracks, s["money"][:players].tolist(),
                                                  rules)
                 record["next_starter"] = None
@@ -277,7 +279,7 @@ def render(data: dict) -> str:
         scoring = day["scoring"]
         out.append(f"  Scoring of day {day['day']}")
         out.append("    Ships (C13, every ship ranks, ties share):")
-        out += [f"      {line}" for line in narration.render_ranking(scoring["ships"], "value", coin)]
+        out += [f"      {line}" for line in medici.render_ranking(scoring["ships"], "value", coin)]
         out.append(f"    Tracks rise by the goods aboard, to {rules['track_max']} at most (C14; gold moves none):")
         for t in scoring["tracks"]:
             moves = [f"{good} {b}->{a}" for good, b, a in zip((g["good"] for g in scoring["goods"]),
@@ -287,19 +289,19 @@ def render(data: dict) -> str:
         for good in scoring["goods"]:
             levels = ", ".join(f"{s + 1}: {n}" for s, n in enumerate(good["levels"]))
             out.append(f"      {good['good']} (levels by seat {levels})")
-            out += [f"        {line}" for line in narration.render_ranking(good["ranking"], "level", coin)]
+            out += [f"        {line}" for line in medici.render_ranking(good["ranking"], "level", coin)]
         out.append(f"    Track bonuses (C16: level {bonus_levels}; never shared):")
         earned = [[f"{g['good']} level {g['levels'][s]}: {g['bonus'][s]}" for g in scoring["goods"] if g["bonus"][s]]
                   for s in range(data["players"])]
-        out += narration.day_totals_lines(scoring["totals"], earned, "money", "money now")
+        out += medici.day_totals_lines(scoring["totals"], earned, "money", "money now")
         if day["next_starter"] is not None:
-            out.append(narration.next_starter_line(day["next_starter"], day["day"], "least money", "C6"))
+            out.append(medici.next_starter_line(day["next_starter"], day["day"], "least money", "C6"))
     final = data["final"]
-    out += ["", f"Final standings (C18: {narration.final_scoring(len(data['days']))}, the most money wins):"]
+    out += ["", f"Final standings (C18: {medici.final_scoring(len(data['days']))}, the most money wins):"]
     for row in final["standings"]:
         out.append(f"  {row['place']}. seat {row['seat']} {row['strategy']}: {row['money']} florins (earned: ships "
                    f"{row['ship']}, majorities {row['majority']}, bonuses {row['bonus']}; spent {row['spent']} on "
                    f"{_count(row['lots_bought'], 'lot')} of {_count(row['cards_bought'], 'card')}; "
                    f"{_count(row['free_cards'], 'free card')}, {_count(row['lots_discarded'], 'lot')} put aside, C21)")
-    out.append(narration.winners_line(final, final["money"], strategy, "C18"))
+    out.append(medici.winners_line(final, final["money"], strategy, "C18"))
     return "\n".join(out) + "\n"

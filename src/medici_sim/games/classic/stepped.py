@@ -1,4 +1,5 @@
-"""The classic game's part of a stepped game (core.stepping, whose ``entry_points`` give the
+"""The classic game's part of a stepped game (core.stepping, whose ``entry_points``, bound to the day
+loop by games/medici/days.py's ``day_entry_points``, give the
 rest: ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and the trace, ``trace_game_nb``,
 bound here to the engine): the answers C8 (draw another card into the lot?) and C9 (pass, or
 a bid above the highest up to the seat's money) allow where it stops for a decision. Like
@@ -14,8 +15,8 @@ from ...core.stepping import (
     DECISION,
     STEP_ACTOR,
     STEP_EVENT,
-    entry_points,
 )
+from ..medici.days import day_entry_points
 from .engine import BID_DECISION, DRAW_DECISION, begin_day_nb, finish_game_nb, last_day_nb, start_game_nb
 from .state import lowest_bid_nb
 
@@ -37,5 +38,5 @@ def legal_choices_nb(buffer, table):
     return np.arange(0)
 
 
-new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, begin_day_nb, finish_game_nb,
+new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = day_entry_points(start_game_nb, begin_day_nb, finish_game_nb,
                                                                       legal_choices_nb, last_day_nb)

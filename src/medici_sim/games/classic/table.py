@@ -1,7 +1,8 @@
 """A person at the classic-game table: what the player sees and answers (C3-C18).
 
 The game is played by the engine itself, stepped (core.stepping, driven by
-``core.human.GameTable.play``): it stops at the person's decisions and at every event of
+``core.human.GameTable.play``, games/medici/table.py's ``MediciTable``): it stops at the
+person's decisions and at every event of
 the day. :class:`ClassicTable` answers the ``human`` seat's decisions (draw another card
 into the lot? how much to bid?), offering only legal answers and re-asking on bad input,
 and prints what a player at the table can see: the lot, every ship, every track level,
@@ -18,8 +19,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...core import human, stepping
-from ...core.narration import paying, plural, rank_places, render_ranking
+from ...core import human
+from ...core.narration import plural
+from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
+from ..medici.narration import paying, rank_places, render_ranking
+from ..medici.table import MediciTable, standings
 from . import stepped
 from .narrate import card_name
 from .reference import turn_records
@@ -46,7 +50,7 @@ def cards_text(s, cards) -> str:
     return ", ".join(card_text(s, c) for c in cards) if len(cards) else "nothing"
 
 
-class ClassicTable(human.GameTable):
+class ClassicTable(MediciTable):
     """The Python side of a classic game with a person at seat ``human_seat``."""
 
     engine = stepped
@@ -133,18 +137,18 @@ class ClassicTable(human.GameTable):
 
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
         s = self.s
-        if kind == stepping.DAY_START:
+        if kind == DAY_START:
             self.day, self.turn = a, 0
             who = "you start" if seat == self.me else f"{self.names[seat].capitalize()} starts"
             removed = int(s["rules"][RULE_REMOVED])
             deck = plural(int(s["counts"][DECK_LEN]), "card")
             self.say(f"\n=== Day {a + 1} of {self.rules['days']}: {who}; {deck} in the deck, {removed} set aside "
                      "unseen ===")
-        elif kind == stepping.TURN_START:
+        elif kind == TURN_START:
             self.turn += 1
-        elif kind == stepping.TURN_END:
+        elif kind == TURN_END:
             self.say(self.auction_text())
-        elif kind == stepping.DAY_OVER:
+        elif kind == DAY_OVER:
             self.sailed = [[int(c) for c in s["ship"][p, :int(s["ship_len"][p])]] for p in range(self.players)]
             self.track_before = s["track"][:self.players].copy()
             if b:
@@ -154,7 +158,7 @@ class ClassicTable(human.GameTable):
             else:
                 why = "every ship is full"
             self.say(f"\nDay {a + 1} is over: {why}.")
-        elif kind == stepping.DAY_SCORED:
+        elif kind == DAY_SCORED:
             self.say(self.scoring(a, seat))
 
     def auction_text(self) -> str:
@@ -261,7 +265,7 @@ class ClassicTable(human.GameTable):
         s = self.s
         p = self.players
         start = int(s["rules"][RULE_START_MONEY])
-        return human.standings(self.names, [int(m) for m in s["money"][:p]],
+        return standings(self.names, [int(m) for m in s["money"][:p]],
                                {"start": [start] * p, "spent": -s["spent"][:p],
                                 "ships": s["day_ship_pay"][:, :p].sum(axis=0),
                                 "majorities": s["day_majority_pay"][:, :p].sum(axis=0),

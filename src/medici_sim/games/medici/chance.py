@@ -10,7 +10,8 @@ from functools import partial
 import numpy as np
 
 from ...core.chance import Draws, Pick, Pool
-from ...core.stepping import DAY_OVER, STEP_ACTOR
+from ...core.stepping import STEP_ACTOR
+from .days import DAY_OVER
 
 
 def chance_event(deck: Pool, money: str, before, after, event: int, n_cards: int, players: int):
