@@ -48,10 +48,10 @@ SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's
 #                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
-# MEDICI_SIM_KERNEL=all compiles every built-in strategy of a game into each kernel of built-ins:
-# one (longer) compilation then serves every mix of built-ins, for whoever tries many mixes (and the
-# test suite). A run with a plug-in still compiles only what it uses. By default a kernel holds only
-# the strategies its run uses.
+# MEDICI_SIM_KERNEL=all compiles every built-in heuristic of a game into each kernel of built-ins (with
+# search, strong or mcts where the run uses them): one (longer) compilation then serves every mix of
+# built-ins, for whoever tries many mixes (and the test suite). A run with a plug-in still compiles
+# only what it uses. By default a kernel holds only the strategies its run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
 
 
@@ -313,9 +313,11 @@ class Kernel:
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
         # the heuristics (game.built_ins): a search player, built in too, plays them again in its
         # rollouts (a second table, compiled with it), so it joins a kernel only when a run uses it
-        built_ins = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
-        if kernel_of_all_built_ins() and used <= built_ins:  # one kernel for every mix of built-ins
-            used = built_ins
+        heuristics = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
+        if kernel_of_all_built_ins() and all(self.game.registry.origin.get(name) == "built-in" for name in used):
+            # one kernel for every mix of built-ins: the heuristics and the further built-ins it uses
+            # (search, strong, mcts), so every lineup with strong shares one kernel, not one per lineup
+            used = used | heuristics
         self.table, self.table_names = strategy_table(self.game.registry, used)
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
