@@ -133,7 +133,7 @@ def test_the_compile_benchmarks_readme_commands_are_the_commands_of_today(capsys
 
     readme = (ROOT / "README.md").read_text()
     commands = runpy.run_path(str(BENCHMARKS / "bench_compile.py"), run_name="bench")["README_COMMANDS"]
-    for label, command in commands:
+    for label, command, _code in commands:
         words = shlex.split(command.split("| ")[-1])
         assert words[0] == "medici-sim", command
         assert label in ("run", "run, classic") or f"`medici-sim {words[1]}" in readme or label in readme, label
