@@ -293,6 +293,26 @@ class RunResult:
         return self.totals.games == self.config.games
 
 
+# Sets of strategies (game, names) that one kernel each serves while :func:`shared_kernels` holds them: a
+# run whose strategies are among a set's plays in that set's kernel (the first that holds them).
+_SHARED_KERNELS: list[tuple[str, frozenset[str]]] = []
+
+
+@contextmanager
+def shared_kernels(game: str, *sets):
+    """While held, a run of ``game`` whose strategies (names) are all in one of ``sets`` plays in the
+    kernel of that whole set: several studies of one command (the ladder's levels) compile one
+    kernel for many of them, not one each. The same games and results: a kernel of more strategies
+    plays the same decisions."""
+    added = [(game, frozenset(names)) for names in sets]
+    _SHARED_KERNELS.extend(added)
+    try:
+        yield
+    finally:
+        for entry in added:
+            _SHARED_KERNELS.remove(entry)
+
+
 def kernel_of_all_built_ins() -> bool:
     """Whether ``MEDICI_SIM_KERNEL=all`` asks for kernels of every built-in; unset or empty is
     the default, and any other value a mistake (a typo would silently cost its speed-up)."""
@@ -318,6 +338,7 @@ class Kernel:
             # one kernel for every mix of built-ins: the heuristics and the further built-ins it uses
             # (search, strong, mcts), so every lineup with strong shares one kernel, not one per lineup
             used = used | heuristics
+        used = next((set(names) for game, names in _SHARED_KERNELS if game == config.game and used <= names), used)
         self.table, self.table_names = strategy_table(self.game.registry, used)
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
