@@ -2,12 +2,20 @@
 
     python benchmarks/bench_compile.py              # both games (about 10 minutes of CPU)
     python benchmarks/bench_compile.py --game card
+    python benchmarks/bench_compile.py --readme     # the README's commands in turn, one shared cache
+
 
 Each row is one ``medici-sim`` process playing one game with an empty numba cache (its own
 temporary NUMBA_CACHE_DIR; MEDICI_SIM_KERNEL unset, so the kernel holds only the strategies
 named), timed in CPU seconds (user + sys of the process): fair on a busy machine, where the
 wall time is longer. It ends with the ``compile_seconds`` of each game (``games/GAME/game.py``)
 that these figures make (rounded); paste it there when the compile time changes.
+
+``--readme`` measures what a new user meets: the commands of the README's table (the main command
+of each game, compare, balance, the ladder, a search run, trace, play, check-plugin on the example
+plug-in), in that order, from one empty cache that they share (MEDICI_SIM_KERNEL unset). Each row
+is that command's CPU seconds when first run less its CPU seconds when run again at once (warm):
+the compilation it paid for. The total is what the whole table compiled.
 """
 from __future__ import annotations
 
@@ -17,12 +25,30 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.script_options import Parser
 from medici_sim.core.registry import GAMES, get_game
 
+ROOT = Path(__file__).parents[1]
 SETS = ("fewest", "expert", "every heuristic", "search")
+# the README's table of commands, in its order (a row: its label, the shell command, its exit code: play's person
+# leaves at the end of its input, 130); run in the repository
+README_COMMANDS = (
+    ("run", "medici-sim --games 100000", 0),
+    ("run, classic", "medici-sim --game classic --games 100000", 0),
+    ("compare", "medici-sim compare --players 4 --games 20000", 0),
+    ("balance", "medici-sim balance --players 4 --games 20000", 0),
+    ("balance --ladder", "medici-sim balance --ladder --players 4 --games 4000", 0),
+    ("search", "medici-sim --strategies search:rollouts=4,expert,expert,expert --games 100", 0),
+    ("trace", "medici-sim trace --players 3 --strategies expert,greedy,random --seed 7 --index 12", 0),
+    ("play", "printf '6\\ny\\nn\\n3\\n' | medici-sim play --game classic --players 4 --opponents expert,value,random "
+             "--seat 2 --seed 11", 130),
+    ("check-plugin", "medici-sim check-plugin examples/classic_plugin.py --games 300", 0),
+)
+README_ROW_LIMIT = 10.0  # CPU seconds of compilation one row may cost (issue 34)
+README_TOTAL_LIMIT = 60.0  # ... and the whole table together
 
 
 def cpu_seconds(game: str, strategies: str, warm: bool = False) -> tuple[float, float]:
@@ -43,6 +69,40 @@ def cpu_seconds(game: str, strategies: str, warm: bool = False) -> tuple[float, 
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
 
 
+def shell_cpu_seconds(command: str, env: dict, code: int = 0) -> float:
+    """CPU seconds (user + sys) of ``command`` run by the shell in the repository, its output dropped;
+    it must exit with ``code``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, shell=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != code:
+        sys.exit(f"bench_compile.py: {command!r} failed: {done.stderr.strip()[-400:]}")
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def readme_table(warm: bool, only: list[str] | None = None) -> None:
+    """The README's commands in turn from one empty cache: each row's first run less its second
+    (``only``: those rows alone, still in the README's order)."""
+    env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}
+    env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))  # this medici-sim
+    total = 0.0
+    print(f"{'command':18} {'first CPU s':>11} {'again CPU s':>11} {'compiled':>9}")
+    with tempfile.TemporaryDirectory(prefix="medici-sim-cold-") as cache:
+        if not warm:
+            env["NUMBA_CACHE_DIR"] = cache
+        for label, command, code in README_COMMANDS:
+            if only and label not in only:
+                continue
+            first = shell_cpu_seconds(command, env, code)
+            again = shell_cpu_seconds(command, env, code)
+            total += first - again
+            flag = "  over" if first - again > README_ROW_LIMIT else ""
+            print(f"{label:18} {first:>11.1f} {again:>11.1f} {first - again:>9.1f}{flag}", flush=True)
+    print(f"{'together':18} {'':>11} {'':>11} {total:>9.1f}{'  over' if total > README_TOTAL_LIMIT else ''}")
+    print(f"(limits: {README_ROW_LIMIT:g} CPU s a command, {README_TOTAL_LIMIT:g} together)")
+
+
 def main() -> None:
     parser = Parser(__doc__)
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="the game(s) to measure [all]")
@@ -50,7 +110,14 @@ def main() -> None:
                         help="the sets of strategies to time [all; compile_seconds needs all]")
     parser.add_argument("--warm", action="store_true", help="use the kernels already cached: checks the script, "
                                                             "measures no compilation")
+    parser.add_argument("--readme", action="store_true", help="the README's table of commands in turn, one shared "
+                                                               "cache: what each compiles on its first run")
+    parser.add_argument("--row", action="append", choices=[row[0] for row in README_COMMANDS],
+                        help="with --readme: only this row (repeat it for more) [every row]")
     args = parser.parse_args()
+    if args.readme:
+        readme_table(args.warm, args.row)
+        return
     found = {}
     print(f"{'game':8} {'strategies':48} {'CPU s':>7} {'wall s':>7}")
     for name in args.game or sorted(GAMES):

@@ -129,3 +129,23 @@ def test_every_script_parses_its_options_with_the_shared_parser():
     for path in [*BENCHMARKS.glob("*.py"), *SCRIPTS.glob("*.py")]:
         text = path.read_text()
         assert "ArgumentParser(" not in text and "Parser(" in text, path.name
+
+
+
+def test_the_compile_benchmarks_readme_commands_are_the_commands_of_today(capsys):
+    """bench_compile.py --readme times the README's table of commands from a cold cache (too long
+    for the suite): its rows must be the README's commands, and each must still parse (its
+    options; --help stops before any work)."""
+    import runpy
+    import shlex
+
+    from conftest import run as run_cli
+
+    readme = (ROOT / "README.md").read_text()
+    commands = runpy.run_path(str(BENCHMARKS / "bench_compile.py"), run_name="bench")["README_COMMANDS"]
+    for label, command, _code in commands:
+        words = shlex.split(command.split("| ")[-1])
+        assert words[0] == "medici-sim", command
+        assert label in ("run", "run, classic") or f"`medici-sim {words[1]}" in readme or label in readme, label
+        code, out, err = run_cli(capsys, *words[1:], "--help")
+        assert code == 0 and out.startswith("Usage: medici-sim"), (command, err)

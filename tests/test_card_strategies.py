@@ -81,8 +81,14 @@ def test_a_run_compiles_only_the_strategies_it_uses(deck, monkeypatch):
                              kernel_strategies=("random", "expert")))
     assert mixed.table_names == ("random", "expert")  # registration order: the same table for any order
     monkeypatch.setenv(KERNEL_ENV, "all")  # ... or, asked, every built-in
+    every = ("random", "greedy", "collector", "cautious", "gambler", "expert")
     assert Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1)).table_names \
-        == ("random", "greedy", "collector", "cautious", "gambler", "expert")
+        == every
+    # with strong (or search, mcts) among them: one table for every such lineup, not one per lineup (the
+    # frameworks' tests rotate strong through the seats: nine lineups had compiled nine kernels)
+    for lineup in ("gambler,expert,strong", "strong,random,greedy", "strong"):
+        assert Kernel(RunConfig(deck=deck, players=3, strategies=parse_strategies(lineup, 3),
+                                games=1)).table_names == (*every, "strong")
 
 
 def test_per_strategy_table_merges_repeated_strategies(deck):

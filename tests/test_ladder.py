@@ -117,3 +117,25 @@ def test_compare_ladder_and_its_refusals(capsys, tmp_path):
     assert "3 players, greedy's edge:" in stdout
     code, _, err = run(capsys, "compare", "--ladder", "-n", "300", "--checkpoint", str(tmp_path / "c.ckpt"))
     assert code == 2 and err.strip() == "medici-sim: error: --ladder plays its own levels: leave out --checkpoint"
+
+
+@pytest.mark.usefixtures("without_search")
+def test_the_ladders_levels_share_one_kernel(capsys, monkeypatch):
+    """Each level had compiled a kernel of its own strategies (random alone, then the heuristics asked
+    for): the levels of heuristics now play in one kernel, the game's built-in heuristics' (plain
+    balance's), and the same tables as before."""
+    from medici_sim.core import driver
+
+    monkeypatch.delenv(driver.KERNEL_ENV)  # as a user runs it: a kernel holds only what its runs use
+    tables, strategy_table = set(), driver.strategy_table
+
+    def recorded(registry, used=(), **options):
+        table, names = strategy_table(registry, used, **options)
+        tables.add(names)
+        return table, names
+
+    monkeypatch.setattr(driver, "strategy_table", recorded)
+    code, stdout, err = run(capsys, "balance", "--ladder", "-p", "3", "-n", "300", "-s", "greedy,collector", "-q")
+    assert code == 0, err
+    assert tables == {get_game("card").built_ins}
+    assert "As play gets stronger (random -> heuristics -> tuned)" in stdout

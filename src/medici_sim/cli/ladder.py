@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
-from ..core.driver import ConfigError
+from ..core.driver import ConfigError, shared_kernels
 from ..core.output import atomic_write_all, table_writes
 from ..core.registry import FITTED_KEY, get_game
 from ..study import ladder, studies, tuning
@@ -45,24 +45,30 @@ def play_ladder(options: dict, command: str) -> None:
     bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
                        shorter=shorter_hint("fewer --games or player counts",
                                             [name for level in levels for name in level.strategies], cluster=False))
+    # the levels of heuristics (random among them) play in the kernel of the game's built-in heuristics, plain
+    # balance's and compare's, and the search and strong levels in one kernel of every strategy the ladder plays:
+    # two compilations at most, not one a level
+    played = {s.split(":")[0] for level in levels for s in level.strategies}
+    heuristics = {name for name in game.built_ins if game.registry.origin.get(name) == "built-in"}
     try:
-        for level, (study, tournaments) in zip(levels, started, strict=True):
-            if not options["quiet"]:
-                click.echo(f"level {level.name}: {level.games:,} games per configuration", err=True)
-            notice = CompileNotice(options["quiet"])
-            try:
-                play_study(study, tournaments, Watch(compiling=notice, progress=bar))
-            finally:
-                notice.close()
-            names = dict(zip([s.label for s in study.strategies], level.stands_for, strict=True))
-            if command == "balance":
-                answer = balance_report(study, tournaments, True)
-                rows += ladder.balance_rows(level, names, answer.strategies, answer.rules)
-            else:
-                answer = compare_report(study, tournaments, True)
-                rows += ladder.compare_rows(level, names, answer.strategies)
-            if FITTED_KEY in answer.summary:
-                fitted[level.name] = answer.summary[FITTED_KEY]
+        with shared_kernels(game.name, heuristics, played | heuristics):
+            for level, (study, tournaments) in zip(levels, started, strict=True):
+                if not options["quiet"]:
+                    click.echo(f"level {level.name}: {level.games:,} games per configuration", err=True)
+                notice = CompileNotice(options["quiet"])
+                try:
+                    play_study(study, tournaments, Watch(compiling=notice, progress=bar))
+                finally:
+                    notice.close()
+                names = dict(zip([s.label for s in study.strategies], level.stands_for, strict=True))
+                if command == "balance":
+                    answer = balance_report(study, tournaments, True)
+                    rows += ladder.balance_rows(level, names, answer.strategies, answer.rules)
+                else:
+                    answer = compare_report(study, tournaments, True)
+                    rows += ladder.compare_rows(level, names, answer.strategies)
+                if FITTED_KEY in answer.summary:
+                    fitted[level.name] = answer.summary[FITTED_KEY]
     finally:
         if bar is not None:
             bar.close()

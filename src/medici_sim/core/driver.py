@@ -48,10 +48,10 @@ SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's
 #                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
-# MEDICI_SIM_KERNEL=all compiles every built-in strategy of a game into each kernel of built-ins:
-# one (longer) compilation then serves every mix of built-ins, for whoever tries many mixes (and the
-# test suite). A run with a plug-in still compiles only what it uses. By default a kernel holds only
-# the strategies its run uses.
+# MEDICI_SIM_KERNEL=all compiles every built-in heuristic of a game into each kernel of built-ins (with
+# search, strong or mcts where the run uses them): one (longer) compilation then serves every mix of
+# built-ins, for whoever tries many mixes (and the test suite). A run with a plug-in still compiles
+# only what it uses. By default a kernel holds only the strategies its run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
 
 
@@ -293,6 +293,26 @@ class RunResult:
         return self.totals.games == self.config.games
 
 
+# Sets of strategies (game, names) that one kernel each serves while :func:`shared_kernels` holds them: a
+# run whose strategies are among a set's plays in that set's kernel (the first that holds them).
+_SHARED_KERNELS: list[tuple[str, frozenset[str]]] = []
+
+
+@contextmanager
+def shared_kernels(game: str, *sets):
+    """While held, a run of ``game`` whose strategies (names) are all in one of ``sets`` plays in the
+    kernel of that whole set: several studies of one command (the ladder's levels) compile one
+    kernel for many of them, not one each. The same games and results: a kernel of more strategies
+    plays the same decisions."""
+    added = [(game, frozenset(names)) for names in sets]
+    _SHARED_KERNELS.extend(added)
+    try:
+        yield
+    finally:
+        for entry in added:
+            _SHARED_KERNELS.remove(entry)
+
+
 def kernel_of_all_built_ins() -> bool:
     """Whether ``MEDICI_SIM_KERNEL=all`` asks for kernels of every built-in; unset or empty is
     the default, and any other value a mistake (a typo would silently cost its speed-up)."""
@@ -313,9 +333,12 @@ class Kernel:
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
         # the heuristics (game.built_ins): a search player, built in too, plays them again in its
         # rollouts (a second table, compiled with it), so it joins a kernel only when a run uses it
-        built_ins = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
-        if kernel_of_all_built_ins() and used <= built_ins:  # one kernel for every mix of built-ins
-            used = built_ins
+        heuristics = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
+        if kernel_of_all_built_ins() and all(self.game.registry.origin.get(name) == "built-in" for name in used):
+            # one kernel for every mix of built-ins: the heuristics and the further built-ins it uses
+            # (search, strong, mcts), so every lineup with strong shares one kernel, not one per lineup
+            used = used | heuristics
+        used = next((set(names) for game, names in _SHARED_KERNELS if game == config.game and used <= names), used)
         self.table, self.table_names = strategy_table(self.game.registry, used)
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
