@@ -49,7 +49,7 @@ SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
 # MEDICI_SIM_KERNEL=all compiles every built-in heuristic of a game into each kernel of built-ins (with
-# search, strong or mcts where the run uses them): one (longer) compilation then serves every mix of
+# the rollout and learned players where the run uses them): one (longer) compilation then serves every mix of
 # built-ins, for whoever tries many mixes (and the test suite). A run with a plug-in still compiles
 # only what it uses. By default a kernel holds only the strategies its run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
@@ -336,7 +336,7 @@ class Kernel:
         heuristics = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
         if kernel_of_all_built_ins() and all(self.game.registry.origin.get(name) == "built-in" for name in used):
             # one kernel for every mix of built-ins: the heuristics and the further built-ins it uses
-            # (search, strong, mcts), so every lineup with strong shares one kernel, not one per lineup
+            # (rollout and learned players), so the lineups with one of them share one kernel, not one each
             used = used | heuristics
         used = next((set(names) for game, names in _SHARED_KERNELS if game == config.game and used <= names), used)
         self.table, self.table_names = strategy_table(self.game.registry, used)
