@@ -185,10 +185,11 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
     players = state.rules[RULE_PLAYERS]
     capacity = state.rules[RULE_CAPACITY]
     ran_out = 0
+    open_now = open_ships_nb(state)  # kept as turns fill ships: only the seat at play can fill its own
     while True:
         # R11: a turn played when exactly one ship is open is that player's final turn (its
         # ship was open when its turn began: a turn already over may have filled it)
-        open_before = open_ships_nb(state) + (phase == TURN_OVER and state.ship_used[seat] == capacity)
+        open_before = open_now + (phase == TURN_OVER and state.ship_used[seat] == capacity)
         if phase == TURN_START:
             if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
                 ran_out = 1  # R12
@@ -196,20 +197,21 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
             if record is not None:
                 if stop_nb(state, stepping.TURN_START, seat, day, seat, phase, open_before == 1):
                     return True
-            if play_turn_nb(state, seat, table, record):
-                return True
-        elif phase != TURN_OVER:
-            if finish_turn_nb(state, seat, phase == TURN_REVEAL, table, record):
+            state.counts[TURN_ID] += 1  # a new turn: R9 reveal, then R10 take
+            state.counts[REVEALED] = 0
+        if phase != TURN_OVER:  # one call (inlined): the turn from its start, or from a decision
+            if finish_turn_nb(state, seat, phase != TURN_TAKE, table, record):
                 return True
         if record is not None:
             if stop_nb(state, TURN_END, seat, day, seat, TURN_OVER, 0):
                 return True
         phase = TURN_START
-        if open_before == 1 or open_ships_nb(state) == 0:
+        open_now = open_before - (state.ship_used[seat] == capacity)
+        if open_before == 1 or open_now == 0:
             break  # R11: the final turn is over, or every ship is full
-        seat = (seat + 1) % players  # R8: clockwise, skipping full ships
+        seat = next_seat_nb(seat, players)  # R8: clockwise, skipping full ships
         while state.ship_used[seat] == capacity:
-            seat = (seat + 1) % players
+            seat = next_seat_nb(seat, players)
     state.day_ran_out[day] = ran_out
     for p in range(players):
         state.day_ship_value[day, p] = state.ship_value[p]
@@ -219,14 +221,14 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
 
 
 @njit(cache=True, inline="always")
-def play_turn_nb(state, seat, table, record):
-    """R9 reveal, then R10 take; the seat's strategy decides through the dispatchers."""
-    state.counts[TURN_ID] += 1
-    state.counts[REVEALED] = 0
-    return finish_turn_nb(state, seat, True, table, record)
+def next_seat_nb(seat, players):
+    """The seat on ``seat``'s left: ``(seat + 1) % players`` without a division (a division is
+    the slowest instruction of a turn, and on the path to everything the next turn reads)."""
+    seat += 1
+    return 0 if seat == players else seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn_nb(state, seat, revealing, table, record):
     """The rest of a turn: more reveals while the strategy asks for them (R9; ``revealing``
     False: it has stopped), then the take (R10). An EXTERNAL seat's answers come from the
@@ -504,4 +506,4 @@ finish_game_nb = play_loop(DAY, play_day_nb, close_day_nb, next_starter_nb, begi
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
 # last in the module, so that the copies find every function they call.
-rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "play_turn_nb", "finish_turn_nb"))[0]
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "finish_turn_nb"))[0]

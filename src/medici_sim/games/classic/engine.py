@@ -258,10 +258,11 @@ def finish_day_nb(state, seat, phase, arg, table, record):
             if record is not None:
                 if stop_nb(state, stepping.TURN_START, seat, state.counts[DAY], seat, phase, 0):
                     return PAUSED
-            over = play_turn_nb(state, seat, table, record)
-        elif phase == TURN_OVER:
+            begin_turn_nb(state, seat)
+            phase = TURN_DRAW
+        if phase == TURN_OVER:
             over = arg
-        else:
+        else:  # one call (inlined): the auction from its first card, or from a decision
             over = finish_turn_nb(state, seat, phase, arg, table, record)
         if over == PAUSED:
             return PAUSED
@@ -281,9 +282,9 @@ def finish_day_nb(state, seat, phase, arg, table, record):
 
 
 @njit(cache=True, inline="always")
-def play_turn_nb(state, auctioneer, table, record):
-    """One auction (C8-C11) with ``auctioneer`` drawing the lot. Returns 1 when the day
-    ends after it (C11: the last open ship was filled, or no ship is open), else 0, or PAUSED."""
+def begin_turn_nb(state, auctioneer):
+    """An auction's start (C8): ``auctioneer`` draws its obligatory first card; finish_turn_nb
+    plays the rest from TURN_DRAW."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     counts[TURN_ID] += 1
@@ -299,7 +300,6 @@ def play_turn_nb(state, auctioneer, table, record):
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
     add_to_lot_nb(state)  # C8: the first card is obligatory
-    return finish_turn_nb(state, auctioneer, TURN_DRAW, 0, table, record)
 
 
 @njit(cache=True, inline="always")
@@ -336,7 +336,7 @@ def answer_nb(state, seat, answer):
     state.seat_decisions[seat, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
     asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
@@ -567,5 +567,4 @@ finish_game_nb = play_loop(DAY, play_day_nb, score_day_nb, next_starter_nb, begi
 
 # The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
 # last in the module, so that the copies find every function they call.
-rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "finish_day_nb", "play_turn_nb",
-                                             "finish_turn_nb"))[0]
+rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "finish_day_nb", "finish_turn_nb"))[0]

@@ -6,12 +6,12 @@ from ....core.rng import coin_nb
 from ..state import MARKET_LEN, fits_nb, market_card_nb, takes_space_nb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reveal_nb(state, seat, params):
     return coin_nb(state.rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_nb(state, seat, params):
     """Consider the 2nd-, then the 3rd-from-last card: a coin for each that fits."""
     choice = 0
