@@ -680,8 +680,11 @@ def test_max_half_width_is_the_widest_win_rate_interval(deck):
 def points_game():
     """The card game declared in other terms (issue 31): points from ships and regions, scored at
     phases, registered for the test only (its kernel and totals are the card game's)."""
-    game = dataclasses.replace(get_game("card"), name="cardpoints", score_unit="points", moment="phase",
-                               score_sources=(ScoreSource("ship", "ships"), ScoreSource("region", "regions")))
+    card = get_game("card")
+    presentation = dataclasses.replace(card.presentation, score_unit="points",
+                                       score_sources=(ScoreSource("ship", "ships"), ScoreSource("region", "regions")))
+    game = dataclasses.replace(card, name="cardpoints", presentation=presentation,
+                               engine=dataclasses.replace(card.engine, moment="phase"))
     registry.GAMES[game.name] = game
     yield game
     del registry.GAMES[game.name]
