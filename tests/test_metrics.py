@@ -278,8 +278,15 @@ def test_a_report_with_a_share_at_zero_is_written(capsys, tmp_path):
 # ---------------------------------------------------------------- over the game's own scoring moments (issue 31)
 
 def _as(game: str, **terms):
-    """A registered game declared in other terms (its kernel, rules and totals unchanged)."""
-    return dataclasses.replace(get_game(game), **terms)
+    """A registered game declared in other terms (its kernel, rules and totals unchanged): each
+    term goes to the contract's part that declares it (Engine or Presentation)."""
+    definition = get_game(game)
+    parts = {}
+    for part in ("engine", "presentation"):
+        declared = {f.name for f in dataclasses.fields(getattr(definition, part))}
+        parts[part] = dataclasses.replace(getattr(definition, part),
+                                          **{k: v for k, v in terms.items() if k in declared})
+    return dataclasses.replace(definition, **parts)
 
 
 def test_the_metrics_are_named_after_the_games_own_scoring_moments():

@@ -465,7 +465,7 @@ def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_informatio
     monkeypatch.setitem(GAMES, "card", hiding)
     stepper.engine.cache_clear()  # the engines made here are of the game declared here, and of no other test
     request.addfinalizer(stepper.engine.cache_clear)
-    real = facts.seat_view.chance_event
+    real = definition.seat_view.chance_event
 
     def seen_by_the_actor(before, after, event):
         drawn = real(before, after, event)
@@ -473,7 +473,7 @@ def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_informatio
             drawn.seen_by = int(before["step"][STEP_ACTOR])
         return drawn
 
-    monkeypatch.setattr(facts.seat_view, "chance_event", seen_by_the_actor)
+    monkeypatch.setattr(definition.seat_view, "chance_event", seen_by_the_actor)
     hiding_game = type("HidingCardGame", (spiel.MediciGame,), {"definition": hiding})
     spiel_game = hiding_game({"players": 3})
     assert spiel_game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -493,7 +493,7 @@ def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_informatio
             shown = g.seen[i] in (-1, player)
             assert words[i] == (str(move) if shown else "?")
             assert (tensor[i] == hidden_marker) == (not shown)
-        assert state.observation_string(player) == facts.seat_view.observation_text(g.state, player, g.actor)
+        assert state.observation_string(player) == definition.seat_view.observation_text(g.state, player, g.actor)
     assert len({state.information_state_string(p).split(": ")[1] for p in range(3)}) == 3
     twin = state.resample_from_infostate(1, None)
     assert dealt_again == [1] and twin.history() == state.history()

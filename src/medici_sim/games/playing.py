@@ -130,9 +130,8 @@ class Position:
     def text(self) -> str:
         """The position in words: what the seat to decide sees (the game's seat view, where it
         declares one), or its scores."""
-        facts = self.definition.framework
         players = self.kernel.config.players
-        if facts is not None and facts.seat_view is not None:
+        if self.definition.framework is not None:
             seat = self.seat if self.seat is not None else 0
             return self.definition.seat_view.observation_text(self.state, seat, -1 if self.over else seat)
         scores = ", ".join(f"seat {k + 1} {score}" for k, score in enumerate(self.returns()))
