@@ -46,8 +46,8 @@ def play_ladder(options: dict, command: str) -> None:
                        shorter=shorter_hint("fewer --games or player counts",
                                             [name for level in levels for name in level.strategies], cluster=False))
     # the levels of heuristics (random among them) play in the kernel of the game's built-in heuristics, plain
-    # balance's and compare's, and the rollout and learned players' levels in one kernel of every strategy the ladder plays:
-    # two compilations at most, not one a level
+    # balance's and compare's, and the rollout and learned players' levels in one kernel of every strategy
+    # the ladder plays: two compilations at most, not one a level
     played = {s.split(":")[0] for level in levels for s in level.strategies}
     heuristics = {name for name in game.built_ins if game.registry.origin.get(name) == "built-in"}
     try:
