@@ -599,7 +599,7 @@ def test_layout_does_not_count(genuine, tmp_path):
 # ============================================================== the win arithmetic, row by row
 
 def _rules(players: int):
-    return totals_check.TotalsRules(GAMES["card"], players, "standard")
+    return totals_check.TotalsCheck(GAMES["card"], players, "standard")
 
 
 def _win_row(games, outright, shared, win60, win60_sq):

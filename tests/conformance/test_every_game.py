@@ -76,7 +76,7 @@ def test_the_game_declares_each_part_completely(name):
         assert callable(getattr(engine, member)), f"{name}: Engine.{member}"
     assert all(isinstance(c, StatColumn) for c in engine.stat_columns)
     assert set(engine.counted_under) <= set(engine.run_columns)
-    assert engine.totals_rules is None or all(callable(getattr(engine.totals_rules, m)) for m in ("row", "run"))
+    assert engine.totals_identities is None or all(callable(getattr(engine.totals_identities, m)) for m in ("row", "run"))
     presentation = game.presentation  # required
     assert presentation.summary and presentation.variant_help and (ROOT / presentation.rules_page).is_file()
     assert set(presentation.rule_points) <= RULE_TOPICS

@@ -61,7 +61,7 @@ def comeback_names(moment: str) -> tuple[str, str]:
 
 
 class InconsistentTotals(ValueError):
-    """Totals no honest run of the game can produce (a game's ``totals_rules`` raise it)."""
+    """Totals no honest run of the game can produce (a game's ``totals_identities`` raise it)."""
 
 
 @njit(cache=True, inline="always")

@@ -111,7 +111,7 @@ class Engine:
     # what the game adds to the consistency rules of saved totals (core.totals_check): an object with
     # row(row, where, games, players, variant) and run(run, where, games, players, variant), raising
     # accounting.InconsistentTotals
-    totals_rules: object | None = None
+    totals_identities: object | None = None
     # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
     # every heuristic), and a kernel with its rollout player; None: not measured
     compile_seconds: tuple[tuple[int, int], int] | None = None

@@ -23,7 +23,7 @@ from .identity import (
 from .registry import Game, get_game
 from .saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector, whole_number
 from .seating import SEATING_MODES
-from .totals_check import TotalsRules, check_pair_diff_sq, check_pairs, check_same_sums
+from .totals_check import TotalsCheck, check_pair_diff_sq, check_pairs, check_same_sums
 
 RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
 TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
@@ -70,7 +70,7 @@ def check_run(configuration, progress) -> None:
     done = run[RUN_GAMES]
     if done > games:
         raise Invalid(f"totals.run[{RUN_GAMES}] is {done}, but the run has {games} games")
-    rules = TotalsRules(game, players, variant)
+    rules = TotalsCheck(game, players, variant)
     rules.table(seat, "totals.seat", [done] * players, done)
     rules.table(slot, "totals.slot", [done] * players, done)
     check_same_sums(seat, "totals.seat", slot, "totals.slot")

@@ -30,12 +30,12 @@
   bin, at least that bin's floor in it) and at least the outright wins' margin; per row, the
   games trailed after the first moment at most N and those then won at most these and the row's wins;
   over the seat rows, at most players - 1 seats trailing per game; run counters saved without
-  their seat rows (``TotalsRules.run_alone``) count the run's games and pass the same rules
+  their seat rows (``TotalsCheck.run_alone``) count the run's games and pass the same rules
   with the joint-win games they count;
 - paired metric sums (``check_paired_metric_sq``: two rules on the same games, the squares of
   each game's difference of a metric counter): D**2 <= sq G (Cauchy), sq of D's parity, and
   no more than the two runs' squares allow;
-- the few identities a game adds (``Game.engine.totals_rules``, in the game's ``game.py``).
+- the few identities a game adds (``Game.engine.totals_identities``, in the game's ``game.py``).
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ from .saved import Invalid
 _SQUARES = {RUN_LEAD_CHANGES: RUN_LEAD_CHANGES_SQ, RUN_MARGIN: RUN_MARGIN_SQ, RUN_LENGTH: RUN_LENGTH_SQ}
 
 
-class TotalsRules:
+class TotalsCheck:
     """The consistency rules of one game at one player count (module doc)."""
 
     def __init__(self, game: Game, players: int, variant: str):
@@ -90,7 +90,7 @@ class TotalsRules:
         self.shares = sorted(set(shares))
         self.share_gcd = reduce(math.gcd, shares)
         self.square_gcd = reduce(math.gcd, [s * s for s in shares])
-        self.extra = game.engine.totals_rules
+        self.extra = game.engine.totals_identities
         self.first = moment_label(game.engine.moment, 1)  # the game's first scoring moment, in words
 
     def table(self, rows: list[list[int]], where: str, row_games: list[int], games: int) -> None:

@@ -24,7 +24,7 @@ from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, v
 from ..core.pairing import paired_metrics
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_matrix, int_vector, show, whole_number
-from ..core.totals_check import TotalsRules, check_paired_metric_sq, check_pairs, check_same_sums
+from ..core.totals_check import TotalsCheck, check_paired_metric_sq, check_pairs, check_same_sums
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
@@ -208,7 +208,7 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
             for b in slots:
                 if a != b:
                     together[a][b] += played
-    rules = TotalsRules(game, players, t.variant)
+    rules = TotalsCheck(game, players, t.variant)
     rules.table(seat, f"{where}.seat_stats", [total] * players, total)
     rules.table(by_strategy, f"{where}.strategy_stats", row_games, total)
     check_same_sums(seat, f"{where}.seat_stats", by_strategy, f"{where}.strategy_stats")

@@ -26,7 +26,7 @@ from ..core.pairing import paired_metrics
 from ..core.registry import GAMES, get_game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_vector, show, whole_number
 from ..core.stats import rule_moments
-from ..core.totals_check import TotalsRules, check_paired_metric_sq
+from ..core.totals_check import TotalsCheck, check_paired_metric_sq
 from .optimize import Round
 from .tuning import Fresh, TaskResult, TuneTask
 
@@ -153,7 +153,7 @@ def _tune_round(saved, where: str, task) -> None:
     if type(win60) is not list or len(win60) != task.popsize:
         raise Invalid(f"{where}.win60 is {show(win60)}, not {task.popsize} win credits")
     # every game's credit is 60 (an outright win), a k-way share or 0: a multiple of their gcd
-    unit = math.gcd(WIN_UNIT, TotalsRules(GAMES[task.game], task.players, task.variant).share_gcd)
+    unit = math.gcd(WIN_UNIT, TotalsCheck(GAMES[task.game], task.players, task.variant).share_gcd)
     for j, credit in enumerate(win60):
         whole_number(credit, f"{where}.win60[{j}]", 0, WIN_UNIT * task.games_per_eval)
         if credit % unit:
@@ -196,9 +196,9 @@ def _difference_moments(fresh: dict, where: str, games: int) -> None:
 def _fresh_metrics(fresh: dict, where: str, task: TuneTask) -> None:
     """The run counters of the fresh games under each parameter set, and the squares of each
     game's difference of the metric counters (tuned minus default), as ``core.totals_check``
-    proves a run's and a pairing's (the check saves no seat rows: ``TotalsRules.run_alone``)."""
+    proves a run's and a pairing's (the check saves no seat rows: ``TotalsCheck.run_alone``)."""
     game, games = GAMES[task.game], task.fresh_games
-    rules = TotalsRules(game, task.players, task.variant)
+    rules = TotalsCheck(game, task.players, task.variant)
     runs = []
     for key in ("default_run", "tuned_run"):
         runs.append(int_vector(fresh[key], f"{where}.{key}", N_COMMON_RUN_STATS + len(game.engine.run_columns),

@@ -100,7 +100,7 @@ def invariants(record: dict, config) -> None:
     assert record["winner_share60"].sum() == 60, "the win was not shared out exactly (R22)"
 
 
-class TotalsRules:
+class TotalsIdentities:
     """What honest card-game totals satisfy: florins are exactly ships + majorities + bonuses,
     each paid in its units (R14-R15, R17: shares rounded down to the coin; R18-R19: the
     bonuses); at most every day runs out (R12); without a big bonus no game is decided by it."""
@@ -120,7 +120,7 @@ class TotalsRules:
         if row[STAT_SCORE] != sources:
             raise InconsistentTotals(f"{where}[{STAT_SCORE}] is {row[STAT_SCORE]}, but ships, majorities and "
                                      f"bonuses paid {sources} florins")
-        for column, unit in TotalsRules.units(RULE_BOOK.resolve(variant, players)).items():
+        for column, unit in TotalsIdentities.units(RULE_BOOK.resolve(variant, players)).items():
             if unit and row[column] % unit:
                 raise InconsistentTotals(f"{where}[{column}] is {row[column]}, not a multiple of {unit}")
 
@@ -181,7 +181,7 @@ GAME = Game(
         reference_game=reference_game,
         reference_strategies=lambda: tuple(reference.REFERENCE_STRATEGIES),
         invariants=invariants,
-        totals_rules=TotalsRules,
+        totals_identities=TotalsIdentities,
         compile_seconds=((9, 20), 40),
     ),
     data=GameData(

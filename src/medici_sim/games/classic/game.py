@@ -108,7 +108,7 @@ def invariants(record: dict, config) -> None:
     assert record["winner_share60"].sum() == 60, "the win was not shared out exactly (C18)"
 
 
-class TotalsRules:
+class TotalsIdentities:
     """What honest classic totals satisfy: money is the starting money (C4) less the florins
     spent plus ships, majorities and bonuses (C13-C16); the price column's total is the florins
     spent; at most every day of every game runs out (C12, C18)."""
@@ -182,7 +182,7 @@ GAME = Game(
         reference_game=reference_game,
         reference_strategies=lambda: tuple(reference.STRATEGIES),
         invariants=invariants,
-        totals_rules=TotalsRules,
+        totals_identities=TotalsIdentities,
         compile_seconds=((9, 18), 43),
     ),
     presentation=Presentation(
