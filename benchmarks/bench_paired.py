@@ -4,7 +4,7 @@
     python benchmarks/bench_paired.py --game card --threads 1 --games 200000 --repeat 5
 
 `balance`, `sweep`, `design`, tune's fresh check and the ladder play each game under two rule
-or parameter sets (core.pairing.PairedKernel); a plain run plays it once. For each game this
+or parameter sets (core.pairing.PreparedPair); a plain run plays it once. For each game this
 times a plain run of --strategies at --players (its first rule set), and the paired run of the
 same strategies under the game's two `balance` rule sets (its first and last variant when it
 has none: the same work), through the driver as the commands do. Paired games/s counts every
@@ -20,7 +20,7 @@ import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, counts
 from medici_sim.core.driver import RunConfig, simulate
-from medici_sim.core.pairing import PairedKernel
+from medici_sim.core.pairing import PreparedPair
 from medici_sim.core.registry import GAMES, get_game
 
 
@@ -40,7 +40,7 @@ def speeds(game: str, players: int, spec: str, games: int, threads: int, repeat:
     plain = paired = 0.0
     for _ in range(repeat):
         plain = max(plain, simulate(config_a).games_per_second)
-        result = simulate(config_a, kernel=PairedKernel(config_a, config_b))
+        result = simulate(config_a, kernel=PreparedPair(config_a, config_b))
         paired = max(paired, 2 * result.played / result.elapsed)
     return plain, paired
 

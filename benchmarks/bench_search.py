@@ -33,7 +33,7 @@ from numba import njit
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, counts, seed
-from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import MAX_PARAMS, get_game
 from medici_sim.core.stats import Z95, paired_difference, strategy_frame
 from medici_sim.games.card import engine as card_engine
@@ -131,7 +131,7 @@ def classic_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params,
 
 
 def rollouts_per_second(game: str, players: int, rollouts: int, repeats: int) -> float:
-    kernel = Kernel(config(game, players, ",".join(["search"] + ["expert"] * (players - 1)), 1, 1, 1))
+    kernel = PreparedRun(config(game, players, ",".join(["search"] + ["expert"] * (players - 1)), 1, 1, 1))
     buffer = kernel.inputs.copy()  # the run's starting state (engine.new_state)
     search = get_game(game).registry["search"]
     params = np.zeros(MAX_PARAMS)

@@ -28,7 +28,7 @@ import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, seed
 from medici_sim.core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, RUN_WIN_MARGIN
-from medici_sim.core.driver import Kernel, RunConfig
+from medici_sim.core.driver import PreparedRun, RunConfig
 from medici_sim.core.registry import get_game
 from medici_sim.games.medici.scoring import STAT_BONUS
 
@@ -72,7 +72,7 @@ def c_loop_totals(totals, c_columns: int) -> tuple[np.ndarray, np.ndarray]:
     return seat, np.concatenate([totals.run[[RUN_GAMES, RUN_WIN_MARGIN]], totals.run[N_COMMON_RUN_STATS:]])
 
 
-def engine_seconds(kernel: Kernel, games: int) -> float:
+def engine_seconds(kernel: PreparedRun, games: int) -> float:
     """CPU seconds of the engine's kernel playing ``games`` games on this thread."""
     began = time.thread_time()
     kernel.play(0, games)
@@ -82,7 +82,7 @@ def engine_seconds(kernel: Kernel, games: int) -> float:
 def compare(game: str, players: int, games: int, repeat: int, seed: int) -> None:
     config = RunConfig(deck=load_game_deck(get_game(game), None), players=players, games=games, seed=seed,
                        threads=1, game=game, strategies=parse_strategies("random", players, game))
-    kernel = Kernel(config)
+    kernel = PreparedRun(config)
     kernel.play(0, 1)  # compiled (or loaded from numba's cache) before anything is timed
     with tempfile.TemporaryDirectory() as directory:
         program = build(game, directory)

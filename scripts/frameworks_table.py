@@ -19,7 +19,7 @@ from open_spiel.python.algorithms import mcts
 
 import medici_sim.openspiel  # noqa: F401
 from medici_sim.cli.script_options import Parser, count
-from medici_sim.core.driver import Kernel
+from medici_sim.core.driver import PreparedRun
 from medici_sim.core.specs import run_config
 from medici_sim.frameworks.spiel import PolicyRolloutEvaluator, play_with_bot, win_credit
 from medici_sim.frameworks.stepper import engine
@@ -32,7 +32,7 @@ def kernel_money(game: str, lineup: list[str], games: int) -> np.ndarray:
     """Each game's money by seat, played by the kernel's stepped loop (the trace's)."""
     config = run_config(game=game, players=len(lineup), strategies=lineup, games=games, seed=0, variant=None,
                         seating="fixed", threads=1, deck=None)
-    kernel = Kernel(config)
+    kernel = PreparedRun(config)
     stepped = engine(game, len(lineup), config.variant).stepped
     money = np.zeros((games, len(lineup)), np.int64)
     field = engine(game, len(lineup), config.variant).view.SCORE

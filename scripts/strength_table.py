@@ -33,7 +33,7 @@ from medici_sim.api import RunRequest
 from medici_sim.cli.script_options import Parser, count, number
 from medici_sim.core import registry
 from medici_sim.core.accounting import STAT_WIN60, WIN_UNIT
-from medici_sim.core.driver import Kernel
+from medici_sim.core.driver import PreparedRun
 from medici_sim.core.output import OutputError, atomic_write, check_writable
 from medici_sim.core.registry import get_game
 from medici_sim.core.specs import parse_player_counts
@@ -70,14 +70,14 @@ def seat_config(game: str, players: int, spec: str, games: int):
     return RunRequest(games, game, players, lineup, seating="rotate", seed=SEED, threads=1).config()
 
 
-def kernel(game: str, players: int, spec: str, games: int) -> Kernel:
+def kernel(game: str, players: int, spec: str, games: int) -> PreparedRun:
     """``seat_config``'s kernel, compiled."""
-    ready = Kernel(seat_config(game, players, spec, games))
+    ready = PreparedRun(seat_config(game, players, spec, games))
     ready.warm_up()
     return ready
 
 
-def timed(ready: Kernel, first: int, games: int):
+def timed(ready: PreparedRun, first: int, games: int):
     began = time.perf_counter()
     totals = ready.play(first, games)
     return totals, time.perf_counter() - began

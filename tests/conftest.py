@@ -12,7 +12,7 @@ import pytest
 
 from medici_sim.cli import main
 from medici_sim.core.cluster import machine_workers
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card.deck import Deck, default_deck, parse_deck
 from medici_sim.games.card.rules import RULE_BOOK, VARIANTS
@@ -61,11 +61,11 @@ def classic_rules(players: int, spec: str = ""):
 
 @cache
 def _kernel(deck: Deck, players: int, variant: int | str, strategies: tuple, seating: str, seed: int,
-            params: tuple) -> Kernel:
+            params: tuple) -> PreparedRun:
     slots = tuple(seat_strategy(s, **dict(p)) for s, p in zip(strategies, params, strict=True))
     config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=card_rules(players, variant).spec,
                        seating=seating, strategies=slots)
-    return Kernel(config)
+    return PreparedRun(config)
 
 
 def kernel_game(deck: Deck, players: int, variant: int | str, strategies: list[str], seed: int,
@@ -93,7 +93,7 @@ def traced_game(game: str, lineup: list[str], index: int, seed: int = 0, rules: 
 
     config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, variant=rules,
                         seating="fixed", threads=1, deck=None)
-    kernel = Kernel(config)
+    kernel = PreparedRun(config)
     stepped = importlib.import_module(f"medici_sim.games.{game}.stepped")
     return stepped.trace_game_nb(seed, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
                                  kernel.slot_params, kernel.table)[0]

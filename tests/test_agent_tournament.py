@@ -14,7 +14,7 @@ import pytest
 
 import medici_sim
 from medici_sim.core.agent_kernel import AgentError, AgentKernel
-from medici_sim.core.driver import ConfigError, Kernel, seat_strategy
+from medici_sim.core.driver import ConfigError, PreparedRun, seat_strategy
 from medici_sim.core.registry import get_game
 from medici_sim.core.specs import run_config
 
@@ -42,7 +42,7 @@ def test_a_tournament_of_built_ins_alone_gives_compares_tables(game):
 def test_games_stepped_through_the_stepping_interface_count_as_the_batch_kernels(game):
     config = run_config(game=game, players=4, strategies=LINEUPS[game], games=1, seed=9, variant=None,
                         seating="rotate", threads=1, deck=None)
-    stepped, batch = AgentKernel(config, {}).play(40, 60), Kernel(config).play(40, 60)
+    stepped, batch = AgentKernel(config, {}).play(40, 60), PreparedRun(config).play(40, 60)
     for name in ("seat", "slot", "pair_stats", "run"):
         assert np.array_equal(getattr(stepped, name), getattr(batch, name)), name
 

@@ -71,23 +71,23 @@ def test_a_new_mix_of_the_same_strategies_compiles_nothing(deck):
 
 def test_a_run_compiles_only_the_strategies_it_uses(deck, monkeypatch):
     """Only what a run uses is compiled: a run of random alone dispatches to nothing else."""
-    from medici_sim.core.driver import KERNEL_ENV, Kernel
+    from medici_sim.core.driver import KERNEL_ENV, PreparedRun
 
     monkeypatch.delenv(KERNEL_ENV)
 
-    alone = Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1))
+    alone = PreparedRun(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1))
     assert alone.table_names == ("random",)
-    mixed = Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("expert", 4), games=1,
+    mixed = PreparedRun(RunConfig(deck=deck, players=4, strategies=parse_strategies("expert", 4), games=1,
                              kernel_strategies=("random", "expert")))
     assert mixed.table_names == ("random", "expert")  # registration order: the same table for any order
     monkeypatch.setenv(KERNEL_ENV, "all")  # ... or, asked, every built-in
     every = ("random", "greedy", "collector", "cautious", "gambler", "expert")
-    assert Kernel(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1)).table_names \
+    assert PreparedRun(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1)).table_names \
         == every
     # with strong (or search, mcts) among them: one table for every such lineup, not one per lineup (the
     # frameworks' tests rotate strong through the seats: nine lineups had compiled nine kernels)
     for lineup in ("gambler,expert,strong", "strong,random,greedy", "strong"):
-        assert Kernel(RunConfig(deck=deck, players=3, strategies=parse_strategies(lineup, 3),
+        assert PreparedRun(RunConfig(deck=deck, players=3, strategies=parse_strategies(lineup, 3),
                                 games=1)).table_names == (*every, "strong")
 
 

@@ -151,8 +151,9 @@ def test_each_game_is_played_once_and_the_warm_up_plays_none(monkeypatch, slow):
     if slow:  # every game a search player's: batches sized by the first game's time, a game a chunk
         monkeypatch.setattr(driver, "SLOW_GAME", -1.0)
     calls = []
-    play = driver.Kernel.play
-    monkeypatch.setattr(driver.Kernel, "play", lambda self, first, n: calls.append((first, n)) or play(self, first, n))
+    play = driver.PreparedRun.play
+    monkeypatch.setattr(driver.PreparedRun, "play",
+                        lambda self, first, n: calls.append((first, n)) or play(self, first, n))
     config = run_config(game="card", players=3, strategies="random", games=30_000, seed=2, variant=None,
                         seating="fixed", threads=2, deck=None)
     progress: list[int] = []
@@ -169,7 +170,7 @@ def test_a_resumed_complete_run_compiles_nothing_and_reports_no_speed(capsys, tm
     assert code == 0, err
     from medici_sim.core import driver
 
-    monkeypatch.setattr(driver.Kernel, "play", lambda *args: pytest.fail("a complete run played or compiled"))
+    monkeypatch.setattr(driver.PreparedRun, "play", lambda *args: pytest.fail("a complete run played or compiled"))
     # the resumed file named again as --checkpoint is the same run, not an overwrite
     code, printed, err = run(capsys, "--resume", str(saved), "--checkpoint", str(saved), "-q", "--out", str(out))
     assert code == 0, err
@@ -202,7 +203,7 @@ def recording_bar(monkeypatch):
 
     from medici_sim.core import driver
 
-    warm_up = driver.Kernel.warm_up
+    warm_up = driver.PreparedRun.warm_up
 
     def recording_warm_up(self, *args, **kwargs):
         RecordingBar.ready = False
@@ -212,7 +213,7 @@ def recording_bar(monkeypatch):
 
     RecordingBar.made, RecordingBar.ready = [], False
     monkeypatch.setattr(tqdm, "tqdm", RecordingBar)
-    monkeypatch.setattr(driver.Kernel, "warm_up", recording_warm_up)
+    monkeypatch.setattr(driver.PreparedRun, "warm_up", recording_warm_up)
     return RecordingBar.made
 
 

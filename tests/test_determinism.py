@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from medici_sim.core import accounting
-from medici_sim.core.driver import Kernel, RunConfig, Totals, seat_strategy, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, Totals, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import seat_frame, strategy_frame
 
@@ -37,7 +37,7 @@ def test_threads_and_batches_do_not_change_results(deck):
 
 def test_a_game_is_the_same_alone_or_in_a_batch(deck):
     """Game i depends on (seed, i) only: summing games played one by one equals the batch."""
-    kernel = Kernel(config(deck, threads=1))
+    kernel = PreparedRun(config(deck, threads=1))
     batch = kernel.play(500, 200)
     one_by_one = Totals.zeros(4, get_game("card"))
     for game_index in range(500, 700):
@@ -50,7 +50,7 @@ def test_a_game_is_the_same_alone_or_in_a_batch(deck):
 
 def test_trace_matches_batch_game(deck):
     """The traced game i is game i of a batch: same final florins, same seats."""
-    kernel = Kernel(config(deck, threads=1))
+    kernel = PreparedRun(config(deck, threads=1))
     for game_index in (0, 1, 999):
         state = kernel.trace(game_index)
         totals = kernel.play(game_index, 1)
@@ -58,8 +58,8 @@ def test_trace_matches_batch_game(deck):
 
 
 def test_seed_and_index_change_the_game(deck):
-    kernel = Kernel(config(deck, threads=1))
-    other_seed = Kernel(config(deck, threads=1, seed=124))
+    kernel = PreparedRun(config(deck, threads=1))
+    other_seed = PreparedRun(config(deck, threads=1, seed=124))
     a, b, c = kernel.trace(5), kernel.trace(6), other_seed.trace(5)
     assert not np.array_equal(a.day_card_location, b.day_card_location)
     assert not np.array_equal(a.day_card_location, c.day_card_location)
@@ -71,7 +71,7 @@ def test_seating_modes(deck, seating):
     result = simulate(config(deck, threads=2, games=4_000, seating=seating))
     slot_games = result.totals.slot[:, accounting.STAT_GAMES]
     assert (slot_games == 4_000).all()
-    kernel = Kernel(config(deck, threads=1, seating=seating))
+    kernel = PreparedRun(config(deck, threads=1, seating=seating))
     seatings = [tuple(kernel.trace(i).seat_slot) for i in range(40)]
     if seating == "fixed":
         assert set(seatings) == {(0, 1, 2, 3)}

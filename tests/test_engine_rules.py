@@ -16,7 +16,7 @@ global, so other test modules in the same process see them too; their names star
 ``test_`` and no built-in is removed or replaced.
 
 Besides deciding, the test strategies write probes into the spare tail of their seat's
-parameter vector (the state's ``seat_params``, which ``Kernel.trace`` returns): turns
+parameter vector (the state's ``seat_params``, which ``PreparedRun.trace`` returns): turns
 taken, cards revealed, and turns that should never happen (a full ship's, an empty
 market's).
 """
@@ -31,7 +31,7 @@ import pytest
 from conftest import SMALL_DECK, card_rules, tiny_deck
 from numba import njit
 
-from medici_sim.core.driver import Kernel, RunConfig, SeatStrategy, seat_strategy
+from medici_sim.core.driver import PreparedRun, RunConfig, SeatStrategy, seat_strategy
 from medici_sim.core.ranking import pay_places_nb, share_table
 from medici_sim.games.card import engine
 from medici_sim.games.card.deck import Deck, default_deck
@@ -158,10 +158,10 @@ def slot(name: str, **params: float) -> SeatStrategy:
 
 
 @cache
-def _kernel(deck: Deck, players: int, variant: int, slots: tuple, seed: int, seating: str) -> Kernel:
+def _kernel(deck: Deck, players: int, variant: int, slots: tuple, seed: int, seating: str) -> PreparedRun:
     config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
                        seating=seating, strategies=slots, threads=1)
-    return Kernel(config)
+    return PreparedRun(config)
 
 
 def trace(deck: Deck, slots, seed: int = 1, game: int = 0, variant: int = STANDARD,

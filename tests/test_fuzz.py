@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from test_card_differential import assert_same_game
 
-from medici_sim.core.driver import MAX_GAMES, MAX_THREADS, Kernel, RunConfig, seat_strategy
+from medici_sim.core.driver import MAX_GAMES, MAX_THREADS, PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.ranking import pay_places_nb, share_table
 from medici_sim.core.seating import SEATING_MODES
 from medici_sim.games.card import reference, state
@@ -106,7 +106,7 @@ def lineups(draw, players):
 @cache
 def _kernel(deck, players, variant, seating, seed, names, frozen_params):
     slots = tuple(seat_strategy(n, **dict(p)) for n, p in zip(names, frozen_params, strict=True))
-    return Kernel(RunConfig(deck=deck, players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(deck=deck, players=players, strategies=slots, games=1, seed=seed,
                             variant=VARIANTS[variant], seating=seating))
 
 

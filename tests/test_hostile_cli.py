@@ -46,7 +46,7 @@ def never_played(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr(driver.Kernel, "play", refuse)
+    monkeypatch.setattr(driver.PreparedRun, "play", refuse)
 
 
 # ---------------------------------------------------------------- never destroy a user's data
@@ -522,19 +522,19 @@ def test_an_error_of_medici_sims_own_code_is_not_blamed_on_a_plugin(monkeypatch)
     as a plug-in's (nothing is compiled here: the games fail before the kernel runs)."""
     from numba import njit
 
-    from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+    from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
     from medici_sim.games.card.strategies import Strategy, register
 
     register(Strategy("bystander", {"reveal_nb": njit(lambda state, seat, params: False),
                                     "take_nb": njit(lambda state, seat, params: 0)}))
-    kernel = Kernel(RunConfig(deck=None, players=2, games=10, threads=1,
+    kernel = PreparedRun(RunConfig(deck=None, players=2, games=10, threads=1,
                               strategies=(seat_strategy("bystander"), seat_strategy("random"))))
     assert kernel._plugins() == ["bystander"]
 
     def broken(self, first_game, n_games, table):
         raise RuntimeError("an engine bug")
 
-    monkeypatch.setattr(Kernel, "_play", broken)
+    monkeypatch.setattr(PreparedRun, "_play", broken)
     with pytest.raises(RuntimeError, match="an engine bug"):
         kernel.play(0, 10)
 

@@ -108,7 +108,7 @@ def test_a_resumed_run_stopped_while_it_compiles_reports_the_saved_games(saved_r
 
     saved = unfinished(saved_run, 10_000)
     before = saved.read_bytes()
-    monkeypatch.setattr(driver.Kernel, "warm_up", lambda self, stop=None, compiling=None: False)  # stopped
+    monkeypatch.setattr(driver.PreparedRun, "warm_up", lambda self, stop=None, compiling=None: False)  # stopped
     with pytest.raises(SystemExit) as exit_:
         main(["--resume", str(saved), "--quiet", "--out", str(tmp_path / "r.json")])
     out, err = capsys.readouterr()

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from medici_sim.core import accounting as acc
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
-from medici_sim.core.pairing import PairedKernel, metric_counters
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
+from medici_sim.core.pairing import PreparedPair, metric_counters
 
 GAMES = 900
 
@@ -26,12 +26,12 @@ def configs(game: str, players: int, names: list[str], variants: tuple[str, str]
 ])
 def test_paired_kernel_plays_both_runs_and_sums_each_games_differences(game, players, names, variants, seating):
     config_a, config_b = configs(game, players, names, variants, seating)
-    paired = simulate(config_a, batch_size=GAMES // 3, first_game=77, kernel=PairedKernel(config_a, config_b)).totals
+    paired = simulate(config_a, batch_size=GAMES // 3, first_game=77, kernel=PreparedPair(config_a, config_b)).totals
     for config, totals in ((config_a, paired.a), (config_b, paired.b)):
         alone = simulate(config, first_game=77).totals
         for name in ("seat", "slot", "pair_stats", "run"):
             assert np.array_equal(getattr(totals, name), getattr(alone, name)), name
-    kernels = [Kernel(config) for config in (config_a, config_b)]
+    kernels = [PreparedRun(config) for config in (config_a, config_b)]
     cross = np.zeros((players, players), np.int64)
     seat_sq = np.zeros(players, np.int64)
     counters = metric_counters(kernels[0].game)  # the designer metrics' per-game counters, paired too
@@ -69,7 +69,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     differences: dict[str, list[int]] = {label: [] for label in standard.labels}
     seat1, metrics = [], []
     for k, lineup in enumerate(standard.lineups):
-        kernels = [Kernel(RunConfig(deck=None, players=3, strategies=lineup, games=1, seed=4, variant=variant,
+        kernels = [PreparedRun(RunConfig(deck=None, players=3, strategies=lineup, games=1, seed=4, variant=variant,
                                     seating="rotate", threads=1, kernel_strategies=("random", "greedy", "collector",
                                                                                      "cautious")))
                    for variant in ("standard", "bonus20")]
@@ -113,7 +113,7 @@ def test_paired_play_allocates_nothing_per_game(game, names, variants):
     games/s); memory stays flat in the games (benchmarks/bench_paired.py times it)."""
     from numba.core.runtime import _nrt_python, rtsys
 
-    kernel = PairedKernel(*configs(game, len(names), names, variants, "rotate"))
+    kernel = PreparedPair(*configs(game, len(names), names, variants, "rotate"))
     kernel.play(0, 1)  # compiled (or loaded), numba's runtime started
     counting = _nrt_python.memsys_stats_enabled()
     _nrt_python.memsys_enable_stats()
@@ -142,7 +142,7 @@ def test_a_game_without_the_one_game_step_is_paired_by_its_batch_kernel(monkeypa
     monkeypatch.setitem(registry.GAMES, game.name, game)
     variant = toygame.GAME.variants[0]
     config_a, config_b = configs("toy", 2, ["random", "greedy"], (variant, variant), "rotate")
-    paired = simulate(config_a, batch_size=GAMES // 3, kernel=PairedKernel(config_a, config_b)).totals
+    paired = simulate(config_a, batch_size=GAMES // 3, kernel=PreparedPair(config_a, config_b)).totals
     alone = simulate(config_a).totals
     for totals in (paired.a, paired.b):
         for name in ("seat", "slot", "pair_stats", "run"):

@@ -22,7 +22,7 @@ import pexpect
 import pytest
 from conftest import run
 
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card import stepped as card_stepped
@@ -49,16 +49,17 @@ def human():
         game.registry.origin.pop(human.HUMAN, None)
 
 
-def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int, variant: str = "standard") -> Kernel:
+def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int,
+                 variant: str = "standard") -> PreparedRun:
     """A kernel with the human at seat ``me``, as `medici-sim play` builds it: it can dispatch to
     every built-in, so every table of a game shares one compiled kernel."""
     slots = [seat_strategy(name, game) for name in bots[:me] + ["human"] + bots[me:]]
-    return Kernel(RunConfig(deck=None, players=players, strategies=tuple(slots), games=1, seed=seed,
+    return PreparedRun(RunConfig(deck=None, players=players, strategies=tuple(slots), games=1, seed=seed,
                             variant=variant, seating="fixed", threads=1, game=game,
                             kernel_strategies=GAMES[game].built_ins))
 
 
-def new_table(game: str, kernel: Kernel, me: int, lines: list[str], ask):
+def new_table(game: str, kernel: PreparedRun, me: int, lines: list[str], ask):
     cls = card_table.CardTable if game == "card" else classic_table.ClassicTable
     return cls(kernel, me, [s.label for s in kernel.config.strategies], lines.append, ask)
 
@@ -86,7 +87,7 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     kernel.slot_params[me] = seat_strategy(names[me], game).vector()
     lines: list[str] = []
     table = new_table(game, kernel, me, lines, never_asked)
-    plain = Kernel(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
+    plain = PreparedRun(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
                              games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game,
                              kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
     engine = card_stepped if game == "card" else classic_stepped

@@ -28,7 +28,7 @@ from conftest import card_rules, classic_rules
 from test_interrupts import wait_for_progress
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
-from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
 from medici_sim.games.card import reference as card_reference
@@ -128,7 +128,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
     decisions (scripted for every seat but random's, which draws from the game's generator
     in both engines)."""
     run = config(CARD, players, lineup, 1, seed=11, seating="fixed", variant=variant)
-    kernel = Kernel(run)
+    kernel = PreparedRun(run)
     deck = load_game_deck(CARD, None)
     for game_index in range(4):
         trace = kernel.trace(game_index)
@@ -171,7 +171,7 @@ class ClassicScript:
 ])
 def test_classic_games_with_search_are_the_reference_engines_games(players, lineup):
     run = config(CLASSIC, players, lineup, 1, seed=12, seating="fixed")
-    kernel = Kernel(run)
+    kernel = PreparedRun(run)
     for game_index in range(4):
         ours = kernel.trace(game_index).record()
         CLASSIC.engine.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
@@ -208,7 +208,7 @@ def test_threads_batches_and_single_games_never_change_the_results(game, players
     results = {totals_bytes(simulate(config(game, players, lineup, 24, threads=threads), batch_size=batch).totals)
                for threads, batch in ((1, None), (2, None), (3, 5), (2, 24))}
     assert len(results) == 1
-    kernel = Kernel(config(game, players, lineup, 24))
+    kernel = PreparedRun(config(game, players, lineup, 24))
     alone = kernel.play(0, 1)
     for index in range(1, 24):
         alone.add(kernel.play(index, 1))

@@ -16,7 +16,7 @@ import pytest
 from numba import njit
 
 from medici_sim.core import accounting, seating, stepping
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card import reference as card_reference
@@ -40,13 +40,13 @@ COUNTS = [(game, players) for game in ("card", "classic")
 GAMES_EACH = 4
 
 
-def kernel(game: str, players: int, seed: int, names=None, seating: str = "rotate") -> Kernel:
+def kernel(game: str, players: int, seed: int, names=None, seating: str = "rotate") -> PreparedRun:
     names = names or LINEUPS[game][:players]
-    return Kernel(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
+    return PreparedRun(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
                             games=1, seed=seed, variant="standard", seating=seating, threads=1, game=game))
 
 
-def stepped(k: Kernel, game_index: int, slot_strategy=None, answer=None):
+def stepped(k: PreparedRun, game_index: int, slot_strategy=None, answer=None):
     """Step game ``game_index`` to its end (``answer(buffer, event, actor)`` answers the
     decisions of EXTERNAL seats); the buffer and the events met."""
     engine = STEPPED[k.config.game]
@@ -87,7 +87,7 @@ def test_stepping_plays_the_batch_kernels_games(game, players):
         assert events[-1] == (days.DAY_SCORED, -1)
 
 
-def strategy_answer(k: Kernel):
+def strategy_answer(k: PreparedRun):
     """Answer an EXTERNAL seat's decision with what its strategy decides, called from Python on
     the stopped state: the game must be the one the engine plays with that strategy seated."""
     registry = k.game.registry

@@ -20,7 +20,7 @@ from conftest import card_rules, run
 from test_search import card_script, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
-from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.evaluation import (
     decision_chunks,
     fit_choices_quadratic,
@@ -57,7 +57,7 @@ def test_strong_is_a_built_in_after_search():
 
 @pytest.fixture(scope="module")
 def kernel():
-    return Kernel(config(4, "strong,expert,strong:reveal_margin=3,collector", 1, seed=11, seating="fixed",
+    return PreparedRun(config(4, "strong,expert,strong:reveal_margin=3,collector", 1, seed=11, seating="fixed",
                          variant="bonus20"))
 
 
@@ -116,7 +116,7 @@ def test_other_rules_play_the_models_counted_from_the_last_day():
     the games are played to the end with a ninth ship place too."""
     for spec, games in (("days=5,ship_capacity=9", 20), ("days=1,reveals_per_turn=1", 20)):
         assert simulate(config(3, "strong,expert,collector", games, variant=spec)).totals.games == games
-    buffer = Kernel(config(3, "strong,expert,collector", 1)).inputs.copy()
+    buffer = PreparedRun(config(3, "strong,expert,collector", 1)).inputs.copy()
     models = {}
     for days in (1, 3, 5):
         buffer[0]["rules"][RULE_DAYS] = days

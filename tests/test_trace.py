@@ -2,7 +2,7 @@
 
 For both games and many (seed, index) pairs over player counts, seatings, variants and
 strategies (expert included), the narration's final florins and winners equal what the
-simulation's kernel credits for that very game (``Kernel.play(G, 1)``); the text holds every
+simulation's kernel credits for that very game (``PreparedRun.play(G, 1)``); the text holds every
 day's scoring and the winners; the JSON round-trips; a narrator fed a record that disagrees
 with its replay refuses it; bad input is one line and exit code 2.
 """
@@ -19,7 +19,7 @@ import pytest
 from conftest import SMALL_DECK, run, tiny_deck
 
 from medici_sim.core.accounting import STAT_SCORE, STAT_WIN60
-from medici_sim.core.driver import Kernel
+from medici_sim.core.driver import PreparedRun
 from medici_sim.core.narration import NarrationMismatch
 from medici_sim.core.tracing import narrate_game, trace_config
 from medici_sim.games.card import narrate as card_narrate
@@ -43,19 +43,19 @@ GAMES_PER_CONFIG = 10
 
 
 @cache
-def kernel(game, players, strategies, seating, variant, seed, deck_rows=None) -> Kernel:
+def kernel(game, players, strategies, seating, variant, seed, deck_rows=None) -> PreparedRun:
     config = trace_config(game, players, strategies, seed, 0, seating, variant, None)
     if deck_rows is not None:
         config = dataclasses.replace(config, deck=tiny_deck(deck_rows))
-    return Kernel(config)
+    return PreparedRun(config)
 
 
-def kernel_outcome(k: Kernel, index: int):
+def kernel_outcome(k: PreparedRun, index: int):
     """What the simulation credits for game ``index`` (by seat): the totals of playing it alone."""
     return k.play(index, 1).seat
 
 
-def check_against_kernel(k: Kernel, index: int) -> dict:
+def check_against_kernel(k: PreparedRun, index: int) -> dict:
     data, text = k.game.presentation.narrate(k, index)
     seat = kernel_outcome(k, index)
     money = "florins" if k.game.name == "card" else "money"
@@ -248,7 +248,7 @@ def test_plugin_strategies_are_traced(capsys):
     assert code == 0, err
     data = json.loads(out)
     config = trace_config("card", 4, "green_lover:min_value=3,expert,random,gambler", 3, 12345, "rotate", None, None)
-    seat = Kernel(config).play(12345, 1).seat
+    seat = PreparedRun(config).play(12345, 1).seat
     assert data["final"]["florins"] == seat[:, STAT_SCORE].tolist()
     assert data["final"]["win60"] == seat[:, STAT_WIN60].tolist()
 

@@ -26,7 +26,7 @@ from test_search import ClassicScript, card_script, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core import tree_search
-from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER
 from medici_sim.games.card import reference as card_reference
@@ -111,7 +111,7 @@ def test_the_root_leaves_the_policys_choice_only_on_evidence():
 def hidden_order_never_matters(game, stepped, decide, players, lineup, shuffle):
     """Step a game with slot 0 EXTERNAL; at each of its decisions ask mcts on the state and on
     a copy whose hidden order ``shuffle`` changed: the same answer; then play it."""
-    kernel = Kernel(config(game, players, lineup, 1, seed=7, seating="fixed"))
+    kernel = PreparedRun(config(game, players, lineup, 1, seed=7, seating="fixed"))
     strategy = kernel.slot_strategy.copy()
     strategy[0] = EXTERNAL
     params = tuple(kernel.slot_params[0])
@@ -164,7 +164,7 @@ def test_classic_decisions_never_read_the_deck_or_which_cards_were_removed():
 def test_card_games_with_mcts_are_the_reference_engines_games(monkeypatch):
     run = config(CARD, 4, "mcts:iterations=6,expert,mcts:iterations=4:policy=1:paired=0,collector", 1, seed=11,
                  seating="fixed", variant="bonus20")
-    kernel = Kernel(run)
+    kernel = PreparedRun(run)
     deck = load_game_deck(CARD, None)
     for game_index in range(3):
         trace = kernel.trace(game_index)
@@ -182,7 +182,7 @@ def test_card_games_with_mcts_are_the_reference_engines_games(monkeypatch):
 def test_classic_games_with_mcts_are_the_reference_engines_games():
     run = config(CLASSIC, 5, "mcts:iterations=6,expert,value,mcts:iterations=4:opponents=1:widening=3:paired=0,"
                  "random", 1, seed=12, seating="fixed")
-    kernel = Kernel(run)
+    kernel = PreparedRun(run)
     for game_index in range(3):
         ours = kernel.trace(game_index).record()
         CLASSIC.engine.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)
@@ -206,7 +206,7 @@ def test_threads_batches_and_single_games_never_change_the_results(game, players
     results = {totals_bytes(simulate(config(game, players, lineup, 16, threads=threads), batch_size=batch).totals)
                for threads, batch in ((1, None), (2, 5))}
     assert len(results) == 1
-    kernel = Kernel(config(game, players, lineup, 16))
+    kernel = PreparedRun(config(game, players, lineup, 16))
     alone = kernel.play(0, 1)
     for index in range(1, 16):
         alone.add(kernel.play(index, 1))

@@ -273,7 +273,7 @@ def test_tuned_play_never_advises_tuning_what_tune_refuses(capsys, command):
 def test_a_stop_request_is_answered_within_a_block_however_slow_the_games(monkeypatch):
     """Tuning looks at a stop request between blocks of games; a block lasts about STOP_SECONDS
     whatever a game costs (sized by the measured speed), never STOP_BLOCK slow games."""
-    from medici_sim.core.driver import Kernel, ThreadRunner, Totals
+    from medici_sim.core.driver import PreparedRun, ThreadRunner, Totals
 
     asked = []
 
@@ -282,7 +282,7 @@ def test_a_stop_request_is_answered_within_a_block_however_slow_the_games(monkey
         time.sleep(0.02 if n_games == 1 else 0.0)  # the warm-up's timed game; the rest are not played
         return Totals.zeros(kernel.config.players, kernel.game)
 
-    monkeypatch.setattr(Kernel, "play", play)
+    monkeypatch.setattr(PreparedRun, "play", play)
     task = tuning.plan_tasks("card", "greedy", "2", None, "self", 8, 4000, 4000, 3, 4, None)[0]
     with ThreadRunner(2) as runner:
         tuning.Evaluator(runner, 2).first_slot(task, [(task.default, task.default)] * 4, 0, 4000)
@@ -561,7 +561,7 @@ def test_the_fresh_check_plays_both_parameter_sets_on_each_game_and_sums_their_d
     counters: the paired sums equal the two lineups played apart, and the squared
     differences equal a game-by-game brute force."""
     from medici_sim.core import accounting as acc
-    from medici_sim.core.driver import Kernel, ThreadRunner
+    from medici_sim.core.driver import PreparedRun, ThreadRunner
     from medici_sim.core.pairing import metric_counters
 
     task = tuning.TuneTask("card", "greedy", 3, "standard", None, 4, 600, 300, 0, 4)
@@ -570,12 +570,13 @@ def test_the_fresh_check_plays_both_parameter_sets_on_each_game_and_sums_their_d
     first, games = tuning.FRESH_FIRST, 300
     with ThreadRunner(2) as runner:
         evaluator = tuning.Evaluator(runner, 2)
-        apart = [Kernel(evaluator._config(task, lineup, games)).play(first, games) for lineup in (default, challenger)]
+        apart = [PreparedRun(evaluator._config(task, lineup, games)).play(first, games)
+                 for lineup in (default, challenger)]
         fresh = tuning.Fresh.of(evaluator.paired(task, default, challenger, first, games))
     assert (fresh.default == tuning._fresh_row(apart[0].slot[0])).all()
     assert (fresh.tuned == tuning._fresh_row(apart[1].slot[0])).all()
     assert (fresh.default_run == apart[0].run).all() and (fresh.tuned_run == apart[1].run).all()
-    kernels = [Kernel(evaluator._config(task, lineup, games)) for lineup in (default, challenger)]
+    kernels = [PreparedRun(evaluator._config(task, lineup, games)) for lineup in (default, challenger)]
     each = [[k.play(i, 1) for i in range(first, first + games)] for k in kernels]
     credits = np.array([[t.slot[0][acc.STAT_WIN60] for t in played] for played in each])
     assert fresh.difference_sq == int(((credits[1] - credits[0]) ** 2).sum())

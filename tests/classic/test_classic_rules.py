@@ -14,7 +14,7 @@ from conftest import classic_rules, run
 
 from medici_sim.core.accounting import STAT_SCORE
 from medici_sim.core.arguments import ConfigError
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.rules import RulesError
 from medici_sim.games.classic import reference
@@ -128,8 +128,8 @@ GAMES_PER_SET = 40  # 9 rule sets x 40 = 360 games in both engines
 
 
 @cache
-def kernel(spec: str, players: int, names: tuple[str, ...]) -> Kernel:
-    return Kernel(config(players, spec, names=names, seed=77))
+def kernel(spec: str, players: int, names: tuple[str, ...]) -> PreparedRun:
+    return PreparedRun(config(players, spec, names=names, seed=77))
 
 
 @pytest.mark.parametrize("spec,players,names", RULE_SETS, ids=[s for s, _, _ in RULE_SETS])

@@ -22,7 +22,7 @@ from conftest import classic_rules
 from test_search import ClassicScript, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_deck, parse_strategies
-from medici_sim.core.driver import Kernel, RunConfig, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
 from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
@@ -55,7 +55,7 @@ def test_strong_is_a_built_in_after_search():
 def play_stepped(games: int, answer) -> None:
     """Step games 0..games-1 (seed 11, the lineup of every test here: one kernel to compile),
     every seat external: ``answer(buffer, state, seat, decision)`` gives each choice."""
-    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
+    kernel = PreparedRun(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed"))
     external = np.full(4, EXTERNAL, np.int64)
     buffer = kernel.inputs.copy()
     for game_index in range(games):
@@ -131,7 +131,7 @@ def test_the_position_pays_a_third_place_on_a_track_nothing(rules, third_place):
     places nothing; ties share the places they fill. Every ship full (C3: no level can still
     move), seats 1 and 2 tied at level 4 on every good, the seat (0) at 2 and seat 3 at 0:
     seats 1 and 2 share the first two places, the seat is third on every track."""
-    kernel = Kernel(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed", rules=rules))
+    kernel = PreparedRun(config(4, "strong,expert,collector,expert", 1, seed=11, seating="fixed", rules=rules))
     buffer = kernel.inputs.copy()
     stepped.new_game_nb(buffer, 11, 0, kernel.seating, np.full(4, EXTERNAL, np.int64), kernel.slot_params,
                         kernel.table)
@@ -153,7 +153,7 @@ def test_the_position_pays_a_third_place_on_a_track_nothing(rules, third_place):
 ])
 def test_games_with_strong_are_the_reference_engines_games(players, lineup, rules):
     run = config(players, lineup, 1, seed=12, seating="fixed", rules=rules)
-    kernel = Kernel(run)
+    kernel = PreparedRun(run)
     for game_index in range(3):
         ours = kernel.trace(game_index).record()
         CLASSIC.engine.invariants(ours, run)  # every card in one place, money as the rules move it (C5-C17)

@@ -33,7 +33,7 @@ from medici_sim.core.accounting import (
     STAT_WIN60,
     STAT_WIN60_SQ,
 )
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.games.classic import engine, reference
 from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
@@ -44,18 +44,18 @@ GAMES_PER_CASE = 200  # 4 player counts x 3 seatings x 200 = 2,400 games
 
 
 @cache
-def kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...] | None = None) -> Kernel:
+def kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...] | None = None) -> PreparedRun:
     names = strategies or ("random",) * players
     slots = tuple(seat_strategy(name, game="classic") for name in names)
-    return Kernel(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
 
 
 @cache
 def mixed_kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...],
-                 params: tuple[tuple, ...]) -> Kernel:
+                 params: tuple[tuple, ...]) -> PreparedRun:
     slots = tuple(seat_strategy(name, game="classic", **dict(p)) for name, p in zip(strategies, params, strict=True))
-    return Kernel(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
 
 

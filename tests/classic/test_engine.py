@@ -17,7 +17,7 @@ from numba import njit
 
 from medici_sim.core.accounting import N_COMMON_RUN_STATS, STAT_SCORE
 from medici_sim.core.dispatch import strategy_table
-from medici_sim.core.driver import IllegalDecision, Kernel, RunConfig, Totals, seat_strategy, simulate
+from medici_sim.core.driver import IllegalDecision, PreparedRun, RunConfig, Totals, seat_strategy, simulate
 from medici_sim.core.registry import Param, Strategy, StrategyRegistry, get_game
 from medici_sim.core.rng import below_nb, coin_nb
 from medici_sim.core.stats import strategy_columns, strategy_frame
@@ -57,9 +57,9 @@ HOLDS = rules.HOLDS
 
 
 @cache
-def kernel(players: int, seating: str = "random", seed: int = 5) -> Kernel:
+def kernel(players: int, seating: str = "random", seed: int = 5) -> PreparedRun:
     slots = tuple(seat_strategy("random", game="classic") for _ in range(players))
-    return Kernel(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
 
 
@@ -278,9 +278,9 @@ TEST_REGISTRY.register(Strategy("bad", {"draw_nb": bad_draw_nb, "bid_nb": bad_bi
                                 {"mode": Param(0, 0, 2, integer=True)}))
 
 
-def test_kernel(players: int, names: list[str], seed: int, seating: str = "rotate", mode: float = 0.0) -> Kernel:
-    """A Kernel playing the test registry's strategies (kept apart from the game's registry)."""
-    k = Kernel(RunConfig(deck=None, game="classic", players=players, games=1, seed=seed, seating=seating,
+def test_kernel(players: int, names: list[str], seed: int, seating: str = "rotate", mode: float = 0.0) -> PreparedRun:
+    """A PreparedRun playing the test registry's strategies (kept apart from the game's registry)."""
+    k = PreparedRun(RunConfig(deck=None, game="classic", players=players, games=1, seed=seed, seating=seating,
                          strategies=tuple(seat_strategy("random", game="classic") for _ in range(players))))
     k.table, k.table_names = strategy_table(TEST_REGISTRY, set(names))
     k.slot_strategy = np.array([k.table_names.index(n) for n in names], np.int64)

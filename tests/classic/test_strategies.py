@@ -17,7 +17,7 @@ from conftest import run as run_cli
 from test_engine import check_game  # the replay of every rule a traced game's log shows (C3-C18)
 
 from medici_sim.cli.common import parse_strategies
-from medici_sim.core.driver import ConfigError, Kernel, RunConfig, simulate
+from medici_sim.core.driver import ConfigError, PreparedRun, RunConfig, simulate
 from medici_sim.core.plugin_check import check_strategy
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, strategy_frame
@@ -114,7 +114,7 @@ def test_every_decision_is_legal_over_many_traced_games(players):
     """Replaying 150 traced games per player count (expert at several seats, some far from
     its defaults): every bid is above the highest and at most the bidder's money (C4, C9),
     and every other rule the logs show holds (C3-C18)."""
-    kernel = Kernel(config(players, LINEUPS[players], 1, seed=40 + players, seating="random", threads=1))
+    kernel = PreparedRun(config(players, LINEUPS[players], 1, seed=40 + players, seating="random", threads=1))
     seen = {"free": 0, "discards": 0, "ran_out": 0}
     for game_index in range(150):
         for key, n in check_game(players, kernel.trace(game_index)).items():

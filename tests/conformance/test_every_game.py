@@ -30,7 +30,7 @@ from medici_sim.core.accounting import (
     add_seat_rows_nb,
 )
 from medici_sim.core.contract import Engine, Game, Information, StatColumn, Stepping
-from medici_sim.core.driver import Kernel, RunConfig, seat_strategy, simulate
+from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.stats import stat_columns
 from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
@@ -76,7 +76,8 @@ def test_the_game_declares_each_part_completely(name):
         assert callable(getattr(engine, member)), f"{name}: Engine.{member}"
     assert all(isinstance(c, StatColumn) for c in engine.stat_columns)
     assert set(engine.counted_under) <= set(engine.run_columns)
-    assert engine.totals_identities is None or all(callable(getattr(engine.totals_identities, m)) for m in ("row", "run"))
+    identities = engine.totals_identities
+    assert identities is None or all(callable(getattr(identities, m)) for m in ("row", "run"))
     presentation = game.presentation  # required
     assert presentation.summary and presentation.variant_help and (ROOT / presentation.rules_page).is_file()
     assert set(presentation.rule_points) <= RULE_TOPICS
@@ -120,7 +121,7 @@ def test_stepping_every_game_to_its_end_returns_the_kernels_scores(name):
     game = get_game(name)
     stepping, registry = game.engine.stepping, game.registry
     for players in range(game.min_players, game.max_players + 1):
-        kernel = Kernel(config(name, players, seed=players))
+        kernel = PreparedRun(config(name, players, seed=players))
         decide = {slot: [registry[s.name].decisions[d] for d in registry.decisions]
                   for slot, s in enumerate(kernel.config.strategies)}
         external = np.full(players, EXTERNAL, np.int64)
@@ -181,7 +182,7 @@ def test_threads_and_batches_never_change_the_results(name):
         results.add(totals_tuple(result.totals))
     assert len(results) == 1
     # ... and a game played alone is the game played in a batch
-    alone = Kernel(config(name, players, seed=11))
+    alone = PreparedRun(config(name, players, seed=11))
     one_by_one = None
     for index in range(30):
         totals = alone.play(index, 1)
@@ -201,7 +202,7 @@ def test_the_reference_engine_plays_the_same_games(name):
         for seating in ("fixed", "rotate", "random"):
             names = [known[(k + players) % len(known)] for k in range(players)]
             run_config = config(name, players, names, seating=seating, seed=players)
-            kernel = Kernel(run_config)
+            kernel = PreparedRun(run_config)
             for index in range(12):
                 ours = kernel.trace(index).record()
                 theirs = game.engine.reference_game(run_config, index)
@@ -219,7 +220,7 @@ def test_invariants_hold_over_many_games(name):
     for players in range(game.min_players, game.max_players + 1):
         for seating in ("fixed", "random"):
             run_config = config(name, players, seating=seating, seed=100 + players)
-            kernel = Kernel(run_config)
+            kernel = PreparedRun(run_config)
             for index in range(60):
                 game.engine.invariants(kernel.trace(index).record(), run_config)
 
@@ -273,7 +274,7 @@ def test_the_public_game_api_plays_every_game(name):
         position.apply(0)
     lineup = [get_game(name).built_ins[k % len(get_game(name).built_ins)] for k in range(players)]
     played = game.new_game(players, seed=5, index=2, strategies=lineup)
-    kernel = Kernel(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).variants[0]))
+    kernel = PreparedRun(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).variants[0]))
     assert played.over and played.returns() == list(kernel.play(2, 1).seat[:, STAT_SCORE])
     with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
         load("no_such_game")

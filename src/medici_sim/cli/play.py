@@ -26,7 +26,7 @@ from contextlib import contextmanager
 import click
 
 from ..core.compiling import TICK as COMPILE_TICK
-from ..core.driver import ConfigError, Kernel, RunConfig, seat_strategy
+from ..core.driver import ConfigError, PreparedRun, RunConfig, seat_strategy
 from ..core.plugins import load_plugin
 from ..core.registry import get_game
 from ..core.rng import GameRandom
@@ -89,7 +89,7 @@ class FirstWord:
 
 
 @contextmanager
-def compile_notice(kernel: Kernel):
+def compile_notice(kernel: PreparedRun):
     """The compile notice, while the game has not begun: only when it really compiles (loading
     the table's kernel from the cache takes less than ``CompileNotice.AFTER``). Yields
     ``begun()``, which ends it."""
@@ -165,7 +165,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
                        seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
                        threads=1, game=game.name,
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
-    kernel = Kernel(config)
+    kernel = PreparedRun(config)
     def say(text: str) -> None:
         echo_text(text, wide)
 

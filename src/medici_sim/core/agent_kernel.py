@@ -35,7 +35,7 @@ import numpy as np
 
 from .accounting import add_seat_rows_nb
 from .arguments import ConfigError, named
-from .driver import Kernel, RunConfig
+from .driver import PreparedRun, RunConfig
 from .kernel import compiled_for
 from .registry import Game
 from .stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
@@ -184,7 +184,7 @@ def count_game_nb(game_name: str, accumulate_game_nb):
     return compiled_for(_count_game, "count_game_nb", {**globals(), "accumulate_game_nb": accumulate_game_nb})
 
 
-class AgentKernel(Kernel):
+class AgentKernel(PreparedRun):
     """A run's kernel whose ``agents`` (slot -> SeatedAgent) answer their slots' decisions;
     the other slots play their strategies in the engine. One thread: agents are Python."""
 

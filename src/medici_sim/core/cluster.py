@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 from .arguments import named
-from .driver import ConfigError, Kernel, RunConfig, Totals, error_text, usable_cores
+from .driver import ConfigError, PreparedRun, RunConfig, Totals, error_text, usable_cores
 
 CHUNKS_PER_WORKER_THREAD = 2  # a little slack for uneven workers
 CONNECT_S = 10  # seconds --scheduler gives Dask to connect (its own timeout)
@@ -34,14 +34,14 @@ def _dask():
 
 @lru_cache(maxsize=32)
 def _worker_kernel(config: RunConfig | tuple[RunConfig, RunConfig], plugins: tuple[str, ...]):
-    """A worker's kernel for a configuration (or a pair of them: ``pairing.PairedKernel``):
+    """A worker's kernel for a configuration (or a pair of them: ``pairing.PreparedPair``):
     built (and loaded from numba's cache) once."""
-    from .pairing import PairedKernel
+    from .pairing import PreparedPair
     from .plugins import load_plugin
 
     for plugin in plugins:
         load_plugin(plugin)
-    return PairedKernel(*config) if isinstance(config, tuple) else Kernel(config)
+    return PreparedPair(*config) if isinstance(config, tuple) else PreparedRun(config)
 
 
 def play_chunk(config: RunConfig | tuple[RunConfig, RunConfig], first_game: int, n_games: int,
@@ -64,10 +64,10 @@ class DaskRunner:
     def __exit__(self, *exc) -> None:
         pass
 
-    def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
+    def play(self, kernel: PreparedRun, ranges: list[tuple[int, int]]) -> list[Totals]:
         return self.play_tasks([(kernel, first, n) for first, n in ranges])
 
-    def play_tasks(self, tasks: list[tuple[Kernel, int, int]]) -> list[Totals]:
+    def play_tasks(self, tasks: list[tuple[PreparedRun, int, int]]) -> list[Totals]:
         futures = self.client.map(play_chunk, [kernel.config for kernel, _, _ in tasks], [t[1] for t in tasks],
                                   [t[2] for t in tasks], [self.plugins] * len(tasks), pure=False)
         return self.client.gather(futures)  # in submission order

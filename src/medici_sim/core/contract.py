@@ -21,7 +21,7 @@ part that is absent is the game's declaration that it has none (no components: n
 files; no framework facts: not offered to OpenSpiel, PettingZoo or Python agents, ``no_framework`` saying why; no
 study policy: ``balance`` and ``--ladder`` refuse it, saying so). Members are described as OpenSpiel's
 ``GameType`` is: each with its arguments and what it returns. ``RunConfig`` is core.driver's, a
-prepared run (``Kernel``) core.driver's too.
+prepared run (``PreparedRun``) core.driver's too.
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ class Engine:
     scores: Callable  # (state record, players) -> int64[players]: each seat's score (final once over: the returns)
     stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
-    trace: Callable  # (Kernel, game_index) -> a trace whose .record() is the reference's record of that game
+    trace: Callable  # (PreparedRun, game_index) -> a trace whose .record() is the reference's record of that game
     reference_game: Callable  # (RunConfig, game_index) -> the independent reference engine's record of that game
     reference_strategies: Callable  # () -> the strategy names the reference engine plays
     invariants: Callable  # (record, RunConfig) -> None; AssertionError names a broken invariant
@@ -171,7 +171,7 @@ class Presentation:
     # topic -> the rules behind it (topics: players, seats, seating, seed, variant, lineups, spending)
     rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
     narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
-    narrate: Callable | None = None  # (Kernel, game_index) -> (JSON-serialisable data, text): `medici-sim trace`
+    narrate: Callable | None = None  # (PreparedRun, game_index) -> (JSON-serialisable data, text): `medici-sim trace`
     play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (core.human.Table); None: none
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
     # The game's score in its own terms: what a score counts, a plural noun (columns mean_<unit>, std_<unit>),

@@ -322,7 +322,7 @@ def kernel_of_all_built_ins() -> bool:
     return value == "all"
 
 
-class Kernel:
+class PreparedRun:
     """The prepared, read-only inputs of a run's kernel calls."""
 
     def __init__(self, config: RunConfig):
@@ -359,7 +359,7 @@ class Kernel:
         return totals
 
     def warm_up(self, stop: threading.Event | None = None,
-                compiling: Callable[[Kernel, float], None] | None = None) -> bool:
+                compiling: Callable[[PreparedRun, float], None] | None = None) -> bool:
         """Compile the kernel (or load it from numba's cache) by calling it for no game, telling
         ``compiling(kernel, seconds)`` while that lasts (None: the Python API's notice), with a
         stop request answered at once (``core.compiling.timed``); False if stopped first. A
@@ -384,7 +384,7 @@ class Kernel:
         return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} ({report} numba's full "
                 "report)")
 
-    def trace(self, game_index: int, compiling: Callable[[Kernel, float], None] | None = None):
+    def trace(self, game_index: int, compiling: Callable[[PreparedRun, float], None] | None = None):
         """Play one game and return the game's day-by-day record of it (its first call compiles the
         recording loop: ``compiling`` as ``warm_up``'s)."""
         with self.naming_failures(game_index, 1):
@@ -515,10 +515,10 @@ class ThreadRunner:
         # strategy's decision may never return (the command then leaves without them)
         self._pool.shutdown(wait=exc_type is None, cancel_futures=True)
 
-    def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
+    def play(self, kernel: PreparedRun, ranges: list[tuple[int, int]]) -> list[Totals]:
         return self.play_tasks([(kernel, first, n) for first, n in ranges])
 
-    def play_tasks(self, tasks: list[tuple[Kernel, int, int]]) -> list[Totals]:
+    def play_tasks(self, tasks: list[tuple[PreparedRun, int, int]]) -> list[Totals]:
         """Play (kernel, first game, games) tasks, several kernels at once (tuning plays a
         round's candidates side by side); the totals in the tasks' order."""
         return list(self._pool.map(lambda task: task[0].play(task[1], task[2]), tasks))
@@ -527,7 +527,7 @@ class ThreadRunner:
 def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
              batch_size: int | None = None, first_game: int = 0, *, stop: threading.Event | None = None,
              done: Totals | None = None, on_batch: Callable[[Totals], None] | None = None,
-             runner=None, compiling: Callable[[Kernel, float], None] | None = None, kernel=None) -> RunResult:
+             runner=None, compiling: Callable[[PreparedRun, float], None] | None = None, kernel=None) -> RunResult:
     """Play games ``first_game .. first_game + config.games - 1`` and return their totals.
 
     - ``done``: totals of the first games of this range, already played (a resumed run);
@@ -541,11 +541,11 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
       stop request is answered promptly. Batches never change the results (R25).
     - ``runner``: what plays a batch's chunks: threads here (``ThreadRunner``, the
       default) or a Dask cluster (``cluster.DaskRunner``); the totals are the same.
-    - ``compiling(kernel, seconds)``: told while the kernel compiles (see ``Kernel.warm_up``).
-    - ``kernel``: what plays the games, if not ``Kernel(config)``: one with the same interface
-      (``pairing.PairedKernel`` plays them under two rules; its totals are paired).
+    - ``compiling(kernel, seconds)``: told while the kernel compiles (see ``PreparedRun.warm_up``).
+    - ``kernel``: what plays the games, if not ``PreparedRun(config)``: one with the same interface
+      (``pairing.PreparedPair`` plays them under two rules; its totals are paired).
     """
-    kernel = kernel or Kernel(config)
+    kernel = kernel or PreparedRun(config)
     totals = kernel.zeros()
     if done is not None:
         totals.add(done)

@@ -19,8 +19,8 @@ first, in WIN_UNITs):
   ``counters[m]`` (:func:`metric_counters`: the run counters a game adds to once per game),
   so that a metric's change between the rules is paired too.
 
-Integers only, exact in any order; fixed size whatever the games. :class:`PairedKernel`
-is what the driver plays (``driver.simulate(..., kernel=PairedKernel(...))``).
+Integers only, exact in any order; fixed size whatever the games. :class:`PreparedPair`
+is what the driver plays (``driver.simulate(..., kernel=PreparedPair(...))``).
 
 Speed: each rule set's games are played in a state buffer copied from its inputs once per
 call and used again game after game, as the batch kernel does (a game starts afresh in it);
@@ -49,7 +49,7 @@ from .accounting import (
     STAT_WIN60,
     comeback_names,
 )
-from .driver import Kernel, RunConfig, Totals
+from .driver import PreparedRun, RunConfig, Totals
 from .registry import GAMES, Game
 
 _TAG_PREFIX = "medici_game_"
@@ -165,12 +165,12 @@ class PairedTotals:
         return self.a.games
 
 
-class PairedKernel:
+class PreparedPair:
     """The kernel of two runs that differ only in their rules (and the parameters each slot
     plays under them): the same game, players, strategies, seating, seed and games."""
 
     def __init__(self, config_a: RunConfig, config_b: RunConfig):
-        self.a, self.b = Kernel(config_a), Kernel(config_b)
+        self.a, self.b = PreparedRun(config_a), PreparedRun(config_b)
         if (config_a.game, config_a.players, config_a.seating, config_a.seed, self.a.table_names,
                 tuple(self.a.slot_strategy)) != (config_b.game, config_b.players, config_b.seating, config_b.seed,
                                                  self.b.table_names, tuple(self.b.slot_strategy)):
@@ -196,10 +196,10 @@ class PairedKernel:
         return totals
 
     def warm_up(self, stop=None, compiling=None) -> bool:
-        """Compile the paired loop and the game's kernel in it as ``Kernel.warm_up`` does (on a
+        """Compile the paired loop and the game's kernel in it as ``PreparedRun.warm_up`` does (on a
         thread, telling ``compiling``, answering a stop request, naming a strategy that does not
         compile)."""
-        return Kernel.warm_up(self, stop, compiling)
+        return PreparedRun.warm_up(self, stop, compiling)
 
     def _compile_failure(self, error: Exception) -> str:
         return self.a._compile_failure(error)

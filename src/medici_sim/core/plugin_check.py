@@ -33,7 +33,7 @@ import numpy as np
 from .dispatch import STATE_CHANGED, strategy_table
 from .driver import (
     IllegalDecision,
-    Kernel,
+    PreparedRun,
     RunConfig,
     StrategyCompileError,
     StrategyError,
@@ -146,8 +146,8 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
     return out
 
 
-def _checked_kernel(config: RunConfig) -> Kernel:
-    kernel = Kernel(config)
+def _checked_kernel(config: RunConfig) -> PreparedRun:
+    kernel = PreparedRun(config)
     kernel.table, names = strategy_table(kernel.game.registry, set(kernel.table_names), checked=True)
     assert names == kernel.table_names
     return kernel
@@ -157,7 +157,7 @@ class _FineRunner(ThreadRunner):
     """Threads playing each chunk cut again into ``parts`` pieces (the driver does not split
     a batch of fewer than MIN_CHUNK games per thread; here every thread must play some)."""
 
-    def play(self, kernel: Kernel, ranges: list[tuple[int, int]]) -> list[Totals]:
+    def play(self, kernel: PreparedRun, ranges: list[tuple[int, int]]) -> list[Totals]:
         pieces = []
         for first, n in ranges:
             bounds = np.linspace(first, first + n, min(self.parts, n) + 1).astype(np.int64)
@@ -243,7 +243,7 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
     batch = max(1, math.ceil(n / BATCHES))
     half = n // 2
     try:
-        Kernel(config).warm_up()  # compile the normal kernel (a failure is the strategy's, as above)
+        PreparedRun(config).warm_up()  # compile the normal kernel (a failure is the strategy's, as above)
         one = simulate(config, batch_size=n).totals
         threaded = simulate(replace(config, threads=THREADS), batch_size=batch, runner=_FineRunner(THREADS)).totals
         halves = simulate(replace(config, games=n - half), first_game=half, batch_size=n).totals

@@ -9,7 +9,7 @@ against the kernel's records before anything is told.
 from __future__ import annotations
 
 from .arguments import ConfigError, integer
-from .driver import MAX_GAMES, Kernel, RunConfig
+from .driver import MAX_GAMES, PreparedRun, RunConfig
 from .specs import run_config
 
 
@@ -23,9 +23,9 @@ def trace_config(game: str, players: int | None, strategies, seed: int, index: i
 
 def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:
     """(data, text) of game ``index`` of the run ``config`` (see the game's narrate module)."""
-    kernel = Kernel(config)
+    kernel = PreparedRun(config)
     game = kernel.game
     if game.presentation.narrate is None:
         raise ConfigError(f"the {game.name} game cannot be traced")
-    # a strategy's failure is named by Kernel.trace; a narration mismatch is a bug to show in full
+    # a strategy's failure is named by PreparedRun.trace; a narration mismatch is a bug to show in full
     return game.presentation.narrate(kernel, index)

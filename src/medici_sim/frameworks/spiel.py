@@ -32,7 +32,7 @@ import pyspiel
 from ..core.arguments import naming
 from ..core.chance import EVERY_SEAT
 from ..core.contract import RIVALS
-from ..core.driver import ConfigError, Kernel
+from ..core.driver import ConfigError, PreparedRun
 from ..core.registry import GAMES, get_game
 from ..core.specs import run_config
 from .builtins import BuiltinPlayer
@@ -390,7 +390,7 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
         "players": config.players, "rules": config.variant.translate(_SPEC_TO_STRING),
         "returns": returns or get_game(config.game).framework.score})
     e = spiel_game.engine
-    slot_params = Kernel(config).slot_params  # the run's strategy parameters, as its kernel holds them
+    slot_params = PreparedRun(config).slot_params  # the run's strategy parameters, as its kernel holds them
     bot = bot_factory(spiel_game)
     seats = [BuiltinPlayer(e, slot) for slot in config.strategies]
     results = np.zeros((config.games, config.players), np.int64)

@@ -32,7 +32,7 @@ from functools import cache
 import numpy as np
 
 from ..core.chance import EVERY_SEAT
-from ..core.driver import Kernel
+from ..core.driver import PreparedRun
 from ..core.specs import game_named, run_config
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
 
@@ -63,7 +63,7 @@ class Engine:
         config = run_config(game=definition.name, players=players, strategies=definition.built_ins[0], games=1,
                             seed=SEED, variant=rules, seating="fixed", threads=1, deck=None)
         self.game = definition
-        self.kernel = Kernel(config)
+        self.kernel = PreparedRun(config)
         self.players = config.players
         self.rules = config.variant
         self.stepped = definition.engine.stepping  # the game's declared stepping functions (core.contract)

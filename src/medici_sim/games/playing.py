@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core.contract import Game
-from ..core.driver import Kernel
+from ..core.driver import PreparedRun
 from ..core.registry import Strategy, get_game
 from ..core.specs import run_config
 from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
@@ -61,13 +61,13 @@ class LoadedGame:
         filler = self.definition.built_ins[0]
         config = run_config(game=self.name, players=players, strategies=[s or filler for s in seats], games=1,
                             seed=seed, variant=rules, seating="fixed", threads=1, deck=None)
-        return Position(self.definition, Kernel(config), index, [k for k, s in enumerate(seats) if s is None])
+        return Position(self.definition, PreparedRun(config), index, [k for k, s in enumerate(seats) if s is None])
 
 
 class Position:
     """One game, stopped at a decision of a seat the caller answers (``seat``, ``decision``) or over."""
 
-    def __init__(self, definition: Game, kernel: Kernel, index: int, answered: list[int]):
+    def __init__(self, definition: Game, kernel: PreparedRun, index: int, answered: list[int]):
         self.definition, self.kernel = definition, kernel
         self.stepping = definition.engine.stepping
         slot_strategy = kernel.slot_strategy.copy()

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.arguments import ConfigError, integer
-from ..core.driver import Kernel, RunConfig, check_players
+from ..core.driver import PreparedRun, RunConfig, check_players
 from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
@@ -42,7 +42,7 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
     config = RunConfig(deck=load_game_deck(game, None), game=game_name, players=players, games=games, seed=seed,
                        seating="rotate", threads=1, variant=variant,
                        strategies=parse_strategies(",".join([game.study.teacher] * players), players, game_name))
-    kernel = Kernel(config)
+    kernel = PreparedRun(config)
     teacher = [game.registry[game.study.teacher].decisions[name] for name in game.registry.decisions]
     search = game.registry[game.study.searcher]
     search_params = np.zeros(MAX_PARAMS)

@@ -16,7 +16,7 @@ import numpy as np
 from ..core.accounting import RUN_GAMES
 from ..core.driver import RunConfig, SeatStrategy, Totals, simulate
 from ..core.identity import deck_identity, strategies_identity
-from ..core.pairing import PairedKernel, paired_metrics
+from ..core.pairing import PreparedPair, paired_metrics
 from ..core.registry import Game, get_game
 
 LINEUP_BLOCK = 1 << 36  # game indices reserved for one lineup of one configuration
@@ -53,7 +53,7 @@ class Tournament:
     runner: object = None  # what plays the batches: threads here (None) or a Dask cluster
     compiling: object = None  # told while a kernel compiles (see driver.simulate)
     # balance: the tournament of the same lineups under other rules, played on the same games with
-    # this one, game by game (``pairing.PairedKernel``): ``follower`` on the first, ``leader`` on it
+    # this one, game by game (``pairing.PreparedPair``): ``follower`` on the first, ``leader`` on it
     follower: Tournament | None = field(default=None, repr=False)
     leader: Tournament | None = field(default=None, repr=False)
     # with a leader, per strategy: the sum over games of the squared difference of its win credits,
@@ -152,9 +152,9 @@ class Tournament:
 
     def _kernel(self, k: int, config: RunConfig):
         """What plays lineup ``k``'s games: its run's own kernel (None), or with a follower one that
-        plays each game under both rules (``pairing.PairedKernel``)."""
+        plays each game under both rules (``pairing.PreparedPair``)."""
         follower = self.follower
-        return None if follower is None else PairedKernel(config, follower._config(k, follower.lineups[k]))
+        return None if follower is None else PreparedPair(config, follower._config(k, follower.lineups[k]))
 
     def _config(self, k: int, lineup: tuple[SeatStrategy, ...]) -> RunConfig:
         """Lineup ``k``'s run: its games still to play, rotated, in a kernel of every strategy."""

@@ -11,7 +11,7 @@ game index) (R25), so a tuning is deterministic for its seed, on threads or Dask
 
 The optimiser's pick is then re-measured beside the default parameters on fresh game
 indices that tuning never used, with 95% intervals. Both play each fresh game, one after
-the other (``pairing.PairedKernel``), so the improvement's interval comes from each game's
+the other (``pairing.PreparedPair``), so the improvement's interval comes from each game's
 difference of win credits, not from the two rates' variances added. An improvement whose
 interval does not exclude zero is reported as none: the recommended parameters are then
 the defaults.
@@ -35,7 +35,7 @@ from ..core.arguments import ConfigError, comma_list, file_name, in_api, integer
 from ..core.driver import (
     MIN_CHUNK,
     SLOW_GAME,
-    Kernel,
+    PreparedRun,
     RunConfig,
     SeatStrategy,
     canonical_rules,
@@ -45,7 +45,7 @@ from ..core.driver import (
     seat_strategy,
 )
 from ..core.output import read_limited
-from ..core.pairing import PairedKernel, PairedTotals
+from ..core.pairing import PairedTotals, PreparedPair
 from ..core.registry import GAMES, get_game
 from ..core.specs import parse_player_counts, parse_strategy_list
 from ..core.stats import mean_interval
@@ -157,7 +157,7 @@ class Evaluator:
     def first_slot(self, task: TuneTask, lineups: list[tuple[SeatStrategy, ...]], first_game: int,
                    games: int) -> list[np.ndarray]:
         """The first slot's statistics of each lineup over the same games."""
-        totals = self._play(task, [Kernel(self._config(task, lineup, games)) for lineup in lineups], first_game,
+        totals = self._play(task, [PreparedRun(self._config(task, lineup, games)) for lineup in lineups], first_game,
                             games)
         return [total.slot[0].copy() for total in totals]
 
@@ -165,7 +165,7 @@ class Evaluator:
                first_game: int, games: int) -> PairedTotals:
         """Two lineups that differ in the first slot's parameters, each game played by both
         (``PairedTotals``: a's and b's totals, and the per-game differences' squares, b minus a)."""
-        kernel = PairedKernel(self._config(task, lineup_a, games), self._config(task, lineup_b, games))
+        kernel = PreparedPair(self._config(task, lineup_a, games), self._config(task, lineup_b, games))
         return self._play(task, [kernel], first_game, games)[0]
 
     def _config(self, task: TuneTask, lineup: tuple[SeatStrategy, ...], games: int) -> RunConfig:
@@ -173,8 +173,8 @@ class Evaluator:
                          task.game, task.kernel_strategies())
 
     def _play(self, task: TuneTask, kernels: list, first_game: int, games: int) -> list:
-        """Play ``games`` games from ``first_game`` on every kernel (``Kernel`` or
-        ``PairedKernel``), in blocks that answer a stop request; their totals."""
+        """Play ``games`` games from ``first_game`` on every kernel (``PreparedRun`` or
+        ``PreparedPair``), in blocks that answer a stop request; their totals."""
         key = (task.game, type(kernels[0]).__name__, kernels[0].table_names)
         if key not in self.seconds_per_game:  # compile (or load) once, answering Ctrl-C meanwhile
             if not kernels[0].warm_up(self.stop, self.compiling):

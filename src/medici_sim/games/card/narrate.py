@@ -1,12 +1,12 @@
 """One card game told turn by turn: what the kernel played, with the rules that scored it.
 
-:func:`narrate` plays game ``game_index`` of a run in the jitted kernel (``Kernel.trace``:
+:func:`narrate` plays game ``game_index`` of a run in the jitted kernel (``PreparedRun.trace``:
 the very game the simulation plays for that seed and index, R25, whatever the strategies,
 expert and plug-ins included) and returns ``(data, text)``: the story as JSON-serialisable
 data and as text rendered from that data alone, so the two always say the same thing.
 
 The narrator tells the engine's record; it works out no rule again. The record is the
-kernel's trace of the game (``Kernel.trace``: each day's starter, turn log, ship values,
+kernel's trace of the game (``PreparedRun.trace``: each day's starter, turn log, ship values,
 icons and payouts). What the record leaves out, the narrator reads from the same game
 stepped (core.stepping: the engine's own play loop) at each event: the market before each
 turn, the ship after it, whether it was the last open ship's final turn (R11, the engine's

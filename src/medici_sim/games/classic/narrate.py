@@ -1,12 +1,12 @@
 """One classic game (the 1995 auction game) told turn by turn, with the rules that scored it.
 
-:func:`narrate` plays game ``game_index`` of a run in the jitted kernel (``Kernel.trace``:
+:func:`narrate` plays game ``game_index`` of a run in the jitted kernel (``PreparedRun.trace``:
 the very game the simulation plays for that seed and index, C20, whatever the strategies,
 expert and plug-ins included) and returns ``(data, text)``: the story as JSON-serialisable
 data and as text rendered from that data alone, so the two always say the same thing.
 
 The narrator tells the engine's record; it works out no rule again. The record is the
-kernel's trace of the game (``Kernel.trace``: each day's starter, removed cards, auction log,
+kernel's trace of the game (``PreparedRun.trace``: each day's starter, removed cards, auction log,
 read with ``reference.turn_records``, ships, tracks, payouts and money, the game's totals).
 What the record leaves out, the narrator reads from the same game stepped (core.stepping:
 the engine's own play loop) at each event: the ships and money before each auction (why a
