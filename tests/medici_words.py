@@ -75,7 +75,7 @@ ALLOWED = {
     # (a): the Medici toolkit moves these out
     "core/stats.py": {"bonus": 4, "day": 29, "deck": 5, "florin": 14, "majority": 4, "ship": 4},
     # (a): the Medici toolkit moves these out
-    "core/stepping.py": {"day": 97, "search": 2},
+    "core/resumable.py": {"day": 97, "search": 2},
     # (a): the Medici toolkit moves these out
     "core/totals_check.py": {"day": 34},
     "core/tracing.py": {"deck": 4, "expert": 1},

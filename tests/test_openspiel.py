@@ -453,7 +453,7 @@ def test_a_game_that_hides_things_from_rivals_gives_each_seat_its_own_informatio
     from medici_sim.core.chance import Draws
     from medici_sim.core.contract import RIVALS, Hidden, Information
     from medici_sim.core.registry import GAMES
-    from medici_sim.core.stepping import STEP_ACTOR
+    from medici_sim.core.resumable import STEP_ACTOR
     from medici_sim.frameworks import spiel, stepper
 
     definition = GAMES["card"]

@@ -1,4 +1,4 @@
-"""The stepped engine (core.stepping): the batch kernel's games, decision by decision.
+"""The stepped engine (core.resumable): the batch kernel's games, decision by decision.
 
 Each game's engine has one play loop. These tests check that stepping it (new_game_nb,
 advance_nb, legal_choices_nb, apply_choice_nb: what the play table, the trace and an
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from medici_sim.core import accounting, seating, stepping
+from medici_sim.core import accounting, resumable, seating
 from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
 from medici_sim.games.card import engine as card_engine
@@ -55,11 +55,11 @@ def stepped(k: PreparedRun, game_index: int, slot_strategy=None, answer=None):
                        k.slot_strategy if slot_strategy is None else slot_strategy, k.slot_params, k.table)
     events = []
     event = engine.advance_nb(buffer, k.table)
-    while event != stepping.GAME_OVER:
-        actor = int(buffer[0]["step"][stepping.STEP_ACTOR])
+    while event != resumable.GAME_OVER:
+        actor = int(buffer[0]["step"][resumable.STEP_ACTOR])
         events.append((int(event), actor))
-        if event >= stepping.DECISION:
-            event = engine.apply_choice_nb(buffer, k.table, answer(buffer, int(event) - stepping.DECISION, actor))
+        if event >= resumable.DECISION:
+            event = engine.apply_choice_nb(buffer, k.table, answer(buffer, int(event) - resumable.DECISION, actor))
         else:
             event = engine.advance_nb(buffer, k.table)
     return buffer, events
@@ -82,8 +82,8 @@ def test_stepping_plays_the_batch_kernels_games(game, players):
             assert np.array_equal(getattr(mine, name), getattr(batch, name)), (name, index)
         kinds = [kind for kind, _ in events]
         assert kinds.count(days.DAY_START) == kinds.count(days.DAY_SCORED) == 3
-        assert kinds.count(stepping.TURN_START) == kinds.count(stepping.TURN_END) > 0
-        assert not any(kind >= stepping.DECISION for kind in kinds)  # no EXTERNAL seat: nothing asked
+        assert kinds.count(resumable.TURN_START) == kinds.count(resumable.TURN_END) > 0
+        assert not any(kind >= resumable.DECISION for kind in kinds)  # no EXTERNAL seat: nothing asked
         assert events[-1] == (days.DAY_SCORED, -1)
 
 
@@ -106,12 +106,12 @@ def strategy_answer(k: PreparedRun):
                                         ("classic", ["value", "random", "value"])])
 def test_a_caller_answering_every_decision_plays_the_game_its_answers_make(game, names):
     k = kernel(game, len(names), seed=5, names=names, seating="random")
-    outside = np.full(len(names), stepping.EXTERNAL)
+    outside = np.full(len(names), resumable.EXTERNAL)
     for index in range(GAMES_EACH):
         asked, asked_events = stepped(k, index, outside, strategy_answer(k))
         traced = STEPPED[game].trace_game_nb(k.config.seed, index, k.inputs, k.seating, k.slot_strategy,
                                             k.slot_params, k.table)
-        assert any(kind >= stepping.DECISION for kind, _ in asked_events)
+        assert any(kind >= resumable.DECISION for kind, _ in asked_events)
         for field in traced.dtype.names:
             if field not in ("step", "seat_strategy"):  # where it stopped, and who answered
                 assert np.array_equal(asked[0][field], traced[0][field]), (field, index)
@@ -180,7 +180,7 @@ def test_the_legal_choices_are_what_the_rules_allow_at_random_states(game, playe
         checked[0] += 1
         return rng.choice(legal)
 
-    outside = np.full(players, stepping.EXTERNAL)
+    outside = np.full(players, resumable.EXTERNAL)
     for index in range(2):
         buffer, _ = stepped(k, index, outside, answer)
         assert buffer[0]["day_starter"][2] >= 0
@@ -192,7 +192,7 @@ def test_the_legal_choices_are_what_the_rules_allow_at_random_states(game, playe
 # A game of no days at all: two seats take turns adding 1 or 2 to a total (seat 0 first); the game
 # ends when the total reaches 5. Core's stepping functions, written once, step it as they step the
 # Medici games, whose day loop is theirs (games/medici/days.py).
-COUNT_STATE = np.dtype([("step", *stepping.STEP_DTYPE), ("total", np.int64), ("seat_strategy", np.int64, 2)])
+COUNT_STATE = np.dtype([("step", *resumable.STEP_DTYPE), ("total", np.int64), ("seat_strategy", np.int64, 2)])
 ADD_DECISION = 1  # the phase of a turn asking how much to add
 
 
@@ -205,31 +205,31 @@ def _count_start(state, seed, game_index, seating, slot_strategy, slot_params):
 
 @njit(cache=True)
 def _count_begin(state):
-    stepping.begin_stepping_nb(state, 0, stepping.FIRST_TURN)
+    resumable.begin_stepping_nb(state, 0, resumable.FIRST_TURN)
 
 
 @njit(cache=True)
 def _count_play_on(state, table):
     step = state.step
-    seat, phase = step[stepping.STEP_SEAT], step[stepping.STEP_PHASE]
+    seat, phase = step[resumable.STEP_SEAT], step[resumable.STEP_PHASE]
     while state.total < 5:
-        if phase == stepping.FIRST_TURN:
-            if stepping.stop_nb(state, stepping.TURN_START, seat, 0, seat, phase, 0):
+        if phase == resumable.FIRST_TURN:
+            if resumable.stop_nb(state, resumable.TURN_START, seat, 0, seat, phase, 0):
                 return True
             phase = ADD_DECISION
         add = 1
-        if state.seat_strategy[seat] == stepping.EXTERNAL:
-            if stepping.stop_nb(state, stepping.DECISION, seat, 0, seat, ADD_DECISION, 0):
+        if state.seat_strategy[seat] == resumable.EXTERNAL:
+            if resumable.stop_nb(state, resumable.DECISION, seat, 0, seat, ADD_DECISION, 0):
                 return True
-            add = state.step[stepping.STEP_CHOICE]
+            add = state.step[resumable.STEP_CHOICE]
         state.total += add
-        seat, phase = 1 - seat, stepping.FIRST_TURN
+        seat, phase = 1 - seat, resumable.FIRST_TURN
     return False
 
 
 @njit(cache=True)
 def _count_legal(buffer, table):
-    if buffer[0].step[stepping.STEP_EVENT] == stepping.DECISION:
+    if buffer[0].step[resumable.STEP_EVENT] == resumable.DECISION:
         return np.arange(1, 3)
     return np.arange(0)
 
@@ -238,17 +238,17 @@ def test_core_steps_a_game_without_days():
     """Core keeps only a generic loop: new game, advance, legal choices, apply, the trace; the day
     loop, its events and the poorest starting the next day live in the Medici games' toolkit."""
     for name in ("DAY_START", "DAY_OVER", "DAY_SCORED", "PHASE_DAY_START", "STEP_DAY", "play_loop"):
-        assert not hasattr(stepping, name) and (name == "STEP_DAY" or hasattr(days, name)), name
+        assert not hasattr(resumable, name) and (name == "STEP_DAY" or hasattr(days, name)), name
     assert not hasattr(seating, "poorest_seat_nb") and hasattr(days, "poorest_seat_nb")
-    new_game, advance, apply_choice, trace_game = stepping.entry_points(_count_start, _count_begin, _count_play_on,
+    new_game, advance, apply_choice, trace_game = resumable.entry_points(_count_start, _count_begin, _count_play_on,
                                                                         _count_legal)
     inputs = np.zeros(1, COUNT_STATE)
     no_params = np.zeros((2, 1))
     buffer = inputs.copy()
-    new_game(buffer, 0, 0, 0, np.array([stepping.EXTERNAL, 0]), no_params, 0)
+    new_game(buffer, 0, 0, 0, np.array([resumable.EXTERNAL, 0]), no_params, 0)
     events = [int(advance(buffer, 0))]
-    while events[-1] != stepping.GAME_OVER:
-        if events[-1] == stepping.DECISION:
+    while events[-1] != resumable.GAME_OVER:
+        if events[-1] == resumable.DECISION:
             assert list(_count_legal(buffer, 0)) == [1, 2]
             with pytest.raises(ValueError, match="not a legal choice"):
                 apply_choice(buffer, 0, 3)
@@ -256,8 +256,8 @@ def test_core_steps_a_game_without_days():
         else:
             events.append(int(advance(buffer, 0)))
     # seat 0 adds 2, seat 1 adds 1, seat 0 adds 2: 5
-    assert events == [stepping.TURN_START, stepping.DECISION, stepping.TURN_START, stepping.TURN_START,
-                      stepping.DECISION, stepping.GAME_OVER]
+    assert events == [resumable.TURN_START, resumable.DECISION, resumable.TURN_START, resumable.TURN_START,
+                      resumable.DECISION, resumable.GAME_OVER]
     assert buffer[0]["total"] == 5
     traced = trace_game(0, 0, inputs, 0, np.array([0, 0]), no_params, 0)  # every seat a strategy: adds 1
     assert traced[0]["total"] == 5

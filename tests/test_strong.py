@@ -29,7 +29,7 @@ from medici_sim.core.evaluation import (
     quadratic_value_nb,
 )
 from medici_sim.core.registry import get_game
-from medici_sim.core.stepping import GAME_OVER, TURN_END
+from medici_sim.core.resumable import GAME_OVER, TURN_END
 from medici_sim.games.card import reference as card_reference
 from medici_sim.games.card import stepped
 from medici_sim.games.card.rules import RULE_CAPACITY, RULE_DAYS

@@ -28,7 +28,7 @@ from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core import tree_search
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import get_game
-from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER
+from medici_sim.core.resumable import DECISION, EXTERNAL, GAME_OVER
 from medici_sim.games.card import reference as card_reference
 from medici_sim.games.card import stepped as card_stepped
 from medici_sim.games.card.state import DECK_LEN as CARD_DECK_LEN

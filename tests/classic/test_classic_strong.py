@@ -25,7 +25,7 @@ from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
-from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
+from medici_sim.core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from medici_sim.games.classic import reference as classic_reference
 from medici_sim.games.classic import stepped
 from medici_sim.games.classic.engine import BID_DECISION, DRAW_DECISION

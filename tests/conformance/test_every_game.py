@@ -32,8 +32,8 @@ from medici_sim.core.accounting import (
 from medici_sim.core.contract import Engine, Game, Information, StatColumn, Stepping
 from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
+from medici_sim.core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from medici_sim.core.stats import stat_columns
-from medici_sim.core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 ROOT = Path(__file__).parents[2]
 GAME_NAMES = sorted({*GAMES, toygame.GAME.name})  # the games medici-sim ships, and the tests' toy game

@@ -6,7 +6,7 @@ decisions ``again_nb`` (another card? bool) and ``keep_nb`` (0: the first card, 
 The game goes through core's front door like the games medici-sim ships: its batch kernel is
 ``core.kernel.batch_kernel`` bound to ``start_game_nb``, ``play_game_nb`` and
 ``accumulate_game_nb``, and its stepping functions (new game / advance / legal choices / apply)
-are ``core.stepping.entry_points`` bound to its one play loop, ``finish_game_nb``. The loop
+are ``core.resumable.entry_points`` bound to its one play loop, ``finish_game_nb``. The loop
 knows no days: it plays turn after turn (``turn``: the game's turn count) and stops only at a
 decision of a seat the caller answers. Its scores come from two sources of its own, the kept
 cards (H4) and the pots (H5), its declared score sources (``STAT_CARDS`` and ``STAT_POTS``).
@@ -20,9 +20,7 @@ from medici_sim.core.accounting import STAT_SOURCE, record_outcome_nb
 from medici_sim.core.dispatch import decision
 from medici_sim.core.kernel import batch_kernel
 from medici_sim.core.registry import ILLEGAL, MAX_PARAMS, SCRATCH_WIDTH
-from medici_sim.core.rng import below_nb, seed_game_nb
-from medici_sim.core.seating import seat_players_nb
-from medici_sim.core.stepping import (
+from medici_sim.core.resumable import (
     DECISION,
     STEP_CHOICE,
     STEP_DTYPE,
@@ -33,6 +31,8 @@ from medici_sim.core.stepping import (
     is_external_nb,
     stop_nb,
 )
+from medici_sim.core.rng import below_nb, seed_game_nb
+from medici_sim.core.seating import seat_players_nb
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # H1
 N_CARDS, ROUNDS, POT = 40, 3, 12  # H1, H2, H5
@@ -101,7 +101,7 @@ def draw_nb(state, k):
 def finish_game_nb(state, table, phase, record):
     """Play on from turn ``state.turn`` at ``phase`` (TURN_START, AT_AGAIN, AT_KEEP) to the game's
     end. ``record`` None: never stops (the batch kernel); True: stops at a decision of an EXTERNAL
-    seat and returns True (core.stepping)."""
+    seat and returns True (core.resumable)."""
     players = state.players
     while state.turn < ROUNDS * players:
         round_ = state.turn // players
@@ -195,7 +195,7 @@ def begin_play_nb(state):
 
 @njit(cache=True)
 def play_on_nb(state, table):
-    """The play loop entered again where it stopped (core.stepping keeps the phase)."""
+    """The play loop entered again where it stopped (core.resumable keeps the phase)."""
     return finish_game_nb(state, table, state.step[STEP_PHASE], True)
 
 

@@ -19,7 +19,7 @@ OpenSpiel bot through ``frameworks.agents``, a few lines of code):
   of fewer entries than seats) is reset once per seat.
 
 :class:`AgentKernel` plays a run's games with the agents' slots EXTERNAL seats of the
-engine's stepping interface (core.stepping): the engine stops at each of their decisions and
+engine's stepping interface (core.resumable): the engine stops at each of their decisions and
 plays every other seat itself, on its own state, at its own speed; each game is then counted
 by the game's own accumulation, as in the batch kernel. A run without agents is its batch
 kernel's (``tests/test_agent_tournament.py`` plays the same games both ways and finds the
@@ -38,7 +38,7 @@ from .arguments import ConfigError, named
 from .driver import PreparedRun, RunConfig
 from .kernel import compiled_for
 from .registry import Game
-from .stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
+from .resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 
 class AgentError(ValueError):
@@ -76,7 +76,7 @@ class Decision:
     # the engine's record (``buffer[0]``), live: read it, never write it (frameworks.agents' OpenSpiel adapter writes
     # back only the game's generator, which a built-in as a bot draws from, as it does in the kernel)
     buffer: np.ndarray
-    event: int  # the stepping interface's event (core.stepping.DECISION + decision)
+    event: int  # the stepping interface's event (core.resumable.DECISION + decision)
     view: object  # the game's seat view (FrameworkFacts.seat_view)
     answers: tuple = ()  # every Python agent's answer so far in this game (any seat's), in order
 

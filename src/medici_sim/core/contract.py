@@ -64,7 +64,7 @@ class StatColumn:
 
 @dataclass(frozen=True)
 class Stepping:
-    """A game stopped at every decision and event and played on (core.stepping), all ``@njit``;
+    """A game stopped at every decision and event and played on (core.resumable), all ``@njit``;
     ``buffer`` is a one-element copy of ``Engine.kernel_inputs``, ``table`` the run's strategy table.
 
     - ``new_game_nb(buffer, seed, game_index, seating, slot_strategy, slot_params, table)``: start

@@ -1,6 +1,6 @@
 """A person at the table: the ``human`` strategy and the table driver every game's table shares.
 
-A game with a person at it is a stepped game (core.stepping): the person's seat is
+A game with a person at it is a stepped game (core.resumable): the person's seat is
 EXTERNAL, so the game's engine stops at each of its decisions, and at every event of the
 game (a turn's start and end and the game's own), and
 :meth:`GameTable.play` answers or tells it. One play loop, the engine's, plays it: the
@@ -28,7 +28,7 @@ from typing import Protocol
 from numba import njit
 
 from .registry import HUMAN, Game, Strategy
-from .stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR, STEP_MOMENT
+from .resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR, STEP_MOMENT
 
 ORIGIN = "medici-sim play"  # what registry.origin says of it: not "built-in"
 
@@ -40,7 +40,7 @@ class Seat(Protocol):
         """Answer the game's ``decision``-th decision (its registry's order) for ``seat``; only legal answers."""
 
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
-        """Something happened at the table (an event of core.stepping or the game's own; ``seat``
+        """Something happened at the table (an event of core.resumable or the game's own; ``seat``
         the seat it concerns, ``a`` the game's scoring moment in play, ``b`` what the game's
         table says of the event, :meth:`GameTable.event_detail`)."""
 
@@ -60,7 +60,7 @@ def seated(table: Seat):
 
 @njit(cache=True)
 def external_nb(state, seat, params):
-    """A decision of the person: the engine asks the table instead (core.stepping.EXTERNAL).
+    """A decision of the person: the engine asks the table instead (core.resumable.EXTERNAL).
     It answers a whole number, as every decision may, so its dispatch types as the others'."""
     if seat >= 0:
         raise RuntimeError("the human strategy plays only at a table (medici-sim play)")
@@ -83,7 +83,7 @@ LEGEND_AGAIN = "?"  # typed at any question, shows the table's legend again
 class GameTable:
     """The Python side of one game with a person at seat ``human_seat`` (0-based): what every
     game's table shares. A game's table (``games/*/table.py``) sets ``engine`` (its
-    ``stepped`` module: the engine's stepping functions, core.stepping) and ``legend()`` (what
+    ``stepped`` module: the engine's stepping functions, core.resumable) and ``legend()`` (what
     the table's columns mean), and adds its decisions (``decide``), events and views. A
     table speaks plain words: the rule points are in the docs (``Game.presentation.rules_page``), which
     the command names as the game starts.
@@ -130,7 +130,7 @@ class GameTable:
             self.say(self.legend())
 
     def play(self) -> None:
-        """Play the game stepped on the engine (core.stepping): the seated table (this one, or
+        """Play the game stepped on the engine (core.resumable): the seated table (this one, or
         what wraps it) answers the person's decisions and hears every event."""
         k = self.kernel
         engine = self.engine

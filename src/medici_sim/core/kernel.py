@@ -5,7 +5,7 @@ loop (``play_game_nb``, not recording: numba prunes the recording and the stops)
 ``accumulate_game_nb``; its loop's step, one game in a buffer the caller keeps, is the game's
 ``play_game_in_nb`` too (paired play's, core.pairing, at the batch loop's speed).
 :func:`compiled_for` is how core code is compiled for one game
-(here and in core.stepping): a copy of a template function whose free names are the game's
+(here and in core.resumable): a copy of a template function whose free names are the game's
 (core.templates). numba caches each copy for its game alone: its signature holds the run's strategy table,
 whose name is the game's and hashes the sources of the kernel's code (dispatch.strategy_table),
 so two games' copies never meet in the cache, nor do copies of older sources.

@@ -11,7 +11,7 @@ the cards and the others did in between; Cowling, Powley and Whitehouse 2012). E
 - descends the tree: at each of its own decisions it picks a candidate by UCB1 with
   availability counts (a choice legal in one sample may not be in another: a child's count of
   chances is the number of visits of its parent in which it was legal), the others and chance
-  played by the rollout policies, the play loop stepped (core.stepping, ``record`` True, the
+  played by the rollout policies, the play loop stepped (core.resumable, ``record`` True, the
   seat EXTERNAL) to the seat's next decision;
 - expands one new node (progressive widening: a node with ``n`` visits tries its first
   ``1 + widening * sqrt(n)`` candidates, the policy's own choice first, so a bid with many
@@ -45,8 +45,8 @@ import numpy as np
 from numba import njit
 
 from .registry import Param
+from .resumable import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
 from .rollout import choose_nb, decision_stream_nb, rollout_stream_nb
-from .stepping import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
 from .templates import jitted_copy
 
 # mcts's parameters, in this order in every game (a game's own follow them)
@@ -165,7 +165,7 @@ def root_choice_nb(tree, visits, total, total_sq, candidates, n_candidates, deci
 
 def _to_own_decision(sim, table, seat, policy, loop_seat, phase, arg, last_day):
     """Play on from (``loop_seat``, ``phase``, ``arg``) to ``seat``'s next decision, the loop
-    stepped with the seat EXTERNAL (core.stepping); return that decision (the game's k), or
+    stepped with the seat EXTERNAL (core.resumable); return that decision (the game's k), or
     GAME_OVER. The seat's strategy is the policy again afterwards."""
     sim.seat_strategy[seat] = EXTERNAL
     step = sim.step

@@ -13,8 +13,8 @@ a kernel game, so a game they play through the adapter is the kernel's game
 from __future__ import annotations
 
 from ..core.driver import SeatStrategy
+from ..core.resumable import DECISION
 from ..core.specs import parse_strategies
-from ..core.stepping import DECISION
 from .stepper import Engine, SteppedGame
 
 

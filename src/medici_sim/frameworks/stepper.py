@@ -1,7 +1,7 @@
 """A game on the jitted engine, stepped decision by decision with its random draws as chance
 nodes: what the OpenSpiel game and the PettingZoo environments play on.
 
-The engine is stepped through its decision interface (core.stepping; every seat EXTERNAL), so
+The engine is stepped through its decision interface (core.resumable; every seat EXTERNAL), so
 the rules are the engine's own. Its randomness is the game's generator: the adapter seeds it
 (seed 0, game 0, or a run's seed and game) and turns every draw a seat sees into a chance node,
 as the game declares it (its framework facts, core.contract.FrameworkFacts: the seat view's
@@ -33,8 +33,8 @@ import numpy as np
 
 from ..core.chance import EVERY_SEAT
 from ..core.driver import PreparedRun
+from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
 from ..core.specs import game_named, run_config
-from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, NOT_STARTED, STEP_ACTOR
 
 SEED, GAME_INDEX = 0, 0  # the engine's generator: every draw that matters is replaced by a chance outcome
 

@@ -23,8 +23,8 @@ import numpy as np
 from ..core.contract import Game
 from ..core.driver import PreparedRun
 from ..core.registry import Strategy, get_game
+from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from ..core.specs import run_config
-from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 
 class LoadedGame:

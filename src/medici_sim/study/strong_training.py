@@ -18,8 +18,8 @@ from ..core.driver import PreparedRun, RunConfig, check_players
 from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
+from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from ..core.specs import load_game_deck, parse_strategies
-from ..core.stepping import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 
 
 def strong_module(game_name: str):

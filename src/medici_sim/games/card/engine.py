@@ -7,7 +7,7 @@ is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol.md exactly, so the reference engine (``reference.py``) plays the same games.
 
 One play loop (``finish_game_nb``) plays every game: the batch kernel's (``play_games_nb``),
-a search player's rollouts (from the decision searched), and a stepped game (core.stepping:
+a search player's rollouts (from the decision searched), and a stepped game (core.resumable:
 ``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
 the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
 ``True`` when stepping, recording the game (its turns and where every card is) and stopping
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core import stepping
+from ...core import resumable
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
@@ -30,16 +30,16 @@ from ...core.arrays import copy1_nb, copy2_nb
 from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
-from ...core.rng import below_nb, seed_game_nb
-from ...core.rollout import rollout_copies
-from ...core.seating import seat_players_nb
-from ...core.stepping import (
+from ...core.resumable import (
     DECISION,
     STEP_CHOICE,
     TURN_END,
     is_external_nb,
     stop_nb,
 )
+from ...core.rng import below_nb, seed_game_nb
+from ...core.rollout import rollout_copies
+from ...core.seating import seat_players_nb
 from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
 from ..medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from .recording import record_card_locations_nb, record_turn_nb
@@ -138,7 +138,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 # decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
 # games/medici/days.py). TURN_OVER is after R10, before R8 picks the next seat.
 TURN_START, TURN_REVEAL, TURN_TAKE, TURN_OVER = range(4)  # before it; asking R9; asking R10; after R10
-REVEAL_DECISION, TAKE_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
+REVEAL_DECISION, TAKE_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.resumable)
 MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or both
 
 
@@ -181,7 +181,7 @@ def open_ships_nb(state):
 def play_day_nb(state, day, seat, phase, arg, table, record):
     """Turns from ``seat``'s turn at ``phase`` (TURN_*; ``arg``, which the classic game's
     phases use, is the same at all of the card game's) until the day ends (R8, R11, R12).
-    Returns True if it stopped (a stepped game, core.stepping)."""
+    Returns True if it stopped (a stepped game, core.resumable)."""
     players = state.rules[RULE_PLAYERS]
     capacity = state.rules[RULE_CAPACITY]
     ran_out = 0
@@ -195,7 +195,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
                 ran_out = 1  # R12
                 break
             if record is not None:
-                if stop_nb(state, stepping.TURN_START, seat, day, seat, phase, open_before == 1):
+                if stop_nb(state, resumable.TURN_START, seat, day, seat, phase, open_before == 1):
                     return True
             state.counts[TURN_ID] += 1  # a new turn: R9 reveal, then R10 take
             state.counts[REVEALED] = 0

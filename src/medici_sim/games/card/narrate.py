@@ -8,7 +8,7 @@ data and as text rendered from that data alone, so the two always say the same t
 The narrator tells the engine's record; it works out no rule again. The record is the
 kernel's trace of the game (``PreparedRun.trace``: each day's starter, turn log, ship values,
 icons and payouts). What the record leaves out, the narrator reads from the same game
-stepped (core.stepping: the engine's own play loop) at each event: the market before each
+stepped (core.resumable: the engine's own play loop) at each event: the market before each
 turn, the ship after it, whether it was the last open ship's final turn (R11, the engine's
 flag), the ships as the day ends and each good's bonuses. The two must agree (the turn logged
 is the turn played, the ships have the recorded values), and the rankings that explain the
@@ -66,8 +66,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from ...core import narration, stepping
-from ...core.stepping import stepped_events
+from ...core import narration, resumable
+from ...core.resumable import stepped_events
 from ..medici import narration as medici
 from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
 from ..medici.narration import final_standings, next_starter_reason, rank_places
@@ -154,7 +154,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
                 data["days"].append(record)
             elif event == TURN_START:
                 before = market(s)
-                final = bool(s["step"][stepping.STEP_ARG])  # R11: the engine's last-open-ship turn
+                final = bool(s["step"][resumable.STEP_ARG])  # R11: the engine's last-open-ship turn
             elif event == TURN_END:
                 turns = record["turns"]
                 check(len(turns) < len(trace.day_turns[day]), f"day {day + 1}: more turns than recorded")

@@ -1,4 +1,4 @@
-"""What a recorded card game logs (a stepped game, core.stepping; the trace, the table and the
+"""What a recorded card game logs (a stepped game, core.resumable; the trace, the table and the
 tests read it): each turn in the day's turn log (packed as state.TURN_* describes) and, at
 the end of the day's turns, where every card is. The engine's play loop calls these only
 when ``record`` is not None.

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core.chance import Pool
 from ...core.contract import EVERYONE, Hidden, Information
-from ...core.stepping import DECISION, STEP_EVENT
+from ...core.resumable import DECISION, STEP_EVENT
 from ..medici import chance
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
 from .rules import (
@@ -124,7 +124,7 @@ def action_text(s, action: int) -> str:
 
 
 def decision_of(s) -> int:
-    """The decision the game is stopped at (core.stepping.DECISION + k), as k; -1 elsewhere."""
+    """The decision the game is stopped at (core.resumable.DECISION + k), as k; -1 elsewhere."""
     event = int(s["step"][STEP_EVENT]) - DECISION
     return event if event >= 0 else -1
 

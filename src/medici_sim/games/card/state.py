@@ -16,7 +16,7 @@ from numba import njit
 
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
-from ...core.stepping import STEP_DTYPE
+from ...core.resumable import STEP_DTYPE
 from .deck import MAX_CARDS
 from .rules import MAX_DAYS, MAX_PLAYERS, MAX_REVEALS, N_GOODS, N_RULES, RULE_CAPACITY
 
@@ -93,7 +93,7 @@ STATE_DTYPE = np.dtype([
     ("day_card_location", _I8, (MAX_DAYS, MAX_CARDS)),  # filled only when the game is traced
     ("day_turns", _I8, (MAX_DAYS, MAX_CARDS)), ("day_turn_count", _I8, MAX_DAYS),  # likewise (TURN_* above)
     ("rng", np.uint64, 1),
-    ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
+    ("step", *STEP_DTYPE),  # where a stepped game stopped (core.resumable)
     # the designer metrics (engine.accumulate_game_nb): florins after each day, decisions (DECIDED_*)
     ("day_florins", _I8, (MAX_DAYS, MAX_PLAYERS)), ("seat_decisions", _I8, MAX_PLAYERS),
 ], align=True)

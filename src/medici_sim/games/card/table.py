@@ -1,6 +1,6 @@
 """A person at the card-game table: what the player sees and answers (R6-R22).
 
-The game is played by the engine itself, stepped (core.stepping, driven by
+The game is played by the engine itself, stepped (core.resumable, driven by
 ``core.human.GameTable.play``, games/medici/table.py's ``MediciTable``): it stops at the
 person's decisions and at every event of
 the day. :class:`CardTable` answers the ``human`` seat's decisions (asking the person,

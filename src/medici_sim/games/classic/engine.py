@@ -8,7 +8,7 @@ docs/protocol-classic.md exactly, so the reference engine (``reference.py``) pla
 same games.
 
 One play loop (``finish_game_nb``) plays every game: the batch kernel's (``play_games_nb``),
-a search player's rollouts (from the decision searched), and a stepped game (core.stepping:
+a search player's rollouts (from the decision searched), and a stepped game (core.resumable:
 ``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
 the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
 ``True`` when stepping, recording the game (its turn log, card locations and day-end tracks
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core import stepping
+from ...core import resumable
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
     N_COMMON_STATS,
@@ -31,10 +31,7 @@ from ...core.arrays import copy1_nb, copy2_nb
 from ...core.kernel import batch_kernel
 from ...core.ranking import pay_places_nb, share_table
 from ...core.registry import ILLEGAL
-from ...core.rng import below_nb, seed_game_nb
-from ...core.rollout import rollout_copies
-from ...core.seating import seat_players_nb
-from ...core.stepping import (
+from ...core.resumable import (
     DECISION,
     PAUSED,
     STEP_CHOICE,
@@ -42,6 +39,9 @@ from ...core.stepping import (
     is_external_nb,
     stop_nb,
 )
+from ...core.rng import below_nb, seed_game_nb
+from ...core.rollout import rollout_copies
+from ...core.seating import seat_players_nb
 from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
 from ..medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from .recording import record_day_nb, record_turn_nb
@@ -151,7 +151,7 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 # decision being searched, strategies/search.py), or at a day's start, end or scoring (a stepped game,
 # games/medici/days.py). TURN_OVER is after the sale and C11, before C7 picks the next auctioneer.
 TURN_START, TURN_DRAW, TURN_BID, TURN_SALE, TURN_OVER = range(5)  # before it; asking C8; asking C9; C10 on; after
-DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.stepping)
+DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.resumable)
 
 
 @njit(cache=True, inline="always")
@@ -234,7 +234,7 @@ def load_nb(state, seat, card):
 @njit(cache=True, inline="always")
 def play_day_nb(state, day, seat, phase, arg, table, record):
     """The day's turns (finish_day_nb), whether they ran out (C12) kept and, recording, the day
-    logged. Returns True if it stopped (a stepped game, core.stepping)."""
+    logged. Returns True if it stopped (a stepped game, core.resumable)."""
     ran_out = finish_day_nb(state, seat, phase, arg, table, record)
     if ran_out == PAUSED:
         return True
@@ -248,7 +248,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
 def finish_day_nb(state, seat, phase, arg, table, record):
     """C7-C12: turns from auctioneer ``seat``'s at ``phase`` (TURN_*; ``arg``: at TURN_BID the
     next seat to answer, at TURN_OVER whether the day ends) until the day ends. Returns 1 if
-    it ran out (C12), 0 if not, PAUSED if it stopped (a stepped game, core.stepping)."""
+    it ran out (C12), 0 if not, PAUSED if it stopped (a stepped game, core.resumable)."""
     players = state.rules[RULE_PLAYERS]
     holds = state.rules[RULE_HOLDS]
     while True:
@@ -256,7 +256,7 @@ def finish_day_nb(state, seat, phase, arg, table, record):
             if state.counts[DECK_LEN] == 0:
                 return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
             if record is not None:
-                if stop_nb(state, stepping.TURN_START, seat, state.counts[DAY], seat, phase, 0):
+                if stop_nb(state, resumable.TURN_START, seat, state.counts[DAY], seat, phase, 0):
                     return PAUSED
             begin_turn_nb(state, seat)
             phase = TURN_DRAW
@@ -342,7 +342,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
     asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
     (TURN_BID; from the auctioneer's left after drawing, C9), then the sale (C10, C11).
     Returns 1 when the day ends after it, else 0; PAUSED when it stopped to ask an EXTERNAL
-    seat (a stepped game, core.stepping)."""
+    seat (a stepped game, core.resumable)."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     holds = state.rules[RULE_HOLDS]

@@ -8,7 +8,7 @@ data and as text rendered from that data alone, so the two always say the same t
 The narrator tells the engine's record; it works out no rule again. The record is the
 kernel's trace of the game (``PreparedRun.trace``: each day's starter, removed cards, auction log,
 read with ``reference.turn_records``, ships, tracks, payouts and money, the game's totals).
-What the record leaves out, the narrator reads from the same game stepped (core.stepping:
+What the record leaves out, the narrator reads from the same game stepped (core.resumable:
 the engine's own play loop) at each event: the ships and money before each auction (why a
 seat passed unasked, C9), whether C8 allowed another card when the lot was offered (the
 engine's flag), the ships and tracks as the day ends. The two must agree (the auction logged
@@ -67,7 +67,7 @@ from __future__ import annotations
 from functools import partial
 
 from ...core import narration
-from ...core.stepping import stepped_events
+from ...core.resumable import stepped_events
 from ..medici import narration as medici
 from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
 from ..medici.narration import final_standings, next_starter_reason, rank_places

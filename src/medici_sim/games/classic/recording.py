@@ -1,4 +1,4 @@
-"""What a recorded classic game logs (a stepped game, core.stepping; the trace, the table and
+"""What a recorded classic game logs (a stepped game, core.resumable; the trace, the table and
 the tests read it): each auction in the day's turn log, in the reference engine's format, and
 at the end of the day's turns the removed cards, the ships' cards and where every card is.
 The engine's play loop calls these only when ``record`` is not None.

@@ -56,7 +56,7 @@ from numba import njit
 
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
-from ...core.stepping import STEP_DTYPE
+from ...core.resumable import STEP_DTYPE
 from .rules import (
     MAX_DAYS,
     MAX_HOLDS,
@@ -144,7 +144,7 @@ STATE_DTYPE = np.dtype([
     ("day_log", _I8, (MAX_DAYS, MAX_LOG)), ("day_log_len", _I8, MAX_DAYS),
     ("rng", np.uint64, 1),
     ("lot_could_grow", np.int64),  # C8 allowed another card when the lot was offered (recorded when traced)
-    ("step", *STEP_DTYPE),  # where a stepped game stopped (core.stepping)
+    ("step", *STEP_DTYPE),  # where a stepped game stopped (core.resumable)
     # the designer metrics (engine.accumulate_game_nb): money after each day, decisions (DECIDED_*)
     ("day_florins", _I8, (MAX_DAYS, MAX_PLAYERS)), ("seat_decisions", _I8, (MAX_PLAYERS, N_DECIDED)),
 ], align=True)

@@ -1,4 +1,4 @@
-"""The classic game's part of a stepped game (core.stepping, whose ``entry_points``, bound to the day
+"""The classic game's part of a stepped game (core.resumable, whose ``entry_points``, bound to the day
 loop by games/medici/days.py's ``day_entry_points``, give the
 rest: ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and the trace, ``trace_game_nb``,
 bound here to the engine): the answers C8 (draw another card into the lot?) and C9 (pass, or
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.stepping import (
+from ...core.resumable import (
     DECISION,
     STEP_ACTOR,
     STEP_EVENT,

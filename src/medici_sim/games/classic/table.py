@@ -1,6 +1,6 @@
 """A person at the classic-game table: what the player sees and answers (C3-C18).
 
-The game is played by the engine itself, stepped (core.stepping, driven by
+The game is played by the engine itself, stepped (core.resumable, driven by
 ``core.human.GameTable.play``, games/medici/table.py's ``MediciTable``): it stops at the
 person's decisions and at every event of
 the day. :class:`ClassicTable` answers the ``human`` seat's decisions (draw another card

@@ -10,7 +10,7 @@ from functools import partial
 import numpy as np
 
 from ...core.chance import Draws, Pick, Pool
-from ...core.stepping import STEP_ACTOR
+from ...core.resumable import STEP_ACTOR
 from .days import DAY_OVER
 
 

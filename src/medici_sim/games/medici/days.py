@@ -3,8 +3,8 @@ at its end, the poorest starting the next.
 
 Each Medici engine has one play loop, ``finish_game_nb``, compiled here from
 :func:`_finish_game` for its engine (:func:`play_loop`): the batch kernel, a search player's
-rollouts (from its decision, to the end or to the day's end) and a stepped game (core.stepping)
-all run it. :func:`day_entry_points` gives the game the stepping functions of core.stepping,
+rollouts (from its decision, to the end or to the day's end) and a stepped game (core.resumable)
+all run it. :func:`day_entry_points` gives the game the stepping functions of core.resumable,
 bound to that loop: a stepped game begins at the first day's start and plays on from the
 stored seat and phase.
 """
@@ -13,8 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...core.kernel import compiled_for
-from ...core.rng import below_nb
-from ...core.stepping import (  # noqa: F401 (GAME_OVER, TURN_*: the events, here with the day's)
+from ...core.resumable import (  # noqa: F401 (GAME_OVER, TURN_*: the events, here with the day's)
     FIRST_TURN,
     GAME_OVER,
     STEP_ARG,
@@ -26,8 +25,9 @@ from ...core.stepping import (  # noqa: F401 (GAME_OVER, TURN_*: the events, her
     entry_points,
     stop_nb,
 )
+from ...core.rng import below_nb
 
-# The events of a day (core.stepping's STEP_EVENT; TURN_START, TURN_END and GAME_OVER are core's).
+# The events of a day (core.resumable's STEP_EVENT; TURN_START, TURN_END and GAME_OVER are core's).
 DAY_START = 0  # actor: the day's starting seat
 DAY_OVER = 3  # the day's turns are over, before scoring
 DAY_SCORED = 4  # the day was scored; actor: the next day's starting seat (-1 after the last day)
@@ -123,7 +123,7 @@ def _play_on(state, table):
 
 def day_entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, last_day_nb) -> tuple:
     """A Medici game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``
-    (core.stepping.entry_points), bound to its engine (``start_game_nb``, ``begin_day_nb(state,
+    (core.resumable.entry_points), bound to its engine (``start_game_nb``, ``begin_day_nb(state,
     day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
     stepped.py) and its ``last_day_nb(state)``, the index of the game's last day (the rules')."""
     bound = {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": finish_game_nb, "last_day_nb": last_day_nb}
