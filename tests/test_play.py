@@ -24,11 +24,11 @@ from conftest import run
 
 from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
+from medici_sim.games.card import console as card_console
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card import stepped as card_stepped
-from medici_sim.games.card import table as card_table
+from medici_sim.games.classic import console as classic_console
 from medici_sim.games.classic import stepped as classic_stepped
-from medici_sim.games.classic import table as classic_table
 
 FIRST_PROMPT_S = 600  # a cold numba cache compiles the table's kernel first (about a minute on a loaded machine)
 PROMPT_S = 60
@@ -60,7 +60,7 @@ def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int,
 
 
 def new_table(game: str, kernel: PreparedRun, me: int, lines: list[str], ask):
-    cls = card_table.CardTable if game == "card" else classic_table.ClassicTable
+    cls = card_console.CardConsole if game == "card" else classic_console.ClassicConsole
     return cls(kernel, me, [s.label for s in kernel.config.strategies], lines.append, ask)
 
 
@@ -172,7 +172,7 @@ class RandomPerson:
                 accepted.add(choice)
             except ValueError:
                 pass
-        assert set(card_table.legal_takes(s[0], seat)) == accepted
+        assert set(card_console.legal_takes(s[0], seat)) == accepted
 
 
 @pytest.mark.parametrize("game,players,seed", [

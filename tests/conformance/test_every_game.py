@@ -81,7 +81,7 @@ def test_the_game_declares_each_part_completely(name):
     presentation = game.presentation  # required
     assert presentation.summary and presentation.variant_help and (ROOT / presentation.rules_page).is_file()
     assert set(presentation.rule_points) <= RULE_TOPICS
-    assert presentation.play_table is None or isinstance(presentation.play_table(), type)
+    assert presentation.play_console is None or isinstance(presentation.play_console(), type)
     if game.data is not None:  # a component set: loaded, named and read back from its text
         components = game.data.load(None)
         named = game.data.named()

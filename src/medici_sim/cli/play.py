@@ -2,7 +2,7 @@
 
 The bots are the real jitted strategies; the person is the ``human`` strategy
 (``core/human.py``), whose decisions call back into Python, and each game's table
-(``games/*/table.py``) shows what a player at the table can see, offers the legal choices,
+(``games/*/console.py``) shows what a player at the table can see, offers the legal choices,
 narrates the bots' moves and explains each day's scoring.
 
 Terminal: plain text and ``click.prompt`` (click is already a dependency). Everything
@@ -143,8 +143,8 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     from ..core import human
 
     game = get_game(game_name)
-    if game.presentation.play_table is None:
-        raise ConfigError(f"the {game.name} game has no table to play at (its registration names no play_table)")
+    if game.presentation.play_console is None:
+        raise ConfigError(f"the {game.name} game has no table to play at (its registration names no play_console)")
     players = check_players(game, game.default_players if players is None else players)
     for plugin in plugins:
         load_plugin(plugin)
@@ -169,7 +169,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     def say(text: str) -> None:
         echo_text(text, wide)
 
-    table = game.presentation.play_table()(kernel, me, [s.label for s in slots], say, ask)
+    table = game.presentation.play_console()(kernel, me, [s.label for s in slots], say, ask)
     others = ", ".join(f"seat {p + 1} {slots[p].label}" for p in range(players) if p != me)
     say(f"{game.title}: you sit at seat {me + 1} of {players} ({first_seat(game)}). Opponents: {others}.")
     say(f"Rules: {game.presentation.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "

@@ -172,7 +172,7 @@ class Presentation:
     rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
     narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
     narrate: Callable | None = None  # (PreparedRun, game_index) -> (JSON-serialisable data, text): `medici-sim trace`
-    play_table: Callable | None = None  # () -> the class of `medici-sim play`'s table (core.human.Table); None: none
+    play_console: Callable | None = None  # () -> the class of `medici-sim play`'s table (core.human.Table); None: none
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
     # The game's score in its own terms: what a score counts, a plural noun (columns mean_<unit>, std_<unit>),
     # and where it comes from, in the order the kernel counts them (core.accounting.STAT_SOURCE + k, at most

@@ -3,9 +3,9 @@
 A game with a person at it is a stepped game (core.resumable): the person's seat is
 EXTERNAL, so the game's engine stops at each of its decisions, and at every event of the
 game (a turn's start and end and the game's own), and
-:meth:`GameTable.play` answers or tells it. One play loop, the engine's, plays it: the
+:meth:`GameConsole.play` answers or tells it. One play loop, the engine's, plays it: the
 table has none of its own. The answers come from the Python object seated with
-:func:`seated` (a game's table in ``games/*/table.py``, or a wrapper of it), which reads the
+:func:`seated` (a game's table in ``games/*/console.py``, or a wrapper of it), which reads the
 live game from the state buffer the engine plays on, asks the person, checks the answer
 against the rules (the engine's ``legal_choices_nb``) and re-asks until it is legal.
 
@@ -42,7 +42,7 @@ class Seat(Protocol):
     def event(self, kind: int, seat: int, a: int, b: int) -> None:
         """Something happened at the table (an event of core.resumable or the game's own; ``seat``
         the seat it concerns, ``a`` the game's scoring moment in play, ``b`` what the game's
-        table says of the event, :meth:`GameTable.event_detail`)."""
+        table says of the event, :meth:`GameConsole.event_detail`)."""
 
 
 _seated: list[Seat] = []  # the current table (a stack: one at a time in practice)
@@ -75,14 +75,14 @@ def register_human(game: Game) -> Strategy:
 
 
 # ---------------------------------------------------------------- what a person is told
-# Plain Python shared by the games' tables (games/*/table.py).
+# Plain Python shared by the games' tables (games/*/console.py).
 
 LEGEND_AGAIN = "?"  # typed at any question, shows the table's legend again
 
 
-class GameTable:
+class GameConsole:
     """The Python side of one game with a person at seat ``human_seat`` (0-based): what every
-    game's table shares. A game's table (``games/*/table.py``) sets ``engine`` (its
+    game's table shares. A game's table (``games/*/console.py``) sets ``engine`` (its
     ``stepped`` module: the engine's stepping functions, core.resumable) and ``legend()`` (what
     the table's columns mean), and adds its decisions (``decide``), events and views. A
     table speaks plain words: the rule points are in the docs (``Game.presentation.rules_page``), which

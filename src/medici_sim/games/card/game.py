@@ -205,7 +205,7 @@ GAME = Game(
                         "R19 under bonus20), the next starting player (R21), and the final standings and winners "
                         "(R22)."),
         narrate=narrate.narrate,
-        play_table=lambda: importlib.import_module(".table", __package__).CardTable,
+        play_console=lambda: importlib.import_module(".console", __package__).CardConsole,
     ),
     study=StudyPolicy(
         balance_variants=VARIANTS,  # standard against bonus20

@@ -16,6 +16,7 @@ from ...core.chance import Pool
 from ...core.contract import EVERYONE, Hidden, Information
 from ...core.resumable import DECISION, STEP_EVENT
 from ..medici import chance
+from .console import card_text, cards_text, taken_cards
 from .engine import MAX_TAKES, REVEAL_DECISION, TAKE_DECISION
 from .rules import (
     DAYS,
@@ -29,7 +30,6 @@ from .rules import (
     RULE_REVEALS,
 )
 from .state import DAY, DECK_LEN, MARKET_LEN, N_CARDS, OUT_LEN, REVEALED
-from .table import card_text, cards_text, taken_cards
 
 SCORE = "florins"  # the state field of each seat's florins (R22): the game's score
 RETURNS = "florins"  # what returns= calls it

@@ -195,7 +195,7 @@ GAME = Game(
                         "free cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down "
                         "to a florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),
         narrate=narrate.narrate,
-        play_table=lambda: importlib.import_module(".table", __package__).ClassicTable,
+        play_console=lambda: importlib.import_module(".console", __package__).ClassicConsole,
         length_unit="lots",  # C8-C10: one a turn
     ),
     study=StudyPolicy(

@@ -17,6 +17,7 @@ from ...core.chance import Pool
 from ...core.contract import EVERYONE, Hidden, Information
 from ...core.resumable import DECISION, STEP_EVENT
 from ..medici import chance
+from .console import card_text, cards_text
 from .engine import BID_DECISION, DRAW_DECISION
 from .rules import (
     DAYS,
@@ -30,7 +31,6 @@ from .rules import (
     RULE_START_MONEY,
 )
 from .state import AUCTIONEER, DAY, DECK_LEN, DISCARD_LEN, HIGH_BIDDER, HIGHEST, LOT_LEN
-from .table import card_text, cards_text
 
 SCORE = "money"  # the state field of each seat's money (C18): the game's score
 RETURNS = "florins"  # what returns= calls it

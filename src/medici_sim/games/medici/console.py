@@ -1,5 +1,5 @@
-"""What the Medici games' play tables (games/card/table.py, games/classic/table.py) share
-beyond core's table driver (core.human.GameTable): the day and its turns, a day's ships ranked
+"""What the Medici games' consoles (games/card/console.py, games/classic/console.py) share
+beyond core's table driver (core.human.GameConsole): the day and its turns, a day's ships ranked
 and its payouts checked against the engine's, who starts the next day (the poorest: R21, C6)
 and the final standings (R22, C18). The tables speak plain words: the rule points are in the
 docs.
@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...core.human import GameTable
+from ...core.human import GameConsole
 from ...core.narration import plural
 from .days import DAY_OVER
 from .narration import rank_places, render_ranking
 
 
-class MediciTable(GameTable):
+class MediciConsole(GameConsole):
     """A Medici game's table: core's table driver, with the day it is in (``day``, ``turn``:
     the turns played today, ``sailed``: each ship's cards when the day's turns ended) and
     ``money``, the state field of each seat's florins."""

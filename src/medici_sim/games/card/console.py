@@ -1,9 +1,9 @@
 """A person at the card-game table: what the player sees and answers (R6-R22).
 
 The game is played by the engine itself, stepped (core.resumable, driven by
-``core.human.GameTable.play``, games/medici/table.py's ``MediciTable``): it stops at the
+``core.human.GameConsole.play``, games/medici/console.py's ``MediciConsole``): it stops at the
 person's decisions and at every event of
-the day. :class:`CardTable` answers the ``human`` seat's decisions (asking the person,
+the day. :class:`CardConsole` answers the ``human`` seat's decisions (asking the person,
 offering only the legal choices, the engine's ``legal_choices_nb``, and re-asking on bad
 input) and prints what a player at the table can see: the market, every ship and
 warehouse, florins, the deck's size, the day and turn; each bot's turn (from the engine's
@@ -20,9 +20,9 @@ import numpy as np
 
 from ...core import human
 from ...core.narration import plural
+from ..medici.console import MediciConsole, standings
 from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
 from ..medici.narration import paying, rank_places, render_ranking
-from ..medici.table import MediciTable, standings
 from . import engine, stepped
 from .narrate import FROM_END, card_name, decode_turn
 from .rules import (
@@ -65,7 +65,7 @@ def taken_cards(s, choice: int) -> list[int]:
     return cards
 
 
-class CardTable(MediciTable):
+class CardConsole(MediciConsole):
     """The Python side of a card game with a person at seat ``human_seat`` (0-based)."""
 
     engine = stepped

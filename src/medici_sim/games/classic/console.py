@@ -1,9 +1,9 @@
 """A person at the classic-game table: what the player sees and answers (C3-C18).
 
 The game is played by the engine itself, stepped (core.resumable, driven by
-``core.human.GameTable.play``, games/medici/table.py's ``MediciTable``): it stops at the
+``core.human.GameConsole.play``, games/medici/console.py's ``MediciConsole``): it stops at the
 person's decisions and at every event of
-the day. :class:`ClassicTable` answers the ``human`` seat's decisions (draw another card
+the day. :class:`ClassicConsole` answers the ``human`` seat's decisions (draw another card
 into the lot? how much to bid?), offering only legal answers and re-asking on bad input,
 and prints what a player at the table can see: the lot, every ship, every track level,
 money, the cards left in the deck, the bids so far, the highest bid and who bids after;
@@ -21,9 +21,9 @@ import numpy as np
 
 from ...core import human
 from ...core.narration import plural
+from ..medici.console import MediciConsole, standings
 from ..medici.days import DAY_OVER, DAY_SCORED, DAY_START, TURN_END, TURN_START
 from ..medici.narration import paying, rank_places, render_ranking
-from ..medici.table import MediciTable, standings
 from . import stepped
 from .narrate import card_name
 from .reference import turn_records
@@ -50,7 +50,7 @@ def cards_text(s, cards) -> str:
     return ", ".join(card_text(s, c) for c in cards) if len(cards) else "nothing"
 
 
-class ClassicTable(MediciTable):
+class ClassicConsole(MediciConsole):
     """The Python side of a classic game with a person at seat ``human_seat``."""
 
     engine = stepped
