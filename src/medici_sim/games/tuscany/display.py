@@ -86,7 +86,15 @@ def refill_nb(state, seat, place):
             break
     else:
         state.display[place] = next_neutral_nb(state)
-    five_of_a_colour_nb(state)
+    tile = state.display[place]
+    if tile == EMPTY:
+        return
+    kind, shown = state.tile_kind[tile], 0  # no kind showed five before: only the new tile's can now (T16)
+    for p in range(state.rules[R_DISPLAY]):
+        other = state.display[p]
+        shown += other != EMPTY and state.tile_kind[other] == kind
+    if shown >= 5:
+        five_of_a_colour_nb(state)
 
 
 @njit(cache=True)

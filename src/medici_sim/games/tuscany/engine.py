@@ -70,6 +70,7 @@ from .state import (
 )
 
 ALL_FIELDS = (1 << ESTATE_FIELDS) - 1
+ALL_COLOURS = (1 << N_COLOURS) - 1
 
 # ---------------------------------------------------------------- placing (T18-T31)
 
@@ -79,6 +80,8 @@ def payable_colours_nb(state, seat):
     pairs = 0
     for c in range(N_COLOURS):
         pairs += state.hand[seat, c] // 2
+    if state.workers[seat] + pairs >= 2:  # two units for any colour (the usual case)
+        return ALL_COLOURS
     mask = 0
     for c in range(N_COLOURS):
         hand = state.hand[seat, c]
@@ -91,6 +94,8 @@ def payable_colours_nb(state, seat):
 def payable_fields_nb(state, seat):
     """The fields whose colour the seat can pay for (T18), as a bit mask."""
     colours = payable_colours_nb(state, seat)
+    if colours == ALL_COLOURS:
+        return ALL_FIELDS
     fields = 0
     for c in range(N_COLOURS):
         if colours >> c & 1:

@@ -60,6 +60,7 @@ from .state import (
     YIELD_LEN,
     assembly_nb,
     castle_field_nb,
+    lowest_bit,
 )
 from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 
@@ -128,27 +129,30 @@ def build_estate_nb(state, seat, assembly):
         state.colour_mask[seat, state.colour[seat, f]] |= 1 << f
         state.colour_left[seat, state.colour[seat, f]] += 1
         state.field_item[seat, f] = EMPTY
-        state.region_of[seat, f] = -1
     state.covered[seat] = 0
     state.frontier[seat] = 0
-    for f in range(ESTATE_FIELDS):  # regions, each labelled by its first field (merged as found)
-        label = f
-        colour = state.colour[seat, f]
-        for k in range(3):
-            g = state.lower_neighbours[f, k]
-            if g >= 0 and state.colour[seat, g] == colour and state.region_of[seat, g] != label:
-                old, new = max(label, state.region_of[seat, g]), min(label, state.region_of[seat, g])
-                for h in range(f):
-                    if state.region_of[seat, h] == old:
-                        state.region_of[seat, h] = new
-                label = new
-        state.region_of[seat, f] = label
+    seen = 0
+    for f in range(ESTATE_FIELDS):  # regions: each a flood fill from its lowest field, which labels it
         state.region_size[seat, f] = 0
+        state.region_left[seat, f] = 0
         state.region_types[seat, f] = 0
-    for f in range(ESTATE_FIELDS):
-        state.region_size[seat, state.region_of[seat, f]] += 1
-    for f in range(ESTATE_FIELDS):
-        state.region_left[seat, f] = state.region_size[seat, f]
+        if seen >> f & 1:
+            continue
+        same = state.colour_mask[seat, state.colour[seat, f]]
+        region = grow = 1 << f
+        while grow:
+            new = state.neighbour_mask[lowest_bit(grow)] & same & ~region
+            grow = (grow & (grow - 1)) | new
+            region |= new
+        seen |= region
+        size = 0
+        while region:
+            g = lowest_bit(region)
+            region &= region - 1
+            state.region_of[seat, g] = f
+            size += 1
+        state.region_size[seat, f] = size
+        state.region_left[seat, f] = size
 
 
 @njit(cache=True)

@@ -105,7 +105,6 @@ STATE_DTYPE = np.dtype([
     ("tile_kind", _I8, MAX_TILE_IDS), ("tile_types", _I8, MAX_TILE_IDS),
     ("yield_kind", _I8, MAX_YIELD), ("yield_amount", _I8, MAX_YIELD),
     ("neighbour_mask", _I8, ESTATE_FIELDS),  # bit g of field f: g touches f (T9)
-    ("lower_neighbours", _I8, (ESTATE_FIELDS, 3)),  # the fields below f that touch it, -1 padded
     # the table
     ("counts", _I8, N_COUNTS), ("options", _I8, MAX_OPTIONS),
     ("chain", _I8, ESTATE_FIELDS),  # T24: the display places a castle chain emptied, outermost first
