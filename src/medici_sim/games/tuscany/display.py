@@ -14,6 +14,7 @@ from .state import (
     EMPTY,
     HEX,
     N_OPTIONS,
+    OCCUPIED,
     OUT_LEN,
     PHASE,
     PHASE_PENDING,
@@ -24,6 +25,7 @@ from .state import (
     SUPPLY_TOP,
     T17_REFRESHES,
     discard_nb,
+    lowest_bit,
     refresh_nb,
     take_nb,
 )
@@ -39,8 +41,17 @@ def next_neutral_nb(state):
     counts[SUPPLY_TOP] += 1
     return state.supply[counts[SUPPLY_TOP] - 1]
 
-FIVES = sum(0xF8 << (8 * k) for k in range(N_COLOURS)) - (1 << 64)  # bits 3-7 of every byte (as an int64)
-THREES = sum(3 << (8 * k) for k in range(N_COLOURS))  # 3 in every byte: a byte of 5 or more then reaches 8
+@njit(cache=True)
+def show_nb(state, place, tile):
+    """Put ``tile`` (or EMPTY) at display ``place``; ``shown`` and ``counts[OCCUPIED]`` follow."""
+    old = state.display[place]
+    if old != EMPTY:
+        state.shown[state.tile_kind[old]] -= 1
+        state.counts[OCCUPIED] &= ~(1 << place)
+    state.display[place] = tile
+    if tile != EMPTY:
+        state.shown[state.tile_kind[tile]] += 1
+        state.counts[OCCUPIED] |= 1 << place
 
 
 @njit(cache=True)
@@ -51,22 +62,18 @@ def replace_kind_nb(state, kind):
         if tile != EMPTY and state.tile_kind[tile] == kind:
             state.out[state.counts[OUT_LEN]] = tile
             state.counts[OUT_LEN] += 1
-            state.display[place] = next_neutral_nb(state)
+            show_nb(state, place, next_neutral_nb(state))
 
 
 @njit(cache=True)
 def five_of_a_colour_nb(state):
     """T16: while five or more display tiles share a colour, replace them all; each time one refresh."""
     while True:
-        shown = 0  # tiles of kind k in byte k
-        for place in range(state.rules[R_DISPLAY]):
-            if state.display[place] != EMPTY:
-                shown += 1 << (8 * state.tile_kind[state.display[place]])
-        if (shown + THREES) & FIVES == 0:
-            return
         five = 0
-        while shown >> (8 * five) & 255 < 5:
+        while five < N_COLOURS and state.shown[five] < 5:
             five += 1
+        if five == N_COLOURS:
+            return
         replace_kind_nb(state, five)
         state.counts[REFRESHES] += 1
 
@@ -76,24 +83,19 @@ def refill_nb(state, seat, place):
     """T14: the gap from the seat's leftmost non-empty stack, else the neutral supply;
     T15: the last tile of stack n in phase n ends the phase after this round; then T16."""
     size = state.rules[R_STACK_SIZE]
+    tile = EMPTY
     for n in range(3):
         top = state.stack_top[seat, n]
         if top < size:
-            state.display[place] = state.tiles[seat, n * size + top]
+            tile = state.tiles[seat, n * size + top]
             state.stack_top[seat, n] = top + 1
             if top + 1 == size and n + 1 == state.counts[PHASE]:
                 state.counts[PHASE_PENDING] = 1
             break
     else:
-        state.display[place] = next_neutral_nb(state)
-    tile = state.display[place]
-    if tile == EMPTY:
-        return
-    kind, shown = state.tile_kind[tile], 0  # no kind showed five before: only the new tile's can now (T16)
-    for p in range(state.rules[R_DISPLAY]):
-        other = state.display[p]
-        shown += other != EMPTY and state.tile_kind[other] == kind
-    if shown >= 5:
+        tile = next_neutral_nb(state)
+    show_nb(state, place, tile)
+    if tile != EMPTY and state.shown[state.tile_kind[tile]] >= 5:  # none showed five before: only this kind can
         five_of_a_colour_nb(state)
 
 
@@ -147,14 +149,15 @@ def t17_nb(state, table, seat):
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]
-    n = fits = 0  # the places holding a tile, as options; those whose tile fits (T17 when none)
-    frontier = state.frontier[seat]
-    for place in range(state.rules[R_DISPLAY]):
-        tile = state.display[place]
-        if tile != EMPTY:
-            state.options[n] = place
-            n += 1
-            fits |= frontier & state.colour_mask[seat, state.tile_kind[tile]]
+    n = fits = 0  # the places holding a tile, as options; the fields their tiles fit (T17 when none)
+    occupied = state.counts[OCCUPIED]
+    while occupied:
+        place = lowest_bit(occupied)
+        occupied &= occupied - 1
+        state.options[n] = place
+        n += 1
+        fits |= state.colour_mask[seat, state.tile_kind[state.display[place]]]
+    fits &= state.frontier[seat]
     state.counts[N_OPTIONS] = n
     if fits == 0:
         n = t17_nb(state, table, seat)
@@ -176,5 +179,5 @@ def take_nb_(state, table, seat):
             state.counts[OUT_LEN] += 1
     state.storage[seat, stored] = state.display[place]
     state.storage_len[seat] = stored + 1
-    state.display[place] = EMPTY
+    show_nb(state, place, EMPTY)
     refill_nb(state, seat, place)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...core.registry import ILLEGAL
-from .display import refill_nb, take_nb_
+from .display import refill_nb, show_nb, take_nb_
 from .geometry import ESTATE_FIELDS
 from .pieces import chosen_nb, draw_region_nb, draw_yield_nb, gain_hexagon_nb, offer_bonus_nb, score_nb
 from .rules import (
@@ -46,6 +46,7 @@ from .state import (
     FIELD_CODE,
     HEX,
     N_OPTIONS,
+    OCCUPIED,
     P_AGRICULTURE,
     P_COLOUR_BONUS,
     P_REGIONS,
@@ -61,6 +62,7 @@ from .state import (
     T_WORKERS_GAINED,
     T_WORKERS_USED,
     action_nb,
+    bit_count,
     castle_nb,
     lowest_bit,
     marble_nb,
@@ -193,12 +195,7 @@ def effect_nb(state, table, seat, colour, item, field):
         if item == HEX:
             score_nb(state, seat, 1, P_AGRICULTURE)  # T27: a hexagon always scores 1
         else:
-            new = state.tile_types[item] & ~state.region_types[seat, region]
-            points = 0
-            while new:
-                points += new & 1
-                new >>= 1
-            score_nb(state, seat, points, P_AGRICULTURE)
+            score_nb(state, seat, bit_count(state.tile_types[item] & ~state.region_types[seat, region]), P_AGRICULTURE)
             state.region_types[seat, region] |= state.tile_types[item]
     elif colour == VILLAGE:
         amount = 1 + state.bonus[seat, BONUS_WORKER]
@@ -243,7 +240,7 @@ def put_nb(state, table, seat, item, field):
         option = state.options[chosen_nb(state, seat, castle_nb(table, strategy, state, seat), "castle")]
         place, field = option // FIELD_CODE, option % FIELD_CODE
         item = state.display[place]
-        state.display[place] = EMPTY
+        show_nb(state, place, EMPTY)
         state.chain[depth] = place
         depth += 1
     for d in range(depth - 1, -1, -1):
@@ -284,11 +281,9 @@ def action_nb_(state, table, seat):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place."""
     n = 1
     state.options[0] = DRAW
-    for place in range(state.rules[R_DISPLAY]):
-        if state.display[place] != EMPTY:
-            state.options[n] = TAKE
-            n += 1
-            break
+    if state.counts[OCCUPIED]:
+        state.options[n] = TAKE
+        n += 1
     if can_place_nb(state, seat):
         state.options[n] = PLACE
         n += 1
