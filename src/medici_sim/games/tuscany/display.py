@@ -100,18 +100,16 @@ def refill_nb(state, seat, place):
 
 
 @njit(cache=True)
-def placeable_nb(state, seat, place):
-    """Whether the display tile at ``place`` could go into the estate by T19 (payment aside)."""
-    tile = state.display[place]
-    return tile != EMPTY and state.frontier[seat] & state.colour_mask[seat, state.tile_kind[tile]] != 0
-
-
-@njit(cache=True)
 def display_options_nb(state, seat, only_placeable):
-    """The display places holding a tile (those the seat could place, if ``only_placeable``), as options."""
+    """The display places holding a tile (those whose tile could go into the estate by T19, payment
+    aside, if ``only_placeable``), as options, ascending."""
     n = 0
-    for place in range(state.rules[R_DISPLAY]):
-        if state.display[place] != EMPTY and (not only_placeable or placeable_nb(state, seat, place)):
+    occupied = state.counts[OCCUPIED]
+    frontier = state.frontier[seat]
+    while occupied:
+        place = lowest_bit(occupied)
+        occupied &= occupied - 1
+        if not only_placeable or frontier & state.colour_mask[seat, state.tile_kind[state.display[place]]]:
             state.options[n] = place
             n += 1
     state.counts[N_OPTIONS] = n
@@ -124,16 +122,16 @@ def t17_nb(state, table, seat):
     display, again and again while none fits; then the take's options: the places whose tile
     fits, or (none fitting) every place holding a tile. Returns how many."""
     strategy = state.seat_strategy[seat]
-    while display_options_nb(state, seat, True) == 0 and display_options_nb(state, seat, False) > 0:
-        n = 1
-        state.options[0] = -1  # take as usual
+    while state.counts[OCCUPIED]:
+        n, fits = 1, 0
+        state.options[0] = -1  # take as usual; then the kinds shown, ascending
         for kind in range(N_COLOURS):
-            for place in range(state.rules[R_DISPLAY]):
-                tile = state.display[place]
-                if tile != EMPTY and state.tile_kind[tile] == kind:
-                    state.options[n] = kind
-                    n += 1
-                    break
+            if state.shown[kind] > 0:
+                fits |= state.colour_mask[seat, kind]
+                state.options[n] = kind
+                n += 1
+        if fits & state.frontier[seat]:
+            break
         state.counts[N_OPTIONS] = n
         kind = state.options[chosen_nb(state, seat, refresh_nb(table, strategy, state, seat), "refresh")]
         if kind < 0:
