@@ -78,7 +78,7 @@ def five_of_a_colour_nb(state):
         state.counts[REFRESHES] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refill_nb(state, seat, place):
     """T14: the gap from the seat's leftmost non-empty stack, else the neutral supply;
     T15: the last tile of stack n in phase n ends the phase after this round; then T16."""
@@ -143,7 +143,7 @@ def t17_nb(state, table, seat):
     return n if n > 0 else display_options_nb(state, seat, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]

@@ -13,6 +13,13 @@ This module holds a turn (T13, T32) and placing (T18-T31): an estate is bit mask
 a castle's chain (T24) a loop whose gaps are refilled innermost first. The cards, hexagons and
 bonus tiles are ``pieces.py``'s, the display (T14-T17) ``display.py``'s, setup and the rounds,
 phases and the end (the play loop) ``game.py``'s.
+
+Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
+absolute address each); what runs at every action (the action, the payable check, the take and
+its refill, placing's options) is ``inline="always"``, a few nanoseconds each call saved, and
+the marble's second action is a loop, not a second copy (docs/performance.md). ``pay_nb`` stays
+a call: inlined (numba 0.68) the games differed, its payments not applied (caught by
+tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
 """
 from __future__ import annotations
 
@@ -76,7 +83,7 @@ ALL_COLOURS = (1 << N_COLOURS) - 1
 
 # ---------------------------------------------------------------- placing (T18-T31)
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def payable_colours_nb(state, seat):
     """T18: bit c set when the seat can pay two units of colour c (cards, workers, pairs)."""
     pairs = 0
@@ -92,7 +99,7 @@ def payable_colours_nb(state, seat):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def payable_fields_nb(state, seat):
     """The fields whose colour the seat can pay for (T18), as a bit mask."""
     colours = payable_colours_nb(state, seat)
@@ -113,7 +120,7 @@ def item_fields_nb(state, seat, item):
     return state.frontier[seat] & state.colour_mask[seat, state.tile_kind[item]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_place_nb(state, seat):
     """Whether some stored item has a legal field the seat can pay for (T39's place is legal)."""
     if state.storage_len[seat] == 0:
@@ -247,7 +254,7 @@ def put_nb(state, table, seat, item, field):
         refill_nb(state, seat, state.chain[d])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_item_nb(state, table, seat):
     """T18-T19: a stored item on a payable legal field, paid; then T20 on."""
     strategy = state.seat_strategy[seat]
@@ -276,7 +283,7 @@ def place_item_nb(state, table, seat):
 
 # ---------------------------------------------------------------- a turn (T13, T32)
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_nb_(state, table, seat):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place."""
     n = 1
@@ -299,9 +306,10 @@ def action_nb_(state, table, seat):
 
 @njit(cache=True)
 def turn_nb(state, table, seat):
-    """T13: one action; T32: then a marble may buy one more."""
-    action_nb_(state, table, seat)
-    if state.marble[seat] > 0 and marble_nb(table, state.seat_strategy[seat], state, seat):
+    """T13: one action; T32: then a marble may buy one more (a loop: the action's code once)."""
+    for extra in range(2):
+        action_nb_(state, table, seat)
+        if extra or state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
+            return
         state.marble[seat] -= 1
         state.tally[seat, T_MARBLE_USED] += 1
-        action_nb_(state, table, seat)
