@@ -14,6 +14,7 @@ from .state import (
     EMPTY,
     HEX,
     N_OPTIONS,
+    OCCUPIED,
     OUT_LEN,
     PHASE,
     PHASE_PENDING,
@@ -24,6 +25,7 @@ from .state import (
     SUPPLY_TOP,
     T17_REFRESHES,
     discard_nb,
+    lowest_bit,
     refresh_nb,
     take_nb,
 )
@@ -39,8 +41,17 @@ def next_neutral_nb(state):
     counts[SUPPLY_TOP] += 1
     return state.supply[counts[SUPPLY_TOP] - 1]
 
-FIVES = sum(0xF8 << (8 * k) for k in range(N_COLOURS)) - (1 << 64)  # bits 3-7 of every byte (as an int64)
-THREES = sum(3 << (8 * k) for k in range(N_COLOURS))  # 3 in every byte: a byte of 5 or more then reaches 8
+@njit(cache=True)
+def show_nb(state, place, tile):
+    """Put ``tile`` (or EMPTY) at display ``place``; ``shown`` and ``counts[OCCUPIED]`` follow."""
+    old = state.display[place]
+    if old != EMPTY:
+        state.shown[state.tile_kind[old]] -= 1
+        state.counts[OCCUPIED] &= ~(1 << place)
+    state.display[place] = tile
+    if tile != EMPTY:
+        state.shown[state.tile_kind[tile]] += 1
+        state.counts[OCCUPIED] |= 1 << place
 
 
 @njit(cache=True)
@@ -51,57 +62,54 @@ def replace_kind_nb(state, kind):
         if tile != EMPTY and state.tile_kind[tile] == kind:
             state.out[state.counts[OUT_LEN]] = tile
             state.counts[OUT_LEN] += 1
-            state.display[place] = next_neutral_nb(state)
+            show_nb(state, place, next_neutral_nb(state))
 
 
 @njit(cache=True)
 def five_of_a_colour_nb(state):
     """T16: while five or more display tiles share a colour, replace them all; each time one refresh."""
     while True:
-        shown = 0  # tiles of kind k in byte k
-        for place in range(state.rules[R_DISPLAY]):
-            if state.display[place] != EMPTY:
-                shown += 1 << (8 * state.tile_kind[state.display[place]])
-        if (shown + THREES) & FIVES == 0:
-            return
         five = 0
-        while shown >> (8 * five) & 255 < 5:
+        while five < N_COLOURS and state.shown[five] < 5:
             five += 1
+        if five == N_COLOURS:
+            return
         replace_kind_nb(state, five)
         state.counts[REFRESHES] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refill_nb(state, seat, place):
     """T14: the gap from the seat's leftmost non-empty stack, else the neutral supply;
     T15: the last tile of stack n in phase n ends the phase after this round; then T16."""
     size = state.rules[R_STACK_SIZE]
+    tile = EMPTY
     for n in range(3):
         top = state.stack_top[seat, n]
         if top < size:
-            state.display[place] = state.tiles[seat, n * size + top]
+            tile = state.tiles[seat, n * size + top]
             state.stack_top[seat, n] = top + 1
             if top + 1 == size and n + 1 == state.counts[PHASE]:
                 state.counts[PHASE_PENDING] = 1
             break
     else:
-        state.display[place] = next_neutral_nb(state)
-    five_of_a_colour_nb(state)
-
-
-@njit(cache=True)
-def placeable_nb(state, seat, place):
-    """Whether the display tile at ``place`` could go into the estate by T19 (payment aside)."""
-    tile = state.display[place]
-    return tile != EMPTY and state.frontier[seat] & state.colour_mask[seat, state.tile_kind[tile]] != 0
+        tile = next_neutral_nb(state)
+    show_nb(state, place, tile)
+    if tile != EMPTY and state.shown[state.tile_kind[tile]] >= 5:  # none showed five before: only this kind can
+        five_of_a_colour_nb(state)
 
 
 @njit(cache=True)
 def display_options_nb(state, seat, only_placeable):
-    """The display places holding a tile (those the seat could place, if ``only_placeable``), as options."""
+    """The display places holding a tile (those whose tile could go into the estate by T19, payment
+    aside, if ``only_placeable``), as options, ascending."""
     n = 0
-    for place in range(state.rules[R_DISPLAY]):
-        if state.display[place] != EMPTY and (not only_placeable or placeable_nb(state, seat, place)):
+    occupied = state.counts[OCCUPIED]
+    frontier = state.frontier[seat]
+    while occupied:
+        place = lowest_bit(occupied)
+        occupied &= occupied - 1
+        if not only_placeable or frontier & state.colour_mask[seat, state.tile_kind[state.display[place]]]:
             state.options[n] = place
             n += 1
     state.counts[N_OPTIONS] = n
@@ -114,16 +122,16 @@ def t17_nb(state, table, seat):
     display, again and again while none fits; then the take's options: the places whose tile
     fits, or (none fitting) every place holding a tile. Returns how many."""
     strategy = state.seat_strategy[seat]
-    while display_options_nb(state, seat, True) == 0 and display_options_nb(state, seat, False) > 0:
-        n = 1
-        state.options[0] = -1  # take as usual
+    while state.counts[OCCUPIED]:
+        n, fits = 1, 0
+        state.options[0] = -1  # take as usual; then the kinds shown, ascending
         for kind in range(N_COLOURS):
-            for place in range(state.rules[R_DISPLAY]):
-                tile = state.display[place]
-                if tile != EMPTY and state.tile_kind[tile] == kind:
-                    state.options[n] = kind
-                    n += 1
-                    break
+            if state.shown[kind] > 0:
+                fits |= state.colour_mask[seat, kind]
+                state.options[n] = kind
+                n += 1
+        if fits & state.frontier[seat]:
+            break
         state.counts[N_OPTIONS] = n
         kind = state.options[chosen_nb(state, seat, refresh_nb(table, strategy, state, seat), "refresh")]
         if kind < 0:
@@ -135,18 +143,19 @@ def t17_nb(state, table, seat):
     return n if n > 0 else display_options_nb(state, seat, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]
-    n = fits = 0  # the places holding a tile, as options; those whose tile fits (T17 when none)
-    frontier = state.frontier[seat]
-    for place in range(state.rules[R_DISPLAY]):
-        tile = state.display[place]
-        if tile != EMPTY:
-            state.options[n] = place
-            n += 1
-            fits |= frontier & state.colour_mask[seat, state.tile_kind[tile]]
+    n = fits = 0  # the places holding a tile, as options; the fields their tiles fit (T17 when none)
+    occupied = state.counts[OCCUPIED]
+    while occupied:
+        place = lowest_bit(occupied)
+        occupied &= occupied - 1
+        state.options[n] = place
+        n += 1
+        fits |= state.colour_mask[seat, state.tile_kind[state.display[place]]]
+    fits &= state.frontier[seat]
     state.counts[N_OPTIONS] = n
     if fits == 0:
         n = t17_nb(state, table, seat)
@@ -168,5 +177,5 @@ def take_nb_(state, table, seat):
             state.counts[OUT_LEN] += 1
     state.storage[seat, stored] = state.display[place]
     state.storage_len[seat] = stored + 1
-    state.display[place] = EMPTY
+    show_nb(state, place, EMPTY)
     refill_nb(state, seat, place)

@@ -13,13 +13,20 @@ This module holds a turn (T13, T32) and placing (T18-T31): an estate is bit mask
 a castle's chain (T24) a loop whose gaps are refilled innermost first. The cards, hexagons and
 bonus tiles are ``pieces.py``'s, the display (T14-T17) ``display.py``'s, setup and the rounds,
 phases and the end (the play loop) ``game.py``'s.
+
+Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
+absolute address each); what runs at every action (the action, the payable check, the take and
+its refill, placing's options) is ``inline="always"``, a few nanoseconds each call saved, and
+the marble's second action is a loop, not a second copy (docs/performance.md). ``pay_nb`` stays
+a call: inlined (numba 0.68) the games differed, its payments not applied (caught by
+tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
 """
 from __future__ import annotations
 
 from numba import njit
 
 from ...core.registry import ILLEGAL
-from .display import refill_nb, take_nb_
+from .display import refill_nb, show_nb, take_nb_
 from .geometry import ESTATE_FIELDS
 from .pieces import chosen_nb, draw_region_nb, draw_yield_nb, gain_hexagon_nb, offer_bonus_nb, score_nb
 from .rules import (
@@ -46,6 +53,7 @@ from .state import (
     FIELD_CODE,
     HEX,
     N_OPTIONS,
+    OCCUPIED,
     P_AGRICULTURE,
     P_COLOUR_BONUS,
     P_REGIONS,
@@ -61,6 +69,7 @@ from .state import (
     T_WORKERS_GAINED,
     T_WORKERS_USED,
     action_nb,
+    bit_count,
     castle_nb,
     lowest_bit,
     marble_nb,
@@ -70,15 +79,18 @@ from .state import (
 )
 
 ALL_FIELDS = (1 << ESTATE_FIELDS) - 1
+ALL_COLOURS = (1 << N_COLOURS) - 1
 
 # ---------------------------------------------------------------- placing (T18-T31)
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def payable_colours_nb(state, seat):
     """T18: bit c set when the seat can pay two units of colour c (cards, workers, pairs)."""
     pairs = 0
     for c in range(N_COLOURS):
         pairs += state.hand[seat, c] // 2
+    if state.workers[seat] + pairs >= 2:  # two units for any colour (the usual case)
+        return ALL_COLOURS
     mask = 0
     for c in range(N_COLOURS):
         hand = state.hand[seat, c]
@@ -87,10 +99,12 @@ def payable_colours_nb(state, seat):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def payable_fields_nb(state, seat):
     """The fields whose colour the seat can pay for (T18), as a bit mask."""
     colours = payable_colours_nb(state, seat)
+    if colours == ALL_COLOURS:
+        return ALL_FIELDS
     fields = 0
     for c in range(N_COLOURS):
         if colours >> c & 1:
@@ -106,7 +120,7 @@ def item_fields_nb(state, seat, item):
     return state.frontier[seat] & state.colour_mask[seat, state.tile_kind[item]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_place_nb(state, seat):
     """Whether some stored item has a legal field the seat can pay for (T39's place is legal)."""
     if state.storage_len[seat] == 0:
@@ -188,12 +202,7 @@ def effect_nb(state, table, seat, colour, item, field):
         if item == HEX:
             score_nb(state, seat, 1, P_AGRICULTURE)  # T27: a hexagon always scores 1
         else:
-            new = state.tile_types[item] & ~state.region_types[seat, region]
-            points = 0
-            while new:
-                points += new & 1
-                new >>= 1
-            score_nb(state, seat, points, P_AGRICULTURE)
+            score_nb(state, seat, bit_count(state.tile_types[item] & ~state.region_types[seat, region]), P_AGRICULTURE)
             state.region_types[seat, region] |= state.tile_types[item]
     elif colour == VILLAGE:
         amount = 1 + state.bonus[seat, BONUS_WORKER]
@@ -238,14 +247,14 @@ def put_nb(state, table, seat, item, field):
         option = state.options[chosen_nb(state, seat, castle_nb(table, strategy, state, seat), "castle")]
         place, field = option // FIELD_CODE, option % FIELD_CODE
         item = state.display[place]
-        state.display[place] = EMPTY
+        show_nb(state, place, EMPTY)
         state.chain[depth] = place
         depth += 1
     for d in range(depth - 1, -1, -1):
         refill_nb(state, seat, state.chain[d])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_item_nb(state, table, seat):
     """T18-T19: a stored item on a payable legal field, paid; then T20 on."""
     strategy = state.seat_strategy[seat]
@@ -274,16 +283,14 @@ def place_item_nb(state, table, seat):
 
 # ---------------------------------------------------------------- a turn (T13, T32)
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_nb_(state, table, seat):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place."""
     n = 1
     state.options[0] = DRAW
-    for place in range(state.rules[R_DISPLAY]):
-        if state.display[place] != EMPTY:
-            state.options[n] = TAKE
-            n += 1
-            break
+    if state.counts[OCCUPIED]:
+        state.options[n] = TAKE
+        n += 1
     if can_place_nb(state, seat):
         state.options[n] = PLACE
         n += 1
@@ -299,9 +306,10 @@ def action_nb_(state, table, seat):
 
 @njit(cache=True)
 def turn_nb(state, table, seat):
-    """T13: one action; T32: then a marble may buy one more."""
-    action_nb_(state, table, seat)
-    if state.marble[seat] > 0 and marble_nb(table, state.seat_strategy[seat], state, seat):
+    """T13: one action; T32: then a marble may buy one more (a loop: the action's code once)."""
+    for extra in range(2):
+        action_nb_(state, table, seat)
+        if extra or state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
+            return
         state.marble[seat] -= 1
         state.tally[seat, T_MARBLE_USED] += 1
-        action_nb_(state, table, seat)

@@ -23,7 +23,7 @@ from ...core.accounting import (
 from ...core.kernel import batch_kernel
 from ...core.rng import seed_game_nb
 from ...core.seating import seat_players_nb
-from .display import five_of_a_colour_nb, next_neutral_nb
+from .display import five_of_a_colour_nb, next_neutral_nb, show_nb
 from .engine import cover_nb, turn_nb
 from .geometry import ESTATE_FIELDS
 from .pieces import chosen_nb, draw_region_nb, offer_bonus_nb, score_nb, shuffle_nb
@@ -59,7 +59,9 @@ from .state import (
     T17_REFRESHES,
     YIELD_LEN,
     assembly_nb,
+    bit_count,
     castle_field_nb,
+    lowest_bit,
 )
 from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 
@@ -123,32 +125,33 @@ def build_estate_nb(state, seat, assembly):
     state.assembly[seat] = assembly
     for c in range(N_COLOURS):
         state.colour_mask[seat, c] = 0
-        state.colour_left[seat, c] = 0
     for f in range(ESTATE_FIELDS):
         state.colour_mask[seat, state.colour[seat, f]] |= 1 << f
-        state.colour_left[seat, state.colour[seat, f]] += 1
         state.field_item[seat, f] = EMPTY
-        state.region_of[seat, f] = -1
+    for c in range(N_COLOURS):
+        state.colour_left[seat, c] = bit_count(state.colour_mask[seat, c])
     state.covered[seat] = 0
     state.frontier[seat] = 0
-    for f in range(ESTATE_FIELDS):  # regions, each labelled by its first field (merged as found)
-        label = f
-        colour = state.colour[seat, f]
-        for k in range(3):
-            g = state.lower_neighbours[f, k]
-            if g >= 0 and state.colour[seat, g] == colour and state.region_of[seat, g] != label:
-                old, new = max(label, state.region_of[seat, g]), min(label, state.region_of[seat, g])
-                for h in range(f):
-                    if state.region_of[seat, h] == old:
-                        state.region_of[seat, h] = new
-                label = new
-        state.region_of[seat, f] = label
+    seen = 0
+    for f in range(ESTATE_FIELDS):  # regions: each a flood fill from its lowest field, which labels it
         state.region_size[seat, f] = 0
+        state.region_left[seat, f] = 0
         state.region_types[seat, f] = 0
-    for f in range(ESTATE_FIELDS):
-        state.region_size[seat, state.region_of[seat, f]] += 1
-    for f in range(ESTATE_FIELDS):
-        state.region_left[seat, f] = state.region_size[seat, f]
+        if seen >> f & 1:
+            continue
+        same = state.colour_mask[seat, state.colour[seat, f]]
+        region = grow = 1 << f
+        while grow:
+            new = state.neighbour_mask[lowest_bit(grow)] & same & ~region
+            grow = (grow & (grow - 1)) | new
+            region |= new
+        seen |= region
+        size = bit_count(region)
+        while region:
+            state.region_of[seat, lowest_bit(region)] = f
+            region &= region - 1
+        state.region_size[seat, f] = size
+        state.region_left[seat, f] = size
 
 
 @njit(cache=True)
@@ -172,8 +175,10 @@ def setup_nb(state, table):
         state.supply[i] = players * per_player + i
     counts[SUPPLY_LEN] = n
     shuffle_nb(state.supply, n, state.rng)
+    fill_nb(state.shown, 0)
     for place in range(state.rules[R_DISPLAY]):
-        state.display[place] = next_neutral_nb(state)
+        state.display[place] = EMPTY
+        show_nb(state, place, next_neutral_nb(state))
     five_of_a_colour_nb(state)
     for seat in range(players):  # each seat's three stacks (T10)
         for i in range(per_player):
@@ -192,18 +197,18 @@ def setup_nb(state, table):
         strategy = state.seat_strategy[seat]
         legal = state.legal_mask[state.boards[seat, 0], state.boards[seat, 1], state.boards[seat, 2]]
         n = 0
-        for a in range(48):
-            if legal >> a & 1:
-                state.options[n] = a
-                n += 1
+        while legal:  # ascending (T38's order)
+            state.options[n] = lowest_bit(legal)
+            legal &= legal - 1
+            n += 1
         state.counts[N_OPTIONS] = n
         answer = assembly_nb(table, strategy, state, seat)
         build_estate_nb(state, seat, state.options[chosen_nb(state, seat, answer, "assembly")])
-        n = 0
-        for f in range(ESTATE_FIELDS):
-            if state.colour[seat, f] == CASTLE:
-                state.options[n] = f
-                n += 1
+        n, fields = 0, state.colour_mask[seat, CASTLE]
+        while fields:
+            state.options[n] = lowest_bit(fields)
+            fields &= fields - 1
+            n += 1
         state.counts[N_OPTIONS] = n
         answer = castle_field_nb(table, strategy, state, seat)
         cover_nb(state, seat, START_CASTLE, state.options[chosen_nb(state, seat, answer, "castle field")])
@@ -260,10 +265,7 @@ def play_game_nb(state, table, record):
 
 @njit(cache=True)
 def empty_fields_nb(state, seat):
-    empty = 0
-    for f in range(ESTATE_FIELDS):
-        empty += state.field_item[seat, f] == EMPTY
-    return empty
+    return ESTATE_FIELDS - bit_count(state.covered[seat])
 
 
 @njit(cache=True)

@@ -86,14 +86,19 @@ def reshuffle_nb(pile, discards, counts, top, length, discarded, rng):
 def draw_region_nb(state, seat, count):
     """T13: draw from the top; an empty deck is the discards shuffled; with both empty the rest is lost."""
     counts = state.counts
-    for _ in range(count):
+    drawn = 0
+    while drawn < count:
         if counts[DECK_TOP] == counts[DECK_LEN] and not reshuffle_nb(state.deck, state.discards, counts, DECK_TOP,
                                                                     DECK_LEN, DISCARD_LEN, state.rng):
-            return
-        state.hand[seat, state.deck[counts[DECK_TOP]]] += 1
-        counts[DECK_TOP] += 1
-        state.hand_total[seat] += 1
-        state.tally[seat, T_CARDS_DRAWN] += 1
+            break
+        top = counts[DECK_TOP]
+        end = min(top + count - drawn, counts[DECK_LEN])
+        for i in range(top, end):
+            state.hand[seat, state.deck[i]] += 1
+        counts[DECK_TOP] = end
+        drawn += end - top
+    state.hand_total[seat] += drawn
+    state.tally[seat, T_CARDS_DRAWN] += drawn
 
 
 @njit(cache=True)

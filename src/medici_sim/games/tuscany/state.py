@@ -29,7 +29,7 @@ the run with an illegal decision). Options are encoded as:
 rows in use): its own ``hand``, ``storage[:storage_len]``, ``workers``, ``marble``; every
 seat's ``bonus``, ``colour``/``field_item``/``covered``/``frontier`` (its estate), ``green``,
 ``red``, ``points``, ``hand_total`` and the stacks' sizes (``stack_top``); the ``display``,
-``bonus_supply``, ``colour_claims``, ``counts`` (phase, round, deck and supply sizes) and the
+``shown``, ``bonus_supply``, ``colour_claims``, ``counts`` (phase, round, deck and supply sizes) and the
 rule data. Never ``deck``, ``yield_deck``, ``supply``, ``tiles`` (the stacks' order) or a
 rival's ``hand`` / ``storage``: they are in the record only because the engine needs them.
 """
@@ -86,8 +86,9 @@ N_RULES = 19
 
 # Indices into GameState.counts.
 (PHASE, ROUND, PHASE_PENDING, REACHED_LIMIT, REFRESHES, T17_REFRESHES, OVER, DECK_TOP, DECK_LEN, DISCARD_LEN,
- YIELD_TOP, YIELD_LEN, YIELD_DISCARD_LEN, SUPPLY_TOP, SUPPLY_LEN, OUT_LEN, N_OPTIONS, PAY_COLOUR) = range(18)
-N_COUNTS = 18
+ YIELD_TOP, YIELD_LEN, YIELD_DISCARD_LEN, SUPPLY_TOP, SUPPLY_LEN, OUT_LEN, N_OPTIONS, PAY_COLOUR,
+ OCCUPIED) = range(19)  # OCCUPIED: bit p set when display place p holds a tile
+N_COUNTS = 19
 
 # GameState.points columns: green sources, then red sources (reference.GREEN_SOURCES, RED_SOURCES).
 (P_REGIONS, P_COLOUR_BONUS, P_AGRICULTURE, P_YIELD_GREEN, P_STORAGE_BONUS, P_BANKING, P_YIELD_RED, P_NO_ROOM,
@@ -105,13 +106,14 @@ STATE_DTYPE = np.dtype([
     ("tile_kind", _I8, MAX_TILE_IDS), ("tile_types", _I8, MAX_TILE_IDS),
     ("yield_kind", _I8, MAX_YIELD), ("yield_amount", _I8, MAX_YIELD),
     ("neighbour_mask", _I8, ESTATE_FIELDS),  # bit g of field f: g touches f (T9)
-    ("lower_neighbours", _I8, (ESTATE_FIELDS, 3)),  # the fields below f that touch it, -1 padded
     # the table
     ("counts", _I8, N_COUNTS), ("options", _I8, MAX_OPTIONS),
     ("chain", _I8, ESTATE_FIELDS),  # T24: the display places a castle chain emptied, outermost first
     ("deck", _I8, MAX_REGION_CARDS), ("discards", _I8, MAX_REGION_CARDS),
     ("yield_deck", _I8, MAX_YIELD), ("yield_discards", _I8, MAX_YIELD),
-    ("supply", _I8, MAX_NEUTRAL), ("display", _I8, MAX_DISPLAY), ("out", _I8, MAX_TILE_IDS),
+    ("supply", _I8, MAX_NEUTRAL), ("display", _I8, MAX_DISPLAY),
+    ("shown", _I8, N_COLOURS),  # display tiles by kind (display.show_nb keeps it and counts[OCCUPIED])
+    ("out", _I8, MAX_TILE_IDS),
     ("bonus_supply", _I8, N_BONUS), ("colour_claims", _I8, N_COLOURS), ("phase_end_round", _I8, PHASES),
     # per seat: pieces
     ("tiles", _I8, (MAX_PLAYERS, MAX_PLAYER_TILES)),  # shuffled: stack n is tiles[n*size:(n+1)*size], top first
@@ -166,4 +168,15 @@ def lowest_bit(typingctx, mask):
 
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def bit_count(typingctx, mask):
+    """The number of set bits of an int64 (LLVM's ctpop)."""
+    if not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
     return types.int64(types.int64), codegen

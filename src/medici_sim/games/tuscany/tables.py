@@ -99,7 +99,5 @@ def new_state(components: Components, rules: RuleSet) -> np.ndarray:
                 state["legal_mask"][a, b, c] = sum(1 << n for n in legal)
     for f, touching in enumerate(neighbours(shift)):
         state["neighbour_mask"][f] = sum(1 << g for g in touching)
-        lower = [g for g in touching if g < f]
-        state["lower_neighbours"][f] = lower + [-1] * (3 - len(lower))
     assert ESTATE_FIELDS == 3 * BOARD_FIELDS
     return buffer
