@@ -8,7 +8,7 @@ nothing is found by a file's or a folder's name. In one screen::
       .engine: Engine           the jitted batch kernel, the stepping functions, the statistics it
                                 counts, its returns, the trace / reference / invariant hooks   (required)
       .presentation: Presentation  what people read: summary, rules page and points, help, narration,
-                                the play table                                                 (required)
+                                the console                                                    (required)
       .data: GameData | None    the game's component set (cards, tiles): loading, naming, text (optional)
       .study: StudyPolicy | None   what studies do with it: rule sets to balance, the ladder's levels,
                                 rollouts, tuned and learned files                              (optional)

@@ -1,4 +1,4 @@
-"""What any game's narrator (``games/*/narrate.py``) and play table (``games/*/console.py``) may
+"""What any game's narrator (``games/*/narrate.py``) and console (``games/*/console.py``) may
 share: checking a replay against the kernel, and the words for counts, places and seats.
 
 Plain Python; the rule citations come from the caller, so every game tells its own rules (a

@@ -9,7 +9,7 @@
   are counted over;
 - ``narration.py``: what the two narrators tell alike (payout rankings, a day's florins,
   who starts the next day, the winners);
-- ``console.py``: what the two play tables show alike (a day's scoring, the day's payouts,
+- ``console.py``: what the two consoles show alike (a day's scoring, the day's payouts,
   the final standings);
 - ``chance.py``: their chance events as the game-AI adapters see them (cards turned up, a
   tied starter) and the deck's order dealt again.
