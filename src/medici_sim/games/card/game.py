@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.accounting import STAT_SCORE, STAT_SCORE_SQ, InconsistentTotals
-from ...core.contract import Engine, FrameworkFacts, Game, GameData, Presentation, StatColumn, Stepping, StudyPolicy
+from ...core.contract import Engine, FrameworkFacts, Game, GameData, Presentation, StatColumn, Stepping
 from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
+from ..medici.study import medici_study
 from . import engine, narrate, reference, seat_view, state, stepped
 from .deck import default_deck, named_decks, parse_deck, resolve_deck, shipped_name
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
@@ -207,17 +208,7 @@ GAME = Game(
         narrate=narrate.narrate,
         play_console=lambda: importlib.import_module(".console", __package__).CardConsole,
     ),
-    study=StudyPolicy(
-        balance_variants=VARIANTS,  # standard against bonus20
-        weakest="random",
-        searcher="search",
-        strongest="strong",
-        teacher="expert",
-        rollout_policy=search.ROLLOUT_POLICY,
-        tuned_file=search.TUNED_FILE,
-        learned=lambda: strong,
-        kernel_data=(search.TUNED_FILE, strong.WEIGHTS_FILE),
-    ),
+    study=medici_study(search, strong, balance_variants=VARIANTS),  # standard against bonus20
     framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees
 )
 assert len(GAME.engine.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

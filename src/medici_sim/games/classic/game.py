@@ -7,8 +7,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...core.accounting import STAT_SCORE, InconsistentTotals
-from ...core.contract import Engine, FrameworkFacts, Game, Presentation, StatColumn, Stepping, StudyPolicy
+from ...core.contract import Engine, FrameworkFacts, Game, Presentation, StatColumn, Stepping
 from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
+from ..medici.study import medici_study
 from . import engine, narrate, reference, seat_view, state, stepped
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, removed_cards, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search, strong
@@ -198,17 +199,7 @@ GAME = Game(
         play_console=lambda: importlib.import_module(".console", __package__).ClassicConsole,
         length_unit="lots",  # C8-C10: one a turn
     ),
-    study=StudyPolicy(
-        no_balance="its rulebook has no variant (C3-C18)",
-        weakest="random",
-        searcher="search",
-        strongest="strong",
-        teacher="expert",
-        rollout_policy=search.ROLLOUT_POLICY,
-        tuned_file=search.TUNED_FILE,
-        learned=lambda: strong,
-        kernel_data=(search.TUNED_FILE, strong.WEIGHTS_FILE),
-    ),
+    study=medici_study(search, strong, no_balance="its rulebook has no variant (C3-C18)"),
     framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees
 )
 assert len(GAME.engine.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

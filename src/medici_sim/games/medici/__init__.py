@@ -12,7 +12,9 @@
 - ``console.py``: what the two consoles show alike (a day's scoring, the day's payouts,
   the final standings);
 - ``chance.py``: their chance events as the game-AI adapters see them (cards turned up, a
-  tied starter) and the deck's order dealt again.
+  tied starter) and the deck's order dealt again;
+- ``study.py``: what both declare to the studies (the ladder's players, search's and
+  strong's shipped files).
 
 Core knows none of it: the games use it, and declare to core what core needs (their score
 sources, unit and scoring moments) in the parts of their ``Game`` record (core.contract).
