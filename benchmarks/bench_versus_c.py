@@ -27,10 +27,10 @@ import numpy as np
 import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.common import load_game_deck, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, seed
-from medici_sim.core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, RUN_WIN_MARGIN
+from medici_sim.core.accounting import N_COMMON_RUN_STATS, RUN_GAMES, RUN_WIN_MARGIN
 from medici_sim.core.driver import PreparedRun, RunConfig
 from medici_sim.core.registry import get_game
-from medici_sim.games.medici.scoring import STAT_BONUS
+from medici_sim.games.medici.scoring import N_COMMON_STATS, STAT_BONUS
 
 HERE = Path(__file__).parent
 
@@ -64,7 +64,7 @@ def c_loop_totals(totals, c_columns: int) -> tuple[np.ndarray, np.ndarray]:
     """The engine's totals that a C loop computes too, (per seat, run), in the C loop's order:
     the common per-seat columns up to the florin sources and the game's own columns after them
     (``c_columns`` in all: the classic game's, C21), and the run's games, winning margin and
-    game counters. The designer metrics between them (accounting's STAT_TRAILED_FIRST.., the run's
+    game counters. The designer metrics between them (accounting's StatLayout.trailed_first.., the run's
     RUN_SHARED_WIN_GAMES..) came after the C loops were written: the engine's alone."""
     common = STAT_BONUS + 1
     seat = np.concatenate([totals.seat[:, :common], totals.seat[:, N_COMMON_STATS:N_COMMON_STATS + c_columns - common]],

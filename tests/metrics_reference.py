@@ -11,6 +11,7 @@ import numpy as np
 from medici_sim.core import accounting as acc
 from medici_sim.games.classic.reference import turn_records
 from medici_sim.games.classic.rules import CARD_VALUE
+from medici_sim.games.medici.scoring import STAT_TRAILED
 
 
 def leaders(scores) -> set[int]:
@@ -40,8 +41,8 @@ def add_game_metrics(run, seat, slot, day_scores, seat_slot, length: int) -> Non
     for s in range(len(final)):
         trailed = s not in after_day1
         for row in (seat[s], slot[seat_slot[s]]):
-            row[acc.STAT_TRAILED_FIRST] += trailed
-            row[acc.STAT_TRAILED_FIRST_WON] += trailed and s in winners
+            row[STAT_TRAILED] += trailed
+            row[STAT_TRAILED + 1] += trailed and s in winners
 
 
 def card_decisions(turn_log, players: int) -> np.ndarray:

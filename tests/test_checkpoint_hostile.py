@@ -29,7 +29,6 @@ from medici_sim.cli import main
 from medici_sim.core import checkpoint, identity, output, totals_check
 from medici_sim.core.accounting import (
     MARGIN_BINS,
-    N_COMMON_STATS,
     RUN_COMEBACK_FIRST,
     RUN_COMEBACK_SECOND,
     RUN_GAMES,
@@ -43,8 +42,6 @@ from medici_sim.core.accounting import (
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_TRAILED_FIRST,
-    STAT_TRAILED_FIRST_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
 )
@@ -56,11 +53,14 @@ from medici_sim.core.saved import Invalid
 from medici_sim.games.card import engine as card_engine
 from medici_sim.games.card.deck import default_deck
 from medici_sim.games.classic import engine as classic_engine
-from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
+from medici_sim.games.medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
+from medici_sim.games.medici.scoring import STAT_TRAILED as STAT_TRAILED_FIRST  # the Medici games' layout
 from medici_sim.study import resume
 from medici_sim.study.tournament import Tournament, lineups
 from medici_sim.study.tournament_saved import BALANCE, COMPARE
 from medici_sim.study.tune_saved import TUNE
+
+STAT_TRAILED_FIRST_WON = STAT_TRAILED_FIRST + 1  # core.accounting.StatLayout's, for three score sources
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -25,7 +25,7 @@ GAMES = 400
 
 def reference_totals(deck, players, variant, names, seed, seating, first, n):
     """The totals a kernel run must produce, summed from the reference engine's records."""
-    n_stats = acc.N_COMMON_STATS + len(get_game("card").engine.stat_columns)
+    n_stats = acc.StatLayout.of(get_game("card")).width
     seat = np.zeros((players, n_stats), np.int64)
     slot = np.zeros((players, n_stats), np.int64)
     pairs = np.zeros((players, players), np.int64)

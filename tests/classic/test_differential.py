@@ -22,7 +22,6 @@ from metrics_reference import add_game_metrics, classic_decisions
 
 from medici_sim.core.accounting import (
     N_COMMON_RUN_STATS,
-    N_COMMON_STATS,
     RUN_GAMES,
     RUN_WIN_MARGIN,
     STAT_GAMES,
@@ -36,7 +35,7 @@ from medici_sim.core.accounting import (
 from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.games.classic import engine, reference
-from medici_sim.games.medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
+from medici_sim.games.medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 
 SEATINGS = ("fixed", "rotate", "random")
 CASES = list(itertools.product(range(3, 7), SEATINGS))

@@ -14,17 +14,63 @@ fast strategy's game (the classic game's ``bargain``); the pass vectorizes.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from numba import njit
 
 # Common columns of the per-seat and per-slot statistics.
 (STAT_GAMES, STAT_WIN60, STAT_WIN60_SQ, STAT_OUTRIGHT, STAT_SHARED, STAT_SCORE, STAT_SCORE_SQ) = range(7)
-# Then the score's sources, as the game declares them (Presentation.score_sources): the game's kernel adds each
-# seat's score from its k-th source to column STAT_SOURCE + k (up to MAX_SCORE_SOURCES; the others stay 0).
-STAT_SOURCE, MAX_SCORE_SOURCES = 7, 3
-# The designer metrics' per-seat part (record_metrics_nb): games the seat trailed after the game's first scoring
-# moment (Game.engine.moment: not among the leaders), and of those the games it won (alone or shared).
-STAT_TRAILED_FIRST, STAT_TRAILED_FIRST_WON = 10, 11
-N_COMMON_STATS = 12
+# Then the score's sources, as many as the game declares (Presentation.score_sources): the game's kernel adds each
+# seat's points from its k-th source to column STAT_SOURCE + k. Then the designer metrics' per-seat part
+# (record_metrics_nb): games the seat trailed after the game's first scoring moment (Game.engine.moment: not among
+# the leaders), and of those the games it won (alone or shared). Then the game's own columns (Engine.stat_columns).
+# The layout is the game's (StatLayout): the Medici games' three sources put the metrics at 10 and 11, as ever.
+STAT_SOURCE = 7
+
+
+def trailed_column(sources: int) -> int:
+    """The column of the games a seat trailed after the first scoring moment, for a game of ``sources`` score
+    sources (the games it then won: the next column); what a kernel hands record_metrics_nb."""
+    return STAT_SOURCE + sources
+
+
+def n_common_stats(sources: int) -> int:
+    """How many common columns a game of ``sources`` score sources has: its own columns start there."""
+    return STAT_SOURCE + sources + 2
+
+
+@dataclass(frozen=True)
+class StatLayout:
+    """One game's per-seat statistics columns (``StatLayout.of(game)``): the common ones, its score sources,
+    the metrics' two, then its own (``width`` in all)."""
+
+    sources: int  # how many score sources the game declares
+    own: int = 0  # how many columns of its own (Engine.stat_columns)
+
+    @classmethod
+    def of(cls, game) -> StatLayout:
+        return cls(len(game.presentation.score_sources), len(game.engine.stat_columns))
+
+    def source(self, k: int) -> int:
+        return STAT_SOURCE + k
+
+    @property
+    def trailed_first(self) -> int:
+        return trailed_column(self.sources)
+
+    @property
+    def trailed_first_won(self) -> int:
+        return trailed_column(self.sources) + 1
+
+    @property
+    def common(self) -> int:
+        return n_common_stats(self.sources)
+
+    @property
+    def width(self) -> int:
+        return self.common + self.own
+
+
 # Common run-wide counters: games and the winning margin (0 on a shared win), then the designer
 # metrics (record_metrics_nb), over the game's scoring moments: games with joint winners; games none
 # of whose winners led after the first / the second moment; moments whose leaders differ from the
@@ -79,32 +125,46 @@ def add_seat_rows_nb(rows, seat_slot, seat_stats, slot_stats):
 @njit(cache=True, inline="always")
 def record_outcome_nb(score, players, seat_slot, rows, pair_stats, run_stats):
     """Write a finished game's final scores into the common statistics: the seats' ``rows``
-    (zero on entry), the pairs of slots and the run.
+    (zero on entry), the pairs of slots and the run. The highest score wins; k tied winners are
+    each credited 1/k (R22, C18). Returns the winners as a bit mask of seats."""
+    return record_outcome_ranked_nb(score, score, players, seat_slot, rows, pair_stats, run_stats)
 
-    The highest score wins; k tied winners are each credited 1/k (R22, C18).
-    """
-    best = score[0]
+
+@njit(cache=True, inline="always")
+def record_outcome_ranked_nb(score, rank, players, seat_slot, rows, pair_stats, run_stats):
+    """:func:`record_outcome_nb` for a game whose order is not its score alone (tie-breaks: Engine.tie_breaks):
+    ``rank[seat]`` orders the seats (the highest wins, k seats of equal highest rank share the win, each credited
+    1/k; a pair finishes in rank order), ``score[seat]`` is what the score columns count, and the winning margin
+    is the winner's score minus the best score of the others (0 on a shared win, and on a tie-break's win over
+    an equal score). Returns the winners as a bit mask of seats."""
+    best = rank[0]
     for p in range(players):
-        best = max(best, score[p])
+        best = max(best, rank[p])
     winners = 0
+    mask = 0
+    top = score[0]
     runner_up = -(1 << 62)
     for p in range(players):
-        winners += score[p] == best
-        if score[p] < best:
+        won = rank[p] == best
+        winners += won
+        mask |= won << p
+        if won:
+            top = score[p]
+        else:
             runner_up = max(runner_up, score[p])
     run_stats[RUN_GAMES] += 1
-    run_stats[RUN_WIN_MARGIN] += best - runner_up if winners == 1 else 0
+    run_stats[RUN_WIN_MARGIN] += top - runner_up if winners == 1 else 0
     for a in range(players):
-        share_a = WIN_UNIT // winners if score[a] == best else 0
+        share_a = WIN_UNIT // winners if rank[a] == best else 0
         for b in range(players):
             if a != b:
-                share_b = WIN_UNIT // winners if score[b] == best else 0
+                share_b = WIN_UNIT // winners if rank[b] == best else 0
                 slot_a, slot_b = seat_slot[a], seat_slot[b]
-                above = 2 if score[a] > score[b] else (1 if score[a] == score[b] else 0)
+                above = 2 if rank[a] > rank[b] else (1 if rank[a] == rank[b] else 0)
                 pair_stats[slot_a, slot_b, PAIR_ABOVE] += above
                 pair_stats[slot_a, slot_b, PAIR_DIFF_SQ] += (share_a - share_b) * (share_a - share_b)
     for seat in range(players):
-        won = score[seat] == best
+        won = rank[seat] == best
         share = WIN_UNIT // winners if won else 0
         rows[seat, STAT_GAMES] = 1
         rows[seat, STAT_WIN60] = share
@@ -113,15 +173,18 @@ def record_outcome_nb(score, players, seat_slot, rows, pair_stats, run_stats):
         rows[seat, STAT_SHARED] = won and winners > 1
         rows[seat, STAT_SCORE] = score[seat]
         rows[seat, STAT_SCORE_SQ] = score[seat] * score[seat]
+    return mask
 
 
 @njit(cache=True, inline="always")
-def record_metrics_nb(moment_score, players, rows, run_stats, length):
+def record_metrics_nb(moment_score, players, rows, run_stats, length, trailed, winners):
     """Write a finished game's designer metrics into the seats' ``rows`` and the run:
     ``moment_score[moment, seat]`` holds the scores after each of the game's scoring moments
     (``Game.engine.moment``; the last row the final scores: a game scored at the end only has that row
-    alone), ``length`` the game's length in its unit. The leaders after a moment are a bit mask
-    of the seats with the highest score (all of them when tied)."""
+    alone), ``length`` the game's length in its unit, ``trailed`` the game's first metrics column
+    (:func:`trailed_column`), ``winners`` the winners as a bit mask (record_outcome_ranked_nb's; -1: the seats
+    with the highest final score). The leaders after a moment are a bit mask of the seats with the highest
+    score (all of them when tied)."""
     moments = moment_score.shape[0]
     changes = after_first = after_second = leaders = best = 0
     for moment in range(moments):
@@ -135,12 +198,14 @@ def record_metrics_nb(moment_score, players, rows, run_stats, length):
         after_first = mask if moment == 0 else after_first
         after_second = mask if moment <= 1 else after_second
         leaders = mask
-    winners = leaders
-    margin = 0  # the best non-winner's distance from the winners' score, 0 when all tie
+    if winners < 0:
+        winners = leaders
+    margin = -1  # the best non-winner's distance from the winners' score (0 after a tie-break), 0 when all tie
     for p in range(players):
         if (winners >> p) & 1 == 0:
-            margin = (best - moment_score[moments - 1, p] if margin == 0
+            margin = (best - moment_score[moments - 1, p] if margin < 0
                       else min(margin, best - moment_score[moments - 1, p]))
+    margin = max(margin, 0)
     run_stats[RUN_SHARED_WIN_GAMES] += (winners & (winners - 1)) != 0
     run_stats[RUN_COMEBACK_FIRST] += (winners & after_first) == 0
     run_stats[RUN_COMEBACK_SECOND] += (winners & after_second) == 0
@@ -152,7 +217,7 @@ def record_metrics_nb(moment_score, players, rows, run_stats, length):
     run_stats[RUN_LENGTH_SQ] += length * length
     run_stats[RUN_MARGIN_HISTOGRAM + min(margin, MARGIN_BINS - 1)] += 1
     for seat in range(players):
-        trailed = (after_first >> seat) & 1 == 0
-        won = trailed and (winners >> seat) & 1 == 1
-        rows[seat, STAT_TRAILED_FIRST] = trailed
-        rows[seat, STAT_TRAILED_FIRST_WON] = won
+        behind = (after_first >> seat) & 1 == 0
+        won = behind and (winners >> seat) & 1 == 1
+        rows[seat, trailed] = behind
+        rows[seat, trailed + 1] = won

@@ -93,7 +93,9 @@ class Engine:
     #  run_stats, table) -> None: games first_game.. played and added to the stats (core.kernel.batch_kernel)
     play_games_nb: Callable
     kernel_inputs: Callable  # (RunConfig) -> the one-element state buffer every game of the run starts from
-    stepping: Stepping  # new game / advance / legal choices / apply, the trace and a game's statistics
+    # new game / advance / legal choices / apply, the trace and a game's statistics; None: the game cannot be
+    # stopped at a decision yet (no_stepping says why): no play, no small game API, no framework, no agent
+    stepping: Stepping | None
     scores: Callable  # (state record, players) -> int64[players]: each seat's score (final once over: the returns)
     stat_columns: tuple[StatColumn, ...]  # per seat / slot, after the common columns
     run_columns: tuple[str, ...]  # run-wide counters, after the common ones
@@ -120,6 +122,12 @@ class Engine:
     moment: str = ""
     moments: int = 1  # how many a game has, where its rule book does not say (moment_rule)
     moment_rule: str = ""  # the rule parameter that sets how many (e.g. "phases"), or ""
+    # The game's tie-breaks in words with their rule points ("T36: most empty fields, ..."), where seats of equal
+    # score are ordered further: its kernel counts wins with accounting.record_outcome_ranked_nb (a rank beside
+    # the score; a win is shared only where the tie-breaks leave a tie, and may be won by a margin of 0).
+    # "": the highest score wins, ties shared (record_outcome_nb)
+    tie_breaks: str = ""
+    no_stepping: str = ""  # why the game has no stepping, when it has none
     # True if moments ended by components running out are ordinary play under the game's rules (the
     # classic game's C12, lots put aside): then a share of them is reported, not warned about
     runs_out_in_play: bool = False
@@ -175,8 +183,8 @@ class Presentation:
     play_console: Callable | None = None  # () -> the class of `medici-sim play`'s table (core.human.Table); None: none
     length_unit: str = "turns"  # what a game's length counts (the designer metrics: <unit>_per_game)
     # The game's score in its own terms: what a score counts, a plural noun (columns mean_<unit>, std_<unit>),
-    # and where it comes from, in the order the kernel counts them (core.accounting.STAT_SOURCE + k, at most
-    # MAX_SCORE_SOURCES: columns mean_<source>_<unit> and <source>_share; (): the score alone)
+    # and where it comes from, in the order the kernel counts them (core.accounting.STAT_SOURCE + k, as many as
+    # the game has: core.accounting.StatLayout; columns mean_<source>_<unit> and <source>_share; (): the score alone)
     score_unit: str = "points"
     score_sources: tuple[ScoreSource, ...] = ()
 

@@ -23,7 +23,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from . import compiling as compiling_
-from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
+from .accounting import N_COMMON_RUN_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES, StatLayout
 from .arguments import ConfigError, in_api, integer, named, text, whole
 from .dispatch import locate, strategy_table
 from .registry import (
@@ -238,7 +238,7 @@ class Totals:
 
     @classmethod
     def zeros(cls, players: int, game: Game) -> Totals:
-        n_stats = N_COMMON_STATS + len(game.engine.stat_columns)
+        n_stats = StatLayout.of(game).width
         return cls(np.zeros((players, n_stats), np.int64),
                    np.zeros((players, n_stats), np.int64),
                    np.zeros((players, players, N_PAIR_STATS), np.int64),

@@ -6,7 +6,7 @@ games, no more than the configuration's, and with fixed seating seat i is slot i
 """
 from __future__ import annotations
 
-from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES
+from .accounting import N_COMMON_RUN_STATS, RUN_GAMES, StatLayout
 from .checkpoint import SavedFormat
 from .driver import MAX_GAMES, ConfigError, RunConfig
 from .identity import (
@@ -60,7 +60,7 @@ def check_run(configuration, progress) -> None:
     check_keys(progress, "progress", ("totals",))
     totals = progress["totals"]
     check_keys(totals, "totals", TOTALS_KEYS)
-    width, run_width = N_COMMON_STATS + len(game.engine.stat_columns), N_COMMON_RUN_STATS + len(game.engine.run_columns)
+    width, run_width = StatLayout.of(game).width, N_COMMON_RUN_STATS + len(game.engine.run_columns)
     shape = f"the {players}-player {game.name} game"
     seat = int_matrix(totals["seat"], "totals.seat", players, width, shape)
     slot = int_matrix(totals["slot"], "totals.slot", players, width, shape)

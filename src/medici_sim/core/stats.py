@@ -14,7 +14,6 @@ import pandas as pd
 from .accounting import (
     MARGIN_BINS,
     N_COMMON_RUN_STATS,
-    N_COMMON_STATS,
     RUN_GAMES,
     RUN_MARGIN,
     RUN_MARGIN_HISTOGRAM,
@@ -25,11 +24,10 @@ from .accounting import (
     STAT_SCORE_SQ,
     STAT_SHARED,
     STAT_SOURCE,
-    STAT_TRAILED_FIRST,
-    STAT_TRAILED_FIRST_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
+    StatLayout,
 )
 from .driver import RunResult, Totals
 from .registry import Game, fitted_summary, get_game
@@ -148,6 +146,7 @@ def stat_frame(rows: np.ndarray, game: Game, moments: int | None = None) -> pd.D
     moments = game.engine.moments if moments is None else moments
     names = score_columns(game)
     comeback = comeback_column(game)
+    layout = StatLayout.of(game)
     games = rows[:, STAT_GAMES]
     win, low, high = mean_interval(rows[:, STAT_WIN60], rows[:, STAT_WIN60_SQ], games, WIN_UNIT)
     score, _, _ = mean_interval(rows[:, STAT_SCORE], rows[:, STAT_SCORE_SQ], games)
@@ -168,16 +167,16 @@ def stat_frame(rows: np.ndarray, game: Game, moments: int | None = None) -> pd.D
                for k, source in enumerate(game.presentation.score_sources)},
         })
         if comeback:
-            frame[comeback] = rows[:, STAT_TRAILED_FIRST_WON] / rows[:, STAT_TRAILED_FIRST]
-            low, high = wilson_interval(rows[:, STAT_TRAILED_FIRST_WON], rows[:, STAT_TRAILED_FIRST])
+            frame[comeback] = rows[:, layout.trailed_first_won] / rows[:, layout.trailed_first]
+            low, high = wilson_interval(rows[:, layout.trailed_first_won], rows[:, layout.trailed_first])
             frame[f"{comeback}_ci_low"] = low
             frame[f"{comeback}_ci_high"] = high
             if moments < 2:
                 frame[[comeback, f"{comeback}_ci_low", f"{comeback}_ci_high"]] = np.nan
         names = [c.name for c in game.engine.stat_columns]
         for k, column in enumerate(game.engine.stat_columns):
-            total = rows[:, N_COMMON_STATS + k]
-            per = games if column.kind == "mean" else rows[:, N_COMMON_STATS + names.index(column.per)]
+            total = rows[:, layout.common + k]
+            per = games if column.kind == "mean" else rows[:, layout.common + names.index(column.per)]
             frame[column.name] = total / per
     return frame
 

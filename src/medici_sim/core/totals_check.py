@@ -62,12 +62,11 @@ from .accounting import (
     STAT_SCORE,
     STAT_SCORE_SQ,
     STAT_SHARED,
-    STAT_TRAILED_FIRST,
-    STAT_TRAILED_FIRST_WON,
     STAT_WIN60,
     STAT_WIN60_SQ,
     WIN_UNIT,
     InconsistentTotals,
+    StatLayout,
     moment_label,
 )
 from .pairing import paired_metrics
@@ -92,6 +91,8 @@ class TotalsCheck:
         self.square_gcd = reduce(math.gcd, [s * s for s in shares])
         self.extra = game.engine.totals_identities
         self.first = moment_label(game.engine.moment, 1)  # the game's first scoring moment, in words
+        layout = StatLayout.of(game)
+        self.trailed, self.trailed_won = layout.trailed_first, layout.trailed_first_won
 
     def table(self, rows: list[list[int]], where: str, row_games: list[int], games: int) -> None:
         """Rows of statistics, row r over ``row_games[r]`` games; ``games`` games in all."""
@@ -109,9 +110,9 @@ class TotalsCheck:
         if not 2 * undecided <= shared <= self.players * undecided:
             raise Invalid(f"{where}: {shared} shared wins, but the {undecided} games no one won outright "
                           f"share between {2 * undecided} and {self.players * undecided}")
-        trailed = sum(row[STAT_TRAILED_FIRST] for row in rows)
+        trailed = sum(row[self.trailed] for row in rows)
         if trailed > (self.players - 1) * games:
-            raise Invalid(f"{where}[{STAT_TRAILED_FIRST}] adds up to {trailed}, but at least one of the "
+            raise Invalid(f"{where}[{self.trailed}] adds up to {trailed}, but at least one of the "
                           f"{self.players} seats leads after {self.first} in each of {games} games")
 
     def row(self, row: list[int], where: str, n: int) -> None:
@@ -137,11 +138,11 @@ class TotalsCheck:
         score, score_sq = row[STAT_SCORE], row[STAT_SCORE_SQ]
         if not (score * score <= score_sq * n and score <= score_sq <= score * score):
             raise Invalid(f"{where}[{STAT_SCORE_SQ}] is {score_sq}, impossible for {n} scores adding up to {score}")
-        trailed, won = row[STAT_TRAILED_FIRST], row[STAT_TRAILED_FIRST_WON]
+        trailed, won = row[self.trailed], row[self.trailed_won]
         if trailed > n:
-            raise Invalid(f"{where}[{STAT_TRAILED_FIRST}] is {trailed}, but the row counts {n} games")
+            raise Invalid(f"{where}[{self.trailed}] is {trailed}, but the row counts {n} games")
         if won > min(trailed, outright + shared):
-            raise Invalid(f"{where}[{STAT_TRAILED_FIRST_WON}] is {won}, impossible with {trailed} games trailing "
+            raise Invalid(f"{where}[{self.trailed_won}] is {won}, impossible with {trailed} games trailing "
                           f"after {self.first} and {outright + shared} wins")
         if self.extra is not None:
             try:
@@ -158,10 +159,11 @@ class TotalsCheck:
         outright = sum(row[STAT_OUTRIGHT] for row in seat)
         scores = sum(row[STAT_SCORE] for row in seat)
         margin = run[RUN_WIN_MARGIN]
-        if not outright <= margin <= scores or (margin and not outright):
+        least = 0 if self.game.engine.tie_breaks else outright  # a tie-break's win may be by 0 points
+        if not least <= margin <= scores or (margin and not outright):
             raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
                           f"and scores adding up to {scores}")
-        check_run_metrics(run, where, games, games - outright, sum(row[STAT_TRAILED_FIRST_WON] for row in seat),
+        check_run_metrics(run, where, games, games - outright, sum(row[self.trailed_won] for row in seat),
                           self.first)
         self._game_run(run, where, games)
 

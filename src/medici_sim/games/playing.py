@@ -70,6 +70,9 @@ class Position:
     def __init__(self, definition: Game, kernel: PreparedRun, index: int, answered: list[int]):
         self.definition, self.kernel = definition, kernel
         self.stepping = definition.engine.stepping
+        if self.stepping is None:
+            why = definition.engine.no_stepping or "it declares no stepping functions"
+            raise ValueError(f"the {definition.name} game cannot be played move by move yet: {why}")
         slot_strategy = kernel.slot_strategy.copy()
         slot_strategy[answered] = EXTERNAL  # seating "fixed": slot k sits at seat k
         self.buffer = kernel.inputs.copy()

@@ -32,7 +32,7 @@ from ..core.accounting import (
     RUN_MARGIN_HISTOGRAM,
     RUN_MARGIN_SQ,
     RUN_SHARED_WIN_GAMES,
-    STAT_TRAILED_FIRST,
+    StatLayout,
     comeback_names,
 )
 from ..core.narration import plural
@@ -228,8 +228,9 @@ def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.Da
         if t.games == 0:
             continue
         stats = stat_frame(t.strategy_stats, t.game_def, tournament_moments(t))
+        trailed = t.strategy_stats[:, StatLayout.of(t.game_def).trailed_first]
         stats = stats.assign(players=t.players, deck=label, strategy=t.labels,
-                             **{Moments.of(t.game_def).trailed: t.strategy_stats[:, STAT_TRAILED_FIRST]})
+                             **{Moments.of(t.game_def).trailed: trailed})
         parts.append(stats[strategy_metric_columns(t.game_def)])
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, RUN_GAMES, STAT_WIN60
+from ..core.accounting import N_COMMON_RUN_STATS, RUN_GAMES, STAT_WIN60, StatLayout
 from ..core.checkpoint import SavedFormat
 from ..core.driver import MAX_GAMES, SeatStrategy
 from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_rules, valid_strategies
@@ -185,7 +185,7 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
 
     labels = list(dict.fromkeys(s.label for s in t.strategies))
     rows = len(labels)
-    game, width = t.game, N_COMMON_STATS + len(t.game.engine.stat_columns)
+    game, width = t.game, StatLayout.of(t.game).width
     shape = f"the tournament's {rows} strategies"
     by_strategy = int_matrix(saved["strategy_stats"], f"{where}.strategy_stats", rows, width, shape)
     pairs = int_matrix(saved["pairs"], f"{where}.pairs", rows, rows, shape)

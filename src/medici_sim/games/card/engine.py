@@ -22,7 +22,6 @@ from numba import njit
 from ...core import resumable
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
-    N_COMMON_STATS,
     record_metrics_nb,
     record_outcome_nb,
 )
@@ -41,7 +40,7 @@ from ...core.rng import below_nb, seed_game_nb
 from ...core.rollout import rollout_copies
 from ...core.seating import seat_players_nb
 from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
-from ..medici.scoring import STAT_BONUS, STAT_MAJORITY, STAT_SHIP
+from ..medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, STAT_TRAILED
 from .recording import record_card_locations_nb, record_turn_nb
 from .rules import (
     MAX_PLAYERS,
@@ -492,7 +491,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
             rows[seat, STAT_DECIDED + k] = (decided >> DECIDED_BITS * k) & DECIDED_MASK
     for day in range(state.rules[RULE_DAYS]):
         run_stats[RUN_RAN_OUT_DAYS] += state.day_ran_out[day]
-    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, turns)
+    record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, turns, STAT_TRAILED, -1)
 
 
 play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game's (core.kernel)

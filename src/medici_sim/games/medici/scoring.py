@@ -8,12 +8,14 @@ below) and hand ``record_metrics_nb`` the florins after each day.
 """
 from __future__ import annotations
 
-from ...core.accounting import STAT_SOURCE
+from ...core.accounting import STAT_SOURCE, n_common_stats, trailed_column
 from ...core.contract import ScoreSource
 
 # Where the florins come from, in the kernel's source columns' order (core.accounting.STAT_SOURCE + k).
 SOURCES = (ScoreSource("ship", "ships"), ScoreSource("majority", "majorities"), ScoreSource("bonus", "bonuses"))
 STAT_SHIP, STAT_MAJORITY, STAT_BONUS = (STAT_SOURCE + k for k in range(len(SOURCES)))
+# The designer metrics' per-seat columns (record_metrics_nb's ``trailed``) and where the games' own columns start.
+STAT_TRAILED, N_COMMON_STATS = trailed_column(len(SOURCES)), n_common_stats(len(SOURCES))
 
 # What both games' Game records declare of their score (core.contract: Presentation's score_unit and
 # score_sources; Engine's moment, moment_rule and moments).

@@ -13,12 +13,11 @@ from numba import njit
 
 from ...core.accounting import (
     N_COMMON_RUN_STATS,
-    N_COMMON_STATS,
-    RUN_WIN_MARGIN,
-    STAT_SCORE,
-    STAT_SCORE_SQ,
+    STAT_SOURCE,
+    n_common_stats,
     record_metrics_nb,
-    record_outcome_nb,
+    record_outcome_ranked_nb,
+    trailed_column,
 )
 from ...core.kernel import batch_kernel
 from ...core.rng import seed_game_nb
@@ -65,11 +64,13 @@ from .state import (
 )
 from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 
-# The game's statistics columns, after the common ones: green, the points by source
-# (state.P_*), the tallies (state.T_*), then what is left at the end.
+# The statistics columns: the points by source are the score's sources (state.P_*, core.accounting.STAT_SOURCE + k),
+# then the metrics' two (STAT_TRAILED); the game's own columns after the common ones: green, the tallies (state.T_*),
+# then what is left at the end.
+STAT_POINTS, STAT_TRAILED = STAT_SOURCE, trailed_column(N_SOURCES)
+N_COMMON_STATS = n_common_stats(N_SOURCES)
 STAT_GREEN = N_COMMON_STATS
-STAT_POINTS = STAT_GREEN + 1
-STAT_TALLY = STAT_POINTS + N_SOURCES
+STAT_TALLY = STAT_GREEN + 1
 (STAT_CARDS_LEFT, STAT_WORKERS_LEFT, STAT_MARBLE_LEFT, STAT_STORAGE_LEFT, STAT_EMPTY_FIELDS,
  STAT_BONUS_TILES) = range(STAT_TALLY + N_TALLY, STAT_TALLY + N_TALLY + 6)
 N_STATS = STAT_BONUS_TILES + 1
@@ -278,25 +279,13 @@ def rank_key_nb(state, seat):
 @njit(cache=True)
 def accumulate_game_nb(state, rows, pair_stats, run_stats):
     """Write one finished game's statistics: the seats' ``rows`` (zero on entry, core.accounting),
-    the pairs and the run. Winners by T36 (its tie-breaks), scores in red."""
+    the pairs and the run. Winners by T36 (its tie-breaks: the rank key), scores in red."""
     players = state.rules[R_PLAYERS]
     keys = state.rank_key
     for seat in range(players):
         keys[seat] = rank_key_nb(state, seat)
-    margin_before = run_stats[RUN_WIN_MARGIN]
-    record_outcome_nb(keys, players, state.seat_slot, rows, pair_stats, run_stats)
-    best, top = keys[0], state.red[0]
+    winners = record_outcome_ranked_nb(state.red, keys, players, state.seat_slot, rows, pair_stats, run_stats)
     for seat in range(players):
-        best, top = max(best, keys[seat]), max(top, state.red[seat])
-    winners, runner_up = 0, -(1 << 62)
-    for seat in range(players):
-        winners += keys[seat] == best
-        if keys[seat] < best:
-            runner_up = max(runner_up, state.red[seat])
-    run_stats[RUN_WIN_MARGIN] = margin_before + (top - runner_up if winners == 1 else 0)
-    for seat in range(players):
-        rows[seat, STAT_SCORE] = state.red[seat]
-        rows[seat, STAT_SCORE_SQ] = state.red[seat] * state.red[seat]
         rows[seat, STAT_GREEN] = state.green[seat]
         for k in range(N_SOURCES):
             rows[seat, STAT_POINTS + k] = state.points[seat, k]
@@ -316,7 +305,8 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     run_stats[RUN_REACHED_LIMIT] += state.counts[REACHED_LIMIT]
     run_stats[RUN_REFRESHES] += state.counts[REFRESHES]
     run_stats[RUN_T17_REFRESHES] += state.counts[T17_REFRESHES]
-    record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND])
+    record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND], STAT_TRAILED,
+                      winners)
 
 
 play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # core.kernel
