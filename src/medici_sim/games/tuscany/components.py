@@ -113,6 +113,19 @@ class Components:
         return hashlib.sha256(json.dumps(self.content(), sort_keys=True).encode()).hexdigest()[:16]
 
     @property
+    def n_cards(self) -> int:
+        """The cards it holds, region and yield (core.contract.Components)."""
+        return self.n_region_cards + self.n_yield_cards
+
+    def to_csv(self) -> str:
+        """Its file's text (core.contract.Components: what a checkpoint keeps; JSON, whatever the name)."""
+        return self.to_json()
+
+    def shortage_warning(self, players: int) -> str | None:
+        """None: running out is part of the rules (T15: the stacks end the phases; T16, T23 reshuffle)."""
+        return None
+
+    @property
     def n_region_cards(self) -> int:
         return sum(self.region_cards)
 

@@ -1,0 +1,186 @@
+"""The Castles of Tuscany as the shared code sees it: its ``Game`` record (core.contract) and the hooks it names.
+
+Parts still being built elsewhere plug in here, each a field of the record below: the stepping functions
+(``Engine.stepping``, with ``no_stepping`` until then), the narration of ``medici-sim trace``
+(``Presentation.narrate``), the play console (``Presentation.play_console``) and the framework facts
+(``Game.framework``, with ``no_framework`` until then); the ladder's heuristics are the built-ins other than
+``random`` (``strategies/base.py``'s ``BUILT_INS``), its ``teacher`` and ``searcher`` left empty until they exist.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.contract import Engine, Game, GameData, Presentation, ScoreSource, StatColumn, StudyPolicy
+from . import game as kernel_game
+from . import recording, reference
+from .components import DEFAULT, ComponentError, components, named_components, parse_components
+from .reference import GREEN_SOURCES, RED_SOURCES
+from .reference_players import RandomPlayer
+from .rules import MAX_PLAYERS, MIN_PLAYERS, PHASES, RULE_BOOK, VARIANTS
+from .state import N_SOURCES, N_TALLY
+from .strategies import BUILT_INS, REGISTRY
+from .tables import check_fits, new_state
+
+# Where the points come from (state.P_*, the kernel's source columns in this order): green points from regions
+# (T21), colour bonuses (T22), agriculture (T27), yield cards (T30) and the storage bonus (T12, T25); red points
+# from banking green at each phase's end (T34), yield cards (T30), a hexagon without room (T26) and the final
+# scoring (T35). The score (mean_score) is red: banking + red yield + no room + final.
+SOURCE_HEADINGS = {"regions": "regions", "colour_bonus": "colour bonuses", "agriculture": "agriculture",
+                   "yield_green": "yield green", "storage_bonus": "storage bonus",  # green points
+                   "banking": "banked", "yield_red": "yield red", "no_room": "no room", "final": "final"}  # red
+SOURCES = tuple(ScoreSource(name, SOURCE_HEADINGS[name]) for name in GREEN_SOURCES + RED_SOURCES)
+assert len(SOURCES) == N_SOURCES
+REFERENCE_PLAYERS = {"random": RandomPlayer}  # the strategies the reference engine plays, by name
+TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green points, then fewest cards in hand"
+
+
+def default_components():
+    return components(None)
+
+
+def kernel_inputs(config) -> np.ndarray:
+    """The state every game of the run starts from (tables.new_state): its component set and rule set."""
+    return new_state(config.deck if config.deck is not None else default_components(), config.rules)
+
+
+def check_config(config) -> None:
+    """A component set of this game, fitting the engine's arrays and the rules' stacks (T10)."""
+    data = config.deck if config.deck is not None else default_components()
+    if not hasattr(data, "boards_of_type"):
+        raise ValueError("the tuscany game needs a component set (medici_sim.games.tuscany.components.Components)")
+    check_fits(data, config.rules)
+
+
+def prepared_components(config):
+    return config.deck if config.deck is not None else default_components()
+
+
+@dataclass(frozen=True)
+class GameTrace:
+    """One game as the kernel played it, in the reference engine's record form (``record()``)."""
+
+    data: dict
+
+    def record(self) -> dict:
+        return self.data
+
+
+def trace(kernel, game_index: int) -> GameTrace:
+    """Play game ``game_index`` of a prepared run on a copy of its inputs; its record (recording.record)."""
+    buffer = kernel.inputs.copy()
+    kernel_game.play_one_nb(buffer[0], kernel.config.seed, game_index, kernel.seating, kernel.slot_strategy,
+                            kernel.slot_params, kernel.table)
+    return GameTrace(recording.record(buffer[0]))
+
+
+def reference_game(config, game_index: int) -> dict:
+    """The reference engine's record of game ``game_index`` of the run ``config``."""
+    players = [REFERENCE_PLAYERS[s.name]() for s in config.strategies]
+    return reference.play_game(prepared_components(config), config.rules, players, config.seed, game_index,
+                               config.seating)
+
+
+def invariants(record: dict, config) -> None:
+    """What holds in every game: red is the red sources' sum, green the green sources', the win shared out
+    exactly (T36), the phases ended in order (T15) unless T37 ended the game, placing only what was gained."""
+    seats = record["seats"]
+    for s in range(config.players):
+        assert seats["red"][s] == sum(seats[k][s] for k in RED_SOURCES), "red is not the sum of its sources"
+        assert seats["green"][s] >= 0 and min(seats[k][s] for k in GREEN_SOURCES + RED_SOURCES) >= 0
+        assert seats["workers_used"][s] <= seats["workers_gained"][s], "a worker used that was never gained"
+        assert seats["marble_used"][s] <= seats["marble_gained"][s], "a marble used that was never gained"
+    assert sum(seats["winner_share60"]) == 60, "the win was not shared out exactly (T36)"
+    ends = [r for r in record["phase_end_round"] if r]
+    assert ends == sorted(ends) and all(r <= record["rounds"] for r in ends), "phases ended out of order (T15)"
+    assert record["reached_limit"] or len(ends) == PHASES, "the game ended before its third phase (T15, T37)"
+
+
+def from_text(contents: str):
+    """A component set from its file contents (a checkpoint's copy): the shipped set itself when it is one."""
+    data = parse_components(contents, "components saved in the checkpoint")
+    return next((c for c in named_components().values() if c.fingerprint() == data.fingerprint()), data)
+
+
+def shipped_name(data) -> str | None:
+    return next((n for n, c in named_components().items() if c.fingerprint() == data.fingerprint()), None)
+
+
+def load(spec):
+    try:
+        return components(spec)
+    except ComponentError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ComponentError(f"components {spec}: {exc}") from None
+
+
+OWN_COLUMNS = (
+    StatColumn("green", shown="green", caption="green points at the end"),
+    *(StatColumn(name) for name in recording.TALLY_NAMES),
+    StatColumn("cards_left", shown="cards", caption="region cards left in hand"),
+    StatColumn("workers_left"), StatColumn("marble_left"), StatColumn("storage_left"),
+    StatColumn("empty_fields", shown="empty", caption="empty estate fields at the end (T36's first tie-break)"),
+    StatColumn("bonus_tiles"),
+)
+assert len(OWN_COLUMNS) == 1 + N_TALLY + 6 == kernel_game.N_STATS - kernel_game.N_COMMON_STATS
+
+GAME = Game(
+    name="tuscany",
+    title="The Castles of Tuscany",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=MAX_PLAYERS,
+    variants=VARIANTS,
+    rule_book=RULE_BOOK,
+    registry=REGISTRY,
+    built_ins=BUILT_INS,
+    engine=Engine(
+        play_games_nb=kernel_game.play_games_nb,
+        play_game_in_nb=kernel_game.play_game_in_nb,
+        kernel_inputs=kernel_inputs,
+        stepping=None,  # the stepping functions plug in here (core.contract.Stepping)
+        no_stepping="its stepping functions (new game / advance / legal choices / apply) are being built",
+        scores=lambda state, players: state["red"][:players].copy(),  # T35: red points
+        stat_columns=OWN_COLUMNS,
+        run_columns=(*(f"phase{k + 1}_end_round" for k in range(PHASES)), "reached_round_limit", "refreshes",
+                     "t17_refreshes"),
+        check_config=check_config,
+        trace=trace,
+        reference_game=reference_game,
+        reference_strategies=lambda: tuple(REFERENCE_PLAYERS),
+        invariants=invariants,
+        moment="phase",  # scored at the end of each phase (T34)
+        moments=PHASES,
+        tie_breaks=TIE_BREAKS,
+    ),
+    data=GameData(
+        load=lambda spec: load(spec) if spec is not None else default_components(),
+        from_text=from_text,
+        named=named_components,
+        shipped_name=shipped_name,
+        help=("tuscany only: a shipped component set by name ({names}; each a reconstruction, docs/rules-tuscany.md) "
+              f"or a component JSON file (format: docs/rules-tuscany.md, 'Component files') [default: {DEFAULT}]."),
+    ),
+    presentation=Presentation(
+        summary="The Castles of Tuscany, rules T1-T40",
+        rules_page="docs/rules-tuscany.md",
+        rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "variant": "T40",
+                     "lineups": "T12"},
+        variant_help="standard [default] or original: the first edition, the draw action draws 2 region cards (T13)",
+        narration_help="",  # the narration plugs in here (Presentation.narrate), with what it tells
+        narrate=None,
+        play_console=None,
+        length_unit="rounds",
+        score_unit="points",
+        score_sources=SOURCES,
+    ),
+    study=StudyPolicy(
+        balance_variants=VARIANTS,  # standard against original (T13's draw of 3 or 2)
+        weakest="random",  # the ladder's heuristics: BUILT_INS other than random, as they are written
+        searcher="", strongest="", teacher="", rollout_policy="",
+    ),
+    framework=None,  # the framework facts plug in here (core.contract.FrameworkFacts)
+    no_framework="its seat view and stepping functions are being built",
+)
