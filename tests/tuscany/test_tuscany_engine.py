@@ -12,10 +12,17 @@ import pytest
 from numba import njit
 
 from medici_sim.core.accounting import (
+    MARGIN_BINS,
     RUN_GAMES,
     RUN_LENGTH,
+    RUN_MARGIN,
+    RUN_MARGIN_HISTOGRAM,
+    RUN_SHARED_WIN_GAMES,
+    RUN_WIN_MARGIN,
     STAT_GAMES,
+    STAT_OUTRIGHT,
     STAT_SCORE,
+    STAT_SHARED,
     STAT_WIN60,
     WIN_UNIT,
 )
@@ -32,6 +39,7 @@ from medici_sim.games.tuscany.game import (
     STAT_GREEN,
     STAT_POINTS,
     STAT_TALLY,
+    STAT_TRAILED,
     play_games_nb,
 )
 from medici_sim.games.tuscany.recording import TALLY_NAMES, Games, record
@@ -196,17 +204,52 @@ def batch_totals(players, games, seed):
     table, names = strategy_table(REGISTRY, set(USED))
     seat_stats = np.zeros((players, N_STATS), np.int64)
     slot_stats, run_stats = seat_stats.copy(), np.zeros(N_RUN_STATS, np.int64)
+    pair_stats = np.zeros((players, players, 2), np.int64)
     play_games_nb(seed, 0, games, inputs, 0, np.full(players, names.index("random"), np.int64),
-                  np.zeros((players, MAX_PARAMS)), seat_stats, slot_stats, np.zeros((players, players, 2), np.int64),
-                  run_stats, table)
-    return seat_stats, run_stats
+                  np.zeros((players, MAX_PARAMS)), seat_stats, slot_stats, pair_stats, run_stats, table)
+    return seat_stats, run_stats, pair_stats
+
+
+def t36_order(record) -> list[tuple[int, int, int, int]]:
+    """T36 from a record: most red, then most empty fields, fewest green, fewest cards; per seat."""
+    seats = record["seats"]
+    return [(seats["red"][s], seats["empty_fields"][s], -seats["green"][s], -seats["cards_left"][s])
+            for s in range(len(seats["red"]))]
+
+
+def check_outcomes(records, seat_stats, run_stats, pair_stats):
+    """Wins, shared wins, pairs and margins follow T36's order (the rank key), not red alone: a win is shared
+    only where every tie-break ties, and a tie-break's win over an equal red score has margin 0."""
+    players = len(seat_stats)
+    outright, shared, joint, margin, histogram = [0] * players, [0] * players, 0, 0, [0] * MARGIN_BINS
+    above = np.zeros((players, players), np.int64)
+    for r in records:
+        keys, red = t36_order(r), r["seats"]["red"]
+        won = [s for s in range(players) if keys[s] == max(keys)]
+        for s in won:
+            (outright if len(won) == 1 else shared)[s] += 1
+        joint += len(won) > 1
+        others = [red[s] for s in range(players) if s not in won]
+        m = max(red) - max(others) if others else 0
+        margin += m if len(won) == 1 else 0
+        histogram[min(m, MARGIN_BINS - 1)] += 1
+        for a in range(players):
+            for b in range(players):
+                above[a, b] += 2 if keys[a] > keys[b] else (1 if keys[a] == keys[b] else 0)
+    assert list(seat_stats[:, STAT_OUTRIGHT]) == outright and list(seat_stats[:, STAT_SHARED]) == shared
+    assert run_stats[RUN_SHARED_WIN_GAMES] == joint and run_stats[RUN_WIN_MARGIN] == margin
+    assert list(run_stats[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS]) == histogram
+    assert run_stats[RUN_MARGIN] == sum(m * n for m, n in enumerate(histogram))
+    assert (pair_stats[:, :, 0] == above * (1 - np.eye(players, dtype=np.int64))).all()
+    assert (seat_stats[:, STAT_TRAILED + 1] <= seat_stats[:, STAT_TRAILED]).all()
 
 
 def check_statistics(players, games, seed):
     """The batch kernel's statistics are the sums of the reference engine's records."""
     records = compare(players, seed=seed, games=games)
     assert isinstance(records, list), f"game {records[0]} differs: {records[1]}"
-    seat_stats, run_stats = batch_totals(players, games, seed)
+    seat_stats, run_stats, pair_stats = batch_totals(players, games, seed)
+    check_outcomes(records, seat_stats, run_stats, pair_stats)
 
     def total(key):
         return [sum(r["seats"][key][s] for r in records) for s in range(players)]

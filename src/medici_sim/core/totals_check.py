@@ -164,7 +164,7 @@ class TotalsCheck:
             raise Invalid(f"{where}[{RUN_WIN_MARGIN}] is {margin}, impossible with {outright} outright wins "
                           f"and scores adding up to {scores}")
         check_run_metrics(run, where, games, games - outright, sum(row[self.trailed_won] for row in seat),
-                          self.first)
+                          self.first, bool(self.game.engine.tie_breaks))
         self._game_run(run, where, games)
 
     def run_alone(self, run: list[int], where: str, games: int) -> None:
@@ -176,7 +176,7 @@ class TotalsCheck:
         joint = run[RUN_SHARED_WIN_GAMES]
         if joint > games:
             raise Invalid(f"{where}[{RUN_SHARED_WIN_GAMES}] is {joint} games with joint winners in {games} games")
-        check_run_metrics(run, where, games, joint, games, self.first)
+        check_run_metrics(run, where, games, joint, games, self.first, bool(self.game.engine.tie_breaks))
         self._game_run(run, where, games)
 
     def _game_run(self, run: list[int], where: str, games: int) -> None:
@@ -188,10 +188,11 @@ class TotalsCheck:
 
 
 def check_run_metrics(run: list[int], where: str, games: int, joint: int, trailing_won: int,
-                      first: str = "the first scoring moment") -> None:
+                      first: str = "the first scoring moment", tie_breaks: bool = False) -> None:
     """The designer metrics' run counters of ``games`` games, ``joint`` of them with joint winners,
     in which seats that trailed after the game's first scoring moment (``first``, in words: "phase
-    1") won ``trailing_won`` times (module doc)."""
+    1") won ``trailing_won`` times (module doc); ``tie_breaks``: the game's tie-breaks (Engine.tie_breaks)
+    may decide a game of margin 0."""
     histogram = run[RUN_MARGIN_HISTOGRAM:RUN_MARGIN_HISTOGRAM + MARGIN_BINS]
     counters = [run[c] for c in (RUN_SHARED_WIN_GAMES, RUN_COMEBACK_FIRST, RUN_COMEBACK_SECOND, RUN_LEAD_CHANGES,
                                  RUN_LEAD_CHANGES_SQ, RUN_MARGIN, RUN_MARGIN_SQ, RUN_LENGTH, RUN_LENGTH_SQ)]
@@ -203,7 +204,7 @@ def check_run_metrics(run: list[int], where: str, games: int, joint: int, traili
     if run[RUN_SHARED_WIN_GAMES] != joint:
         raise Invalid(f"{where}[{RUN_SHARED_WIN_GAMES}] is {run[RUN_SHARED_WIN_GAMES]} games with joint winners, "
                       f"but no one won outright in {joint} games")
-    if histogram[0] > joint:
+    if histogram[0] > joint and not tie_breaks:
         raise Invalid(f"{where}[{RUN_MARGIN_HISTOGRAM}] is {histogram[0]} games of margin 0, but only {joint} "
                       "games had joint winners")
     for counter in (RUN_COMEBACK_FIRST, RUN_COMEBACK_SECOND):
