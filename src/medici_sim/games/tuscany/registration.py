@@ -161,7 +161,7 @@ GAME = Game(
         named=named_components,
         shipped_name=shipped_name,
         help=("tuscany only: a shipped component set by name ({names}; each a reconstruction, docs/rules-tuscany.md) "
-              f"or a component JSON file (format: docs/rules-tuscany.md, 'Component files') [default: {DEFAULT}]."),
+              f"or a component JSON file (format: docs/rules-tuscany.md, 'The component file') [default: {DEFAULT}]."),
     ),
     presentation=Presentation(
         summary="The Castles of Tuscany, rules T1-T40",
