@@ -120,7 +120,8 @@ def test_a_game_without_a_seat_view_says_so_where_one_is_needed():
     reason, in one line, and the frameworks leave it out by its declaration, not by a missing file."""
     from medici_sim.frameworks.stepper import offered
 
-    assert not offered(toygame.GAME) and all(offered(g) for name, g in GAMES.items() if name != "toy")
+    assert not offered(toygame.GAME)
+    assert all(offered(g) == (g.framework is not None) for name, g in GAMES.items() if name != "toy")
     with pytest.raises(ValueError, match="the toy game cannot seat Python agents: high card declares no seat view"):
         medici_sim.tournament([lambda decision: decision.legal_actions[0], "greedy"], 10, game="toy", players=2)
 
