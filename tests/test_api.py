@@ -63,7 +63,7 @@ def test_compare_and_balance_return_their_tables():
     (lambda: medici_sim.simulate(10, deck="no/such/deck.csv"), "no such file, and no shipped deck"),
     (lambda: medici_sim.compare(100, strategies="random"), "at least two different strategies"),
     (lambda: medici_sim.balance(100, game="classic"), "no variants"),
-    (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, got 'chess'"),
+    (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, tuscany, got 'chess'"),
     # the study's own checks name the API's arguments too, never the command line's options
     (lambda: medici_sim.compare(10**9, players=2, strategies="random,greedy", precision=1e-9),
      r"^precision= 1e-09: could need more games"),
@@ -79,7 +79,7 @@ def test_strategies_lists_each_games_strategies():
     assert "expert" in set(card["strategy"]) and card["summary"].str.len().min() > 0
     classic = medici_sim.strategies("classic")
     assert "random" in set(classic["strategy"])
-    assert medici_sim.list_games() == ["card", "classic"]
+    assert medici_sim.list_games() == ["card", "classic", "tuscany"]
 
 
 # Every argument of every API function, with bad values of each kind: the wrong type (a str for
