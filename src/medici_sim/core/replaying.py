@@ -13,7 +13,8 @@ engine as a state machine, a second copy of its rules. It is stepped here instea
   ``step[STEP_CHOICE]``: what a narrator tells); a game adds its own events with
   :func:`replay_stop_nb` (``record`` True only);
 - :func:`entry_points`'s ``advance_nb`` plays the game again from its start (the generator as it
-  was after seating, every strategy's scratch cleared, the game's ``restart_game_nb``), answering
+  was after seating, the scratch of every seat the engine's strategies play cleared: an EXTERNAL
+  seat's is its caller's strategy's, kept; the game's ``restart_game_nb``), answering
   the EXTERNAL decisions passed so far from the answers given (``replay[REPLAY_ANSWERS:]``, with the
   generator as the caller left it: a strategy answering from outside may have drawn from it), and
   stops at the first stop not passed before by raising: the record is left as it stood there,
@@ -154,7 +155,9 @@ def _advance(buffer, table):
         raise ValueError("the decision stopped at is not answered (apply_choice_nb)")
     replay[REPLAY_ANSWERED] = 0
     state.rng[0] = np.uint64(replay[REPLAY_RNG])
-    state.scratch[:, :] = 0.0
+    for seat in range(state.scratch.shape[0]):  # a strategy's working memory, as at the start; the caller's
+        if state.seat_strategy[seat] != EXTERNAL:  # seats' rows are the caller's strategies' (never the engine's)
+            state.scratch[seat, :] = 0.0
     restart_game_nb(state)  # noqa: F821
     replay[REPLAY_PASSED] = 0
     replay[REPLAY_USED] = 0
