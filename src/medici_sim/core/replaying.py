@@ -154,14 +154,7 @@ def _advance(buffer, table):
     if step[STEP_EVENT] >= DECISION and replay[REPLAY_ANSWERED] == 0:
         raise ValueError("the decision stopped at is not answered (apply_choice_nb)")
     replay[REPLAY_ANSWERED] = 0
-    state.rng[0] = np.uint64(replay[REPLAY_RNG])
-    for seat in range(state.scratch.shape[0]):  # a strategy's working memory, as at the start; the caller's
-        if state.seat_strategy[seat] != EXTERNAL:  # seats' rows are the caller's strategies' (never the engine's)
-            state.scratch[seat, :] = 0.0
-    restart_game_nb(state)  # noqa: F821
-    replay[REPLAY_PASSED] = 0
-    replay[REPLAY_USED] = 0
-    replay[REPLAY_STOPPED] = 0
+    from_start_nb(state)  # noqa: F821
     try:
         play_recorded_nb(state, table)  # noqa: F821  (a call: numba's try misses raises of code inlined in it)
         finished = True
@@ -171,9 +164,24 @@ def _advance(buffer, table):
         step[STEP_EVENT] = GAME_OVER
         step[STEP_ACTOR] = -1
         return GAME_OVER
-    if replay[REPLAY_STOPPED] == 0:
-        raise ValueError("the game raised an error while stepped (an illegal decision?)")
+    if replay[REPLAY_STOPPED] == 0:  # an error (an illegal decision): played again outside the try, it is raised
+        from_start_nb(state)  # noqa: F821  as it was (core.driver names the strategy at fault)
+        play_recorded_nb(state, table)  # noqa: F821
+        raise ValueError("the game raised an error while stepped, and not when played again")
     return step[STEP_EVENT]
+
+
+def _from_start(state):
+    """The game as it began (the generator after seating, the engine's seats' scratch cleared), to be played again."""
+    replay = state.replay
+    state.rng[0] = np.uint64(replay[REPLAY_RNG])
+    for seat in range(state.scratch.shape[0]):  # a strategy's working memory, as at the start; the caller's
+        if state.seat_strategy[seat] != EXTERNAL:  # seats' rows are the caller's strategies' (never the engine's)
+            state.scratch[seat, :] = 0.0
+    restart_game_nb(state)  # noqa: F821
+    replay[REPLAY_PASSED] = 0
+    replay[REPLAY_USED] = 0
+    replay[REPLAY_STOPPED] = 0
 
 
 def _play_recorded(state, table):
@@ -217,6 +225,7 @@ def entry_points(start_game_nb, restart_game_nb, play_game_nb, legal_choices_nb)
     bound = {**globals(), "start_game_nb": start_game_nb, "restart_game_nb": restart_game_nb,
              "play_game_nb": play_game_nb, "legal_choices_nb": legal_choices_nb}
     bound["play_recorded_nb"] = compiled_for(_play_recorded, "play_recorded_nb", bound)
+    bound["from_start_nb"] = compiled_for(_from_start, "from_start_nb", bound)
     names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")
     for name, template in zip(names, (_new_game, _advance, _apply_choice, _trace_game), strict=True):
         bound[name] = compiled_for(template, name, bound)

@@ -43,6 +43,7 @@ def wrapped(line: str) -> list[str]:
 
 
 LEGEND = wrapped(LEGEND_TEXT)
+ALL = -2  # a viewer who sees every hand (the trace); -1: an onlooker, who sees none
 CELL = 6  # columns a field takes (five and a space); half of it staggers a row
 
 
@@ -125,7 +126,7 @@ def seat_line(s, seat: int, viewer: int) -> str:
     """A seat's tracks and pieces; its hand by colour to the viewer only (a rival's: how many cards, T12)."""
     hand = s["hand"][seat]
     cards = (" ".join(f"{COLOURS[c]}{int(hand[c])}" for c in range(N_COLOURS) if hand[c]) or "none") \
-        if seat == viewer else f"{int(s['hand_total'][seat])} cards"
+        if viewer in (seat, ALL) else f"{int(s['hand_total'][seat])} cards"
     storage = " ".join(tile_letter(s, int(t)) for t in s["storage"][seat, :s["storage_len"][seat]]) or "-"
     bonus = ", ".join(f"{BONUS_KINDS[k]} x{int(n)}" if n > 1 else BONUS_KINDS[k]
                       for k, n in enumerate(s["bonus"][seat]) if n) or "none"
@@ -153,7 +154,7 @@ def supply_text(s) -> str:
 
 
 def table_lines(s, viewer: int, numbers: bool = False) -> list[str]:
-    """The whole table as ``viewer`` sees it (-1: an onlooker, no hand shown): phase and round, the
+    """The whole table as ``viewer`` sees it (-1: an onlooker, no hand shown; ALL: every hand): phase and round, the
     display, supplies, every seat's line and every estate's map."""
     counts = s["counts"]
     lines = [f"phase {min(int(counts[PHASE]), PHASES)}, round {int(counts[ROUND])}", display_text(s), supply_text(s)]
