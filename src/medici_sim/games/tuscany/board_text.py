@@ -42,6 +42,11 @@ def wrapped(line: str) -> list[str]:
     return textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False) or [""]
 
 
+def fitted(text: str) -> str:
+    """``text`` with each line over WIDTH columns wrapped (lines within it, a map's, kept as they are)."""
+    return "\n".join(part for line in text.split("\n") for part in ([line] if len(line) <= WIDTH else wrapped(line)))
+
+
 LEGEND = wrapped(LEGEND_TEXT)
 ALL = -2  # a viewer who sees every hand (the trace); -1: an onlooker, who sees none
 CELL = 6  # columns a field takes (five and a space); half of it staggers a row

@@ -23,7 +23,7 @@ from ...core import narration
 from ...core.replaying import DECIDED
 from ...core.resumable import STEP_CHOICE, STEP_PHASE, TURN_END, TURN_START, stepped_events
 from . import stepped
-from .board_text import ALL, LEGEND, WIDTH, table_lines, wrapped
+from .board_text import ALL, LEGEND, fitted, table_lines
 from .game import PHASE_SCORED
 from .recording import record, winners
 from .reference import GREEN_SOURCES, RED_SOURCES
@@ -140,8 +140,4 @@ def render(data: dict) -> str:
     won = f["winners"]
     lines.append(("Winner: seat " if len(won) == 1 else "Shared win: seats ") + ", ".join(map(str, won)))
     lines += f["map"]
-    return "\n".join(line for part in lines for line in _fit(part))
-
-
-def _fit(line: str) -> list[str]:
-    return [line] if len(line) <= WIDTH else wrapped(line)
+    return fitted("\n".join(lines))
