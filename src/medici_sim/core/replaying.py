@@ -6,7 +6,7 @@ then take). A game whose decisions nest (The Castles of Tuscany: a castle chain 
 inside an action inside a turn that a marble may double) has no such points short of rewriting its
 engine as a state machine, a second copy of its rules. It is stepped here instead by *replay*:
 
-- every decision goes through :func:`stepped_decision`, which in the kernel (``replay[REPLAY_ON]``
+- every decision goes through :func:`stepped_decision`, which in the kernel (the game's stepping flag
   0) is the strategy's call and nothing else, and when stepping counts the stop it is: a decision
   of an EXTERNAL seat (event ``DECISION + k``: the caller answers it) or a strategy's answer
   (event :data:`DECIDED`, the decision ``k`` in ``step[STEP_PHASE]`` and the answer in
@@ -15,7 +15,7 @@ engine as a state machine, a second copy of its rules. It is stepped here instea
 - :func:`entry_points`'s ``advance_nb`` plays the game again from its start (the generator as it
   was after seating, the scratch of every seat the engine's strategies play cleared: an EXTERNAL
   seat's is its caller's strategy's, kept; the game's ``restart_game_nb``), answering
-  the EXTERNAL decisions passed so far from the answers given (``replay[REPLAY_ANSWERS:]``, with the
+  the EXTERNAL decisions passed so far from the answers given (the ``answers`` field, with the
   generator as the caller left it: a strategy answering from outside may have drawn from it), and
   stops at the first stop not passed before by raising: the record is left as it stood there,
   exactly the state the game's loop would have stopped in, and the exception is caught in
@@ -24,7 +24,10 @@ engine as a state machine, a second copy of its rules. It is stepped here instea
 So stepping a game of n stops costs about n / 2 games' play (a game of The Castles of Tuscany is
 tens of microseconds). What a caller writes on a stopped record (a framework dealing hidden cards
 again) does not survive the next ``advance_nb``: the game is played again from its seed and
-answers. The state declares ``step`` (resumable.STEP_DTYPE) and ``replay`` (:func:`replay_dtype`).
+answers. The state declares ``step`` (resumable.STEP_DTYPE), ``replay`` (REPLAY_DTYPE) and ``answers``
+(:func:`answers_dtype`), and names its *stepping flag*: ``(field, index)`` of an int64 the kernel leaves 0 and
+the game's reset clears, best one every decision's cache line holds already (the kernel tests it at each
+decision; Tuscany's: ``counts[STEPPING]``, beside ``counts[N_OPTIONS]``, written just before).
 """
 from __future__ import annotations
 
@@ -48,16 +51,16 @@ from .templates import generated
 
 DECIDED = 0  # a strategy's answer, told: step[STEP_PHASE] the decision k, step[STEP_CHOICE] the answer
 
-# The state's ``replay`` field: a header, then the EXTERNAL seats' answers in the order given, each with the
+# The state's ``replay`` field; its ``answers``: the EXTERNAL seats' answers in the order given, each with the
 # generator's word after it (a caller's strategy may draw from the game's generator to answer: the draws stay).
-(REPLAY_ON, REPLAY_DONE, REPLAY_PASSED, REPLAY_STOPPED, REPLAY_GIVEN, REPLAY_USED, REPLAY_RNG,
+(REPLAY_FREE, REPLAY_DONE, REPLAY_PASSED, REPLAY_STOPPED, REPLAY_GIVEN, REPLAY_USED, REPLAY_RNG,
  REPLAY_ANSWERED) = range(8)
-REPLAY_ANSWERS = 8
+REPLAY_DTYPE = (np.int64, 8)
 
 
-def replay_dtype(answers: int) -> tuple:
-    """How a game's STATE_DTYPE declares its ``replay`` field, room for ``answers`` EXTERNAL answers."""
-    return np.int64, REPLAY_ANSWERS + 2 * answers
+def answers_dtype(answers: int) -> tuple:
+    """How a game's STATE_DTYPE declares its ``answers`` field, room for ``answers`` EXTERNAL answers."""
+    return np.int64, 2 * answers
 
 
 @njit(cache=True)
@@ -91,10 +94,10 @@ def external_answer_nb(state, seat, k, moment):
     if replay[REPLAY_PASSED] > replay[REPLAY_DONE]:
         state.step[STEP_PHASE] = k
         _stop_nb(state, DECISION + k, seat, moment)
-    at = REPLAY_ANSWERS + 2 * replay[REPLAY_USED]
+    at = 2 * replay[REPLAY_USED]
     replay[REPLAY_USED] += 1
-    state.rng[0] = np.uint64(replay[at + 1])
-    return replay[at]
+    state.rng[0] = np.uint64(state.answers[at + 1])
+    return state.answers[at]
 
 
 @njit(cache=True)
@@ -111,22 +114,32 @@ def told_answer_nb(state, seat, k, moment, answer):
 
 _ASKED = """
 def {name}(table, strategy, state, seat):
-    if state.replay[REPLAY_ON] == 0:  # the kernel
-        return decide(table, strategy, state, seat)
-    if strategy == EXTERNAL:
+    stepping = state.{flag}  # 0 in the kernel
+    if stepping != 0 and strategy == EXTERNAL:
         return external_answer_nb(state, seat, {k}, moment_nb(state))
-    return told_answer_nb(state, seat, {k}, moment_nb(state), decide(table, strategy, state, seat))
+    answer = decide(table, strategy, state, seat)  # one call site: the dispatch is inlined once
+    if stepping == 0:
+        return answer
+    return told_answer_nb(state, seat, {k}, moment_nb(state), answer)
 """
 
 
-def stepped_decision(decide, k: int, moment_nb, name: str):
+def _flag(flag: tuple[str, int]) -> str:
+    field, index = flag
+    if not field.isidentifier():
+        raise ValueError(f"a stepping flag names a state field, got {field!r}")
+    return f"{field}[{int(index)}]"
+
+
+def stepped_decision(decide, k: int, moment_nb, name: str, flag: tuple[str, int]):
     """``decide`` (core.dispatch.decision: the strategy's call) as decision ``k`` of a replayed game,
     called as it is: ``(table, strategy, state, seat)``; when stepping, a stop (an EXTERNAL seat's: the
     caller answers it). ``moment_nb(state)``: the scoring moment in play (STEP_MOMENT). Inlined into its
     callers (whose cache holds it); named ``name``, one function per decision (one shared template's
     copies would share numba's cache entry: they have the same signature)."""
     namespace = {**globals(), "EXTERNAL": EXTERNAL, "decide": decide, "moment_nb": moment_nb}
-    return generated(_ASKED.format(name=name, k=k).splitlines(), namespace, name, inline="always")
+    return generated(_ASKED.format(name=name, k=k, flag=_flag(flag)).splitlines(), namespace, name,
+                     inline="always")
 
 
 # ---------------------------------------------------------------- a game's entry points, written once
@@ -135,10 +148,10 @@ def _new_game(buffer, seed, game_index, seating, slot_strategy, slot_params, tab
     """Start game ``game_index`` on ``buffer[0]`` to be stepped (EXTERNAL slots: the caller answers)."""
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
+    set_stepping_nb(state)  # noqa: F821
     replay = state.replay
-    for i in range(REPLAY_ANSWERS):
+    for i in range(replay.shape[0]):
         replay[i] = 0
-    replay[REPLAY_ON] = 1
     replay[REPLAY_RNG] = np.int64(state.rng[0])
     state.step[:] = 0
     state.step[STEP_EVENT] = NOT_STARTED
@@ -179,6 +192,7 @@ def _from_start(state):
         if state.seat_strategy[seat] != EXTERNAL:  # seats' rows are the caller's strategies' (never the engine's)
             state.scratch[seat, :] = 0.0
     restart_game_nb(state)  # noqa: F821
+    set_stepping_nb(state)  # noqa: F821  (after the reset, which clears it)
     replay[REPLAY_PASSED] = 0
     replay[REPLAY_USED] = 0
     replay[REPLAY_STOPPED] = 0
@@ -195,11 +209,11 @@ def _apply_choice(buffer, table, choice):
     set_choice_nb(state, choice, legal_choices_nb(buffer, table))  # noqa: F821
     replay = state.replay
     given = replay[REPLAY_GIVEN]
-    at = REPLAY_ANSWERS + 2 * given
-    if at + 1 >= replay.shape[0]:
-        raise ValueError("stepping: more answers than the state's replay field holds")
-    replay[at] = choice
-    replay[at + 1] = np.int64(state.rng[0])
+    at = 2 * given
+    if at + 1 >= state.answers.shape[0]:
+        raise ValueError("stepping: more answers than the state's answers field holds")
+    state.answers[at] = choice
+    state.answers[at + 1] = np.int64(state.rng[0])
     replay[REPLAY_GIVEN] = given + 1
     replay[REPLAY_ANSWERED] = 1
     return advance_nb(buffer, table)  # noqa: F821
@@ -214,16 +228,19 @@ def _trace_game(seed, game_index, inputs, seating, slot_strategy, slot_params, t
     return buffer
 
 
-def entry_points(start_game_nb, restart_game_nb, play_game_nb, legal_choices_nb) -> tuple:
+def entry_points(start_game_nb, restart_game_nb, play_game_nb, legal_choices_nb, flag: tuple[str, int]) -> tuple:
     """A replayed game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``
     (core.contract.Stepping), bound to the game's functions:
 
     - ``start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)``: seeded, seated, reset;
     - ``restart_game_nb(state)``: everything ``start_game_nb`` resets after seating, reset again;
     - ``play_game_nb(state, table, record)``: the whole game (its decisions :func:`stepped_decision`'s);
-    - ``legal_choices_nb(buffer, table)``: the answers the rules allow at the decision stopped at."""
+    - ``legal_choices_nb(buffer, table)``: the answers the rules allow at the decision stopped at;
+    - ``flag``: the state's stepping flag (the module doc), as its decisions' (:func:`stepped_decision`)."""
+    setter = f"def set_stepping_nb(state):\n    state.{_flag(flag)} = 1"
     bound = {**globals(), "start_game_nb": start_game_nb, "restart_game_nb": restart_game_nb,
              "play_game_nb": play_game_nb, "legal_choices_nb": legal_choices_nb}
+    bound["set_stepping_nb"] = generated(setter.splitlines(), dict(bound), "set_stepping_nb", inline="always")
     bound["play_recorded_nb"] = compiled_for(_play_recorded, "play_recorded_nb", bound)
     bound["from_start_nb"] = compiled_for(_from_start, "from_start_nb", bound)
     names = ("new_game_nb", "advance_nb", "apply_choice_nb", "trace_game_nb")

@@ -24,7 +24,7 @@ from ...core.resumable import DECISION, STEP_ACTOR, STEP_EVENT
 from .engine import payment_ok_nb
 from .game import accumulate_game_nb, play_game_nb, restart_game_nb, start_game_nb
 from .rules import N_COLOURS
-from .state import DECISIONS, MAX_OPTIONS, N_OPTIONS, PAY_COLOUR
+from .state import DECISIONS, MAX_OPTIONS, N_OPTIONS, PAY_COLOUR, STEPPING_FLAG
 
 PAYMENT, MARBLE = DECISIONS.index("payment_nb"), DECISIONS.index("marble_nb")
 N_PAYMENT_CODES = 81 * (N_COLOURS + 1)  # every code state.payment_code can give
@@ -54,7 +54,7 @@ def legal_choices_nb(buffer, table):
 
 
 new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = entry_points(start_game_nb, restart_game_nb, play_game_nb,
-                                                                      legal_choices_nb)
+                                                                      legal_choices_nb, STEPPING_FLAG)
 
 
 STEPPING = Stepping(new_game_nb, advance_nb, legal_choices_nb, apply_choice_nb, trace_game_nb, accumulate_game_nb)
