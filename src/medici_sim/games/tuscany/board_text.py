@@ -52,8 +52,17 @@ ALL = -2  # a viewer who sees every hand (the trace); -1: an onlooker, who sees 
 CELL = 6  # columns a field takes (five and a space); half of it staggers a row
 
 
+# the piles drawn from the top: (field, counts index of the top, counts index of the end)
+PILES = (("deck", DECK_TOP, DECK_LEN), ("yield_deck", YIELD_TOP, YIELD_LEN), ("supply", SUPPLY_TOP, SUPPLY_LEN))
+
+
 def players(s) -> int:
     return int(s["rules"][R_PLAYERS])
+
+
+def pile_sizes(s) -> list[int]:
+    """How many region cards, yield cards and neutral tiles are left (every seat sees it; not their order)."""
+    return [int(s["counts"][end] - s["counts"][top]) for _, top, end in PILES]
 
 
 @cache
@@ -149,12 +158,10 @@ def display_text(s) -> str:
 
 
 def supply_text(s) -> str:
-    counts = s["counts"]
     bonus = " ".join(f"{kind} {int(n)}" for kind, n in zip(BONUS_KINDS, s["bonus_supply"], strict=True))
     claims = " ".join(f"{COLOURS[c]}{int(n)}" for c, n in enumerate(s["colour_claims"]) if n)
-    neutral = int(counts[SUPPLY_LEN] - counts[SUPPLY_TOP])
-    return (f"region deck {int(counts[DECK_LEN] - counts[DECK_TOP])}, yield deck "
-            f"{int(counts[YIELD_LEN] - counts[YIELD_TOP])}, neutral tiles {neutral}; bonus tiles left: {bonus}"
+    deck, yields, neutral = pile_sizes(s)
+    return (f"region deck {deck}, yield deck {yields}, neutral tiles {neutral}; bonus tiles left: {bonus}"
             + (f"; colour bonuses claimed: {claims}" if claims else ""))
 
 

@@ -23,13 +23,11 @@ import numpy as np
 
 from ...core.contract import EVERYONE, RIVALS, FrameworkFacts, Hidden, Information
 from ...core.resumable import DECISION, STEP_EVENT
-from .board_text import COLOUR_WORDS, players, table_lines
+from .board_text import COLOUR_WORDS, PILES, pile_sizes, players, table_lines
 from .geometry import ESTATE_FIELDS
 from .rules import ACTIONS, BONUS_KINDS, COLOURS, N_COLOURS, PHASES
 from .state import (
     DECISIONS,
-    DECK_LEN,
-    DECK_TOP,
     EMPTY,
     FIELD_CODE,
     HEX,
@@ -46,10 +44,6 @@ from .state import (
     R_STACK_SIZE,
     ROUND,
     START_CASTLE,
-    SUPPLY_LEN,
-    SUPPLY_TOP,
-    YIELD_LEN,
-    YIELD_TOP,
     payment_parts,
 )
 from .stepped import MARBLE, N_PAYMENT_CODES, PAYMENT
@@ -77,8 +71,8 @@ def _shuffled(items: np.ndarray, generator) -> None:
 def redeal_hands(s, seat: int, generator) -> None:
     """The rivals' hands (T12) dealt again from the cards ``seat`` cannot see (theirs and the region deck's),
     each rival keeping its number of cards."""
-    counts = s["counts"]
-    top, end = int(counts[DECK_TOP]), int(counts[DECK_LEN])
+    (_, top, end), counts = PILES[0], s["counts"]
+    top, end = int(counts[top]), int(counts[end])
     rivals = [r for r in range(players(s)) if r != seat]
     unseen = np.concatenate([s["deck"][top:end]] + [np.repeat(np.arange(N_COLOURS), s["hand"][r]) for r in rivals])
     unseen = generator.permutation(unseen)
@@ -93,8 +87,7 @@ def redeal_hands(s, seat: int, generator) -> None:
 def redeal_orders(s, seat: int, generator) -> None:
     """The orders of the region deck (T13), the yield deck (T30) and the neutral supply (T2)."""
     counts = s["counts"]
-    for items, top, end in (("deck", DECK_TOP, DECK_LEN), ("yield_deck", YIELD_TOP, YIELD_LEN),
-                            ("supply", SUPPLY_TOP, SUPPLY_LEN)):
+    for items, top, end in PILES:
         _shuffled(s[items][int(counts[top]):int(counts[end])], generator)
 
 
@@ -262,8 +255,7 @@ def observe(s, seat: int, actor: int, out: np.ndarray) -> None:
     counts = s["counts"]
     put(s["bonus_supply"])
     put(s["colour_claims"])
-    put([counts[DECK_LEN] - counts[DECK_TOP], counts[YIELD_LEN] - counts[YIELD_TOP],
-         counts[SUPPLY_LEN] - counts[SUPPLY_TOP], counts[ROUND], counts[PAY_COLOUR]])
+    put([*pile_sizes(s), counts[ROUND], counts[PAY_COLOUR]])
     phase = np.zeros(PHASES, np.float32)
     phase[min(int(counts[PHASE]), PHASES) - 1] = 1
     put(phase)
