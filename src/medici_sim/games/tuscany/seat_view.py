@@ -151,7 +151,10 @@ def payment_text(code: int) -> str:
     cards, workers, pair1, pair2 = payment_parts(code)
     parts = [f"{cards} card{'s' * (cards != 1)} of the field's colour"] if cards else []
     parts += [f"{workers} worker{'s' * (workers != 1)}"] if workers else []
-    parts += [f"a pair of {COLOURS[p]} cards" for p in (pair1, pair2) if p >= 0]
+    if pair1 >= 0 and pair1 == pair2:
+        parts.append(f"two pairs of {COLOURS[pair1]} cards")
+    else:
+        parts += [f"a pair of {COLOURS[p]} cards" for p in (pair1, pair2) if p >= 0]
     return "pay " + " and ".join(parts)
 
 
