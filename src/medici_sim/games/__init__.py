@@ -18,6 +18,7 @@ from ..core.registry import GAMES_ENV, Param, Strategy, register_games_from  # n
 from . import (  # noqa: E402
     card,  # noqa: F401
     classic,  # noqa: F401
+    tuscany,  # noqa: F401
 )
 from .playing import load  # noqa: E402
 
