@@ -283,3 +283,14 @@ def test_a_thousand_games_each_and_their_statistics_agree(players):
     records = check_statistics(players, 1000, seed=2026)
     mean_red = [np.mean([r["seats"]["red"][s] for r in records]) for s in range(players)]
     assert all(20 < m < 200 for m in mean_red)  # sane scores (the reference's own scale)
+
+
+def test_a_stepped_game_raises_the_illegal_decision_as_the_kernel_does():
+    """core.replaying catches its stops, not a strategy's illegal decision: played again outside its try, the
+    stepped game raises the kernel's ValueError(ILLEGAL, seat, ...), which core.driver turns into one line."""
+    from medici_sim.games.tuscany.stepped import STEPPING
+
+    g = Games(components(), RULE_BOOK.resolve(None, 2), ["random", "wrong_action"], used=USED)
+    with pytest.raises(ValueError) as raised:
+        STEPPING.trace_game_nb(1, 0, g.buffer, g.seating, g.slot_strategy, g.slot_params, g.table)
+    assert raised.value.args[:2] == (ILLEGAL, 1) and raised.value.args[3] == "action"

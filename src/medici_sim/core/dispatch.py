@@ -53,8 +53,8 @@ _TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects,
 _NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
-                      "rollout.py", "tree_search.py", "resumable.py", "kernel.py", "templates.py", "numba_setup.py",
-                      "evaluation.py")
+                      "rollout.py", "tree_search.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
+                      "numba_setup.py", "evaluation.py")
 
 
 def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False,

@@ -133,20 +133,29 @@ def can_place_nb(state, seat):
 
 
 @njit(cache=True)
-def pay_nb(state, seat, colour, code):
-    """T18: check the strategy's payment (two units, from what the seat holds) and pay it; paid
-    cards go to the discards (the colour's cards, then each pair's)."""
+def payment_ok_nb(state, seat, colour, code):
+    """T18: whether payment ``code`` is two units for a field of ``colour`` from what the seat holds
+    (the engine's check, and the legal payments of a stepped game, stepped.py)."""
     cards, workers, pair1, pair2 = payment_parts(code)
     hand = state.hand[seat]
     units = cards + workers + (pair1 >= 0) + (pair2 >= 0)
-    ok = (units == 2 and code >= 0 and cards <= hand[colour] and workers <= state.workers[seat]
+    ok = (units == 2 and code >= 0 and pair2 < N_COLOURS and cards <= hand[colour] and workers <= state.workers[seat]
           and pair1 != colour and pair2 != colour and (pair1 < 0 or pair1 <= pair2))
     if ok and pair1 >= 0:
         ok = hand[pair1] >= (4 if pair1 == pair2 else 2)
     if ok and pair2 >= 0 and pair2 != pair1:
         ok = hand[pair2] >= 2
-    if not ok:
+    return ok
+
+
+@njit(cache=True)
+def pay_nb(state, seat, colour, code):
+    """T18: check the strategy's payment (two units, from what the seat holds) and pay it; paid
+    cards go to the discards (the colour's cards, then each pair's)."""
+    if not payment_ok_nb(state, seat, colour, code):
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "payment")
+    cards, workers, pair1, pair2 = payment_parts(code)
+    hand = state.hand[seat]
     counts = state.counts
     for _ in range(cards):
         state.discards[counts[DISCARD_LEN]] = colour

@@ -20,6 +20,8 @@ from ...core.accounting import (
     trailed_column,
 )
 from ...core.kernel import batch_kernel
+from ...core.replaying import replay_stop_nb
+from ...core.resumable import TURN_END, TURN_START
 from ...core.rng import seed_game_nb
 from ...core.seating import seat_players_nb
 from .display import five_of_a_colour_nb, next_neutral_nb, show_nb
@@ -69,6 +71,10 @@ from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 # then what is left at the end.
 STAT_POINTS, STAT_TRAILED = STAT_SOURCE, trailed_column(N_SOURCES)
 N_COMMON_STATS = n_common_stats(N_SOURCES)
+PHASE_SCORED = 3  # a stepped game's event (core.replaying): a phase scored (T34; T37's limit too), actor -1
+
+# The game's statistics columns, after the common ones: green, the points by source
+# (state.P_*), the tallies (state.T_*), then what is left at the end.
 STAT_GREEN = N_COMMON_STATS
 STAT_TALLY = STAT_GREEN + 1
 (STAT_CARDS_LEFT, STAT_WORKERS_LEFT, STAT_MARBLE_LEFT, STAT_STORAGE_LEFT, STAT_EMPTY_FIELDS,
@@ -94,6 +100,13 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     everything a game changes."""
     seed_game_nb(state.rng, seed, game_index)
     seat_players_nb(state, state.rules[R_PLAYERS], game_index, seating, slot_strategy, slot_params)
+    restart_game_nb(state)
+
+
+@njit(cache=True)
+def restart_game_nb(state):
+    """Everything a game changes, reset (the seats and the generator aside: a stepped game played
+    again from its start, core.replaying)."""
     fill_nb(state.counts, 0)  # loops, not slice assignments: those cost seconds of compilation (core.arrays)
     state.counts[PHASE] = 1
     fill_nb(state.bonus_supply, BONUS_TILES_PER_KIND)  # T3
@@ -248,11 +261,17 @@ def play_game_nb(state, table, record):
     while True:
         counts[ROUND] += 1
         for seat in range(players):
+            if record is not None:
+                replay_stop_nb(state, TURN_START, seat, counts[PHASE])
             turn_nb(state, table, seat)
+            if record is not None:
+                replay_stop_nb(state, TURN_END, seat, counts[PHASE])
         if counts[PHASE_PENDING]:  # T15: the round is finished, then the phase is scored
             counts[PHASE_PENDING] = 0
             state.phase_end_round[counts[PHASE] - 1] = counts[ROUND]
             bank_nb(state)
+            if record is not None:
+                replay_stop_nb(state, PHASE_SCORED, -1, counts[PHASE])
             if counts[PHASE] == PHASES:
                 finish_nb(state)
                 return
@@ -260,6 +279,8 @@ def play_game_nb(state, table, record):
         if counts[ROUND] >= state.rules[R_ROUND_LIMIT]:  # T37: as if phase 3 had ended
             counts[REACHED_LIMIT] = 1
             bank_nb(state)
+            if record is not None:
+                replay_stop_nb(state, PHASE_SCORED, -1, counts[PHASE])
             finish_nb(state)
             return
 

@@ -14,6 +14,7 @@ from ...core.rules import RuleSet
 from ...core.seating import SEATING_MODES
 from .components import Components
 from .reference import GREEN_SOURCES, RED_SOURCES
+from .reference_players import RandomPlayer
 from .state import (
     EMPTY,
     N_GREEN_SOURCES,
@@ -28,6 +29,7 @@ from .tables import new_state
 TALLY_NAMES = ("tiles_placed", "hexagons_placed", "workers_gained", "workers_used", "marble_gained", "marble_used",
                "cards_drawn", "yield_drawn")  # state.T_* order (the reference's Player.counts)
 assert len(GREEN_SOURCES) == N_GREEN_SOURCES
+REFERENCE_PLAYERS = {"random": RandomPlayer}  # the reference engine's strategies by the names the engine's have
 
 
 def winners(state) -> list[int]:
@@ -88,3 +90,37 @@ def play_game(components: Components, rules: RuleSet, strategies, seed: int = 0,
               seating: str = "fixed") -> dict:
     """One jitted game from (seed, game index); its record (as reference.play_game's)."""
     return record(Games(components, rules, strategies, seating).play(seed, game_index))
+
+
+class GameTrace:
+    """One game of a run played stepped to its end (stepped.trace_game_nb): its finished state (``state``) and
+    :meth:`record`, the reference engine's form (core.contract.Engine.trace)."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def record(self) -> dict:
+        return record(self.state)
+
+
+def trace(kernel, game_index: int) -> GameTrace:
+    """Game ``game_index`` of the run ``kernel`` (a PreparedRun), stepped with every seat its strategy."""
+    from .stepped import trace_game_nb  # noqa: PLC0415  (compiled on first use)
+
+    buffer = trace_game_nb(kernel.config.seed, game_index, kernel.inputs, kernel.seating, kernel.slot_strategy,
+                           kernel.slot_params, kernel.table)
+    return GameTrace(buffer[0])
+
+
+def reference_strategies() -> tuple[str, ...]:
+    """The strategies the reference engine plays (reference_players.py), by name."""
+    return tuple(REFERENCE_PLAYERS)
+
+
+def reference_game(config, game_index: int) -> dict:
+    """The reference engine's record of game ``game_index`` of the run ``config`` (core.driver.RunConfig)."""
+    from .reference import play_game as reference_play  # noqa: PLC0415
+    from .registration import run_components  # noqa: PLC0415
+
+    players = [REFERENCE_PLAYERS[s.name]() for s in config.strategies]
+    return reference_play(run_components(config), config.rules, players, config.seed, game_index, config.seating)

@@ -1,23 +1,22 @@
 """The Castles of Tuscany as the shared code sees it: its ``Game`` record (core.contract) and the hooks it names.
 
-Parts still being built elsewhere plug in here, each a field of the record below: the stepping functions
-(``Engine.stepping``, with ``no_stepping`` until then), the narration of ``medici-sim trace``
-(``Presentation.narrate``), the play console (``Presentation.play_console``) and the framework facts
-(``Game.framework``, with ``no_framework`` until then); the ladder's heuristics are the built-ins other than
-``random`` (``strategies/base.py``'s ``BUILT_INS``), its ``teacher`` and ``searcher`` left empty until they exist.
+Its parts: the jitted engine's batch hooks (game.py) and stepping (stepped.py), the trace and the reference
+engine's record (recording.py), the narration of ``medici-sim trace`` (narrate.py), the play console (console.py),
+the seat view and framework facts (seat_view.py), the component sets as game data (components.py) and the T40
+rule book (rules.py). The ladder's heuristics are the built-ins other than ``random`` (``strategies/base.py``'s
+``BUILT_INS``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
 
 import numpy as np
 
 from ...core.contract import Engine, Game, GameData, Presentation, ScoreSource, StatColumn, StudyPolicy
 from . import game as kernel_game
-from . import recording, reference
+from . import narrate, recording, seat_view, stepped
 from .components import DEFAULT, ComponentError, components, named_components, parse_components
 from .reference import GREEN_SOURCES, RED_SOURCES
-from .reference_players import RandomPlayer
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PHASES, RULE_BOOK, VARIANTS
 from .state import N_SOURCES, N_TALLY
 from .strategies import BUILT_INS, REGISTRY
@@ -32,7 +31,6 @@ SOURCE_HEADINGS = {"regions": "regions", "colour_bonus": "colour bonuses", "agri
                    "banking": "banked", "yield_red": "yield red", "no_room": "no room", "final": "final"}  # red
 SOURCES = tuple(ScoreSource(name, SOURCE_HEADINGS[name]) for name in GREEN_SOURCES + RED_SOURCES)
 assert len(SOURCES) == N_SOURCES
-REFERENCE_PLAYERS = {"random": RandomPlayer}  # the strategies the reference engine plays, by name
 TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green points, then fewest cards in hand"
 
 
@@ -40,46 +38,22 @@ def default_components():
     return components(None)
 
 
+def run_components(config):
+    """The run's component set: the one it names, else the default."""
+    return config.deck if config.deck is not None else default_components()
+
+
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (tables.new_state): its component set and rule set."""
-    return new_state(config.deck if config.deck is not None else default_components(), config.rules)
+    return new_state(run_components(config), config.rules)
 
 
 def check_config(config) -> None:
     """A component set of this game, fitting the engine's arrays and the rules' stacks (T10)."""
-    data = config.deck if config.deck is not None else default_components()
+    data = run_components(config)
     if not hasattr(data, "boards_of_type"):
         raise ValueError("the tuscany game needs a component set (medici_sim.games.tuscany.components.Components)")
     check_fits(data, config.rules)
-
-
-def prepared_components(config):
-    return config.deck if config.deck is not None else default_components()
-
-
-@dataclass(frozen=True)
-class GameTrace:
-    """One game as the kernel played it, in the reference engine's record form (``record()``)."""
-
-    data: dict
-
-    def record(self) -> dict:
-        return self.data
-
-
-def trace(kernel, game_index: int) -> GameTrace:
-    """Play game ``game_index`` of a prepared run on a copy of its inputs; its record (recording.record)."""
-    buffer = kernel.inputs.copy()
-    kernel_game.play_one_nb(buffer[0], kernel.config.seed, game_index, kernel.seating, kernel.slot_strategy,
-                            kernel.slot_params, kernel.table)
-    return GameTrace(recording.record(buffer[0]))
-
-
-def reference_game(config, game_index: int) -> dict:
-    """The reference engine's record of game ``game_index`` of the run ``config``."""
-    players = [REFERENCE_PLAYERS[s.name]() for s in config.strategies]
-    return reference.play_game(prepared_components(config), config.rules, players, config.seed, game_index,
-                               config.seating)
 
 
 def invariants(record: dict, config) -> None:
@@ -140,16 +114,15 @@ GAME = Game(
         play_games_nb=kernel_game.play_games_nb,
         play_game_in_nb=kernel_game.play_game_in_nb,
         kernel_inputs=kernel_inputs,
-        stepping=None,  # the stepping functions plug in here (core.contract.Stepping)
-        no_stepping="its stepping functions (new game / advance / legal choices / apply) are being built",
+        stepping=stepped.STEPPING,
         scores=lambda state, players: state["red"][:players].copy(),  # T35: red points
         stat_columns=OWN_COLUMNS,
         run_columns=(*(f"phase{k + 1}_end_round" for k in range(PHASES)), "reached_round_limit", "refreshes",
                      "t17_refreshes"),
         check_config=check_config,
-        trace=trace,
-        reference_game=reference_game,
-        reference_strategies=lambda: tuple(REFERENCE_PLAYERS),
+        trace=recording.trace,
+        reference_game=recording.reference_game,
+        reference_strategies=recording.reference_strategies,
         invariants=invariants,
         moment="phase",  # scored at the end of each phase (T34)
         moments=PHASES,
@@ -169,9 +142,11 @@ GAME = Game(
         rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "variant": "T40",
                      "lineups": "T12"},
         variant_help="standard [default] or original: the first edition, the draw action draws 2 region cards (T13)",
-        narration_help="",  # the narration plugs in here (Presentation.narrate), with what it tells
-        narrate=None,
-        play_console=None,
+        narration_help=("setup (T12), each decision with its rule point (T13-T32) and what each turn scored by "
+                        "source (T20-T31), each phase's banking (T15, T34) with every estate drawn as a hex map, "
+                        "the final scoring (T35) and the standings (T36)."),
+        narrate=narrate.narrate,
+        play_console=lambda: importlib.import_module(".console", __package__).TuscanyConsole,
         length_unit="rounds",
         score_unit="points",
         score_sources=SOURCES,
@@ -181,6 +156,5 @@ GAME = Game(
         weakest="random",  # the ladder's heuristics: BUILT_INS other than random, as they are written
         searcher="", strongest="", teacher="", rollout_policy="",
     ),
-    framework=None,  # the framework facts plug in here (core.contract.FrameworkFacts)
-    no_framework="its seat view and stepping functions are being built",
+    framework=seat_view.FRAMEWORK,
 )

@@ -42,6 +42,8 @@ from numba.extending import intrinsic
 
 from ...core.dispatch import decision
 from ...core.registry import MAX_PARAMS, SCRATCH_WIDTH
+from ...core.replaying import REPLAY_DTYPE, answers_dtype, stepped_decision
+from ...core.resumable import STEP_DTYPE
 from .geometry import ESTATE_FIELDS
 from .rules import BONUS_KINDS, N_COLOURS, PHASES
 
@@ -60,20 +62,6 @@ N_BONUS = len(BONUS_KINDS)
 N_SOURCES = 9  # reference.GREEN_SOURCES + RED_SOURCES
 N_TALLY = 8  # reference Player.counts
 
-# The decisions, asked as ``action_nb(table, strategy, state, seat)`` (see the module doc).
-assembly_nb = decision("assembly_nb")
-castle_field_nb = decision("castle_field_nb")
-bonus_nb = decision("bonus_nb")
-action_nb = decision("action_nb")
-refresh_nb = decision("refresh_nb")
-take_nb = decision("take_nb")
-discard_nb = decision("discard_nb")
-place_nb = decision("place_nb")
-payment_nb = decision("payment_nb")
-castle_nb = decision("castle_nb")
-marble_nb = decision("marble_nb")
-DECISIONS = ("assembly_nb", "castle_field_nb", "bonus_nb", "action_nb", "refresh_nb", "take_nb", "discard_nb",
-             "place_nb", "payment_nb", "castle_nb", "marble_nb")
 
 # Items on fields and in storage: a tile id (>= 0), or one of these.
 EMPTY, HEX, START_CASTLE = -3, -1, -2
@@ -87,8 +75,25 @@ N_RULES = 19
 # Indices into GameState.counts.
 (PHASE, ROUND, PHASE_PENDING, REACHED_LIMIT, REFRESHES, T17_REFRESHES, OVER, DECK_TOP, DECK_LEN, DISCARD_LEN,
  YIELD_TOP, YIELD_LEN, YIELD_DISCARD_LEN, SUPPLY_TOP, SUPPLY_LEN, OUT_LEN, N_OPTIONS, PAY_COLOUR,
- OCCUPIED) = range(19)  # OCCUPIED: bit p set when display place p holds a tile
-N_COUNTS = 19
+ OCCUPIED, STEPPING) = range(20)  # OCCUPIED: bit p set when display place p holds a tile; STEPPING: core.replaying's
+N_COUNTS = 20  # flag (0 in the kernel), beside N_OPTIONS, which every decision writes just before
+STEPPING_FLAG = ("counts", STEPPING)
+
+# The decisions, asked as ``action_nb(table, strategy, state, seat)`` (see the module doc); when the game is
+# stepped (core.replaying), each is a stop: an EXTERNAL seat's is answered by the caller (DECISION + its index).
+DECISIONS = ("assembly_nb", "castle_field_nb", "bonus_nb", "action_nb", "refresh_nb", "take_nb", "discard_nb",
+             "place_nb", "payment_nb", "castle_nb", "marble_nb")
+MAX_ANSWERS = 2048  # the most EXTERNAL answers a stepped game holds (core.replaying)
+
+
+@njit(cache=True)
+def moment_nb(state):
+    """The scoring moment in play (core.resumable.STEP_MOMENT): the phase (T15)."""
+    return state.counts[PHASE]
+
+
+(assembly_nb, castle_field_nb, bonus_nb, action_nb, refresh_nb, take_nb, discard_nb, place_nb, payment_nb, castle_nb,
+ marble_nb) = (stepped_decision(decision(kind), k, moment_nb, kind, STEPPING_FLAG) for k, kind in enumerate(DECISIONS))
 
 # GameState.points columns: green sources, then red sources (reference.GREEN_SOURCES, RED_SOURCES).
 (P_REGIONS, P_COLOUR_BONUS, P_AGRICULTURE, P_YIELD_GREEN, P_STORAGE_BONUS, P_BANKING, P_YIELD_RED, P_NO_ROOM,
@@ -141,6 +146,8 @@ STATE_DTYPE = np.dtype([
     ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
     ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
     ("rank_key", *_SEAT),  # T36's order as one number (game.rank_key_nb), for the run's statistics
+    ("replay", *REPLAY_DTYPE), ("step", *STEP_DTYPE),  # stepping (core.replaying)
+    ("answers", *answers_dtype(MAX_ANSWERS)),  # a stepped game's answers (core.replaying)
     ("rng", np.uint64, 1),
 ], align=True)
 
