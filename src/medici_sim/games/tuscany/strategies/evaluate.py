@@ -276,32 +276,43 @@ def storage_free_nb(state, seat):
     return state.storage_len[seat] < STORAGE_SPACES + state.bonus[seat, BONUS_STORAGE]
 
 
+@njit(cache=True, inline="always")
+def placeable_nb(state, seat, item):
+    """T19: whether a stored item (a tile id or HEX) has a legal field now (payment aside)."""
+    if item == HEX:
+        return state.frontier[seat] != 0
+    return state.colour_mask[seat, state.tile_kind[item]] & state.frontier[seat] != 0
+
+
 @njit(cache=True)
 def take_fits_nb(state, seat):
-    """T14, T19 by bit masks alone (no worths: it runs at every action): a display tile could go on a field
-    now and storage has room for it, or holds an item with no legal field now (T19: none of its colour left
-    or none touching the estate), which the take discards."""
+    """Whether to take (T14), by bit masks alone (no worths: it runs at every action): yes when no stored
+    item has a legal field now (drawing would not help: the take discards one, and T17 clears a display
+    that holds nothing to place); else when storage has room and a display tile could go on a field now."""
+    stuck = True
+    for i in range(state.storage_len[seat]):
+        if placeable_nb(state, seat, state.storage[seat, i]):
+            stuck = False
+    if stuck:
+        return True
+    if not storage_free_nb(state, seat):
+        return False
     fits = 0
     for kind in range(N_COLOURS):
         if state.shown[kind] > 0:
             fits |= state.colour_mask[seat, kind]
-    if fits & state.frontier[seat] == 0:
-        return False
-    if storage_free_nb(state, seat):
-        return True
-    for i in range(state.storage_len[seat]):
-        item = state.storage[seat, i]
-        if item != HEX and state.colour_mask[seat, state.tile_kind[item]] & state.frontier[seat] == 0:
-            return True
-    return False
+    return fits & state.frontier[seat] != 0
 
 
 @njit(cache=True)
 def worst_stored_nb(state, seat, params, ctx):
-    """The stored item least worth keeping: (storage index, worth)."""
+    """The stored item least worth keeping (one without a legal field now first): (storage index, worth)."""
     worst_i, worst = 0, -NONE
     for i in range(state.storage_len[seat]):
-        w = item_worth_nb(state, seat, state.storage[seat, i], params, ctx)
+        item = state.storage[seat, i]
+        w = item_worth_nb(state, seat, item, params, ctx)
+        if not placeable_nb(state, seat, item):  # no legal field now: first to go
+            w = min(w, 0.0) + NO_FIELD
         if w < worst:
             worst_i, worst = i, w
     return worst_i, worst

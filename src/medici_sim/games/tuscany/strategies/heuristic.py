@@ -3,8 +3,8 @@
 ``castle_chainer``, ``trader`` and ``expert`` are these decisions with their own parameter defaults
 (one file each); none draws from the generator, so a seat's answers depend only on what it sees.
 
-What they read: ``counts[N_OPTIONS]``, ``options``, ``counts[PAY_COLOUR]``, the seat's ``marble``, and
-what ``evaluate.py`` reads (its module doc): the seat's own hand, workers, storage and bonus tiles, every
+What they read: ``counts[N_OPTIONS]``, ``options``, ``counts[PAY_COLOUR]``, the neutral supply's size
+(``counts[SUPPLY_LEN] - counts[SUPPLY_TOP]``), ``shown``, and what ``evaluate.py`` reads (its module doc): the seat's own hand, workers, storage and bonus tiles, every
 estate's public parts, the display, ``colour_claims``, ``bonus_supply``, the rules and the phase.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..rules import DRAW, PLACE, TAKE
-from ..state import FIELD_CODE, N_OPTIONS, PAY_COLOUR, bit_count
+from ..state import FIELD_CODE, N_OPTIONS, PAY_COLOUR, SUPPLY_LEN, SUPPLY_TOP, bit_count
 from .evaluate import (
     MARBLE_MIN,
     NONE,
@@ -69,23 +69,26 @@ def bonus_nb(state, seat, params):
 
 @njit(cache=True)
 def action_nb(state, seat, params):
-    """T13: place when the best placement is worth ``place_min`` net of its payment; else take when a display
-    tile could go on a field now and storage has room (evaluate.take_fits_nb); else draw."""
+    """T13: take when a take is useful (evaluate.take_fits_nb) unless the best placement is worth
+    ``place_min`` net of its payment; place when nothing is worth taking (drawing forever would not place
+    it); else draw."""
     place, take = option_of_nb(state, PLACE), option_of_nb(state, TAKE)
-    if place >= 0 and best_placement_nb(state, seat, params, context_nb(state, seat, params))[2] >= params[PLACE_MIN]:
+    useful = take >= 0 and take_fits_nb(state, seat)
+    if place >= 0 and (not useful or best_placement_nb(state, seat, params, context_nb(state, seat, params))[2]
+                       >= params[PLACE_MIN]):
         return place
-    if take >= 0 and take_fits_nb(state, seat):
-        return take
-    return option_of_nb(state, DRAW)
+    return take if useful else option_of_nb(state, DRAW)
 
 
 @njit(cache=True)
 def refresh_nb(state, seat, params):
-    """T17: no display tile fits: clear the kind shown most (option 0, take as usual, with none)."""
+    """T17: no display tile fits: clear the kind shown most that the neutral supply can replace tile for tile
+    (a display emptied for good would stall every seat's stacks, T15); none such: take as usual (option 0)."""
     best, most = 0, 0
+    supply = state.counts[SUPPLY_LEN] - state.counts[SUPPLY_TOP]
     for i in range(1, state.counts[N_OPTIONS]):
         n = state.shown[state.options[i]]
-        if n > most:
+        if most < n <= supply:
             best, most = i, n
     return best
 
