@@ -4,8 +4,9 @@
 (one file each); none draws from the generator, so a seat's answers depend only on what it sees.
 
 What they read: ``counts[N_OPTIONS]``, ``options``, ``counts[PAY_COLOUR]``, the neutral supply's size
-(``counts[SUPPLY_LEN] - counts[SUPPLY_TOP]``), ``shown``, and what ``evaluate.py`` reads (its module doc): the seat's own hand, workers, storage and bonus tiles, every
-estate's public parts, the display, ``colour_claims``, ``bonus_supply``, the rules and the phase.
+(``counts[SUPPLY_LEN] - counts[SUPPLY_TOP]``), ``shown``, and what ``evaluate.py`` reads (its module
+doc): the seat's own hand, workers, storage and bonus tiles, every estate's public parts, the display,
+``colour_claims``, ``bonus_supply``, the rules and the phase.
 """
 from __future__ import annotations
 
