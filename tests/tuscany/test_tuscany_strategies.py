@@ -31,7 +31,7 @@ from medici_sim.games.tuscany.strategies.strength import versus
 from medici_sim.games.tuscany.tables import new_state
 
 HEURISTICS = ("builder", "colour_racer", "castle_chainer", "trader", "expert")
-GAMES = 4  # per lineup: the reference with a jitted seat plays a few games a second
+GAMES = 2  # per lineup: the reference with a jitted seat plays a few games a second
 
 
 @njit(cache=True)
@@ -87,6 +87,7 @@ def test_a_strategy_reading_what_its_seat_cannot_see_is_caught():
     assert found is not None  # the seat state's deck is noise: the peeker's decisions differ
 
 
+@pytest.mark.slow  # a checked kernel of its own: minutes of compilation
 def test_the_heuristics_never_write_the_game_state():
     """A checked table (core.dispatch) raises if a decision writes the state outside its seat's scratch."""
     from medici_sim.games.tuscany.game import play_one_nb  # noqa: PLC0415
