@@ -345,14 +345,6 @@ def best_take_nb(state, seat, params, ctx, priced):
     return best_p, best
 
 
-@njit(cache=True, inline="always")
-def assembly_colour_nb(state, seat, assembly, field):
-    """T9: the colour ``field`` would have in the seat's estate laid by ``assembly`` (game.build_estate_nb's)."""
-    k, c = field // 10, field % 10
-    board_type = ASSEMBLY_TYPE[assembly, k]
-    return state.board_cells[board_type, state.boards[seat, board_type], 9 - c if ASSEMBLY_TURNED[assembly, k] else c]
-
-
 @njit(cache=True)
 def seam_worth_nb(state, seat, slot, upper, upper_turned, lower, lower_turned):
     """T9: same-coloured neighbour pairs across the seam below ``slot`` with board type ``upper`` there and
