@@ -129,6 +129,6 @@ def test_every_heuristic_declares_its_parameters_for_tune(name):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_expert_beats_every_other_built_in_by_more_than_three_standard_errors(players):
     for rival in ("random", "builder", "colour_racer", "castle_chainer", "trader"):
-        seat, rivals, z = versus("expert", rival, players, games=6000, seed=2026)
+        seat, rivals, z = versus("expert", rival, players, games=3000, seed=2026)
         assert z > 3, f"{players} players, expert {seat.mean:.2f} against {rival} " \
                       f"{max(r.mean for r in rivals):.2f}: z = {z:.2f}"
