@@ -3,7 +3,8 @@ come (T34), so regions, colour bonuses and agriculture early count up to three t
 marble and the effects that pay off later fall toward their end values (T35) as the game ends.
 
 Its decisions are ``heuristic.py``'s (they read only what the seat sees: its own hand, workers, storage and
-bonus tiles, every estate, the display, the colour claims, the bonus supply, the rules and the phase), but
+bonus tiles, every estate, the display, the colour claims, the bonus and neutral supplies' sizes, the rules
+and the phase: the fields heuristic.py and evaluate.py name; never a deck, a stack, a rival's hand or storage), but
 its take is priced (``heuristic.priced_take_nb``: a tile it can pay for from its hand now before one it
 cannot), and its ``horizon`` is high. Its defaults were found by a local random search against the four
 styles at 2-4 players (seeds apart from the strength test's), then checked on fresh games.

@@ -2,7 +2,8 @@
 (T28-T31), and takes the bonus tiles that multiply them.
 
 Its decisions are ``heuristic.py``'s (they read only what the seat sees: its own hand, workers, storage and
-bonus tiles, every estate, the display, the colour claims, the bonus supply, the rules and the phase); its
+bonus tiles, every estate, the display, the colour claims, the bonus and neutral supplies' sizes, the rules
+and the phase: the fields heuristic.py and evaluate.py name; never a deck, a stack, a rival's hand or storage); its
 style is its parameters: a high ``trade`` weight.
 """
 from ....core.registry import Strategy
