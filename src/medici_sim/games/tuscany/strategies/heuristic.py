@@ -29,6 +29,8 @@ from .evaluate import (
     worst_stored_nb,
 )
 
+CASTLE_FIELD, BONUS, CASTLE_TILE = range(3)  # the decisions best_option_nb answers
+
 
 @njit(cache=True)
 def option_of_nb(state, value):
@@ -45,27 +47,41 @@ def assembly_nb(state, seat, params):
     return best_assembly_nb(state, seat)
 
 
+@njit(cache=True, inline="always")
+def option_worth_nb(state, seat, what, option, params, ctx):
+    """The worth of one option of a decision answered by :func:`best_option_nb`."""
+    if what == BONUS:
+        return bonus_worth_nb(state, seat, option, params, ctx)
+    if what == CASTLE_TILE:
+        tile = state.display[option // FIELD_CODE]
+        return field_worth_nb(state, seat, option % FIELD_CODE, state.tile_types[tile], params, ctx)
+    return float(bit_count(state.neighbour_mask[option]))  # CASTLE_FIELD: the fields it touches
+
+
+@njit(cache=True)
+def best_option_nb(state, seat, params, what):
+    """The option worth most (the first of equals) of decision ``what``: CASTLE_FIELD (T12: the D field
+    touching most fields, the widest start for T19), BONUS (T12, T25: evaluate.bonus_worth_nb), CASTLE_TILE
+    (T24: the free display tile and field, evaluate.field_worth_nb)."""
+    ctx = context_nb(state, seat, params)
+    best, worth = 0, NONE
+    for i in range(state.counts[N_OPTIONS]):
+        w = option_worth_nb(state, seat, what, state.options[i], params, ctx)
+        if w > worth:
+            best, worth = i, w
+    return best
+
+
 @njit(cache=True)
 def castle_field_nb(state, seat, params):
-    """T12: the D field touching most fields (the widest start for T19)."""
-    best, most = 0, -1
-    for i in range(state.counts[N_OPTIONS]):
-        n = bit_count(state.neighbour_mask[state.options[i]])
-        if n > most:
-            best, most = i, n
-    return best
+    """T12: the D field touching most fields."""
+    return best_option_nb(state, seat, params, CASTLE_FIELD)
 
 
 @njit(cache=True)
 def bonus_nb(state, seat, params):
-    """T12, T25: the bonus kind worth most (evaluate.bonus_worth_nb)."""
-    ctx = context_nb(state, seat, params)
-    best, worth = 0, NONE
-    for i in range(state.counts[N_OPTIONS]):
-        w = bonus_worth_nb(state, seat, state.options[i], params, ctx)
-        if w > worth:
-            best, worth = i, w
-    return best
+    """T12, T25: the bonus kind worth most."""
+    return best_option_nb(state, seat, params, BONUS)
 
 
 @njit(cache=True)
@@ -127,15 +143,7 @@ def payment_nb(state, seat, params):
 @njit(cache=True)
 def castle_nb(state, seat, params):
     """T24: the free (display tile, field) worth most."""
-    ctx = context_nb(state, seat, params)
-    best, worth = 0, NONE
-    for i in range(state.counts[N_OPTIONS]):
-        option = state.options[i]
-        tile, field = state.display[option // FIELD_CODE], option % FIELD_CODE
-        w = field_worth_nb(state, seat, field, state.tile_types[tile], params, ctx)
-        if w > worth:
-            best, worth = i, w
-    return best
+    return best_option_nb(state, seat, params, CASTLE_TILE)
 
 
 @njit(cache=True)
