@@ -124,8 +124,12 @@ def test_a_plugin_strategy_of_the_game_plays_compares_and_checks(capsys):
     assert code == 0 and "builder" in out, err
 
 
-def test_commands_the_game_has_no_part_for_yet_refuse_in_one_line(capsys):
-    for args in (["trace", "--game", "tuscany"], ["play", "--game", "tuscany"],
-                 ["tune", "--game", "tuscany", "random"]):
-        code, _, err = run(capsys, *args)
-        assert code == 2 and err.startswith("medici-sim: error: ") and err.count("\n") == 1, (args, err)
+def test_tuning_a_strategy_without_parameters_refuses_in_one_line(capsys):
+    code, _, err = run(capsys, "tune", "--game", "tuscany", "random")
+    assert code == 2 and err.startswith("medici-sim: error: ") and err.count("\n") == 1, err
+
+
+def test_trace_tells_a_game_with_its_estates_drawn(capsys):
+    code, out, err = run(capsys, "trace", "--game", "tuscany", "--players", "2", "--seed", "3")
+    assert code == 0, err
+    assert "T12" in out and "T35" in out and max(map(len, out.splitlines())) <= 100

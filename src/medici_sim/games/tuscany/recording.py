@@ -65,8 +65,9 @@ def record(state) -> dict:
 
 
 class Games:
-    """Jitted games of one component set, rule set and lineup (strategy names by slot), one at a time;
-    ``used``: more strategies for the table (one compiled kernel for several lineups)."""
+    """Jitted games of one component set, rule set and lineup (strategy names by slot, each with its
+    parameters' defaults: ``slot_params``), one at a time; ``used``: more strategies for the table (one
+    compiled kernel for several lineups)."""
 
     def __init__(self, components: Components, rules: RuleSet, strategies, seating: str = "fixed", used=()):
         from .strategies import REGISTRY  # noqa: PLC0415  (the registry imports the state, not this)
@@ -74,7 +75,10 @@ class Games:
         self.buffer = new_state(components, rules)
         self.table, names = strategy_table(REGISTRY, set(strategies) | set(used))
         self.slot_strategy = np.array([names.index(s) for s in strategies], np.int64)
-        self.slot_params = np.zeros((len(strategies), MAX_PARAMS))
+        self.slot_params = np.zeros((len(strategies), MAX_PARAMS))  # each strategy's defaults
+        for slot, name in enumerate(strategies):
+            defaults = [param.default for param in REGISTRY[name].params.values()]
+            self.slot_params[slot, :len(defaults)] = defaults
         self.seating = SEATING_MODES.index(seating)
 
     def play(self, seed: int, game_index: int):

@@ -6,14 +6,21 @@ A Tuscany strategy is one ``@njit`` function per decision of ``state.DECISIONS``
 (``state.payment_code``), ``marble_nb`` a bool (state.py documents each and what a strategy
 may read). Register one with ``register(Strategy(name, decisions={...}))``; the engine
 dispatches through a table built from :data:`REGISTRY` (core/dispatch.py). Built-ins:
-``random`` (T38-T39).
+``random`` (T38-T39); the heuristics ``builder``, ``colour_racer``, ``castle_chainer``,
+``trader`` and ``expert`` (``heuristic.py``'s decisions, each with its own parameters).
 """
 from __future__ import annotations
 
 from ....core.registry import Param, Strategy
 from .base import BUILT_INS, REGISTRY, register
+from .builder import STRATEGY as BUILDER
+from .castle_chainer import STRATEGY as CASTLE_CHAINER
+from .colour_racer import STRATEGY as COLOUR_RACER
+from .expert import STRATEGY as EXPERT
 from .random import STRATEGY as RANDOM
+from .trader import STRATEGY as TRADER
 
 __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
-register(RANDOM)
+for _strategy in (RANDOM, BUILDER, COLOUR_RACER, CASTLE_CHAINER, TRADER, EXPERT):
+    register(_strategy)

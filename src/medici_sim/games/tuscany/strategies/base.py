@@ -5,7 +5,8 @@ from ....core.registry import Strategy, StrategyRegistry
 from ..state import DECISIONS
 
 REGISTRY = StrategyRegistry("tuscany", DECISIONS, "medici_sim.games.tuscany")
-BUILT_INS = ("random",)  # registered in this order (their ids)
+# registered in this order (their ids)
+BUILT_INS = ("random", "builder", "colour_racer", "castle_chainer", "trader", "expert")
 
 
 def register(strategy: Strategy) -> Strategy:
