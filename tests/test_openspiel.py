@@ -25,9 +25,9 @@ def load(game: str, players: int = 4, **params):
     return pyspiel.load_game(f"medici_{game}", {"players": players, **params})
 
 
-def test_importing_registers_both_games():
-    assert {"medici_card", "medici_classic"} <= set(pyspiel.registered_names())
-    assert medici_openspiel.GAMES == ["medici_card", "medici_classic"]
+def test_importing_registers_every_game():
+    assert {"medici_card", "medici_classic", "medici_tuscany"} <= set(pyspiel.registered_names())
+    assert medici_openspiel.GAMES == ["medici_card", "medici_classic", "medici_tuscany"]
 
 
 @pytest.mark.parametrize("game", ["card", "classic"])

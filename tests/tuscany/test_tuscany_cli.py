@@ -11,7 +11,7 @@ from conftest import run
 
 from medici_sim.games.tuscany.components import named_components
 
-EXAMPLE = Path(__file__).parents[2] / "examples" / "tuscany_builder.py"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "tuscany_mason.py"
 
 
 def component_file(tmp_path, change) -> str:
@@ -119,9 +119,9 @@ def test_balance_says_whether_its_verdict_holds_across_component_sets(capsys):
 def test_a_plugin_strategy_of_the_game_plays_compares_and_checks(capsys):
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "-n", "200")
     assert code == 0 and "no problems found" in out, (out, err)
-    code, out, err = run(capsys, "compare", "--game", "tuscany", "--plugin", str(EXAMPLE), "-s", "builder,random",
+    code, out, err = run(capsys, "compare", "--game", "tuscany", "--plugin", str(EXAMPLE), "-s", "mason,random",
                          "-n", "200", "-p", "2", "-q")
-    assert code == 0 and "builder" in out, err
+    assert code == 0 and "mason" in out, err
 
 
 def test_tuning_a_strategy_without_parameters_refuses_in_one_line(capsys):

@@ -307,3 +307,8 @@ def components(name_or_path: str | Path | None = None) -> Components:
     if str(name_or_path) in shipped:
         return shipped[str(name_or_path)]
     return load_components(name_or_path)
+
+
+def of_run(config) -> Components:
+    """A run's component set (core.driver.RunConfig): the one it names, else the default."""
+    return config.deck if config.deck is not None else components()

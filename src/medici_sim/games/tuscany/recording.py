@@ -12,7 +12,7 @@ from ...core.dispatch import strategy_table
 from ...core.registry import MAX_PARAMS
 from ...core.rules import RuleSet
 from ...core.seating import SEATING_MODES
-from .components import Components
+from .components import Components, of_run
 from .reference import GREEN_SOURCES, RED_SOURCES
 from .reference_players import RandomPlayer
 from .state import (
@@ -124,7 +124,6 @@ def reference_strategies() -> tuple[str, ...]:
 def reference_game(config, game_index: int) -> dict:
     """The reference engine's record of game ``game_index`` of the run ``config`` (core.driver.RunConfig)."""
     from .reference import play_game as reference_play  # noqa: PLC0415
-    from .registration import run_components  # noqa: PLC0415
 
     players = [REFERENCE_PLAYERS[s.name]() for s in config.strategies]
-    return reference_play(run_components(config), config.rules, players, config.seed, game_index, config.seating)
+    return reference_play(of_run(config), config.rules, players, config.seed, game_index, config.seating)

@@ -15,7 +15,7 @@ import numpy as np
 from ...core.contract import Engine, Game, GameData, Presentation, ScoreSource, StatColumn, StudyPolicy
 from . import game as kernel_game
 from . import narrate, recording, seat_view, stepped
-from .components import DEFAULT, ComponentError, components, named_components, parse_components
+from .components import DEFAULT, ComponentError, components, named_components, of_run, parse_components
 from .reference import GREEN_SOURCES, RED_SOURCES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PHASES, RULE_BOOK, VARIANTS
 from .state import N_SOURCES, N_TALLY
@@ -38,19 +38,14 @@ def default_components():
     return components(None)
 
 
-def run_components(config):
-    """The run's component set: the one it names, else the default."""
-    return config.deck if config.deck is not None else default_components()
-
-
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (tables.new_state): its component set and rule set."""
-    return new_state(run_components(config), config.rules)
+    return new_state(of_run(config), config.rules)
 
 
 def check_config(config) -> None:
     """A component set of this game, fitting the engine's arrays and the rules' stacks (T10)."""
-    data = run_components(config)
+    data = of_run(config)
     if not hasattr(data, "boards_of_type"):
         raise ValueError("the tuscany game needs a component set (medici_sim.games.tuscany.components.Components)")
     check_fits(data, config.rules)

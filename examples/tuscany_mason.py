@@ -1,11 +1,11 @@
-"""A complete medici-sim plug-in strategy for The Castles of Tuscany: ``builder``.
+"""A complete medici-sim plug-in strategy for The Castles of Tuscany: ``mason``.
 
 Idea: points come from covered fields (regions T21, colours T22, effects T23-T31), so place a
 stored item whenever a rule allows it (T18-T19); otherwise take a display tile while storage has
 room to spare, else draw region cards (T13). It spends a marble (T32) whenever it holds at least
 ``marble_reserve`` + 1. Every other decision is the canonical random player's (T38-T39).
 
-Use it:  medici-sim --game tuscany --plugin examples/tuscany_builder.py --strategies builder,random,random,random
+Use it:  medici-sim --game tuscany --plugin examples/tuscany_mason.py --strategies mason,random,random,random
 """
 from numba import njit
 
@@ -42,7 +42,7 @@ def marble_nb(state, seat, params):
 
 
 load("tuscany").register(Strategy(
-    name="builder",
+    name="mason",
     decisions={**RANDOM.decisions, "action_nb": action_nb, "marble_nb": marble_nb},
     params={
         "marble_reserve": Param(0, 0, 5, integer=True, help="marble kept for the final scoring (T35)"),
