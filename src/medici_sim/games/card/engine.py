@@ -364,15 +364,17 @@ def score_day_nb(state, day, record=None):
     majority_pay[:] = 0
     bonus_pay[:] = 0
     pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # R14-R15
-    for p in range(players):
-        for good in range(N_GOODS):
-            state.warehouse_icons[p, good] += state.ship_icons[p, good]  # R17: this day's cargo counts
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
+    column = state.good_icons  # one good's warehouse icons, contiguous: ranked faster than a strided view
     for good in range(N_GOODS):
-        pay_places_nb(state.warehouse_icons[:, good], players, state.majority_share, 1, majority_pay)  # R17
         for p in range(players):
-            icons = state.warehouse_icons[p, good]
+            icons = state.warehouse_icons[p, good] + state.ship_icons[p, good]  # R17: this day's cargo counts
+            state.warehouse_icons[p, good] = icons
+            column[p] = icons
+        pay_places_nb(column, players, state.majority_share, 1, majority_pay)  # R17
+        for p in range(players):
+            icons = column[p]
             paid = 0
             if icons >= big_min:
                 paid = state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
