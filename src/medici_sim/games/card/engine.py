@@ -105,6 +105,9 @@ def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts
         state[name][:len(values)] = values
     state["counts"][N_CARDS] = n_cards
     for card in range(n_cards):
+        good = card_good[card]
+        state["card_unseen"][card] = UNSEEN_ICONS + 2 * good + card_icons[card] - 1 if good >= 0 else UNSEEN_NO_GOOD
+    for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     state["full_deck_unseen"] = state["unseen"]
     state["ship_share"] = share_table(ship_payouts, share_coin, MAX_PLAYERS)
@@ -289,15 +292,12 @@ def reveal_card_nb(state):
 
 @njit(cache=True)
 def count_unseen_nb(state, card, sign):
-    """Add (sign 1) or remove (sign -1) a card from the unseen-card sums."""
+    """Add (sign 1) or remove (sign -1) a card from the unseen-card sums (its column by good and
+    icons looked up: ``card_unseen``, made by new_state)."""
     green = state.card_green[card]
     state.unseen[green, UNSEEN_CARDS] += sign
     state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
-    good = state.card_good[card]
-    if good >= 0:
-        state.unseen[green, UNSEEN_ICONS + 2 * good + state.card_icons[card] - 1] += sign
-    else:
-        state.unseen[green, UNSEEN_NO_GOOD] += sign
+    state.unseen[green, state.card_unseen[card]] += sign
 
 
 @njit(cache=True, inline="always")

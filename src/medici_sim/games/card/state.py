@@ -66,6 +66,7 @@ STATE_DTYPE = np.dtype([
     # deck data and rules (read-only during a game)
     ("card_good", _I8, MAX_CARDS), ("card_icons", _I8, MAX_CARDS), ("card_value", _I8, MAX_CARDS),
     ("card_green", _I8, MAX_CARDS), ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS),
+    ("card_unseen", _I8, MAX_CARDS),  # each card's column of `unseen` by good and icons (engine.new_state)
     # the table; counts[N_CARDS] cards and rules[RULE_PLAYERS] players are in use
     ("deck", _I8, MAX_CARDS), ("market", _I8, MAX_CARDS), ("out", _I8, MAX_CARDS),
     ("counts", _I8, N_COUNTS), ("unseen", _I8, (2, UNSEEN_WIDTH)),
