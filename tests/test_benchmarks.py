@@ -28,6 +28,7 @@ QUICK_RUNS = {
     "bench_tuscany_c.py": (["--games", "300", "--repeat", "1", "--check", "10"], ("cc",)),
     "bench_tuscany.py": (["--games", "200", "--repeat", "1"], ()),
     "bench_versus_c.py": (["--games", "300", "--repeat", "1"], ("cc",)),
+    "profile_compile.py": (["--warm", "--top", "2"], ()),
     "profile_kernel.py": (["--strategies", "random", "--seconds", "0.2", "--chunk", "100", "--top", "2"],
                           ("perf", "nm")),
 }

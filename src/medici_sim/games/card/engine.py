@@ -104,6 +104,9 @@ def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts
         state[name][:len(values)] = values
     state["counts"][N_CARDS] = n_cards
     for card in range(n_cards):
+        good = card_good[card]
+        state["card_unseen"][card] = UNSEEN_ICONS + 2 * good + card_icons[card] - 1 if good >= 0 else UNSEEN_NO_GOOD
+    for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     state["full_deck_unseen"] = state["unseen"]
     state["ship_share"] = share_table(ship_payouts, share_coin, MAX_PLAYERS)
@@ -288,15 +291,12 @@ def reveal_card_nb(state):
 
 @njit(cache=True)
 def count_unseen_nb(state, card, sign):
-    """Add (sign 1) or remove (sign -1) a card from the unseen-card sums."""
+    """Add (sign 1) or remove (sign -1) a card from the unseen-card sums (its column by good and
+    icons looked up: ``card_unseen``, made by new_state)."""
     green = state.card_green[card]
     state.unseen[green, UNSEEN_CARDS] += sign
     state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
-    good = state.card_good[card]
-    if good >= 0:
-        state.unseen[green, UNSEEN_ICONS + 2 * good + state.card_icons[card] - 1] += sign
-    else:
-        state.unseen[green, UNSEEN_NO_GOOD] += sign
+    state.unseen[green, state.card_unseen[card]] += sign
 
 
 @njit(cache=True, inline="always")
@@ -363,15 +363,17 @@ def score_day_nb(state, day, record=None):
     majority_pay[:] = 0
     bonus_pay[:] = 0
     pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # R14-R15
-    for p in range(players):
-        for good in range(N_GOODS):
-            state.warehouse_icons[p, good] += state.ship_icons[p, good]  # R17: this day's cargo counts
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
+    column = state.good_icons  # one good's warehouse icons, contiguous: ranked faster than a strided view
     for good in range(N_GOODS):
-        pay_places_nb(state.warehouse_icons[:, good], players, state.majority_share, 1, majority_pay)  # R17
         for p in range(players):
-            icons = state.warehouse_icons[p, good]
+            icons = state.warehouse_icons[p, good] + state.ship_icons[p, good]  # R17: this day's cargo counts
+            state.warehouse_icons[p, good] = icons
+            column[p] = icons
+        pay_places_nb(column, players, state.majority_share, 1, majority_pay)  # R17
+        for p in range(players):
+            icons = column[p]
             paid = 0
             if icons >= big_min:
                 paid = state.rules[RULE_BIG_BONUS]  # R19: replaces the 10

@@ -66,6 +66,7 @@ STATE_DTYPE = np.dtype([
     # deck data and rules (read-only during a game)
     ("card_good", _I8, MAX_CARDS), ("card_icons", _I8, MAX_CARDS), ("card_value", _I8, MAX_CARDS),
     ("card_green", _I8, MAX_CARDS), ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS),
+    ("card_unseen", _I8, MAX_CARDS),  # each card's column of `unseen` by good and icons (engine.new_state)
     # the table; counts[N_CARDS] cards and rules[RULE_PLAYERS] players are in use
     ("deck", _I8, MAX_CARDS), ("market", _I8, MAX_CARDS), ("out", _I8, MAX_CARDS),
     ("counts", _I8, N_COUNTS), ("unseen", _I8, (2, UNSEEN_WIDTH)),
@@ -76,6 +77,7 @@ STATE_DTYPE = np.dtype([
     ("warehouse", _I8, (MAX_PLAYERS, MAX_CARDS)), ("warehouse_len", _I8, MAX_PLAYERS),
     ("warehouse_icons", _I8, (MAX_PLAYERS, N_GOODS)), ("florins", _I8, MAX_PLAYERS),
     ("variant_extra", _I8, MAX_PLAYERS),  # florins bonus20 paid beyond the standard bonus (R19)
+    ("good_icons", _I8, MAX_PLAYERS),  # the engine's working copy of one good's warehouse icons while scoring
     # who plays where
     ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),

@@ -1,0 +1,147 @@
+"""Where a kernel's first compilation goes: each jitted function's own CPU seconds, numba's passes, LLVM.
+
+    python benchmarks/profile_compile.py                          # the card game's `random` kernel
+    python benchmarks/profile_compile.py --game classic --strategies expert
+    python benchmarks/profile_compile.py --tuscany --top 40       # The Castles of Tuscany (bench_tuscany.py's kernel)
+    python benchmarks/profile_compile.py --warm                   # the usual cache: only what is not cached compiles
+
+It compiles the kernel in a child process with an empty numba cache (``NUMBA_CACHE_DIR``, a fresh
+temporary directory) and lists, from numba's compile events, each function's compilations and the
+CPU seconds spent compiling it less those of the functions compiled within it; then the same time
+by compiler pass (less the compilations nested in the pass) and the time LLVM spent optimising and
+linking the functions' modules (``finalize``: a function's module holds the code of every function
+it calls, optimised again). A function compiled more than once is compiled for several argument
+types (typically a string literal typed by its value). CPU seconds of this process, so a loaded
+machine inflates them somewhat; compare runs taken in turn. This reads numba internals (its
+compile events, ``PassManager._runPass``, ``CPUCodeLibrary.finalize``): a development tool, checked
+with numba 0.68.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def profile(args) -> None:
+    """Compile the kernel here (the child), timing each function, pass and LLVM's work."""
+    from numba.core import codegen, event
+    from numba.core import compiler_machinery as machinery
+
+    own = collections.Counter()  # function -> CPU seconds less nested compilations
+    times = collections.Counter()  # function -> compilations
+    passes = collections.Counter()
+    stack: list[list] = []  # [name, start, nested seconds]
+    nested_total = [0.0]
+
+    class Timer(event.Listener):
+        def on_start(self, ev):
+            dispatcher = ev.data.get("dispatcher")
+            function = dispatcher.py_func if dispatcher is not None else None
+            name = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__qualname__}" if function else "?"
+            stack.append([name, time.process_time(), 0.0])
+
+        def on_end(self, ev):
+            name, start, nested = stack.pop()
+            spent = time.process_time() - start
+            if stack:
+                stack[-1][2] += spent
+            else:
+                nested_total[0] += spent
+            own[name] += spent - nested
+            times[name] += 1
+
+    event.register("numba:compile", Timer())
+    run_pass = machinery.PassManager._runPass
+
+    def timed_pass(self, index, pss, state):
+        depth, start = len(stack), time.process_time()
+        before = sum(frame[2] for frame in stack[depth - 1:depth])
+        result = run_pass(self, index, pss, state)
+        after = sum(frame[2] for frame in stack[depth - 1:depth])
+        passes[pss.name()] += time.process_time() - start - (after - before)
+        return result
+
+    machinery.PassManager._runPass = timed_pass
+    llvm = [0.0]
+    finalize = codegen.CPUCodeLibrary.finalize
+
+    def timed_finalize(library):
+        start = time.process_time()
+        finalize(library)
+        llvm[0] += time.process_time() - start
+
+    codegen.CPUCodeLibrary.finalize = timed_finalize
+    start = time.process_time()
+    compile_kernel(args)
+    total = time.process_time() - start
+    kernel = "tuscany" if args.tuscany else args.game
+    print(f"{kernel} {args.strategies}: {sum(times.values())} compilations, {total:.1f} CPU s "
+          f"(compiling {nested_total[0]:.1f}; LLVM's optimising and linking, within it, {llvm[0]:.1f})")
+    print("CPU s (own)  compilations  function")
+    for name, seconds in own.most_common(args.top):
+        print(f"{seconds:11.2f}  {times[name]:12d}  {name}")
+    print("CPU s (own)  compiler pass")
+    for name, seconds in passes.most_common(min(args.top, 8)):
+        print(f"{seconds:11.2f}  {name}")
+
+
+def compile_kernel(args) -> None:
+    """One game through the kernel of ``args.strategies`` at every seat (4 players)."""
+    if args.tuscany:
+        sys.path.insert(0, str(Path(__file__).parent))
+        import bench_tuscany  # noqa: PLC0415
+
+        from medici_sim.games.tuscany.components import components  # noqa: PLC0415
+        from medici_sim.games.tuscany.rules import RULE_BOOK  # noqa: PLC0415
+
+        bench_tuscany.run(components(None), RULE_BOOK.resolve(None, 4), 1)
+        return
+    import medici_sim.games  # noqa: F401, PLC0415  the games register themselves
+    from medici_sim.cli.common import load_game_deck, parse_strategies  # noqa: PLC0415
+    from medici_sim.core.driver import PreparedRun, RunConfig  # noqa: PLC0415
+    from medici_sim.core.registry import get_game  # noqa: PLC0415
+
+    PreparedRun(RunConfig(deck=load_game_deck(get_game(args.game), None), players=4, games=1, threads=1,
+                          game=args.game, strategies=parse_strategies(args.strategies, 4, args.game))).play(0, 1)
+
+
+def main() -> None:
+    from medici_sim.cli.script_options import Parser, count
+
+    parser = Parser(__doc__)
+    parser.add_argument("--game", choices=("card", "classic"), default="card")
+    parser.add_argument("--strategies", default="random", help="the strategies, at 4 seats [random]")
+    parser.add_argument("--tuscany", action="store_true",
+                        help="The Castles of Tuscany's kernel instead (bench_tuscany.py's: random, not yet a game)")
+    parser.add_argument("--top", type=count(), default=25)
+    parser.add_argument("--warm", action="store_true",
+                        help="numba's usual cache, not an empty one (what is cached is loaded, not compiled)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.tuscany and args.strategies != "random":
+        parser.refuse("--strategies", "--tuscany is timed with `random` only")
+    if args.child:
+        profile(args)
+        return
+    if not args.tuscany:
+        import medici_sim.games  # noqa: F401  the games register themselves
+        from medici_sim.cli.common import parse_strategies
+
+        try:
+            parse_strategies(args.strategies, 4, args.game)
+        except ValueError as exc:
+            parser.refuse("--strategies", str(exc))
+    with tempfile.TemporaryDirectory(prefix="profile_compile_") as cache:
+        env = os.environ if args.warm else {**os.environ, "NUMBA_CACHE_DIR": cache}
+        done = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--child"], env=env, check=False)
+    sys.exit(done.returncode)
+
+
+if __name__ == "__main__":
+    main()
