@@ -60,7 +60,7 @@ def test_compare_and_balance_return_their_tables():
     (lambda: medici_sim.simulate(10, game="classic", players=2), "between 3 and 6"),
     (lambda: medici_sim.simulate(10, strategies="nobody"), "unknown strategy 'nobody'"),
     (lambda: medici_sim.simulate(0), "games= must be between"),
-    (lambda: medici_sim.simulate(10, deck="no/such/deck.csv"), "no such file, and no shipped deck"),
+    (lambda: medici_sim.simulate(10, components="no/such/deck.csv"), "no such file, and no shipped deck"),
     (lambda: medici_sim.compare(100, strategies="random"), "at least two different strategies"),
     (lambda: medici_sim.balance(100, game="classic"), "no variants"),
     (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, got 'chess'"),
@@ -151,8 +151,8 @@ def test_a_lone_file_is_a_list_of_one_and_paths_are_file_names(tmp_path):
     """``plugins="x.py"`` is the file x.py (not x, ., p, y); pathlib paths are file names."""
     with pytest.raises(medici_sim.PluginError, match="plugins= x.py: cannot read"):
         medici_sim.simulate(10, plugins="x.py")
-    with pytest.raises(medici_sim.DeckError, match="no/such/deck.csv"):
-        medici_sim.simulate(10, deck=Path("no/such/deck.csv"))
+    with pytest.raises(medici_sim.ComponentsError, match="no/such/deck.csv"):
+        medici_sim.simulate(10, components=Path("no/such/deck.csv"))
     with pytest.raises(medici_sim.OutputError, match="tuned= no/such.json: cannot read"):
         medici_sim.balance(10, tuned=Path("no/such.json"))
 

@@ -82,13 +82,13 @@ def _run_configuration(config: RunConfig) -> dict:
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
             "strategies": identity.strategies_identity(config.strategies),
-            "deck": identity.deck_identity(config.deck)}
+            "deck": identity.components_identity(config.components)}
 
 
 def _partial_run(path: Path) -> None:
     """A run stopped after its first batch, saved as the command line saves it."""
     strategies = tuple(seat_strategy(s) for s in ("greedy", "random", "cautious"))
-    config = RunConfig(deck=default_deck(), players=3, strategies=strategies, games=5000, seed=11,
+    config = RunConfig(components=default_deck(), players=3, strategies=strategies, games=5000, seed=11,
                        seating="random", threads=1)
     stop = threading.Event()
 
@@ -277,7 +277,7 @@ def test_partial_checkpoints_are_part_way(genuine):
 
 def test_saved_entries_rebuild_the_run(genuine):
     saved = checkpoint.read(genuine["fixed"][0], RUN)
-    deck = identity.saved_deck(saved.configuration["deck"], get_game("card"))
+    deck = identity.saved_components(saved.configuration["deck"], get_game("card"))
     assert deck.fingerprint() == default_deck().fingerprint()
     slots = identity.saved_strategies(saved.configuration["strategies"], "card")
     assert [s.label for s in slots] == ["greedy", "collector:focus=1"]

@@ -155,7 +155,7 @@ def test_each_game_is_played_once_and_the_warm_up_plays_none(monkeypatch, slow):
     monkeypatch.setattr(driver.PreparedRun, "play",
                         lambda self, first, n: calls.append((first, n)) or play(self, first, n))
     config = run_config(game="card", players=3, strategies="random", games=30_000, seed=2, variant=None,
-                        seating="fixed", threads=2, deck=None)
+                        seating="fixed", threads=2, components=None)
     progress: list[int] = []
     result = driver.simulate(config, progress=progress.append, first_game=100)
     assert calls[0] == (0, 0)  # compiled, nothing played

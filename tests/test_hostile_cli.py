@@ -527,7 +527,7 @@ def test_an_error_of_medici_sims_own_code_is_not_blamed_on_a_plugin(monkeypatch)
 
     register(Strategy("bystander", {"reveal_nb": njit(lambda state, seat, params: False),
                                     "take_nb": njit(lambda state, seat, params: 0)}))
-    kernel = PreparedRun(RunConfig(deck=None, players=2, games=10, threads=1,
+    kernel = PreparedRun(RunConfig(components=None, players=2, games=10, threads=1,
                               strategies=(seat_strategy("bystander"), seat_strategy("random"))))
     assert kernel._plugins() == ["bystander"]
 

@@ -19,7 +19,7 @@ import pytest
 from conftest import card_rules, run
 from test_search import card_script, scripted, totals_bytes
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.evaluation import (
     decision_chunks,
@@ -41,7 +41,7 @@ CARD = get_game("card")
 
 def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "rotate", threads: int = 1,
            variant: str = "standard") -> RunConfig:
-    return RunConfig(deck=load_game_deck(CARD, None), game="card", players=players, games=games, seed=seed,
+    return RunConfig(components=load_game_components(CARD, None), game="card", players=players, games=games, seed=seed,
                      seating=seating, threads=threads, variant=variant,
                      strategies=parse_strategies(spec, players, "card"))
 
@@ -90,7 +90,7 @@ def test_decisions_never_read_the_deck_order_or_the_generator(kernel):
 
 def test_games_with_strong_are_the_reference_engines_games(kernel, monkeypatch):
     run = kernel.config
-    deck = load_game_deck(CARD, None)
+    deck = load_game_components(CARD, None)
     for game_index in range(3):
         trace = kernel.trace(game_index)
         ours = trace.record()

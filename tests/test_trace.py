@@ -46,7 +46,7 @@ GAMES_PER_CONFIG = 10
 def kernel(game, players, strategies, seating, variant, seed, deck_rows=None) -> PreparedRun:
     config = trace_config(game, players, strategies, seed, 0, seating, variant, None)
     if deck_rows is not None:
-        config = dataclasses.replace(config, deck=tiny_deck(deck_rows))
+        config = dataclasses.replace(config, components=tiny_deck(deck_rows))
     return PreparedRun(config)
 
 

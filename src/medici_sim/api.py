@@ -1,7 +1,7 @@
 """The Python API: the command line's runs as functions that return pandas DataFrames.
 
 The options, defaults, determinism and checks are the command line's (the same code serves
-both); a bad option raises one of the command line's errors (``ConfigError``, ``DeckError``,
+both); a bad option raises one of the command line's errors (``ConfigError``, ``ComponentsError``,
 ``PluginError``, ...: all ``ValueError``) instead of exiting. Results depend only on the
 options and the seed (R25, C20): the thread count never changes them. ``game=None`` plays
 the default game (``core.registry.default_game``).
@@ -84,7 +84,7 @@ class RunRequest:
     seating: str = "fixed"
     seed: int = 0
     threads: int | None = None
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     resume: str | PathLike | None = None  # a checkpoint to continue: its run, not these options
     given: frozenset[str] = frozenset()  # with resume: the options asked for, each checked against it
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
@@ -94,7 +94,7 @@ class RunRequest:
         _load(self.plugins)
         return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
                           seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
-                          deck=self.deck)
+                          components=self.components)
 
     def start(self) -> tuple[RunConfig, Totals | None]:
         """The run, and with ``resume`` the totals of its games played before (the checkpoint's)."""
@@ -122,8 +122,8 @@ def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = No
 
 def _run_metrics(config: RunConfig, totals: Totals) -> pd.DataFrame:
     """The designer metrics of a run's one configuration (study.metrics)."""
-    deck = config.deck.name if config.deck is not None else ""
-    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, deck)
+    components = config.components.name if config.components is not None else ""
+    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, components)
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class StudyRequest:
     """One study (``compare``, ``balance``) as asked: its options, checked by ``study`` and ``start``.
 
     ``players``: all, a count or counts (None: the game's usual count); ``strategies``: None for the game's built-ins;
-    ``deck``: None, names or files, or all (``deck_argument``: the option that gave them);
+    ``components``: None, names or files, or all (``components_argument``: the option that gave them);
     ``tuned``: a file, ``shipped``, a tune document, or None; ``resume``: a checkpoint to
     continue (its study; the options in ``given`` must agree with it)."""
 
@@ -143,10 +143,10 @@ class StudyRequest:
     variant: str | None = None
     seed: int = 0
     threads: int | None = None
-    deck: str | PathLike | Sequence[str | PathLike] | None = None
+    components: str | PathLike | Sequence[str | PathLike] | None = None
     precision: float | None = None
     tuned: str | PathLike | Mapping | None = None
-    deck_argument: str = "deck"
+    components_argument: str = "deck"
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
     vs: str | None = None  # balance: the rule set compared with ``variant``'s
@@ -156,9 +156,9 @@ class StudyRequest:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
         _load(self.plugins)
         return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
-                                 variant=self.variant, seed=self.seed, deck=self.deck, games=self.games,
+                                 variant=self.variant, seed=self.seed, components=self.components, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
-                                 deck_argument=self.deck_argument, vs=self.vs)
+                                 components_argument=self.components_argument, vs=self.vs)
 
     def start(self) -> tuple[studies.Study, list]:
         """The study, checked, and its tournaments (``studies.plan``; a resumed study's restored)."""
@@ -202,17 +202,18 @@ def compare_report(study: studies.Study, tournaments: list, complete: bool) -> C
     played = [t for t in tournaments if t.games > 0]
     return CompareReport(**tables, summary=studies.summary(played, study, complete),
                          metrics=_study_metrics(study, tournaments),
-                         strategy_metrics=metrics.strategy_metrics(tournaments, _deck_labels(study, tournaments)))
+                         strategy_metrics=metrics.strategy_metrics(tournaments, _components_labels(study, tournaments)))
 
 
 def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
     """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
-    return metrics.study_metrics(tournaments, _deck_labels(study, tournaments))
+    return metrics.study_metrics(tournaments, _components_labels(study, tournaments))
 
 
-def _deck_labels(study: studies.Study, tournaments: list) -> list[str]:
-    """Each tournament's deck in the metrics tables ("" for a game without decks)."""
-    return [label if study.decks[0] is not None else "" for label, block in studies.by_deck(tournaments, study)
+def _components_labels(study: studies.Study, tournaments: list) -> list[str]:
+    """Each tournament's component set in the metrics tables ("" for a game without component sets)."""
+    return [label if study.component_sets[0] is not None else "" for label, block in studies.by_components(tournaments,
+                                                                                                           study)
             for _ in block]
 
 
@@ -222,7 +223,7 @@ def balance_report(study: studies.Study, tournaments: list, complete: bool) -> B
     played = [t for t in tournaments if t.games > 0]
     return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
                          metrics=_study_metrics(study, tournaments),
-                         metric_changes=metrics.study_changes(tournaments, _deck_labels(study, tournaments)))
+                         metric_changes=metrics.study_changes(tournaments, _components_labels(study, tournaments)))
 
 
 @dataclass(frozen=True)
@@ -237,7 +238,7 @@ class SweepRequest:
     variant: str | None = None
     seed: int = 0
     threads: int | None = None
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     precision: float | None = None
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
@@ -245,7 +246,8 @@ class SweepRequest:
         """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
         _load(self.plugins)
         return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
-                                strategies=self.strategies, variant=self.variant, seed=self.seed, deck=self.deck,
+                                strategies=self.strategies, variant=self.variant, seed=self.seed,
+                                components=self.components,
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
 
 
@@ -278,7 +280,7 @@ def play_design(question: designs.Design, watch: Watch = Watch(), resume: str | 
 class TuneRequest:
     """One tuning (``tune``) as asked: its options, checked by ``tasks``. ``strategy``: names, a
     comma list or all; ``players``: None (the game's usual count), a count or counts;
-    ``variant``: None (standard), a rule or all; ``deck``: one deck, a name or a file;
+    ``variant``: None (standard), a rule or all; ``components``: one component set, a name or a file;
     ``resume``: a checkpoint to continue (its tasks; the options in ``given`` must agree with it)."""
 
     strategy: str | Sequence[str] | None
@@ -291,7 +293,7 @@ class TuneRequest:
     fresh_games: int = 100_000
     popsize: int | None = None
     seed: int = 0
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
@@ -302,7 +304,7 @@ class TuneRequest:
         definition = game_named(self.game)
         return tuning.plan_tasks(definition.name, self.strategy, self.players, self.variant, self.against,
                                  self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
-                                 studies.load_deck(definition, self.deck))
+                                 studies.load_components(definition, self.components))
 
     def start(self) -> list[tuning.TaskResult]:
         """Each task with its result so far: none, or with ``resume`` the checkpoint's rounds."""
@@ -340,7 +342,7 @@ def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: W
                "tasks_done": sum(r.complete for r in results), "evaluations": _evaluations(results),
                "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
                             + (2 * r.task.fresh_games if r.complete else 0) for r in results),
-               **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
+               **({"deck": tasks[0].components.name} if tasks[0].components is not None else {}),
                "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
                "elapsed_seconds": round(elapsed, 2),
                "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
@@ -360,7 +362,7 @@ class TraceRequest:
     seed: int = 0
     seating: str = "fixed"
     variant: str | None = None
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
 
@@ -368,7 +370,7 @@ def tell(request: TraceRequest) -> TraceReport:
     """The game told turn by turn, every option checked first."""
     _load(request.plugins)
     config = trace_config(request.game, request.players, request.strategies, request.seed, request.index,
-                          request.seating, request.variant, request.deck)
+                          request.seating, request.variant, request.components)
     data, text = narrate_game(config, request.index)
     return TraceReport(text, data)
 
@@ -403,7 +405,8 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 @_api
 def simulate(games: int = 100_000, *, game: str | None = None, players: int | None = None,
              strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
-             seating: str = "fixed", seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
+             seating: str = "fixed", seed: int = 0, threads: int | None = None,
+             components: str | PathLike | None = None,
              plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
 
@@ -413,19 +416,20 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
     ``players``: None for the game's usual count (``Game.default_players``); ``strategies``: one
     for every seat, or one per seat (``"expert,random,random,random"`` or a list), parameters as
     ``name:param=value``; ``seating``: fixed, rotate or random (R24);
-    ``deck``: a shipped deck's name or a deck file (card game, R3-R5), None for the default; ``plugins``: files that
+    ``components``: a shipped component set's name or a component set file (card game, R3-R5), None for the default;
+    ``plugins``: files that
     register strategies (a list, or one file).
     """
     variant = _rules(rules, variant)
-    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, deck,
+    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, components,
                                plugins=plugins).config())
 
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
-           deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
+           components: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
            tuned: str | TuneReport | None, vs: str | None = None):
-    study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck,
+    study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, components,
                                       precision, tuned._document() if isinstance(tuned, TuneReport) else tuned,
                                       vs=vs, plugins=plugins).start()
     return study, tournaments, play_study(study, tournaments)
@@ -434,7 +438,7 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
 @_api
 def compare(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
-            threads: int | None = None, deck: str | PathLike | Sequence[str | PathLike] | None = None,
+            threads: int | None = None, components: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
             tuned: str | PathLike | TuneReport | None = None, variant: str | None = None) -> CompareReport:
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
@@ -442,15 +446,15 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 
     ``players``: "all", a count, or counts (None: the game's usual count); ``strategies``: default the game's built-ins;
     ``precision``: instead of a fixed number of games, play batches of ``games`` until every
-    win rate's 95% interval half-width is below it; ``deck``: a shipped deck's name or a deck
-    file (card game; None: the default deck), a list of them, or "all" (every shipped deck),
-    each deck playing its own games; ``tuned``: a :func:`tune` report, a file written by
+    win rate's 95% interval half-width is below it; ``components``: a shipped component set's name or a component set
+    file (card game; None: the default component set), a list of them, or "all" (every shipped component set),
+    each component set playing its own games; ``tuned``: a :func:`tune` report, a file written by
     ``medici-sim tune --out FILE.json``, or ``"shipped"``: every strategy with its parameters
     tuned for the rules and each player count.
     """
     variant = _rules(rules, variant)
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
-                                          deck, precision, plugins, tuned)
+                                          components, precision, plugins, tuned)
     return compare_report(study, tournaments, complete)
 
 
@@ -458,7 +462,7 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 def tournament(agents, games: int = 1_000, *, game: str | None = None,
                players: str | int | Sequence[int] | None = None,
                rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
-               deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
+               components: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
                plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> CompareReport:
     """compare's tournament of any mix of built-in strategies and Python agents: the same
     lineups, rotated through the seats in the same blocks of game indices, and the same tables,
@@ -474,7 +478,8 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None,
 
     variant = _rules(rules, variant)
     _load(plugins)
-    study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed, deck=deck,
+    study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed,
+                                     components=components,
                                      games=games, precision=precision, threads=threads)
     return compare_report(study, tournaments, play_study(study, tournaments))
 
@@ -482,7 +487,7 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None,
 @_api
 def balance(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
-            deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
+            components: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None,
             rules: str | PathLike | None = None, vs: str | PathLike | None = None,
             variant: str | None = None) -> BalanceReport:
@@ -490,13 +495,14 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
     ``rules`` and ``vs`` (rules specs; by default the game's ``balance_variants``: the card
     game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
     where the one given is the variant) in the same tournaments, side by side, with a verdict in
-    words. ``deck``
-    as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
-    count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
+    words. ``components``
+    as in ``compare``: with several component sets, one table per component set (a ``components`` column) and the
+    count of component sets on which each finding of the verdict holds. ``tuned`` as in ``compare``
     (tune with ``variant="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
     variant = _rules(rules, variant)
-    study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads, deck,
+    study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads,
+                                          components,
                                           precision, plugins, tuned, _rules(vs, None))
     return balance_report(study, tournaments, complete)
 
@@ -505,13 +511,14 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
 def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = None,
           players: str | int | Sequence[int] | None = None, strategies: str | Sequence[str] | None = None,
           rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
-          deck: str | PathLike | None = None, precision: float | None = None, plugins: Sequence[str | PathLike] = (),
+          components: str | PathLike | None = None, precision: float | None = None,
+          plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> SweepReport:
     """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
     of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
     over the base rules ``rules``, every point on the same games (common random numbers)."""
     variant = _rules(rules, variant)
-    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, components,
                                    precision, plugins=plugins).sweep())
 
 
@@ -519,13 +526,13 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
 def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int = 40, games: int = 20_000,
            fresh_games: int = 100_000, game: str | None = None, players: int | None = None,
            strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
-           threads: int | None = None, deck: str | PathLike | None = None,
+           threads: int | None = None, components: str | PathLike | None = None,
            plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:
     """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
     ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
     optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
     variant = _rules(rules, variant)
-    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, components,
                                      plugins=plugins, target=target, trials=trials, fresh_games=fresh_games).design())
 
 
@@ -534,17 +541,17 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
          players: str | int | Sequence[int] | None = None,
          rules: str | PathLike | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
-         threads: int | None = None, deck: str | PathLike | None = None,
+         threads: int | None = None, components: str | PathLike | None = None,
          plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> TuneReport:
     """Tune a strategy's parameters by self-play (``against="self"``) or against a lineup
     (``medici-sim tune``): CMA-ES over the ranges its parameters declare, every candidate of a
     round on the same games, the pick checked beside the defaults on fresh games. ``strategy``:
     a name, a comma list (or a list of names), or ``"all"``; ``rules``: None (standard), a
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
-    ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
+    ``components``: one component set, a shipped component set's name or a file (card game; None: the default)."""
     variant = _rules(rules, variant)
     results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
-                          popsize, seed, deck, plugins=plugins).start()
+                          popsize, seed, components, plugins=plugins).start()
     threads = default_threads(threads)
     with ThreadRunner(threads) as runner:
         return play_tuning(results, runner, threads)
@@ -554,13 +561,13 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
 def trace(index: int = 0, *, game: str | None = None, players: int | None = None,
           strategies: str | Sequence[str] = "random",
           seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
-          deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
+          components: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> TraceReport:
     """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
     very game the simulation plays for that seed and index (R25, C20), with the same
     strategies and seating, every payout explained from the rules."""
     variant = _rules(rules, variant)
-    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, deck, plugins))
+    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, components, plugins))
 
 
 @_api

@@ -20,7 +20,7 @@ import pytest
 import toygame
 from conftest import run
 
-from medici_sim.cli.common import load_game_deck
+from medici_sim.cli.common import load_game_components
 from medici_sim.core.accounting import (
     MAX_SCORE_SOURCES,
     STAT_SCORE,
@@ -50,7 +50,8 @@ def config(name: str, players: int, names=None, games: int = 1, seating: str = "
            threads: int = 1, variant: str | None = None) -> RunConfig:
     game = get_game(name)
     names = names or [game.built_ins[k % len(game.built_ins)] for k in range(players)]
-    return RunConfig(deck=load_game_deck(game, None), players=players, games=games, seed=seed, seating=seating,
+    return RunConfig(components=load_game_components(game, None), players=players, games=games, seed=seed,
+                     seating=seating,
                      threads=threads, game=name, variant=variant or game.variants[-1],
                      strategies=tuple(seat_strategy(n, name) for n in names))
 

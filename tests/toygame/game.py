@@ -88,7 +88,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
 
 
 def check_config(config) -> None:
-    if config.deck is not None:
+    if config.components is not None:
         raise ValueError("high card takes no deck (its 40 cards are fixed, H1)")
 
 

@@ -17,8 +17,8 @@ from . import common, signals
 from .check_plugin import check_plugin_command
 from .common import (
     USER_ERRORS,
+    components_option,
     debug_option,
-    deck_option,
     fail,
     game_option,
     given_options,
@@ -63,7 +63,7 @@ def _help() -> str:
                                       f"seat; random: a random seating per game ({per_game('seating')}).")
 @click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
-@deck_option()
+@components_option()
 @click.option("--out", "out_path", type=str, default=None,
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
                    "table at FILE, the per-strategy table, how the games went (the designer metrics) and the "

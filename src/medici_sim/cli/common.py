@@ -31,13 +31,13 @@ from ..core.specs import (  # noqa: F401  re-exported: the commands parse their 
     check_players,
     default_threads,
     game_named,
-    load_game_deck,
+    load_game_components,
     parse_player_counts,
     parse_strategies,
     parse_strategy_list,
 )
 from ..study.analysis import AnalysisDependencyError
-from ..study.studies import ALL_DECKS
+from ..study.studies import ALL_COMPONENT_SETS
 from . import signals
 
 USER_ERRORS = (ConfigError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
@@ -150,24 +150,24 @@ class Group(_RefusingEmpty, click.Group):
     """The medici-sim command group (the main command's options)."""
 
 
-def deck_option(repeatable: bool = False):
-    """--deck NAME|FILE, read by the game's own ``load_deck`` wherever a command takes a deck;
-    compare and balance take it repeatedly (each deck plays its own games)."""
+def components_option(repeatable: bool = False):
+    """--components NAME|FILE, read by the game's own ``load_components`` wherever a command takes a component set;
+    compare and balance take it repeatedly (each component set plays its own games)."""
     text = " ".join(g.data.help.format(names=", ".join(g.data.named())) for g in GAMES.values() if g.data is not None)
     if repeatable:
         text += " Repeat it to play each deck in turn: one table per deck."
     return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
 
 
-def shipped_decks() -> list[str]:
-    """The names of every game's shipped decks (each game's ``named_decks``)."""
+def shipped_component_sets() -> list[str]:
+    """The names of every game's shipped component sets (each game's ``named_component_sets``)."""
     return list(dict.fromkeys(name for g in GAMES.values() if g.data is not None for name in g.data.named()))
 
 
-def deck_file(spec: str | None) -> str | None:
-    """A --deck value that names a file (an input to check), or None (none, a shipped deck's
-    name, or --decks all)."""
-    return spec if spec is not None and spec not in shipped_decks() and spec != ALL_DECKS else None
+def components_file(spec: str | None) -> str | None:
+    """A --components value that names a file (an input to check), or None (none, a shipped component set's
+    name, or --components all)."""
+    return spec if spec is not None and spec not in shipped_component_sets() and spec != ALL_COMPONENT_SETS else None
 
 
 def game_option(command):
@@ -187,8 +187,8 @@ _FIELDS = {"game_name": "game", "players_spec": "players", "strategies_spec": "s
 
 
 def given_fields(given: set[str], request: type) -> frozenset[str]:
-    """The options given (``given_options``) as fields of the API's ``request`` (``deck_path``
-    is ``deck``); the others (--out, --quiet, ...) are this command line's own."""
+    """The options given (``given_options``) as fields of the API's ``request`` (``components_path``
+    is ``components``); the others (--out, --quiet, ...) are this command line's own."""
     names = {f.name for f in fields(request)}
     return frozenset(_FIELDS.get(name, name) for name in given) & names
 
@@ -202,7 +202,7 @@ class RunFiles:
     checkpoint: str | None = None
     resume: str | None = None
     overwrite_checkpoint: bool = False
-    deck: str | None = None
+    components: str | None = None
     plugins: tuple[str, ...] = ()
     tuned: str | None = None  # balance --tuned FILE (or "shipped": the package's, never written)
     report: str | None = None  # --report FILE.html (study.report)
@@ -233,7 +233,7 @@ class RunFiles:
             outputs.append(("--report", check_report_path(self.report)))
         if self.checkpoint_target:
             outputs.append((self.checkpoint_option, Path(self.checkpoint_target)))
-        inputs = [("--deck", Path(self.deck))] if self.deck else []
+        inputs = [("--deck", Path(self.components))] if self.components else []
         inputs += [("--plugin", Path(p)) for p in self.plugins]
         if self.tuned and self.tuned != "shipped":
             inputs.append(("--tuned", Path(self.tuned)))

@@ -39,7 +39,7 @@ def play_ladder(options: dict, command: str) -> None:
     rows, fitted = [], {}  # fitted: the levels whose strategy plays rules it was not fitted to, in words
     started = [StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
                             strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
-                            deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
+                            components=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
                             variant=options.get("variant"), vs=options.get("vs"),
                             plugins=options["plugins"]).start() for level in levels]
     bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
@@ -74,9 +74,9 @@ def play_ladder(options: dict, command: str) -> None:
             bar.close()
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
-    deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.data is not None else {}
+    components = {"deck": ", ".join(options["deck_path"]) or "default"} if game.data is not None else {}
     rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
-    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
+    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **components,
                "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels),
                **({FITTED_KEY: "; ".join(f"level {name}: {said}" for name, said in fitted.items())} if fitted

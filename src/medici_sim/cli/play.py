@@ -37,7 +37,7 @@ from .common import (
     check_players,
     echo_text,
     game_option,
-    load_game_deck,
+    load_game_components,
     parse_strategy_list,
     per_game,
     players_help,
@@ -161,7 +161,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
         seed = secrets.randbelow(1 << 31)
     me = choose_seat(seat, players, seed)
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
-    config = RunConfig(deck=load_game_deck(game, None), players=players, strategies=tuple(slots), games=1,
+    config = RunConfig(components=load_game_components(game, None), players=players, strategies=tuple(slots), games=1,
                        seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
                        threads=1, game=game.name,
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots

@@ -22,7 +22,7 @@ from .common import (
     CompileNotice,
     RunFiles,
     absolute,
-    deck_file,
+    components_file,
     given_fields,
     nothing_played,
     progress_bar,
@@ -36,11 +36,12 @@ TABLES = ["seats", "strategies", METRICS_TABLE]
 
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
-                     overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
+                     overwrite_checkpoint=options["overwrite_checkpoint"],
+                     components=components_file(options["deck_path"]),
                      plugins=options["plugins"], report=options["report_path"])
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                               games=options["games"], seed=options["seed"], variant=options["variant"],
-                              seating=options["seating"], threads=options["threads"], deck=options["deck_path"],
+                              seating=options["seating"], threads=options["threads"], components=options["deck_path"],
                               resume=files.resume, given=given_fields(given, RunRequest),
                               plugins=files.plugins).start()
     game = get_game(config.game)
@@ -49,7 +50,7 @@ def run_main(options: dict, given: set[str]) -> None:
     running = Totals.zeros(config.players, game)
     if done is not None:
         running.add(done)
-    warning = config.deck.shortage_warning(config.players) if config.deck is not None else None
+    warning = config.components.shortage_warning(config.players) if config.components is not None else None
     if warning:
         click.echo(f"medici-sim: warning: {warning}", err=True)
 

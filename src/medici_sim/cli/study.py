@@ -40,9 +40,9 @@ from .common import (
     GameChoice,
     RunFiles,
     absolute,
+    components_file,
+    components_option,
     debug_option,
-    deck_file,
-    deck_option,
     echo_text,
     game_help,
     given_fields,
@@ -51,7 +51,7 @@ from .common import (
     per_game,
     progress_bar,
     rules_option,
-    shipped_decks,
+    shipped_component_sets,
     shorter_hint,
     wide_option,
 )
@@ -83,10 +83,10 @@ def study_options(command_name: str):
                           f"rotates ({per_game('lineups')})."),
         click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')})."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
-        deck_option(repeatable=True),
+        components_option(repeatable=True),
         click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
                      help="Several decks at once: all (every shipped deck: "
-                          f"{', '.join(shipped_decks())}; all reconstructions, R3) or a comma list of names or "
+                          f"{', '.join(shipped_component_sets())}; all reconstructions, R3) or a comma list of names or "
                           "files. Each deck plays its own games; one table per deck, and balance says on how "
                           "many decks each finding holds."),
         click.option("--out", "out_path", default=None,
@@ -131,8 +131,8 @@ def study_options(command_name: str):
     return decorate
 
 
-def _deck_specs(options: dict) -> list[str]:
-    """The decks asked for: --deck (repeated) or --decks (all, or a comma list), not both."""
+def _components_specs(options: dict) -> list[str]:
+    """The component sets asked for: --components (repeated) or --components (all, or a comma list), not both."""
     if options["decks_spec"] is None:
         return list(options["deck_path"])
     if options["deck_path"]:
@@ -140,7 +140,7 @@ def _deck_specs(options: dict) -> list[str]:
                           "--decks NAME,NAME)")
     specs = [part.strip() for part in options["decks_spec"].split(",")]
     if not all(specs):
-        raise ConfigError(f"--decks {options['decks_spec']!r}: an empty deck name (all, or names or files "
+        raise ConfigError(f"--decks {options['component_sets_spec']!r}: an empty deck name (all, or names or files "
                           "separated by commas)")
     return specs
 
@@ -148,28 +148,28 @@ def _deck_specs(options: dict) -> list[str]:
 def _request(options: dict, given: set[str], command: str) -> StudyRequest:
     return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
                         strategies=options["strategies_spec"], variant=options.get("variant"), vs=options.get("vs"),
-                        seed=options["seed"], deck=_deck_specs(options), games=options["games"],
+                        seed=options["seed"], components=_components_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
-                        deck_argument="deck" if options["decks_spec"] is None else "decks",
+                        components_argument="deck" if options["decks_spec"] is None else "decks",
                         resume=options["resume_path"], given=given_fields(given, StudyRequest),
                         plugins=options["plugins"])
 
 
 def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, RunFiles]:
     """Resolve the study (its plug-ins loaded) and its tournaments, check every file before any game."""
-    specs = _deck_specs(options)
-    inputs = [spec for spec in specs if deck_file(spec)]
+    specs = _components_specs(options)
+    inputs = [spec for spec in specs if components_file(spec)]
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=inputs[0] if inputs else None, plugins=options["plugins"],
+                     components=inputs[0] if inputs else None, plugins=options["plugins"],
                      tuned=options.get("tuned_spec"), report=options["report_path"])
     study, tournaments = _request(options, given, command).start()
-    if study.several_decks and files.plot:
-        raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
+    if study.several_component_sets and files.plot:
+        raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.component_sets)} decks (give one "
                           "deck, or leave out --plot)")
     names = table_names(study, command)
-    for other in inputs[1:]:  # no output may replace any of the decks read
-        replace(files, deck=other).check(names)
+    for other in inputs[1:]:  # no output may replace any of the component sets read
+        replace(files, components=other).check(names)
     files.check(names)
     return study, tournaments, files
 
@@ -179,7 +179,8 @@ def table_names(study: Study, command: str) -> list[str]:
     if command == "compare":
         return studies.COMPARE_TABLES + [METRICS_TABLE, STRATEGY_METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []) + [METRICS_TABLE, METRIC_CHANGES_TABLE])
+            + ([studies.ACROSS_COMPONENT_SETS_TABLE] if study.several_component_sets else []) + [METRICS_TABLE,
+                                                                                                 METRIC_CHANGES_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -214,7 +215,7 @@ def _run(options: dict, given: set[str], command: str):
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
             figure=None, verdict_text: str | None = None, went: str = "", page=None) -> None:
     """Write the files first (all or none), then print: a closed stdout cannot lose them.
-    Tables with a ``deck`` column (several decks) are printed deck by deck."""
+    Tables with a ``components`` column (several component sets) are printed component set by component set."""
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
@@ -225,15 +226,16 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
     atomic_write_all(writes)
     if run["partial"]:
         section(f"PARTIAL RESULTS: interrupted after {run['games']:,} games")
-    shown = {name: frame for name, frame in tables.items() if name in titles}  # across_decks: in the verdict
-    decks = list(dict.fromkeys(next(iter(shown.values())).get("deck", pd.Series([None]))))
-    for deck in decks:
+    shown = {name: frame for name, frame in tables.items() if name in titles}  # across_component_sets: in the verdict
+    component_sets = list(dict.fromkeys(next(iter(shown.values())).get("deck", pd.Series([None]))))
+    for components in component_sets:
         for name, frame in shown.items():
-            if deck is None:
+            if components is None:
                 print_table(titles[name], frame, name, wide, summary=run)
             else:
-                print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
-                            name, wide, explain=deck == decks[0], summary=run)
+                print_table(f"Deck {components}: {titles[name]}",
+                            frame[frame["deck"] == components].drop(columns="deck"),
+                            name, wide, explain=components == component_sets[0], summary=run)
     if went:
         print_text(went, wide)
     warn_ran_out(tables.get(METRICS_TABLE), run["game"])

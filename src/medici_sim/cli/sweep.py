@@ -29,8 +29,8 @@ from .common import (
     GameChoice,
     RunFiles,
     absolute,
+    components_option,
     debug_option,
-    deck_option,
     echo_text,
     game_help,
     nothing_played,
@@ -67,7 +67,7 @@ def _options(command: str):
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Master seed: every point plays the same games."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
-        deck_option(),
+        components_option(),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or FILE.parquet "
                           "holds the first table, the others go beside it as FILE-<table>.EXT." + NEEDS_PARQUET),
@@ -121,7 +121,7 @@ def _options(command: str):
 
 def _play(options: dict, request, table_names: list[str], play):
     """Check every file, then play with progress, Ctrl-C and cluster; (files, report or None)."""
-    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
+    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), components=options["deck_path"],
                      plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], report=options["report_path"])
     command = "design" if isinstance(request, DesignRequest) else "sweep"
@@ -180,7 +180,8 @@ def save(files: RunFiles, command: str, kept: list[dict]):
 def _request(options: dict, kind: type, **more):
     return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
                 players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
-                seed=options["seed"], threads=options["threads"], deck=options["deck_path"], plugins=options["plugins"],
+                seed=options["seed"], threads=options["threads"], components=options["deck_path"],
+                plugins=options["plugins"],
                 **more)
 
 

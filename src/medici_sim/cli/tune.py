@@ -29,9 +29,9 @@ from .common import (
     CompileNotice,
     RunFiles,
     absolute,
+    components_file,
+    components_option,
     debug_option,
-    deck_file,
-    deck_option,
     default_threads,
     game_option,
     given_fields,
@@ -115,7 +115,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
               help="Candidates per round [default: CMA-ES's 4 + 3 ln(parameters)].")
 @click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
-@deck_option()
+@components_option()
 @click.option("--out", "out_path", default=None,
               help="Write the tables (tuned, history: every evaluation, rounds, cross_check, metrics and "
                    "metric_changes: how the fresh games went): FILE.json holds them all and the summary (and is "
@@ -148,7 +148,7 @@ def tune_command(ctx, **options):
     given = given_options(ctx)
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=deck_file(options["deck_path"]), plugins=options["plugins"])
+                     components=components_file(options["deck_path"]), plugins=options["plugins"])
     results = tune_request(options, given).start()
     tasks = [r.task for r in results]
     if files.plot and len(tasks) > MAX_TUNE_PANELS:

@@ -35,8 +35,8 @@ def warn(message: str) -> None:
     warnings.warn(message, MediciWarning, stacklevel=3)
 
 
-class DeckError(ConfigError):
-    """A deck (a game's file of cards, or its name) that cannot be used; the message names the
+class ComponentsError(ConfigError):
+    """A component set (a game's file of cards, or its name) that cannot be used; the message names the
     offending entry."""
 
 

@@ -159,7 +159,7 @@ def usable_cores() -> int:
 
 @dataclass(frozen=True)
 class RunConfig:
-    deck: object  # the game's component data (the card game's Deck); None: the game's default
+    components: object  # the game's component data (the card game's Component set); None: the game's default
     players: int
     strategies: tuple[SeatStrategy, ...]  # one slot per player
     games: int

@@ -383,7 +383,7 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
     names = list(strategies) if not isinstance(strategies, str) else [strategies]
     count = players or len(names)
     config = run_config(game=game, players=count, strategies=names, games=games, seed=seed, variant=rules,
-                        seating="fixed", threads=1, deck=None)
+                        seating="fixed", threads=1, components=None)
     if isinstance(bot_seat, bool) or not isinstance(bot_seat, int) or not 0 <= bot_seat < config.players:
         raise ValueError(f"bot_seat must be a seat, 0 to {config.players - 1}, got {bot_seat!r}")
     spiel_game = pyspiel.load_game(short_name(config.game), {

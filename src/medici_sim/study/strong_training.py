@@ -19,7 +19,7 @@ from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
-from ..core.specs import load_game_deck, parse_strategies
+from ..core.specs import load_game_components, parse_strategies
 
 
 def strong_module(game_name: str):
@@ -39,7 +39,8 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
     game = get_game(game_name)
     strong = strong_module(game_name)
     stepped = game.engine.stepping
-    config = RunConfig(deck=load_game_deck(game, None), game=game_name, players=players, games=games, seed=seed,
+    config = RunConfig(components=load_game_components(game, None), game=game_name, players=players, games=games,
+                       seed=seed,
                        seating="rotate", threads=1, variant=variant,
                        strategies=parse_strategies(",".join([game.study.teacher] * players), players, game_name))
     kernel = PreparedRun(config)

@@ -7,10 +7,10 @@ batches until every win rate is as precise as asked); :func:`compare_answer` and
 :func:`balance_answer` turn them into tables. The command line and the Python API
 (``medici_sim.compare``, ``medici_sim.balance``) share all of it.
 
-A study may play several decks (the card game's deck is a reconstruction, R3, R4): each
-deck is its own block of configurations (its own game indices), its tables carry a
-``deck`` column, and balance says on how many decks each finding of the verdict holds.
-With one deck the tables and numbers are exactly those of a single-deck study.
+A study may play several component sets (the card game's component set is a reconstruction, R3, R4): each
+component set is its own block of configurations (its own game indices), its tables carry a
+``components`` column, and balance says on how many component sets each finding of the verdict holds.
+With one component set the tables and numbers are exactly those of a single-component set study.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from ..core.rules import same_games
 from ..core.specs import (
     default_threads,
     game_named,
-    load_game_deck,
+    load_game_components,
     parse_player_counts,
     parse_strategy_list,
     warn_unfitted,
@@ -50,72 +50,74 @@ from .tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from .tuning import TunedParameters, load_tuned
 from .tuning import spec as strategy_spec
 
-ALL_DECKS = "all"  # --decks all: every shipped deck of the game (its ``named_decks``)
+ALL_COMPONENT_SETS = "all"  # --components all: every shipped component set of the game (its ``named_component_sets``)
 MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need more games per configuration
 Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
 RULES_DIFFER = "each rule's own are better"  # the cross check's finding that the rules change the best parameters
-ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
+# balance on several component sets: on how many component sets each finding holds
+ACROSS_COMPONENT_SETS_TABLE = "across_decks"
 ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
-MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
+# configurations (component sets x player counts) whose game indices fit int64
+MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK
 
 
-def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "deck") -> tuple:
-    """The study's decks, one block of configurations each.
+def load_component_sets(game: Game, specs: str | Sequence[str] | None, argument: str = "deck") -> tuple:
+    """The study's component sets, one block of configurations each.
 
-    ``specs``: None or empty for the game's default deck; ``"all"`` for every shipped deck
-    (``named_decks``: the default first); otherwise shipped decks' names or deck files'
-    paths. The same deck twice (the same cards) is refused. A game without decks has the
-    single deck None. ``argument``: the option that gave them (``deck``, or ``decks``).
+    ``specs``: None or empty for the game's default component set; ``"all"`` for every shipped component set
+    (``named_component_sets``: the default first); otherwise shipped component sets' names or component set files'
+    paths. The same component set twice (the same cards) is refused. A game without component sets has the
+    single component set None. ``argument``: the option that gave them (``components``, or ``component_sets``).
     """
     specs = list(file_names(specs, argument)) if specs is not None else []
     if game.data is None or not specs:
-        return (load_game_deck(game, specs[0] if specs else None),)
-    if ALL_DECKS in specs:
+        return (load_game_components(game, specs[0] if specs else None),)
+    if ALL_COMPONENT_SETS in specs:
         if len(specs) > 1:
             raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.data.named())}); name "
                               "no other deck with it")
         return tuple(game.data.named().values())
-    decks = tuple(load_game_deck(game, spec) for spec in specs)
+    component_sets = tuple(load_game_components(game, spec) for spec in specs)
     seen: dict[str, str] = {}
-    for spec, deck in zip(specs, decks, strict=True):
-        if deck.fingerprint() in seen:
-            raise ConfigError(f"{named(argument)}: {seen[deck.fingerprint()]} and {spec} are the same deck (the "
+    for spec, components in zip(specs, component_sets, strict=True):
+        if components.fingerprint() in seen:
+            raise ConfigError(f"{named(argument)}: {seen[components.fingerprint()]} and {spec} are the same deck (the "
                               "same cards); give each deck once")
-        seen[deck.fingerprint()] = spec
-    return decks
+        seen[components.fingerprint()] = spec
+    return component_sets
 
 
-def load_deck(game: Game, spec: str | None):
-    """The one deck a tuning plays (``load_decks``' names and files; None: the default)."""
-    decks = load_decks(game, spec)
-    if len(decks) > 1:
-        raise ConfigError(f"{named('deck')}: a tuning plays one deck, {spec!r} is {len(decks)} decks; tune on each "
-                          f"deck apart ({', '.join(deck_labels(game, decks))})")
-    return decks[0]
+def load_components(game: Game, spec: str | None):
+    """The one component set a tuning plays (``load_component_sets``' names and files; None: the default)."""
+    component_sets = load_component_sets(game, spec)
+    if len(component_sets) > 1:
+        raise ConfigError(f"{named('components')}: a tuning plays one deck, {spec!r} is {len(component_sets)} decks; tune on each "
+                          f"deck apart ({', '.join(components_labels(game, component_sets))})")
+    return component_sets[0]
 
 
-def deck_labels(game: Game, decks: Sequence) -> list[str]:
-    """Each deck's name in the tables' ``deck`` column: a shipped deck's name (whatever file
-    it came from), else the deck's own name (its file's name); names that would repeat get
-    the deck's fingerprint."""
+def components_labels(game: Game, component_sets: Sequence) -> list[str]:
+    """Each component set's name in the tables' ``components`` column: a shipped component set's name (whatever file
+    it came from), else the component set's own name (its file's name); names that would repeat get
+    the component set's fingerprint."""
     labels = [(game.data.shipped_name(d) if d is not None else None) or (d.name if d is not None else "none")
-              for d in decks]
+              for d in component_sets]
     return [f"{label} ({d.fingerprint()})" if labels.count(label) > 1 else label
-            for label, d in zip(labels, decks, strict=True)]
+            for label, d in zip(labels, component_sets, strict=True)]
 
 
-def known_deck(game: Game, deck, several: bool):
-    """A deck read back from a checkpoint: a shipped deck under its own name; another one
-    (with ``several`` decks) named by its fingerprint, its file's name being unknown."""
-    if deck is None:
-        return deck
-    name = game.data.shipped_name(deck)
+def known_components(game: Game, components, several: bool):
+    """A component set read back from a checkpoint: a shipped component set under its own name; another one
+    (with ``several`` component sets) named by its fingerprint, its file's name being unknown."""
+    if components is None:
+        return components
+    name = game.data.shipped_name(components)
     if name is not None:
         return game.data.named()[name]
-    return replace(deck, name=f"deck {deck.fingerprint()}") if several else deck
+    return replace(components, name=f"deck {components.fingerprint()}") if several else components
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ class Study:
     strategies: tuple[SeatStrategy, ...]
     variant: str | None  # the rules to play (a rules spec; None: the game's standard rules); balance: the first
     seed: int
-    decks: tuple  # one or more decks (``load_decks``), each its own block of configurations
+    component_sets: tuple  # one or more component sets (``load_component_sets``), each its own block of configurations
     games: int
     precision: float | None
     threads: int
@@ -135,13 +137,13 @@ class Study:
     vs: str | None = None  # balance: the rule set compared with ``variant``'s (None: the game's other balance rules)
 
     @property
-    def several_decks(self) -> bool:
-        return len(self.decks) > 1
+    def several_component_sets(self) -> bool:
+        return len(self.component_sets) > 1
 
     @property
     def labels(self) -> list[str]:
-        """The decks' names in the tables (``deck_labels``)."""
-        return deck_labels(self.game, self.decks)
+        """The component sets' names in the tables (``components_labels``)."""
+        return components_labels(self.game, self.component_sets)
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
@@ -250,9 +252,9 @@ class Study:
     def _check_blocks(self) -> None:
         """More lineups or games than a configuration's block of game indices holds (blocks
         never overlap, R25), or a precision that could need more than MAX_PRECISION_GAMES."""
-        if len(self.decks) * len(self.counts) > MAX_CONFIGURATIONS:
-            raise ConfigError(f"{len(self.decks)} decks and {len(self.counts)} player counts make "
-                              f"{len(self.decks) * len(self.counts):,} configurations; at most "
+        if len(self.component_sets) * len(self.counts) > MAX_CONFIGURATIONS:
+            raise ConfigError(f"{len(self.component_sets)} decks and {len(self.counts)} player counts make "
+                              f"{len(self.component_sets) * len(self.counts):,} configurations; at most "
                               f"{MAX_CONFIGURATIONS:,} fit in the game indices")
         for players in self.counts:
             n_lineups = len(lineups(self.strategies, players))
@@ -275,19 +277,21 @@ class Study:
 
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
-              variant: str | None, seed: int, deck: str | Sequence[str] | None, games: int, precision: float | None,
-              threads: int | None, tuned: str | Mapping | None, deck_argument: str = "deck",
+              variant: str | None, seed: int, components: str | Sequence[str] | None, games: int,
+              precision: float | None,
+              threads: int | None, tuned: str | Mapping | None, components_argument: str = "deck",
               vs: str | None = None) -> Study:
     """A study as the command line and the Python API describe it, every argument checked:
-    ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``deck``
-    as ``load_decks`` takes it (``deck_argument``: the option that gave it); ``tuned`` as
+    ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``components``
+    as ``load_component_sets`` takes it (``components_argument``: the option that gave it); ``tuned`` as
     ``tuning.load_tuned`` takes it, or None."""
     definition = game_named(game)
     return Study(game=definition, counts=tuple(parse_player_counts(players, definition.name)),
                  strategies=parse_strategy_list(definition.built_ins if strategies is None else strategies,
                                                 definition.name),
                  variant=None if variant is None else text(variant, "variant"), seed=check_seed(seed),
-                 decks=load_decks(definition, deck, deck_argument), games=check_games(games),
+                 component_sets=load_component_sets(definition, components, components_argument),
+                 games=check_games(games),
                  precision=None if precision is None else real(precision, "precision"),
                  threads=default_threads(threads),
                  tuned=None if tuned is None else load_tuned(tuned, definition.name),
@@ -297,16 +301,17 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
 def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or one under each of the game's
     two ``balance_variants`` per player count on the same game indices (balance: the same shuffles wherever play
-    coincides). Deck after deck, each deck's configurations numbered after the previous
-    deck's, so no two decks share a game index (the first deck's are a one-deck study's).
+    coincides). Component set after component set, each component set's configurations numbered after the previous
+    component set's, so no two component sets share a game index (the first component set's are a one-component set
+    study's).
     The second rules' tournament follows the first's: they play each game under both rules,
     together, so that a difference between the rules is paired game by game. ``kind``: the
     tournaments' class (study.agent_tournament's seats Python agents)."""
     variants = study.variants(command)
     n = len(study.counts)
-    tournaments = [kind(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
+    tournaments = [kind(components, players, study.lineup(players, variant), variant, study.seed, study.threads,
                               config_index=d * n + i, game=study.game.name)
-                   for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
+                   for d, components in enumerate(study.component_sets) for i, players in enumerate(study.counts)
                    for variant in variants]
     if command == "balance":
         for base, other in zip(tournaments[::2], tournaments[1::2], strict=True):
@@ -314,9 +319,10 @@ def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> lis
     return tournaments
 
 
-def by_deck(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
-    """The tournaments of each deck (``plan`` lays them out deck after deck), with its label."""
-    size = len(tournaments) // len(study.decks)
+def by_components(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
+    """The tournaments of each component set (``plan`` lays them out component set after component set), with its
+    label."""
+    size = len(tournaments) // len(study.component_sets)
     return [(label, tournaments[d * size:(d + 1) * size]) for d, label in enumerate(study.labels)]
 
 
@@ -375,8 +381,8 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "precision": study.precision if study.precision is not None else "",
         "widest_half_width": round(max(max_half_width(t) for t in tournaments), 5),
         "game": study.game.name,
-        **({"decks": len(study.decks), "deck": ", ".join(study.labels)} if study.several_decks else
-           {"deck": study.decks[0].name} if study.decks[0] is not None else {}),
+        **({"decks": len(study.component_sets), "deck": ", ".join(study.labels)} if study.several_component_sets else
+           {"deck": study.component_sets[0].name} if study.component_sets[0] is not None else {}),
         "seed": study.seed,
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
@@ -385,8 +391,8 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
     }
 
 
-def _with_deck(label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    return {name: frame.assign(deck=label)[["deck", *frame.columns]] for name, frame in tables.items()}
+def _with_components(label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    return {name: frame.assign(components=label)[["deck", *frame.columns]] for name, frame in tables.items()}
 
 
 def _concat(parts: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
@@ -406,11 +412,11 @@ def _compare_tables(tournaments: list[Tournament]) -> dict[str, pd.DataFrame] | 
 
 def compare_answer(tournaments: list[Tournament], study: Study | None = None) -> dict[str, pd.DataFrame]:
     """Per strategy, ratings and head to head, over the tournaments that played games; with
-    several decks, deck after deck in a first column ``deck``."""
-    if study is None or not study.several_decks:
+    several component sets, component set after component set in a first column ``components``."""
+    if study is None or not study.several_component_sets:
         return _compare_tables(tournaments)
-    parts = [(label, _compare_tables(block)) for label, block in by_deck(tournaments, study)]
-    return _concat([_with_deck(label, tables) for label, tables in parts if tables is not None])
+    parts = [(label, _compare_tables(block)) for label, block in by_components(tournaments, study)]
+    return _concat([_with_components(label, tables) for label, tables in parts if tables is not None])
 
 
 def _balance_tables(tournaments: list[Tournament],
@@ -484,27 +490,30 @@ def balance_answer(tournaments: list[Tournament], study: Study | None = None) ->
     """The game's base rules against its other rules (its ``balance_variants``) for each player
     count both rules have played: tables and verdict.
 
-    With several decks: the tables deck after deck (a first column ``deck``), the verdict
-    deck by deck, then "Across N decks": on how many decks each finding of the verdicts
-    holds (also as the table ``across_decks``).
+    With several component sets: the tables component set after component set (a first column ``components``), the
+    verdict
+    component set by component set, then "Across N component sets": on how many component sets each finding of the
+    verdicts
+    holds (also as the table ``across_component_sets``).
     """
     tuned = study.tuned if study is not None else None
-    if study is None or not study.several_decks:
+    if study is None or not study.several_component_sets:
         tables = _balance_tables(tournaments, tuned)
         text = verdict(tables["strategies"], tables["rules"])
         if tuned is not None:
             text += "\n" + "\n".join(f"{line}." for line in tuned_lines(tables[TUNED_TABLE]))
         return tables, text
-    per_deck = [(label, tables) for label, block in by_deck(tournaments, study)
+    per_components = [(label, tables) for label, block in by_components(tournaments, study)
                 if (tables := _balance_tables(block, tuned)) is not None]
-    texts = [f"Deck {label}:\n{verdict(tables['strategies'], tables['rules'])}" for label, tables in per_deck]
-    across = across_decks(per_deck)
-    lines = [f"  {line}" for line in across_lines(across, per_deck)]
-    text = "\n\n".join(texts) + f"\n\nAcross {len(per_deck)} decks\n" + "\n".join(lines)
-    return {**_concat([_with_deck(label, tables) for label, tables in per_deck]), ACROSS_DECKS_TABLE: across}, text
+    texts = [f"Deck {label}:\n{verdict(tables['strategies'], tables['rules'])}" for label, tables in per_components]
+    across = across_component_sets(per_components)
+    lines = [f"  {line}" for line in across_lines(across, per_components)]
+    text = "\n\n".join(texts) + f"\n\nAcross {len(per_components)} decks\n" + "\n".join(lines)
+    return {**_concat([_with_components(label, tables) for label, tables in per_components]),
+            ACROSS_COMPONENT_SETS_TABLE: across}, text
 
 
-# ---------------------------------------------------------------- findings across decks
+# ---------------------------------------------------------------- findings across component sets
 
 def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, dict]:
     """What ``analysis.verdict`` says for each player count, as data, by the verdict's own
@@ -527,7 +536,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
 
 
 def _holds(finding: tuple[str, str], found: dict) -> bool:
-    """Whether a finding holds on one deck at one player count (its tables, the verdict's rules)."""
+    """Whether a finding holds on one component set at one player count (its tables, the verdict's rules)."""
     kind, what = finding
     rows = found["rows"]
     if kind == "seat":
@@ -548,11 +557,11 @@ def _finding_text(finding: tuple[str, str], other: str) -> str:
     return f"{other} {kind} {what}'s win rate"
 
 
-def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
-    """One row per finding of any deck's verdict (its headline, and whether the seat advantage
-    changed), per player count: on how many of the decks that played that count it holds."""
-    found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_deck]
-    _, other = rule_names(per_deck[0][1]["strategies"])
+def across_component_sets(per_components: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
+    """One row per finding of any component set's verdict (its headline, and whether the seat advantage
+    changed), per player count: on how many of the component sets that played that count it holds."""
+    found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_components]
+    _, other = rule_names(per_components[0][1]["strategies"])
     rows = []
     for players in sorted({p for _, f in found for p in f}):
         here = [(label, f[players]) for label, f in found if players in f]
@@ -563,18 +572,19 @@ def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.Data
     return pd.DataFrame(rows, columns=ACROSS_COLUMNS)
 
 
-def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
-    """The across-decks table in words, and the range of games the variant decided (where a side has it)."""
-    base, other = rule_names(per_deck[0][1]["strategies"])
+def across_lines(across: pd.DataFrame, per_components: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
+    """The across-component sets table in words, and the range of games the variant decided (where a side has it)."""
+    base, other = rule_names(per_components[0][1]["strategies"])
     lines = []
     for players, rows in across.groupby("players", sort=True):
-        here = [(label, tables["rules"]) for label, tables in per_deck if players in set(tables["rules"]["players"])]
+        here = [(label, tables["rules"]) for label,
+                tables in per_components if players in set(tables["rules"]["players"])]
         for row in rows.itertuples(index=False):
             holding = row.holds_on.split(", ") if row.holds_on else []
             missing = [label for label, _ in here if label not in holding]
             note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
                     else f" (all but {', '.join(missing)})")
-            lines.append(f"{row.finding} at {players} players: {row.decks_holding} of {row.decks} decks{note}")
+            lines.append(f"{row.finding} at {players} players: {row.component_sets_holding} of {row.component_sets} decks{note}")
         decided = [rate for _, rules in here
                    if not math.isnan(rate := decided_rate(rules[rules["players"] == players].set_index("variant"),
                                                           base, other)[0])]

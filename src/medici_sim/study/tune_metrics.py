@@ -21,7 +21,7 @@ def tune_change_columns(game: Game) -> list[str]:
 def _configuration(result: TaskResult) -> dict:
     task = result.task
     return {"strategy": task.strategy, "rules": task.variant, "players": task.players,
-            "deck": task.deck.name if task.deck is not None else ""}
+            "deck": task.components.name if task.components is not None else ""}
 
 
 def tune_metrics(results: Sequence[TaskResult]) -> pd.DataFrame:

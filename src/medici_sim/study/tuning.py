@@ -104,7 +104,7 @@ class TuneTask:
     fresh_games: int  # the final check's games, for each of tuned and default (a whole number of rotations)
     seed: int
     popsize: int
-    deck: object = None
+    components: object = None
     box: Box = field(init=False)
 
     def __post_init__(self):
@@ -169,7 +169,7 @@ class Evaluator:
         return self._play(task, [kernel], first_game, games)[0]
 
     def _config(self, task: TuneTask, lineup: tuple[SeatStrategy, ...], games: int) -> RunConfig:
-        return RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
+        return RunConfig(task.components, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
                          task.game, task.kernel_strategies())
 
     def _play(self, task: TuneTask, kernels: list, first_game: int, games: int) -> list:
@@ -265,7 +265,7 @@ class TaskResult:
         rate, low, high, difference, half, significant = self.check()
         return {
             "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
-            **({"deck": task.deck.name} if task.deck is not None else {}), "against": task.against_label(),
+            **({"deck": task.components.name} if task.components is not None else {}), "against": task.against_label(),
             "evaluations": sum(len(r.candidates) for r in self.rounds),
             "games_per_eval": task.games_per_eval, "fresh_games": task.fresh_games,
             "fair_share": 1 / task.players,
@@ -453,7 +453,7 @@ def _whole_rotations(games: int, players: int, argument: str) -> int:
 
 def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, variant_spec: str | None,
                against_spec: str, evaluations: int, games_per_eval: int, fresh_games: int, seed: int,
-               popsize: int | None, deck) -> list[TuneTask]:
+               popsize: int | None, components) -> list[TuneTask]:
     """The tasks of a tuning as the command line (and the API) describe it: strategies (names,
     or all), player counts (None: the game's usual), rules (None: standard; all), opponents."""
     game = get_game(game_name)
@@ -472,7 +472,7 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
                 tasks.append(TuneTask(
                     game.name, name, players, variant, _against(against_spec, game, players), evaluations,
                     _whole_rotations(games_per_eval, players, "games_per_eval"),
-                    _whole_rotations(fresh_games, players, "fresh_games"), seed, size, deck))
+                    _whole_rotations(fresh_games, players, "fresh_games"), seed, size, components))
     return tasks
 
 

@@ -19,7 +19,7 @@ from .strategies import BUILT_INS, REGISTRY, search, strong
 
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (engine.new_state): its deck, player count and rules."""
-    deck = config.deck if config.deck is not None else default_deck()
+    deck = config.components if config.components is not None else default_deck()
     rules = config.rules
     return engine.new_state(*deck.card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
 
@@ -83,7 +83,7 @@ def trace(kernel, game_index: int) -> GameTrace:
 
 def reference_game(config, game_index: int) -> dict[str, np.ndarray]:
     """The reference engine's record of game ``game_index`` of the run ``config``."""
-    deck = config.deck if config.deck is not None else default_deck()
+    deck = config.components if config.components is not None else default_deck()
     return reference.play_game(deck, config.rules,
                                [s.name for s in config.strategies], config.seed, game_index, config.seating,
                                [dict(s.params) for s in config.strategies])
@@ -147,7 +147,7 @@ def deck_from_text(contents: str):
 
 def check_config(config) -> None:
     """The card game is played with a deck: the default one unless the run names another."""
-    if config.deck is not None and not hasattr(config.deck, "card_arrays"):
+    if config.components is not None and not hasattr(config.components, "card_arrays"):
         raise ValueError("the card game needs a deck (medici_sim.games.card.deck.Deck)")
 
 

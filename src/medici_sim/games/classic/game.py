@@ -137,7 +137,7 @@ class TotalsIdentities:
 
 def check_config(config) -> None:
     """The classic game has no deck files: its 36 cards are fixed (C2)."""
-    if config.deck is not None:
+    if config.components is not None:
         raise ValueError("the classic game takes no deck (its 36 cards are fixed, C2)")
 
 

@@ -30,7 +30,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ...core.arguments import DeckError
+from ...core.arguments import ComponentsError
 from ...core.output import OutputError, read_limited
 from .geometry import BOARD_FIELDS, BOARD_TYPES, COLUMNS, ROWS, SHIFTS, legal_assemblies
 from .rules import AGRICULTURE, CASTLE, COLOURS, MAX_PLAYERS
@@ -51,7 +51,7 @@ MAX_BOARDS = 20  # of one type
 MAX_BYTES = 1 << 20
 
 
-class ComponentError(DeckError):
+class ComponentError(ComponentsError):
     """A component set that cannot be played; the message names the entry at fault, in one line."""
 
 
