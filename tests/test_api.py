@@ -110,7 +110,7 @@ BAD = {
     "trials": WHOLE + [0],
     "vs": [5, ["bonus20"], "", "bonus30"],
     "seating": [None, 5, "", "sideways"],
-    "deck": FILES,
+    "components": FILES,
     "plugins": FILES + [[""], [None]],
     "precision": ["0.1", True, [0.1], 0, 0.5, -0.1, math.nan],
     "tuned": FILES,
@@ -155,6 +155,22 @@ def test_a_lone_file_is_a_list_of_one_and_paths_are_file_names(tmp_path):
         medici_sim.simulate(10, components=Path("no/such/deck.csv"))
     with pytest.raises(medici_sim.OutputError, match="tuned= no/such.json: cannot read"):
         medici_sim.balance(10, tuned=Path("no/such.json"))
+
+
+def test_deck_is_components_by_its_older_name():
+    """components= was deck=: the older keyword still plays the same games, its messages name it as given, and
+    giving both is refused; DeckError is ComponentsError."""
+    old = medici_sim.simulate(50, players=3, seed=2, threads=1, deck="95-goods")  # keep: old name
+    new = medici_sim.simulate(50, players=3, seed=2, threads=1, components="95-goods")
+    pd.testing.assert_frame_equal(old.seats, new.seats)
+    assert old.summary["deck"] == new.summary["deck"] and old.summary["deck"].startswith("95-goods")
+    with pytest.raises(medici_sim.ConfigError, match="^deck= must be a file name"):
+        medici_sim.simulate(10, deck=5)  # keep: old name
+    with pytest.raises(medici_sim.ConfigError, match="^components= must be a file name"):
+        medici_sim.simulate(10, components=5)
+    with pytest.raises(medici_sim.ConfigError, match="components= and deck= are one argument"):
+        medici_sim.simulate(10, components="default", deck="default")  # keep: old name
+    assert medici_sim.DeckError is medici_sim.ComponentsError
 
 
 def test_trace_tells_the_command_lines_game(capsys):

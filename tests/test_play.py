@@ -87,8 +87,8 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     kernel.slot_params[me] = seat_strategy(names[me], game).vector()
     lines: list[str] = []
     table = new_table(game, kernel, me, lines, never_asked)
-    plain = PreparedRun(RunConfig(components=None, players=players, strategies=tuple(seat_strategy(n,
-                                                                                                   game) for n in names),
+    plain = PreparedRun(RunConfig(components=None, players=players,
+                                  strategies=tuple(seat_strategy(n, game) for n in names),
                              games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game,
                              kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
     engine = card_stepped if game == "card" else classic_stepped

@@ -146,7 +146,7 @@ class StudyRequest:
     components: str | PathLike | Sequence[str | PathLike] | None = None
     precision: float | None = None
     tuned: str | PathLike | Mapping | None = None
-    components_argument: str = "deck"
+    components_argument: str = "components"
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
     vs: str | None = None  # balance: the rule set compared with ``variant``'s
@@ -212,9 +212,8 @@ def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
 
 def _components_labels(study: studies.Study, tournaments: list) -> list[str]:
     """Each tournament's component set in the metrics tables ("" for a game without component sets)."""
-    return [label if study.component_sets[0] is not None else "" for label, block in studies.by_components(tournaments,
-                                                                                                           study)
-            for _ in block]
+    return [label if study.component_sets[0] is not None else ""
+            for label, block in studies.by_components(tournaments, study) for _ in block]
 
 
 def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
@@ -342,7 +341,8 @@ def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: W
                "tasks_done": sum(r.complete for r in results), "evaluations": _evaluations(results),
                "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
                             + (2 * r.task.fresh_games if r.complete else 0) for r in results),
-               **({"deck": tasks[0].components.name} if tasks[0].components is not None else {}),
+               **({get_game(tasks[0].game).data_noun: tasks[0].components.name}
+                  if tasks[0].components is not None else {}),
                "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
                "elapsed_seconds": round(elapsed, 2),
                "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
@@ -382,9 +382,16 @@ def _api(function):
     line's options (``--games``); the checks are the command line's (``core.arguments``)."""
     @functools.wraps(function)
     def checked(*args, **kwargs):
+        older = "deck" in kwargs  # components= by its older name (deprecated; the same argument)
+        if older:
+            if kwargs.get("components") is not None:
+                raise ConfigError("components= and deck= are one argument (deck= is its older name): give "
+                                  "components= only")
+            kwargs["components"] = kwargs.pop("deck")
         if in_command_line():  # a command calls it: the messages name its options
             return function(*args, **kwargs)
-        with naming(api=True, variant="variant=" if "variant" in kwargs else "rules="):  # the name given
+        with naming(api=True, variant="variant=" if "variant" in kwargs else "rules=",  # the names given
+                    components="deck=" if older else "components="):
             return function(*args, **kwargs)
     return checked
 

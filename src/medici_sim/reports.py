@@ -50,7 +50,8 @@ class RunReport(_Answer):
 @dataclass(frozen=True)
 class CompareReport(_Answer):
     """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary
-    (with several decks, each table has a first column ``deck``)."""
+    (with several component sets, each table has a first column naming the set, in the game's word for it:
+    ``deck`` in the card game)."""
 
     strategies: pd.DataFrame
     ratings: pd.DataFrame
@@ -63,18 +64,24 @@ class CompareReport(_Answer):
 @dataclass(frozen=True)
 class BalanceReport(_Answer):
     """``balance``'s answer: win rates under both rules, the seat advantage and the score's
-    sources per rules, the verdict in words, and the summary. With several decks the tables
-    have a first column ``deck``, the verdict goes deck by deck and ends with the lines
-    "Across N decks", and ``across_decks`` says on how many decks each finding holds."""
+    sources per rules, the verdict in words, and the summary. With several component sets (the card game's
+    decks) the tables have a first column naming the set (``deck``), the verdict goes set by set and ends with
+    the lines "Across N decks", and ``across`` says on how many sets each finding holds (``across_decks``, its
+    older name, is the same table)."""
 
     strategies: pd.DataFrame
     rules: pd.DataFrame
     verdict: str
     summary: dict
-    across_decks: pd.DataFrame | None = None  # several decks only
+    across: pd.DataFrame | None = None  # several component sets only
     parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
     metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
     metric_changes: pd.DataFrame | None = None  # each metric's change between the rules, paired (study.metrics)
+
+    @property
+    def across_decks(self) -> pd.DataFrame | None:
+        """``across`` by its older name."""
+        return self.across
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import click
 from click.core import ParameterSource
 
 from ..core import checkpoint, compiling
-from ..core.arguments import MediciWarning
+from ..core.arguments import MediciWarning, named
 from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
@@ -151,16 +151,28 @@ class Group(_RefusingEmpty, click.Group):
 
 
 def components_option(repeatable: bool = False):
-    """--components NAME|FILE, read by the game's own ``load_components`` wherever a command takes a component set;
-    compare and balance take it repeatedly (each component set plays its own games)."""
+    """--components NAME|FILE (alias --deck, its older name), read by the game's own ``GameData.load`` wherever a
+    command takes a component set; compare and balance take it repeatedly (each set plays its own games)."""
     text = " ".join(g.data.help.format(names=", ".join(g.data.named())) for g in GAMES.values() if g.data is not None)
     if repeatable:
-        text += " Repeat it to play each deck in turn: one table per deck."
-    return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
+        text += " Repeat it to play each set in turn (or give all): one table per set."
+    return click.option("--components", "--deck", "components_path", multiple=repeatable, default=None,
+                        metavar="NAME|FILE", help=text)
+
+
+def older_names(args: list[str]) -> dict[str, str]:
+    """The options given by an older name (--deck, --variant; --decks alone) as ``arguments.naming`` takes them:
+    messages name the option as the user wrote it."""
+    written = {arg.partition("=")[0] for arg in args if arg.startswith("--")}
+    names = {argument: older for argument, older in (("components", "--deck"), ("variant", "--variant"))
+             if older in written}
+    if "--decks" in written and not written & {"--deck", "--components"}:
+        names["components"] = "--decks"
+    return names
 
 
 def shipped_component_sets() -> list[str]:
-    """The names of every game's shipped component sets (each game's ``named_component_sets``)."""
+    """The names of every game's shipped component sets (each game's ``GameData.named``)."""
     return list(dict.fromkeys(name for g in GAMES.values() if g.data is not None for name in g.data.named()))
 
 
@@ -182,7 +194,8 @@ def given_options(ctx: click.Context) -> set[str]:
 
 
 _FIELDS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "strategy_spec": "strategy",
-           "variant_spec": "variant", "deck_path": "deck", "decks_spec": "deck", "tuned_spec": "tuned",
+           "variant_spec": "variant", "components_path": "components", "component_sets_spec": "components",
+           "tuned_spec": "tuned",
            "resume_path": "resume"}  # click's parameter names that are not the API request's
 
 
@@ -233,7 +246,7 @@ class RunFiles:
             outputs.append(("--report", check_report_path(self.report)))
         if self.checkpoint_target:
             outputs.append((self.checkpoint_option, Path(self.checkpoint_target)))
-        inputs = [("--deck", Path(self.components))] if self.components else []
+        inputs = [(named("components"), Path(self.components))] if self.components else []
         inputs += [("--plugin", Path(p)) for p in self.plugins]
         if self.tuned and self.tuned != "shipped":
             inputs.append(("--tuned", Path(self.tuned)))

@@ -37,11 +37,12 @@ TABLES = ["seats", "strategies", METRICS_TABLE]
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"],
-                     components=components_file(options["deck_path"]),
+                     components=components_file(options["components_path"]),
                      plugins=options["plugins"], report=options["report_path"])
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                               games=options["games"], seed=options["seed"], variant=options["variant"],
-                              seating=options["seating"], threads=options["threads"], components=options["deck_path"],
+                              seating=options["seating"], threads=options["threads"],
+                              components=options["components_path"],
                               resume=files.resume, given=given_fields(given, RunRequest),
                               plugins=files.plugins).start()
     game = get_game(config.game)

@@ -18,10 +18,11 @@ import pandas as pd
 
 from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
 from ..core import checkpoint
+from ..core.arguments import named
 from ..core.cluster import connect
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..core.registry import GAMES, default_game
+from ..core.registry import GAMES, default_game, get_game
 from ..study import studies
 from ..study.metrics import (
     METRIC_CHANGES_TABLE,
@@ -84,11 +85,10 @@ def study_options(command_name: str):
         click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')})."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
         components_option(repeatable=True),
-        click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
-                     help="Several decks at once: all (every shipped deck: "
-                          f"{', '.join(shipped_component_sets())}; all reconstructions, R3) or a comma list of names or "
-                          "files. Each deck plays its own games; one table per deck, and balance says on how "
-                          "many decks each finding holds."),
+        click.option("--decks", "component_sets_spec", default=None, metavar="all|NAME,...",
+                     help="Several component sets at once, as one comma list: all (every shipped set: "
+                          f"{', '.join(shipped_component_sets())}) or names or files. Each set plays its own games; "
+                          "one table per set, and balance says on how many sets each finding holds."),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
                           "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."
@@ -132,16 +132,18 @@ def study_options(command_name: str):
 
 
 def _components_specs(options: dict) -> list[str]:
-    """The component sets asked for: --components (repeated) or --components (all, or a comma list), not both."""
-    if options["decks_spec"] is None:
-        return list(options["deck_path"])
-    if options["deck_path"]:
-        raise ConfigError("--deck and --decks: give one or the other (--deck repeated, or --decks all or "
-                          "--decks NAME,NAME)")
-    specs = [part.strip() for part in options["decks_spec"].split(",")]
+    """The component sets asked for: --components (repeated, or all) or the comma list of --decks, not both."""
+    listed = options["component_sets_spec"]
+    if listed is None:
+        return list(options["components_path"])
+    if options["components_path"]:
+        one = named("components")
+        raise ConfigError(f"{one} and {named('decks')}: give one or the other ({one} repeated, or "
+                          f"{named('decks')} all or {named('decks')} NAME,NAME)")
+    specs = [part.strip() for part in listed.split(",")]
     if not all(specs):
-        raise ConfigError(f"--decks {options['component_sets_spec']!r}: an empty deck name (all, or names or files "
-                          "separated by commas)")
+        raise ConfigError(f"{named('decks')} {listed!r}: an empty {get_game(options['game_name']).data_noun} name "
+                          "(all, or names or files separated by commas)")
     return specs
 
 
@@ -150,7 +152,7 @@ def _request(options: dict, given: set[str], command: str) -> StudyRequest:
                         strategies=options["strategies_spec"], variant=options.get("variant"), vs=options.get("vs"),
                         seed=options["seed"], components=_components_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
-                        components_argument="deck" if options["decks_spec"] is None else "decks",
+                        components_argument="components" if options["component_sets_spec"] is None else "decks",
                         resume=options["resume_path"], given=given_fields(given, StudyRequest),
                         plugins=options["plugins"])
 
@@ -165,8 +167,9 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
                      tuned=options.get("tuned_spec"), report=options["report_path"])
     study, tournaments = _request(options, given, command).start()
     if study.several_component_sets and files.plot:
-        raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.component_sets)} decks (give one "
-                          "deck, or leave out --plot)")
+        noun, plural = study.game.data_noun, study.game.data_plural
+        raise ConfigError(f"--plot draws one {noun}'s answer; this run plays {len(study.component_sets)} {plural} "
+                          f"(give one {noun}, or leave out --plot)")
     names = table_names(study, command)
     for other in inputs[1:]:  # no output may replace any of the component sets read
         replace(files, components=other).check(names)
@@ -179,8 +182,8 @@ def table_names(study: Study, command: str) -> list[str]:
     if command == "compare":
         return studies.COMPARE_TABLES + [METRICS_TABLE, STRATEGY_METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.ACROSS_COMPONENT_SETS_TABLE] if study.several_component_sets else []) + [METRICS_TABLE,
-                                                                                                 METRIC_CHANGES_TABLE])
+            + ([studies.across_table(study.game)] if study.several_component_sets else [])
+            + [METRICS_TABLE, METRIC_CHANGES_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
@@ -215,7 +218,8 @@ def _run(options: dict, given: set[str], command: str):
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
             figure=None, verdict_text: str | None = None, went: str = "", page=None) -> None:
     """Write the files first (all or none), then print: a closed stdout cannot lose them.
-    Tables with a ``components`` column (several component sets) are printed component set by component set."""
+    Tables with a column naming the component set (several sets: the game's ``data_noun``) are printed set by
+    set."""
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
@@ -226,15 +230,16 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
     atomic_write_all(writes)
     if run["partial"]:
         section(f"PARTIAL RESULTS: interrupted after {run['games']:,} games")
-    shown = {name: frame for name, frame in tables.items() if name in titles}  # across_component_sets: in the verdict
-    component_sets = list(dict.fromkeys(next(iter(shown.values())).get("deck", pd.Series([None]))))
+    shown = {name: frame for name, frame in tables.items() if name in titles}  # across: in the verdict
+    noun = get_game(run["game"]).data_noun
+    component_sets = list(dict.fromkeys(next(iter(shown.values())).get(noun, pd.Series([None]))))
     for components in component_sets:
         for name, frame in shown.items():
             if components is None:
                 print_table(titles[name], frame, name, wide, summary=run)
             else:
-                print_table(f"Deck {components}: {titles[name]}",
-                            frame[frame["deck"] == components].drop(columns="deck"),
+                print_table(f"{noun.capitalize()} {components}: {titles[name]}",
+                            frame[frame[noun] == components].drop(columns=noun),
                             name, wide, explain=components == component_sets[0], summary=run)
     if went:
         print_text(went, wide)
@@ -300,7 +305,9 @@ def balance(ctx, **options):
         return play_ladder(options, "balance")
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
-    tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
+    across = studies.across_table(study.game)  # the report's ``across``, written under the game's words
+    tables = {name: getattr(report, "across" if name == across else name) for name in table_names(study, "balance")}
+    text = report.verdict
     base, other = study.variants("balance")
     titles = {
         "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"

@@ -121,7 +121,7 @@ def _options(command: str):
 
 def _play(options: dict, request, table_names: list[str], play):
     """Check every file, then play with progress, Ctrl-C and cluster; (files, report or None)."""
-    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), components=options["deck_path"],
+    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), components=options["components_path"],
                      plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], report=options["report_path"])
     command = "design" if isinstance(request, DesignRequest) else "sweep"
@@ -180,7 +180,7 @@ def save(files: RunFiles, command: str, kept: list[dict]):
 def _request(options: dict, kind: type, **more):
     return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
                 players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
-                seed=options["seed"], threads=options["threads"], components=options["deck_path"],
+                seed=options["seed"], threads=options["threads"], components=options["components_path"],
                 plugins=options["plugins"],
                 **more)
 

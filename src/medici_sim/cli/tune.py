@@ -56,7 +56,7 @@ def tune_request(options: dict, given: set[str] = frozenset()) -> TuneRequest:
         raise click.UsageError("tune needs STRATEGY (a name, a comma list, or all), or --resume FILE")
     return TuneRequest(options["strategy_spec"], options["game_name"], options["players_spec"], options["variant_spec"],
                        options["against"], options["evaluations"], options["games_per_eval"], options["fresh_games"],
-                       options["popsize"], options["seed"], options["deck_path"], options.get("resume_path"),
+                       options["popsize"], options["seed"], options["components_path"], options.get("resume_path"),
                        given_fields(given, TuneRequest), options["plugins"])
 
 
@@ -148,7 +148,7 @@ def tune_command(ctx, **options):
     given = given_options(ctx)
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     components=components_file(options["deck_path"]), plugins=options["plugins"])
+                     components=components_file(options["components_path"]), plugins=options["plugins"])
     results = tune_request(options, given).start()
     tasks = [r.task for r in results]
     if files.plot and len(tasks) > MAX_TUNE_PANELS:

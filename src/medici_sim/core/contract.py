@@ -150,6 +150,12 @@ class GameData:
     named: Callable  # () -> {name: Components}: the shipped sets, the default first
     shipped_name: Callable  # (Components) -> the name of the shipped set it is (the same contents), or None
     help: str  # what the command line's component option takes, in words ({names}: the shipped sets' names)
+    # what the game calls one set and several, in its own words (the tables' and summaries' column names and the
+    # messages: the card game's words for its cards), and what a set's size counts (Components.n_cards: the
+    # summary's <noun>_<unit>)
+    noun: str = "components"
+    plural: str = "component_sets"
+    unit: str = "pieces"
 
 
 @dataclass(frozen=True)
@@ -292,6 +298,17 @@ class Game:
     def rules(self, topic: str) -> str:
         """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
         return self.presentation.rule_points.get(topic, "")
+
+    @property
+    def data_noun(self) -> str:
+        """What the game calls one component set (``GameData.noun``; "components" for a game without them): the
+        name of the tables' column and the summaries' key that say which set a configuration played."""
+        return self.data.noun if self.data is not None else GameData.noun
+
+    @property
+    def data_plural(self) -> str:
+        """What the game calls several component sets (``GameData.plural``)."""
+        return self.data.plural if self.data is not None else GameData.plural
 
     @property
     def seat_view(self):

@@ -16,7 +16,7 @@ from .driver import ConfigError, SeatStrategy, canonical_rules, seat_strategy
 from .registry import GAMES, Game
 from .saved import Invalid, as_text, check_keys, show, whole_number
 
-MAX_COMPONENTS_CARDS = 10**6  # far above any component set a game accepts (the game's own parser has the real limit)
+MAX_COMPONENTS_CARDS = 10**6  # far above any component set a game accepts (the game's own parser has the limit)
 MAX_ORIGIN = 4096  # characters of a strategy's recorded origin (a plug-in file's path)
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
@@ -126,19 +126,19 @@ def _strategy(entry, where: str, game: Game) -> SeatStrategy:
 def valid_components(value, where: str, game: Game):
     if game.data is None:
         if value is not None:
-            raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes no deck")
+            raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes no component set")
         return None
     check_keys(value, where, ("cards", "fingerprint", "contents"))
     cards = whole_number(value["cards"], f"{where}.cards", 1, MAX_COMPONENTS_CARDS)
     contents = value["contents"]
     if type(contents) is not str:
-        raise Invalid(f"{where}.contents is {show(contents)}, not the deck's CSV text")
+        raise Invalid(f"{where}.contents is {show(contents)}, not the {game.data.noun}'s text")
     try:
         components = game.data.from_text(contents)
     except (csv.Error, ValueError) as exc:
         raise Invalid(f"{where}.contents: {exc}") from None
     if components.n_cards != cards:
-        raise Invalid(f"{where}.cards is {cards}, but its contents hold {components.n_cards} cards")
+        raise Invalid(f"{where}.cards is {cards}, but its contents hold {components.n_cards} {game.data.unit}")
     if value["fingerprint"] != components.fingerprint():
         raise Invalid(f"{where}.fingerprint is {show(value['fingerprint'])}, but its contents have fingerprint "
                       f"{components.fingerprint()}")

@@ -25,7 +25,7 @@ from .saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector,
 from .seating import SEATING_MODES
 from .totals_check import TotalsCheck, check_pair_diff_sq, check_pairs, check_same_sums
 
-RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
+RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "components")
 TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
 
 
@@ -33,13 +33,13 @@ def run_configuration(config: RunConfig) -> dict:
     """What a checkpoint of the main command records, and a resumed run must match."""
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
-            "strategies": strategies_identity(config.strategies), "deck": components_identity(config.components)}
+            "strategies": strategies_identity(config.strategies), "components": components_identity(config.components)}
 
 
 def saved_run(configuration: dict, threads: int) -> RunConfig:
     """The run a checkpoint saved (its ``configuration``), played on ``threads``."""
     game = get_game(configuration["game"])
-    return RunConfig(components=saved_components(configuration["deck"], game), players=configuration["players"],
+    return RunConfig(components=saved_components(configuration["components"], game), players=configuration["players"],
                      strategies=saved_strategies(configuration["strategies"], game.name),
                      games=configuration["games"], seed=configuration["seed"], variant=configuration["variant"],
                      seating=configuration["seating"], threads=threads, game=game.name)
@@ -54,7 +54,7 @@ def check_run(configuration, progress) -> None:
     variant = valid_rules(configuration["variant"], "configuration.variant", game, players)
     seating = choice(configuration["seating"], "configuration.seating", SEATING_MODES, "seatings")
     strategies = valid_strategies(configuration["strategies"], "configuration.strategies", game, players)
-    components = valid_components(configuration["deck"], "configuration.deck", game)
+    components = valid_components(configuration["components"], "configuration.components", game)
     _run_config(components, players, strategies, games, seed, variant, seating, game)
 
     check_keys(progress, "progress", ("totals",))

@@ -83,14 +83,13 @@ def default_threads(threads: int | None) -> int:
 
 
 def load_game_components(game: Game, components_path: str | None):
-    """The run's component set: the game's default, or ``components_path``: a shipped component set's name or a
-    component set
-    file (the game's ``load_components`` reads both); a game without component sets takes none."""
+    """The run's component set: the game's default, or ``components_path``: a shipped set's name or a file (the
+    game's ``GameData.load`` reads both); a game without component sets takes none."""
     if game.data is None:
         if components_path is not None:
-            raise ConfigError(f"{named('components')}: the {game.name} game has no deck files")
+            raise ConfigError(f"{named('components')}: the {game.name} game has no component files")
         return None
-    return game.data.load(None if components_path is None else file_name(components_path, "deck"))
+    return game.data.load(None if components_path is None else file_name(components_path, "components"))
 
 
 def game_named(name: str | None) -> Game:

@@ -35,9 +35,10 @@ from ..core.accounting import (
     STAT_TRAILED_FIRST,
     comeback_names,
 )
+from ..core.contract import GameData
 from ..core.narration import plural
 from ..core.pairing import paired_metrics
-from ..core.registry import Game, get_game
+from ..core.registry import GAMES, Game, get_game
 from ..core.stats import comeback_column, mean_interval, rule_moments, stat_frame, wilson_interval
 from .analysis import paired_interval
 
@@ -145,7 +146,7 @@ def metric_columns(game: Game) -> list[str]:
     """The metrics table's columns for ``game``, in order."""
     moments = Moments.of(game)
     first, second = moments.comebacks
-    return (["rules", "players", "deck", "games", moments.count] + _with_interval(first)
+    return (["rules", "players", game.data_noun, "games", moments.count] + _with_interval(first)
             + _with_interval(second) + _with_interval("lead_changes") + _with_interval("margin")
             + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
             + _with_interval(f"{game.presentation.length_unit}_per_game")
@@ -187,7 +188,8 @@ def metrics_frame(rows: Sequence[dict]) -> pd.DataFrame:
 def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, components: str) -> pd.DataFrame:
     """The main command's table: its one configuration."""
     count = rule_moments(game, rules, players)
-    return metrics_frame([{"rules": rules, "players": players, "deck": components, **metric_row(run, game, count)}])
+    return metrics_frame([{"rules": rules, "players": players, game.data_noun: components,
+                           **metric_row(run, game, count)}])
 
 
 def study_changes(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
@@ -202,7 +204,7 @@ def study_changes(tournaments: Sequence, components_labels: Sequence[str]) -> pd
 def study_metrics(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``components_labels``:
     each tournament's component set)."""
-    return metrics_frame([{"rules": t.variant, "players": t.players, "deck": label,
+    return metrics_frame([{"rules": t.variant, "players": t.players, t.game_def.data_noun: label,
                            **metric_row(t.run, t.game_def, tournament_moments(t))}
                           for t, label in zip(tournaments, components_labels, strict=True) if t.games > 0])
 
@@ -214,7 +216,7 @@ def strategy_metric_columns(game: Game) -> list[str]:
     """The columns of compare's ``strategy_metrics`` for ``game``, in order (none of the
     comebacks for a game scored at the end only)."""
     comeback = comeback_column(game)
-    return (["players", "deck", "strategy", "games",
+    return (["players", game.data_noun, "strategy", "games",
              *([Moments.of(game).trailed, *_with_interval(comeback)] if comeback else [])]
             + [c.name for c in game.engine.stat_columns])
 
@@ -228,7 +230,7 @@ def strategy_metrics(tournaments: Sequence, components_labels: Sequence[str]) ->
         if t.games == 0:
             continue
         stats = stat_frame(t.strategy_stats, t.game_def, tournament_moments(t))
-        stats = stats.assign(players=t.players, components=label, strategy=t.labels,
+        stats = stats.assign(players=t.players, **{t.game_def.data_noun: label}, strategy=t.labels,
                              **{Moments.of(t.game_def).trailed: t.strategy_stats[:, STAT_TRAILED_FIRST]})
         parts.append(stats[strategy_metric_columns(t.game_def)])
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
@@ -248,8 +250,9 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
     lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it "  # one line:
              f"trailed in after {first}: different games for each, so the rates are independent, not paired)"
              if comeback else "How each strategy played"]  # wrapped
-    for (players, components), group in frame.groupby(["players", "deck"], sort=False):
-        lines.append(f"  {players} players" + (f", deck {components}" if components else ""))
+    noun = game.data_noun
+    for (players, components), group in frame.groupby(["players", noun], sort=False):
+        lines.append(f"  {players} players" + (f", {noun} {components}" if components else ""))
         for row in (group.sort_values(comeback, ascending=False) if comeback else group).itertuples(index=False):
             row = pd.Series(row._asdict())
             figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
@@ -291,8 +294,16 @@ def _length_column(frame: pd.DataFrame) -> str:
     return next(c for c in frame.columns if c.endswith("_per_game") and not c.endswith(("_ci_low", "_ci_high")))
 
 
+def data_column(columns) -> str:
+    """Which of a table's ``columns`` names the component set of each configuration (the game's word for it,
+    ``Game.data_noun``), or "" where none does."""
+    nouns = [game.data_noun for game in GAMES.values()] + [GameData.noun]
+    return next((c for c in columns if c in nouns), "")
+
+
 def configuration_label(row: pd.Series) -> str:
-    components = f", deck {row['components']}" if row.get("deck") else ""
+    noun = data_column(row.index)
+    components = f", {noun} {row[noun]}" if noun and row.get(noun) else ""
     return f"{row['players']} players, {row['rules']} rules{components}"
 
 
@@ -382,13 +393,14 @@ def changes_in_words(changes: pd.DataFrame | None, game: Game | None = None) -> 
     if changes is None or changes.empty:
         return pd.DataFrame()
     moments, unit = _words(changes, game)
-    keys = [c for c in changes.columns if c not in change_columns(moments) or c == "players"]
-    component_sets = changes["deck"].nunique() > 1  # one component set: named once, in the summary
+    noun = data_column(changes.columns)
+    keys = [c for c in changes.columns if c not in change_columns(moments, noun) or c == "players"]
+    component_sets = changes[noun].nunique() > 1  # one component set: named once, in the summary
     rows = []
     for row in changes.itertuples(index=False):
         words, scale, shown = _change_words(row.metric, unit)
         d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
-        rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.components} if component_sets else {}),
+        rows.append({**{k: getattr(row, k) for k in keys}, **({noun: getattr(row, noun)} if component_sets else {}),
                      "compared": f"{row.second} minus {row.first}", "measure": words,
                      "change": f"{d:+.2f} {shown} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
                      "clear": "yes" if row.significant else "no", "games": f"{row.games:,}"})
@@ -409,7 +421,7 @@ def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
     where = configuration_label(worst) if len(frame) > 1 else f"{worst['rules']} rules"
     more = f" and {len(short) - 1} other configuration(s)" if len(short) > 1 else ""
     return (f"{100 * worst['ran_out_day_share']:.0f}% of the days ran out of cards ({where}{more}): "
-            "the deck is too short for these rules, so days end early")
+            f"the {get_game(game).data_noun} is too short for these rules, so days end early")
 
 
 # ---------------------------------------------------------------- between two rule sets
@@ -417,10 +429,11 @@ def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
 METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
 
 
-def change_columns(moments: Moments) -> list[str]:
+def change_columns(moments: Moments, noun: str = GameData.noun) -> list[str]:
     """The columns of the metrics' changes between two rule sets (their counts of the game's
-    scoring moments: ``first_phases``, ``second_phases``)."""
-    return ["players", "deck", "first", "second", "metric", "games", f"first_{moments.count}",
+    scoring moments: ``first_phases``, ``second_phases``; ``noun``: the game's word for its component set,
+    ``Game.data_noun``)."""
+    return ["players", noun, "first", "second", "metric", "games", f"first_{moments.count}",
             f"second_{moments.count}", "first_value", "second_value", "difference", "difference_ci_low",
             "difference_ci_high", "paired", "significant"]
 
@@ -444,7 +457,8 @@ def metric_changes(base, other, components: str = "") -> list[dict]:
     its 95% interval from each game's difference (``analysis.paired_interval``)."""
     if other.games != base.games:
         return []
-    return [{"players": base.players, "deck": components, "first": base.variant, "second": other.variant, **row}
+    return [{"players": base.players, base.game_def.data_noun: components, "first": base.variant,
+             "second": other.variant, **row}
             for row in paired_changes(base.game_def, base.run, other.run, other.paired_metric_sq, base.games,
                                       tournament_moments(base), tournament_moments(other))]
 
@@ -480,7 +494,8 @@ def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, me
 
 def changes_frame(rows: Sequence[dict], game: Game | None) -> pd.DataFrame:
     """The metrics' changes as a table, its columns named after ``game``'s scoring moments."""
-    return pd.DataFrame(list(rows), columns=change_columns(Moments.of(game) if game is not None else Moments()))
+    return pd.DataFrame(list(rows), columns=change_columns(Moments.of(game) if game is not None else Moments(),
+                                                           game.data_noun if game is not None else GameData.noun))
 
 
 def _change_words(metric: str, unit: str) -> tuple[str, int, str]:
@@ -504,9 +519,10 @@ def differences_text(changes: pd.DataFrame, game: Game | None = None) -> str:
         return ""
     moments, unit = _words(changes, game)
     lines = []
-    for (players, components, first, second), group in changes.groupby(["players", "deck", "first", "second"],
-                                                                  sort=False):
-        where = f"{players} players" + (f", deck {components}" if components else "")
+    noun = data_column(changes.columns)
+    for (players, components, first, second), group in changes.groupby(["players", noun, "first", "second"],
+                                                                          sort=False):
+        where = f"{players} players" + (f", {noun} {components}" if components else "")
         lines.append(f"  {where}: {second} minus {first}")
         lines.append(f"    {int(group['games'].iloc[0]):,} games, paired: the same games under both")
         first_count, second_count = _change_counts(group, moments)

@@ -50,42 +50,51 @@ from .tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from .tuning import TunedParameters, load_tuned
 from .tuning import spec as strategy_spec
 
-ALL_COMPONENT_SETS = "all"  # --components all: every shipped component set of the game (its ``named_component_sets``)
+ALL_COMPONENT_SETS = "all"  # --components all: every shipped component set of the game (its ``GameData.named``)
 MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need more games per configuration
 Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
 RULES_DIFFER = "each rule's own are better"  # the cross check's finding that the rules change the best parameters
-# balance on several component sets: on how many component sets each finding holds
-ACROSS_COMPONENT_SETS_TABLE = "across_decks"
-ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
 # configurations (component sets x player counts) whose game indices fit int64
 MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK
 
 
-def load_component_sets(game: Game, specs: str | Sequence[str] | None, argument: str = "deck") -> tuple:
+def across_table(game: Game) -> str:
+    """balance on several component sets: the table of on how many each finding holds (``across_<plural>``, in the
+    game's words: ``Game.data_plural``)."""
+    return f"across_{game.data_plural}"
+
+
+def across_columns(game: Game) -> list[str]:
+    """That table's columns: each finding per player count, on how many sets it holds, of how many, which."""
+    return ["players", "finding", f"{game.data_plural}_holding", game.data_plural, "holds_on"]
+
+
+def load_component_sets(game: Game, specs: str | Sequence[str] | None, argument: str = "components") -> tuple:
     """The study's component sets, one block of configurations each.
 
     ``specs``: None or empty for the game's default component set; ``"all"`` for every shipped component set
-    (``named_component_sets``: the default first); otherwise shipped component sets' names or component set files'
-    paths. The same component set twice (the same cards) is refused. A game without component sets has the
-    single component set None. ``argument``: the option that gave them (``components``, or ``component_sets``).
+    (``GameData.named``: the default first); otherwise shipped component sets' names or component set files'
+    paths. The same component set twice (the same contents) is refused. A game without component sets has the
+    single component set None. ``argument``: the option that gave them (``components``; the command line's
+    comma list: ``decks``).
     """
     specs = list(file_names(specs, argument)) if specs is not None else []
     if game.data is None or not specs:
         return (load_game_components(game, specs[0] if specs else None),)
     if ALL_COMPONENT_SETS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.data.named())}); name "
-                              "no other deck with it")
+            raise ConfigError(f"{named(argument)} all is every shipped {game.data.noun} "
+                              f"({', '.join(game.data.named())}); name no other {game.data.noun} with it")
         return tuple(game.data.named().values())
     component_sets = tuple(load_game_components(game, spec) for spec in specs)
     seen: dict[str, str] = {}
     for spec, components in zip(specs, component_sets, strict=True):
         if components.fingerprint() in seen:
-            raise ConfigError(f"{named(argument)}: {seen[components.fingerprint()]} and {spec} are the same deck (the "
-                              "same cards); give each deck once")
+            raise ConfigError(f"{named(argument)}: {seen[components.fingerprint()]} and {spec} are the same "
+                              f"{game.data.noun} (the same contents); give each {game.data.noun} once")
         seen[components.fingerprint()] = spec
     return component_sets
 
@@ -94,8 +103,9 @@ def load_components(game: Game, spec: str | None):
     """The one component set a tuning plays (``load_component_sets``' names and files; None: the default)."""
     component_sets = load_component_sets(game, spec)
     if len(component_sets) > 1:
-        raise ConfigError(f"{named('components')}: a tuning plays one deck, {spec!r} is {len(component_sets)} decks; tune on each "
-                          f"deck apart ({', '.join(components_labels(game, component_sets))})")
+        noun, plural = game.data_noun, game.data_plural
+        raise ConfigError(f"{named('components')}: a tuning plays one {noun}, {spec!r} is {len(component_sets)} "
+                          f"{plural}; tune on each {noun} apart ({', '.join(components_labels(game, component_sets))})")
     return component_sets[0]
 
 
@@ -117,7 +127,7 @@ def known_components(game: Game, components, several: bool):
     name = game.data.shipped_name(components)
     if name is not None:
         return game.data.named()[name]
-    return replace(components, name=f"deck {components.fingerprint()}") if several else components
+    return replace(components, name=f"{game.data.noun} {components.fingerprint()}") if several else components
 
 
 @dataclass(frozen=True)
@@ -253,7 +263,8 @@ class Study:
         """More lineups or games than a configuration's block of game indices holds (blocks
         never overlap, R25), or a precision that could need more than MAX_PRECISION_GAMES."""
         if len(self.component_sets) * len(self.counts) > MAX_CONFIGURATIONS:
-            raise ConfigError(f"{len(self.component_sets)} decks and {len(self.counts)} player counts make "
+            raise ConfigError(f"{len(self.component_sets)} {self.game.data_plural} and {len(self.counts)} player "
+                              "counts make "
                               f"{len(self.component_sets) * len(self.counts):,} configurations; at most "
                               f"{MAX_CONFIGURATIONS:,} fit in the game indices")
         for players in self.counts:
@@ -279,7 +290,7 @@ class Study:
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
               variant: str | None, seed: int, components: str | Sequence[str] | None, games: int,
               precision: float | None,
-              threads: int | None, tuned: str | Mapping | None, components_argument: str = "deck",
+              threads: int | None, tuned: str | Mapping | None, components_argument: str = "components",
               vs: str | None = None) -> Study:
     """A study as the command line and the Python API describe it, every argument checked:
     ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``components``
@@ -310,7 +321,7 @@ def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> lis
     variants = study.variants(command)
     n = len(study.counts)
     tournaments = [kind(components, players, study.lineup(players, variant), variant, study.seed, study.threads,
-                              config_index=d * n + i, game=study.game.name)
+                        config_index=d * n + i, game=study.game.name)
                    for d, components in enumerate(study.component_sets) for i, players in enumerate(study.counts)
                    for variant in variants]
     if command == "balance":
@@ -381,8 +392,9 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "precision": study.precision if study.precision is not None else "",
         "widest_half_width": round(max(max_half_width(t) for t in tournaments), 5),
         "game": study.game.name,
-        **({"decks": len(study.component_sets), "deck": ", ".join(study.labels)} if study.several_component_sets else
-           {"deck": study.component_sets[0].name} if study.component_sets[0] is not None else {}),
+        **({study.game.data_plural: len(study.component_sets), study.game.data_noun: ", ".join(study.labels)}
+           if study.several_component_sets else
+           {study.game.data_noun: study.component_sets[0].name} if study.component_sets[0] is not None else {}),
         "seed": study.seed,
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
@@ -391,8 +403,9 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
     }
 
 
-def _with_components(label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    return {name: frame.assign(components=label)[["deck", *frame.columns]] for name, frame in tables.items()}
+def _with_components(noun: str, label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables of one component set with a first column naming it (``noun``: the game's word for it)."""
+    return {name: frame.assign(**{noun: label})[[noun, *frame.columns]] for name, frame in tables.items()}
 
 
 def _concat(parts: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
@@ -412,11 +425,12 @@ def _compare_tables(tournaments: list[Tournament]) -> dict[str, pd.DataFrame] | 
 
 def compare_answer(tournaments: list[Tournament], study: Study | None = None) -> dict[str, pd.DataFrame]:
     """Per strategy, ratings and head to head, over the tournaments that played games; with
-    several component sets, component set after component set in a first column ``components``."""
+    several component sets, set after set in a first column naming it (``Game.data_noun``)."""
     if study is None or not study.several_component_sets:
         return _compare_tables(tournaments)
     parts = [(label, _compare_tables(block)) for label, block in by_components(tournaments, study)]
-    return _concat([_with_components(label, tables) for label, tables in parts if tables is not None])
+    noun = study.game.data_noun
+    return _concat([_with_components(noun, label, tables) for label, tables in parts if tables is not None])
 
 
 def _balance_tables(tournaments: list[Tournament],
@@ -490,11 +504,9 @@ def balance_answer(tournaments: list[Tournament], study: Study | None = None) ->
     """The game's base rules against its other rules (its ``balance_variants``) for each player
     count both rules have played: tables and verdict.
 
-    With several component sets: the tables component set after component set (a first column ``components``), the
-    verdict
-    component set by component set, then "Across N component sets": on how many component sets each finding of the
-    verdicts
-    holds (also as the table ``across_component_sets``).
+    With several component sets: the tables set after set (a first column in the game's word for one,
+    ``Game.data_noun``), the verdict set by set, then "Across N <plural>": on how many sets each finding of the
+    verdicts holds (also as the table ``across``, written as ``across_table``).
     """
     tuned = study.tuned if study is not None else None
     if study is None or not study.several_component_sets:
@@ -505,12 +517,14 @@ def balance_answer(tournaments: list[Tournament], study: Study | None = None) ->
         return tables, text
     per_components = [(label, tables) for label, block in by_components(tournaments, study)
                 if (tables := _balance_tables(block, tuned)) is not None]
-    texts = [f"Deck {label}:\n{verdict(tables['strategies'], tables['rules'])}" for label, tables in per_components]
-    across = across_component_sets(per_components)
-    lines = [f"  {line}" for line in across_lines(across, per_components)]
-    text = "\n\n".join(texts) + f"\n\nAcross {len(per_components)} decks\n" + "\n".join(lines)
-    return {**_concat([_with_components(label, tables) for label, tables in per_components]),
-            ACROSS_COMPONENT_SETS_TABLE: across}, text
+    noun, plural = study.game.data_noun, study.game.data_plural
+    texts = [f"{noun.capitalize()} {label}:\n{verdict(tables['strategies'], tables['rules'])}"
+             for label, tables in per_components]
+    across = across_component_sets(per_components, study.game)
+    lines = [f"  {line}" for line in across_lines(across, per_components, study.game)]
+    text = "\n\n".join(texts) + f"\n\nAcross {len(per_components)} {plural}\n" + "\n".join(lines)
+    return {**_concat([_with_components(noun, label, tables) for label, tables in per_components]),
+            "across": across}, text
 
 
 # ---------------------------------------------------------------- findings across component sets
@@ -557,7 +571,7 @@ def _finding_text(finding: tuple[str, str], other: str) -> str:
     return f"{other} {kind} {what}'s win rate"
 
 
-def across_component_sets(per_components: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
+def across_component_sets(per_components: list[tuple[str, dict[str, pd.DataFrame]]], game: Game) -> pd.DataFrame:
     """One row per finding of any component set's verdict (its headline, and whether the seat advantage
     changed), per player count: on how many of the component sets that played that count it holds."""
     found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_components]
@@ -569,28 +583,31 @@ def across_component_sets(per_components: list[tuple[str, dict[str, pd.DataFrame
         for finding in dict.fromkeys(said):
             holding = [label for label, f in here if _holds(finding, f)]
             rows.append((players, _finding_text(finding, other), len(holding), len(here), ", ".join(holding)))
-    return pd.DataFrame(rows, columns=ACROSS_COLUMNS)
+    return pd.DataFrame(rows, columns=across_columns(game))
 
 
-def across_lines(across: pd.DataFrame, per_components: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
-    """The across-component sets table in words, and the range of games the variant decided (where a side has it)."""
+def across_lines(across: pd.DataFrame, per_components: list[tuple[str, dict[str, pd.DataFrame]]],
+                 game: Game) -> list[str]:
+    """The across table in words (in ``game``'s words for its component sets), and the range of games the variant
+    decided (where a side has it)."""
+    plural = game.data_plural
     base, other = rule_names(per_components[0][1]["strategies"])
     lines = []
     for players, rows in across.groupby("players", sort=True):
-        here = [(label, tables["rules"]) for label,
-                tables in per_components if players in set(tables["rules"]["players"])]
-        for row in rows.itertuples(index=False):
-            holding = row.holds_on.split(", ") if row.holds_on else []
+        here = [(label, tables["rules"]) for label, tables in per_components
+                if players in set(tables["rules"]["players"])]
+        for _, finding, held, of, holds_on in rows.itertuples(index=False):
+            holding = holds_on.split(", ") if holds_on else []
             missing = [label for label, _ in here if label not in holding]
             note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
                     else f" (all but {', '.join(missing)})")
-            lines.append(f"{row.finding} at {players} players: {row.component_sets_holding} of {row.component_sets} decks{note}")
+            lines.append(f"{finding} at {players} players: {held} of {of} {plural}{note}")
         decided = [rate for _, rules in here
                    if not math.isnan(rate := decided_rate(rules[rules["players"] == players].set_index("variant"),
                                                           base, other)[0])]
         if decided:
             lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
-                         f"{players} players, by deck")
+                         f"{players} players, by {game.data_noun}")
     return lines
 
 

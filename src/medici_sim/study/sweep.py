@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..core import checkpoint
 from ..core.arguments import ConfigError, named, text, warn
+from ..core.contract import GameData
 from ..core.driver import canonical_rules, rule_set
 from ..core.registry import fitted_summary
 from ..core.rules import RulesError, format_value
@@ -347,6 +348,7 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], components: str = 
     per_strategy, per_point, per_metrics, changes = [], [], [], []
     # the game's scoring moments, which name the changes' columns
     moments = Moments.of(points[0].own.game_def) if points else Moments()
+    noun = points[0].own.game_def.data_noun if points else GameData.noun  # the game's word for its component set
     for point in points:
         own = whole(point)
         if own is None:
@@ -363,7 +365,7 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], components: str = 
                                           "change_ci_high": change[0] + change[1]}))
         seat1 = [float(x[0]) for x in _win_rates(own.seat_stats[:1])]
         strategies = spread(*(rows[c].to_numpy() for c in STRATEGY_COLUMNS[1:4]))
-        per_metrics.append({**where, "deck": components,
+        per_metrics.append({**where, noun: components,
                             **metric_row(own.run, own.game_def, tournament_moments(own))})
         if paired_whole(point):
             swept = {r.label: v for r, v in zip(rules, point.values, strict=True)}
@@ -377,7 +379,7 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], components: str = 
     return {"strategies": pd.concat(per_strategy, ignore_index=True), "points": pd.DataFrame(per_point),
             METRICS_TABLE: pd.DataFrame(per_metrics),
             METRIC_CHANGES_TABLE: pd.DataFrame(changes, columns=["players", *swept_columns,
-                                                                   *change_columns(moments)[1:]])}
+                                                                   *change_columns(moments, noun)[1:]])}
 
 
 def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, complete: bool) -> dict:
@@ -392,7 +394,7 @@ def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, co
         "points": len(points), "unfinished_points": len(points) - len(played),
         "games_per_point": min((t.games for t in played), default=0),
         "games_played": games, "precision": study.precision if study.precision is not None else "",
-        **({"deck": study.component_sets[0].name} if study.component_sets[0] is not None else {}),
+        **({study.game.data_noun: study.component_sets[0].name} if study.component_sets[0] is not None else {}),
         "seed": study.seed, "threads": study.threads, "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,
         **fitted_summary(study.game, [s.name for s in study.strategies], [p.rules for p in points]),

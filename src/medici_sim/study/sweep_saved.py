@@ -47,7 +47,7 @@ def _tournament(saved, where: str) -> _Tournament:
         raise Invalid(f"{where}.variant is {show(variant)}, not a canonical rule set of the {game.name} game")
     return _Tournament(game, players, variant, whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT),
                        whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT),
-                       valid_components(saved["deck"], f"{where}.deck", game),
+                       valid_components(saved["components"], f"{where}.components", game),
                        valid_strategies(saved["strategies"], f"{where}.strategies", game, None))
 
 

@@ -166,7 +166,7 @@ class Tournament:
     def configuration(self) -> dict:
         """What a checkpoint of this tournament must match to be resumed."""
         return {"game": self.game, "players": self.players, "variant": self.variant, "seed": self.seed,
-                "config_index": self.config_index, "deck": components_identity(self.components),
+                "config_index": self.config_index, "components": components_identity(self.components),
                 "strategies": strategies_identity(self.strategies)}
 
     def progress(self) -> dict:

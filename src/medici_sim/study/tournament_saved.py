@@ -28,7 +28,7 @@ from ..core.totals_check import TotalsCheck, check_paired_metric_sq, check_pairs
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
-TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "deck", "strategies")
+TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "components", "strategies")
 TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run", "paired_sq",
                             "paired_seat_sq", "paired_metric_sq")
 
@@ -92,7 +92,7 @@ def _tournament(saved, where: str) -> _Tournament:
     seed = whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT)
     config_index = whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT)
     strategies = valid_strategies(saved["strategies"], f"{where}.strategies", game, None)
-    components = valid_components(saved["deck"], f"{where}.deck", game)
+    components = valid_components(saved["components"], f"{where}.components", game)
     return _Tournament(game, players, variant, seed, config_index, components, strategies)
 
 
@@ -107,18 +107,18 @@ def _study_shape(tournaments: list[_Tournament], command: str) -> None:
             component_sets.append(t.components)
     size = len(tournaments) // len(component_sets)
     if size * len(component_sets) != len(tournaments):
-        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments for {len(component_sets)} decks, "
-                      "not the same number for each deck")
+        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments for {len(component_sets)} "
+                      "component sets, not the same number for each")
     for d in range(len(component_sets)):
         block = tournaments[d * size:(d + 1) * size]
         for i, t in enumerate(block):
             if t.components != block[0].components:
-                raise Invalid(f"configuration.tournaments[{d * size + i}].deck is not the deck of "
-                              f"tournaments[{d * size}]: each deck's tournaments come together")
+                raise Invalid(f"configuration.tournaments[{d * size + i}].components is not the component set of "
+                              f"tournaments[{d * size}]: each set's tournaments come together")
             if d and t.players != tournaments[i].players:
                 raise Invalid(f"configuration.tournaments[{d * size + i}].players is {t.players}, but the first "
-                              f"deck's tournaments[{i}] has {tournaments[i].players}: every deck plays the same "
-                               "player counts")
+                              f"component set's tournaments[{i}] has {tournaments[i].players}: every set plays "
+                              "the same player counts")
         _components_shape(block, command, d * size, d * (size if command == "compare" else size // 2), tournaments[0])
 
 

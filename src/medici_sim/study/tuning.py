@@ -265,7 +265,8 @@ class TaskResult:
         rate, low, high, difference, half, significant = self.check()
         return {
             "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
-            **({"deck": task.components.name} if task.components is not None else {}), "against": task.against_label(),
+            **({get_game(task.game).data_noun: task.components.name} if task.components is not None else {}),
+            "against": task.against_label(),
             "evaluations": sum(len(r.candidates) for r in self.rounds),
             "games_per_eval": task.games_per_eval, "fresh_games": task.fresh_games,
             "fair_share": 1 / task.players,

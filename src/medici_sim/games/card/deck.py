@@ -138,7 +138,8 @@ def parse_deck(text: str, name: str) -> Deck:
             continue
         kinds.append(_parse_row(fields, where))
     if not kinds:
-        raise ComponentsError(f"deck {name}: no cards (expected a header {','.join(COLUMNS)} and one row per kind of card)")
+        raise ComponentsError(f"deck {name}: no cards (expected a header {','.join(COLUMNS)} and one row per kind "
+                              "of card)")
     deck = Deck(name, tuple(kinds))
     if deck.n_cards > MAX_CARDS:
         raise ComponentsError(f"deck {name}: {deck.n_cards} cards, more than the {MAX_CARDS} allowed")
@@ -169,7 +170,6 @@ def default_deck() -> Deck:
 # ---------------------------------------------------------------- shipped decks by name
 
 SHIPPED_PREFIX = "deck-"  # data/deck-NAME.csv is the shipped deck NAME; data/default_deck.csv is "default"
-ALL_DECKS = "all"  # every shipped deck (--decks all)
 
 
 @cache

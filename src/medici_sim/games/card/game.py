@@ -192,6 +192,7 @@ GAME = Game(
         shipped_name=shipped_name,
         help=("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
               "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
+        noun="deck", plural="decks", unit="cards",
     ),
     presentation=Presentation(
         **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
