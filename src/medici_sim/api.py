@@ -13,9 +13,8 @@ the default game (``core.registry.default_game``).
 from __future__ import annotations
 
 import functools
-import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from os import PathLike
 
@@ -32,7 +31,7 @@ from .core.run_saved import RUN, run_configuration, saved_run
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
 from .core.tracing import narrate_game, trace_config
-from .reports import (
+from .reports import (  # noqa: F401  compare_report, balance_report: the API's answers to a played study
     BalanceReport,
     CompareReport,
     DesignReport,
@@ -40,6 +39,8 @@ from .reports import (
     SweepReport,
     TraceReport,
     TuneReport,
+    balance_report,
+    compare_report,
 )
 from .study import design as designs
 from .study import metrics, resume, studies, tune_saved, tuning
@@ -47,28 +48,11 @@ from .study import sweep as sweeps
 from .study.tournament_saved import BALANCE, COMPARE
 from .study.tune_metrics import tune_metric_changes, tune_metrics
 from .study.tune_saved import TUNE
+from .watch import Watch, opened
+
+NOTHING = Watch()  # a notebook's: nothing watched, nothing opened
 
 # ---------------------------------------------------------------- requests: what every front end asks for
-
-@dataclass(frozen=True)
-class Watch:
-    """How a front end watches and steers what the API plays (nothing, for a notebook): the
-    command line's progress bar, Ctrl-C, checkpoints and cluster.
-
-    ``progress(games)`` after each batch (and ``progress(0)`` as the games begin); ``stop``:
-    once set, play ends early with what it has; ``on_batch`` when the totals are consistent
-    (to checkpoint: a run's with the batch's totals, a study's with none); ``on_more(games)``
-    with the games a study's next --precision round plays; ``runner`` plays the batches
-    (threads here, or a Dask cluster); ``compiling(kernel, seconds)`` while a kernel compiles.
-    """
-
-    progress: Callable[[int], None] | None = None
-    stop: threading.Event | None = None
-    on_batch: Callable | None = None
-    on_more: Callable[[int], None] | None = None
-    runner: object = None
-    compiling: Callable | None = None
-
 
 @dataclass(frozen=True)
 class RunRequest:
@@ -109,11 +93,24 @@ class RunRequest:
         return saved_run(conf, default_threads(self.threads)), Totals.from_dict(saved.progress["totals"])
 
 
-def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = None) -> RunReport | None:
+def play_run(config: RunConfig, watch: Watch = NOTHING, done: Totals | None = None) -> RunReport | None:
     """Play a run (``done``: the totals of its first games, played before: a resumed run) and
-    make its tables; None when it was stopped before any game finished (nothing to report)."""
-    result = simulate_games(config, progress=watch.progress, stop=watch.stop, done=done, on_batch=watch.on_batch,
-                            runner=watch.runner, compiling=watch.compiling)
+    make its tables; None when it was stopped before any game finished (nothing to report).
+    The checkpoint ``watch`` names is saved after every batch, on the cluster it names (``watch.opened``)."""
+    on_batch = watch.on_batch
+    if watch.checkpoint is not None:
+        configuration, running = run_configuration(config), Totals.zeros(config.players, get_game(config.game))
+        if done is not None:
+            running.add(done)
+
+        def on_batch(batch: Totals) -> None:
+            running.add(batch)
+            watch.save("run", configuration, {"totals": running.to_dict()})
+            if watch.on_batch is not None:
+                watch.on_batch(batch)
+    with opened(watch) as runner:
+        result = simulate_games(config, progress=watch.progress, stop=watch.stop, done=done, on_batch=on_batch,
+                                runner=runner, compiling=watch.compiling)
     if result.totals.games == 0:
         return None
     return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals,
@@ -189,40 +186,15 @@ class StudyRequest:
         return resume.check_study_matches(self.resume, conf, study, self.given, asked, self.command)
 
 
-def play_study(study: studies.Study, tournaments: list, watch: Watch = Watch()) -> bool:
-    """Play a study's tournaments (``studies.plan``; a resumed study's restored); True if complete."""
-    for t in tournaments:
-        t.runner, t.compiling = watch.runner, watch.compiling
-    return studies.play(tournaments, study, watch.progress, watch.stop, watch.on_batch, watch.on_more)
-
-
-def compare_report(study: studies.Study, tournaments: list, complete: bool) -> CompareReport:
-    """``compare``'s answer from its played tournaments (those that played games)."""
-    tables = studies.compare_answer(tournaments, study)
-    played = [t for t in tournaments if t.games > 0]
-    return CompareReport(**tables, summary=studies.summary(played, study, complete),
-                         metrics=_study_metrics(study, tournaments),
-                         strategy_metrics=metrics.strategy_metrics(tournaments, _components_labels(study, tournaments)))
-
-
-def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
-    """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
-    return metrics.study_metrics(tournaments, _components_labels(study, tournaments))
-
-
-def _components_labels(study: studies.Study, tournaments: list) -> list[str]:
-    """Each tournament's component set in the metrics tables ("" for a game without component sets)."""
-    return [label if study.component_sets[0] is not None else ""
-            for label, block in studies.by_components(tournaments, study) for _ in block]
-
-
-def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
-    """``balance``'s answer from its played tournaments: tables, verdict and summary."""
-    tables, text = studies.balance_answer(tournaments, study)
-    played = [t for t in tournaments if t.games > 0]
-    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
-                         metrics=_study_metrics(study, tournaments),
-                         metric_changes=metrics.study_changes(tournaments, _components_labels(study, tournaments)))
+def play_study(study: studies.Study, tournaments: list, watch: Watch = NOTHING, command: str = "compare") -> bool:
+    """Play a study's tournaments (``studies.plan``; a resumed study's restored); True if complete.
+    ``command``'s checkpoint (compare or balance) is saved where ``watch`` says, on the cluster it names."""
+    on_batch = watch.saving(command, studies.configuration(study, tournaments),
+                            lambda: {"tournaments": [t.progress() for t in tournaments]})
+    with opened(watch) as runner:
+        for t in tournaments:
+            t.runner, t.compiling = runner, watch.compiling
+        return studies.play(tournaments, study, watch.progress, watch.stop, on_batch, watch.on_more)
 
 
 @dataclass(frozen=True)
@@ -250,10 +222,11 @@ class SweepRequest:
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
 
 
-def play_sweep(swept: sweeps.Sweep, watch: Watch = Watch(), resume: str | PathLike | None = None) -> SweepReport | None:
-    """A sweep played (``resume``: its checkpoint; ``watch.on_batch(conf, progress)`` saves one), or None."""
-    answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, watch.runner, watch.compiling,
-                        watch.on_batch, resume)
+def play_sweep(swept: sweeps.Sweep, watch: Watch = NOTHING, resume: str | PathLike | None = None) -> SweepReport | None:
+    """A sweep played (``resume``: its checkpoint; the one ``watch`` names saved after every point), or None."""
+    with opened(watch) as runner:
+        answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, runner, watch.compiling,
+                            watch.saving_each("sweep"), resume)
     return None if answer is None else SweepReport(**answer)
 
 
@@ -269,9 +242,11 @@ class DesignRequest(SweepRequest):
         return designs.new_design(self.sweep(max_points=None), self.target, self.trials, self.fresh_games)
 
 
-def play_design(question: designs.Design, watch: Watch = Watch(), resume: str | PathLike | None = None):
+def play_design(question: designs.Design, watch: Watch = NOTHING, resume: str | PathLike | None = None):
     """A design answered (``resume``, ``watch.on_batch`` as ``play_sweep``'s), or None: stopped before it."""
-    answer = designs.run(question, watch.progress, watch.stop, watch.runner, watch.compiling, watch.on_batch, resume)
+    with opened(watch) as runner:
+        answer = designs.run(question, watch.progress, watch.stop, runner, watch.compiling,
+                             watch.saving_each("design"), resume)
     return None if answer is None else DesignReport(**answer)
 
 
@@ -323,15 +298,23 @@ def _evaluations(results: Sequence[tuning.TaskResult]) -> int:
     return sum(len(r.rounds) * r.task.popsize for r in results)
 
 
-def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: Watch = Watch()) -> TuneReport:
+def play_tuning(results: list[tuning.TaskResult], threads: int, watch: Watch = NOTHING) -> TuneReport:
     """Tune each task from where its result left it (a resumed tuning's are restored), then
-    cross-check the rules' picks (once every task is complete), and report.
-    ``watch.on_batch(result)`` after each round (to checkpoint); ``watch.stop`` ends it early."""
-    evaluator = tuning.Evaluator(runner, threads, watch.stop, watch.compiling)
+    cross-check the rules' picks (once every task is complete), and report; on ``threads`` threads or the
+    cluster ``watch`` names, its checkpoint saved after each round (then ``watch.on_batch(result)``);
+    ``watch.stop`` ends it early."""
+    configuration = {"tasks": [tune_saved.task_configuration(r.task) for r in results]}
+    on_round = watch.saving("tune", configuration, lambda: {"tasks": [tune_saved.task_progress(r) for r in results]})
+    with opened(watch) as cluster, cluster or ThreadRunner(threads) as runner:
+        return _tuned(results, tuning.Evaluator(runner, threads, watch.stop, watch.compiling), threads, watch,
+                      on_round)
+
+
+def _tuned(results: list[tuning.TaskResult], evaluator, threads: int, watch: Watch, on_round) -> TuneReport:
     stopped = watch.stop.is_set if watch.stop is not None else (lambda: False)
     began, done_before = time.perf_counter(), _evaluations(results)
     try:
-        complete = tuning.tune_all([r.task for r in results], results, evaluator, watch.on_batch, watch.stop)
+        complete = tuning.tune_all([r.task for r in results], results, evaluator, on_round, watch.stop)
         rules = tuning.cross_check(results, evaluator, watch.stop) if complete else None
     except tuning.Stopped:
         complete, rules = False, None
@@ -559,9 +542,7 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
     variant = _rules(rules, variant)
     results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
                           popsize, seed, components, plugins=plugins).start()
-    threads = default_threads(threads)
-    with ThreadRunner(threads) as runner:
-        return play_tuning(results, runner, threads)
+    return play_tuning(results, default_threads(threads))
 
 
 @_api

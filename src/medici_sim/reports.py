@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 import pandas as pd
 
 from .core.driver import Totals
+from .study import metrics, studies
 
 
 class _Answer:
@@ -144,3 +145,32 @@ class TraceReport(_Answer):
         return self.text
 
 
+# ---------------------------------------------------------------- a played study's answer
+
+def compare_report(study: studies.Study, tournaments: list, complete: bool) -> CompareReport:
+    """``compare``'s answer from its played tournaments (those that played games)."""
+    tables = studies.compare_answer(tournaments, study)
+    played = [t for t in tournaments if t.games > 0]
+    return CompareReport(**tables, summary=studies.summary(played, study, complete),
+                         metrics=_study_metrics(study, tournaments),
+                         strategy_metrics=metrics.strategy_metrics(tournaments, _components_labels(study, tournaments)))
+
+
+def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
+    """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
+    return metrics.study_metrics(tournaments, _components_labels(study, tournaments))
+
+
+def _components_labels(study: studies.Study, tournaments: list) -> list[str]:
+    """Each tournament's component set in the metrics tables ("" for a game without component sets)."""
+    return [label if study.component_sets[0] is not None else ""
+            for label, block in studies.by_components(tournaments, study) for _ in block]
+
+
+def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
+    """``balance``'s answer from its played tournaments: tables, verdict and summary."""
+    tables, text = studies.balance_answer(tournaments, study)
+    played = [t for t in tournaments if t.games > 0]
+    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
+                         metrics=_study_metrics(study, tournaments),
+                         metric_changes=metrics.study_changes(tournaments, _components_labels(study, tournaments)))

@@ -20,9 +20,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..core import checkpoint, compiling
+from ..core import compiling
 from ..core.arguments import MediciWarning, named
-from ..core.checkpoint import CheckpointError
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
@@ -38,6 +37,7 @@ from ..core.specs import (  # noqa: F401  re-exported: the commands parse their 
 )
 from ..study.analysis import AnalysisDependencyError
 from ..study.studies import ALL_COMPONENT_SETS
+from ..watch import CheckpointError, Watch, check_checkpoint_files
 from . import signals
 
 USER_ERRORS = (ConfigError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
@@ -160,14 +160,17 @@ def components_option(repeatable: bool = False):
                         metavar="NAME|FILE", help=text)
 
 
+LISTED = "--decks"  # compare's and balance's component sets as one comma list (the older form of --components)
+
+
 def older_names(args: list[str]) -> dict[str, str]:
-    """The options given by an older name (--deck, --variant; --decks alone) as ``arguments.naming`` takes them:
-    messages name the option as the user wrote it."""
+    """How messages name the options (``arguments.naming``): the comma list of component sets as --decks, and an
+    option given by an older name (--deck, --variant; --decks alone) as the user wrote it."""
     written = {arg.partition("=")[0] for arg in args if arg.startswith("--")}
-    names = {argument: older for argument, older in (("components", "--deck"), ("variant", "--variant"))
-             if older in written}
-    if "--decks" in written and not written & {"--deck", "--components"}:
-        names["components"] = "--decks"
+    names = {"component_sets": LISTED, **{argument: older for argument, older in
+                                           (("components", "--deck"), ("variant", "--variant")) if older in written}}
+    if LISTED in written and not written & {"--deck", "--components"}:
+        names["components"] = LISTED
     return names
 
 
@@ -253,12 +256,15 @@ class RunFiles:
         if self.resume and self.checkpoint and not same_file(Path(self.checkpoint), Path(self.resume)):
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
-        for option, path in outputs:
-            if option not in ("--checkpoint", "--resume"):  # a saved run is replaced by its own checkpoints only
-                checkpoint.refuse_replacing(option, path)
-        if self.checkpoint:
-            checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)
+        check_checkpoint_files(outputs, self.checkpoint, self.resume, self.overwrite_checkpoint)
         self.planned = outputs
+
+    def watch(self, options: dict, **more) -> Watch:
+        """What the API opens for the command (``api.Watch``): the checkpoint saved where these files say, the
+        cluster the options name (--scheduler, --cluster, the plug-ins' workers); ``more``: progress, Ctrl-C ..."""
+        return Watch(checkpoint=self.checkpoint_target, checkpoint_option=self.checkpoint_option,
+                     scheduler=options.get("scheduler"), cluster=options.get("cluster_spec"), plugins=self.plugins,
+                     **more)
 
     def locked(self):
         """Hold a lock on every file the run writes (checked by ``check``) for the run: no two
@@ -486,10 +492,3 @@ def nothing_played() -> None:
     """Ctrl-C (or SIGTERM) before any game finished: say so, print no table of empty statistics."""
     click.echo(f"medici-sim: {signals.interrupted_word()} before any game finished; nothing to report", err=True)
     sys.exit(signals.interrupted_code())
-
-
-def absolute(plugins) -> tuple[str, ...]:
-    """Plug-in paths as workers of a cluster can open them."""
-    return tuple(str(Path(p).resolve()) for p in plugins)
-
-

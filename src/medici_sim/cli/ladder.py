@@ -13,11 +13,11 @@ from ..core.driver import ConfigError, shared_kernels
 from ..core.output import atomic_write_all, table_writes
 from ..core.registry import FITTED_KEY, get_game
 from ..study import ladder, studies, tuning
-from .common import CompileNotice, RunFiles, progress_bar, shorter_hint, wrapped
+from .common import LISTED, CompileNotice, RunFiles, progress_bar, shorter_hint, wrapped
 from .tables import fit, print_text, section, width
 
 REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
-           "precision": "--precision", "component_sets_spec": "--decks", "plot_path": "--plot",
+           "precision": "--precision", "component_sets_spec": LISTED, "plot_path": "--plot",
            "scheduler": "--scheduler", "cluster_spec": "--cluster"}
 
 

@@ -2,8 +2,8 @@
 
 The options make one :class:`~medici_sim.api.StudyRequest` (with --resume, the API makes the
 study the checkpoint holds, and checks the options given with it); the API plays it
-(``api.play_study``) with this command's progress bar, Ctrl-C, checkpoints and cluster
-(``api.Watch``) and makes its report (``api.compare_report``,
+(``api.play_study``) with this command's progress bar and Ctrl-C, saving its checkpoints and starting
+its cluster (``api.Watch``), and makes its report (``api.compare_report``,
 ``api.balance_report``), which is written and printed here. This module also checks every
 file before the first game.
 """
@@ -16,14 +16,13 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
-from ..core import checkpoint
+from ..api import StudyRequest, balance_report, compare_report, play_study
 from ..core.arguments import named
-from ..core.cluster import connect
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
 from ..core.registry import GAMES, default_game, get_game
 from ..study import studies
+from ..study.across import across_table
 from ..study.metrics import (
     METRIC_CHANGES_TABLE,
     METRICS_TABLE,
@@ -34,13 +33,13 @@ from ..study.metrics import (
 )
 from ..study.studies import Study
 from .common import (
+    LISTED,
     NEEDS_ANALYSIS,
     NEEDS_PARQUET,
     Command,
     CompileNotice,
     GameChoice,
     RunFiles,
-    absolute,
     components_file,
     components_option,
     debug_option,
@@ -85,7 +84,7 @@ def study_options(command_name: str):
         click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')})."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
         components_option(repeatable=True),
-        click.option("--decks", "component_sets_spec", default=None, metavar="all|NAME,...",
+        click.option(LISTED, "component_sets_spec", default=None, metavar="all|NAME,...",
                      help="Several component sets at once, as one comma list: all (every shipped set: "
                           f"{', '.join(shipped_component_sets())}) or names or files. Each set plays its own games; "
                           "one table per set, and balance says on how many sets each finding holds."),
@@ -137,13 +136,14 @@ def _components_specs(options: dict) -> list[str]:
     if listed is None:
         return list(options["components_path"])
     if options["components_path"]:
-        one = named("components")
-        raise ConfigError(f"{one} and {named('decks')}: give one or the other ({one} repeated, or "
-                          f"{named('decks')} all or {named('decks')} NAME,NAME)")
+        one, several = named("components"), named("component_sets")
+        raise ConfigError(f"{one} and {several}: give one or the other ({one} repeated, or {several} all or "
+                          f"{several} NAME,NAME)")
     specs = [part.strip() for part in listed.split(",")]
     if not all(specs):
-        raise ConfigError(f"{named('decks')} {listed!r}: an empty {get_game(options['game_name']).data_noun} name "
-                          "(all, or names or files separated by commas)")
+        noun = get_game(options["game_name"]).data_noun
+        raise ConfigError(f"{named('component_sets')} {listed!r}: an empty {noun} name (all, or names or files "
+                          "separated by commas)")
     return specs
 
 
@@ -152,7 +152,7 @@ def _request(options: dict, given: set[str], command: str) -> StudyRequest:
                         strategies=options["strategies_spec"], variant=options.get("variant"), vs=options.get("vs"),
                         seed=options["seed"], components=_components_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
-                        components_argument="components" if options["component_sets_spec"] is None else "decks",
+                        components_argument="component_sets" if options["component_sets_spec"] else "components",
                         resume=options["resume_path"], given=given_fields(given, StudyRequest),
                         plugins=options["plugins"])
 
@@ -182,30 +182,23 @@ def table_names(study: Study, command: str) -> list[str]:
     if command == "compare":
         return studies.COMPARE_TABLES + [METRICS_TABLE, STRATEGY_METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.across_table(study.game)] if study.several_component_sets else [])
+            + ([across_table(study.game)] if study.several_component_sets else [])
             + [METRICS_TABLE, METRIC_CHANGES_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
     """Play the study with progress, checkpoints and Ctrl-C; (study, files, tournaments, complete)."""
     study, tournaments, files = _setup(options, given, command)
-    configuration = studies.configuration(study, tournaments)
-
-    def save() -> None:
-        checkpoint.save(files.checkpoint_target, command, configuration,
-                        {"tournaments": [t.progress() for t in tournaments]}, files.checkpoint_option)
-
     bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments),
                        shorter=shorter_hint("fewer --games (or a larger --precision), strategies or player counts",
                                             [s.name for s in study.strategies]))
 
     notice = CompileNotice(options["quiet"])
-    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
+    with files.locked():  # the API saves the checkpoints and starts the cluster (files.watch)
         try:
             with interruptible() as stop:
-                complete = play_study(study, tournaments, Watch(
-                    progress=bar, stop=stop, on_batch=save if files.checkpoint_target else None,
-                    on_more=bar.grow if bar else None, runner=runner, compiling=notice))
+                complete = play_study(study, tournaments, files.watch(
+                    options, progress=bar, stop=stop, on_more=bar.grow if bar else None, compiling=notice), command)
         finally:
             notice.close()
             if bar:
@@ -305,7 +298,7 @@ def balance(ctx, **options):
         return play_ladder(options, "balance")
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
-    across = studies.across_table(study.game)  # the report's ``across``, written under the game's words
+    across = across_table(study.game)  # the report's ``across``, written under the game's words
     tables = {name: getattr(report, "across" if name == across else name) for name in table_names(study, "balance")}
     text = report.verdict
     base, other = study.variants("balance")

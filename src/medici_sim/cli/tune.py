@@ -2,8 +2,8 @@
 
 The options make one :class:`~medici_sim.api.TuneRequest` (with --resume, the API makes the
 tasks the checkpoint holds, and checks the options given with them); the API tunes them
-(``api.play_tuning``, which makes the report) with this command's Ctrl-C, checkpoints after
-every round and cluster (``api.Watch``); this module checks every file before the first
+(``api.play_tuning``, which makes the report) with this command's Ctrl-C, saving its checkpoint after
+every round and starting its cluster (``api.Watch``); this module checks every file before the first
 game, shows progress, and writes and prints the answer.
 """
 from __future__ import annotations
@@ -13,22 +13,20 @@ from pathlib import Path
 
 import click
 
-from ..api import TuneReport, TuneRequest, Watch, play_tuning
-from ..core import checkpoint
-from ..core.cluster import connect
-from ..core.driver import ConfigError, ThreadRunner
+from ..api import TuneReport, TuneRequest, play_tuning
+from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..study import tune_saved, tuning
+from ..study import tuning
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
 from ..study.plots import MAX_TUNE_PANELS
+from ..watch import CheckpointError
 from .common import (
     NEEDS_ANALYSIS,
     NEEDS_PARQUET,
     Command,
     CompileNotice,
     RunFiles,
-    absolute,
     components_file,
     components_option,
     debug_option,
@@ -155,40 +153,30 @@ def tune_command(ctx, **options):
         raise ConfigError(f"--plot draws at most {MAX_TUNE_PANELS} tasks, this tuning has {len(tasks)} (leave out "
                           "--plot, or tune fewer)")
     files.check(TABLES)
-    configuration = {"tasks": [tune_saved.task_configuration(t) for t in tasks]}
     threads = default_threads(options["threads"])
 
-    def save(_result=None) -> None:
-        if files.checkpoint_target:
-            checkpoint.save(files.checkpoint_target, "tune", configuration,
-                            {"tasks": [tune_saved.task_progress(r) for r in results]}, files.checkpoint_option)
-
-
-    def on_round(result: tuning.TaskResult) -> None:
-        save()
+    def on_round(result: tuning.TaskResult) -> None:  # after the API saved the checkpoint
         if bar is not None and result.rounds and not result.complete:
             bar(result.task.popsize)
             bar.postfix(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
 
     notice, bar = CompileNotice(options["quiet"]), None
     try:
-        with files.locked(), connect(options["scheduler"], options["cluster_spec"],
-                                     absolute(files.plugins)) as dask_runner, interruptible() as stop:
-            with dask_runner or ThreadRunner(threads) as runner:
-                for task in tasks:  # said once every option is known good (a refusal is the only line)
-                    if task.rounds * task.popsize != task.evaluations:
-                        click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays "
-                                   f"{task.rounds * task.popsize}, {task.rounds} whole rounds of {task.popsize} "
-                                   "candidates (--popsize)", err=True)
-                bar = progress_bar(sum(t.rounds * t.popsize for t in tasks), options["quiet"],
-                                   sum(len(r.rounds) * r.task.popsize for r in results), " evals",
-                                   shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts "
-                                                "or rules"))
-                try:
-                    report = play_tuning(results, runner, threads, Watch(stop=stop, on_batch=on_round,
-                                                                         compiling=notice))
-                except ReplayMismatch as exc:
-                    raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
+        with files.locked(), interruptible() as stop:  # the API saves the checkpoints, starts the cluster
+            watch = files.watch(options, stop=stop, on_batch=on_round, compiling=notice)
+            for task in tasks:  # said once every option is known good (a refusal is the only line)
+                if task.rounds * task.popsize != task.evaluations:
+                    click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays "
+                               f"{task.rounds * task.popsize}, {task.rounds} whole rounds of {task.popsize} "
+                               "candidates (--popsize)", err=True)
+            bar = progress_bar(sum(t.rounds * t.popsize for t in tasks), options["quiet"],
+                               sum(len(r.rounds) * r.task.popsize for r in results), " evals",
+                               shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts "
+                                            "or rules"))
+            try:
+                report = play_tuning(results, threads, watch)
+            except ReplayMismatch as exc:
+                raise CheckpointError(f"--resume {files.resume}: {exc}") from None
     finally:
         notice.close()
         if bar is not None:

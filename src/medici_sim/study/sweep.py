@@ -172,7 +172,8 @@ class Sweep:
         """The study's options, and (``every_point``) that every point is a rule set."""
         replace(self.study, variant=None).check("sweep")  # the base rules are checked here, at each count
         if self.study.several_component_sets:
-            raise ConfigError(f"{named('components')}: a sweep plays one deck, got {len(self.study.component_sets)} "
+            raise ConfigError(f"{named('components')}: a sweep plays one {self.study.game.data_noun}, got "
+                              f"{len(self.study.component_sets)} "
                               f"({', '.join(self.study.labels)})")
         specs = [self.spec(players, values) for players in self.study.counts
                  for values in (self.points if every_point else [self.points[0]])]
