@@ -27,7 +27,7 @@ from medici_sim.core.registry import GAMES, get_game
 def configs(game: str, players: int, spec: str, games: int, threads: int) -> tuple[RunConfig, RunConfig]:
     """The two runs paired: the same games under the game's two balance rule sets."""
     found = get_game(game)
-    variants = found.balance_variants or (found.variants[0], found.variants[-1])
+    variants = found.balance_rules or (found.presets[0], found.presets[-1])
     strategies = parse_strategies(spec, players, game)
     return tuple(RunConfig(components=load_game_components(found, None), players=players, games=games, threads=threads,
                            strategies=strategies, seating="rotate", game=game, variant=variant)

@@ -141,7 +141,7 @@ def test_a_game_without_the_one_game_step_is_paired_by_its_batch_kernel(monkeypa
 
     game = replace(toygame.GAME, engine=replace(toygame.GAME.engine, play_game_in_nb=None))
     monkeypatch.setitem(registry.GAMES, game.name, game)
-    variant = toygame.GAME.variants[0]
+    variant = toygame.GAME.presets[0]
     config_a, config_b = configs("toy", 2, ["random", "greedy"], (variant, variant), "rotate")
     paired = simulate(config_a, batch_size=GAMES // 3, kernel=PreparedPair(config_a, config_b)).totals
     alone = simulate(config_a).totals

@@ -164,7 +164,7 @@ def test_a_strategy_fitted_to_other_rules_says_so_and_is_marked(capsys):
     from medici_sim.core.registry import FITTED_KEY, GAMES
     for game in GAMES.values():
         if "strong" in game.registry:
-            assert game.registry["strong"].fitted_to == game.variants  # trained under each preset
+            assert game.registry["strong"].fitted_to == game.presets  # trained under each preset
         assert not any(game.registry[name].fitted_to for name in game.built_ins if name != "strong")
     with pytest.warns(MediciWarning, match="strong was fitted to the standard and bonus20 rules"):
         RunRequest(10, strategies="strong,expert,expert,expert", variant="ship_capacity=12").config()

@@ -581,7 +581,7 @@ def rules(game: str | None = None, *, players: int | None = None, rules: str | P
         raise ConfigError(f"the {definition.name} game has no rule parameters (its rules: "
                           f"{', '.join(definition.variants)})")
     count = check_players(definition, definition.default_players if players is None else players)
-    spec = canonical_rules(definition, definition.variants[0] if variant is None else variant, count)
+    spec = canonical_rules(definition, definition.presets[0] if variant is None else variant, count)
     table = pd.DataFrame(rule_set(definition, spec, count).table())
     table.attrs.update(rules=spec, players=count, title=definition.title)
     table.attrs["presets"] = dict(definition.rule_book.preset_help)

@@ -86,7 +86,7 @@ def rules_option(name: str = "variant", also: str = ""):
                              f"Presets: {variant_help()}")
 
 
-def variant_help() -> str:
+def presets_help() -> str:
     """The rules of every game, each as its registration words them (``Presentation.variant_help``)."""
     return "; ".join(f"{g.name}: {g.presentation.variant_help or ' or '.join(g.variants)}"
                      for g in GAMES.values()) + "."

@@ -63,7 +63,7 @@ from .tables import first_seat, print_summary, print_table, print_text, section,
 def study_options(command_name: str):
     """The options compare and balance share; balance's --game offers every game, and says which
     rules it compares by default in each (with --rules A --vs B it compares any two)."""
-    balanced = [game for game in GAMES.values() if game.balance_variants]
+    balanced = [game for game in GAMES.values() if game.balance_rules]
     defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_variants)}" + (f", {g.rules('variant')}"
                                                                            if g.rules("variant") else "")
                          for g in balanced)
@@ -131,7 +131,7 @@ def study_options(command_name: str):
 
 
 def _components_specs(options: dict) -> list[str]:
-    """The component sets asked for: --components (repeated, or all) or the comma list of --decks, not both."""
+    """The component sets asked for: --components (repeated, or all) or the comma list of --components, not both."""
     listed = options["component_sets_spec"]
     if listed is None:
         return list(options["components_path"])
@@ -282,7 +282,7 @@ def _balance_help() -> str:
             "side by side, with a verdict in words. By default: " + " ".join(
                 f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
                 f"{base.capitalize()} against {other}."
-                for g in GAMES.values() if g.balance_variants for base, other in [g.balance_variants]))
+                for g in GAMES.values() if g.balance_rules for base, other in [g.balance_rules]))
 
 
 @click.command(cls=Command, help=_balance_help())

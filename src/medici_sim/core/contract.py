@@ -173,7 +173,7 @@ class Presentation:
 
     summary: str  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
     rules_page: str  # the docs page holding the game's rules (a path from the repository's root)
-    variant_help: str  # the variants in words, e.g. "standard only"
+    presets_help: str  # the variants in words, e.g. "standard only"
     # topic -> the rules behind it (topics: players, seats, seating, seed, variant, lineups, spending)
     rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
     narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
@@ -196,7 +196,7 @@ class StudyPolicy:
     seat), the heuristics (the built-ins other than the level strategies), ``searcher`` at growing
     budgets, and ``strongest`` (a learned player) where given."""
 
-    balance_variants: tuple[str, ...] = ()
+    balance_rules: tuple[str, ...] = ()
     no_balance: str = ""  # why balance refuses the game ("" when it has balance_variants)
     weakest: str = ""  # the ladder's first level ("": the ladder starts at the heuristics)
     searcher: str = ""  # the rollout player of the levels at growing budgets ("": none)
@@ -319,13 +319,13 @@ class Game:
         return self.framework.seat_view()
 
     @property
-    def balance_variants(self) -> tuple[str, ...]:
+    def balance_rules(self) -> tuple[str, ...]:
         """The two rule sets balance compares by default; () when the game has none (``no_balance``)."""
-        return self.study.balance_variants if self.study is not None else ()
+        return self.study.balance_rules if self.study is not None else ()
 
     @property
     def no_balance(self) -> str:
         """Why the game has no rule sets to balance by default ("" when it has them)."""
-        if self.balance_variants:
+        if self.balance_rules:
             return ""
         return self.study.no_balance if self.study is not None else "it declares no study policy"

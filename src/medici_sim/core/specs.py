@@ -111,7 +111,7 @@ def run_config(*, game: str | None, players: int | None, strategies: str | Seque
     config = RunConfig(components=load_game_components(definition, components), players=check_players(definition,
                                                                                                       players),
                        strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
-                       variant=definition.variants[0] if variant is None else variant, seating=seating,
+                       variant=definition.presets[0] if variant is None else variant, seating=seating,
                        threads=default_threads(threads), game=definition.name)
     warn_unfitted(definition, [s.name for s in config.strategies], [config.variant])
     return config

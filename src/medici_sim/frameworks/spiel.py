@@ -73,7 +73,7 @@ def game_type(definition, returns: str | None = None, information: str | None = 
         max_num_players=definition.max_players, min_num_players=definition.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": definition.default_players, "rules": definition.variants[0],
+        parameter_specification={"players": definition.default_players, "rules": definition.presets[0],
                                  "returns": definition.framework.score, "information": declared})
 
 

@@ -36,7 +36,7 @@ class LoadedGame:
         self.title: str = definition.title
         self.players: tuple[int, int, int] = (definition.min_players, definition.default_players,
                                               definition.max_players)  # fewest, default, most
-        self.rules: tuple[str, ...] = definition.variants  # the named rule sets, the default first
+        self.rules: tuple[str, ...] = definition.presets  # the named rule sets, the default first
         self.decisions: tuple[str, ...] = definition.registry.decisions  # what a strategy decides, in order
 
     @property

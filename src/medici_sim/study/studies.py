@@ -66,7 +66,7 @@ def load_component_sets(game: Game, specs: str | Sequence[str] | None, argument:
     (``GameData.named``: the default first); otherwise shipped component sets' names or component set files'
     paths. The same component set twice (the same contents) is refused. A game without component sets has the
     single component set None. ``argument``: the option that gave them (``components``; the command line's
-    comma list: ``component_sets``, its --decks).
+    comma list: ``component_sets``, its --components).
     """
     specs = list(file_names(specs, argument)) if specs is not None else []
     if game.data is None or not specs:
@@ -145,7 +145,7 @@ class Study:
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
         if command == "balance" and None in self.variants(command):  # no rules to compare by default
-            balanced = [g for g in GAMES.values() if g.balance_variants]
+            balanced = [g for g in GAMES.values() if g.balance_rules]
             offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
                               f"{self.game.name} game has no variants to compare by default "
@@ -220,14 +220,14 @@ class Study:
         ``balance_variants``), or compare's one."""
         if command == "balance":
             if self.variant is None and self.vs is None:
-                return self.game.balance_variants or (None, None)
-            standard, variant = self.game.variants[0], (self.game.balance_variants or (None, None))[1]
+                return self.game.balance_rules or (None, None)
+            standard, variant = self.game.presets[0], (self.game.balance_rules or (None, None))[1]
             if self.vs is None:  # the game's balance variant unless that is --rules', then its standard rules
                 return self.variant, self._other(self.variant, (variant, standard))
             if self.variant is None:  # the standard rules unless --vs names them, then the variant
                 return self._other(self.vs, (standard, variant)), self.vs
             return self.variant, self.vs
-        return (self.variant or self.game.variants[0],)
+        return (self.variant or self.game.presets[0],)
 
     def _other(self, given: str, choices: tuple[str | None, ...]) -> str | None:
         """The first of ``choices`` that is not the rule set ``given`` at any player count, or None

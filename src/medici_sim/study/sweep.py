@@ -143,7 +143,7 @@ class Sweep:
 
     def base(self, players: int) -> str:
         """The base rules at ``players``, canonical (a spec of presets and items, never a file)."""
-        return canonical_rules(self.study.game, self.study.variant or self.study.game.variants[0], players)
+        return canonical_rules(self.study.game, self.study.variant or self.study.game.presets[0], players)
 
     def spec(self, players: int, values: Sequence[int]) -> str:
         """The canonical rule set of one point at ``players`` (ConfigError naming the point if it is none)."""

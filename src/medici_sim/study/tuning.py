@@ -428,9 +428,9 @@ def _variants(spec: str | None, game, players: list[int]) -> list[str]:
     """The rule sets to tune under: the spec's (checked at every player count; canonical when it
     names the same rules at all of them, as a preset's name does), or every preset (``all``)."""
     if spec is None:
-        return [game.variants[0]]
+        return [game.presets[0]]
     if text(spec, "variant").strip().lower() == ALL:
-        return list(game.variants)
+        return list(game.presets)
     canonical = {canonical_rules(game, spec, n) for n in players}
     return [canonical.pop() if len(canonical) == 1 else spec]
 
@@ -560,7 +560,7 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
             continue
         definition = get_game(game)
         if type(row["players"]) is not int or not definition.min_players <= row["players"] <= definition.max_players \
-                or row["variant"] not in definition.variants:
+                or row["variant"] not in definition.presets:
             raise ConfigError(f"{where}: players {row['players']!r} or rules {row['variant']!r} are not the {game} "
                               "game's")
         if not isinstance(row["best"], str) or not row["best"].strip():

@@ -157,7 +157,7 @@ GAME = Game(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=4,
-    variants=VARIANTS,
+    presets=VARIANTS,
     rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
@@ -200,7 +200,7 @@ GAME = Game(
         rules_page="docs/rules-card.md",
         rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
                      "lineups": "R24"},
-        variant_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
+        presets_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
         narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "
                         "R12), the ships (R13) and each day's scoring with its reasons: the ship ranking with ties "
                         "and shares rounded down to 5 (R14, R15), each good's majority ranking (R17), bonuses (R18; "
@@ -209,7 +209,7 @@ GAME = Game(
         narrate=narrate.narrate,
         play_console=lambda: importlib.import_module(".console", __package__).CardConsole,
     ),
-    study=medici_study(search, strong, balance_variants=VARIANTS),  # standard against bonus20
+    study=medici_study(search, strong, balance_rules=VARIANTS),  # standard against bonus20
     framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees
 )
 assert len(GAME.engine.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS
