@@ -170,7 +170,7 @@ def test_deck_is_components_by_its_older_name():
         medici_sim.simulate(10, components=5)
     with pytest.raises(medici_sim.ConfigError, match="components= and deck= are one argument"):
         medici_sim.simulate(10, components="default", deck="default")  # keep: old name
-    assert medici_sim.ComponentsError is medici_sim.ComponentsError
+    assert medici_sim.DeckError is medici_sim.ComponentsError  # keep: old name
 
 
 def test_trace_tells_the_command_lines_game(capsys):

@@ -83,7 +83,7 @@ def rules_option(name: str = "variant", also: str = ""):
                         help="The rules [default: the game's standard rules]: presets and name=value items, "
                              "comma-separated and applied left to right (PRESET,NAME=VALUE; a list slash-separated: "
                              f"NAME=30/20/10/0), or a .toml file{also}; `medici-sim rules --game GAME` lists them. "
-                             f"Presets: {variant_help()}")
+                             f"Presets: {presets_help()}")
 
 
 def presets_help() -> str:

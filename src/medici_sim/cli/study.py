@@ -131,7 +131,7 @@ def study_options(command_name: str):
 
 
 def _components_specs(options: dict) -> list[str]:
-    """The component sets asked for: --components (repeated, or all) or the comma list of --components, not both."""
+    """The component sets asked for: --components (repeated, or all) or --decks, the older comma list, not both."""
     listed = options["component_sets_spec"]
     if listed is None:
         return list(options["components_path"])

@@ -3,7 +3,7 @@
 A game is a :class:`Game` record (its package builds one and calls ``registry.register_game``);
 nothing is found by a file's or a folder's name. In one screen::
 
-    Game                        name, title, players (min, max, default), variants, strategy registry,
+    Game                        name, title, players (min, max, default), presets, strategy registry,
                                 built-ins, rule book                                           (required)
       .engine: Engine           the jitted batch kernel, the stepping functions, the statistics it
                                 counts, its returns, the trace / reference / invariant hooks   (required)
@@ -173,7 +173,7 @@ class Presentation:
 
     summary: str  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
     rules_page: str  # the docs page holding the game's rules (a path from the repository's root)
-    presets_help: str  # the variants in words, e.g. "standard only"
+    presets_help: str  # the rule presets in words, e.g. "standard only"
     # topic -> the rules behind it (topics: players, seats, seating, seed, variant, lineups, spending)
     rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
     narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
@@ -191,13 +191,13 @@ class Presentation:
 class StudyPolicy:
     """What the studies do with the game (optional: without it, balance and --ladder refuse the game).
 
-    ``balance_variants`` (two rule sets balance compares) or ``no_balance`` (why there are none) is
+    ``balance_rules`` (two rule sets balance compares) or ``no_balance`` (why there are none) is
     given, never both. The ladder's levels are strategies of the game's registry: ``weakest`` (every
     seat), the heuristics (the built-ins other than the level strategies), ``searcher`` at growing
     budgets, and ``strongest`` (a learned player) where given."""
 
     balance_rules: tuple[str, ...] = ()
-    no_balance: str = ""  # why balance refuses the game ("" when it has balance_variants)
+    no_balance: str = ""  # why balance refuses the game ("" when it has balance_rules)
     weakest: str = ""  # the ladder's first level ("": the ladder starts at the heuristics)
     searcher: str = ""  # the rollout player of the levels at growing budgets ("": none)
     strongest: str = ""  # the learned player of the last level ("": none)
@@ -284,7 +284,9 @@ class Game:
     min_players: int
     max_players: int
     default_players: int
-    variants: tuple[str, ...]  # the rule presets by name (a game without a rule book: its variants); first: default
+    # The rules are named once: "rules" is a set of rule values wherever it is given (RunConfig's spec, the API's
+    # rules=, the command line's --rules: presets and name=value items, core.rules), "presets" the named ones.
+    presets: tuple[str, ...]  # the rule presets by name (a game without a rule book: its only rules); first: default
     registry: Strategies  # core.registry.StrategyRegistry
     built_ins: tuple[str, ...]
     engine: Engine
@@ -293,11 +295,21 @@ class Game:
     study: StudyPolicy | None = None
     framework: FrameworkFacts | None = None
     no_framework: str = ""  # why the game has no framework facts, when it has none
-    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
+    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: the presets only
 
     def rules(self, topic: str) -> str:
         """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
         return self.presentation.rule_points.get(topic, "")
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """``presets`` by its older name (deprecated)."""
+        return self.presets
+
+    @property
+    def balance_variants(self) -> tuple[str, ...]:
+        """``balance_rules`` by its older name (deprecated)."""
+        return self.balance_rules
 
     @property
     def data_noun(self) -> str:

@@ -66,7 +66,7 @@ def load_component_sets(game: Game, specs: str | Sequence[str] | None, argument:
     (``GameData.named``: the default first); otherwise shipped component sets' names or component set files'
     paths. The same component set twice (the same contents) is refused. A game without component sets has the
     single component set None. ``argument``: the option that gave them (``components``; the command line's
-    comma list: ``component_sets``, its --components).
+    comma list: ``component_sets``, its older --decks).
     """
     specs = list(file_names(specs, argument)) if specs is not None else []
     if game.data is None or not specs:
