@@ -482,7 +482,7 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
             rules: str | PathLike | None = None, vs: str | PathLike | None = None,
             variant: str | None = None) -> BalanceReport:
     """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
-    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_variants``: the card
+    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: the card
     game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
     where the one given is the variant) in the same tournaments, side by side, with a verdict in
     words. ``components``
@@ -579,7 +579,7 @@ def rules(game: str | None = None, *, players: int | None = None, rules: str | P
     definition = game_named(game)
     if definition.rule_book is None:
         raise ConfigError(f"the {definition.name} game has no rule parameters (its rules: "
-                          f"{', '.join(definition.variants)})")
+                          f"{', '.join(definition.presets)})")
     count = check_players(definition, definition.default_players if players is None else players)
     spec = canonical_rules(definition, definition.presets[0] if variant is None else variant, count)
     table = pd.DataFrame(rule_set(definition, spec, count).table())

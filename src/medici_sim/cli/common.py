@@ -87,8 +87,8 @@ def rules_option(name: str = "variant", also: str = ""):
 
 
 def presets_help() -> str:
-    """The rules of every game, each as its registration words them (``Presentation.variant_help``)."""
-    return "; ".join(f"{g.name}: {g.presentation.variant_help or ' or '.join(g.variants)}"
+    """The rules of every game, each as its registration words them (``Presentation.presets_help``)."""
+    return "; ".join(f"{g.name}: {g.presentation.presets_help or ' or '.join(g.presets)}"
                      for g in GAMES.values()) + "."
 
 

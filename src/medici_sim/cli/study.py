@@ -64,7 +64,7 @@ def study_options(command_name: str):
     """The options compare and balance share; balance's --game offers every game, and says which
     rules it compares by default in each (with --rules A --vs B it compares any two)."""
     balanced = [game for game in GAMES.values() if game.balance_rules]
-    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_variants)}" + (f", {g.rules('variant')}"
+    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_rules)}" + (f", {g.rules('variant')}"
                                                                            if g.rules("variant") else "")
                          for g in balanced)
     game_words = game_help() + (f" balance compares by default {defaults}; any game with --rules A --vs B."
@@ -277,7 +277,7 @@ def compare(ctx, **options):
 
 
 def _balance_help() -> str:
-    """balance's help: each game's rules it compares (``Game.balance_variants``)."""
+    """balance's help: each game's rules it compares (``Game.balance_rules``)."""
     return ("Does a change of rules change the balance? Two rule sets (--rules A --vs B) played in the same games, "
             "side by side, with a verdict in words. By default: " + " ".join(
                 f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "

@@ -307,7 +307,7 @@ class Game:
         return self.presets
 
     @property
-    def balance_variants(self) -> tuple[str, ...]:
+    def balance_variants(self) -> tuple[str, ...]:  # keep: old name
         """``balance_rules`` by its older name (deprecated)."""
         return self.balance_rules
 

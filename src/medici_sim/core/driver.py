@@ -212,7 +212,7 @@ def canonical_rules(game: Game, spec: str, players: int, argument: str = "varian
     spec = text(spec, argument)
     if game.rule_book is None:
         if spec not in game.presets:
-            raise ConfigError(f"{named(argument)} must be one of {', '.join(game.variants)} in the {game.name} "
+            raise ConfigError(f"{named(argument)} must be one of {', '.join(game.presets)} in the {game.name} "
                               f"game, got {spec!r}")
         return spec
     try:

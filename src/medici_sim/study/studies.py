@@ -146,7 +146,7 @@ class Study:
         """Refuse, before any game, what cannot be played or cannot finish."""
         if command == "balance" and None in self.variants(command):  # no rules to compare by default
             balanced = [g for g in GAMES.values() if g.balance_rules]
-            offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
+            offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_rules)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
                               f"{self.game.name} game has no variants to compare by default "
                               f"({self.game.no_balance}): name both, "
@@ -217,7 +217,7 @@ class Study:
 
     def variants(self, command: str) -> tuple[str, ...]:
         """The rules each player count plays: balance's two (``variant`` and ``vs``, by default the game's
-        ``balance_variants``), or compare's one."""
+        ``balance_rules``), or compare's one."""
         if command == "balance":
             if self.variant is None and self.vs is None:
                 return self.game.balance_rules or (None, None)
@@ -298,7 +298,7 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
 
 def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or one under each of the game's
-    two ``balance_variants`` per player count on the same game indices (balance: the same shuffles wherever play
+    two ``balance_rules`` per player count on the same game indices (balance: the same shuffles wherever play
     coincides). Component set after component set, each component set's configurations numbered after the previous
     component set's, so no two component sets share a game index (the first component set's are a one-component set
     study's).
@@ -488,7 +488,7 @@ def tuned_lines(parameters: pd.DataFrame) -> list[str]:
 
 
 def balance_answer(tournaments: list[Tournament], study: Study | None = None) -> tuple[dict[str, pd.DataFrame], str]:
-    """The game's base rules against its other rules (its ``balance_variants``) for each player
+    """The game's base rules against its other rules (its ``balance_rules``) for each player
     count both rules have played: tables and verdict.
 
     With several component sets: the tables set after set (a first column in the game's word for one,
