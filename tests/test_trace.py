@@ -227,7 +227,7 @@ def test_long_lines_are_wrapped_between_words_to_the_terminal(capsys, monkeypatc
     (["-g", "classic", "--variant", "bonus20"], "bonus20"),
     (["--seed", "-1"], "seed must be between"),
     (["--deck", "/nonexistent/deck.csv"], "deck"),
-    (["-g", "classic", "--deck", "deck.csv"], "has no deck files"),
+    (["-g", "classic", "--deck", "deck.csv"], "has no component files"),
     (["--plugin", "/nonexistent/plugin.py"], "--plugin"),
     (["--format", "xml"], "--format"),
     (["--index", "seven"], "--index"),
