@@ -108,7 +108,7 @@ def test_out_holds_the_metrics_table_and_the_text_tells_how_the_games_went(capsy
     code, stdout, _ = run(capsys, "-g", "classic", "--games", "3000", "-q", "--out", str(out))
     assert code == 0
     [row] = json.loads(out.read_text())["metrics"]
-    assert {"rules", "players", "deck", "games", "lots_per_game", "ran_out_day_share"} <= set(row)
+    assert {"rules", "players", "components", "games", "lots_per_game", "ran_out_day_share"} <= set(row)
     for name in METRIC_COLUMNS:
         assert name in row
     for name in ("comeback_after_day1", "lead_changes", "margin", "shared_win_games", "lots_per_game"):
