@@ -305,12 +305,12 @@ def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, nev
 
 @pytest.mark.parametrize("args,option", [
     (["-n", "0"], "--games"), (["--seed", "-1"], "--seed"), (["--threads", "0"], "--threads"),
-    (["--players", "9"], "--players"), (["--rules", "bonus30"], "--rules"),
-    (["--variant", "bonus30"], "--variant"),  # an option given by its older name is named as given
+    (["--players", "9"], "--players"), (["--variant", "bonus30"], "--rules"), (["--rules", "bonus30"], "--rules"),
     (["compare", "-n", "0"], "--games"), (["compare", "--seed", str(2**63)], "--seed"),
     (["compare", "--threads", "0"], "--threads"), (["compare", "--threads", "5000"], "--threads"),
     (["compare", "-p", "3,9"], "--players"), (["compare", "--precision", "0.7"], "--precision"),
-    (["compare", "--variant", "bonus30"], "--variant"), (["compare", "--rules", "bonus30"], "--rules"),
+    (["compare", "--variant", "bonus30"], "--rules"),
+    # the component option is named as given (--deck, its older name, as its messages always read)
     (["compare", "--deck", "default", "--deck", "default"], "--deck"),
     (["compare", "--components", "default", "--components", "default"], "--components"),
     (["balance", "-n", "0"], "--games"),

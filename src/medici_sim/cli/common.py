@@ -164,12 +164,14 @@ LISTED = "--decks"  # compare's and balance's component sets as one comma list (
 
 
 def older_names(args: list[str]) -> dict[str, str]:
-    """How messages name the options (``arguments.naming``): the comma list of component sets as --decks, and an
-    option given by an older name (--deck, --variant; --decks alone) as the user wrote it."""
+    """How messages name the options (``arguments.naming``): the comma list of component sets as --decks, and the
+    component option given by an older name (--deck; --decks alone) as the user wrote it, as they always read.
+    (--variant's messages name --rules, as they always have.)"""
     written = {arg.partition("=")[0] for arg in args if arg.startswith("--")}
-    names = {"component_sets": LISTED, **{argument: older for argument, older in
-                                           (("components", "--deck"), ("variant", "--variant")) if older in written}}
-    if LISTED in written and not written & {"--deck", "--components"}:
+    names = {"component_sets": LISTED}
+    if "--deck" in written:
+        names["components"] = "--deck"
+    elif LISTED in written and "--components" not in written:
         names["components"] = LISTED
     return names
 
