@@ -5,7 +5,7 @@ Issue 31 moved the Medici games' ideas (the day loop, ships, majorities, bonuses
 poorest starting, the day metrics, the narration and console, the chance events) out of these
 layers into games/medici/ and the games' declarations, and the deck, the one kind of game data, became
 the contract's component sets (``components``; a game names them in its own words, ``GameData.noun``).
-What is left (417 words in 48 files, 2026-11-26; 23 of them "deck": the older names
+What is left (416 words in 48 files, 2026-11-26; 22 of them "deck": the older names
 --deck, --decks, deck= and checkpoints' "deck" key, still read, and the Medici games' deck order in prose)
 is mostly built-in strategies named as defaults (``expert`` opponents, ``search`` in the compile
 estimate, ``random`` lineups) and the search players' day-by-day prose. Each file may hold at most the
@@ -81,7 +81,7 @@ ALLOWED = {
     "study/sweep.py": {"bonus": 3, "ship": 2},
     "study/tune_metrics.py": {"day": 3},
     "study/tuning.py": {"search": 1},
-    "cli/app.py": {"deck": 1, "random": 2},  # deck: --deck, --variant: older option names, in a comment
+    "cli/app.py": {"random": 2},
     # deck: --deck, --decks: --components' older names, kept working
     "cli/common.py": {"day": 5, "deck": 8, "mcts": 2, "search": 3},
     "cli/play.py": {"day": 2, "deck": 1, "expert": 2, "random": 2},  # deck: the seed fixes the deck order (prose)

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
              "to keep only --out files)")
     try:
         # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see cli.main)
-        # messages name the component option given by an older name (--deck, --decks) as the user wrote it
+        # messages name the component option as the user wrote it (its older names too)
         with signals.answering(ignored_after=argv is None), common.warnings_on_stderr(), \
                 naming(**common.older_names(sys.argv[1:] if argv is None else list(argv))):
             _run(argv)
