@@ -21,7 +21,7 @@ import tempfile
 import time
 
 import medici_sim.games  # noqa: F401  the games register themselves
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.cli.script_options import Parser, count
 from medici_sim.core.driver import RunConfig, simulate
 from medici_sim.core.registry import GAMES, get_game
@@ -36,7 +36,8 @@ NEW_MIXES = {"card": "gambler:take_min=4,cautious,collector:focus=1,expert:sprea
 
 
 def config(game: str, players: int, spec: str, games: int, threads: int) -> RunConfig:
-    return RunConfig(deck=load_game_deck(get_game(game), None), players=players, games=games, threads=threads,
+    return RunConfig(components=load_game_components(get_game(game), None), players=players, games=games,
+                     threads=threads,
                      strategies=parse_strategies(spec, players, game), seating="rotate", game=game)
 
 

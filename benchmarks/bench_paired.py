@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 
 import medici_sim.games  # noqa: F401  the games register themselves
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, counts
 from medici_sim.core.driver import RunConfig, simulate
 from medici_sim.core.pairing import PreparedPair
@@ -27,9 +27,9 @@ from medici_sim.core.registry import GAMES, get_game
 def configs(game: str, players: int, spec: str, games: int, threads: int) -> tuple[RunConfig, RunConfig]:
     """The two runs paired: the same games under the game's two balance rule sets."""
     found = get_game(game)
-    variants = found.balance_variants or (found.variants[0], found.variants[-1])
+    variants = found.balance_rules or (found.presets[0], found.presets[-1])
     strategies = parse_strategies(spec, players, game)
-    return tuple(RunConfig(deck=load_game_deck(found, None), players=players, games=games, threads=threads,
+    return tuple(RunConfig(components=load_game_components(found, None), players=players, games=games, threads=threads,
                            strategies=strategies, seating="rotate", game=game, variant=variant)
                  for variant in variants)
 

@@ -31,7 +31,7 @@ import time
 import numpy as np
 from numba import njit
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, counts, seed
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import MAX_PARAMS, get_game
@@ -51,7 +51,8 @@ HEADER = (f"{'game':8} {'against':>9} {'players':>7} {'rollouts':>8} {'games':>7
 
 def config(game: str, players: int, spec: str, games: int, threads: int, seed: int) -> RunConfig:
     """A rotated run; its kernel holds every built-in and search (one compilation serves every lineup)."""
-    return RunConfig(deck=load_game_deck(get_game(game), None), game=game, players=players, games=games, seed=seed,
+    return RunConfig(components=load_game_components(get_game(game), None), game=game, players=players, games=games,
+                     seed=seed,
                      seating="rotate", threads=threads, strategies=parse_strategies(spec, players, game),
                      kernel_strategies=(*get_game(game).built_ins, "search"))
 

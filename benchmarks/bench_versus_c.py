@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import medici_sim.games  # noqa: F401  the games register themselves
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.cli.script_options import Parser, check_players, count, seed
 from medici_sim.core.accounting import N_COMMON_RUN_STATS, RUN_GAMES, RUN_WIN_MARGIN
 from medici_sim.core.driver import PreparedRun, RunConfig
@@ -45,7 +45,7 @@ def build(game: str, directory: str) -> list[str]:
     if game == "classic":
         return [program]
     deck = os.path.join(directory, "deck.txt")  # the default deck, one card id a line
-    cards = list(zip(*load_game_deck(get_game("card"), None).card_arrays(), strict=True))
+    cards = list(zip(*load_game_components(get_game("card"), None).card_arrays(), strict=True))
     Path(deck).write_text(f"{len(cards)}\n" + "".join(" ".join(map(str, card)) + "\n" for card in cards))
     return [program, deck]
 
@@ -80,7 +80,7 @@ def engine_seconds(kernel: PreparedRun, games: int) -> float:
 
 
 def compare(game: str, players: int, games: int, repeat: int, seed: int) -> None:
-    config = RunConfig(deck=load_game_deck(get_game(game), None), players=players, games=games, seed=seed,
+    config = RunConfig(components=load_game_components(get_game(game), None), players=players, games=games, seed=seed,
                        threads=1, game=game, strategies=parse_strategies("random", players, game))
     kernel = PreparedRun(config)
     kernel.play(0, 1)  # compiled (or loaded from numba's cache) before anything is timed

@@ -103,11 +103,11 @@ def compile_kernel(args) -> None:
         bench_tuscany.run(components(None), RULE_BOOK.resolve(None, 4), 1)
         return
     import medici_sim.games  # noqa: F401, PLC0415  the games register themselves
-    from medici_sim.cli.common import load_game_deck, parse_strategies  # noqa: PLC0415
+    from medici_sim.cli.common import load_game_components, parse_strategies  # noqa: PLC0415
     from medici_sim.core.driver import PreparedRun, RunConfig  # noqa: PLC0415
     from medici_sim.core.registry import get_game  # noqa: PLC0415
 
-    PreparedRun(RunConfig(deck=load_game_deck(get_game(args.game), None), players=4, games=1, threads=1,
+    PreparedRun(RunConfig(components=load_game_components(get_game(args.game), None), players=4, games=1, threads=1,
                           game=args.game, strategies=parse_strategies(args.strategies, 4, args.game))).play(0, 1)
 
 

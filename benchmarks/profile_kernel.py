@@ -70,11 +70,12 @@ def short_name(symbol: str) -> str:
 def make_kernel(args):
     """The kernel of the run profiled (seats rotated, one thread)."""
     import medici_sim.games  # noqa: F401  the games register themselves
-    from medici_sim.cli.common import load_game_deck, parse_strategies
+    from medici_sim.cli.common import load_game_components, parse_strategies
     from medici_sim.core.driver import PreparedRun, RunConfig
     from medici_sim.core.registry import get_game
 
-    return PreparedRun(RunConfig(deck=load_game_deck(get_game(args.game), None), players=args.players, games=1,
+    return PreparedRun(RunConfig(components=load_game_components(get_game(args.game), None), players=args.players,
+                                 games=1,
                             threads=1, seating="rotate", game=args.game,
                             strategies=parse_strategies(args.strategies, args.players, args.game)))
 

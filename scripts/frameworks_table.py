@@ -31,7 +31,7 @@ OPPONENT = "expert"
 def kernel_money(game: str, lineup: list[str], games: int) -> np.ndarray:
     """Each game's money by seat, played by the kernel's stepped loop (the trace's)."""
     config = run_config(game=game, players=len(lineup), strategies=lineup, games=games, seed=0, variant=None,
-                        seating="fixed", threads=1, deck=None)
+                        seating="fixed", threads=1, components=None)
     kernel = PreparedRun(config)
     stepped = engine(game, len(lineup), config.variant).stepped
     money = np.zeros((games, len(lineup)), np.int64)

@@ -56,7 +56,7 @@ def saved_path(game: str) -> Path:
 def levels(game: str, players: int) -> list[tuple[str, str]]:
     """(level, strategy spec) for one player count, weakest first."""
     registry = get_game(game).registry
-    tuned = load_tuned(SHIPPED, game).best.get((OPPONENT, players, get_game(game).variants[0]))
+    tuned = load_tuned(SHIPPED, game).best.get((OPPONENT, players, get_game(game).presets[0]))
     out = [("random", "random"), ("expert", OPPONENT),
            ("tuned expert", tuned.label if tuned is not None else OPPONENT)]
     out += [(f"search@{n}", f"search:rollouts={n}") for n in (8, 32, 128)]

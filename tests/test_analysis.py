@@ -694,7 +694,7 @@ def test_the_tables_speak_the_games_own_score_terms(deck, points_game):
     """Every game's per-seat and per-strategy tables have win_rate and mean_score; a Medici game keeps
     mean_florins beside it, the same values; a game declared in points from its own sources names its
     columns, compare's and balance's tables and the captions after them."""
-    medici = simulate(RunConfig(deck=deck, games=200, players=3, seed=5,
+    medici = simulate(RunConfig(components=deck, games=200, players=3, seed=5,
                                 strategies=tuple(seat_strategy(s) for s in ("greedy", "collector", "random"))))
     seats = stat_frame(medici.totals.seat, get_game("card"))
     assert {"win_rate", "mean_score", "mean_florins", "std_florins", "mean_ship_florins"} <= set(seats.columns)

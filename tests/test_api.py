@@ -60,7 +60,7 @@ def test_compare_and_balance_return_their_tables():
     (lambda: medici_sim.simulate(10, game="classic", players=2), "between 3 and 6"),
     (lambda: medici_sim.simulate(10, strategies="nobody"), "unknown strategy 'nobody'"),
     (lambda: medici_sim.simulate(0), "games= must be between"),
-    (lambda: medici_sim.simulate(10, deck="no/such/deck.csv"), "no such file, and no shipped deck"),
+    (lambda: medici_sim.simulate(10, components="no/such/deck.csv"), "no such file, and no shipped deck"),
     (lambda: medici_sim.compare(100, strategies="random"), "at least two different strategies"),
     (lambda: medici_sim.balance(100, game="classic"), "no variants"),
     (lambda: medici_sim.simulate(10, game="chess"), "game= must be one of card, classic, tuscany, got 'chess'"),
@@ -110,7 +110,7 @@ BAD = {
     "trials": WHOLE + [0],
     "vs": [5, ["bonus20"], "", "bonus30"],
     "seating": [None, 5, "", "sideways"],
-    "deck": FILES,
+    "components": FILES,
     "plugins": FILES + [[""], [None]],
     "precision": ["0.1", True, [0.1], 0, 0.5, -0.1, math.nan],
     "tuned": FILES,
@@ -151,10 +151,26 @@ def test_a_lone_file_is_a_list_of_one_and_paths_are_file_names(tmp_path):
     """``plugins="x.py"`` is the file x.py (not x, ., p, y); pathlib paths are file names."""
     with pytest.raises(medici_sim.PluginError, match="plugins= x.py: cannot read"):
         medici_sim.simulate(10, plugins="x.py")
-    with pytest.raises(medici_sim.DeckError, match="no/such/deck.csv"):
-        medici_sim.simulate(10, deck=Path("no/such/deck.csv"))
+    with pytest.raises(medici_sim.ComponentsError, match="no/such/deck.csv"):
+        medici_sim.simulate(10, components=Path("no/such/deck.csv"))
     with pytest.raises(medici_sim.OutputError, match="tuned= no/such.json: cannot read"):
         medici_sim.balance(10, tuned=Path("no/such.json"))
+
+
+def test_deck_is_components_by_its_older_name():
+    """components= was deck=: the older keyword still plays the same games, its messages name it as given, and
+    giving both is refused; DeckError is ComponentsError."""
+    old = medici_sim.simulate(50, players=3, seed=2, threads=1, deck="95-goods")  # keep: old name
+    new = medici_sim.simulate(50, players=3, seed=2, threads=1, components="95-goods")
+    pd.testing.assert_frame_equal(old.seats, new.seats)
+    assert old.summary["deck"] == new.summary["deck"] and old.summary["deck"].startswith("95-goods")
+    with pytest.raises(medici_sim.ConfigError, match="^deck= must be a file name"):
+        medici_sim.simulate(10, deck=5)  # keep: old name
+    with pytest.raises(medici_sim.ConfigError, match="^components= must be a file name"):
+        medici_sim.simulate(10, components=5)
+    with pytest.raises(medici_sim.ConfigError, match="components= and deck= are one argument"):
+        medici_sim.simulate(10, components="default", deck="default")  # keep: old name
+    assert medici_sim.DeckError is medici_sim.ComponentsError  # keep: old name
 
 
 def test_trace_tells_the_command_lines_game(capsys):

@@ -136,6 +136,16 @@ def test_a_layer_imports_no_layer_above_it(layer):
     assert {name: targets for name, targets in wrong.items() if targets} == {}
 
 
+def test_the_command_line_opens_nothing_itself():
+    """A command's options travel down once, through the API (api.Watch): the command line neither saves
+    checkpoints nor starts a cluster; the API does (medici_sim.watch)."""
+    graph = import_graph()
+    opening = ("medici_sim.core.checkpoint", "medici_sim.core.cluster")
+    assert {name: sorted(t for t in targets if t in opening) for name, targets in graph.items()
+            if name.startswith("medici_sim.cli") and targets & set(opening)} == {}
+    assert "medici_sim.core.cluster" in graph["medici_sim.watch"]
+
+
 def test_templates_are_bound_to_their_names_in_one_place():
     """A jitted copy of a function with other globals (types.FunctionType) and generated source
     (exec) are made by core.templates alone: the batch loop, stepping, rollouts, tree search and

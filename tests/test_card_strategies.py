@@ -54,7 +54,7 @@ def test_a_new_mix_of_the_same_strategies_compiles_nothing(deck):
     """One compiled kernel serves every mix of a set of strategies: any seats, any parameters.
     A tournament names all of its strategies, so all its lineups share that kernel."""
     def run(spec, kernel_strategies=()):
-        config = RunConfig(deck=deck, players=4, strategies=parse_strategies(spec, 4), games=2_000,
+        config = RunConfig(components=deck, players=4, strategies=parse_strategies(spec, 4), games=2_000,
                            seating="rotate", threads=1, kernel_strategies=kernel_strategies)
         return simulate(config)
 
@@ -75,25 +75,26 @@ def test_a_run_compiles_only_the_strategies_it_uses(deck, monkeypatch):
 
     monkeypatch.delenv(KERNEL_ENV)
 
-    alone = PreparedRun(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1))
+    alone = PreparedRun(RunConfig(components=deck, players=4, strategies=parse_strategies("random", 4), games=1))
     assert alone.table_names == ("random",)
-    mixed = PreparedRun(RunConfig(deck=deck, players=4, strategies=parse_strategies("expert", 4), games=1,
+    mixed = PreparedRun(RunConfig(components=deck, players=4, strategies=parse_strategies("expert", 4), games=1,
                              kernel_strategies=("random", "expert")))
     assert mixed.table_names == ("random", "expert")  # registration order: the same table for any order
     monkeypatch.setenv(KERNEL_ENV, "all")  # ... or, asked, every built-in
     every = ("random", "greedy", "collector", "cautious", "gambler", "expert")
-    assert PreparedRun(RunConfig(deck=deck, players=4, strategies=parse_strategies("random", 4), games=1)).table_names \
+    assert PreparedRun(RunConfig(components=deck, players=4, strategies=parse_strategies("random", 4),
+                                 games=1)).table_names \
         == every
     # with strong (or search, mcts) among them: one table for every such lineup, not one per lineup (the
     # frameworks' tests rotate strong through the seats: nine lineups had compiled nine kernels)
     for lineup in ("gambler,expert,strong", "strong,random,greedy", "strong"):
-        assert PreparedRun(RunConfig(deck=deck, players=3, strategies=parse_strategies(lineup, 3),
+        assert PreparedRun(RunConfig(components=deck, players=3, strategies=parse_strategies(lineup, 3),
                                 games=1)).table_names == (*every, "strong")
 
 
 def test_per_strategy_table_merges_repeated_strategies(deck):
     """R24: a strategy listed at several seats is one row; rotation gives it every seat."""
-    config = RunConfig(deck=deck, players=4, strategies=parse_strategies("expert,random,expert,random", 4),
+    config = RunConfig(components=deck, players=4, strategies=parse_strategies("expert,random,expert,random", 4),
                        games=4_000, seating="rotate", threads=2)
     result = simulate(config)
     table = strategy_frame(result)
@@ -130,7 +131,7 @@ def test_broken_plugin_is_a_one_line_error(tmp_path):
 
 
 def win_rates(deck, players, spec, games, seed, variant="standard"):
-    config = RunConfig(deck=deck, players=players, strategies=parse_strategies(spec, players),
+    config = RunConfig(components=deck, players=players, strategies=parse_strategies(spec, players),
                        games=games, seed=seed, seating="rotate", variant=variant)
     return strategy_frame(simulate(config)).set_index("strategy")
 

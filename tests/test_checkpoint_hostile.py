@@ -82,13 +82,13 @@ def _run_configuration(config: RunConfig) -> dict:
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
             "strategies": identity.strategies_identity(config.strategies),
-            "deck": identity.deck_identity(config.deck)}
+            "components": identity.components_identity(config.components)}
 
 
 def _partial_run(path: Path) -> None:
     """A run stopped after its first batch, saved as the command line saves it."""
     strategies = tuple(seat_strategy(s) for s in ("greedy", "random", "cautious"))
-    config = RunConfig(deck=default_deck(), players=3, strategies=strategies, games=5000, seed=11,
+    config = RunConfig(components=default_deck(), players=3, strategies=strategies, games=5000, seed=11,
                        seating="random", threads=1)
     stop = threading.Event()
 
@@ -277,7 +277,7 @@ def test_partial_checkpoints_are_part_way(genuine):
 
 def test_saved_entries_rebuild_the_run(genuine):
     saved = checkpoint.read(genuine["fixed"][0], RUN)
-    deck = identity.saved_deck(saved.configuration["deck"], get_game("card"))
+    deck = identity.saved_components(saved.configuration["components"], get_game("card"))
     assert deck.fingerprint() == default_deck().fingerprint()
     slots = identity.saved_strategies(saved.configuration["strategies"], "card")
     assert [s.label for s in slots] == ["greedy", "collector:focus=1"]
@@ -433,13 +433,16 @@ RUN_RULES = [
     ("run", _set(["configuration", "strategies", 0, 2], "0123456789abcdef"),
      "the code of strategy expert changed since the checkpoint was saved"),
     ("run", _set(["configuration", "strategies", 0], ["expert", {}]), "not [name, parameters, fingerprint, origin]"),
-    ("run", _set(["configuration", "deck", "contents"], lambda text: text.replace("2,grain,2,0,no", "3,grain,2,0,no")),
-     "configuration.deck.cards is 110, but its contents hold 111 cards"),
-    ("run", _set(["configuration", "deck", "contents"], lambda text: text.replace("2,grain,2,0,no", "2,grain,2,1,no")),
-     "configuration.deck.fingerprint is"),
-    ("run", _set(["configuration", "deck", "contents"], "count,good\n1,2\n"), "configuration.deck.contents: deck"),
-    ("run", _set(["configuration", "deck"], None), "configuration.deck is null, not an object"),
-    ("classic", _set(["configuration", "deck"], {"cards": 1}), "but the classic game takes no deck"),
+    ("run", _set(["configuration", "components", "contents"],
+                 lambda text: text.replace("2,grain,2,0,no", "3,grain,2,0,no")),
+     "configuration.components.cards is 110, but its contents hold 111 cards"),
+    ("run", _set(["configuration", "components", "contents"],
+                 lambda text: text.replace("2,grain,2,0,no", "2,grain,2,1,no")),
+     "configuration.components.fingerprint is"),
+    ("run", _set(["configuration", "components", "contents"], "count,good\n1,2\n"),
+     "configuration.components.contents: deck"),
+    ("run", _set(["configuration", "components"], None), "configuration.components is null, not an object"),
+    ("classic", _set(["configuration", "components"], {"cards": 1}), "but the classic game takes no component set"),
     ("classic", _row(("seat", 0), STAT_SCORE=1), "but the starting money, the florins spent and the payouts make"),
     ("classic", _row(("seat", 0), **{str(classic_engine.STAT_PRICE_SPENT): 1}),
      f"totals.seat[0][{classic_engine.STAT_PRICE_SPENT}] is"),
@@ -667,7 +670,7 @@ def test_values_nested_as_deep_as_the_parser_allows(genuine, tmp_path):
     document, _ = _document(genuine, "compare24")
     refusals = set()
     for depth in range(sys.getrecursionlimit() - 100, sys.getrecursionlimit() + 20, 5):
-        for where in ("deck", "strategies", "seed"):
+        for where in ("components", "strategies", "seed"):
             changed = copy.deepcopy(document)
             changed["configuration"]["tournaments"][0][where] = "DEEP"
             text = json.dumps(changed).replace('"DEEP"', "[" * depth + "]" * depth)
@@ -918,7 +921,7 @@ def test_check_matches_names_the_option(genuine):
         with pytest.raises(CheckpointError) as refusal:
             resume.check_matches(path, saved, current, options)
         assert str(refusal.value) == f"--resume {path}: --seed 5 disagrees with the checkpoint (seed 3)"
-    resume.check_matches(path, saved, copy.deepcopy(saved), {"seed", "games", "strategies", "deck_path"})
+    resume.check_matches(path, saved, copy.deepcopy(saved), {"seed", "games", "strategies", "components_path"})
     current = copy.deepcopy(saved)
     current["strategies"][1] = ["collector", {"focus": 1.0, **{k: p.default for k, p in
                                                               GAMES["card"].registry["collector"].params.items()
@@ -928,10 +931,13 @@ def test_check_matches_names_the_option(genuine):
     assert str(refusal.value) == (f"--resume {path}: --strategies expert,collector:focus=1,greedy,cautious disagrees "
                                   "with the checkpoint (strategies expert,random,greedy,cautious)")
     current = copy.deepcopy(saved)
-    current["deck"] = {"cards": 19, "fingerprint": "0" * 16, "contents": ""}
-    with pytest.raises(CheckpointError, match=r"--deck \(19 cards, fingerprint 0000000000000000\) disagrees with "
-                                              r"the checkpoint's deck \(110 cards"):
-        resume.check_matches(path, saved, current, {"deck_path"})
+    current["components"] = {"cards": 19, "fingerprint": "0" * 16, "contents": ""}
+    with pytest.raises(CheckpointError, match=r"--components \(19 cards, fingerprint 0000000000000000\) disagrees "
+                                              r"with the checkpoint's deck \(110 cards"):
+        resume.check_matches(path, saved, current, {"components_path"})
+    for older in ("deck_path", "--deck", "--decks"):  # the option's older names are checked alike
+        with pytest.raises(CheckpointError, match="disagrees with the checkpoint's deck"):
+            resume.check_matches(path, saved, current, {older})
 
 
 def test_check_matches_on_a_study(genuine):

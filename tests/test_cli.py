@@ -155,7 +155,7 @@ def test_each_game_is_played_once_and_the_warm_up_plays_none(monkeypatch, slow):
     monkeypatch.setattr(driver.PreparedRun, "play",
                         lambda self, first, n: calls.append((first, n)) or play(self, first, n))
     config = run_config(game="card", players=3, strategies="random", games=30_000, seed=2, variant=None,
-                        seating="fixed", threads=2, deck=None)
+                        seating="fixed", threads=2, components=None)
     progress: list[int] = []
     result = driver.simulate(config, progress=progress.append, first_game=100)
     assert calls[0] == (0, 0)  # compiled, nothing played
@@ -509,16 +509,17 @@ def test_balance_help_offers_every_game_and_its_default_rules(capsys):
 
 
 def test_deck_is_one_option_with_one_parser(capsys, tmp_path):
-    """--deck takes a shipped deck's name or a deck file wherever a command takes a deck, with
-    the same help (compare and balance also take it repeatedly)."""
+    """--components (--deck, its older name) takes a shipped deck's name or a deck file wherever a command takes
+    a deck, with the same help (compare and balance also take it repeatedly)."""
     from importlib.resources import files
 
     from medici_sim.cli.app import cli
 
     commands = {"main": cli, **cli.commands}
-    options = {name: next(p for p in command.params if p.name == "deck_path") for name, command in commands.items()
-               if any(p.name == "deck_path" for p in command.params)}
+    options = {name: next(p for p in command.params if p.name == "components_path")
+               for name, command in commands.items() if any(p.name == "components_path" for p in command.params)}
     assert set(options) == {"main", "compare", "balance", "trace", "tune", "sweep", "design"}
+    assert all(option.opts == ["--components", "--deck"] for option in options.values())
     assert len({option.help.split(" Repeat it")[0] for option in options.values()}) == 1
     assert {name for name, option in options.items() if option.multiple} == {"compare", "balance"}
     file = tmp_path / "high.csv"

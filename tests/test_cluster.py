@@ -50,7 +50,7 @@ def test_local_cluster_gives_the_single_machine_tables(capsys, tmp_path, command
 @pytest.mark.slow
 def test_a_lost_worker_costs_no_batch_and_counts_none_twice(deck):
     """Kill a worker process mid-run: Dask reruns its tasks elsewhere; the totals are unchanged."""
-    config = RunConfig(deck=deck, players=4, strategies=parse_strategies("expert,random,greedy,cautious", 4),
+    config = RunConfig(components=deck, players=4, strategies=parse_strategies("expert,random,greedy,cautious", 4),
                        games=3_000_000, seed=9, seating="rotate", threads=2)
     expected = simulate(config).totals
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -147,7 +147,7 @@ def test_the_default_threads_are_the_cores_a_local_cluster_counts(monkeypatch):
     monkeypatch.setattr(cluster.os, "cpu_count", lambda: 64)
     monkeypatch.setattr(driver, "Path", lambda path: SimpleNamespace(read_text=lambda: "300000 100000"))
     assert default_threads(None) == 3 and default_threads(5) == 5
-    config = RunConfig(deck=None, players=2, strategies=parse_strategies("random", 2, "card"), games=10)
+    config = RunConfig(components=None, players=2, strategies=parse_strategies("random", 2, "card"), games=10)
     assert config.threads == 3
     monkeypatch.setattr(driver, "Path", lambda path: SimpleNamespace(read_text=lambda: "max 100000"))
     assert default_threads(None) == 8

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from conftest import HEADER
 
-from medici_sim.games.card.deck import DeckError, default_deck, load_deck, parse_deck
+from medici_sim.games.card.deck import ComponentsError, default_deck, load_deck, parse_deck
 from medici_sim.games.card.rules import GOODS, NO_GOOD
 
 
@@ -52,7 +52,7 @@ def test_round_trip_and_fingerprint(deck):
 ])
 def test_r5_invalid_entries_are_named(row, message):
     """R5: the error names the file, the line and what is wrong with it."""
-    with pytest.raises(DeckError) as err:
+    with pytest.raises(ComponentsError) as err:
         parse_deck(HEADER + "1,grain,1,2,no\n" + row + "\n", "bad.csv")
     assert message in str(err.value)
     assert "bad.csv, line 3" in str(err.value)
@@ -67,18 +67,18 @@ def test_r5_invalid_entries_are_named(row, message):
     (HEADER + "2000,fur,1,1,no\n", "more than the 1000 allowed"),
 ])
 def test_r5_unusable_files(text, message):
-    with pytest.raises(DeckError, match=message):
+    with pytest.raises(ComponentsError, match=message):
         parse_deck(text, "x.csv")
 
 
 def test_load_deck_errors(tmp_path):
-    with pytest.raises(DeckError, match="cannot read"):
+    with pytest.raises(ComponentsError, match="cannot read"):
         load_deck(tmp_path / "missing.csv")
     binary = tmp_path / "garbage.csv"
     binary.write_bytes(bytes(range(256)))
-    with pytest.raises(DeckError, match="not a UTF-8 text file|not a text file"):
+    with pytest.raises(ComponentsError, match="not a UTF-8 text file|not a text file"):
         load_deck(binary)
-    with pytest.raises(DeckError, match="not a regular file"):
+    with pytest.raises(ComponentsError, match="not a regular file"):
         load_deck(tmp_path)
 
 

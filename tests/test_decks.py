@@ -21,7 +21,7 @@ from medici_sim.core import checkpoint
 from medici_sim.core.registry import get_game
 from medici_sim.core.specs import parse_strategy_list
 from medici_sim.games.card.deck import (
-    DeckError,
+    ComponentsError,
     default_deck,
     load_deck,
     named_decks,
@@ -74,7 +74,7 @@ def test_named_decks_are_the_data_files():
         assert load_deck(path).kinds == deck.kinds
         assert resolve_deck(name) == deck and resolve_deck(str(path)).kinds == deck.kinds
         assert shipped_name(load_deck(path)) == name
-    with pytest.raises(DeckError, match="no such file, and no shipped deck of that name"):
+    with pytest.raises(ComponentsError, match="no such file, and no shipped deck of that name"):
         resolve_deck("no-such-deck")
 
 
@@ -100,7 +100,7 @@ def test_bad_deck_requests_are_one_line_and_exit_2(capsys, tmp_path, monkeypatch
 
 def test_several_decks_must_fit_the_game_indices():
     study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list("random,greedy"),
-                          variant=None, seed=0, decks=tuple(named_decks().values()) * 7000, games=10,
+                          variant=None, seed=0, component_sets=tuple(named_decks().values()) * 7000, games=10,
                           precision=None, threads=1)
     with pytest.raises(ValueError, match="configurations; at most 32,767 fit"):
         study.check("balance")
@@ -203,11 +203,51 @@ def test_repeated_deck_is_decks_and_each_deck_has_its_own_games(capsys, tmp_path
     own = tmp_path / "mine.csv"
     own.write_text(named_decks()["high-values"].to_csv().replace("5,grain,1,5,no", "4,grain,1,5,no\n1,grain,1,4,no"))
     study = studies.Study(game=get_game("card"), counts=(3, 4), strategies=parse_strategy_list("random,greedy"),
-                          variant=None, seed=0, decks=studies.load_decks(get_game("card"), ["95-goods", str(own)]),
+                          variant=None, seed=0, component_sets=studies.load_component_sets(get_game("card"),
+                                                                                           ["95-goods", str(own)]),
                           games=10, precision=None, threads=1)
     assert study.labels == ["95-goods", "mine.csv"]
     assert [t.config_index for t in studies.plan(study, "balance")] == [0, 0, 1, 1, 2, 2, 3, 3]
     assert [t.config_index for t in studies.plan(study, "compare")] == [0, 1, 2, 3]
+
+
+def test_components_is_the_option_and_deck_decks_its_older_names(capsys, tmp_path):
+    """--components (repeated, or all) is the generic option; --deck (repeated) and --decks (a comma list) are
+    its older names and play the same games; --components all is --decks all. A message names the option as the
+    user wrote it."""
+    paths = [tmp_path / f"{i}.json" for i in range(4)]
+    assert run(capsys, "balance", *SMALL, "--components", "default", "--components", "95-goods",
+               "--out", str(paths[0]))[0] == 0
+    assert run(capsys, "balance", *SMALL, "--deck", "default", "--deck", "95-goods", "--out", str(paths[1]))[0] == 0
+    assert _tables(paths[0]) == _tables(paths[1])
+    assert run(capsys, "compare", *SMALL, "--components", "all", "--out", str(paths[2]))[0] == 0
+    assert run(capsys, "compare", *SMALL, "--decks", "all", "--out", str(paths[3]))[0] == 0
+    assert _tables(paths[2]) == _tables(paths[3])
+    assert run(capsys, *SMALL[:2], "--games", "10", "--components", "95-goods", "--quiet")[0] == 0
+    for option in ("--deck", "--components"):
+        code, out, err = run(capsys, "--game", "classic", "--games", "10", option, "default")
+        assert code == 2 and err == f"medici-sim: error: {option}: the classic game has no component files\n", err
+    code, _, err = run(capsys, "compare", *SMALL, "--deck", "default", "--decks", "default")
+    assert code == 2 and "--deck and --decks: give one or the other" in err, err
+
+
+def test_checkpoints_written_with_the_older_deck_key_still_resume(capsys, tmp_path):
+    """Checkpoints name a run's component set ``components``; those written before, ``deck``, still load and
+    resume to the same tables (the main run's and a study's)."""
+    for command in ([], ["compare"]):
+        done, saved = tmp_path / f"done{len(command)}.json", tmp_path / f"s{len(command)}.ckpt"
+        args = [*command, *SMALL[:-1], "--deck", "95-goods"]
+        assert run(capsys, *args, "--quiet", "--out", str(done), "--checkpoint", str(saved))[0] == 0
+        document = json.loads(saved.read_text())
+        older = json.loads(json.dumps(document["configuration"]).replace('"components":', '"deck":'))
+        assert older != document["configuration"]
+        checkpoint.save(saved, document["command"], older, document["progress"])  # as an older version wrote it
+        again = tmp_path / f"again{len(command)}.json"
+        code, _, err = run(capsys, *command, "--resume", str(saved), "--quiet", "--out", str(again))
+        assert code == 0, err
+        # the same games (a resumed run's metrics name its deck as "saved in the checkpoint", its file name unknown)
+        assert {k: v for k, v in _tables(done).items() if "metrics" not in k} \
+            == {k: v for k, v in _tables(again).items() if "metrics" not in k}
 
 
 def test_compare_on_several_decks(capsys, tmp_path):
@@ -232,7 +272,8 @@ def test_resumed_multi_deck_balance_is_the_uninterrupted_one(capsys, tmp_path):
 
     study = studies.Study(game=get_game("card"), counts=(3,),
                           strategies=parse_strategy_list("random,greedy,collector"), variant=None, seed=4,
-                          decks=studies.load_decks(get_game("card"), ["default", "95-goods", "high-values"]),
+                          component_sets=studies.load_component_sets(get_game("card"), ["default", "95-goods",
+                                                                                        "high-values"]),
                           games=300, precision=None, threads=1)
     tournaments = studies.plan(study, "balance")
     configuration = studies.configuration(study, tournaments)
@@ -245,8 +286,8 @@ def test_resumed_multi_deck_balance_is_the_uninterrupted_one(capsys, tmp_path):
 
     assert not studies.play(tournaments, study, stop=stop, on_batch=save)
     document = json.loads(saved.read_text())
-    decks = [t["deck"]["fingerprint"] for t in document["configuration"]["tournaments"]]
-    assert decks == [d.fingerprint() for d in study.decks for _ in range(2)]  # every deck recorded
+    decks = [t["components"]["fingerprint"] for t in document["configuration"]["tournaments"]]
+    assert decks == [d.fingerprint() for d in study.component_sets for _ in range(2)]  # every deck recorded
     assert [sum(t["done"]) > 0 for t in document["progress"]["tournaments"]] == [True, True] + [False] * 4
 
     code, out, err = run(capsys, "balance", "--resume", str(saved), "--out", str(resumed), "--quiet")
@@ -256,7 +297,7 @@ def test_resumed_multi_deck_balance_is_the_uninterrupted_one(capsys, tmp_path):
 
     # options given with --resume must agree with it, decks included
     code, _, err = run(capsys, "balance", "--resume", str(saved), "--decks", "default,95-goods")
-    assert code == 2 and "--deck (2 decks: " in err and "disagrees with the checkpoint's deck (3 decks: " in err
+    assert code == 2 and "--decks (2 decks: " in err and "disagrees with the checkpoint's deck (3 decks: " in err
     assert run(capsys, "balance", "--resume", str(saved), "--decks", "default,95-goods,high-values",
                "--quiet")[0] == 0
 
@@ -269,17 +310,19 @@ def test_a_checkpoint_with_decks_out_of_order_is_refused(capsys, tmp_path):
     configuration = document["configuration"]
     assert checkpoint.read(saved, COMPARE).configuration == configuration
     tournaments = configuration["tournaments"]
-    tournaments[1]["deck"], tournaments[2]["deck"] = tournaments[2]["deck"], tournaments[1]["deck"]
+    tournaments[1]["components"], tournaments[2]["components"] = (tournaments[2]["components"],
+                                                                  tournaments[1]["components"])
     bad = tmp_path / "bad.ckpt"
     checkpoint.save(bad, "compare", configuration, document["progress"])
-    with pytest.raises(checkpoint.CheckpointError, match="each deck's tournaments come together"):
+    with pytest.raises(checkpoint.CheckpointError, match="each set's tournaments come together"):
         checkpoint.read(bad, COMPARE)
 
 
 # ---------------------------------------------------------------- the Python API
 
 def test_the_api_takes_several_decks():
-    report = medici_sim.balance(300, players=3, strategies="random,greedy,collector", seed=4, threads=1, deck="all")
+    report = medici_sim.balance(300, players=3, strategies="random,greedy,collector", seed=4, threads=1,
+                                components="all")
     assert list(dict.fromkeys(report.strategies["deck"])) == DECKS and report.across_decks is not None
     assert f"Across {len(DECKS)} decks" in report.verdict and report.summary["verdict"] == report.verdict
     one = medici_sim.balance(300, players=3, strategies="random,greedy,collector", seed=4, threads=1)
@@ -287,7 +330,7 @@ def test_the_api_takes_several_decks():
     first = report.strategies[report.strategies["deck"] == "default"].drop(columns="deck").reset_index(drop=True)
     pd.testing.assert_frame_equal(first, one.strategies)
     compared = medici_sim.compare(300, players=3, strategies="random,greedy", seed=4, threads=1,
-                                  deck=["default", "95-goods"])
+                                  components=["default", "95-goods"])
     assert set(compared.ratings["deck"]) == {"default", "95-goods"}
     with pytest.raises(ValueError, match="no shipped deck of that name"):
-        medici_sim.compare(300, players=3, strategies="random,greedy", deck=["default", "nope"])
+        medici_sim.compare(300, players=3, strategies="random,greedy", components=["default", "nope"])

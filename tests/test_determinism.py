@@ -20,7 +20,7 @@ from medici_sim.core.stats import seat_frame, strategy_frame
 
 def config(deck, threads, games=30_000, seating="random", seed=123):
     slots = tuple(seat_strategy("random") for _ in range(4))
-    return RunConfig(deck=deck, players=4, strategies=slots, games=games, seed=seed,
+    return RunConfig(components=deck, players=4, strategies=slots, games=games, seed=seed,
                      seating=seating, threads=threads)
 
 

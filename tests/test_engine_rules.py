@@ -159,7 +159,7 @@ def slot(name: str, **params: float) -> SeatStrategy:
 
 @cache
 def _kernel(deck: Deck, players: int, variant: int, slots: tuple, seed: int, seating: str) -> PreparedRun:
-    config = RunConfig(deck=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
+    config = RunConfig(components=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
                        seating=seating, strategies=slots, threads=1)
     return PreparedRun(config)
 

@@ -106,7 +106,7 @@ def lineups(draw, players):
 @cache
 def _kernel(deck, players, variant, seating, seed, names, frozen_params):
     slots = tuple(seat_strategy(n, **dict(p)) for n, p in zip(names, frozen_params, strict=True))
-    return PreparedRun(RunConfig(deck=deck, players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(components=deck, players=players, strategies=slots, games=1, seed=seed,
                             variant=VARIANTS[variant], seating=seating))
 
 

@@ -305,11 +305,15 @@ def test_an_empty_value_is_refused_never_taken_as_left_out(capsys, tmp_path, nev
 
 @pytest.mark.parametrize("args,option", [
     (["-n", "0"], "--games"), (["--seed", "-1"], "--seed"), (["--threads", "0"], "--threads"),
-    (["--players", "9"], "--players"), (["--variant", "bonus30"], "--rules"),
+    (["--players", "9"], "--players"), (["--variant", "bonus30"], "--rules"), (["--rules", "bonus30"], "--rules"),
     (["compare", "-n", "0"], "--games"), (["compare", "--seed", str(2**63)], "--seed"),
     (["compare", "--threads", "0"], "--threads"), (["compare", "--threads", "5000"], "--threads"),
     (["compare", "-p", "3,9"], "--players"), (["compare", "--precision", "0.7"], "--precision"),
-    (["compare", "--variant", "bonus30"], "--rules"), (["balance", "-n", "0"], "--games"),
+    (["compare", "--variant", "bonus30"], "--rules"),
+    # the component option is named as given (--deck, its older name, as its messages always read)
+    (["compare", "--deck", "default", "--deck", "default"], "--deck"),
+    (["compare", "--components", "default", "--components", "default"], "--components"),
+    (["balance", "-n", "0"], "--games"),
     (["tune", "greedy", "-e", "0"], "--evaluations"), (["tune", "greedy", "-m", "0"], "--games-per-eval"),
     (["tune", "greedy", "--fresh-games", "0"], "--fresh-games"), (["tune", "greedy", "--popsize", "1"], "--popsize"),
     (["tune", "greedy", "--seed", "-1"], "--seed"), (["tune", "greedy", "-t", "0"], "--threads"),
@@ -527,7 +531,7 @@ def test_an_error_of_medici_sims_own_code_is_not_blamed_on_a_plugin(monkeypatch)
 
     register(Strategy("bystander", {"reveal_nb": njit(lambda state, seat, params: False),
                                     "take_nb": njit(lambda state, seat, params: 0)}))
-    kernel = PreparedRun(RunConfig(deck=None, players=2, games=10, threads=1,
+    kernel = PreparedRun(RunConfig(components=None, players=2, games=10, threads=1,
                               strategies=(seat_strategy("bystander"), seat_strategy("random"))))
     assert kernel._plugins() == ["bystander"]
 

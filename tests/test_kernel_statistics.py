@@ -83,7 +83,7 @@ def reference_totals(deck, players, variant, names, seed, seating, first, n):
 def test_kernel_statistics_equal_the_reference_games(deck, players, variant, seating, names, small):
     deck = tiny_deck(SMALL_DECK) if small else deck
     seed, first = 17, 1000
-    config = RunConfig(deck=deck, players=players, strategies=tuple(seat_strategy(n) for n in names),
+    config = RunConfig(components=deck, players=players, strategies=tuple(seat_strategy(n) for n in names),
                        games=GAMES, seed=seed, variant=VARIANTS[variant], seating=seating, threads=2)
     totals = simulate(config, batch_size=GAMES // 3, first_game=first).totals
     seat, slot, pairs, diff_sq, run = reference_totals(deck, players, variant, names, seed, seating, first, GAMES)

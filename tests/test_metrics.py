@@ -65,7 +65,7 @@ def _leaders(scores) -> set:
 def test_the_table_equals_the_reference_games_counted_in_python():
     """300 card games, counted from the reference engine's records in plain Python."""
     names = ["greedy", "random", "collector", "cautious"]
-    config = RunConfig(deck=default_deck(), players=4, strategies=tuple(seat_strategy(n) for n in names),
+    config = RunConfig(components=default_deck(), players=4, strategies=tuple(seat_strategy(n) for n in names),
                        games=300, seed=5, seating="rotate", threads=2)
     row = metric_row(simulate(config, batch_size=70).totals.run, medici_sim.core.registry.get_game("card"), 3)
     comeback1 = comeback2 = changes = shared = 0
@@ -94,7 +94,7 @@ def test_the_table_equals_the_reference_games_counted_in_python():
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_the_metrics_are_the_same_for_any_threads_and_batches(game):
     strategies = ("random", "random", "random") if game == "classic" else ("greedy", "random", "collector")
-    config = RunConfig(deck=default_deck() if game == "card" else None, players=3, game=game, games=900, seed=9,
+    config = RunConfig(components=default_deck() if game == "card" else None, players=3, game=game, games=900, seed=9,
                        strategies=tuple(seat_strategy(s, game=game) for s in strategies), seating="random",
                        threads=1)
     one = simulate(config, batch_size=900).totals
@@ -108,7 +108,7 @@ def test_out_holds_the_metrics_table_and_the_text_tells_how_the_games_went(capsy
     code, stdout, _ = run(capsys, "-g", "classic", "--games", "3000", "-q", "--out", str(out))
     assert code == 0
     [row] = json.loads(out.read_text())["metrics"]
-    assert {"rules", "players", "deck", "games", "lots_per_game", "ran_out_day_share"} <= set(row)
+    assert {"rules", "players", "components", "games", "lots_per_game", "ran_out_day_share"} <= set(row)
     for name in METRIC_COLUMNS:
         assert name in row
     for name in ("comeback_after_day1", "lead_changes", "margin", "shared_win_games", "lots_per_game"):
@@ -293,7 +293,7 @@ def test_the_metrics_are_named_after_the_games_own_scoring_moments():
     """A game scored at phases has comeback_after_phase1 and phases where a Medici game has
     comeback_after_day1 and days, "leader after phase 1" in the text, its margin in its own unit,
     and its per-strategy comeback named after its first phase; the counts are the same numbers."""
-    config = RunConfig(deck=default_deck(), games=300, players=3, seed=4,
+    config = RunConfig(components=default_deck(), games=300, players=3, seed=4,
                        strategies=tuple(seat_strategy(s) for s in ("greedy", "collector", "random")))
     run = simulate(config).totals.run
     card = get_game("card")
@@ -324,7 +324,7 @@ def test_the_metrics_are_named_after_the_games_own_scoring_moments():
 def test_a_game_scored_at_the_end_only_has_no_comebacks():
     """moment "": its tables have no comeback column (nothing trails after a first scoring moment)
     and its metrics never apply."""
-    config = RunConfig(deck=default_deck(), games=200, players=3, seed=4,
+    config = RunConfig(components=default_deck(), games=200, players=3, seed=4,
                        strategies=tuple(seat_strategy(s) for s in ("greedy", "collector", "random")))
     totals = simulate(config).totals
     ended = _as("card", moment="", moment_rule="", moments=1)

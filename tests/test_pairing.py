@@ -14,7 +14,7 @@ GAMES = 900
 
 
 def configs(game: str, players: int, names: list[str], variants: tuple[str, str], seating: str):
-    return tuple(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
+    return tuple(RunConfig(components=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
                            games=GAMES, seed=5, variant=variant, seating=seating, threads=2, game=game)
                  for variant in variants)
 
@@ -61,7 +61,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     from medici_sim.study.tournament import CONFIG_BLOCK, LINEUP_BLOCK
 
     study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), variant=None,
-                          seed=4, decks=(None,), games=1200, precision=None, threads=2)
+                          seed=4, component_sets=(None,), games=1200, precision=None, threads=2)
     tournaments = studies.plan(study, "balance")
     assert studies.play(tournaments, study)
     tables, _ = studies.balance_answer(tournaments, study)
@@ -69,7 +69,8 @@ def test_balance_changes_are_paired_game_by_game(spec):
     differences: dict[str, list[int]] = {label: [] for label in standard.labels}
     seat1, metrics = [], []
     for k, lineup in enumerate(standard.lineups):
-        kernels = [PreparedRun(RunConfig(deck=None, players=3, strategies=lineup, games=1, seed=4, variant=variant,
+        kernels = [PreparedRun(RunConfig(components=None, players=3, strategies=lineup, games=1, seed=4,
+                                         variant=variant,
                                     seating="rotate", threads=1, kernel_strategies=("random", "greedy", "collector",
                                                                                      "cautious")))
                    for variant in ("standard", "bonus20")]
@@ -140,7 +141,7 @@ def test_a_game_without_the_one_game_step_is_paired_by_its_batch_kernel(monkeypa
 
     game = replace(toygame.GAME, engine=replace(toygame.GAME.engine, play_game_in_nb=None))
     monkeypatch.setitem(registry.GAMES, game.name, game)
-    variant = toygame.GAME.variants[0]
+    variant = toygame.GAME.presets[0]
     config_a, config_b = configs("toy", 2, ["random", "greedy"], (variant, variant), "rotate")
     paired = simulate(config_a, batch_size=GAMES // 3, kernel=PreparedPair(config_a, config_b)).totals
     alone = simulate(config_a).totals

@@ -54,7 +54,7 @@ def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int,
     """A kernel with the human at seat ``me``, as `medici-sim play` builds it: it can dispatch to
     every built-in, so every table of a game shares one compiled kernel."""
     slots = [seat_strategy(name, game) for name in bots[:me] + ["human"] + bots[me:]]
-    return PreparedRun(RunConfig(deck=None, players=players, strategies=tuple(slots), games=1, seed=seed,
+    return PreparedRun(RunConfig(components=None, players=players, strategies=tuple(slots), games=1, seed=seed,
                             variant=variant, seating="fixed", threads=1, game=game,
                             kernel_strategies=GAMES[game].built_ins))
 
@@ -87,7 +87,8 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     kernel.slot_params[me] = seat_strategy(names[me], game).vector()
     lines: list[str] = []
     table = new_table(game, kernel, me, lines, never_asked)
-    plain = PreparedRun(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
+    plain = PreparedRun(RunConfig(components=None, players=players,
+                                  strategies=tuple(seat_strategy(n, game) for n in names),
                              games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game,
                              kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
     engine = card_stepped if game == "card" else classic_stepped

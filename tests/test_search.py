@@ -27,7 +27,7 @@ import pytest
 from conftest import card_rules, classic_rules
 from test_interrupts import wait_for_progress
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
@@ -43,8 +43,9 @@ def config(game, players: int, spec: str, games: int, seed: int = 3, seating: st
            variant: str | None = None) -> RunConfig:
     # one kernel per game for every lineup here (the heuristics and search): compiling a search
     # kernel takes minutes on a cold cache, so the tests share it
-    return RunConfig(deck=load_game_deck(game, None), game=game.name, players=players, games=games, seed=seed,
-                     seating=seating, threads=threads, variant=variant or game.variants[0],
+    return RunConfig(components=load_game_components(game, None), game=game.name, players=players, games=games,
+                     seed=seed,
+                     seating=seating, threads=threads, variant=variant or game.presets[0],
                      strategies=parse_strategies(spec, players, game.name),
                      kernel_strategies=(*game.built_ins, "search"))
 
@@ -129,7 +130,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
     in both engines)."""
     run = config(CARD, players, lineup, 1, seed=11, seating="fixed", variant=variant)
     kernel = PreparedRun(run)
-    deck = load_game_deck(CARD, None)
+    deck = load_game_components(CARD, None)
     for game_index in range(4):
         trace = kernel.trace(game_index)
         ours = trace.record()

@@ -42,7 +42,8 @@ GAMES_EACH = 4
 
 def kernel(game: str, players: int, seed: int, names=None, seating: str = "rotate") -> PreparedRun:
     names = names or LINEUPS[game][:players]
-    return PreparedRun(RunConfig(deck=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
+    return PreparedRun(RunConfig(components=None, players=players, strategies=tuple(seat_strategy(n,
+                                                                                                  game) for n in names),
                             games=1, seed=seed, variant="standard", seating=seating, threads=1, game=game))
 
 

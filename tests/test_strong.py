@@ -19,7 +19,7 @@ import pytest
 from conftest import card_rules, run
 from test_search import card_script, scripted, totals_bytes
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.evaluation import (
     decision_chunks,
@@ -41,7 +41,7 @@ CARD = get_game("card")
 
 def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "rotate", threads: int = 1,
            variant: str = "standard") -> RunConfig:
-    return RunConfig(deck=load_game_deck(CARD, None), game="card", players=players, games=games, seed=seed,
+    return RunConfig(components=load_game_components(CARD, None), game="card", players=players, games=games, seed=seed,
                      seating=seating, threads=threads, variant=variant,
                      strategies=parse_strategies(spec, players, "card"))
 
@@ -90,7 +90,7 @@ def test_decisions_never_read_the_deck_order_or_the_generator(kernel):
 
 def test_games_with_strong_are_the_reference_engines_games(kernel, monkeypatch):
     run = kernel.config
-    deck = load_game_deck(CARD, None)
+    deck = load_game_components(CARD, None)
     for game_index in range(3):
         trace = kernel.trace(game_index)
         ours = trace.record()
@@ -164,7 +164,7 @@ def test_a_strategy_fitted_to_other_rules_says_so_and_is_marked(capsys):
     from medici_sim.core.registry import FITTED_KEY, GAMES
     for game in GAMES.values():
         if "strong" in game.registry:
-            assert game.registry["strong"].fitted_to == game.variants  # trained under each preset
+            assert game.registry["strong"].fitted_to == game.presets  # trained under each preset
         assert not any(game.registry[name].fitted_to for name in game.built_ins if name != "strong")
     with pytest.warns(MediciWarning, match="strong was fitted to the standard and bonus20 rules"):
         RunRequest(10, strategies="strong,expert,expert,expert", variant="ship_capacity=12").config()

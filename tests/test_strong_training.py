@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.arguments import ConfigError
 from medici_sim.core.driver import RunConfig, simulate
 from medici_sim.core.output import OutputError
@@ -56,8 +56,8 @@ def test_training_from_a_seed_is_reproducible(game, tmp_path):
 @pytest.mark.parametrize("game", sorted(SHORT_TRAINING))
 def test_strong_beats_the_expert(game):
     definition = get_game(game)
-    config = RunConfig(deck=load_game_deck(definition, None), game=game, players=4, games=2000, seed=5,
-                       seating="rotate", threads=1, variant=definition.variants[0],
+    config = RunConfig(components=load_game_components(definition, None), game=game, players=4, games=2000, seed=5,
+                       seating="rotate", threads=1, variant=definition.presets[0],
                        strategies=parse_strategies("strong,expert,expert,expert", 4, game))
     row = strategy_frame(simulate(config)).set_index("strategy").loc["strong"]
     assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95

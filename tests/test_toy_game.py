@@ -104,7 +104,7 @@ def test_a_process_registers_the_toy_game_from_the_environment():
 def test_no_code_outside_games_names_a_game():
     """core/, study/, cli/ and the API know the games by their registrations only; the
     commands and studies do not even name a game's rules (balance compares a game's
-    ``balance_variants``)."""
+    ``balance_rules``)."""
     names = re.compile(r"""["'](card|classic)["']|games\.(card|classic)\b""")
     rules = re.compile(r"\bbonus20\b")
     front = [*(SOURCE / "cli").glob("*.py"), *(SOURCE / "study").glob("*.py")]

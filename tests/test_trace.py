@@ -46,7 +46,7 @@ GAMES_PER_CONFIG = 10
 def kernel(game, players, strategies, seating, variant, seed, deck_rows=None) -> PreparedRun:
     config = trace_config(game, players, strategies, seed, 0, seating, variant, None)
     if deck_rows is not None:
-        config = dataclasses.replace(config, deck=tiny_deck(deck_rows))
+        config = dataclasses.replace(config, components=tiny_deck(deck_rows))
     return PreparedRun(config)
 
 
@@ -227,7 +227,7 @@ def test_long_lines_are_wrapped_between_words_to_the_terminal(capsys, monkeypatc
     (["-g", "classic", "--variant", "bonus20"], "bonus20"),
     (["--seed", "-1"], "seed must be between"),
     (["--deck", "/nonexistent/deck.csv"], "deck"),
-    (["-g", "classic", "--deck", "deck.csv"], "has no deck files"),
+    (["-g", "classic", "--deck", "deck.csv"], "has no component files"),
     (["--plugin", "/nonexistent/plugin.py"], "--plugin"),
     (["--format", "xml"], "--format"),
     (["--index", "seven"], "--index"),

@@ -24,7 +24,7 @@ import pytest
 from conftest import card_rules, classic_rules
 from test_search import ClassicScript, card_script, scripted, totals_bytes
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core import tree_search
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import get_game
@@ -46,8 +46,9 @@ PARAMS = ["iterations", "policy", "opponents", "margin_weight", "exploration", "
 def config(game, players: int, spec: str, games: int, seed: int = 3, seating: str = "rotate", threads: int = 1,
            variant: str | None = None) -> RunConfig:
     # one kernel per game for every lineup here: compiling a tree-search kernel takes a minute cold
-    return RunConfig(deck=load_game_deck(game, None), game=game.name, players=players, games=games, seed=seed,
-                     seating=seating, threads=threads, variant=variant or game.variants[0],
+    return RunConfig(components=load_game_components(game, None), game=game.name, players=players, games=games,
+                     seed=seed,
+                     seating=seating, threads=threads, variant=variant or game.presets[0],
                      strategies=parse_strategies(spec, players, game.name),
                      kernel_strategies=(*game.built_ins, "mcts"))
 
@@ -165,7 +166,7 @@ def test_card_games_with_mcts_are_the_reference_engines_games(monkeypatch):
     run = config(CARD, 4, "mcts:iterations=6,expert,mcts:iterations=4:policy=1:paired=0,collector", 1, seed=11,
                  seating="fixed", variant="bonus20")
     kernel = PreparedRun(run)
-    deck = load_game_deck(CARD, None)
+    deck = load_game_components(CARD, None)
     for game_index in range(3):
         trace = kernel.trace(game_index)
         ours = trace.record()

@@ -698,7 +698,7 @@ def test_the_shipped_tuned_parameters_cover_every_built_in_rule_and_player_count
     tuned = tuning.load_tuned(tuning.SHIPPED, game)
     expected = {(name, players, variant) for name in definition.built_ins if definition.registry[name].params
                 for players in range(definition.min_players, definition.max_players + 1)
-                for variant in definition.variants}
+                for variant in definition.presets}
     assert set(tuned.best) == expected
     assert tuning.shipped_path(game).is_relative_to(Path(tuning.__file__).parents[1])
 

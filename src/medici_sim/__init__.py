@@ -30,7 +30,7 @@ _PUBLIC = {
     **dict.fromkeys(("sweep", "design", "SweepReport", "DesignReport"), "api"),
     **dict.fromkeys(("ConfigError", "IllegalDecision", "StrategyCompileError", "StrategyError"), "core.driver"),
     **dict.fromkeys(("AgentError", "GameStart", "Decision"), "core.agent_kernel"),
-    "DeckError": "core.arguments",
+    **dict.fromkeys(("ComponentsError", "DeckError"), "core.arguments"),
     "MediciWarning": "core.arguments",
     "PluginError": "core.plugins",
     "OutputError": "core.output",
@@ -38,6 +38,7 @@ _PUBLIC = {
 }
 
 __all__ = [*_PUBLIC, "__version__"]
+_OLDER = {"DeckError": "ComponentsError"}  # older public names, still answered: the name they now have
 
 
 def __getattr__(name: str):
@@ -48,7 +49,7 @@ def __getattr__(name: str):
 
     modules = {"api": api, "core.agent_kernel": agent_kernel, "core.driver": driver, "core.plugins": plugins,
                "core.output": output, "core.checkpoint": checkpoint, "core.arguments": arguments}
-    value = getattr(modules[_PUBLIC[name]], name)
+    value = getattr(modules[_PUBLIC[name]], _OLDER.get(name, name))
     globals()[name] = value  # found directly from now on
     return value
 

@@ -1,7 +1,7 @@
 """The Python API: the command line's runs as functions that return pandas DataFrames.
 
 The options, defaults, determinism and checks are the command line's (the same code serves
-both); a bad option raises one of the command line's errors (``ConfigError``, ``DeckError``,
+both); a bad option raises one of the command line's errors (``ConfigError``, ``ComponentsError``,
 ``PluginError``, ...: all ``ValueError``) instead of exiting. Results depend only on the
 options and the seed (R25, C20): the thread count never changes them. ``game=None`` plays
 the default game (``core.registry.default_game``).
@@ -13,9 +13,8 @@ the default game (``core.registry.default_game``).
 from __future__ import annotations
 
 import functools
-import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from os import PathLike
 
@@ -32,7 +31,7 @@ from .core.run_saved import RUN, run_configuration, saved_run
 from .core.specs import default_threads, game_named, run_config
 from .core.stats import seat_frame, strategy_frame, summary
 from .core.tracing import narrate_game, trace_config
-from .reports import (
+from .reports import (  # noqa: F401  compare_report, balance_report: the API's answers to a played study
     BalanceReport,
     CompareReport,
     DesignReport,
@@ -40,6 +39,8 @@ from .reports import (
     SweepReport,
     TraceReport,
     TuneReport,
+    balance_report,
+    compare_report,
 )
 from .study import design as designs
 from .study import metrics, resume, studies, tune_saved, tuning
@@ -47,28 +48,11 @@ from .study import sweep as sweeps
 from .study.tournament_saved import BALANCE, COMPARE
 from .study.tune_metrics import tune_metric_changes, tune_metrics
 from .study.tune_saved import TUNE
+from .watch import Watch, opened
+
+NOTHING = Watch()  # a notebook's: nothing watched, nothing opened
 
 # ---------------------------------------------------------------- requests: what every front end asks for
-
-@dataclass(frozen=True)
-class Watch:
-    """How a front end watches and steers what the API plays (nothing, for a notebook): the
-    command line's progress bar, Ctrl-C, checkpoints and cluster.
-
-    ``progress(games)`` after each batch (and ``progress(0)`` as the games begin); ``stop``:
-    once set, play ends early with what it has; ``on_batch`` when the totals are consistent
-    (to checkpoint: a run's with the batch's totals, a study's with none); ``on_more(games)``
-    with the games a study's next --precision round plays; ``runner`` plays the batches
-    (threads here, or a Dask cluster); ``compiling(kernel, seconds)`` while a kernel compiles.
-    """
-
-    progress: Callable[[int], None] | None = None
-    stop: threading.Event | None = None
-    on_batch: Callable | None = None
-    on_more: Callable[[int], None] | None = None
-    runner: object = None
-    compiling: Callable | None = None
-
 
 @dataclass(frozen=True)
 class RunRequest:
@@ -84,7 +68,7 @@ class RunRequest:
     seating: str = "fixed"
     seed: int = 0
     threads: int | None = None
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     resume: str | PathLike | None = None  # a checkpoint to continue: its run, not these options
     given: frozenset[str] = frozenset()  # with resume: the options asked for, each checked against it
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
@@ -94,7 +78,7 @@ class RunRequest:
         _load(self.plugins)
         return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
                           seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
-                          deck=self.deck)
+                          components=self.components)
 
     def start(self) -> tuple[RunConfig, Totals | None]:
         """The run, and with ``resume`` the totals of its games played before (the checkpoint's)."""
@@ -109,11 +93,24 @@ class RunRequest:
         return saved_run(conf, default_threads(self.threads)), Totals.from_dict(saved.progress["totals"])
 
 
-def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = None) -> RunReport | None:
+def play_run(config: RunConfig, watch: Watch = NOTHING, done: Totals | None = None) -> RunReport | None:
     """Play a run (``done``: the totals of its first games, played before: a resumed run) and
-    make its tables; None when it was stopped before any game finished (nothing to report)."""
-    result = simulate_games(config, progress=watch.progress, stop=watch.stop, done=done, on_batch=watch.on_batch,
-                            runner=watch.runner, compiling=watch.compiling)
+    make its tables; None when it was stopped before any game finished (nothing to report).
+    The checkpoint ``watch`` names is saved after every batch, on the cluster it names (``watch.opened``)."""
+    on_batch = watch.on_batch
+    if watch.checkpoint is not None:
+        configuration, running = run_configuration(config), Totals.zeros(config.players, get_game(config.game))
+        if done is not None:
+            running.add(done)
+
+        def on_batch(batch: Totals) -> None:
+            running.add(batch)
+            watch.save("run", configuration, {"totals": running.to_dict()})
+            if watch.on_batch is not None:
+                watch.on_batch(batch)
+    with opened(watch) as runner:
+        result = simulate_games(config, progress=watch.progress, stop=watch.stop, done=done, on_batch=on_batch,
+                                runner=runner, compiling=watch.compiling)
     if result.totals.games == 0:
         return None
     return RunReport(seat_frame(result), strategy_frame(result), summary(result), result.totals,
@@ -122,8 +119,8 @@ def play_run(config: RunConfig, watch: Watch = Watch(), done: Totals | None = No
 
 def _run_metrics(config: RunConfig, totals: Totals) -> pd.DataFrame:
     """The designer metrics of a run's one configuration (study.metrics)."""
-    deck = config.deck.name if config.deck is not None else ""
-    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, deck)
+    components = config.components.name if config.components is not None else ""
+    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, components)
 
 
 @dataclass(frozen=True)
@@ -131,7 +128,7 @@ class StudyRequest:
     """One study (``compare``, ``balance``) as asked: its options, checked by ``study`` and ``start``.
 
     ``players``: all, a count or counts (None: the game's usual count); ``strategies``: None for the game's built-ins;
-    ``deck``: None, names or files, or all (``deck_argument``: the option that gave them);
+    ``components``: None, names or files, or all (``components_argument``: the option that gave them);
     ``tuned``: a file, ``shipped``, a tune document, or None; ``resume``: a checkpoint to
     continue (its study; the options in ``given`` must agree with it)."""
 
@@ -143,10 +140,10 @@ class StudyRequest:
     variant: str | None = None
     seed: int = 0
     threads: int | None = None
-    deck: str | PathLike | Sequence[str | PathLike] | None = None
+    components: str | PathLike | Sequence[str | PathLike] | None = None
     precision: float | None = None
     tuned: str | PathLike | Mapping | None = None
-    deck_argument: str = "deck"
+    components_argument: str = "components"
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
     vs: str | None = None  # balance: the rule set compared with ``variant``'s
@@ -156,9 +153,9 @@ class StudyRequest:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
         _load(self.plugins)
         return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
-                                 variant=self.variant, seed=self.seed, deck=self.deck, games=self.games,
+                                 variant=self.variant, seed=self.seed, components=self.components, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
-                                 deck_argument=self.deck_argument, vs=self.vs)
+                                 components_argument=self.components_argument, vs=self.vs)
 
     def start(self) -> tuple[studies.Study, list]:
         """The study, checked, and its tournaments (``studies.plan``; a resumed study's restored)."""
@@ -189,40 +186,15 @@ class StudyRequest:
         return resume.check_study_matches(self.resume, conf, study, self.given, asked, self.command)
 
 
-def play_study(study: studies.Study, tournaments: list, watch: Watch = Watch()) -> bool:
-    """Play a study's tournaments (``studies.plan``; a resumed study's restored); True if complete."""
-    for t in tournaments:
-        t.runner, t.compiling = watch.runner, watch.compiling
-    return studies.play(tournaments, study, watch.progress, watch.stop, watch.on_batch, watch.on_more)
-
-
-def compare_report(study: studies.Study, tournaments: list, complete: bool) -> CompareReport:
-    """``compare``'s answer from its played tournaments (those that played games)."""
-    tables = studies.compare_answer(tournaments, study)
-    played = [t for t in tournaments if t.games > 0]
-    return CompareReport(**tables, summary=studies.summary(played, study, complete),
-                         metrics=_study_metrics(study, tournaments),
-                         strategy_metrics=metrics.strategy_metrics(tournaments, _deck_labels(study, tournaments)))
-
-
-def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
-    """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
-    return metrics.study_metrics(tournaments, _deck_labels(study, tournaments))
-
-
-def _deck_labels(study: studies.Study, tournaments: list) -> list[str]:
-    """Each tournament's deck in the metrics tables ("" for a game without decks)."""
-    return [label if study.decks[0] is not None else "" for label, block in studies.by_deck(tournaments, study)
-            for _ in block]
-
-
-def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
-    """``balance``'s answer from its played tournaments: tables, verdict and summary."""
-    tables, text = studies.balance_answer(tournaments, study)
-    played = [t for t in tournaments if t.games > 0]
-    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
-                         metrics=_study_metrics(study, tournaments),
-                         metric_changes=metrics.study_changes(tournaments, _deck_labels(study, tournaments)))
+def play_study(study: studies.Study, tournaments: list, watch: Watch = NOTHING, command: str = "compare") -> bool:
+    """Play a study's tournaments (``studies.plan``; a resumed study's restored); True if complete.
+    ``command``'s checkpoint (compare or balance) is saved where ``watch`` says, on the cluster it names."""
+    on_batch = watch.saving(command, studies.configuration(study, tournaments),
+                            lambda: {"tournaments": [t.progress() for t in tournaments]})
+    with opened(watch) as runner:
+        for t in tournaments:
+            t.runner, t.compiling = runner, watch.compiling
+        return studies.play(tournaments, study, watch.progress, watch.stop, on_batch, watch.on_more)
 
 
 @dataclass(frozen=True)
@@ -237,7 +209,7 @@ class SweepRequest:
     variant: str | None = None
     seed: int = 0
     threads: int | None = None
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     precision: float | None = None
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
@@ -245,14 +217,16 @@ class SweepRequest:
         """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
         _load(self.plugins)
         return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
-                                strategies=self.strategies, variant=self.variant, seed=self.seed, deck=self.deck,
+                                strategies=self.strategies, variant=self.variant, seed=self.seed,
+                                components=self.components,
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
 
 
-def play_sweep(swept: sweeps.Sweep, watch: Watch = Watch(), resume: str | PathLike | None = None) -> SweepReport | None:
-    """A sweep played (``resume``: its checkpoint; ``watch.on_batch(conf, progress)`` saves one), or None."""
-    answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, watch.runner, watch.compiling,
-                        watch.on_batch, resume)
+def play_sweep(swept: sweeps.Sweep, watch: Watch = NOTHING, resume: str | PathLike | None = None) -> SweepReport | None:
+    """A sweep played (``resume``: its checkpoint; the one ``watch`` names saved after every point), or None."""
+    with opened(watch) as runner:
+        answer = sweeps.run(swept, watch.progress, watch.stop, watch.on_more, runner, watch.compiling,
+                            watch.saving_each("sweep"), resume)
     return None if answer is None else SweepReport(**answer)
 
 
@@ -268,9 +242,11 @@ class DesignRequest(SweepRequest):
         return designs.new_design(self.sweep(max_points=None), self.target, self.trials, self.fresh_games)
 
 
-def play_design(question: designs.Design, watch: Watch = Watch(), resume: str | PathLike | None = None):
+def play_design(question: designs.Design, watch: Watch = NOTHING, resume: str | PathLike | None = None):
     """A design answered (``resume``, ``watch.on_batch`` as ``play_sweep``'s), or None: stopped before it."""
-    answer = designs.run(question, watch.progress, watch.stop, watch.runner, watch.compiling, watch.on_batch, resume)
+    with opened(watch) as runner:
+        answer = designs.run(question, watch.progress, watch.stop, runner, watch.compiling,
+                             watch.saving_each("design"), resume)
     return None if answer is None else DesignReport(**answer)
 
 
@@ -278,7 +254,7 @@ def play_design(question: designs.Design, watch: Watch = Watch(), resume: str | 
 class TuneRequest:
     """One tuning (``tune``) as asked: its options, checked by ``tasks``. ``strategy``: names, a
     comma list or all; ``players``: None (the game's usual count), a count or counts;
-    ``variant``: None (standard), a rule or all; ``deck``: one deck, a name or a file;
+    ``variant``: None (standard), a rule or all; ``components``: one component set, a name or a file;
     ``resume``: a checkpoint to continue (its tasks; the options in ``given`` must agree with it)."""
 
     strategy: str | Sequence[str] | None
@@ -291,7 +267,7 @@ class TuneRequest:
     fresh_games: int = 100_000
     popsize: int | None = None
     seed: int = 0
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
@@ -302,7 +278,7 @@ class TuneRequest:
         definition = game_named(self.game)
         return tuning.plan_tasks(definition.name, self.strategy, self.players, self.variant, self.against,
                                  self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
-                                 studies.load_deck(definition, self.deck))
+                                 studies.load_components(definition, self.components))
 
     def start(self) -> list[tuning.TaskResult]:
         """Each task with its result so far: none, or with ``resume`` the checkpoint's rounds."""
@@ -322,15 +298,23 @@ def _evaluations(results: Sequence[tuning.TaskResult]) -> int:
     return sum(len(r.rounds) * r.task.popsize for r in results)
 
 
-def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: Watch = Watch()) -> TuneReport:
+def play_tuning(results: list[tuning.TaskResult], threads: int, watch: Watch = NOTHING) -> TuneReport:
     """Tune each task from where its result left it (a resumed tuning's are restored), then
-    cross-check the rules' picks (once every task is complete), and report.
-    ``watch.on_batch(result)`` after each round (to checkpoint); ``watch.stop`` ends it early."""
-    evaluator = tuning.Evaluator(runner, threads, watch.stop, watch.compiling)
+    cross-check the rules' picks (once every task is complete), and report; on ``threads`` threads or the
+    cluster ``watch`` names, its checkpoint saved after each round (then ``watch.on_batch(result)``);
+    ``watch.stop`` ends it early."""
+    configuration = {"tasks": [tune_saved.task_configuration(r.task) for r in results]}
+    on_round = watch.saving("tune", configuration, lambda: {"tasks": [tune_saved.task_progress(r) for r in results]})
+    with opened(watch) as cluster, cluster or ThreadRunner(threads) as runner:
+        return _tuned(results, tuning.Evaluator(runner, threads, watch.stop, watch.compiling), threads, watch,
+                      on_round)
+
+
+def _tuned(results: list[tuning.TaskResult], evaluator, threads: int, watch: Watch, on_round) -> TuneReport:
     stopped = watch.stop.is_set if watch.stop is not None else (lambda: False)
     began, done_before = time.perf_counter(), _evaluations(results)
     try:
-        complete = tuning.tune_all([r.task for r in results], results, evaluator, watch.on_batch, watch.stop)
+        complete = tuning.tune_all([r.task for r in results], results, evaluator, on_round, watch.stop)
         rules = tuning.cross_check(results, evaluator, watch.stop) if complete else None
     except tuning.Stopped:
         complete, rules = False, None
@@ -340,7 +324,8 @@ def play_tuning(results: list[tuning.TaskResult], runner, threads: int, watch: W
                "tasks_done": sum(r.complete for r in results), "evaluations": _evaluations(results),
                "games": sum(len(r.rounds) * r.task.popsize * r.task.games_per_eval
                             + (2 * r.task.fresh_games if r.complete else 0) for r in results),
-               **({"deck": tasks[0].deck.name} if tasks[0].deck is not None else {}),
+               **({get_game(tasks[0].game).data_noun: tasks[0].components.name}
+                  if tasks[0].components is not None else {}),
                "optimiser": "CMA-ES (cma)", "seed": tasks[0].seed, "threads": threads,
                "elapsed_seconds": round(elapsed, 2),
                "evaluations_per_minute": round(60 * played / elapsed, 1) if played and elapsed > 0 else None}
@@ -360,7 +345,7 @@ class TraceRequest:
     seed: int = 0
     seating: str = "fixed"
     variant: str | None = None
-    deck: str | PathLike | None = None
+    components: str | PathLike | None = None
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
 
@@ -368,7 +353,7 @@ def tell(request: TraceRequest) -> TraceReport:
     """The game told turn by turn, every option checked first."""
     _load(request.plugins)
     config = trace_config(request.game, request.players, request.strategies, request.seed, request.index,
-                          request.seating, request.variant, request.deck)
+                          request.seating, request.variant, request.components)
     data, text = narrate_game(config, request.index)
     return TraceReport(text, data)
 
@@ -380,9 +365,16 @@ def _api(function):
     line's options (``--games``); the checks are the command line's (``core.arguments``)."""
     @functools.wraps(function)
     def checked(*args, **kwargs):
+        older = "deck" in kwargs  # components= by its older name (deprecated; the same argument)
+        if older:
+            if kwargs.get("components") is not None:
+                raise ConfigError("components= and deck= are one argument (deck= is its older name): give "
+                                  "components= only")
+            kwargs["components"] = kwargs.pop("deck")
         if in_command_line():  # a command calls it: the messages name its options
             return function(*args, **kwargs)
-        with naming(api=True, variant="variant=" if "variant" in kwargs else "rules="):  # the name given
+        with naming(api=True, variant="variant=" if "variant" in kwargs else "rules=",  # the names given
+                    components="deck=" if older else "components="):
             return function(*args, **kwargs)
     return checked
 
@@ -403,7 +395,8 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 @_api
 def simulate(games: int = 100_000, *, game: str | None = None, players: int | None = None,
              strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
-             seating: str = "fixed", seed: int = 0, threads: int | None = None, deck: str | PathLike | None = None,
+             seating: str = "fixed", seed: int = 0, threads: int | None = None,
+             components: str | PathLike | None = None,
              plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
 
@@ -413,19 +406,20 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
     ``players``: None for the game's usual count (``Game.default_players``); ``strategies``: one
     for every seat, or one per seat (``"expert,random,random,random"`` or a list), parameters as
     ``name:param=value``; ``seating``: fixed, rotate or random (R24);
-    ``deck``: a shipped deck's name or a deck file (card game, R3-R5), None for the default; ``plugins``: files that
+    ``components``: a shipped component set's name or a component set file (card game, R3-R5), None for the default;
+    ``plugins``: files that
     register strategies (a list, or one file).
     """
     variant = _rules(rules, variant)
-    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, deck,
+    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, components,
                                plugins=plugins).config())
 
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
            strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
-           deck: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
+           components: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
            tuned: str | TuneReport | None, vs: str | None = None):
-    study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, deck,
+    study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, components,
                                       precision, tuned._document() if isinstance(tuned, TuneReport) else tuned,
                                       vs=vs, plugins=plugins).start()
     return study, tournaments, play_study(study, tournaments)
@@ -434,7 +428,7 @@ def _study(command: str, games: int, game: str, players: str | int | Sequence[in
 @_api
 def compare(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
-            threads: int | None = None, deck: str | PathLike | Sequence[str | PathLike] | None = None,
+            threads: int | None = None, components: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
             tuned: str | PathLike | TuneReport | None = None, variant: str | None = None) -> CompareReport:
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
@@ -442,15 +436,15 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 
     ``players``: "all", a count, or counts (None: the game's usual count); ``strategies``: default the game's built-ins;
     ``precision``: instead of a fixed number of games, play batches of ``games`` until every
-    win rate's 95% interval half-width is below it; ``deck``: a shipped deck's name or a deck
-    file (card game; None: the default deck), a list of them, or "all" (every shipped deck),
-    each deck playing its own games; ``tuned``: a :func:`tune` report, a file written by
+    win rate's 95% interval half-width is below it; ``components``: a shipped component set's name or a component set
+    file (card game; None: the default component set), a list of them, or "all" (every shipped component set),
+    each component set playing its own games; ``tuned``: a :func:`tune` report, a file written by
     ``medici-sim tune --out FILE.json``, or ``"shipped"``: every strategy with its parameters
     tuned for the rules and each player count.
     """
     variant = _rules(rules, variant)
     study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
-                                          deck, precision, plugins, tuned)
+                                          components, precision, plugins, tuned)
     return compare_report(study, tournaments, complete)
 
 
@@ -458,7 +452,7 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
 def tournament(agents, games: int = 1_000, *, game: str | None = None,
                players: str | int | Sequence[int] | None = None,
                rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
-               deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
+               components: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
                plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> CompareReport:
     """compare's tournament of any mix of built-in strategies and Python agents: the same
     lineups, rotated through the seats in the same blocks of game indices, and the same tables,
@@ -474,7 +468,8 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None,
 
     variant = _rules(rules, variant)
     _load(plugins)
-    study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed, deck=deck,
+    study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed,
+                                     components=components,
                                      games=games, precision=precision, threads=threads)
     return compare_report(study, tournaments, play_study(study, tournaments))
 
@@ -482,21 +477,22 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None,
 @_api
 def balance(games: int = 100_000, *, game: str | None = None, players: str | int | Sequence[int] = "all",
             strategies: str | Sequence[str] | None = None, seed: int = 0, threads: int | None = None,
-            deck: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
+            components: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None,
             rules: str | PathLike | None = None, vs: str | PathLike | None = None,
             variant: str | None = None) -> BalanceReport:
     """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
-    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_variants``: the card
+    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: the card
     game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
     where the one given is the variant) in the same tournaments, side by side, with a verdict in
-    words. ``deck``
-    as in ``compare``: with several decks, one table per deck (a ``deck`` column) and the
-    count of decks on which each finding of the verdict holds. ``tuned`` as in ``compare``
+    words. ``components``
+    as in ``compare``: with several component sets, one table per component set (a ``components`` column) and the
+    count of component sets on which each finding of the verdict holds. ``tuned`` as in ``compare``
     (tune with ``variant="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
     variant = _rules(rules, variant)
-    study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads, deck,
+    study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads,
+                                          components,
                                           precision, plugins, tuned, _rules(vs, None))
     return balance_report(study, tournaments, complete)
 
@@ -505,13 +501,14 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
 def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = None,
           players: str | int | Sequence[int] | None = None, strategies: str | Sequence[str] | None = None,
           rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
-          deck: str | PathLike | None = None, precision: float | None = None, plugins: Sequence[str | PathLike] = (),
+          components: str | PathLike | None = None, precision: float | None = None,
+          plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> SweepReport:
     """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
     of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
     over the base rules ``rules``, every point on the same games (common random numbers)."""
     variant = _rules(rules, variant)
-    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, components,
                                    precision, plugins=plugins).sweep())
 
 
@@ -519,13 +516,13 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
 def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int = 40, games: int = 20_000,
            fresh_games: int = 100_000, game: str | None = None, players: int | None = None,
            strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
-           threads: int | None = None, deck: str | PathLike | None = None,
+           threads: int | None = None, components: str | PathLike | None = None,
            plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:
     """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
     ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
     optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
     variant = _rules(rules, variant)
-    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, deck,
+    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, components,
                                      plugins=plugins, target=target, trials=trials, fresh_games=fresh_games).design())
 
 
@@ -534,33 +531,31 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
          players: str | int | Sequence[int] | None = None,
          rules: str | PathLike | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
-         threads: int | None = None, deck: str | PathLike | None = None,
+         threads: int | None = None, components: str | PathLike | None = None,
          plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> TuneReport:
     """Tune a strategy's parameters by self-play (``against="self"``) or against a lineup
     (``medici-sim tune``): CMA-ES over the ranges its parameters declare, every candidate of a
     round on the same games, the pick checked beside the defaults on fresh games. ``strategy``:
     a name, a comma list (or a list of names), or ``"all"``; ``rules``: None (standard), a
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
-    ``deck``: one deck, a shipped deck's name or a file (card game; None: the default)."""
+    ``components``: one component set, a shipped component set's name or a file (card game; None: the default)."""
     variant = _rules(rules, variant)
     results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
-                          popsize, seed, deck, plugins=plugins).start()
-    threads = default_threads(threads)
-    with ThreadRunner(threads) as runner:
-        return play_tuning(results, runner, threads)
+                          popsize, seed, components, plugins=plugins).start()
+    return play_tuning(results, default_threads(threads))
 
 
 @_api
 def trace(index: int = 0, *, game: str | None = None, players: int | None = None,
           strategies: str | Sequence[str] = "random",
           seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
-          deck: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
+          components: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> TraceReport:
     """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
     very game the simulation plays for that seed and index (R25, C20), with the same
     strategies and seating, every payout explained from the rules."""
     variant = _rules(rules, variant)
-    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, deck, plugins))
+    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, components, plugins))
 
 
 @_api
@@ -584,9 +579,9 @@ def rules(game: str | None = None, *, players: int | None = None, rules: str | P
     definition = game_named(game)
     if definition.rule_book is None:
         raise ConfigError(f"the {definition.name} game has no rule parameters (its rules: "
-                          f"{', '.join(definition.variants)})")
+                          f"{', '.join(definition.presets)})")
     count = check_players(definition, definition.default_players if players is None else players)
-    spec = canonical_rules(definition, definition.variants[0] if variant is None else variant, count)
+    spec = canonical_rules(definition, definition.presets[0] if variant is None else variant, count)
     table = pd.DataFrame(rule_set(definition, spec, count).table())
     table.attrs.update(rules=spec, players=count, title=definition.title)
     table.attrs["presets"] = dict(definition.rule_book.preset_help)

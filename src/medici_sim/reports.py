@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 import pandas as pd
 
 from .core.driver import Totals
+from .study import metrics, studies
 
 
 class _Answer:
@@ -50,7 +51,8 @@ class RunReport(_Answer):
 @dataclass(frozen=True)
 class CompareReport(_Answer):
     """``compare``'s answer: win rates, Bradley-Terry ratings, head to head, and the summary
-    (with several decks, each table has a first column ``deck``)."""
+    (with several component sets, each table has a first column naming the set, in the game's word for it:
+    ``deck`` in the card game)."""
 
     strategies: pd.DataFrame
     ratings: pd.DataFrame
@@ -63,18 +65,24 @@ class CompareReport(_Answer):
 @dataclass(frozen=True)
 class BalanceReport(_Answer):
     """``balance``'s answer: win rates under both rules, the seat advantage and the score's
-    sources per rules, the verdict in words, and the summary. With several decks the tables
-    have a first column ``deck``, the verdict goes deck by deck and ends with the lines
-    "Across N decks", and ``across_decks`` says on how many decks each finding holds."""
+    sources per rules, the verdict in words, and the summary. With several component sets (the card game's
+    decks) the tables have a first column naming the set (``deck``), the verdict goes set by set and ends with
+    the lines "Across N decks", and ``across`` says on how many sets each finding holds (``across_decks``, its
+    older name, is the same table)."""
 
     strategies: pd.DataFrame
     rules: pd.DataFrame
     verdict: str
     summary: dict
-    across_decks: pd.DataFrame | None = None  # several decks only
+    across: pd.DataFrame | None = None  # several component sets only
     parameters: pd.DataFrame | None = None  # tuned play only: each strategy's parameters under each rule
     metrics: pd.DataFrame | None = None  # how the games went (study.metrics): one row per configuration
     metric_changes: pd.DataFrame | None = None  # each metric's change between the rules, paired (study.metrics)
+
+    @property
+    def across_decks(self) -> pd.DataFrame | None:
+        """``across`` by its older name."""
+        return self.across
 
 
 @dataclass(frozen=True)
@@ -137,3 +145,32 @@ class TraceReport(_Answer):
         return self.text
 
 
+# ---------------------------------------------------------------- a played study's answer
+
+def compare_report(study: studies.Study, tournaments: list, complete: bool) -> CompareReport:
+    """``compare``'s answer from its played tournaments (those that played games)."""
+    tables = studies.compare_answer(tournaments, study)
+    played = [t for t in tournaments if t.games > 0]
+    return CompareReport(**tables, summary=studies.summary(played, study, complete),
+                         metrics=_study_metrics(study, tournaments),
+                         strategy_metrics=metrics.strategy_metrics(tournaments, _components_labels(study, tournaments)))
+
+
+def _study_metrics(study: studies.Study, tournaments: list) -> pd.DataFrame:
+    """The designer metrics of a study: one row per configuration that played games (study.metrics)."""
+    return metrics.study_metrics(tournaments, _components_labels(study, tournaments))
+
+
+def _components_labels(study: studies.Study, tournaments: list) -> list[str]:
+    """Each tournament's component set in the metrics tables ("" for a game without component sets)."""
+    return [label if study.component_sets[0] is not None else ""
+            for label, block in studies.by_components(tournaments, study) for _ in block]
+
+
+def balance_report(study: studies.Study, tournaments: list, complete: bool) -> BalanceReport:
+    """``balance``'s answer from its played tournaments: tables, verdict and summary."""
+    tables, text = studies.balance_answer(tournaments, study)
+    played = [t for t in tournaments if t.games > 0]
+    return BalanceReport(**tables, verdict=text, summary={**studies.summary(played, study, complete), "verdict": text},
+                         metrics=_study_metrics(study, tournaments),
+                         metric_changes=metrics.study_changes(tournaments, _components_labels(study, tournaments)))

@@ -31,7 +31,7 @@ COMMON = ("days=3,ship_holds=5,lot_size=3,min_bid=1,share_coin=1,majority_payout
 def config(players: int, spec: str | None, games: int = 1, names: tuple[str, ...] | None = None,
            seating: str = "rotate", seed: int = 5) -> RunConfig:
     names = names or ("random",) * players
-    return RunConfig(deck=None, game="classic", players=players, games=games, seed=seed, seating=seating,
+    return RunConfig(components=None, game="classic", players=players, games=games, seed=seed, seating=seating,
                      variant=spec, threads=1, strategies=tuple(seat_strategy(n, game="classic") for n in names))
 
 

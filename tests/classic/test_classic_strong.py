@@ -21,7 +21,7 @@ import pytest
 from conftest import classic_rules
 from test_search import ClassicScript, scripted, totals_bytes
 
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.plugin_check import _checked_kernel
 from medici_sim.core.registry import get_game
@@ -38,7 +38,8 @@ CLASSIC = get_game("classic")
 
 def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "rotate", threads: int = 1,
            rules: str = "standard") -> RunConfig:
-    return RunConfig(deck=load_game_deck(CLASSIC, None), game="classic", players=players, games=games, seed=seed,
+    return RunConfig(components=load_game_components(CLASSIC, None), game="classic", players=players, games=games,
+                     seed=seed,
                      seating=seating, threads=threads, variant=rules,
                      strategies=parse_strategies(spec, players, "classic"))
 

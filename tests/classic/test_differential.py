@@ -46,7 +46,7 @@ GAMES_PER_CASE = 200  # 4 player counts x 3 seatings x 200 = 2,400 games
 def kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...] | None = None) -> PreparedRun:
     names = strategies or ("random",) * players
     slots = tuple(seat_strategy(name, game="classic") for name in names)
-    return PreparedRun(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(components=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
 
 
@@ -54,7 +54,7 @@ def kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...] | 
 def mixed_kernel(players: int, seating: str, seed: int, strategies: tuple[str, ...],
                  params: tuple[tuple, ...]) -> PreparedRun:
     slots = tuple(seat_strategy(name, game="classic", **dict(p)) for name, p in zip(strategies, params, strict=True))
-    return PreparedRun(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(components=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
 
 
@@ -228,7 +228,7 @@ def test_statistics_equal_the_reference_sums(players, seating, games):
     """5,000 games in all: every per-seat, per-slot, pair and run total is exact."""
     seed = 31 + players
     slots = tuple(seat_strategy("random", game="classic") for _ in range(players))
-    config = RunConfig(deck=None, game="classic", players=players, strategies=slots, games=games, seed=seed,
+    config = RunConfig(components=None, game="classic", players=players, strategies=slots, games=games, seed=seed,
                        seating=seating, threads=2)
     result = simulate(config, batch_size=games // 3 + 1)  # several batches, two chunks each
     expected = reference_totals(players, seating, seed, games)

@@ -59,7 +59,7 @@ HOLDS = rules.HOLDS
 @cache
 def kernel(players: int, seating: str = "random", seed: int = 5) -> PreparedRun:
     slots = tuple(seat_strategy("random", game="classic") for _ in range(players))
-    return PreparedRun(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
+    return PreparedRun(RunConfig(components=None, game="classic", players=players, strategies=slots, games=1, seed=seed,
                             seating=seating, threads=1))
 
 
@@ -280,7 +280,7 @@ TEST_REGISTRY.register(Strategy("bad", {"draw_nb": bad_draw_nb, "bid_nb": bad_bi
 
 def test_kernel(players: int, names: list[str], seed: int, seating: str = "rotate", mode: float = 0.0) -> PreparedRun:
     """A PreparedRun playing the test registry's strategies (kept apart from the game's registry)."""
-    k = PreparedRun(RunConfig(deck=None, game="classic", players=players, games=1, seed=seed, seating=seating,
+    k = PreparedRun(RunConfig(components=None, game="classic", players=players, games=1, seed=seed, seating=seating,
                          strategies=tuple(seat_strategy("random", game="classic") for _ in range(players))))
     k.table, k.table_names = strategy_table(TEST_REGISTRY, set(names))
     k.slot_strategy = np.array([k.table_names.index(n) for n in names], np.int64)
@@ -297,7 +297,7 @@ def test_strategies_see_a_consistent_state(players):
     random, so its games are random's games, totals and all."""
     probed = test_kernel(players, ["probe"] * players, 8).play(0, 3_000)
     slots = tuple(seat_strategy("random", game="classic") for _ in range(players))
-    plain = simulate(RunConfig(deck=None, game="classic", players=players, strategies=slots, games=3_000,
+    plain = simulate(RunConfig(components=None, game="classic", players=players, strategies=slots, games=3_000,
                                seed=8, seating="rotate", threads=1)).totals
     for name in ("seat", "slot", "pairs", "run"):
         assert np.array_equal(getattr(probed, name), getattr(plain, name)), name
@@ -317,7 +317,7 @@ def test_illegal_bid_is_an_error_c9(mode):
 
 def run(players: int, names, games: int, seating="rotate", threads=1, batch=None, seed=3, kernel_strategies=()):
     slots = tuple(seat_strategy(n, game="classic") for n in names)
-    config = RunConfig(deck=None, game="classic", players=players, strategies=slots, games=games, seed=seed,
+    config = RunConfig(components=None, game="classic", players=players, strategies=slots, games=games, seed=seed,
                        seating=seating, threads=threads, kernel_strategies=kernel_strategies)
     return simulate(config, batch_size=batch)
 
@@ -388,5 +388,5 @@ def test_classic_takes_no_deck():
     from medici_sim.games.card.deck import default_deck
 
     with pytest.raises(ConfigError, match="takes no deck"):
-        RunConfig(deck=default_deck(), game="classic", players=4, games=1,
+        RunConfig(components=default_deck(), game="classic", players=4, games=1,
                   strategies=tuple(seat_strategy("random", game="classic") for _ in range(4)))

@@ -33,7 +33,7 @@ STINGY = "expert:margin=20,future=0,progress=0,spread=5,hold_price=-10,rival_pay
 
 
 def config(players: int, spec: str, games: int, seed: int, seating: str = "rotate", threads: int = 2) -> RunConfig:
-    return RunConfig(deck=None, game="classic", players=players, games=games, seed=seed, seating=seating,
+    return RunConfig(components=None, game="classic", players=players, games=games, seed=seed, seating=seating,
                      threads=threads, strategies=parse_strategies(spec, players, "classic"),
                      kernel_strategies=BUILT_INS)
 

@@ -20,7 +20,7 @@ import pytest
 import toygame
 from conftest import run
 
-from medici_sim.cli.common import load_game_deck
+from medici_sim.cli.common import load_game_components
 from medici_sim.core.accounting import (
     STAT_SCORE,
     STAT_SOURCE,
@@ -50,8 +50,9 @@ def config(name: str, players: int, names=None, games: int = 1, seating: str = "
            threads: int = 1, variant: str | None = None) -> RunConfig:
     game = get_game(name)
     names = names or [game.built_ins[k % len(game.built_ins)] for k in range(players)]
-    return RunConfig(deck=load_game_deck(game, None), players=players, games=games, seed=seed, seating=seating,
-                     threads=threads, game=name, variant=variant or game.variants[-1],
+    return RunConfig(components=load_game_components(game, None), players=players, games=games, seed=seed,
+                     seating=seating,
+                     threads=threads, game=name, variant=variant or game.presets[-1],
                      strategies=tuple(seat_strategy(n, name) for n in names))
 
 
@@ -66,7 +67,7 @@ def test_the_game_declares_each_part_completely(name):
     game = get_game(name)
     assert isinstance(game, Game) and game.name == name
     assert game.min_players <= game.default_players <= game.max_players
-    assert game.variants and game.built_ins and set(game.built_ins) <= set(game.registry)
+    assert game.presets and game.built_ins and set(game.built_ins) <= set(game.registry)
     engine = game.engine  # required
     assert isinstance(engine, Engine)
     assert hasattr(engine.play_games_nb, "py_func"), f"{name}: play_games_nb is not jitted"
@@ -82,7 +83,7 @@ def test_the_game_declares_each_part_completely(name):
     identities = engine.totals_identities
     assert identities is None or all(callable(getattr(identities, m)) for m in ("row", "run"))
     presentation = game.presentation  # required
-    assert presentation.summary and presentation.variant_help and (ROOT / presentation.rules_page).is_file()
+    assert presentation.summary and presentation.presets_help and (ROOT / presentation.rules_page).is_file()
     assert set(presentation.rule_points) <= RULE_TOPICS
     assert presentation.play_console is None or isinstance(presentation.play_console(), type)
     if game.data is not None:  # a component set: loaded, named and read back from its text
@@ -96,14 +97,14 @@ def test_the_game_declares_each_part_completely(name):
             components.shortage_warning(game.min_players), str)
     study = game.study
     if study is not None:  # rule sets to balance, or why there are none; the ladder's strategies registered
-        assert bool(study.balance_variants) != bool(study.no_balance), name
-        assert not study.balance_variants or len(study.balance_variants) == 2
+        assert bool(study.balance_rules) != bool(study.no_balance), name
+        assert not study.balance_rules or len(study.balance_rules) == 2
         assert all(s in game.registry for s in (study.weakest, study.searcher, study.strongest, study.teacher,
                                                 study.rollout_policy) if s)
         assert all(Path(p).is_file() for p in (*study.kernel_data, *filter(None, [study.tuned_file])))
         assert study.learned is None or study.learned() is not None
     else:
-        assert game.no_balance and not game.balance_variants
+        assert game.no_balance and not game.balance_rules
     facts = game.framework
     if facts is not None:
         view = game.seat_view
@@ -289,7 +290,7 @@ def test_the_public_game_api_plays_every_game(name):
         position.apply(0)
     lineup = [get_game(name).built_ins[k % len(get_game(name).built_ins)] for k in range(players)]
     played = game.new_game(players, seed=5, index=2, strategies=lineup)
-    kernel = PreparedRun(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).variants[0]))
+    kernel = PreparedRun(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).presets[0]))
     assert played.over and played.returns() == list(kernel.play(2, 1).seat[:, STAT_SCORE])
     with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
         load("no_such_game")

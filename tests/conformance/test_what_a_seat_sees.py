@@ -54,7 +54,7 @@ def spec(game, strategy: str) -> str:
 
 
 def the_engine(game):
-    return engine(game.name, game.default_players, game.variants[0])
+    return engine(game.name, game.default_players, game.presets[0])
 
 
 def decides_on_what_it_sees(game, player: BuiltinPlayer, games: int, most_decisions: int | None = None) -> int:
@@ -142,5 +142,5 @@ def test_a_game_without_framework_facts_is_in_no_framework_and_says_so_in_one_li
     toy = toygame.GAME
     assert toy.framework is None
     with pytest.raises(NotInFrameworks) as refused:
-        engine(toy.name, toy.default_players, toy.variants[0])
+        engine(toy.name, toy.default_players, toy.presets[0])
     assert str(refused.value) == f"the toy game is in no game-AI framework: {toy.no_framework}"

@@ -88,7 +88,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
 
 
 def check_config(config) -> None:
-    if config.deck is not None:
+    if config.components is not None:
         raise ValueError("high card takes no deck (its 40 cards are fixed, H1)")
 
 
@@ -98,7 +98,7 @@ GAME = Game(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=3,
-    variants=VARIANTS,
+    presets=VARIANTS,
     registry=REGISTRY,
     built_ins=BUILT_INS,
     engine=Engine(
@@ -119,7 +119,7 @@ GAME = Game(
     presentation=Presentation(
         summary="a toy game, rules H1-H7",
         rules_page="tests/toygame/rules.md",
-        variant_help="standard only",
+        presets_help="standard only",
         rule_points={"players": "H1", "seats": "H6"},
         narrate=narrate,
         score_unit="points",  # H7

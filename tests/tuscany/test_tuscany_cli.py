@@ -69,7 +69,7 @@ BAD_FILES = [
 
 @pytest.mark.parametrize(("what", "change", "named"), BAD_FILES, ids=[b[0] for b in BAD_FILES])
 def test_a_bad_component_file_is_one_line_naming_its_fault_and_exit_2(capsys, tmp_path, what, change, named):
-    code, out, err = run(capsys, "--game", "tuscany", "-n", "10", "--deck", component_file(tmp_path, change))
+    code, out, err = run(capsys, "--game", "tuscany", "-n", "10", "--components", component_file(tmp_path, change))
     assert code == 2 and not out, (what, out)
     assert err.startswith("medici-sim: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
     assert named in err and "set.json" in err, (what, err)
@@ -78,7 +78,7 @@ def test_a_bad_component_file_is_one_line_naming_its_fault_and_exit_2(capsys, tm
 def test_unreadable_and_non_json_component_files_are_one_line(capsys, tmp_path):
     (tmp_path / "text.json").write_text("not json at all")
     for path in (tmp_path / "missing.json", tmp_path / "text.json", tmp_path):
-        code, _, err = run(capsys, "--game", "tuscany", "-n", "10", "--deck", str(path))
+        code, _, err = run(capsys, "--game", "tuscany", "-n", "10", "--components", str(path))
         assert code == 2 and err.startswith("medici-sim: error: ") and err.count("\n") == 1, err
 
 
@@ -101,19 +101,19 @@ def test_a_checkpoint_of_tie_broken_games_resumes(capsys, tmp_path):
     """T36 wins games of equal red by its tie-breaks (margin 0, no joint winners): the saved totals are
     consistent (core.totals_check knows the game's tie-breaks), and resuming gives the same tables."""
     saved = tmp_path / "run.json"
-    code, first, err = run(capsys, "--game", "tuscany", "-n", "3000", "-q", "--deck", "large-regions",
+    code, first, err = run(capsys, "--game", "tuscany", "-n", "3000", "-q", "--components", "large-regions",
                            "--checkpoint", str(saved))
     assert code == 0, err
-    code, again, err = run(capsys, "--game", "tuscany", "-n", "3000", "-q", "--deck", "large-regions",
+    code, again, err = run(capsys, "--game", "tuscany", "-n", "3000", "-q", "--components", "large-regions",
                            "--resume", str(saved))
     assert code == 0, err
     assert first.split("\nRun\n")[0] == again.split("\nRun\n")[0]
 
 
 def test_balance_says_whether_its_verdict_holds_across_component_sets(capsys):
-    code, out, err = run(capsys, "balance", "--game", "tuscany", "-n", "200", "-p", "2", "--deck", "all", "-q")
+    code, out, err = run(capsys, "balance", "--game", "tuscany", "-n", "200", "-p", "2", "--components", "all", "-q")
     assert code == 0, err
-    assert "Across 2 decks" in out and "large-regions" in out
+    assert "Across 2 component sets" in out and "large-regions" in out
 
 
 def test_a_plugin_strategy_of_the_game_plays_compares_and_checks(capsys):

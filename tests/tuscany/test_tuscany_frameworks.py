@@ -49,5 +49,5 @@ def test_random_decides_only_on_what_its_seat_sees():
     from test_what_a_seat_sees import decides_on_what_it_sees
 
     game = get_game("tuscany")
-    player = BuiltinPlayer(engine("tuscany", 3, game.variants[0]), "random")
+    player = BuiltinPlayer(engine("tuscany", 3, game.presets[0]), "random")
     assert decides_on_what_it_sees(game, player, games=1, most_decisions=150) > 0

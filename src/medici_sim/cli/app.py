@@ -17,8 +17,8 @@ from . import common, signals
 from .check_plugin import check_plugin_command
 from .common import (
     USER_ERRORS,
+    components_option,
     debug_option,
-    deck_option,
     fail,
     game_option,
     given_options,
@@ -63,7 +63,7 @@ def _help() -> str:
                                       f"seat; random: a random seating per game ({per_game('seating')}).")
 @click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
-@deck_option()
+@components_option()
 @click.option("--out", "out_path", type=str, default=None,
               help="Write the tables to FILE (.csv, .parquet or .json). CSV/Parquet: the per-seat "
                    "table at FILE, the per-strategy table, how the games went (the designer metrics) and the "
@@ -131,7 +131,9 @@ def main(argv: list[str] | None = None) -> None:
              "to keep only --out files)")
     try:
         # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see cli.main)
-        with signals.answering(ignored_after=argv is None), common.warnings_on_stderr(), naming():
+        # messages name the component option as the user wrote it (its older names too)
+        with signals.answering(ignored_after=argv is None), common.warnings_on_stderr(), \
+                naming(**common.older_names(sys.argv[1:] if argv is None else list(argv))):
             _run(argv)
     finally:
         if argv is None:

@@ -20,9 +20,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..core import checkpoint, compiling
-from ..core.arguments import MediciWarning
-from ..core.checkpoint import CheckpointError
+from ..core import compiling
+from ..core.arguments import MediciWarning, named
 from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, StrategyError
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
@@ -31,13 +30,14 @@ from ..core.specs import (  # noqa: F401  re-exported: the commands parse their 
     check_players,
     default_threads,
     game_named,
-    load_game_deck,
+    load_game_components,
     parse_player_counts,
     parse_strategies,
     parse_strategy_list,
 )
 from ..study.analysis import AnalysisDependencyError
-from ..study.studies import ALL_DECKS
+from ..study.studies import ALL_COMPONENT_SETS
+from ..watch import CheckpointError, Watch, check_checkpoint_files
 from . import signals
 
 USER_ERRORS = (ConfigError, OutputError, PluginError, AnalysisDependencyError, CheckpointError,
@@ -83,12 +83,12 @@ def rules_option(name: str = "variant", also: str = ""):
                         help="The rules [default: the game's standard rules]: presets and name=value items, "
                              "comma-separated and applied left to right (PRESET,NAME=VALUE; a list slash-separated: "
                              f"NAME=30/20/10/0), or a .toml file{also}; `medici-sim rules --game GAME` lists them. "
-                             f"Presets: {variant_help()}")
+                             f"Presets: {presets_help()}")
 
 
-def variant_help() -> str:
-    """The rules of every game, each as its registration words them (``Presentation.variant_help``)."""
-    return "; ".join(f"{g.name}: {g.presentation.variant_help or ' or '.join(g.variants)}"
+def presets_help() -> str:
+    """The rules of every game, each as its registration words them (``Presentation.presets_help``)."""
+    return "; ".join(f"{g.name}: {g.presentation.presets_help or ' or '.join(g.presets)}"
                      for g in GAMES.values()) + "."
 
 
@@ -150,24 +150,41 @@ class Group(_RefusingEmpty, click.Group):
     """The medici-sim command group (the main command's options)."""
 
 
-def deck_option(repeatable: bool = False):
-    """--deck NAME|FILE, read by the game's own ``load_deck`` wherever a command takes a deck;
-    compare and balance take it repeatedly (each deck plays its own games)."""
+def components_option(repeatable: bool = False):
+    """--components NAME|FILE (alias --deck, its older name), read by the game's own ``GameData.load`` wherever a
+    command takes a component set; compare and balance take it repeatedly (each set plays its own games)."""
     text = " ".join(g.data.help.format(names=", ".join(g.data.named())) for g in GAMES.values() if g.data is not None)
     if repeatable:
-        text += " Repeat it to play each deck in turn: one table per deck."
-    return click.option("--deck", "deck_path", multiple=repeatable, default=None, metavar="NAME|FILE", help=text)
+        text += " Repeat it to play each set in turn (or give all): one table per set."
+    return click.option("--components", "--deck", "components_path", multiple=repeatable, default=None,
+                        metavar="NAME|FILE", help=text)
 
 
-def shipped_decks() -> list[str]:
-    """The names of every game's shipped decks (each game's ``named_decks``)."""
+LISTED = "--decks"  # compare's and balance's component sets as one comma list (the older form of --components)
+
+
+def older_names(args: list[str]) -> dict[str, str]:
+    """How messages name the options (``arguments.naming``): the comma list of component sets as --decks, and the
+    component option given by an older name (--deck; --decks alone) as the user wrote it, as they always read.
+    (--variant's messages name --rules, as they always have.)"""
+    written = {arg.partition("=")[0] for arg in args if arg.startswith("--")}
+    names = {"component_sets": LISTED}
+    if "--deck" in written:
+        names["components"] = "--deck"
+    elif LISTED in written and "--components" not in written:
+        names["components"] = LISTED
+    return names
+
+
+def shipped_component_sets() -> list[str]:
+    """The names of every game's shipped component sets (each game's ``GameData.named``)."""
     return list(dict.fromkeys(name for g in GAMES.values() if g.data is not None for name in g.data.named()))
 
 
-def deck_file(spec: str | None) -> str | None:
-    """A --deck value that names a file (an input to check), or None (none, a shipped deck's
-    name, or --decks all)."""
-    return spec if spec is not None and spec not in shipped_decks() and spec != ALL_DECKS else None
+def components_file(spec: str | None) -> str | None:
+    """A --components value that names a file (an input to check), or None (none, a shipped component set's
+    name, or --components all)."""
+    return spec if spec is not None and spec not in shipped_component_sets() and spec != ALL_COMPONENT_SETS else None
 
 
 def game_option(command):
@@ -182,13 +199,14 @@ def given_options(ctx: click.Context) -> set[str]:
 
 
 _FIELDS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "strategy_spec": "strategy",
-           "variant_spec": "variant", "deck_path": "deck", "decks_spec": "deck", "tuned_spec": "tuned",
+           "variant_spec": "variant", "components_path": "components", "component_sets_spec": "components",
+           "tuned_spec": "tuned",
            "resume_path": "resume"}  # click's parameter names that are not the API request's
 
 
 def given_fields(given: set[str], request: type) -> frozenset[str]:
-    """The options given (``given_options``) as fields of the API's ``request`` (``deck_path``
-    is ``deck``); the others (--out, --quiet, ...) are this command line's own."""
+    """The options given (``given_options``) as fields of the API's ``request`` (``components_path``
+    is ``components``); the others (--out, --quiet, ...) are this command line's own."""
     names = {f.name for f in fields(request)}
     return frozenset(_FIELDS.get(name, name) for name in given) & names
 
@@ -202,7 +220,7 @@ class RunFiles:
     checkpoint: str | None = None
     resume: str | None = None
     overwrite_checkpoint: bool = False
-    deck: str | None = None
+    components: str | None = None
     plugins: tuple[str, ...] = ()
     tuned: str | None = None  # balance --tuned FILE (or "shipped": the package's, never written)
     report: str | None = None  # --report FILE.html (study.report)
@@ -233,19 +251,22 @@ class RunFiles:
             outputs.append(("--report", check_report_path(self.report)))
         if self.checkpoint_target:
             outputs.append((self.checkpoint_option, Path(self.checkpoint_target)))
-        inputs = [("--deck", Path(self.deck))] if self.deck else []
+        inputs = [(named("components"), Path(self.components))] if self.components else []
         inputs += [("--plugin", Path(p)) for p in self.plugins]
         if self.tuned and self.tuned != "shipped":
             inputs.append(("--tuned", Path(self.tuned)))
         if self.resume and self.checkpoint and not same_file(Path(self.checkpoint), Path(self.resume)):
             inputs.append(("--resume", Path(self.resume)))  # checkpoints go elsewhere: never over the resumed file
         check_plan(outputs, inputs)
-        for option, path in outputs:
-            if option not in ("--checkpoint", "--resume"):  # a saved run is replaced by its own checkpoints only
-                checkpoint.refuse_replacing(option, path)
-        if self.checkpoint:
-            checkpoint.refuse_existing(self.checkpoint, self.resume, self.overwrite_checkpoint)
+        check_checkpoint_files(outputs, self.checkpoint, self.resume, self.overwrite_checkpoint)
         self.planned = outputs
+
+    def watch(self, options: dict, **more) -> Watch:
+        """What the API opens for the command (``api.Watch``): the checkpoint saved where these files say, the
+        cluster the options name (--scheduler, --cluster, the plug-ins' workers); ``more``: progress, Ctrl-C ..."""
+        return Watch(checkpoint=self.checkpoint_target, checkpoint_option=self.checkpoint_option,
+                     scheduler=options.get("scheduler"), cluster=options.get("cluster_spec"), plugins=self.plugins,
+                     **more)
 
     def locked(self):
         """Hold a lock on every file the run writes (checked by ``check``) for the run: no two
@@ -473,10 +494,3 @@ def nothing_played() -> None:
     """Ctrl-C (or SIGTERM) before any game finished: say so, print no table of empty statistics."""
     click.echo(f"medici-sim: {signals.interrupted_word()} before any game finished; nothing to report", err=True)
     sys.exit(signals.interrupted_code())
-
-
-def absolute(plugins) -> tuple[str, ...]:
-    """Plug-in paths as workers of a cluster can open them."""
-    return tuple(str(Path(p).resolve()) for p in plugins)
-
-

@@ -8,16 +8,17 @@ from pathlib import Path
 import click
 
 from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
+from ..core.arguments import named
 from ..core.driver import ConfigError, shared_kernels
 from ..core.output import atomic_write_all, table_writes
 from ..core.registry import FITTED_KEY, get_game
 from ..study import ladder, studies, tuning
-from .common import CompileNotice, RunFiles, progress_bar, shorter_hint, wrapped
+from .common import LISTED, CompileNotice, RunFiles, progress_bar, shorter_hint, wrapped
 from .tables import fit, print_text, section, width
 
 REFUSED = {"checkpoint_path": "--checkpoint", "resume_path": "--resume", "tuned_spec": "--tuned",
-           "precision": "--precision", "decks_spec": "--decks", "plot_path": "--plot", "scheduler": "--scheduler",
-           "cluster_spec": "--cluster"}
+           "precision": "--precision", "component_sets_spec": LISTED, "plot_path": "--plot",
+           "scheduler": "--scheduler", "cluster_spec": "--cluster"}
 
 
 def play_ladder(options: dict, command: str) -> None:
@@ -25,9 +26,9 @@ def play_ladder(options: dict, command: str) -> None:
     for name, option in REFUSED.items():
         if options.get(name):
             raise ConfigError(f"--ladder plays its own levels: leave out {option}")
-    if len(options["deck_path"]) > 1:
-        raise ConfigError("--ladder plays one deck: give --deck once")
     game = get_game(options["game_name"])
+    if len(options["components_path"]) > 1:
+        raise ConfigError(f"--ladder plays one {game.data_noun}: give {named('components')} once")
     strategies = options["strategies_spec"].split(",") if options["strategies_spec"] else None
     try:
         levels = ladder.ladder_levels(game, strategies, options["games"], tuning.shipped_path(game.name).exists(),
@@ -39,7 +40,8 @@ def play_ladder(options: dict, command: str) -> None:
     rows, fitted = [], {}  # fitted: the levels whose strategy plays rules it was not fitted to, in words
     started = [StudyRequest(command, games=level.games, game=game.name, players=options["players_spec"],
                             strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
-                            deck=list(options["deck_path"]) or None, tuned="shipped" if level.tuned else None,
+                            components=list(options["components_path"]) or None,
+                            tuned="shipped" if level.tuned else None,
                             variant=options.get("variant"), vs=options.get("vs"),
                             plugins=options["plugins"]).start() for level in levels]
     bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
@@ -74,9 +76,9 @@ def play_ladder(options: dict, command: str) -> None:
             bar.close()
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
-    deck = {"deck": ", ".join(options["deck_path"]) or "default"} if game.data is not None else {}
+    components = {game.data.noun: ", ".join(options["components_path"]) or "default"} if game.data is not None else {}
     rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
-    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **deck,
+    summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **components,
                "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels),
                **({FITTED_KEY: "; ".join(f"level {name}: {said}" for name, said in fitted.items())} if fitted

@@ -37,7 +37,7 @@ from .common import (
     check_players,
     echo_text,
     game_option,
-    load_game_deck,
+    load_game_components,
     parse_strategy_list,
     per_game,
     players_help,
@@ -161,8 +161,8 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
         seed = secrets.randbelow(1 << 31)
     me = choose_seat(seat, players, seed)
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
-    config = RunConfig(deck=load_game_deck(game, None), players=players, strategies=tuple(slots), games=1,
-                       seed=seed, variant=game.variants[0] if variant is None else variant, seating="fixed",
+    config = RunConfig(components=load_game_components(game, None), players=players, strategies=tuple(slots), games=1,
+                       seed=seed, variant=game.presets[0] if variant is None else variant, seating="fixed",
                        threads=1, game=game.name,
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
     kernel = PreparedRun(config)
@@ -174,7 +174,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     say(f"{game.title}: you sit at seat {me + 1} of {players} ({first_seat(game)}). Opponents: {others}.")
     say(f"Rules: {game.presentation.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
         f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
-        + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.variants[0] else "")
+        + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.presets[0] else "")
         + (" --wide" if wide else "") + ". Ctrl-C leaves.")
     try:  # a person's game cannot be played again: a bot that fails is named without its seat
         with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \

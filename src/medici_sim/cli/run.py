@@ -2,27 +2,22 @@
 
 The options make one :class:`~medici_sim.api.RunRequest` (with --resume, the API makes the
 run the checkpoint holds, and checks the options given with it); the API plays it
-(``api.play_run``) with this command's progress bar, Ctrl-C, checkpoints and cluster
-(``api.Watch``), and its report is written and printed here."""
+(``api.play_run``) with this command's progress bar and Ctrl-C, saving the checkpoints and starting
+the cluster its options name (``api.Watch``), and its report is written and printed here."""
 from __future__ import annotations
 
 import sys
 
 import click
 
-from ..api import RunRequest, Watch, play_run
-from ..core import checkpoint
-from ..core.cluster import connect
-from ..core.driver import Totals
+from ..api import RunRequest, play_run
 from ..core.output import write_tables
 from ..core.registry import get_game
-from ..core.run_saved import run_configuration
 from ..study.metrics import METRICS_TABLE, how_the_games_went
 from .common import (
     CompileNotice,
     RunFiles,
-    absolute,
-    deck_file,
+    components_file,
     given_fields,
     nothing_played,
     progress_bar,
@@ -36,36 +31,27 @@ TABLES = ["seats", "strategies", METRICS_TABLE]
 
 def run_main(options: dict, given: set[str]) -> None:
     files = RunFiles(out=options["out_path"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
-                     overwrite_checkpoint=options["overwrite_checkpoint"], deck=deck_file(options["deck_path"]),
+                     overwrite_checkpoint=options["overwrite_checkpoint"],
+                     components=components_file(options["components_path"]),
                      plugins=options["plugins"], report=options["report_path"])
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
                               games=options["games"], seed=options["seed"], variant=options["variant"],
-                              seating=options["seating"], threads=options["threads"], deck=options["deck_path"],
+                              seating=options["seating"], threads=options["threads"],
+                              components=options["components_path"],
                               resume=files.resume, given=given_fields(given, RunRequest),
                               plugins=files.plugins).start()
     game = get_game(config.game)
     files.check(TABLES)
-    configuration = run_configuration(config)
-    running = Totals.zeros(config.players, game)
-    if done is not None:
-        running.add(done)
-    warning = config.deck.shortage_warning(config.players) if config.deck is not None else None
+    warning = config.components.shortage_warning(config.players) if config.components is not None else None
     if warning:
         click.echo(f"medici-sim: warning: {warning}", err=True)
-
-    def save(batch: Totals) -> None:
-        running.add(batch)
-        checkpoint.save(files.checkpoint_target, "run", configuration, {"totals": running.to_dict()},
-                        files.checkpoint_option)
 
     bar = progress_bar(config.games, options["quiet"], done.games if done is not None else 0,
                        shorter=shorter_hint("fewer --games", [s.name for s in config.strategies]))
     notice = CompileNotice(options["quiet"])
-    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner, \
-            interruptible() as stop:
+    with files.locked(), interruptible() as stop:
         try:
-            report = play_run(config, Watch(progress=bar, stop=stop, on_batch=save if files.checkpoint_target else None,
-                                            runner=runner, compiling=notice), done)
+            report = play_run(config, files.watch(options, progress=bar, stop=stop, compiling=notice), done)
         finally:
             notice.close()
             if bar:

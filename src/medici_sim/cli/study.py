@@ -2,8 +2,8 @@
 
 The options make one :class:`~medici_sim.api.StudyRequest` (with --resume, the API makes the
 study the checkpoint holds, and checks the options given with it); the API plays it
-(``api.play_study``) with this command's progress bar, Ctrl-C, checkpoints and cluster
-(``api.Watch``) and makes its report (``api.compare_report``,
+(``api.play_study``) with this command's progress bar and Ctrl-C, saving its checkpoints and starting
+its cluster (``api.Watch``), and makes its report (``api.compare_report``,
 ``api.balance_report``), which is written and printed here. This module also checks every
 file before the first game.
 """
@@ -16,13 +16,13 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..api import StudyRequest, Watch, balance_report, compare_report, play_study
-from ..core import checkpoint
-from ..core.cluster import connect
+from ..api import StudyRequest, balance_report, compare_report, play_study
+from ..core.arguments import named
 from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..core.registry import GAMES, default_game
+from ..core.registry import GAMES, default_game, get_game
 from ..study import studies
+from ..study.across import across_table
 from ..study.metrics import (
     METRIC_CHANGES_TABLE,
     METRICS_TABLE,
@@ -33,16 +33,16 @@ from ..study.metrics import (
 )
 from ..study.studies import Study
 from .common import (
+    LISTED,
     NEEDS_ANALYSIS,
     NEEDS_PARQUET,
     Command,
     CompileNotice,
     GameChoice,
     RunFiles,
-    absolute,
+    components_file,
+    components_option,
     debug_option,
-    deck_file,
-    deck_option,
     echo_text,
     game_help,
     given_fields,
@@ -51,7 +51,7 @@ from .common import (
     per_game,
     progress_bar,
     rules_option,
-    shipped_decks,
+    shipped_component_sets,
     shorter_hint,
     wide_option,
 )
@@ -63,8 +63,8 @@ from .tables import first_seat, print_summary, print_table, print_text, section,
 def study_options(command_name: str):
     """The options compare and balance share; balance's --game offers every game, and says which
     rules it compares by default in each (with --rules A --vs B it compares any two)."""
-    balanced = [game for game in GAMES.values() if game.balance_variants]
-    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_variants)}" + (f", {g.rules('variant')}"
+    balanced = [game for game in GAMES.values() if game.balance_rules]
+    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_rules)}" + (f", {g.rules('variant')}"
                                                                            if g.rules("variant") else "")
                          for g in balanced)
     game_words = game_help() + (f" balance compares by default {defaults}; any game with --rules A --vs B."
@@ -83,12 +83,11 @@ def study_options(command_name: str):
                           f"rotates ({per_game('lineups')})."),
         click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')})."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
-        deck_option(repeatable=True),
-        click.option("--decks", "decks_spec", default=None, metavar="all|NAME,...",
-                     help="Several decks at once: all (every shipped deck: "
-                          f"{', '.join(shipped_decks())}; all reconstructions, R3) or a comma list of names or "
-                          "files. Each deck plays its own games; one table per deck, and balance says on how "
-                          "many decks each finding holds."),
+        components_option(repeatable=True),
+        click.option(LISTED, "component_sets_spec", default=None, metavar="all|NAME,...",
+                     help="Several component sets at once, as one comma list: all (every shipped set: "
+                          f"{', '.join(shipped_component_sets())}) or names or files. Each set plays its own games; "
+                          "one table per set, and balance says on how many sets each finding holds."),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or "
                           "FILE.parquet holds the first table, the others go beside it as FILE-<table>.EXT."
@@ -131,16 +130,19 @@ def study_options(command_name: str):
     return decorate
 
 
-def _deck_specs(options: dict) -> list[str]:
-    """The decks asked for: --deck (repeated) or --decks (all, or a comma list), not both."""
-    if options["decks_spec"] is None:
-        return list(options["deck_path"])
-    if options["deck_path"]:
-        raise ConfigError("--deck and --decks: give one or the other (--deck repeated, or --decks all or "
-                          "--decks NAME,NAME)")
-    specs = [part.strip() for part in options["decks_spec"].split(",")]
+def _components_specs(options: dict) -> list[str]:
+    """The component sets asked for: --components (repeated, or all) or --decks, the older comma list, not both."""
+    listed = options["component_sets_spec"]
+    if listed is None:
+        return list(options["components_path"])
+    if options["components_path"]:
+        one, several = named("components"), named("component_sets")
+        raise ConfigError(f"{one} and {several}: give one or the other ({one} repeated, or {several} all or "
+                          f"{several} NAME,NAME)")
+    specs = [part.strip() for part in listed.split(",")]
     if not all(specs):
-        raise ConfigError(f"--decks {options['decks_spec']!r}: an empty deck name (all, or names or files "
+        noun = get_game(options["game_name"]).data_noun
+        raise ConfigError(f"{named('component_sets')} {listed!r}: an empty {noun} name (all, or names or files "
                           "separated by commas)")
     return specs
 
@@ -148,28 +150,29 @@ def _deck_specs(options: dict) -> list[str]:
 def _request(options: dict, given: set[str], command: str) -> StudyRequest:
     return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
                         strategies=options["strategies_spec"], variant=options.get("variant"), vs=options.get("vs"),
-                        seed=options["seed"], deck=_deck_specs(options), games=options["games"],
+                        seed=options["seed"], components=_components_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
-                        deck_argument="deck" if options["decks_spec"] is None else "decks",
+                        components_argument="component_sets" if options["component_sets_spec"] else "components",
                         resume=options["resume_path"], given=given_fields(given, StudyRequest),
                         plugins=options["plugins"])
 
 
 def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, RunFiles]:
     """Resolve the study (its plug-ins loaded) and its tournaments, check every file before any game."""
-    specs = _deck_specs(options)
-    inputs = [spec for spec in specs if deck_file(spec)]
+    specs = _components_specs(options)
+    inputs = [spec for spec in specs if components_file(spec)]
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=inputs[0] if inputs else None, plugins=options["plugins"],
+                     components=inputs[0] if inputs else None, plugins=options["plugins"],
                      tuned=options.get("tuned_spec"), report=options["report_path"])
     study, tournaments = _request(options, given, command).start()
-    if study.several_decks and files.plot:
-        raise ConfigError(f"--plot draws one deck's answer; this run plays {len(study.decks)} decks (give one "
-                          "deck, or leave out --plot)")
+    if study.several_component_sets and files.plot:
+        noun, plural = study.game.data_noun, study.game.data_plural
+        raise ConfigError(f"--plot draws one {noun}'s answer; this run plays {len(study.component_sets)} {plural} "
+                          f"(give one {noun}, or leave out --plot)")
     names = table_names(study, command)
-    for other in inputs[1:]:  # no output may replace any of the decks read
-        replace(files, deck=other).check(names)
+    for other in inputs[1:]:  # no output may replace any of the component sets read
+        replace(files, components=other).check(names)
     files.check(names)
     return study, tournaments, files
 
@@ -179,29 +182,23 @@ def table_names(study: Study, command: str) -> list[str]:
     if command == "compare":
         return studies.COMPARE_TABLES + [METRICS_TABLE, STRATEGY_METRICS_TABLE]
     return (studies.BALANCE_TABLES + ([studies.TUNED_TABLE] if study.tuned is not None else [])
-            + ([studies.ACROSS_DECKS_TABLE] if study.several_decks else []) + [METRICS_TABLE, METRIC_CHANGES_TABLE])
+            + ([across_table(study.game)] if study.several_component_sets else [])
+            + [METRICS_TABLE, METRIC_CHANGES_TABLE])
 
 
 def _run(options: dict, given: set[str], command: str):
     """Play the study with progress, checkpoints and Ctrl-C; (study, files, tournaments, complete)."""
     study, tournaments, files = _setup(options, given, command)
-    configuration = studies.configuration(study, tournaments)
-
-    def save() -> None:
-        checkpoint.save(files.checkpoint_target, command, configuration,
-                        {"tournaments": [t.progress() for t in tournaments]}, files.checkpoint_option)
-
     bar = progress_bar(studies.planned_games(tournaments, study), options["quiet"], sum(t.games for t in tournaments),
                        shorter=shorter_hint("fewer --games (or a larger --precision), strategies or player counts",
                                             [s.name for s in study.strategies]))
 
     notice = CompileNotice(options["quiet"])
-    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
+    with files.locked():  # the API saves the checkpoints and starts the cluster (files.watch)
         try:
             with interruptible() as stop:
-                complete = play_study(study, tournaments, Watch(
-                    progress=bar, stop=stop, on_batch=save if files.checkpoint_target else None,
-                    on_more=bar.grow if bar else None, runner=runner, compiling=notice))
+                complete = play_study(study, tournaments, files.watch(
+                    options, progress=bar, stop=stop, on_more=bar.grow if bar else None, compiling=notice), command)
         finally:
             notice.close()
             if bar:
@@ -214,7 +211,8 @@ def _run(options: dict, given: set[str], command: str):
 def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, files: RunFiles, wide: bool,
             figure=None, verdict_text: str | None = None, went: str = "", page=None) -> None:
     """Write the files first (all or none), then print: a closed stdout cannot lose them.
-    Tables with a ``deck`` column (several decks) are printed deck by deck."""
+    Tables with a column naming the component set (several sets: the game's ``data_noun``) are printed set by
+    set."""
     writes = table_writes(files.out, tables, run) if files.out else []
     if figure is not None:
         writes.append(("--plot", Path(files.plot), figure))
@@ -225,15 +223,17 @@ def _report(tables: dict[str, pd.DataFrame], titles: dict[str, str], run: dict, 
     atomic_write_all(writes)
     if run["partial"]:
         section(f"PARTIAL RESULTS: interrupted after {run['games']:,} games")
-    shown = {name: frame for name, frame in tables.items() if name in titles}  # across_decks: in the verdict
-    decks = list(dict.fromkeys(next(iter(shown.values())).get("deck", pd.Series([None]))))
-    for deck in decks:
+    shown = {name: frame for name, frame in tables.items() if name in titles}  # across: in the verdict
+    noun = get_game(run["game"]).data_noun
+    component_sets = list(dict.fromkeys(next(iter(shown.values())).get(noun, pd.Series([None]))))
+    for components in component_sets:
         for name, frame in shown.items():
-            if deck is None:
+            if components is None:
                 print_table(titles[name], frame, name, wide, summary=run)
             else:
-                print_table(f"Deck {deck}: {titles[name]}", frame[frame["deck"] == deck].drop(columns="deck"),
-                            name, wide, explain=deck == decks[0], summary=run)
+                print_table(f"{noun.capitalize()} {components}: {titles[name]}",
+                            frame[frame[noun] == components].drop(columns=noun),
+                            name, wide, explain=components == component_sets[0], summary=run)
     if went:
         print_text(went, wide)
     warn_ran_out(tables.get(METRICS_TABLE), run["game"])
@@ -277,12 +277,12 @@ def compare(ctx, **options):
 
 
 def _balance_help() -> str:
-    """balance's help: each game's rules it compares (``Game.balance_variants``)."""
+    """balance's help: each game's rules it compares (``Game.balance_rules``)."""
     return ("Does a change of rules change the balance? Two rule sets (--rules A --vs B) played in the same games, "
             "side by side, with a verdict in words. By default: " + " ".join(
                 f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
                 f"{base.capitalize()} against {other}."
-                for g in GAMES.values() if g.balance_variants for base, other in [g.balance_variants]))
+                for g in GAMES.values() if g.balance_rules for base, other in [g.balance_rules]))
 
 
 @click.command(cls=Command, help=_balance_help())
@@ -298,7 +298,9 @@ def balance(ctx, **options):
         return play_ladder(options, "balance")
     study, files, tournaments, complete = _run(options, given_options(ctx), "balance")
     report = balance_report(study, tournaments, complete)
-    tables, text = {name: getattr(report, name) for name in table_names(study, "balance")}, report.verdict
+    across = across_table(study.game)  # the report's ``across``, written under the game's words
+    tables = {name: getattr(report, "across" if name == across else name) for name in table_names(study, "balance")}
+    text = report.verdict
     base, other = study.variants("balance")
     titles = {
         "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"

@@ -2,7 +2,8 @@
 
 The options make an :class:`~medici_sim.api.SweepRequest` or a
 :class:`~medici_sim.api.DesignRequest`; the API plays it with this command's progress bar,
-Ctrl-C and cluster (``api.Watch``); the files are written (all or none), then the tables printed.
+Ctrl-C, saving its checkpoints and starting its cluster (``api.Watch``); the files are written (all or
+none), then the tables printed.
 """
 from __future__ import annotations
 
@@ -12,9 +13,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..api import DesignRequest, SweepRequest, Watch, play_design, play_sweep
-from ..core import checkpoint
-from ..core.cluster import connect
+from ..api import DesignRequest, SweepRequest, play_design, play_sweep
 from ..core.output import atomic_write_all, table_writes
 from ..core.registry import default_game, get_game
 from ..study import sweep as sweeps
@@ -28,9 +27,8 @@ from .common import (
     CompileNotice,
     GameChoice,
     RunFiles,
-    absolute,
+    components_option,
     debug_option,
-    deck_option,
     echo_text,
     game_help,
     nothing_played,
@@ -67,7 +65,7 @@ def _options(command: str):
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Master seed: every point plays the same games."),
         click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores]."),
-        deck_option(),
+        components_option(),
         click.option("--out", "out_path", default=None,
                      help="Write the tables: FILE.json holds every table and the summary; FILE.csv or FILE.parquet "
                           "holds the first table, the others go beside it as FILE-<table>.EXT." + NEEDS_PARQUET),
@@ -121,7 +119,7 @@ def _options(command: str):
 
 def _play(options: dict, request, table_names: list[str], play):
     """Check every file, then play with progress, Ctrl-C and cluster; (files, report or None)."""
-    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), deck=options["deck_path"],
+    files = RunFiles(out=options["out_path"], plot=options.get("plot_path"), components=options["components_path"],
                      plugins=options["plugins"], checkpoint=options["checkpoint_path"], resume=options["resume_path"],
                      overwrite_checkpoint=options["overwrite_checkpoint"], report=options["report_path"])
     command = "design" if isinstance(request, DesignRequest) else "sweep"
@@ -135,11 +133,11 @@ def _play(options: dict, request, table_names: list[str], play):
     bar = progress_bar(total, options["quiet"], shorter=shorter_hint(hint, [s.name for s in study.strategies]))
     notice = CompileNotice(options["quiet"])
     kept: list[dict] = []  # the progress last saved (or that would have been)
-    with files.locked(), connect(options["scheduler"], options["cluster_spec"], absolute(files.plugins)) as runner:
+    with files.locked():  # the API saves the checkpoints and starts the cluster (files.watch)
         try:
             with interruptible() as stop:
-                watch = Watch(progress=bar, stop=stop, on_more=bar.grow if bar else None, runner=runner,
-                              compiling=notice, on_batch=save(files, command, kept))
+                watch = files.watch(options, progress=bar, stop=stop, on_more=bar.grow if bar else None,
+                                    compiling=notice, on_batch=kept_progress(kept) if command == "design" else None)
                 report = play(question, watch, **({"resume": files.resume} if files.resume else {}))
         finally:
             notice.close()
@@ -162,16 +160,10 @@ def design_stopped(question, trials: int, path: str | None) -> None:
     sys.exit(interrupted_code())
 
 
-def save(files: RunFiles, command: str, kept: list[dict]):
-    """``on_batch(configuration, progress)``: the command's checkpoint saved where ``files`` says
-    (none: no checkpoints), design's progress kept in ``kept`` (the trials an interruption leaves)."""
-    path = files.checkpoint_target
-    if path is None and command != "design":
-        return None
-
-    def on_batch(configuration: dict, progress: dict) -> None:
-        if path is not None:
-            checkpoint.save(path, command, configuration, progress, files.checkpoint_option)
+def kept_progress(kept: list[dict]):
+    """``on_batch(configuration, progress)`` (after the API saved the checkpoint): design's progress kept in
+    ``kept`` (the trials an interruption leaves)."""
+    def on_batch(_configuration: dict, progress: dict) -> None:
         kept[:] = [progress]
 
     return on_batch
@@ -180,7 +172,8 @@ def save(files: RunFiles, command: str, kept: list[dict]):
 def _request(options: dict, kind: type, **more):
     return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
                 players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
-                seed=options["seed"], threads=options["threads"], deck=options["deck_path"], plugins=options["plugins"],
+                seed=options["seed"], threads=options["threads"], components=options["components_path"],
+                plugins=options["plugins"],
                 **more)
 
 

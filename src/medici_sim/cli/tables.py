@@ -20,7 +20,8 @@ from ..study.analysis import change_numbers, rule_names
 from .common import wrapped
 
 WIDTH = 100  # the width the default tables fit where the terminal's cannot be known (a pipe, a file)
-KEYS = ("players", "variant", "rules", "deck", "seat", "strategy", "opponent", "level", "under", "finding")  # identity
+# a row's identity (with the column naming its component set, in each game's word: Game.data_noun)
+KEYS = ("players", "variant", "rules", "seat", "strategy", "opponent", "level", "under", "finding")
 _started = False  # whether this command has printed anything on stdout yet
 
 
@@ -106,7 +107,7 @@ def fit(frame: pd.DataFrame, keys: list[str] | None = None, limit: int | None = 
     if keys is None:
         keys = []
         for column in frame.columns:
-            if column not in KEYS:
+            if column not in KEYS and column not in {g.data_noun for g in GAMES.values()}:
                 break
             keys.append(column)
     rest = [c for c in frame.columns if c not in keys]

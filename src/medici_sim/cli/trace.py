@@ -10,8 +10,8 @@ from ..api import TraceRequest, tell
 from ..core.registry import GAMES
 from .common import (
     Command,
+    components_option,
     debug_option,
-    deck_option,
     echo_text,
     game_option,
     per_game,
@@ -46,7 +46,7 @@ def _help() -> str:
               help="As in the run: fixed, rotate (game G rotates the strategies G seats) or random "
                    f"({per_game('seating')}).")
 @rules_option()
-@deck_option()
+@components_option()
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load strategies from a Python file that registers them (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -54,10 +54,11 @@ def _help() -> str:
                    "narrate module, medici_sim.games.GAME.presentation.narrate).")
 @wrap_option
 @debug_option
-def trace_command(game_name, players, strategies, seed, index, seating, variant, deck_path, plugins, output_format,
+def trace_command(game_name, players, strategies, seed, index, seating, variant, components_path, plugins,
+                  output_format,
                   wide):
     report = tell(TraceRequest(index=index, game=game_name, players=players, strategies=strategies, seed=seed,
-                               seating=seating, variant=variant, deck=deck_path, plugins=plugins))
+                               seating=seating, variant=variant, components=components_path, plugins=plugins))
     if output_format == "json":
         click.echo(json.dumps(report.data, indent=1))
     else:

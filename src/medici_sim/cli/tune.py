@@ -2,8 +2,8 @@
 
 The options make one :class:`~medici_sim.api.TuneRequest` (with --resume, the API makes the
 tasks the checkpoint holds, and checks the options given with them); the API tunes them
-(``api.play_tuning``, which makes the report) with this command's Ctrl-C, checkpoints after
-every round and cluster (``api.Watch``); this module checks every file before the first
+(``api.play_tuning``, which makes the report) with this command's Ctrl-C, saving its checkpoint after
+every round and starting its cluster (``api.Watch``); this module checks every file before the first
 game, shows progress, and writes and prints the answer.
 """
 from __future__ import annotations
@@ -13,25 +13,23 @@ from pathlib import Path
 
 import click
 
-from ..api import TuneReport, TuneRequest, Watch, play_tuning
-from ..core import checkpoint
-from ..core.cluster import connect
-from ..core.driver import ConfigError, ThreadRunner
+from ..api import TuneReport, TuneRequest, play_tuning
+from ..core.driver import ConfigError
 from ..core.output import atomic_write_all, table_writes
-from ..study import tune_saved, tuning
+from ..study import tuning
 from ..study.metrics import METRIC_CHANGES_TABLE, METRICS_TABLE
 from ..study.optimize import ReplayMismatch
 from ..study.plots import MAX_TUNE_PANELS
+from ..watch import CheckpointError
 from .common import (
     NEEDS_ANALYSIS,
     NEEDS_PARQUET,
     Command,
     CompileNotice,
     RunFiles,
-    absolute,
+    components_file,
+    components_option,
     debug_option,
-    deck_file,
-    deck_option,
     default_threads,
     game_option,
     given_fields,
@@ -56,7 +54,7 @@ def tune_request(options: dict, given: set[str] = frozenset()) -> TuneRequest:
         raise click.UsageError("tune needs STRATEGY (a name, a comma list, or all), or --resume FILE")
     return TuneRequest(options["strategy_spec"], options["game_name"], options["players_spec"], options["variant_spec"],
                        options["against"], options["evaluations"], options["games_per_eval"], options["fresh_games"],
-                       options["popsize"], options["seed"], options["deck_path"], options.get("resume_path"),
+                       options["popsize"], options["seed"], options["components_path"], options.get("resume_path"),
                        given_fields(given, TuneRequest), options["plugins"])
 
 
@@ -115,7 +113,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
               help="Candidates per round [default: CMA-ES's 4 + 3 ln(parameters)].")
 @click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")
 @click.option("--threads", "-t", type=int, default=None, help="Threads [default: all cores].")
-@deck_option()
+@components_option()
 @click.option("--out", "out_path", default=None,
               help="Write the tables (tuned, history: every evaluation, rounds, cross_check, metrics and "
                    "metric_changes: how the fresh games went): FILE.json holds them all and the summary (and is "
@@ -148,47 +146,37 @@ def tune_command(ctx, **options):
     given = given_options(ctx)
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],
                      resume=options["resume_path"], overwrite_checkpoint=options["overwrite_checkpoint"],
-                     deck=deck_file(options["deck_path"]), plugins=options["plugins"])
+                     components=components_file(options["components_path"]), plugins=options["plugins"])
     results = tune_request(options, given).start()
     tasks = [r.task for r in results]
     if files.plot and len(tasks) > MAX_TUNE_PANELS:
         raise ConfigError(f"--plot draws at most {MAX_TUNE_PANELS} tasks, this tuning has {len(tasks)} (leave out "
                           "--plot, or tune fewer)")
     files.check(TABLES)
-    configuration = {"tasks": [tune_saved.task_configuration(t) for t in tasks]}
     threads = default_threads(options["threads"])
 
-    def save(_result=None) -> None:
-        if files.checkpoint_target:
-            checkpoint.save(files.checkpoint_target, "tune", configuration,
-                            {"tasks": [tune_saved.task_progress(r) for r in results]}, files.checkpoint_option)
-
-
-    def on_round(result: tuning.TaskResult) -> None:
-        save()
+    def on_round(result: tuning.TaskResult) -> None:  # after the API saved the checkpoint
         if bar is not None and result.rounds and not result.complete:
             bar(result.task.popsize)
             bar.postfix(f"{result.task.label}: best {100 * max(result.rounds[-1].scores):.1f}%")
 
     notice, bar = CompileNotice(options["quiet"]), None
     try:
-        with files.locked(), connect(options["scheduler"], options["cluster_spec"],
-                                     absolute(files.plugins)) as dask_runner, interruptible() as stop:
-            with dask_runner or ThreadRunner(threads) as runner:
-                for task in tasks:  # said once every option is known good (a refusal is the only line)
-                    if task.rounds * task.popsize != task.evaluations:
-                        click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays "
-                                   f"{task.rounds * task.popsize}, {task.rounds} whole rounds of {task.popsize} "
-                                   "candidates (--popsize)", err=True)
-                bar = progress_bar(sum(t.rounds * t.popsize for t in tasks), options["quiet"],
-                                   sum(len(r.rounds) * r.task.popsize for r in results), " evals",
-                                   shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts "
-                                                "or rules"))
-                try:
-                    report = play_tuning(results, runner, threads, Watch(stop=stop, on_batch=on_round,
-                                                                         compiling=notice))
-                except ReplayMismatch as exc:
-                    raise checkpoint.CheckpointError(f"--resume {files.resume}: {exc}") from None
+        with files.locked(), interruptible() as stop:  # the API saves the checkpoints, starts the cluster
+            watch = files.watch(options, stop=stop, on_batch=on_round, compiling=notice)
+            for task in tasks:  # said once every option is known good (a refusal is the only line)
+                if task.rounds * task.popsize != task.evaluations:
+                    click.echo(f"medici-sim: {task.label}: --evaluations {task.evaluations} plays "
+                               f"{task.rounds * task.popsize}, {task.rounds} whole rounds of {task.popsize} "
+                               "candidates (--popsize)", err=True)
+            bar = progress_bar(sum(t.rounds * t.popsize for t in tasks), options["quiet"],
+                               sum(len(r.rounds) * r.task.popsize for r in results), " evals",
+                               shorter_hint("fewer --evaluations or --games-per-eval, strategies, player counts "
+                                            "or rules"))
+            try:
+                report = play_tuning(results, threads, watch)
+            except ReplayMismatch as exc:
+                raise CheckpointError(f"--resume {files.resume}: {exc}") from None
     finally:
         notice.close()
         if bar is not None:

@@ -35,9 +35,9 @@ def warn(message: str) -> None:
     warnings.warn(message, MediciWarning, stacklevel=3)
 
 
-class DeckError(ConfigError):
-    """A deck (a game's file of cards, or its name) that cannot be used; the message names the
-    offending entry."""
+class ComponentsError(ConfigError):
+    """A component set (a game's file of its cards, tiles ..., or a shipped set's name) that cannot be used; the
+    message names the offending entry. (``medici_sim.DeckError`` is its older name.)"""
 
 
 # the options not named --<argument> (the API's ``variant``, a rules spec, is --rules or its alias --variant)

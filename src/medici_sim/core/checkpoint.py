@@ -38,6 +38,8 @@ from .saved import Invalid, as_text, check_keys, one_line, show
 FORMAT = 4  # bump when the layout changes: older checkpoints are refused
 MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); bigger files are not read
 DOCUMENT_KEYS = ("format", "version", "command", "configuration", "progress")  # and "checksum", of these
+# a configuration's keys that older versions wrote under another name -> today's name (both are read)
+OLDER_KEYS = {"deck": "components"}
 _COMMAND = re.compile(r"[a-z][a-z-]{0,30}")  # a command's name, shown as it is
 _CHECKPOINT_START = re.compile(rb'\s*\{\s*"format"\s*:\s*-?\d+\s*,\s*"version"\s*:')
 
@@ -232,11 +234,27 @@ def _validate(document, saved_format: SavedFormat) -> Saved:
     check_keys(document, "the checkpoint", (*DOCUMENT_KEYS, "checksum"))
     if type(document["version"]) is not str or len(document["version"]) > 100:
         raise Invalid(f"version is {show(document['version'])}, not a version string")
-    configuration, progress = document["configuration"], document["progress"]
+    configuration, progress = _renamed(document["configuration"]), document["progress"]
     saved_format.check(configuration, progress)
     if document["checksum"] != _checksum(document):  # last: a broken rule is named first
         raise Invalid("its checksum does not match its contents: the file was edited or corrupted")
     return Saved(command, configuration, progress)
+
+
+def _renamed(configuration):
+    """A configuration with the keys older versions wrote under other names (``OLDER_KEYS``) renamed: its own and
+    those of the entries of its lists (a study's tournaments, a tuning's tasks); nothing deeper, so that a value
+    nested deep is the format check's to refuse. The checksum is of the file as written."""
+    def renamed(entry):
+        if not isinstance(entry, dict) or not OLDER_KEYS.keys() & entry.keys():
+            return entry
+        new = {OLDER_KEYS.get(key, key): value for key, value in entry.items()}
+        return new if len(new) == len(entry) else entry  # both names: the format's check refuses it
+
+    if not isinstance(configuration, dict):
+        return configuration
+    return renamed({key: [renamed(e) for e in value] if isinstance(value, list) else value
+                    for key, value in configuration.items()})
 
 
 def _checksum(document: dict) -> str:

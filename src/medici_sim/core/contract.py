@@ -3,7 +3,7 @@
 A game is a :class:`Game` record (its package builds one and calls ``registry.register_game``);
 nothing is found by a file's or a folder's name. In one screen::
 
-    Game                        name, title, players (min, max, default), variants, strategy registry,
+    Game                        name, title, players (min, max, default), presets, strategy registry,
                                 built-ins, rule book                                           (required)
       .engine: Engine           the jitted batch kernel, the stepping functions, the statistics it
                                 counts, its returns, the trace / reference / invariant hooks   (required)
@@ -158,6 +158,12 @@ class GameData:
     named: Callable  # () -> {name: Components}: the shipped sets, the default first
     shipped_name: Callable  # (Components) -> the name of the shipped set it is (the same contents), or None
     help: str  # what the command line's component option takes, in words ({names}: the shipped sets' names)
+    # what the game calls one set and several, in its own words (the tables' and summaries' column names and the
+    # messages: the card game's words for its cards), and what a set's size counts (Components.n_cards: the
+    # summary's <noun>_<unit>)
+    noun: str = "components"
+    plural: str = "component_sets"
+    unit: str = "pieces"
 
 
 @dataclass(frozen=True)
@@ -175,7 +181,7 @@ class Presentation:
 
     summary: str  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
     rules_page: str  # the docs page holding the game's rules (a path from the repository's root)
-    variant_help: str  # the variants in words, e.g. "standard only"
+    presets_help: str  # the rule presets in words, e.g. "standard only"
     # topic -> the rules behind it (topics: players, seats, seating, seed, variant, lineups, spending)
     rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
     narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
@@ -193,13 +199,13 @@ class Presentation:
 class StudyPolicy:
     """What the studies do with the game (optional: without it, balance and --ladder refuse the game).
 
-    ``balance_variants`` (two rule sets balance compares) or ``no_balance`` (why there are none) is
+    ``balance_rules`` (two rule sets balance compares) or ``no_balance`` (why there are none) is
     given, never both. The ladder's levels are strategies of the game's registry: ``weakest`` (every
     seat), the heuristics (the built-ins other than the level strategies), ``searcher`` at growing
     budgets, and ``strongest`` (a learned player) where given."""
 
-    balance_variants: tuple[str, ...] = ()
-    no_balance: str = ""  # why balance refuses the game ("" when it has balance_variants)
+    balance_rules: tuple[str, ...] = ()
+    no_balance: str = ""  # why balance refuses the game ("" when it has balance_rules)
     weakest: str = ""  # the ladder's first level ("": the ladder starts at the heuristics)
     searcher: str = ""  # the rollout player of the levels at growing budgets ("": none)
     strongest: str = ""  # the learned player of the last level ("": none)
@@ -286,7 +292,9 @@ class Game:
     min_players: int
     max_players: int
     default_players: int
-    variants: tuple[str, ...]  # the rule presets by name (a game without a rule book: its variants); first: default
+    # The rules are named once: "rules" is a set of rule values wherever it is given (RunConfig's spec, the API's
+    # rules=, the command line's --rules: presets and name=value items, core.rules), "presets" the named ones.
+    presets: tuple[str, ...]  # the rule presets by name (a game without a rule book: its only rules); first: default
     registry: Strategies  # core.registry.StrategyRegistry
     built_ins: tuple[str, ...]
     engine: Engine
@@ -295,11 +303,32 @@ class Game:
     study: StudyPolicy | None = None
     framework: FrameworkFacts | None = None
     no_framework: str = ""  # why the game has no framework facts, when it has none
-    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: variants only
+    rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: the presets only
 
     def rules(self, topic: str) -> str:
         """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
         return self.presentation.rule_points.get(topic, "")
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """``presets`` by its older name (deprecated)."""
+        return self.presets
+
+    @property
+    def balance_variants(self) -> tuple[str, ...]:  # keep: old name
+        """``balance_rules`` by its older name (deprecated)."""
+        return self.balance_rules
+
+    @property
+    def data_noun(self) -> str:
+        """What the game calls one component set (``GameData.noun``; "components" for a game without them): the
+        name of the tables' column and the summaries' key that say which set a configuration played."""
+        return self.data.noun if self.data is not None else GameData.noun
+
+    @property
+    def data_plural(self) -> str:
+        """What the game calls several component sets (``GameData.plural``)."""
+        return self.data.plural if self.data is not None else GameData.plural
 
     @property
     def seat_view(self):
@@ -310,13 +339,13 @@ class Game:
         return self.framework.seat_view()
 
     @property
-    def balance_variants(self) -> tuple[str, ...]:
+    def balance_rules(self) -> tuple[str, ...]:
         """The two rule sets balance compares by default; () when the game has none (``no_balance``)."""
-        return self.study.balance_variants if self.study is not None else ()
+        return self.study.balance_rules if self.study is not None else ()
 
     @property
     def no_balance(self) -> str:
         """Why the game has no rule sets to balance by default ("" when it has them)."""
-        if self.balance_variants:
+        if self.balance_rules:
             return ""
         return self.study.no_balance if self.study is not None else "it declares no study policy"

@@ -159,7 +159,7 @@ def usable_cores() -> int:
 
 @dataclass(frozen=True)
 class RunConfig:
-    deck: object  # the game's component data (the card game's Deck); None: the game's default
+    components: object  # the game's component data (the card game's Component set); None: the game's default
     players: int
     strategies: tuple[SeatStrategy, ...]  # one slot per player
     games: int
@@ -179,7 +179,7 @@ class RunConfig:
             object.__setattr__(self, "game", default_game())
         game = _game(self.game)
         if self.variant is None:
-            object.__setattr__(self, "variant", game.variants[0])
+            object.__setattr__(self, "variant", game.presets[0])
         object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
@@ -211,8 +211,8 @@ def canonical_rules(game: Game, spec: str, players: int, argument: str = "varian
     variants' names."""
     spec = text(spec, argument)
     if game.rule_book is None:
-        if spec not in game.variants:
-            raise ConfigError(f"{named(argument)} must be one of {', '.join(game.variants)} in the {game.name} "
+        if spec not in game.presets:
+            raise ConfigError(f"{named(argument)} must be one of {', '.join(game.presets)} in the {game.name} "
                               f"game, got {spec!r}")
         return spec
     try:

@@ -2,7 +2,7 @@
 
 A strategy slot is saved as [name, parameters, fingerprint, origin]: the fingerprint hashes
 the source files of its decision functions, so a resumed run refuses strategies whose code
-changed; a deck is saved by its contents (a moved deck file still resumes). The ``valid_*``
+changed; a component set is saved by its contents (a moved component set file still resumes). The ``valid_*``
 checks read them back from a saved file (``saved.Invalid`` on anything else).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .driver import ConfigError, SeatStrategy, canonical_rules, seat_strategy
 from .registry import GAMES, Game
 from .saved import Invalid, as_text, check_keys, show, whole_number
 
-MAX_DECK_CARDS = 10**6  # far above any deck a game accepts (the game's own parser has the real limit)
+MAX_COMPONENTS_CARDS = 10**6  # far above any component set a game accepts (the game's own parser has the limit)
 MAX_ORIGIN = 4096  # characters of a strategy's recorded origin (a plug-in file's path)
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
@@ -32,11 +32,12 @@ def strategies_identity(strategies) -> list:
     return out
 
 
-def deck_identity(deck) -> dict | None:
-    """The deck's contents (not its file name: a moved deck file still resumes); None for no deck."""
-    if deck is None:
+def components_identity(components) -> dict | None:
+    """The component set's contents (not its file name: a moved component set file still resumes); None for no
+    component set."""
+    if components is None:
         return None
-    return {"cards": deck.n_cards, "fingerprint": deck.fingerprint(), "contents": deck.to_csv()}
+    return {"cards": components.n_cards, "fingerprint": components.fingerprint(), "contents": components.to_csv()}
 
 
 def fingerprint_of(strategy) -> str | None:
@@ -47,8 +48,8 @@ def fingerprint_of(strategy) -> str | None:
         return None
 
 
-def saved_deck(identity: dict | None, game: Game):
-    """The deck a validated configuration's ``deck`` entry holds (None for none)."""
+def saved_components(identity: dict | None, game: Game):
+    """The component set a validated configuration's ``components`` entry holds (None for none)."""
     return None if identity is None else game.data.from_text(identity["contents"])
 
 
@@ -122,23 +123,23 @@ def _strategy(entry, where: str, game: Game) -> SeatStrategy:
     return slot
 
 
-def valid_deck(value, where: str, game: Game):
+def valid_components(value, where: str, game: Game):
     if game.data is None:
         if value is not None:
-            raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes no deck")
+            raise Invalid(f"{where} is {show(value)}, but the {game.name} game takes no component set")
         return None
     check_keys(value, where, ("cards", "fingerprint", "contents"))
-    cards = whole_number(value["cards"], f"{where}.cards", 1, MAX_DECK_CARDS)
+    cards = whole_number(value["cards"], f"{where}.cards", 1, MAX_COMPONENTS_CARDS)
     contents = value["contents"]
     if type(contents) is not str:
-        raise Invalid(f"{where}.contents is {show(contents)}, not the deck's CSV text")
+        raise Invalid(f"{where}.contents is {show(contents)}, not the {game.data.noun}'s text")
     try:
-        deck = game.data.from_text(contents)
+        components = game.data.from_text(contents)
     except (csv.Error, ValueError) as exc:
         raise Invalid(f"{where}.contents: {exc}") from None
-    if deck.n_cards != cards:
-        raise Invalid(f"{where}.cards is {cards}, but its contents hold {deck.n_cards} cards")
-    if value["fingerprint"] != deck.fingerprint():
+    if components.n_cards != cards:
+        raise Invalid(f"{where}.cards is {cards}, but its contents hold {components.n_cards} {game.data.unit}")
+    if value["fingerprint"] != components.fingerprint():
         raise Invalid(f"{where}.fingerprint is {show(value['fingerprint'])}, but its contents have fingerprint "
-                      f"{deck.fingerprint()}")
-    return deck
+                      f"{components.fingerprint()}")
+    return components

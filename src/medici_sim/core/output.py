@@ -5,7 +5,7 @@
 - Every file a run will write is checked before the first game (:func:`check_plan`): it
   must be a regular file or not exist yet, a file that can be written where it goes (the
   very temporary file its write will use is made and removed), and it must be neither an
-  input of the run (a deck, a plug-in) nor another output of it, nor named like
+  input of the run (a component set, a plug-in) nor another output of it, nor named like
   medici-sim's own lock and temporary files.
 - One writer per file: a run holds a lock on every file it writes (:func:`lock_all`) from
   before its first game to its end, so no two runs write one file (two runs with one

@@ -139,8 +139,8 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
     out = []
     for names, seating, text in plans:
         slots = tuple(seat_strategy(name, game.name) for name in names)
-        config = RunConfig(deck=None, players=len(names), strategies=slots, games=per, seed=seed,
-                           variant=game.variants[0], seating=seating, threads=1, game=game.name,
+        config = RunConfig(components=None, players=len(names), strategies=slots, games=per, seed=seed,
+                           variant=game.presets[0], seating=seating, threads=1, game=game.name,
                            kernel_strategies=compiled_for)
         out.append(Configuration(config, f"{game.name} game, {len(names)} players, {text}"))
     return out

@@ -98,7 +98,7 @@ class RuleBook:
     players: tuple[int, int]  # the fewest and the most players the rules are written for
     params: tuple[RuleParam, ...]
     presets: Mapping[str, Callable[[int], Mapping[str, Value]]] = field(hash=False)
-    # (players, values) -> why the values cannot be played together, or "" (e.g. a threshold no deck reaches)
+    # (players, values) -> why the values cannot be played together, or "" (e.g. a threshold no component set reaches)
     contradiction: Callable[[int, Mapping[str, Value]], str] | None = None
     preset_help: Mapping[str, str] = field(default_factory=dict, hash=False)  # preset -> its meaning
     dependencies: tuple[Dependency, ...] = ()  # parameters that act only while another switches them on

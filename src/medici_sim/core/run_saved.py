@@ -10,11 +10,11 @@ from .accounting import N_COMMON_RUN_STATS, RUN_GAMES, StatLayout
 from .checkpoint import SavedFormat
 from .driver import MAX_GAMES, ConfigError, RunConfig
 from .identity import (
-    deck_identity,
-    saved_deck,
+    components_identity,
+    saved_components,
     saved_strategies,
     strategies_identity,
-    valid_deck,
+    valid_components,
     valid_game,
     valid_players,
     valid_rules,
@@ -25,7 +25,7 @@ from .saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector,
 from .seating import SEATING_MODES
 from .totals_check import TotalsCheck, check_pair_diff_sq, check_pairs, check_same_sums
 
-RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck")
+RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "components")
 TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
 
 
@@ -33,13 +33,13 @@ def run_configuration(config: RunConfig) -> dict:
     """What a checkpoint of the main command records, and a resumed run must match."""
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
             "variant": config.variant, "seating": config.seating,
-            "strategies": strategies_identity(config.strategies), "deck": deck_identity(config.deck)}
+            "strategies": strategies_identity(config.strategies), "components": components_identity(config.components)}
 
 
 def saved_run(configuration: dict, threads: int) -> RunConfig:
     """The run a checkpoint saved (its ``configuration``), played on ``threads``."""
     game = get_game(configuration["game"])
-    return RunConfig(deck=saved_deck(configuration["deck"], game), players=configuration["players"],
+    return RunConfig(components=saved_components(configuration["components"], game), players=configuration["players"],
                      strategies=saved_strategies(configuration["strategies"], game.name),
                      games=configuration["games"], seed=configuration["seed"], variant=configuration["variant"],
                      seating=configuration["seating"], threads=threads, game=game.name)
@@ -54,8 +54,8 @@ def check_run(configuration, progress) -> None:
     variant = valid_rules(configuration["variant"], "configuration.variant", game, players)
     seating = choice(configuration["seating"], "configuration.seating", SEATING_MODES, "seatings")
     strategies = valid_strategies(configuration["strategies"], "configuration.strategies", game, players)
-    deck = valid_deck(configuration["deck"], "configuration.deck", game)
-    _run_config(deck, players, strategies, games, seed, variant, seating, game)
+    components = valid_components(configuration["components"], "configuration.components", game)
+    _run_config(components, players, strategies, games, seed, variant, seating, game)
 
     check_keys(progress, "progress", ("totals",))
     totals = progress["totals"]
@@ -85,10 +85,11 @@ def check_run(configuration, progress) -> None:
     rules.run(run, "totals.run", done, seat)
 
 
-def _run_config(deck, players, strategies, games, seed, variant, seating, game: Game) -> None:
+def _run_config(components, players, strategies, games, seed, variant, seating, game: Game) -> None:
     """The engine's own checks of a run (RunConfig), on what the checkpoint holds."""
     try:
-        RunConfig(deck=deck, players=players, strategies=strategies, games=games, seed=seed, variant=variant,
+        RunConfig(components=components, players=players, strategies=strategies, games=games, seed=seed,
+                  variant=variant,
                   seating=seating, threads=1, game=game.name)
     except ConfigError as exc:
         raise Invalid(f"configuration: {exc}") from None

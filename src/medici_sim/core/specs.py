@@ -1,4 +1,4 @@
-"""Runs described in words: strategy lists, player counts, threads and decks, as the
+"""Runs described in words: strategy lists, player counts, threads and component sets, as the
 command line and the Python API take them (``name:param=value,...``, ``all`` or ``3,4,5``;
 the API also takes lists), checked by ``core.arguments``."""
 from __future__ import annotations
@@ -82,14 +82,14 @@ def default_threads(threads: int | None) -> int:
     return check_threads(threads) if threads is not None else min(usable_cores(), MAX_THREADS)
 
 
-def load_game_deck(game: Game, deck_path: str | None):
-    """The run's deck: the game's default, or ``deck_path``: a shipped deck's name or a deck
-    file (the game's ``load_deck`` reads both); a game without decks takes none."""
+def load_game_components(game: Game, components_path: str | None):
+    """The run's component set: the game's default, or ``components_path``: a shipped set's name or a file (the
+    game's ``GameData.load`` reads both); a game without component sets takes none."""
     if game.data is None:
-        if deck_path is not None:
-            raise ConfigError(f"{named('deck')}: the {game.name} game has no deck files")
+        if components_path is not None:
+            raise ConfigError(f"{named('components')}: the {game.name} game has no component files")
         return None
-    return game.data.load(None if deck_path is None else file_name(deck_path, "deck"))
+    return game.data.load(None if components_path is None else file_name(components_path, "components"))
 
 
 def game_named(name: str | None) -> Game:
@@ -102,15 +102,16 @@ def game_named(name: str | None) -> Game:
 
 
 def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str], games: int, seed: int,
-               variant: str | None, seating: str, threads: int | None, deck: str | None) -> RunConfig:
+               variant: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
     """A run as the command line and the Python API describe it, every argument checked
     (``players`` None: the game's usual count; ``variant`` None: the game's standard rules;
-    ``deck`` None: its default deck)."""
+    ``components`` None: its default component set)."""
     definition = game_named(game)
     players = definition.default_players if players is None else players
-    config = RunConfig(deck=load_game_deck(definition, deck), players=check_players(definition, players),
+    config = RunConfig(components=load_game_components(definition, components), players=check_players(definition,
+                                                                                                      players),
                        strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
-                       variant=definition.variants[0] if variant is None else variant, seating=seating,
+                       variant=definition.presets[0] if variant is None else variant, seating=seating,
                        threads=default_threads(threads), game=definition.name)
     warn_unfitted(definition, [s.name for s in config.strategies], [config.variant])
     return config

@@ -240,7 +240,8 @@ def summary(result: RunResult) -> dict:
         "players": config.players,
         "variant": config.variant,
         "seating": config.seating,
-        **({"deck": config.deck.name, "deck_cards": config.deck.n_cards} if config.deck is not None else {}),
+        **({game.data.noun: config.components.name, f"{game.data.noun}_{game.data.unit}": config.components.n_cards}
+           if config.components is not None else {}),
         "seed": config.seed,
         "threads": config.threads,
         "elapsed_seconds": round(result.elapsed, 3),

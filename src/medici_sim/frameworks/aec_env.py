@@ -220,4 +220,4 @@ def make_engine(game: str | None, players: int | None, rules: str | None):
     with naming(api=True, variant="rules="):  # the environments' rule set is rules=
         definition = game_named(game)
         players = definition.default_players if players is None else whole(players, "players")
-        return engine(definition.name, players, definition.variants[0] if rules is None else rules)
+        return engine(definition.name, players, definition.presets[0] if rules is None else rules)

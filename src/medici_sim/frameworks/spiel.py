@@ -73,7 +73,7 @@ def game_type(definition, returns: str | None = None, information: str | None = 
         max_num_players=definition.max_players, min_num_players=definition.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": definition.default_players, "rules": definition.variants[0],
+        parameter_specification={"players": definition.default_players, "rules": definition.presets[0],
                                  "returns": definition.framework.score, "information": declared})
 
 
@@ -383,7 +383,7 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
     names = list(strategies) if not isinstance(strategies, str) else [strategies]
     count = players or len(names)
     config = run_config(game=game, players=count, strategies=names, games=games, seed=seed, variant=rules,
-                        seating="fixed", threads=1, deck=None)
+                        seating="fixed", threads=1, components=None)
     if isinstance(bot_seat, bool) or not isinstance(bot_seat, int) or not 0 <= bot_seat < config.players:
         raise ValueError(f"bot_seat must be a seat, 0 to {config.players - 1}, got {bot_seat!r}")
     spiel_game = pyspiel.load_game(short_name(config.game), {

@@ -61,7 +61,7 @@ class Engine:
             raise NotInFrameworks(f"the {definition.name} game is in no game-AI framework: {why}")
         # ``rules`` is handed on as the run's rule set (today the variant's name)
         config = run_config(game=definition.name, players=players, strategies=definition.built_ins[0], games=1,
-                            seed=SEED, variant=rules, seating="fixed", threads=1, deck=None)
+                            seed=SEED, variant=rules, seating="fixed", threads=1, components=None)
         self.game = definition
         self.kernel = PreparedRun(config)
         self.players = config.players

@@ -36,7 +36,7 @@ class LoadedGame:
         self.title: str = definition.title
         self.players: tuple[int, int, int] = (definition.min_players, definition.default_players,
                                               definition.max_players)  # fewest, default, most
-        self.rules: tuple[str, ...] = definition.variants  # the named rule sets, the default first
+        self.rules: tuple[str, ...] = definition.presets  # the named rule sets, the default first
         self.decisions: tuple[str, ...] = definition.registry.decisions  # what a strategy decides, in order
 
     @property
@@ -60,7 +60,7 @@ class LoadedGame:
             raise ValueError(f"strategies names {len(seats)} seats for a {players}-player game")
         filler = self.definition.built_ins[0]
         config = run_config(game=self.name, players=players, strategies=[s or filler for s in seats], games=1,
-                            seed=seed, variant=rules, seating="fixed", threads=1, deck=None)
+                            seed=seed, variant=rules, seating="fixed", threads=1, components=None)
         return Position(self.definition, PreparedRun(config), index, [k for k, s in enumerate(seats) if s is None])
 
 

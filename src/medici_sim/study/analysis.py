@@ -247,7 +247,7 @@ def _rules_change(base: Tournament, other: Tournament):
 
 
 def balance_tables(base: Tournament, other: Tournament) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A game's base rules against its other rules (the game's ``balance_variants``) for one
+    """A game's base rules against its other rules (the game's ``balance_rules``) for one
     player count (``other`` follows ``base``: the same
     games under both rules): (per strategy, per rules)."""
     a, b = strategy_table(base), strategy_table(other)

@@ -121,7 +121,7 @@ class Design:
 
     def tournament(self, spec: str, block: int, runner=None, compiling=None) -> Tournament:
         study = self.sweep.study
-        played = Tournament(study.decks[0], self.players, study.strategies, spec, study.seed, study.threads,
+        played = Tournament(study.component_sets[0], self.players, study.strategies, spec, study.seed, study.threads,
                             config_index=block, game=study.game.name)
         played.runner, played.compiling = runner, compiling
         return played
@@ -293,8 +293,8 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
         text = (f"No better value: the best values found, {setting}, give {target.words()} of {points(after)} "
                 f"points against {points(before)} under {base_words}, a gain of {points(gain)} points within the "
                 f"paired 95% margin of ±{points(sure)} ({where}).")
-    deck = design.sweep.study.decks[0]
-    label = deck.name if deck is not None else ""
+    components = design.sweep.study.component_sets[0]
+    label = components.name if components is not None else ""
     # the base rules are the best, or rules that play their very games (a change of an inert parameter,
     # core.rules.same_games): one configuration, nothing changed
     same = chosen.variant == base.variant or bool(same_games(*(rule_set(sweep.study.game, t.variant, t.players)

@@ -4,7 +4,7 @@ The kernel counts them game by game (core.accounting.record_metrics_nb) over the
 scoring moments (``Game.engine.moment``: a phased game's phase scorings, a game of rounds' rounds, or
 the end only): comebacks after the first and the second moment, lead changes, the margin of
 victory (its sum, square and a histogram), joint wins and the game's length. Here they become
-one row per configuration (rules x players x deck) with 95% intervals: normal ones for means
+one row per configuration (rules x players x component set) with 95% intervals: normal ones for means
 (from exact sums of squares), Wilson ones for shares (core.stats.wilson_interval); the
 margin's quantiles are read off its histogram. Names and words follow the game's moments
 (:class:`Moments`: "comeback_after_phase1", "leader after phase 1").
@@ -35,9 +35,10 @@ from ..core.accounting import (
     StatLayout,
     comeback_names,
 )
+from ..core.contract import GameData
 from ..core.narration import plural
 from ..core.pairing import paired_metrics
-from ..core.registry import Game, get_game
+from ..core.registry import GAMES, Game, get_game
 from ..core.stats import comeback_column, mean_interval, rule_moments, stat_frame, wilson_interval
 from .analysis import paired_interval
 
@@ -145,7 +146,7 @@ def metric_columns(game: Game) -> list[str]:
     """The metrics table's columns for ``game``, in order."""
     moments = Moments.of(game)
     first, second = moments.comebacks
-    return (["rules", "players", "deck", "games", moments.count] + _with_interval(first)
+    return (["rules", "players", game.data_noun, "games", moments.count] + _with_interval(first)
             + _with_interval(second) + _with_interval("lead_changes") + _with_interval("margin")
             + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
             + _with_interval(f"{game.presentation.length_unit}_per_game")
@@ -180,31 +181,32 @@ def metric_row(run: np.ndarray, game: Game, count: int) -> dict:
 
 
 def metrics_frame(rows: Sequence[dict]) -> pd.DataFrame:
-    """One row per configuration: its identity (rules, players, deck) then its metrics."""
+    """One row per configuration: its identity (rules, players, component set) then its metrics."""
     return pd.DataFrame(list(rows))
 
 
-def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, deck: str) -> pd.DataFrame:
+def run_metrics(run: np.ndarray, game: Game, rules: str, players: int, components: str) -> pd.DataFrame:
     """The main command's table: its one configuration."""
     count = rule_moments(game, rules, players)
-    return metrics_frame([{"rules": rules, "players": players, "deck": deck, **metric_row(run, game, count)}])
+    return metrics_frame([{"rules": rules, "players": players, game.data_noun: components,
+                           **metric_row(run, game, count)}])
 
 
-def study_changes(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
+def study_changes(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
     """balance's metric changes: each pair of tournaments (the second following the first, on
-    the same games) that played games (``deck_labels``: each tournament's deck)."""
-    return changes_frame([row for base, other, label in zip(tournaments[::2], tournaments[1::2], deck_labels[::2],
+    the same games) that played games (``components_labels``: each tournament's component set)."""
+    return changes_frame([row for base, other, label in zip(tournaments[::2], tournaments[1::2], components_labels[::2],
                                                             strict=True)
                           for row in metric_changes(base, other, label)],
                          tournaments[0].game_def if tournaments else None)
 
 
-def study_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
-    """compare's and balance's table: one row per tournament that played games (``deck_labels``:
-    each tournament's deck)."""
-    return metrics_frame([{"rules": t.variant, "players": t.players, "deck": label,
+def study_metrics(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
+    """compare's and balance's table: one row per tournament that played games (``components_labels``:
+    each tournament's component set)."""
+    return metrics_frame([{"rules": t.variant, "players": t.players, t.game_def.data_noun: label,
                            **metric_row(t.run, t.game_def, tournament_moments(t))}
-                          for t, label in zip(tournaments, deck_labels, strict=True) if t.games > 0])
+                          for t, label in zip(tournaments, components_labels, strict=True) if t.games > 0])
 
 
 STRATEGY_METRICS_TABLE = "strategy_metrics"  # compare: how each strategy played
@@ -214,22 +216,22 @@ def strategy_metric_columns(game: Game) -> list[str]:
     """The columns of compare's ``strategy_metrics`` for ``game``, in order (none of the
     comebacks for a game scored at the end only)."""
     comeback = comeback_column(game)
-    return (["players", "deck", "strategy", "games",
+    return (["players", game.data_noun, "strategy", "games",
              *([Moments.of(game).trailed, *_with_interval(comeback)] if comeback else [])]
             + [c.name for c in game.engine.stat_columns])
 
 
-def strategy_metrics(tournaments: Sequence, deck_labels: Sequence[str]) -> pd.DataFrame:
+def strategy_metrics(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
     """compare's per-strategy table: the games each strategy trailed after the game's first
     scoring moment and how often it then won (a Wilson 95% interval on those games), and its
     decision statistics (the game's ``stat_columns``), per tournament that played games."""
     parts = []
-    for t, label in zip(tournaments, deck_labels, strict=True):
+    for t, label in zip(tournaments, components_labels, strict=True):
         if t.games == 0:
             continue
         stats = stat_frame(t.strategy_stats, t.game_def, tournament_moments(t))
         trailed = t.strategy_stats[:, StatLayout.of(t.game_def).trailed_first]
-        stats = stats.assign(players=t.players, deck=label, strategy=t.labels,
+        stats = stats.assign(players=t.players, **{t.game_def.data_noun: label}, strategy=t.labels,
                              **{Moments.of(t.game_def).trailed: trailed})
         parts.append(stats[strategy_metric_columns(t.game_def)])
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
@@ -249,8 +251,9 @@ def strategies_text(frame: pd.DataFrame, game_name: str) -> str:
     lines = ["How each strategy played (95% intervals; a strategy's comeback rate rests on the games it "  # one line:
              f"trailed in after {first}: different games for each, so the rates are independent, not paired)"
              if comeback else "How each strategy played"]  # wrapped
-    for (players, deck), group in frame.groupby(["players", "deck"], sort=False):
-        lines.append(f"  {players} players" + (f", deck {deck}" if deck else ""))
+    noun = game.data_noun
+    for (players, components), group in frame.groupby(["players", noun], sort=False):
+        lines.append(f"  {players} players" + (f", {noun} {components}" if components else ""))
         for row in (group.sort_values(comeback, ascending=False) if comeback else group).itertuples(index=False):
             row = pd.Series(row._asdict())
             figures = ", ".join(f"{name.replace('_', ' ')} {row[name]:.2f}" for name in decisions)
@@ -292,9 +295,17 @@ def _length_column(frame: pd.DataFrame) -> str:
     return next(c for c in frame.columns if c.endswith("_per_game") and not c.endswith(("_ci_low", "_ci_high")))
 
 
+def data_column(columns) -> str:
+    """Which of a table's ``columns`` names the component set of each configuration (the game's word for it,
+    ``Game.data_noun``), or "" where none does."""
+    nouns = [game.data_noun for game in GAMES.values()] + [GameData.noun]
+    return next((c for c in columns if c in nouns), "")
+
+
 def configuration_label(row: pd.Series) -> str:
-    deck = f", deck {row['deck']}" if row.get("deck") else ""
-    return f"{row['players']} players, {row['rules']} rules{deck}"
+    noun = data_column(row.index)
+    components = f", {noun} {row[noun]}" if noun and row.get(noun) else ""
+    return f"{row['players']} players, {row['rules']} rules{components}"
 
 
 def _count(row: pd.Series, moments: Moments) -> int:
@@ -383,13 +394,14 @@ def changes_in_words(changes: pd.DataFrame | None, game: Game | None = None) -> 
     if changes is None or changes.empty:
         return pd.DataFrame()
     moments, unit = _words(changes, game)
-    keys = [c for c in changes.columns if c not in change_columns(moments) or c == "players"]
-    decks = changes["deck"].nunique() > 1  # one deck: named once, in the summary
+    noun = data_column(changes.columns)
+    keys = [c for c in changes.columns if c not in change_columns(moments, noun) or c == "players"]
+    component_sets = changes[noun].nunique() > 1  # one component set: named once, in the summary
     rows = []
     for row in changes.itertuples(index=False):
         words, scale, shown = _change_words(row.metric, unit)
         d, low, high = (scale * v for v in (row.difference, row.difference_ci_low, row.difference_ci_high))
-        rows.append({**{k: getattr(row, k) for k in keys}, **({"deck": row.deck} if decks else {}),
+        rows.append({**{k: getattr(row, k) for k in keys}, **({noun: getattr(row, noun)} if component_sets else {}),
                      "compared": f"{row.second} minus {row.first}", "measure": words,
                      "change": f"{d:+.2f} {shown} ({low:+.2f} to {high:+.2f})".replace("  (", " ("),
                      "clear": "yes" if row.significant else "no", "games": f"{row.games:,}"})
@@ -397,7 +409,7 @@ def changes_in_words(changes: pd.DataFrame | None, game: Game | None = None) -> 
 
 
 def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
-    """One line when a noticeable share of the days ran out of cards (the rules make the deck too
+    """One line when a noticeable share of the days ran out of cards (the rules make the component set too
     short for the ships), naming the configurations; None otherwise, and always in a game where
     such days are ordinary play (``Game.engine.runs_out_in_play``: the classic game warned on every
     run under the rulebook's own rules)."""
@@ -410,7 +422,7 @@ def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
     where = configuration_label(worst) if len(frame) > 1 else f"{worst['rules']} rules"
     more = f" and {len(short) - 1} other configuration(s)" if len(short) > 1 else ""
     return (f"{100 * worst['ran_out_day_share']:.0f}% of the days ran out of cards ({where}{more}): "
-            "the deck is too short for these rules, so days end early")
+            f"the {get_game(game).data_noun} is too short for these rules, so days end early")
 
 
 # ---------------------------------------------------------------- between two rule sets
@@ -418,10 +430,11 @@ def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
 METRIC_CHANGES_TABLE = "metric_changes"  # each metric's change between two rule sets (balance, sweep)
 
 
-def change_columns(moments: Moments) -> list[str]:
+def change_columns(moments: Moments, noun: str = GameData.noun) -> list[str]:
     """The columns of the metrics' changes between two rule sets (their counts of the game's
-    scoring moments: ``first_phases``, ``second_phases``)."""
-    return ["players", "deck", "first", "second", "metric", "games", f"first_{moments.count}",
+    scoring moments: ``first_phases``, ``second_phases``; ``noun``: the game's word for its component set,
+    ``Game.data_noun``)."""
+    return ["players", noun, "first", "second", "metric", "games", f"first_{moments.count}",
             f"second_{moments.count}", "first_value", "second_value", "difference", "difference_ci_low",
             "difference_ci_high", "paired", "significant"]
 
@@ -439,13 +452,14 @@ def tournament_moments(tournament) -> int:
     return rule_moments(tournament.game_def, tournament.variant, tournament.players)
 
 
-def metric_changes(base, other, deck: str = "") -> list[dict]:
+def metric_changes(base, other, components: str = "") -> list[dict]:
     """Each paired metric's change from tournament ``base`` to ``other``, which played the same
     games under other rules (``other`` follows ``base``: ``Tournament.paired_metric_sq``), with
     its 95% interval from each game's difference (``analysis.paired_interval``)."""
     if other.games != base.games:
         return []
-    return [{"players": base.players, "deck": deck, "first": base.variant, "second": other.variant, **row}
+    return [{"players": base.players, base.game_def.data_noun: components, "first": base.variant,
+             "second": other.variant, **row}
             for row in paired_changes(base.game_def, base.run, other.run, other.paired_metric_sq, base.games,
                                       tournament_moments(base), tournament_moments(other))]
 
@@ -481,7 +495,8 @@ def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, me
 
 def changes_frame(rows: Sequence[dict], game: Game | None) -> pd.DataFrame:
     """The metrics' changes as a table, its columns named after ``game``'s scoring moments."""
-    return pd.DataFrame(list(rows), columns=change_columns(Moments.of(game) if game is not None else Moments()))
+    return pd.DataFrame(list(rows), columns=change_columns(Moments.of(game) if game is not None else Moments(),
+                                                           game.data_noun if game is not None else GameData.noun))
 
 
 def _change_words(metric: str, unit: str) -> tuple[str, int, str]:
@@ -505,9 +520,10 @@ def differences_text(changes: pd.DataFrame, game: Game | None = None) -> str:
         return ""
     moments, unit = _words(changes, game)
     lines = []
-    for (players, deck, first, second), group in changes.groupby(["players", "deck", "first", "second"],
-                                                                  sort=False):
-        where = f"{players} players" + (f", deck {deck}" if deck else "")
+    noun = data_column(changes.columns)
+    for (players, components, first, second), group in changes.groupby(["players", noun, "first", "second"],
+                                                                          sort=False):
+        where = f"{players} players" + (f", {noun} {components}" if components else "")
         lines.append(f"  {where}: {second} minus {first}")
         lines.append(f"    {int(group['games'].iloc[0]):,} games, paired: the same games under both")
         first_count, second_count = _change_counts(group, moments)

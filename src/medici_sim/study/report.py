@@ -71,7 +71,7 @@ class Section:
 @dataclass
 class Report:
     """What a command hands the page: its question, the answer in words, sections, and what
-    reproduces it (``reproduce``: seed, rules, deck ...; the command and versions are added)."""
+    reproduces it (``reproduce``: seed, rules, component set ...; the command and versions are added)."""
 
     title: str
     question: str

@@ -134,7 +134,7 @@ def _comeback_words(metrics: pd.DataFrame | None, game: str) -> list[str]:
     points.append(f"The median winning margin was {margin_quantile(row['margin_p50'])} {unit}")
     warning = ran_out_warning(metrics, game)
     if warning:
-        points.append(warning.split(" (")[0] + ": the deck is too short for these rules")
+        points.append(warning.split(" (")[0] + f": the {get_game(game).data_noun} is too short for these rules")
     return points
 
 
@@ -158,7 +158,7 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
                  "games go?",
         answer=[_best_words(strategies), _seat_words(seats), *_comeback_words(metrics, summary["game"])],
         sections=sections,
-        reproduce={k: summary[k] for k in ("game", "seed", "variant", "players", "seating", "deck", "games")
+        reproduce={k: summary[k] for k in ("game", "seed", "variant", "players", "seating", game.data_noun, "games")
                    if k in summary})
 
 
@@ -234,7 +234,8 @@ def balance_points(strategies: pd.DataFrame, rules: pd.DataFrame, other: str) ->
 
 
 def _study_reproduce(summary: dict) -> dict:
-    return {k: summary[k] for k in ("game", "seed", "deck", "games_per_configuration", "configurations")
+    noun = get_game(summary["game"]).data_noun
+    return {k: summary[k] for k in ("game", "seed", noun, "games_per_configuration", "configurations")
             if k in summary}
 
 
@@ -334,8 +335,9 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
                            f"(base rules {summary['base_rules']}, {summary['players']} players)?",
                   answer=sweep_words(strategies, points, metrics, swept, moments),  # one point a curve
                   sections=sections,
-                  reproduce={k: summary[k] for k in ("game", "seed", "base_rules", "swept", "players", "deck",
-                                                     "games_per_point", "precision") if k in summary})
+                  reproduce={k: summary[k] for k in ("game", "seed", "base_rules", "swept", "players",
+                                                     get_game(summary["game"]).data_noun, "games_per_point",
+                                                     "precision") if k in summary})
 
 
 def design_page(game_title: str, summary: dict, verdict: str, remeasured: pd.DataFrame, scores: pd.DataFrame,

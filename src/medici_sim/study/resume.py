@@ -11,22 +11,24 @@ from pathlib import Path
 from ..core.arguments import ConfigError, named
 from ..core.checkpoint import CheckpointError
 from ..core.driver import format_number, seat_strategy
-from ..core.identity import fingerprint_of, saved_deck, saved_strategies
+from ..core.identity import fingerprint_of, saved_components, saved_strategies
 from ..core.registry import GAMES, get_game
 from ..core.saved import as_text, one_line
 from . import studies, tune_saved, tuning
 
 # the arguments given next to resume that must agree with the checkpoint (as check_matches may be
 # told them: the API's names, the command line's options, or click's parameter names)
-CHECKED = ("game", "players", "games", "seed", "variant", "seating", "strategies", "deck", "precision")
-_PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "deck_path": "deck"}
+CHECKED = ("game", "players", "games", "seed", "variant", "seating", "strategies", "components", "precision")
+_PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies",
+               "components_path": "components", "component_sets_spec": "components",
+               **dict.fromkeys(("deck", "decks"), "components")}  # the command line's older names, still taken
 
 
 def check_matches(path: str | Path, saved_configuration: dict, current_configuration: dict, given) -> None:
     """Refuse an argument given next to ``resume`` that disagrees with the checkpoint.
 
     ``given``: the arguments given, as configuration keys (``seed``), option names
-    (``--seed``) or click parameter names (``deck_path``). A key that differs but was not
+    (``--seed``) or click parameter names (``components_path``). A key that differs but was not
     given is not an error: the run continues with the saved value.
     """
     keys = set()
@@ -34,11 +36,12 @@ def check_matches(path: str | Path, saved_configuration: dict, current_configura
         name = str(name).lstrip("-").replace("-", "_")
         keys.add(_PARAMETERS.get(name, name))
     saved, current = _options_of(saved_configuration), _options_of(current_configuration)
+    game = GAMES.get(saved.get("game"))
     for key in CHECKED:
         if key in keys and key in saved and key in current and saved[key] != current[key]:
-            if key == "deck":
-                message = (f"{named(key)} ({_render(key, current[key])}) disagrees with the checkpoint's deck "
-                           f"({_render(key, saved[key])})")
+            if key == "components":
+                message = (f"{named(key)} ({_render(key, current[key], game)}) disagrees with the checkpoint's "
+                           f"{_noun(game)} ({_render(key, saved[key], game)})")
             else:
                 message = (f"{named(key)} {_render(key, current[key])} disagrees with the checkpoint "
                            f"({'rules' if key == 'variant' else key} {_render(key, saved[key])})")
@@ -60,12 +63,12 @@ def saved_study(configuration: dict, command: str, threads: int) -> studies.Stud
     """The study a checkpoint of ``command`` saved, as it was played (``threads`` aside)."""
     first = configuration["tournaments"][0]
     game = get_game(first["game"])
-    identities = []  # every deck the study plays, in order (each its own block of tournaments)
+    identities = []  # every component set the study plays, in order (each its own block of tournaments)
     for t in configuration["tournaments"]:
-        if t["deck"] not in identities:
-            identities.append(t["deck"])
-    decks = tuple(studies.known_deck(game, saved_deck(identity, game), len(identities) > 1)
-                  for identity in identities)
+        if t["components"] not in identities:
+            identities.append(t["components"])
+    component_sets = tuple(studies.known_components(game, saved_components(identity, game), len(identities) > 1)
+                           for identity in identities)
     strategies = saved_strategies(first["strategies"], game.name)
     tuned = None
     if "tuned" in configuration:  # each configuration's own parameters, as saved
@@ -76,18 +79,19 @@ def saved_study(configuration: dict, command: str, threads: int) -> studies.Stud
     return studies.Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in configuration["tournaments"])),
                          strategies=strategies, variant=first["variant"],
                          vs=configuration["tournaments"][1]["variant"] if command == "balance" else None,
-                         seed=first["seed"], decks=decks, games=configuration["games"],
+                         seed=first["seed"], component_sets=component_sets, games=configuration["games"],
                          precision=configuration["precision"], threads=threads, tuned=tuned)
 
 
 def check_study_matches(path: str | Path, configuration: dict, study: studies.Study, given: Collection[str],
                         asked: studies.Study | None, command: str) -> studies.Study:
-    """``study`` (``saved_study``) with the decks ``asked`` names, once the arguments ``given`` with it
+    """``study`` (``saved_study``) with the component sets ``asked`` names, once the arguments ``given`` with it
     (``asked``: the study they describe) agree with the checkpoint."""
     if asked is None:
         return study
     check_matches(path, configuration, studies.configuration(asked, studies.plan(asked, command)), given)
-    return replace(study, decks=asked.decks) if "deck" in given else study  # the same decks: the names files give
+    # the same component sets: the names files give
+    return replace(study, component_sets=asked.component_sets) if "components" in given else study
 
 
 def check_tuned_matches(path: str | Path, spec, configuration: dict, study: studies.Study) -> None:
@@ -146,13 +150,13 @@ def _options_of(configuration: dict) -> dict:
         return out
     tournaments = configuration["tournaments"]
     first = tournaments[0]
-    decks = []
+    component_sets = []
     for t in tournaments:
-        if t["deck"] not in decks:
-            decks.append(t["deck"])
+        if t["components"] not in component_sets:
+            component_sets.append(t["components"])
     out = {"games": configuration["games"], "precision": configuration["precision"], "game": first["game"],
            "players": list(dict.fromkeys(t["players"] for t in tournaments)), "seed": first["seed"],
-           "deck": decks[0] if len(decks) == 1 else decks,
+           "components": component_sets[0] if len(component_sets) == 1 else component_sets,
            "strategies": [(entry[0], entry[1]) for entry in first["strategies"]]}
     variants = {t["variant"] for t in tournaments}
     if len(variants) == 1:
@@ -160,11 +164,20 @@ def _options_of(configuration: dict) -> dict:
     return out
 
 
-def _render(key: str, value) -> str:
-    if key == "deck" and isinstance(value, list):  # a study of several decks
-        return f"{len(value)} decks: " + "; ".join(_render(key, deck) for deck in value)
-    if key == "deck":
-        return "no deck" if value is None else f"{value['cards']} cards, fingerprint {value['fingerprint']}"
+def _noun(game, plural: bool = False) -> str:
+    """The game's word for one component set, or several (``Game.data_noun``)."""
+    if game is None:
+        return "component sets" if plural else "component set"
+    return game.data_plural if plural else game.data_noun
+
+
+def _render(key: str, value, game=None) -> str:
+    if key == "components" and isinstance(value, list):  # a study of several component sets
+        return (f"{len(value)} {_noun(game, True)}: "
+                + "; ".join(_render(key, components, game) for components in value))
+    if key == "components":
+        unit = game.data.unit if game is not None and game.data is not None else "pieces"
+        return f"no {_noun(game)}" if value is None else f"{value['cards']} {unit}, fingerprint {value['fingerprint']}"
     if key == "players" and isinstance(value, list):
         return ",".join(str(v) for v in value)
     if key == "strategies":

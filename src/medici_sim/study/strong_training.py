@@ -19,7 +19,7 @@ from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
-from ..core.specs import load_game_deck, parse_strategies
+from ..core.specs import load_game_components, parse_strategies
 
 
 def strong_module(game_name: str):
@@ -39,7 +39,8 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
     game = get_game(game_name)
     strong = strong_module(game_name)
     stepped = game.engine.stepping
-    config = RunConfig(deck=load_game_deck(game, None), game=game_name, players=players, games=games, seed=seed,
+    config = RunConfig(components=load_game_components(game, None), game=game_name, players=players, games=games,
+                       seed=seed,
                        seating="rotate", threads=1, variant=variant,
                        strategies=parse_strategies(",".join([game.study.teacher] * players), players, game_name))
     kernel = PreparedRun(config)
@@ -86,8 +87,8 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
     strong = strong_module(game_name)
     models = {}
     for players in player_counts or range(game.min_players, game.max_players + 1):
-        parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.variants), rollouts)
-                 for k, variant in enumerate(game.variants)]
+        parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.presets), rollouts)
+                 for k, variant in enumerate(game.presets)]
         x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
@@ -117,11 +118,11 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
     search's range, a player count the game has not, a bad seed, an ``out`` not writable, some
     player counts written over the shipped file (it would lose the others' models)."""
     game = get_game(game_name)
-    integer(games, "games", len(game.variants), 10**6)
+    integer(games, "games", len(game.presets), 10**6)
     strong_module(game_name)  # a game without a learned player says so first
     rollouts_param = game.registry[game.study.searcher].params["rollouts"]
     integer(rollouts, "rollouts", int(rollouts_param.low), int(rollouts_param.high))
-    integer(seed, "seed", 0, 2**63 - 1 - len(game.variants), "2**63-1 less the rule sets")
+    integer(seed, "seed", 0, 2**63 - 1 - len(game.presets), "2**63-1 less the rule sets")
     for players in player_counts or ():
         check_players(game, players)
     shipped = strong_module(game_name).WEIGHTS_FILE

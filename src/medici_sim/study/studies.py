@@ -7,10 +7,10 @@ batches until every win rate is as precise as asked); :func:`compare_answer` and
 :func:`balance_answer` turn them into tables. The command line and the Python API
 (``medici_sim.compare``, ``medici_sim.balance``) share all of it.
 
-A study may play several decks (the card game's deck is a reconstruction, R3, R4): each
-deck is its own block of configurations (its own game indices), its tables carry a
-``deck`` column, and balance says on how many decks each finding of the verdict holds.
-With one deck the tables and numbers are exactly those of a single-deck study.
+A study may play several component sets (the card game's reconstructions, R3, R4): each
+set is its own block of configurations (its own game indices), its tables carry a column naming it
+(in the game's word, ``Game.data_noun``), and balance says on how many sets each finding of the verdict
+holds (study.across). With one set the tables and numbers are exactly those of a one-set study.
 """
 from __future__ import annotations
 
@@ -29,20 +29,18 @@ from ..core.rules import same_games
 from ..core.specs import (
     default_threads,
     game_named,
-    load_game_deck,
+    load_game_components,
     parse_player_counts,
     parse_strategy_list,
     warn_unfitted,
 )
+from .across import across_component_sets, across_lines
 from .analysis import (
     balance_tables,
-    decided_rate,
     head_to_head_table,
     max_half_width,
-    points,
     ratings_table,
     rule_names,
-    seat_changed,
     strategy_table,
     verdict,
 )
@@ -50,72 +48,73 @@ from .tournament import CONFIG_BLOCK, LINEUP_BLOCK, Tournament, lineups
 from .tuning import TunedParameters, load_tuned
 from .tuning import spec as strategy_spec
 
-ALL_DECKS = "all"  # --decks all: every shipped deck of the game (its ``named_decks``)
+ALL_COMPONENT_SETS = "all"  # --components all: every shipped component set of the game (its ``GameData.named``)
 MAX_PRECISION_GAMES = 10**10  # --precision refuses a request that could need more games per configuration
 Z95 = 1.959963984540054
 COMPARE_TABLES = ["strategies", "ratings", "head_to_head"]
 BALANCE_TABLES = ["strategies", "rules"]
 TUNED_TABLE = "parameters"  # balance --tuned: each strategy's parameters under each rule
 RULES_DIFFER = "each rule's own are better"  # the cross check's finding that the rules change the best parameters
-ACROSS_DECKS_TABLE = "across_decks"  # balance on several decks: on how many decks each finding holds
-ACROSS_COLUMNS = ["players", "finding", "decks_holding", "decks", "holds_on"]
-MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK  # configurations (decks x player counts) whose game indices fit int64
+# configurations (component sets x player counts) whose game indices fit int64
+MAX_CONFIGURATIONS = (2**63 - 1) // CONFIG_BLOCK
 
 
-def load_decks(game: Game, specs: str | Sequence[str] | None, argument: str = "deck") -> tuple:
-    """The study's decks, one block of configurations each.
+def load_component_sets(game: Game, specs: str | Sequence[str] | None, argument: str = "components") -> tuple:
+    """The study's component sets, one block of configurations each.
 
-    ``specs``: None or empty for the game's default deck; ``"all"`` for every shipped deck
-    (``named_decks``: the default first); otherwise shipped decks' names or deck files'
-    paths. The same deck twice (the same cards) is refused. A game without decks has the
-    single deck None. ``argument``: the option that gave them (``deck``, or ``decks``).
+    ``specs``: None or empty for the game's default component set; ``"all"`` for every shipped component set
+    (``GameData.named``: the default first); otherwise shipped component sets' names or component set files'
+    paths. The same component set twice (the same contents) is refused. A game without component sets has the
+    single component set None. ``argument``: the option that gave them (``components``; the command line's
+    comma list: ``component_sets``, its older --decks).
     """
     specs = list(file_names(specs, argument)) if specs is not None else []
     if game.data is None or not specs:
-        return (load_game_deck(game, specs[0] if specs else None),)
-    if ALL_DECKS in specs:
+        return (load_game_components(game, specs[0] if specs else None),)
+    if ALL_COMPONENT_SETS in specs:
         if len(specs) > 1:
-            raise ConfigError(f"{named(argument)} all is every shipped deck ({', '.join(game.data.named())}); name "
-                              "no other deck with it")
+            raise ConfigError(f"{named(argument)} all is every shipped {game.data.noun} "
+                              f"({', '.join(game.data.named())}); name no other {game.data.noun} with it")
         return tuple(game.data.named().values())
-    decks = tuple(load_game_deck(game, spec) for spec in specs)
+    component_sets = tuple(load_game_components(game, spec) for spec in specs)
     seen: dict[str, str] = {}
-    for spec, deck in zip(specs, decks, strict=True):
-        if deck.fingerprint() in seen:
-            raise ConfigError(f"{named(argument)}: {seen[deck.fingerprint()]} and {spec} are the same deck (the "
-                              "same cards); give each deck once")
-        seen[deck.fingerprint()] = spec
-    return decks
+    for spec, components in zip(specs, component_sets, strict=True):
+        if components.fingerprint() in seen:
+            raise ConfigError(f"{named(argument)}: {seen[components.fingerprint()]} and {spec} are the same "
+                              f"{game.data.noun} (the same contents); give each {game.data.noun} once")
+        seen[components.fingerprint()] = spec
+    return component_sets
 
 
-def load_deck(game: Game, spec: str | None):
-    """The one deck a tuning plays (``load_decks``' names and files; None: the default)."""
-    decks = load_decks(game, spec)
-    if len(decks) > 1:
-        raise ConfigError(f"{named('deck')}: a tuning plays one deck, {spec!r} is {len(decks)} decks; tune on each "
-                          f"deck apart ({', '.join(deck_labels(game, decks))})")
-    return decks[0]
+def load_components(game: Game, spec: str | None):
+    """The one component set a tuning plays (``load_component_sets``' names and files; None: the default)."""
+    component_sets = load_component_sets(game, spec)
+    if len(component_sets) > 1:
+        noun, plural = game.data_noun, game.data_plural
+        raise ConfigError(f"{named('components')}: a tuning plays one {noun}, {spec!r} is {len(component_sets)} "
+                          f"{plural}; tune on each {noun} apart ({', '.join(components_labels(game, component_sets))})")
+    return component_sets[0]
 
 
-def deck_labels(game: Game, decks: Sequence) -> list[str]:
-    """Each deck's name in the tables' ``deck`` column: a shipped deck's name (whatever file
-    it came from), else the deck's own name (its file's name); names that would repeat get
-    the deck's fingerprint."""
+def components_labels(game: Game, component_sets: Sequence) -> list[str]:
+    """Each component set's name in the tables' ``components`` column: a shipped component set's name (whatever file
+    it came from), else the component set's own name (its file's name); names that would repeat get
+    the component set's fingerprint."""
     labels = [(game.data.shipped_name(d) if d is not None else None) or (d.name if d is not None else "none")
-              for d in decks]
+              for d in component_sets]
     return [f"{label} ({d.fingerprint()})" if labels.count(label) > 1 else label
-            for label, d in zip(labels, decks, strict=True)]
+            for label, d in zip(labels, component_sets, strict=True)]
 
 
-def known_deck(game: Game, deck, several: bool):
-    """A deck read back from a checkpoint: a shipped deck under its own name; another one
-    (with ``several`` decks) named by its fingerprint, its file's name being unknown."""
-    if deck is None:
-        return deck
-    name = game.data.shipped_name(deck)
+def known_components(game: Game, components, several: bool):
+    """A component set read back from a checkpoint: a shipped component set under its own name; another one
+    (with ``several`` component sets) named by its fingerprint, its file's name being unknown."""
+    if components is None:
+        return components
+    name = game.data.shipped_name(components)
     if name is not None:
         return game.data.named()[name]
-    return replace(deck, name=f"deck {deck.fingerprint()}") if several else deck
+    return replace(components, name=f"{game.data.noun} {components.fingerprint()}") if several else components
 
 
 @dataclass(frozen=True)
@@ -127,7 +126,7 @@ class Study:
     strategies: tuple[SeatStrategy, ...]
     variant: str | None  # the rules to play (a rules spec; None: the game's standard rules); balance: the first
     seed: int
-    decks: tuple  # one or more decks (``load_decks``), each its own block of configurations
+    component_sets: tuple  # one or more component sets (``load_component_sets``), each its own block of configurations
     games: int
     precision: float | None
     threads: int
@@ -135,19 +134,19 @@ class Study:
     vs: str | None = None  # balance: the rule set compared with ``variant``'s (None: the game's other balance rules)
 
     @property
-    def several_decks(self) -> bool:
-        return len(self.decks) > 1
+    def several_component_sets(self) -> bool:
+        return len(self.component_sets) > 1
 
     @property
     def labels(self) -> list[str]:
-        """The decks' names in the tables (``deck_labels``)."""
-        return deck_labels(self.game, self.decks)
+        """The component sets' names in the tables (``components_labels``)."""
+        return components_labels(self.game, self.component_sets)
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
         if command == "balance" and None in self.variants(command):  # no rules to compare by default
-            balanced = [g for g in GAMES.values() if g.balance_variants]
-            offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_variants)}" for g in balanced)
+            balanced = [g for g in GAMES.values() if g.balance_rules]
+            offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_rules)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
                               f"{self.game.name} game has no variants to compare by default "
                               f"({self.game.no_balance}): name both, "
@@ -218,17 +217,17 @@ class Study:
 
     def variants(self, command: str) -> tuple[str, ...]:
         """The rules each player count plays: balance's two (``variant`` and ``vs``, by default the game's
-        ``balance_variants``), or compare's one."""
+        ``balance_rules``), or compare's one."""
         if command == "balance":
             if self.variant is None and self.vs is None:
-                return self.game.balance_variants or (None, None)
-            standard, variant = self.game.variants[0], (self.game.balance_variants or (None, None))[1]
+                return self.game.balance_rules or (None, None)
+            standard, variant = self.game.presets[0], (self.game.balance_rules or (None, None))[1]
             if self.vs is None:  # the game's balance variant unless that is --rules', then its standard rules
                 return self.variant, self._other(self.variant, (variant, standard))
             if self.variant is None:  # the standard rules unless --vs names them, then the variant
                 return self._other(self.vs, (standard, variant)), self.vs
             return self.variant, self.vs
-        return (self.variant or self.game.variants[0],)
+        return (self.variant or self.game.presets[0],)
 
     def _other(self, given: str, choices: tuple[str | None, ...]) -> str | None:
         """The first of ``choices`` that is not the rule set ``given`` at any player count, or None
@@ -250,9 +249,10 @@ class Study:
     def _check_blocks(self) -> None:
         """More lineups or games than a configuration's block of game indices holds (blocks
         never overlap, R25), or a precision that could need more than MAX_PRECISION_GAMES."""
-        if len(self.decks) * len(self.counts) > MAX_CONFIGURATIONS:
-            raise ConfigError(f"{len(self.decks)} decks and {len(self.counts)} player counts make "
-                              f"{len(self.decks) * len(self.counts):,} configurations; at most "
+        if len(self.component_sets) * len(self.counts) > MAX_CONFIGURATIONS:
+            raise ConfigError(f"{len(self.component_sets)} {self.game.data_plural} and {len(self.counts)} player "
+                              "counts make "
+                              f"{len(self.component_sets) * len(self.counts):,} configurations; at most "
                               f"{MAX_CONFIGURATIONS:,} fit in the game indices")
         for players in self.counts:
             n_lineups = len(lineups(self.strategies, players))
@@ -275,19 +275,21 @@ class Study:
 
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
-              variant: str | None, seed: int, deck: str | Sequence[str] | None, games: int, precision: float | None,
-              threads: int | None, tuned: str | Mapping | None, deck_argument: str = "deck",
+              variant: str | None, seed: int, components: str | Sequence[str] | None, games: int,
+              precision: float | None,
+              threads: int | None, tuned: str | Mapping | None, components_argument: str = "components",
               vs: str | None = None) -> Study:
     """A study as the command line and the Python API describe it, every argument checked:
-    ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``deck``
-    as ``load_decks`` takes it (``deck_argument``: the option that gave it); ``tuned`` as
+    ``players`` all, a count or counts; ``strategies`` None for the game's built-ins; ``components``
+    as ``load_component_sets`` takes it (``components_argument``: the option that gave it); ``tuned`` as
     ``tuning.load_tuned`` takes it, or None."""
     definition = game_named(game)
     return Study(game=definition, counts=tuple(parse_player_counts(players, definition.name)),
                  strategies=parse_strategy_list(definition.built_ins if strategies is None else strategies,
                                                 definition.name),
                  variant=None if variant is None else text(variant, "variant"), seed=check_seed(seed),
-                 decks=load_decks(definition, deck, deck_argument), games=check_games(games),
+                 component_sets=load_component_sets(definition, components, components_argument),
+                 games=check_games(games),
                  precision=None if precision is None else real(precision, "precision"),
                  threads=default_threads(threads),
                  tuned=None if tuned is None else load_tuned(tuned, definition.name),
@@ -296,17 +298,18 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
 
 def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> list[Tournament]:
     """The study's tournaments: one per player count (compare), or one under each of the game's
-    two ``balance_variants`` per player count on the same game indices (balance: the same shuffles wherever play
-    coincides). Deck after deck, each deck's configurations numbered after the previous
-    deck's, so no two decks share a game index (the first deck's are a one-deck study's).
+    two ``balance_rules`` per player count on the same game indices (balance: the same shuffles wherever play
+    coincides). Component set after component set, each component set's configurations numbered after the previous
+    component set's, so no two component sets share a game index (the first component set's are a one-component set
+    study's).
     The second rules' tournament follows the first's: they play each game under both rules,
     together, so that a difference between the rules is paired game by game. ``kind``: the
     tournaments' class (study.agent_tournament's seats Python agents)."""
     variants = study.variants(command)
     n = len(study.counts)
-    tournaments = [kind(deck, players, study.lineup(players, variant), variant, study.seed, study.threads,
-                              config_index=d * n + i, game=study.game.name)
-                   for d, deck in enumerate(study.decks) for i, players in enumerate(study.counts)
+    tournaments = [kind(components, players, study.lineup(players, variant), variant, study.seed, study.threads,
+                        config_index=d * n + i, game=study.game.name)
+                   for d, components in enumerate(study.component_sets) for i, players in enumerate(study.counts)
                    for variant in variants]
     if command == "balance":
         for base, other in zip(tournaments[::2], tournaments[1::2], strict=True):
@@ -314,9 +317,10 @@ def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> lis
     return tournaments
 
 
-def by_deck(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
-    """The tournaments of each deck (``plan`` lays them out deck after deck), with its label."""
-    size = len(tournaments) // len(study.decks)
+def by_components(tournaments: list[Tournament], study: Study) -> list[tuple[str, list[Tournament]]]:
+    """The tournaments of each component set (``plan`` lays them out component set after component set), with its
+    label."""
+    size = len(tournaments) // len(study.component_sets)
     return [(label, tournaments[d * size:(d + 1) * size]) for d, label in enumerate(study.labels)]
 
 
@@ -375,8 +379,9 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "precision": study.precision if study.precision is not None else "",
         "widest_half_width": round(max(max_half_width(t) for t in tournaments), 5),
         "game": study.game.name,
-        **({"decks": len(study.decks), "deck": ", ".join(study.labels)} if study.several_decks else
-           {"deck": study.decks[0].name} if study.decks[0] is not None else {}),
+        **({study.game.data_plural: len(study.component_sets), study.game.data_noun: ", ".join(study.labels)}
+           if study.several_component_sets else
+           {study.game.data_noun: study.component_sets[0].name} if study.component_sets[0] is not None else {}),
         "seed": study.seed,
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
@@ -385,8 +390,9 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
     }
 
 
-def _with_deck(label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    return {name: frame.assign(deck=label)[["deck", *frame.columns]] for name, frame in tables.items()}
+def _with_components(noun: str, label: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables of one component set with a first column naming it (``noun``: the game's word for it)."""
+    return {name: frame.assign(**{noun: label})[[noun, *frame.columns]] for name, frame in tables.items()}
 
 
 def _concat(parts: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
@@ -406,11 +412,12 @@ def _compare_tables(tournaments: list[Tournament]) -> dict[str, pd.DataFrame] | 
 
 def compare_answer(tournaments: list[Tournament], study: Study | None = None) -> dict[str, pd.DataFrame]:
     """Per strategy, ratings and head to head, over the tournaments that played games; with
-    several decks, deck after deck in a first column ``deck``."""
-    if study is None or not study.several_decks:
+    several component sets, set after set in a first column naming it (``Game.data_noun``)."""
+    if study is None or not study.several_component_sets:
         return _compare_tables(tournaments)
-    parts = [(label, _compare_tables(block)) for label, block in by_deck(tournaments, study)]
-    return _concat([_with_deck(label, tables) for label, tables in parts if tables is not None])
+    parts = [(label, _compare_tables(block)) for label, block in by_components(tournaments, study)]
+    noun = study.game.data_noun
+    return _concat([_with_components(noun, label, tables) for label, tables in parts if tables is not None])
 
 
 def _balance_tables(tournaments: list[Tournament],
@@ -481,107 +488,30 @@ def tuned_lines(parameters: pd.DataFrame) -> list[str]:
 
 
 def balance_answer(tournaments: list[Tournament], study: Study | None = None) -> tuple[dict[str, pd.DataFrame], str]:
-    """The game's base rules against its other rules (its ``balance_variants``) for each player
+    """The game's base rules against its other rules (its ``balance_rules``) for each player
     count both rules have played: tables and verdict.
 
-    With several decks: the tables deck after deck (a first column ``deck``), the verdict
-    deck by deck, then "Across N decks": on how many decks each finding of the verdicts
-    holds (also as the table ``across_decks``).
+    With several component sets: the tables set after set (a first column in the game's word for one,
+    ``Game.data_noun``), the verdict set by set, then "Across N <plural>": on how many sets each finding of the
+    verdicts holds (also as the table ``across``, written as ``across_table``).
     """
     tuned = study.tuned if study is not None else None
-    if study is None or not study.several_decks:
+    if study is None or not study.several_component_sets:
         tables = _balance_tables(tournaments, tuned)
         text = verdict(tables["strategies"], tables["rules"])
         if tuned is not None:
             text += "\n" + "\n".join(f"{line}." for line in tuned_lines(tables[TUNED_TABLE]))
         return tables, text
-    per_deck = [(label, tables) for label, block in by_deck(tournaments, study)
+    per_components = [(label, tables) for label, block in by_components(tournaments, study)
                 if (tables := _balance_tables(block, tuned)) is not None]
-    texts = [f"Deck {label}:\n{verdict(tables['strategies'], tables['rules'])}" for label, tables in per_deck]
-    across = across_decks(per_deck)
-    lines = [f"  {line}" for line in across_lines(across, per_deck)]
-    text = "\n\n".join(texts) + f"\n\nAcross {len(per_deck)} decks\n" + "\n".join(lines)
-    return {**_concat([_with_deck(label, tables) for label, tables in per_deck]), ACROSS_DECKS_TABLE: across}, text
-
-
-# ---------------------------------------------------------------- findings across decks
-
-def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, dict]:
-    """What ``analysis.verdict`` says for each player count, as data, by the verdict's own
-    rules: the headline (the largest significant change: ("raises" or "lowers", strategy),
-    or ("none", "") when no change is significant: a change within the noise is never one),
-    whether the seat advantage changed, and the share of games the variant decided."""
-    _, other = rule_names(per_strategy)
-    out = {}
-    for players, rows in per_strategy.groupby("players", sort=True):
-        rules = per_rules[per_rules["players"] == players].set_index("variant")
-        significant = rows[rows["significant"]]
-        if len(significant):
-            biggest = significant.loc[significant["difference"].abs().idxmax()]
-            headline = ("raises" if biggest["difference"] > 0 else "lowers", biggest["strategy"])
-        else:
-            headline = ("none", "")
-        out[int(players)] = {"headline": headline, "seat": "changed" if seat_changed(rules) else "unchanged",
-                             "decided": decided_rate(rules, *rule_names(per_strategy))[0], "rows": rows}
-    return out
-
-
-def _holds(finding: tuple[str, str], found: dict) -> bool:
-    """Whether a finding holds on one deck at one player count (its tables, the verdict's rules)."""
-    kind, what = finding
-    rows = found["rows"]
-    if kind == "seat":
-        return found["seat"] == what
-    if kind == "none":
-        return not rows["significant"].any()
-    mine = rows[rows["strategy"] == what]
-    sign = 1 if kind == "raises" else -1
-    return bool((mine["significant"] & (sign * mine["difference"] > 0)).any())
-
-
-def _finding_text(finding: tuple[str, str], other: str) -> str:
-    kind, what = finding
-    if kind == "seat":
-        return f"seat advantage {what}"
-    if kind == "none":
-        return f"{other} changes no strategy's win rate significantly"
-    return f"{other} {kind} {what}'s win rate"
-
-
-def across_decks(per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> pd.DataFrame:
-    """One row per finding of any deck's verdict (its headline, and whether the seat advantage
-    changed), per player count: on how many of the decks that played that count it holds."""
-    found = [(label, findings(tables["strategies"], tables["rules"])) for label, tables in per_deck]
-    _, other = rule_names(per_deck[0][1]["strategies"])
-    rows = []
-    for players in sorted({p for _, f in found for p in f}):
-        here = [(label, f[players]) for label, f in found if players in f]
-        said = [f["headline"] for _, f in here] + [("seat", f["seat"]) for _, f in here]
-        for finding in dict.fromkeys(said):
-            holding = [label for label, f in here if _holds(finding, f)]
-            rows.append((players, _finding_text(finding, other), len(holding), len(here), ", ".join(holding)))
-    return pd.DataFrame(rows, columns=ACROSS_COLUMNS)
-
-
-def across_lines(across: pd.DataFrame, per_deck: list[tuple[str, dict[str, pd.DataFrame]]]) -> list[str]:
-    """The across-decks table in words, and the range of games the variant decided (where a side has it)."""
-    base, other = rule_names(per_deck[0][1]["strategies"])
-    lines = []
-    for players, rows in across.groupby("players", sort=True):
-        here = [(label, tables["rules"]) for label, tables in per_deck if players in set(tables["rules"]["players"])]
-        for row in rows.itertuples(index=False):
-            holding = row.holds_on.split(", ") if row.holds_on else []
-            missing = [label for label, _ in here if label not in holding]
-            note = ("" if not missing else f" ({', '.join(holding)})" if len(holding) <= len(missing)
-                    else f" (all but {', '.join(missing)})")
-            lines.append(f"{row.finding} at {players} players: {row.decks_holding} of {row.decks} decks{note}")
-        decided = [rate for _, rules in here
-                   if not math.isnan(rate := decided_rate(rules[rules["players"] == players].set_index("variant"),
-                                                          base, other)[0])]
-        if decided:
-            lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "
-                         f"{players} players, by deck")
-    return lines
+    noun, plural = study.game.data_noun, study.game.data_plural
+    texts = [f"{noun.capitalize()} {label}:\n{verdict(tables['strategies'], tables['rules'])}"
+             for label, tables in per_components]
+    across = across_component_sets(per_components, study.game)
+    lines = [f"  {line}" for line in across_lines(across, per_components, study.game)]
+    text = "\n\n".join(texts) + f"\n\nAcross {len(per_components)} {plural}\n" + "\n".join(lines)
+    return {**_concat([_with_components(noun, label, tables) for label, tables in per_components]),
+            "across": across}, text
 
 
 def played_any(tournaments: list[Tournament], command: str) -> bool:

@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..core import checkpoint
 from ..core.arguments import ConfigError, named, text, warn
+from ..core.contract import GameData
 from ..core.driver import canonical_rules, rule_set
 from ..core.registry import fitted_summary
 from ..core.rules import RulesError, format_value
@@ -129,7 +130,7 @@ def parse_rules(specs: str | Sequence[str], game, max_points: int | None = MAX_P
 
 @dataclass(frozen=True)
 class Sweep:
-    """What a sweep plays: a study (game, player counts, strategies, seed, deck, games,
+    """What a sweep plays: a study (game, player counts, strategies, seed, component set, games,
     precision, threads; its ``variant`` is the base rules' spec) and the rules it sweeps."""
 
     study: Study
@@ -142,7 +143,7 @@ class Sweep:
 
     def base(self, players: int) -> str:
         """The base rules at ``players``, canonical (a spec of presets and items, never a file)."""
-        return canonical_rules(self.study.game, self.study.variant or self.study.game.variants[0], players)
+        return canonical_rules(self.study.game, self.study.variant or self.study.game.presets[0], players)
 
     def spec(self, players: int, values: Sequence[int]) -> str:
         """The canonical rule set of one point at ``players`` (ConfigError naming the point if it is none)."""
@@ -170,8 +171,9 @@ class Sweep:
     def check(self, every_point: bool = True) -> None:
         """The study's options, and (``every_point``) that every point is a rule set."""
         replace(self.study, variant=None).check("sweep")  # the base rules are checked here, at each count
-        if self.study.several_decks:
-            raise ConfigError(f"{named('deck')}: a sweep plays one deck, got {len(self.study.decks)} "
+        if self.study.several_component_sets:
+            raise ConfigError(f"{named('components')}: a sweep plays one {self.study.game.data_noun}, got "
+                              f"{len(self.study.component_sets)} "
                               f"({', '.join(self.study.labels)})")
         specs = [self.spec(players, values) for players in self.study.counts
                  for values in (self.points if every_point else [self.points[0]])]
@@ -240,12 +242,12 @@ def plan(sweep: Sweep) -> tuple[list[Point], list[Tournament]]:
     (the second following the first); a chain of one point plays alone. Every point of a
     player count has the same game indices (the player count's configuration block)."""
     study = sweep.study
-    deck = study.decks[0]
+    components = study.component_sets[0]
     points, tournaments = [], []
     for i, players in enumerate(study.counts):
 
         def tournament(spec: str, players=players, i=i) -> Tournament:
-            return Tournament(deck, players, study.strategies, spec, study.seed, study.threads,
+            return Tournament(components, players, study.strategies, spec, study.seed, study.threads,
                               config_index=i, game=study.game.name)
 
         chains: dict[tuple, list[tuple[int, ...]]] = {}
@@ -336,7 +338,7 @@ POINT_COLUMNS = ["games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high", "se
                  "seat_spread_ci_high", "strategy_spread", "strategy_spread_ci_low", "strategy_spread_ci_high"]
 
 
-def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") -> dict[str, pd.DataFrame]:
+def tables(points: list[Point], rules: tuple[SweptRule, ...], components: str = "") -> dict[str, pd.DataFrame]:
     """``strategies``: one row per point and strategy (the swept parameters as columns), the
     win rate and its change from the previous point along the first rule (paired, NaN at a
     chain's first point); ``points``: one row per point, seat 1's win rate, the seat spread
@@ -347,6 +349,7 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
     per_strategy, per_point, per_metrics, changes = [], [], [], []
     # the game's scoring moments, which name the changes' columns
     moments = Moments.of(points[0].own.game_def) if points else Moments()
+    noun = points[0].own.game_def.data_noun if points else GameData.noun  # the game's word for its component set
     for point in points:
         own = whole(point)
         if own is None:
@@ -363,11 +366,11 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
                                           "change_ci_high": change[0] + change[1]}))
         seat1 = [float(x[0]) for x in _win_rates(own.seat_stats[:1])]
         strategies = spread(*(rows[c].to_numpy() for c in STRATEGY_COLUMNS[1:4]))
-        per_metrics.append({**where, "deck": deck,
+        per_metrics.append({**where, noun: components,
                             **metric_row(own.run, own.game_def, tournament_moments(own))})
         if paired_whole(point):
             swept = {r.label: v for r, v in zip(rules, point.values, strict=True)}
-            changes += [{**swept, **row} for row in metric_changes(point.paired.leader, point.paired, deck)]
+            changes += [{**swept, **row} for row in metric_changes(point.paired.leader, point.paired, components)]
         per_point.append({**where, "games": own.games, "seat1_win_rate": seat1[0],
                           **dict(zip(POINT_COLUMNS[2:4], map(float, within(seat1[1], seat1[0], seat1[2], 0, 1)),
                                      strict=True)),
@@ -377,7 +380,7 @@ def tables(points: list[Point], rules: tuple[SweptRule, ...], deck: str = "") ->
     return {"strategies": pd.concat(per_strategy, ignore_index=True), "points": pd.DataFrame(per_point),
             METRICS_TABLE: pd.DataFrame(per_metrics),
             METRIC_CHANGES_TABLE: pd.DataFrame(changes, columns=["players", *swept_columns,
-                                                                   *change_columns(moments)[1:]])}
+                                                                   *change_columns(moments, noun)[1:]])}
 
 
 def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, complete: bool) -> dict:
@@ -392,7 +395,7 @@ def summary(points: list[Point], tournaments: list[Tournament], sweep: Sweep, co
         "points": len(points), "unfinished_points": len(points) - len(played),
         "games_per_point": min((t.games for t in played), default=0),
         "games_played": games, "precision": study.precision if study.precision is not None else "",
-        **({"deck": study.decks[0].name} if study.decks[0] is not None else {}),
+        **({study.game.data_noun: study.component_sets[0].name} if study.component_sets[0] is not None else {}),
         "seed": study.seed, "threads": study.threads, "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,
         **fitted_summary(study.game, [s.name for s in study.strategies], [p.rules for p in points]),
@@ -417,6 +420,6 @@ def run(sweep: Sweep, progress=None, stop=None, on_more=None, runner=None, compi
     complete = play(tournaments, sweep.study, progress, stop, on_more, on_batch)
     if all(whole(p) is None for p in points):
         return None  # stopped before any point was whole: nothing to show
-    deck = sweep.study.decks[0]
-    return {**tables(points, sweep.rules, deck.name if deck is not None else ""),
+    components = sweep.study.component_sets[0]
+    return {**tables(points, sweep.rules, components.name if components is not None else ""),
             "summary": summary(points, tournaments, sweep, complete)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.checkpoint import SavedFormat
 from ..core.driver import MAX_GAMES, ConfigError, canonical_rules
-from ..core.identity import valid_deck, valid_game, valid_players, valid_strategies
+from ..core.identity import valid_components, valid_game, valid_players, valid_strategies
 from ..core.saved import MAX_INT, Invalid, check_keys, show, whole_number
 from .tournament import Tournament
 from .tournament_saved import TOURNAMENT_KEYS, _Tournament, _tournament_progress
@@ -47,7 +47,7 @@ def _tournament(saved, where: str) -> _Tournament:
         raise Invalid(f"{where}.variant is {show(variant)}, not a canonical rule set of the {game.name} game")
     return _Tournament(game, players, variant, whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT),
                        whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT),
-                       valid_deck(saved["deck"], f"{where}.deck", game),
+                       valid_components(saved["components"], f"{where}.components", game),
                        valid_strategies(saved["strategies"], f"{where}.strategies", game, None))
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.accounting import RUN_GAMES
 from ..core.driver import RunConfig, SeatStrategy, Totals, simulate
-from ..core.identity import deck_identity, strategies_identity
+from ..core.identity import components_identity, strategies_identity
 from ..core.pairing import PreparedPair, paired_metrics
 from ..core.registry import Game, get_game
 
@@ -34,7 +34,7 @@ def lineups(strategies: tuple[SeatStrategy, ...], players: int) -> list[tuple[Se
 class Tournament:
     """The running totals of one configuration: player count, rules and strategies."""
 
-    deck: object  # the game's component data (the card game's Deck), or None
+    components: object  # the game's component data (the card game's Component set), or None
     players: int
     strategies: tuple[SeatStrategy, ...]
     variant: str = "standard"
@@ -158,14 +158,15 @@ class Tournament:
 
     def _config(self, k: int, lineup: tuple[SeatStrategy, ...]) -> RunConfig:
         """Lineup ``k``'s run: its games still to play, rotated, in a kernel of every strategy."""
-        return RunConfig(deck=self.deck, players=self.players, strategies=lineup, games=self.target - self.done[k],
+        return RunConfig(components=self.components, players=self.players, strategies=lineup,
+                         games=self.target - self.done[k],
                          seed=self.seed, variant=self.variant, seating="rotate", threads=self.threads, game=self.game,
                          kernel_strategies=tuple(dict.fromkeys(s.name for s in self.strategies)))
 
     def configuration(self) -> dict:
         """What a checkpoint of this tournament must match to be resumed."""
         return {"game": self.game, "players": self.players, "variant": self.variant, "seed": self.seed,
-                "config_index": self.config_index, "deck": deck_identity(self.deck),
+                "config_index": self.config_index, "components": components_identity(self.components),
                 "strategies": strategies_identity(self.strategies)}
 
     def progress(self) -> dict:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..core.accounting import N_COMMON_RUN_STATS, RUN_GAMES, STAT_WIN60, StatLayout
 from ..core.checkpoint import SavedFormat
 from ..core.driver import MAX_GAMES, SeatStrategy
-from ..core.identity import MAX_ORIGIN, valid_deck, valid_game, valid_players, valid_rules, valid_strategies
+from ..core.identity import MAX_ORIGIN, valid_components, valid_game, valid_players, valid_rules, valid_strategies
 from ..core.pairing import paired_metrics
 from ..core.registry import Game
 from ..core.saved import MAX_INT, Invalid, check_keys, int_matrix, int_vector, show, whole_number
@@ -28,7 +28,7 @@ from ..core.totals_check import TotalsCheck, check_paired_metric_sq, check_pairs
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
-TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "deck", "strategies")
+TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "components", "strategies")
 TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run", "paired_sq",
                             "paired_seat_sq", "paired_metric_sq")
 
@@ -50,7 +50,7 @@ def check_study(configuration, progress, command: str) -> None:
     for i, t in enumerate(saved):
         where = f"configuration.tournaments[{i}]"
         check_keys(t, where, TOURNAMENT_KEYS)
-        for key in ("game", "seed", "strategies"):  # one run plays one of each (decks: see _study_shape)
+        for key in ("game", "seed", "strategies"):  # one run plays one of each (component sets: see _study_shape)
             mine, first = t.get(key), saved[0].get(key)
             if key == "strategies" and tuned and type(mine) is list and type(first) is list:
                 # tuned play: each configuration its own parameters, the same strategies
@@ -80,7 +80,7 @@ class _Tournament:
     variant: str
     seed: int
     config_index: int
-    deck: object
+    components: object
     strategies: tuple[SeatStrategy, ...]
 
 
@@ -92,39 +92,39 @@ def _tournament(saved, where: str) -> _Tournament:
     seed = whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT)
     config_index = whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT)
     strategies = valid_strategies(saved["strategies"], f"{where}.strategies", game, None)
-    deck = valid_deck(saved["deck"], f"{where}.deck", game)
-    return _Tournament(game, players, variant, seed, config_index, deck, strategies)
+    components = valid_components(saved["components"], f"{where}.components", game)
+    return _Tournament(game, players, variant, seed, config_index, components, strategies)
 
 
 def _study_shape(tournaments: list[_Tournament], command: str) -> None:
     """What the command builds (study/studies.py plan): one tournament per player count
     (compare), or one per balanced rule set per player count (balance), numbered by
-    config_index; with several decks, that block again for each deck (each deck once, every
-    deck the same player counts), the numbering going on from one deck to the next."""
-    decks = []
+    config_index; with several component sets, that block again for each component set (each component set once, every
+    component set the same player counts), the numbering going on from one component set to the next."""
+    component_sets = []
     for t in tournaments:
-        if t.deck not in decks:
-            decks.append(t.deck)
-    size = len(tournaments) // len(decks)
-    if size * len(decks) != len(tournaments):
-        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments for {len(decks)} decks, "
-                      "not the same number for each deck")
-    for d in range(len(decks)):
+        if t.components not in component_sets:
+            component_sets.append(t.components)
+    size = len(tournaments) // len(component_sets)
+    if size * len(component_sets) != len(tournaments):
+        raise Invalid(f"configuration.tournaments has {len(tournaments)} tournaments for {len(component_sets)} "
+                      "component sets, not the same number for each")
+    for d in range(len(component_sets)):
         block = tournaments[d * size:(d + 1) * size]
         for i, t in enumerate(block):
-            if t.deck != block[0].deck:
-                raise Invalid(f"configuration.tournaments[{d * size + i}].deck is not the deck of "
-                              f"tournaments[{d * size}]: each deck's tournaments come together")
+            if t.components != block[0].components:
+                raise Invalid(f"configuration.tournaments[{d * size + i}].components is not the component set of "
+                              f"tournaments[{d * size}]: each set's tournaments come together")
             if d and t.players != tournaments[i].players:
                 raise Invalid(f"configuration.tournaments[{d * size + i}].players is {t.players}, but the first "
-                              f"deck's tournaments[{i}] has {tournaments[i].players}: every deck plays the same "
-                               "player counts")
-        _deck_shape(block, command, d * size, d * (size if command == "compare" else size // 2), tournaments[0])
+                              f"component set's tournaments[{i}] has {tournaments[i].players}: every set plays "
+                              "the same player counts")
+        _components_shape(block, command, d * size, d * (size if command == "compare" else size // 2), tournaments[0])
 
 
-def _deck_shape(tournaments: list[_Tournament], command: str, offset: int, first_index: int,
+def _components_shape(tournaments: list[_Tournament], command: str, offset: int, first_index: int,
                 first: _Tournament) -> None:
-    """One deck's tournaments (configuration.tournaments[offset:]), numbered from first_index;
+    """One component set's tournaments (configuration.tournaments[offset:]), numbered from first_index;
     ``first``: the study's first tournament (compare plays its rules throughout)."""
     for i, t in enumerate(tournaments):
         where = f"configuration.tournaments[{offset + i}]"

@@ -15,13 +15,13 @@ from .tuning import TaskResult, spec
 
 def tune_change_columns(game: Game) -> list[str]:
     """The columns of tune's metric changes for ``game``."""
-    return ["strategy", "rules", *change_columns(Moments.of(game))]
+    return ["strategy", "rules", *change_columns(Moments.of(game), game.data_noun)]
 
 
 def _configuration(result: TaskResult) -> dict:
     task = result.task
     return {"strategy": task.strategy, "rules": task.variant, "players": task.players,
-            "deck": task.deck.name if task.deck is not None else ""}
+            get_game(task.game).data_noun: task.components.name if task.components is not None else ""}
 
 
 def tune_metrics(results: Sequence[TaskResult]) -> pd.DataFrame:

@@ -12,11 +12,11 @@ from ..core.accounting import N_COMMON_RUN_STATS, WIN_UNIT
 from ..core.checkpoint import SavedFormat
 from ..core.driver import ConfigError
 from ..core.identity import (
-    deck_identity,
-    saved_deck,
+    components_identity,
+    saved_components,
     saved_strategies,
     strategies_identity,
-    valid_deck,
+    valid_components,
     valid_game,
     valid_players,
     valid_rules,
@@ -37,7 +37,7 @@ def task_configuration(task: TuneTask) -> dict:
             "against": None if task.against is None else strategies_identity(task.against),
             "evaluations": task.evaluations, "games_per_eval": task.games_per_eval,
             "fresh_games": task.fresh_games, "seed": task.seed, "popsize": task.popsize,
-            "deck": deck_identity(task.deck),
+            "components": components_identity(task.components),
             "identity": strategies_identity([task.default])}
 
 
@@ -49,7 +49,7 @@ def task_from_configuration(saved: dict) -> TuneTask:
         raise ConfigError(f"strategy is {saved['strategy']!r}, but its identity names {name!r}")
     return TuneTask(game.name, name, saved["players"], saved["variant"], against, saved["evaluations"],
                     saved["games_per_eval"], saved["fresh_games"], saved["seed"], saved["popsize"],
-                    saved_deck(saved["deck"], game))
+                    saved_components(saved["components"], game))
 
 
 def task_progress(result: TaskResult) -> dict:
@@ -73,7 +73,7 @@ def task_result(task: TuneTask, saved: dict) -> TaskResult:
 
 
 TUNE_TASK_KEYS = ("game", "strategy", "players", "variant", "against", "evaluations", "games_per_eval",
-                  "fresh_games", "seed", "popsize", "deck", "identity")
+                  "fresh_games", "seed", "popsize", "components", "identity")
 TUNE_PROGRESS_KEYS = ("rounds", "tuned", "fresh")
 FRESH_KEYS = ("tuned", "default", "difference_sq", "tuned_run", "default_run", "metric_sq")  # Fresh.to_list's
 ROUND_KEYS = ("candidates", "win60", "incumbent")
@@ -98,7 +98,7 @@ def check_tune(configuration, progress) -> None:
         valid_strategies(entry["identity"], f"{where}.identity", game, 1)
         if entry["against"] is not None:
             valid_strategies(entry["against"], f"{where}.against", game, players - 1)
-        valid_deck(entry["deck"], f"{where}.deck", game)
+        valid_components(entry["components"], f"{where}.components", game)
         valid_rules(entry["variant"], f"{where}.variant", game, players)
         for key, high in (("evaluations", MAX_INT), ("games_per_eval", MAX_INT), ("fresh_games", MAX_INT),
                           ("seed", MAX_INT), ("popsize", 1000)):

@@ -104,7 +104,7 @@ class TuneTask:
     fresh_games: int  # the final check's games, for each of tuned and default (a whole number of rotations)
     seed: int
     popsize: int
-    deck: object = None
+    components: object = None
     box: Box = field(init=False)
 
     def __post_init__(self):
@@ -169,7 +169,7 @@ class Evaluator:
         return self._play(task, [kernel], first_game, games)[0]
 
     def _config(self, task: TuneTask, lineup: tuple[SeatStrategy, ...], games: int) -> RunConfig:
-        return RunConfig(task.deck, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
+        return RunConfig(task.components, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
                          task.game, task.kernel_strategies())
 
     def _play(self, task: TuneTask, kernels: list, first_game: int, games: int) -> list:
@@ -265,7 +265,8 @@ class TaskResult:
         rate, low, high, difference, half, significant = self.check()
         return {
             "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
-            **({"deck": task.deck.name} if task.deck is not None else {}), "against": task.against_label(),
+            **({get_game(task.game).data_noun: task.components.name} if task.components is not None else {}),
+            "against": task.against_label(),
             "evaluations": sum(len(r.candidates) for r in self.rounds),
             "games_per_eval": task.games_per_eval, "fresh_games": task.fresh_games,
             "fair_share": 1 / task.players,
@@ -427,9 +428,9 @@ def _variants(spec: str | None, game, players: list[int]) -> list[str]:
     """The rule sets to tune under: the spec's (checked at every player count; canonical when it
     names the same rules at all of them, as a preset's name does), or every preset (``all``)."""
     if spec is None:
-        return [game.variants[0]]
+        return [game.presets[0]]
     if text(spec, "variant").strip().lower() == ALL:
-        return list(game.variants)
+        return list(game.presets)
     canonical = {canonical_rules(game, spec, n) for n in players}
     return [canonical.pop() if len(canonical) == 1 else spec]
 
@@ -453,7 +454,7 @@ def _whole_rotations(games: int, players: int, argument: str) -> int:
 
 def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, variant_spec: str | None,
                against_spec: str, evaluations: int, games_per_eval: int, fresh_games: int, seed: int,
-               popsize: int | None, deck) -> list[TuneTask]:
+               popsize: int | None, components) -> list[TuneTask]:
     """The tasks of a tuning as the command line (and the API) describe it: strategies (names,
     or all), player counts (None: the game's usual), rules (None: standard; all), opponents."""
     game = get_game(game_name)
@@ -472,7 +473,7 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
                 tasks.append(TuneTask(
                     game.name, name, players, variant, _against(against_spec, game, players), evaluations,
                     _whole_rotations(games_per_eval, players, "games_per_eval"),
-                    _whole_rotations(fresh_games, players, "fresh_games"), seed, size, deck))
+                    _whole_rotations(fresh_games, players, "fresh_games"), seed, size, components))
     return tasks
 
 
@@ -559,7 +560,7 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
             continue
         definition = get_game(game)
         if type(row["players"]) is not int or not definition.min_players <= row["players"] <= definition.max_players \
-                or row["variant"] not in definition.variants:
+                or row["variant"] not in definition.presets:
             raise ConfigError(f"{where}: players {row['players']!r} or rules {row['variant']!r} are not the {game} "
                               "game's")
         if not isinstance(row["best"], str) or not row["best"].strip():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.arguments import DeckError
+from ...core.arguments import ComponentsError
 from ...core.output import OutputError, read_limited
 from .rules import DAYS, GOODS, NO_GOOD, ship_capacity
 
@@ -84,36 +84,36 @@ def _parse_int(text: str, what: str, where: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise DeckError(f"{where}: {what} must be an integer, got {text.strip()!r}") from None
+        raise ComponentsError(f"{where}: {what} must be an integer, got {text.strip()!r}") from None
 
 
 def _parse_row(fields: list[str], where: str) -> CardKind:
     if len(fields) != len(COLUMNS):
-        raise DeckError(f"{where}: expected {len(COLUMNS)} fields ({','.join(COLUMNS)}), got {len(fields)}")
+        raise ComponentsError(f"{where}: expected {len(COLUMNS)} fields ({','.join(COLUMNS)}), got {len(fields)}")
     count_s, good_s, icons_s, value_s, green_s = (f.strip() for f in fields)
     count = _parse_int(count_s, "count", where)
     if count <= 0:
-        raise DeckError(f"{where}: count must be a positive integer, got {count}")
+        raise ComponentsError(f"{where}: count must be a positive integer, got {count}")
     good_name = good_s.lower()
     if good_name in ("none", ""):
         good = NO_GOOD
     elif good_name in GOODS:
         good = GOODS.index(good_name)
     else:
-        raise DeckError(f"{where}: unknown good {good_s!r} (known: {', '.join(GOODS)}, none)")
+        raise ComponentsError(f"{where}: unknown good {good_s!r} (known: {', '.join(GOODS)}, none)")
     icons = _parse_int(icons_s, "icons", where)
     if not 0 <= icons <= 2:
-        raise DeckError(f"{where}: icons must be 0, 1 or 2 (R1), got {icons}")
+        raise ComponentsError(f"{where}: icons must be 0, 1 or 2 (R1), got {icons}")
     if good != NO_GOOD and icons == 0:
-        raise DeckError(f"{where}: a {good_name} card must show at least one icon (R5)")
+        raise ComponentsError(f"{where}: a {good_name} card must show at least one icon (R5)")
     if good == NO_GOOD and icons != 0:
-        raise DeckError(f"{where}: a card with no good cannot show icons (R5)")
+        raise ComponentsError(f"{where}: a card with no good cannot show icons (R5)")
     value = _parse_int(value_s, "value", where)
     if not 0 <= value <= MAX_VALUE:
-        raise DeckError(f"{where}: value must be between 0 and {MAX_VALUE}, got {value}")
+        raise ComponentsError(f"{where}: value must be between 0 and {MAX_VALUE}, got {value}")
     green_name = green_s.lower()
     if green_name not in _TRUE | _FALSE:
-        raise DeckError(f"{where}: green must be yes or no, got {green_s!r}")
+        raise ComponentsError(f"{where}: green must be yes or no, got {green_s!r}")
     return CardKind(count, good, icons, value, green_name in _TRUE)
 
 
@@ -125,7 +125,7 @@ def parse_deck(text: str, name: str) -> Deck:
     try:
         rows = list(csv.reader(io.StringIO(text)))
     except csv.Error as exc:
-        raise DeckError(f"deck {name}: not a valid CSV file ({exc})") from None
+        raise ComponentsError(f"deck {name}: not a valid CSV file ({exc})") from None
     for lineno, fields in enumerate(rows, start=1):
         if not fields or not "".join(fields).strip() or fields[0].lstrip().startswith("#"):
             continue
@@ -133,15 +133,16 @@ def parse_deck(text: str, name: str) -> Deck:
         if not header_seen:
             header = tuple(f.strip().lower() for f in fields)
             if header != COLUMNS:
-                raise DeckError(f"{where}: expected the header {','.join(COLUMNS)}, got {','.join(fields)!r}")
+                raise ComponentsError(f"{where}: expected the header {','.join(COLUMNS)}, got {','.join(fields)!r}")
             header_seen = True
             continue
         kinds.append(_parse_row(fields, where))
     if not kinds:
-        raise DeckError(f"deck {name}: no cards (expected a header {','.join(COLUMNS)} and one row per kind of card)")
+        raise ComponentsError(f"deck {name}: no cards (expected a header {','.join(COLUMNS)} and one row per kind "
+                              "of card)")
     deck = Deck(name, tuple(kinds))
     if deck.n_cards > MAX_CARDS:
-        raise DeckError(f"deck {name}: {deck.n_cards} cards, more than the {MAX_CARDS} allowed")
+        raise ComponentsError(f"deck {name}: {deck.n_cards} cards, more than the {MAX_CARDS} allowed")
     return deck
 
 
@@ -152,11 +153,11 @@ def load_deck(path: str | Path) -> Deck:
     try:
         text = read_limited(path, MAX_DECK_BYTES, "deck").decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DeckError(f"deck {path}: not a UTF-8 text file") from None
+        raise ComponentsError(f"deck {path}: not a UTF-8 text file") from None
     except OutputError as exc:
-        raise DeckError(str(exc)) from None
+        raise ComponentsError(str(exc)) from None
     if "\x00" in text:
-        raise DeckError(f"deck {path}: not a text file")
+        raise ComponentsError(f"deck {path}: not a text file")
     return parse_deck(text, path.name)
 
 
@@ -169,7 +170,6 @@ def default_deck() -> Deck:
 # ---------------------------------------------------------------- shipped decks by name
 
 SHIPPED_PREFIX = "deck-"  # data/deck-NAME.csv is the shipped deck NAME; data/default_deck.csv is "default"
-ALL_DECKS = "all"  # every shipped deck (--decks all)
 
 
 @cache
@@ -206,6 +206,6 @@ def resolve_deck(spec: str) -> Deck:
     if spec in decks:
         return decks[spec]
     if not Path(spec).exists() and not Path(spec).is_symlink():
-        raise DeckError(f"deck {spec}: no such file, and no shipped deck of that name (shipped decks: "
+        raise ComponentsError(f"deck {spec}: no such file, and no shipped deck of that name (shipped decks: "
                         f"{', '.join(decks)})")
     return load_deck(spec)

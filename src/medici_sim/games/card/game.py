@@ -19,7 +19,7 @@ from .strategies import BUILT_INS, REGISTRY, search, strong
 
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (engine.new_state): its deck, player count and rules."""
-    deck = config.deck if config.deck is not None else default_deck()
+    deck = config.components if config.components is not None else default_deck()
     rules = config.rules
     return engine.new_state(*deck.card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
 
@@ -83,7 +83,7 @@ def trace(kernel, game_index: int) -> GameTrace:
 
 def reference_game(config, game_index: int) -> dict[str, np.ndarray]:
     """The reference engine's record of game ``game_index`` of the run ``config``."""
-    deck = config.deck if config.deck is not None else default_deck()
+    deck = config.components if config.components is not None else default_deck()
     return reference.play_game(deck, config.rules,
                                [s.name for s in config.strategies], config.seed, game_index, config.seating,
                                [dict(s.params) for s in config.strategies])
@@ -147,7 +147,7 @@ def deck_from_text(contents: str):
 
 def check_config(config) -> None:
     """The card game is played with a deck: the default one unless the run names another."""
-    if config.deck is not None and not hasattr(config.deck, "card_arrays"):
+    if config.components is not None and not hasattr(config.components, "card_arrays"):
         raise ValueError("the card game needs a deck (medici_sim.games.card.deck.Deck)")
 
 
@@ -157,7 +157,7 @@ GAME = Game(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=4,
-    variants=VARIANTS,
+    presets=VARIANTS,
     rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
@@ -192,6 +192,7 @@ GAME = Game(
         shipped_name=shipped_name,
         help=("card only: a shipped deck by name ({names}; each a reconstruction, R3) or a deck CSV file "
               "(count,good,icons,value,green; R5) [default: default, the reconstruction of the 110-card deck, R4]."),
+        noun="deck", plural="decks", unit="cards",
     ),
     presentation=Presentation(
         **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
@@ -199,7 +200,7 @@ GAME = Game(
         rules_page="docs/rules-card.md",
         rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
                      "lineups": "R24"},
-        variant_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
+        presets_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
         narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "
                         "R12), the ships (R13) and each day's scoring with its reasons: the ship ranking with ties "
                         "and shares rounded down to 5 (R14, R15), each good's majority ranking (R17), bonuses (R18; "
@@ -208,7 +209,7 @@ GAME = Game(
         narrate=narrate.narrate,
         play_console=lambda: importlib.import_module(".console", __package__).CardConsole,
     ),
-    study=medici_study(search, strong, balance_variants=VARIANTS),  # standard against bonus20
+    study=medici_study(search, strong, balance_rules=VARIANTS),  # standard against bonus20
     framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees
 )
 assert len(GAME.engine.stat_columns) == engine.N_STATS - engine.N_COMMON_STATS

@@ -127,7 +127,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     players = config.players
     rules = config.rules
     big_min = rules["big_bonus_min"] or None
-    deck = config.deck if config.deck is not None else default_deck()
+    deck = config.components if config.components is not None else default_deck()
     data = {
         "game": "card", "title": kernel.game.title, "rules_page": kernel.game.presentation.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,

@@ -137,7 +137,7 @@ class TotalsIdentities:
 
 def check_config(config) -> None:
     """The classic game has no deck files: its 36 cards are fixed (C2)."""
-    if config.deck is not None:
+    if config.components is not None:
         raise ValueError("the classic game takes no deck (its 36 cards are fixed, C2)")
 
 
@@ -147,7 +147,7 @@ GAME = Game(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=4,
-    variants=VARIANTS,
+    presets=VARIANTS,
     rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
@@ -191,7 +191,7 @@ GAME = Game(
         summary="the 1995 auction game, C1-C21",
         rules_page="docs/rules-classic.md",
         rule_points={"players": "C1", "seats": "C6", "seating": "C20", "seed": "C20", "spending": "C21"},
-        variant_help="standard only (no variant in the rulebook; any rule set by name=value, C3-C18)",
+        presets_help="standard only (no variant in the rulebook; any rule set by name=value, C3-C18)",
         narration_help=("each auction's lot (C8), bids and passes (C9), sale or discard (C10), the last ship's "
                         "free cards (C11), the ships (C13), the tracks (C14), majorities with shares rounded down "
                         "to a florin (C15), bonuses (C16), the next starting player (C6) and the winners (C18)."),

@@ -8,7 +8,7 @@ from ...core.contract import StudyPolicy
 
 def medici_study(search, strong, **balance) -> StudyPolicy:
     """The study policy of a Medici game whose strategies' modules are ``search`` and ``strong``;
-    ``balance``: its ``balance_variants`` or its ``no_balance``."""
+    ``balance``: its ``balance_rules`` or its ``no_balance``."""
     return StudyPolicy(
         **balance,
         weakest="random",

@@ -30,7 +30,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ...core.arguments import DeckError
+from ...core.arguments import ComponentsError
 from ...core.output import OutputError, read_limited
 from .geometry import BOARD_FIELDS, BOARD_TYPES, COLUMNS, ROWS, SHIFTS, legal_assemblies
 from .rules import AGRICULTURE, CASTLE, COLOURS, MAX_PLAYERS
@@ -51,7 +51,7 @@ MAX_BOARDS = 20  # of one type
 MAX_BYTES = 1 << 20
 
 
-class ComponentError(DeckError):
+class ComponentError(ComponentsError):
     """A component set that cannot be played; the message names the entry at fault, in one line."""
 
 
@@ -311,4 +311,4 @@ def components(name_or_path: str | Path | None = None) -> Components:
 
 def of_run(config) -> Components:
     """A run's component set (core.driver.RunConfig): the one it names, else the default."""
-    return config.deck if config.deck is not None else components()
+    return config.components if config.components is not None else components()

@@ -52,7 +52,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     config = kernel.config
     players = config.players
     data = {"game": GAME, "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
-            "seating": config.seating, "components": getattr(config.deck, "name", None) or "reconstructed",
+            "seating": config.seating, "components": getattr(config.components, "name", None) or "reconstructed",
             "seats": [], "setup": [], "rounds": [], "phases": [], "final": {}}
     turn, before, state = None, None, None
     for event, actor, _moment, s in stepped_events(stepped, kernel, game_index):

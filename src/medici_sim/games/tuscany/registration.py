@@ -101,7 +101,7 @@ GAME = Game(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     default_players=MAX_PLAYERS,
-    variants=VARIANTS,
+    presets=VARIANTS,
     rule_book=RULE_BOOK,
     registry=REGISTRY,
     built_ins=BUILT_INS,
@@ -136,7 +136,7 @@ GAME = Game(
         rules_page="docs/rules-tuscany.md",
         rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "variant": "T40",
                      "lineups": "T12"},
-        variant_help="standard [default] or original: the first edition, the draw action draws 2 region cards (T13)",
+        presets_help="standard [default] or original: the first edition, the draw action draws 2 region cards (T13)",
         narration_help=("setup (T12), each decision with its rule point (T13-T32) and what each turn scored by "
                         "source (T20-T31), each phase's banking (T15, T34) with every estate drawn as a hex map, "
                         "the final scoring (T35) and the standings (T36)."),
@@ -147,7 +147,7 @@ GAME = Game(
         score_sources=SOURCES,
     ),
     study=StudyPolicy(
-        balance_variants=VARIANTS,  # standard against original (T13's draw of 3 or 2)
+        balance_rules=VARIANTS,  # standard against original (T13's draw of 3 or 2)
         weakest="random",  # the ladder's heuristics: BUILT_INS other than random, as they are written
         searcher="", strongest="", teacher="", rollout_policy="",
     ),
