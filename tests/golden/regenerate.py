@@ -18,7 +18,8 @@ SEED, INDEX = 2026, 3
 SEATINGS = ("fixed", "rotate", "random")
 # each lineup cycles through the game's built-ins (search aside: its games are too slow to be golden)
 LINEUPS = {"card": ("expert", "collector", "greedy", "cautious", "gambler", "random"),
-           "classic": ("expert", "value", "collector", "bargain", "random")}
+           "classic": ("expert", "value", "collector", "bargain", "random"),
+           "tuscany": ("expert", "builder", "colour_racer", "castle_chainer", "trader", "random")}
 RUN = {"games": 3000, "seed": SEED, "seating": "rotate"}
 # what depends on the machine or the moment, not on the games
 UNSTABLE = {"elapsed_seconds", "games_per_second", "threads"}

@@ -167,7 +167,7 @@ def _setup(options: dict, given: set[str], command: str) -> tuple[Study, list, R
                      tuned=options.get("tuned_spec"), report=options["report_path"])
     study, tournaments = _request(options, given, command).start()
     if study.several_component_sets and files.plot:
-        noun, plural = study.game.data_noun, study.game.data_plural
+        noun, plural = study.game.data_noun, study.game.data_plural_words
         raise ConfigError(f"--plot draws one {noun}'s answer; this run plays {len(study.component_sets)} {plural} "
                           f"(give one {noun}, or leave out --plot)")
     names = table_names(study, command)

@@ -331,6 +331,11 @@ class Game:
         return self.data.plural if self.data is not None else GameData.plural
 
     @property
+    def data_plural_words(self) -> str:
+        """``data_plural`` as prose says it ("component sets"; the column names keep the underscore)."""
+        return self.data_plural.replace("_", " ")
+
+    @property
     def seat_view(self):
         """The game's seat view, or ValueError saying why it has none (FrameworkFacts)."""
         if self.framework is None:

@@ -82,7 +82,7 @@ def across_lines(across: pd.DataFrame, per_components: list[tuple[str, dict[str,
                  game: Game) -> list[str]:
     """The across table in words (in ``game``'s words for its component sets), and the range of games the variant
     decided (where a side has it)."""
-    plural = game.data_plural
+    plural = game.data_plural_words
     base, other = rule_names(per_components[0][1]["strategies"])
     lines = []
     for players, rows in across.groupby("players", sort=True):

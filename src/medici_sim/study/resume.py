@@ -21,7 +21,8 @@ from . import studies, tune_saved, tuning
 CHECKED = ("game", "players", "games", "seed", "variant", "seating", "strategies", "components", "precision")
 _PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies",
                "components_path": "components", "component_sets_spec": "components",
-               **dict.fromkeys(("deck", "decks"), "components")}  # the command line's older names, still taken
+               # the command line's older names, still taken
+               **dict.fromkeys(("deck", "decks", "deck_path", "decks_spec"), "components")}
 
 
 def check_matches(path: str | Path, saved_configuration: dict, current_configuration: dict, given) -> None:

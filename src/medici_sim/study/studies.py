@@ -250,7 +250,7 @@ class Study:
         """More lineups or games than a configuration's block of game indices holds (blocks
         never overlap, R25), or a precision that could need more than MAX_PRECISION_GAMES."""
         if len(self.component_sets) * len(self.counts) > MAX_CONFIGURATIONS:
-            raise ConfigError(f"{len(self.component_sets)} {self.game.data_plural} and {len(self.counts)} player "
+            raise ConfigError(f"{len(self.component_sets)} {self.game.data_plural_words} and {len(self.counts)} player "
                               "counts make "
                               f"{len(self.component_sets) * len(self.counts):,} configurations; at most "
                               f"{MAX_CONFIGURATIONS:,} fit in the game indices")
@@ -504,7 +504,7 @@ def balance_answer(tournaments: list[Tournament], study: Study | None = None) ->
         return tables, text
     per_components = [(label, tables) for label, block in by_components(tournaments, study)
                 if (tables := _balance_tables(block, tuned)) is not None]
-    noun, plural = study.game.data_noun, study.game.data_plural
+    noun, plural = study.game.data_noun, study.game.data_plural_words
     texts = [f"{noun.capitalize()} {label}:\n{verdict(tables['strategies'], tables['rules'])}"
              for label, tables in per_components]
     across = across_component_sets(per_components, study.game)
