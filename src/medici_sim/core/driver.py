@@ -25,7 +25,7 @@ from numba.core.errors import NumbaError
 from . import compiling as compiling_
 from .accounting import N_COMMON_RUN_STATS, N_COMMON_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES
 from .arguments import ConfigError, in_api, integer, named, text, whole
-from .dispatch import locate, strategy_table
+from .dispatch import locate, strategy_names, strategy_table
 from .registry import (
     GAMES,
     ILLEGAL,
@@ -339,9 +339,26 @@ class PreparedRun:
             # (rollout and learned players), so the lineups with one of them share one kernel, not one each
             used = used | heuristics
         used = next((set(names) for game, names in _SHARED_KERNELS if game == config.game and used <= names), used)
-        self.table, self.table_names = strategy_table(self.game.registry, used)
+        self.used = used
+        self.table_names = strategy_names(self.game.registry, used)
+        self._table = None  # made (its strategies compiled) at the first game played, where failures are named
+        self.checked = False  # whether its table checks every decision (dispatch.strategy_table, check-plugin)
+        self._table_lock = threading.Lock()
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
+
+    @property
+    def table(self):
+        """The run's strategy table (core.dispatch): its first use compiles the strategies' decisions
+        (or loads them from numba's cache)."""
+        with self._table_lock:
+            if self._table is None:
+                self._table = strategy_table(self.game.registry, self.used, checked=self.checked)[0]
+            return self._table
+
+    @table.setter
+    def table(self, table) -> None:
+        self._table = table
 
     def zeros(self) -> Totals:
         """Empty totals of this kernel's games."""

@@ -34,6 +34,8 @@ def jitted_copy(template, namespace: dict, name: str | None = None, **options):
     The copy compiles when first called, like any jitted function."""
     copy = types.FunctionType(template.__code__, namespace, name or template.__name__, template.__defaults__,
                               template.__closure__)
+    if name is not None:  # numba's cache files are named by it: copies of one template, named apart, never meet
+        copy.__qualname__ = name
     return jit(**{"nopython": True, **options})(copy)
 
 

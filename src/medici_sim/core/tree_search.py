@@ -182,7 +182,7 @@ def _to_own_decision(sim, table, seat, policy, loop_seat, phase, arg, last_day):
 def _tree_search(buffer, state, seat, params, decision):
     """``seat``'s choice at ``decision`` (the game's k) of ``state``: the module docstring's search."""
     sim = buffer[0]
-    table = ROLLOUT_TABLE[0]  # noqa: F821
+    table = ROLLOUT_TABLE()  # noqa: F821
     iterations = max(np.int64(params[ITERATIONS]), 1)
     policy = np.int64(params[POLICY])
     exploration = params[EXPLORATION]
