@@ -6,7 +6,7 @@ The kernel then calls ``reveal_nb(table, strategy_id, state, seat)``. ``table`` 
 decisions, ``[decision, strategy id]``; the call is an indirect call to that address. So:
 
 - one compiled play loop serves every mix of strategies of a game, at any seats, whatever a
-  run seats (built-ins, plug-ins, a search player), compiled once and cached by numba: a run's
+  run seats (built-ins, plug-ins, a rollout player), compiled once and cached by numba: a run's
   strategies are data (ids, parameters and addresses), never a type. The table's type name
   hashes the sources of the shared kernel code and of the game's package, so a cached kernel
   is never used with code it was not compiled from;
@@ -27,7 +27,7 @@ the call returned: :func:`locate` plays with it the one game in which a decision
 whose decision that was (a jitted kernel's exception says nothing of where it came from). Both
 play in the same kernel as a normal table: only the addresses differ.
 
-A search player's rollouts dispatch through a table of their own, read where they run
+A rollout player's rollouts dispatch through a table of their own, read where they run
 (:func:`runtime_table`: a getter of a table the process fills, never a constant compiled in).
 """
 from __future__ import annotations
@@ -145,7 +145,10 @@ def _name_of(table_type) -> str:
 def _state_type(registry: StrategyRegistry):
     """The numba type of the game's state record (its ``STATE_DTYPE``, in its ``state`` or ``engine``)."""
     for module in (".state", ".engine", ""):
-        found = getattr(importlib.import_module(registry.package + module), "STATE_DTYPE", None)
+        try:
+            found = getattr(importlib.import_module(registry.package + module), "STATE_DTYPE", None)
+        except ModuleNotFoundError:
+            continue
         if found is not None:
             return from_dtype(found)
     raise TypeError(f"the {registry.game} game's package defines no STATE_DTYPE")
@@ -307,7 +310,7 @@ def _call_nb(typingctx, table, decision, strategy, state, seat, returns):
 
 
 def runtime_table(registry: StrategyRegistry, policies: tuple[str, ...]):
-    """A jitted ``() -> table`` of the strategies ``policies`` (ids in this order): what a search
+    """A jitted ``() -> table`` of the strategies ``policies`` (ids in this order): what a rollout
     player's rollouts dispatch through. The table lives in this process (its addresses are this
     process's), found by the compiled code through a symbol; it is filled when a run first uses
     a rollout player (a built-in that is not among ``policies``)."""
@@ -412,11 +415,9 @@ def decision(kind: str):
         registry = _registry_of(_name_of(table))
         k = registry.decisions.index(kind)
         returns = types.boolean if _returns(registry, kind) is bool else types.int64
-        lines = [f"def decide_{kind}(table, strategy, state, seat):",
-                 f"    return call(table, {k}, strategy, state, seat, RETURNS)"]
-        namespace = {"call": _call_nb, "RETURNS": returns}
-        exec("\n".join(lines), namespace)
-        return namespace[f"decide_{kind}"]
+        def impl(table, strategy, state, seat):
+            return _call_nb(table, k, strategy, state, seat, returns)
+        return impl
 
     stub.__name__ = stub.__qualname__ = kind
     overload(stub, inline="always")(typer)
