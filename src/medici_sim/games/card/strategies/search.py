@@ -17,13 +17,11 @@ stream (core.rollout), never advancing the real one. The real game is only ever 
 (``engine.copy_play_nb``), so the game with a search seat is the game its decisions make
 (tests/test_search.py replays them in the reference engine).
 
-The rollouts run the engine's own code from the decision on (``engine.finish_game_nb``, as
-``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
-this one: a search inside a rollout would make the table refer to itself, which numba cannot
-type, and would cost rollouts squared). The table is a constant of this module; the decision functions are
-not cached by numba on their own (``cache=False``): their code names that table, whose name
-(a hash of the package's sources) is not part of their signature. The kernel that holds
-them is cached under its own table's name, which covers this file and the policies'.
+The rollouts run the engine's own compiled loop from the decision on (``engine.finish_game_nb``,
+as ``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
+this one: a search inside a rollout would cost rollouts squared), which the process fills
+(core.dispatch.runtime_table). The decision functions are not cached by numba on their own
+(``cache=False``): the dispatch's wrapper of each is, under a name hashing the package's sources.
 """
 from pathlib import Path
 
