@@ -193,14 +193,20 @@ def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
         template = _located_decide
     wrapper = jitted_copy(template, namespace, f"decide_{digest.hexdigest()[:24]}", cache=True, nogil=True)
     signature = (state, types.int64, types.int64)
-    wrapper.compile(signature)
-    result = wrapper.overloads[signature]
+    result = compile_decision(wrapper, signature)
     address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
     if not address:
         raise RuntimeError(f"strategy {strategy.name}: no address for its compiled {kind}")
     _KEEP.append(wrapper)
     _ADDRESSES[key] = address
     return address
+
+
+def compile_decision(wrapper, signature):
+    """``wrapper`` compiled (or loaded from the cache) for ``signature``; what fails here is a failure
+    to compile (driver.while_compiling knows this function by its name)."""
+    wrapper.compile(signature)
+    return wrapper.overloads[signature]
 
 
 @njit(cache=True, inline="always")

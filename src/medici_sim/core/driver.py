@@ -481,7 +481,7 @@ def while_compiling(error: BaseException | None) -> bool:
     """Whether an exception came out of numba compiling the kernel (not out of a game played):
     numba's own errors, and the KeyError or AttributeError some typing failures surface as."""
     while error is not None:
-        if isinstance(error, NumbaError) or any(frame.f_code.co_name == "_compile_for_args"
+        if isinstance(error, NumbaError) or any(frame.f_code.co_name in ("_compile_for_args", "compile_decision")
                                                 for frame, _ in traceback.walk_tb(error.__traceback__)):
             return True
         error = error.__cause__
