@@ -84,6 +84,8 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False
     mode = CHECKED if checked else LOCATED if located else PLAIN
     table = empty_table(registry)
     with _LOCK:
+        for entry in _RUNTIME.get(registry.game, ()):  # their symbols known before a cached wrapper loads
+            _runtime_buffer(registry, entry)
         addresses = table[_table_name(registry)]
         for i, strategy in enumerate(strategies):
             for k, kind in enumerate(registry.decisions):
@@ -321,13 +323,13 @@ def runtime_table(registry: StrategyRegistry, policies: tuple[str, ...]):
     process's), found by the compiled code through a symbol; it is filled when a run first uses
     a rollout player (a built-in that is not among ``policies``)."""
     symbol = f"medici_sim_rollout_table_{registry.game}_{len(_RUNTIME.get(registry.game, ()))}"
-    buffer = np.zeros(1, empty_table(registry).dtype)
-    _RUNTIME.setdefault(registry.game, []).append([policies, buffer, False])
-    binding.add_symbol(symbol, buffer.ctypes.data)
-    record = from_dtype(buffer.dtype)
+    entry = [policies, None, False, symbol]  # its buffer made when first needed (importing compiles nothing)
+    _RUNTIME.setdefault(registry.game, []).append(entry)
 
     @intrinsic
     def read(typingctx):
+        record = from_dtype(_runtime_buffer(registry, entry).dtype)
+
         def codegen(context, builder, signature, args):
             return builder.bitcast(_global(builder.module, symbol), context.get_value_type(record))
         return record(), codegen
@@ -346,12 +348,20 @@ def _global(module, symbol: str):
         return ir.GlobalVariable(module, ir.IntType(8), symbol)
 
 
+def _runtime_buffer(registry: StrategyRegistry, entry: list) -> np.ndarray:
+    """A runtime table's buffer, made and given its symbol at the first call."""
+    if entry[1] is None:
+        entry[1] = np.zeros(1, empty_table(registry).dtype)
+        binding.add_symbol(entry[3], entry[1].ctypes.data)
+    return entry[1]
+
+
 def _fill_runtime(registry: StrategyRegistry) -> None:
     for entry in _RUNTIME.get(registry.game, ()):
-        policies, buffer, filled = entry
+        policies, _, filled, _ = entry
         if filled:
             continue
-        addresses = buffer[0][_table_name(registry)]
+        addresses = _runtime_buffer(registry, entry)[0][_table_name(registry)]
         for i, name in enumerate(policies):
             for k, kind in enumerate(registry.decisions):
                 addresses[k, i] = _address(registry, registry[name], kind, PLAIN)
