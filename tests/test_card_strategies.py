@@ -69,6 +69,28 @@ def test_a_new_mix_of_the_same_strategies_compiles_nothing(deck):
     assert sum(engine.play_games_nb.stats.cache_misses.values()) == compiled
 
 
+def test_every_set_of_strategies_plays_in_one_compiled_play_loop(deck, monkeypatch):
+    """A table is data of one type per game (core.dispatch): random alone, two heuristics, four,
+    and check-plugin's checked tables all play in the one compiled kernel (each set of
+    strategies had compiled the play loop again, 7-10 CPU s)."""
+    from medici_sim.core.dispatch import strategy_table
+    from medici_sim.core.driver import KERNEL_ENV
+
+    monkeypatch.delenv(KERNEL_ENV)  # a table of only what each run uses
+
+    def run(spec):
+        simulate(RunConfig(deck=deck, players=4, strategies=parse_strategies(spec, 4), games=50, threads=1))
+
+    run("random")
+    signatures = list(engine.play_games_nb.signatures)
+    for spec in ("greedy,collector,greedy,collector", "expert,greedy,random,cautious"):
+        run(spec)
+    assert engine.play_games_nb.signatures == signatures
+    tables = {strategy_table(REGISTRY, used, checked=checked)[0].dtype
+              for used in ({"random"}, {"gambler", "expert"}) for checked in (False, True)}
+    assert len(tables) == 1 and tables <= {signature[-1].dtype for signature in signatures}
+
+
 def test_a_run_compiles_only_the_strategies_it_uses(deck, monkeypatch):
     """Only what a run uses is compiled: a run of random alone dispatches to nothing else."""
     from medici_sim.core.driver import KERNEL_ENV, PreparedRun

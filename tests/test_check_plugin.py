@@ -123,12 +123,16 @@ def no_debug(monkeypatch):
     monkeypatch.setattr(common, "_DEBUG", False)
 
 
-def test_checked_table_is_another_kernel_and_leaves_the_normal_one_alone():
+def test_checked_table_plays_in_the_same_kernel_and_leaves_the_normal_one_alone():
+    """A checked table has the normal one's type (one compiled kernel serves both), other addresses."""
     normal, names = strategy_table(REGISTRY, {"random", "expert"})
     checked, checked_names = strategy_table(REGISTRY, {"random", "expert"}, checked=True)
     assert checked_names == names and set(names) == {"random", "expert"}
-    assert checked.dtype.names[0] == normal.dtype.names[0] + "_checked"
-    assert strategy_table(REGISTRY, {"random", "expert"})[0].dtype == normal.dtype  # the normal table is unchanged
+    assert checked.dtype == normal.dtype
+    (field,) = normal.dtype.names
+    assert (checked[field][:, :2] != normal[field][:, :2]).all() and (normal[field][:, :2] != 0).all()
+    again = strategy_table(REGISTRY, {"random", "expert"})[0]
+    assert again.dtype == normal.dtype and (again[field] == normal[field]).all()  # the normal table is unchanged
 
 
 @pytest.mark.slow

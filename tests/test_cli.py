@@ -266,7 +266,7 @@ def test_compile_notice_gives_the_measured_range(capsys, monkeypatch, game, stra
 @pytest.fixture
 def slow_compiling(monkeypatch):
     """Every compilation (or load from the cache) takes a fifth of a second longer, and the notice
-    speaks after a tenth: as a first run's compilation, without compiling anything."""
+    speaks after a tenth, numba taken to compile: as a first run's compilation, without compiling anything."""
     import time
 
     from medici_sim.core import compiling
@@ -275,6 +275,7 @@ def slow_compiling(monkeypatch):
     monkeypatch.setattr(compiling, "AFTER", 0.1)
     monkeypatch.setattr(compiling, "TICK", 0.02)
     monkeypatch.setattr(compiling, "timed", lambda work, *args: timed(lambda: (time.sleep(0.2), work())[1], *args))
+    monkeypatch.setattr(compiling.Compiles, "started", True)  # as if numba compiled (it may load from the cache)
 
 
 @pytest.mark.parametrize("args", [("--games", "100", "-p", "3"), ("trace", "--players", "3"),

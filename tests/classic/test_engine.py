@@ -282,7 +282,7 @@ def test_kernel(players: int, names: list[str], seed: int, seating: str = "rotat
     """A PreparedRun playing the test registry's strategies (kept apart from the game's registry)."""
     k = PreparedRun(RunConfig(components=None, game="classic", players=players, games=1, seed=seed, seating=seating,
                          strategies=tuple(seat_strategy("random", game="classic") for _ in range(players))))
-    k.table, k.table_names = strategy_table(TEST_REGISTRY, set(names))
+    k._table, k.table_names = strategy_table(TEST_REGISTRY, set(names))
     k.slot_strategy = np.array([k.table_names.index(n) for n in names], np.int64)
     k.slot_params[:, 0] = mode
     return k

@@ -31,7 +31,6 @@ SMALL_BUDGET = {"rollouts": 4, "iterations": 4}  # what the searching built-ins'
 # hidden, but which deal a rollout stream gives reads the hidden order, and with a few rollouts the decision follows.
 # mcts deals from the unseen cards sorted and passes. Dealing flat search's rollouts from the sorted cards too
 # changes its games (and every figure measured with it): left to the strategies' owner, and marked here.
-PEEKS_AT_THE_ORDER = {"search": "flat search's rollout deals read where the unseen cards lie (their order)"}
 
 
 @pytest.fixture(autouse=True)
@@ -110,11 +109,6 @@ def test_every_searching_built_in_decides_only_on_what_its_seat_sees(name, strat
     game = declared(name)
     if strategy not in game.registry or game.registry.origin[strategy] != "built-in":
         pytest.skip(f"the {name} game has no built-in {strategy}")
-    if strategy in PEEKS_AT_THE_ORDER:
-        with pytest.raises(AssertionError, match="the decision depends on what the seat cannot see"):
-            decides_on_what_it_sees(game, BuiltinPlayer(the_engine(game), spec(game, strategy)), games=1,
-                                    most_decisions=12)
-        pytest.xfail(PEEKS_AT_THE_ORDER[strategy])
     decides_on_what_it_sees(game, BuiltinPlayer(the_engine(game), spec(game, strategy)), games=1, most_decisions=12)
 
 

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 import click
 
 from ..core.compiling import TICK as COMPILE_TICK
+from ..core.compiling import Compiles
 from ..core.driver import ConfigError, PreparedRun, RunConfig, seat_strategy
 from ..core.plugins import load_plugin
 from ..core.registry import get_game
@@ -90,8 +91,8 @@ class FirstWord:
 
 @contextmanager
 def compile_notice(kernel: PreparedRun):
-    """The compile notice, while the game has not begun: only when it really compiles (loading
-    the table's kernel from the cache takes less than ``CompileNotice.AFTER``). Yields
+    """The compile notice, while the game has not begun: only when numba really compiles
+    (core.compiling.Compiles), never while the table's kernel loads from the cache. Yields
     ``begun()``, which ends it."""
     notice, lock, over = CompileNotice(quiet=False), threading.Lock(), threading.Event()
     began = time.perf_counter()
@@ -99,7 +100,7 @@ def compile_notice(kernel: PreparedRun):
     def tick() -> None:
         while not over.wait(COMPILE_TICK):
             with lock:
-                if not over.is_set():
+                if not over.is_set() and compiles.started:  # a slow load from the cache says nothing
                     notice(kernel, time.perf_counter() - began)
 
     def begun() -> None:
@@ -108,11 +109,12 @@ def compile_notice(kernel: PreparedRun):
                 over.set()
                 notice.close()
 
-    threading.Thread(target=tick, name="medici-sim-compile-notice", daemon=True).start()
-    try:
-        yield begun
-    finally:
-        begun()
+    with Compiles().listening() as compiles:
+        threading.Thread(target=tick, name="medici-sim-compile-notice", daemon=True).start()
+        try:
+            yield begun
+        finally:
+            begun()
 
 
 @click.command("play", cls=Command)

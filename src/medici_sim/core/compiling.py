@@ -15,6 +15,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
+
+from numba.core import event
 
 LOGGER = logging.getLogger("medici_sim")
 TICK = 0.5  # seconds: how often a slow start (compiling) is told
@@ -39,7 +42,8 @@ def notice_text(kernel) -> str:
 
 
 class Notice:
-    """Says once that a kernel compiles, when it takes ``AFTER`` seconds or more (module doc);
+    """Says once that a kernel compiles, when it takes ``AFTER`` seconds or more (module doc; never
+    while a kernel only loads from numba's cache: :func:`timed` calls it once numba compiles);
     ``tell`` and ``tick`` are what a notice of its own (the command line's) changes."""
 
     def __init__(self):
@@ -67,6 +71,24 @@ class Notice:
         """The compilation is over (or abandoned)."""
 
 
+class Compiles(event.Listener):
+    """Whether numba began a compilation (its ``numba:compile`` event: never a load from the cache)
+    while :meth:`listening`: a notice speaks only then, so a slow load on a busy machine says nothing."""
+
+    started = False
+
+    @contextmanager
+    def listening(self):
+        with event.install_listener("numba:compile", self):
+            yield self
+
+    def on_start(self, event_) -> None:
+        self.started = True
+
+    def on_end(self, event_) -> None:
+        pass
+
+
 def timed(work: Callable[[], object], kernel, stop: threading.Event | None = None,
           compiling: Callable | None = None):
     """``work()`` (which compiles ``kernel``, or loads it from the cache) on a thread of its own,
@@ -84,17 +106,19 @@ def timed(work: Callable[[], object], kernel, stop: threading.Event | None = Non
 
     worker = threading.Thread(target=run, name="medici-sim-compile", daemon=True)
     began = time.perf_counter()
-    worker.start()
     ticks = 0
     try:
-        while worker.is_alive():
-            worker.join(0.05)
-            if stop is not None and stop.is_set():
-                return False, None
-            elapsed = time.perf_counter() - began
-            if elapsed >= (ticks + 1) * TICK:
-                ticks += 1
-                notice(kernel, elapsed)
+        with Compiles().listening() as compiles:
+            worker.start()
+            while worker.is_alive():
+                worker.join(0.05)
+                if stop is not None and stop.is_set():
+                    return False, None
+                elapsed = time.perf_counter() - began
+                if elapsed >= (ticks + 1) * TICK:
+                    ticks += 1
+                    if compiles.started:  # loading from the cache, however slow on a busy machine, is no compile
+                        notice(kernel, elapsed)
     finally:
         if compiling is None:
             notice.close()

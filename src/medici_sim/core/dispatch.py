@@ -1,85 +1,111 @@
 """Strategy dispatch: how a game's kernel calls whichever strategy sits at a seat.
 
 A game declares its decisions once, in its ``state.py``: ``reveal_nb = decision("reveal_nb")``.
-The kernel then calls ``reveal_nb(table, strategy_id, state, seat)``. ``table`` is a
-one-byte numpy record whose dtype names a snapshot of the game's strategy registry
-(:func:`strategy_table`); at compile time the overload turns that name into an ``if``
-chain over the registered strategies' functions for that decision. So:
+The kernel then calls ``reveal_nb(table, strategy_id, state, seat)``. ``table`` is a record
+(:func:`strategy_table`) of one type per game: the addresses of the run's strategies' compiled
+decisions, ``[decision, strategy id]``; the call is an indirect call to that address. So:
 
-- one compiled kernel serves every mix of strategies at any seats (a mix is only data:
-  strategy ids and parameter vectors);
-- a new strategy (built-in or plug-in) is a new table, hence a new signature, compiled
-  once and cached by numba; the table's name hashes the sources of the shared kernel code,
-  of the game and of every registered strategy, so a cached kernel is never used with
-  code it was not compiled from;
-- nothing reference-counted is handed down to the decisions: the table is a record, not
-  an array, and a seat's parameters reach its strategy as a tuple of floats (every array
-  argument costs reference-count updates at each call; profiled: about 6% of an
-  ``expert`` game).
+- one compiled play loop serves every mix of strategies of a game, at any seats, whatever a
+  run seats (built-ins, plug-ins, a rollout player), compiled once and cached by numba: a run's
+  strategies are data (ids, parameters and addresses), never a type. The table's type name
+  hashes the sources of the shared kernel code and of the game's package, so a cached kernel
+  is never used with code it was not compiled from;
+- each strategy's decision is compiled on its own (:func:`_decide`, a wrapper calling it),
+  once, and cached under a name hashing its sources: a run compiles only the strategies it
+  uses (a run of ``random`` alone compiles no ``expert``), and a plug-in that is loaded but
+  not used is never compiled, so it cannot break a run;
+- a decision's exceptions reach the kernel as a direct call's would (numba's calling
+  convention, :func:`_call_nb`), and nothing reference-counted is handed down: the state is a
+  record, a seat's parameters a tuple of floats.
 
 A *checked* table (``strategy_table(..., checked=True)``, used by ``medici-sim check-plugin``)
-names the same strategies under another name, so it compiles a kernel of its own: its
-``decide`` wraps every decision in a byte-for-byte comparison of the state record before
-and after the call (the deciding seat's ``scratch`` row and ``rng`` excepted) and raises an
-illegal decision naming the first field changed. Normal tables never pay for it.
+holds the addresses of checked wrappers (:func:`_checked_decide`): a byte-for-byte comparison
+of the state record before and after the call (the deciding seat's ``scratch`` row and ``rng``
+excepted) that raises an illegal decision naming the first field changed. A *located* table
+(``located=True``) holds wrappers telling Python which seat and strategy is deciding, and that
+the call returned: :func:`locate` plays with it the one game in which a decision raised, to say
+whose decision that was (a jitted kernel's exception says nothing of where it came from). Both
+play in the same kernel as a normal table: only the addresses differ.
 
-A *located* table (``strategy_table(..., located=True)``) names them under a third name: its
-``decide`` tells Python which seat and strategy it is calling, and that the call returned.
-:func:`locate` plays with it the one game in which a decision raised, to say whose decision
-that was (a jitted kernel's exception says nothing of where it came from).
+A rollout player's rollouts dispatch through a table of their own, read where they run
+(:func:`runtime_table`: a getter of a table the process fills, never a constant compiled in).
 """
 from __future__ import annotations
 
 import hashlib
+import importlib
 import inspect
 import threading
 from pathlib import Path
 
 import numpy as np
+from llvmlite import binding, ir
 from numba import carray, njit, objmode
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic, overload
+from numba.np.numpy_support import from_dtype
 
 from .output import read_limited
 from .registry import GAMES, ILLEGAL, MAX_PARAMS, StrategyRegistry
-from .templates import generated
+from .templates import jitted_copy
 
 MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
+MAX_STRATEGIES = 64  # strategies one table holds (a run's, in registration order)
 _TABLE_PREFIX = "strategy_table_"
-_CHECKED_SUFFIX = "_checked"
-_LOCATED_SUFFIX = "_located"
+PLAIN, CHECKED, LOCATED = range(3)  # a table's wrappers
 STATE_CHANGED = "changed the game state outside its scratch"  # what a checked decide reports
-_TABLES: dict[str, tuple] = {}  # table name -> the registered Strategy objects, in id order
-_NAMES: dict[tuple, str] = {}  # registry snapshot (object ids) -> table name: sources hashed once
 _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
                       "rollout.py", "tree_search.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
                       "numba_setup.py", "evaluation.py")
+_GAME_HASH: dict[tuple, str] = {}  # (game, package) -> its table name: a hash of the kernel's sources
+_REGISTRY_OF: dict[str, StrategyRegistry] = {}  # table name -> the registry it was made of
+_ADDRESSES: dict[tuple, int] = {}  # (game, strategy object id, decision, mode) -> its wrapper's address
+_KEEP: list = []  # the compiled wrappers (their code stays loaded while the process runs)
+_KEEP_STRATEGIES: dict[int, object] = {}  # the strategies whose addresses are known, by id
+_RETURNS: dict[tuple, type] = {}  # (game, package, decision) -> what it returns: bool or int
+_RUNTIME: dict[str, list] = {}  # game -> its runtime tables: [policies, buffer, filled]
+_LOCK = threading.RLock()
 
 
 def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False,
                    located: bool = False) -> tuple[np.void, tuple[str, ...]]:
-    """A one-byte record naming (by its dtype) the strategies a run's kernel dispatches to,
-    and their names in id order.
+    """A record holding the addresses of the compiled decisions of the strategies ``used``
+    (registration order, their ids), and their names in id order.
 
-    Those are the strategies the run uses, in registration order: only what a run uses is
-    compiled (a run of ``random`` alone compiles no ``expert``), every mix of the same
-    strategies (any seats, any parameters) shares one table and one compiled kernel, cached
-    by numba for later runs, and a plug-in that is loaded but not used is never compiled, so
-    it cannot break a run. ``checked``: the same strategies in a
-    table whose kernel checks that no decision writes the state outside its own scratch
-    (a separate, slower kernel; see the module doc); ``located``: in a table whose kernel tells
-    whose decision it is in (another kernel, for :func:`locate`).
+    Every table of a game has one type, so every table plays in one compiled kernel; compiling
+    a table compiles (or loads from numba's cache) only its strategies' decisions. ``checked``:
+    their checked wrappers (no decision may write the state outside its own scratch, see the
+    module doc); ``located``: wrappers telling whose decision it is (:func:`locate`).
     """
     strategies = tuple(s for name, s in registry.items() if name in used)
-    key = (registry.game, *map(id, strategies))  # the objects stay alive in the registry and _TABLES
-    if key not in _NAMES:  # sources hashed once per snapshot: every batch asks for the table
-        _NAMES[key] = _table_name(registry, strategies)
-    name = _NAMES[key]
-    if checked or located:
-        name += _CHECKED_SUFFIX if checked else _LOCATED_SUFFIX
-        _TABLES[name] = strategies
-    return np.zeros(1, np.dtype([(name, np.uint8)]))[0], tuple(s.name for s in strategies)
+    if len(strategies) > MAX_STRATEGIES:
+        raise ValueError(f"a run may use at most {MAX_STRATEGIES} strategies, got {len(strategies)}")
+    mode = CHECKED if checked else LOCATED if located else PLAIN
+    table = empty_table(registry)
+    with _LOCK:
+        for entry in _RUNTIME.get(registry.game, ()):  # their symbols known before a cached wrapper loads
+            _runtime_buffer(registry, entry)
+        addresses = table[_table_name(registry)]
+        for i, strategy in enumerate(strategies):
+            for k, kind in enumerate(registry.decisions):
+                addresses[k, i] = _address(registry, strategy, kind, mode)
+            _KEEP_STRATEGIES[id(strategy)] = strategy  # its id stays its own while the process runs
+        if any(registry.origin.get(s.name) == "built-in" and s.name not in policies
+               for policies, *_ in _RUNTIME.get(registry.game, ()) for s in strategies):
+            _fill_runtime(registry)  # a rollout player: the heuristics its rollouts play
+    return table, tuple(s.name for s in strategies)
+
+
+def strategy_names(registry: StrategyRegistry, used=()) -> tuple[str, ...]:
+    """The names of the strategies ``used``, in id order (a table's), compiling nothing."""
+    return tuple(name for name, _ in registry.items() if name in used)
+
+
+def empty_table(registry: StrategyRegistry) -> np.void:
+    """A table of ``registry``'s game holding no strategy (its type: what a kernel is compiled for)."""
+    name = _table_name(registry)
+    return np.zeros(1, np.dtype([(name, np.uint64, (len(registry.decisions), MAX_STRATEGIES))]))[0]
 
 
 def strategies_fingerprint(strategy) -> str:
@@ -91,27 +117,24 @@ def strategies_fingerprint(strategy) -> str:
     return digest.hexdigest()[:16]
 
 
-def _table_name(registry: StrategyRegistry, strategies: tuple) -> str:
-    """The table name of a registry snapshot: a hash of its names, functions and sources."""
-    digest = hashlib.sha256(registry.game.encode())
-    files = {_CORE / name for name in _KERNEL_CORE_FILES} | set(registry.package_dir.rglob("*.py"))
-    game = GAMES.get(registry.game)
-    if game is not None and game.study is not None:  # its data compiled into kernels (tuned parameters, weights)
-        files |= set(game.study.kernel_data)
-    for strategy in strategies:
-        digest.update(strategy.name.encode())
-        for name, fn in strategy.decisions.items():
-            digest.update(f"{name}={fn.py_func.__module__}.{fn.py_func.__qualname__}".encode())
-            files.add(Path(inspect.getsourcefile(fn.py_func)))
-    for path in sorted(files):
-        digest.update(read_limited(path, MAX_SOURCE_BYTES, "a strategy's source"))
-    name = _TABLE_PREFIX + digest.hexdigest()[:24]
-    _TABLES[name] = strategies
-    return name
-
-
-def _strategies_of(table_type) -> tuple:
-    return _TABLES[_name_of(table_type)]
+def _table_name(registry: StrategyRegistry) -> str:
+    """The table type's name of a game: a hash of the kernel's sources (core's and the game's).
+    Made first, it learns what each decision returns (:func:`_returns`)."""
+    key = (registry.game, registry.package)
+    if key not in _GAME_HASH:
+        digest = hashlib.sha256(registry.game.encode())
+        files = {_CORE / name for name in _KERNEL_CORE_FILES} | set(registry.package_dir.rglob("*.py"))
+        game = GAMES.get(registry.game)
+        if game is not None and game.study is not None:  # its data compiled into kernels (tuned parameters, weights)
+            files |= set(game.study.kernel_data)
+        for path in sorted(files):
+            digest.update(read_limited(path, MAX_SOURCE_BYTES, "a strategy's source"))
+        name = _TABLE_PREFIX + digest.hexdigest()[:24]
+        for kind in registry.decisions:
+            _returns(registry, kind)
+        _REGISTRY_OF[name] = registry
+        _GAME_HASH[key] = name
+    return _GAME_HASH[key]
 
 
 def _name_of(table_type) -> str:
@@ -121,33 +144,141 @@ def _name_of(table_type) -> str:
     return name
 
 
-def _generated(lines: list[str], namespace: dict, name: str, **options):
-    """``njit(**options)`` of the function ``name`` that ``lines`` define (core.templates.generated).
+def _state_type(registry: StrategyRegistry):
+    """The numba type of the game's state record (its ``STATE_DTYPE``, in its ``state`` or ``engine``)."""
+    for module in (".state", ".engine", ""):
+        try:
+            found = getattr(importlib.import_module(registry.package + module), "STATE_DTYPE", None)
+        except ModuleNotFoundError:
+            continue
+        if found is not None:
+            return from_dtype(found)
+    raise TypeError(f"the {registry.game} game's package defines no STATE_DTYPE")
 
-    numba links compiled functions by a symbol made of the module, the qualified name, a
-    per-process counter and the argument types. A generated decide's behaviour comes from its
-    globals (which strategies it calls), not from its types, so two tables' decides would share
-    a symbol whenever their counters matched: a kernel loaded from the cache could then call
-    another table's decide. ``name`` holds the table's name and the decision, so the symbols
-    of different tables differ by construction.
-    """
-    return generated(lines, namespace, name, **options)
+
+def _signature(registry: StrategyRegistry) -> tuple:
+    """A decision's argument types: (state record, seat, parameters)."""
+    return _state_type(registry), types.int64, types.UniTuple(types.float64, MAX_PARAMS)
 
 
-def _switch(functions, name: str):
-    """A jitted ``decide(strategy_id, state, seat)`` calling ``functions[strategy_id]`` with
-    the seat's parameters as a tuple; ``name`` names it (unique per table and decision).
+def _returns(registry: StrategyRegistry, kind: str) -> type:
+    """What decision ``kind`` returns, bool or int: what the game's first strategy's returns
+    (every strategy's answer is made that type, so the kernel's calls have one type)."""
+    key = (registry.game, registry.package, kind)
+    if key not in _RETURNS:
+        first = next(iter(registry.strategies.values())).decisions[kind]
+        signature = _signature(registry)
+        first.compile(signature)
+        returned = first.overloads[signature].signature.return_type
+        _RETURNS[key] = bool if isinstance(returned, types.Boolean) else int
+    return _RETURNS[key]
 
-    Written out as one flat ``if`` chain (one compare per strategy, no nested calls).
-    """
-    row = ", ".join(f"row[{k}]" for k in range(MAX_PARAMS))
-    lines = [f"def {name}(strategy, state, seat):",
-             "    row = state.seat_params[seat]",
-             f"    params = ({row},)"]
-    for i in range(len(functions)):
-        lines += [f"    if strategy == {i}:", f"        return strategy_{i}(state, seat, params)"]
-    lines.append("    raise ValueError('unknown strategy id')")
-    return _generated(lines, {f"strategy_{i}": fn for i, fn in enumerate(functions)}, name, inline="always")
+
+def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
+    """The address of ``strategy``'s decision ``kind`` wrapped as ``mode`` asks (compiled once a process)."""
+    key = (registry.game, registry.package, id(strategy), kind, mode)
+    if key in _ADDRESSES:
+        return _ADDRESSES[key]
+    state = _signature(registry)[0]
+    returns = _returns(registry, kind)
+    fn = strategy.decisions[kind]
+    digest = hashlib.sha256(f"{_table_name(registry)} {strategy.name} {kind} {mode} {returns.__name__}".encode())
+    digest.update(f"{fn.py_func.__module__}.{fn.py_func.__qualname__}".encode())
+    digest.update(read_limited(Path(inspect.getsourcefile(fn.py_func)), MAX_SOURCE_BYTES, "a strategy's source"))
+    namespace = {**globals(), "decide_fn": fn, "answer": _as_bool_nb if returns is bool else _as_int_nb}
+    template = _decide
+    if mode == CHECKED:
+        namespace.update(_checked_names(state.dtype))
+        template = _checked_decide
+    elif mode == LOCATED:
+        namespace["note"] = _note_nb
+        template = _located_decide
+    wrapper = jitted_copy(template, namespace, f"decide_{digest.hexdigest()[:24]}", cache=True, nogil=True)
+    signature = (state, types.int64, types.int64)
+    result = compile_decision(wrapper, signature)
+    address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+    if not address:
+        raise RuntimeError(f"strategy {strategy.name}: no address for its compiled {kind}")
+    _KEEP.append(wrapper)
+    _ADDRESSES[key] = address
+    return address
+
+
+def compile_decision(wrapper, signature):
+    """``wrapper`` compiled (or loaded from the cache) for ``signature``; what fails here is a failure
+    to compile (driver.while_compiling knows this function by its name)."""
+    wrapper.compile(signature)
+    return wrapper.overloads[signature]
+
+
+@njit(cache=True, inline="always")
+def params_nb(state, seat):
+    """The seat's parameters as a tuple of floats (read here, not handed down: fewer arguments a call)."""
+    row = state.seat_params[seat]
+    return (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7])
+
+
+assert MAX_PARAMS == 8, "params_nb reads MAX_PARAMS floats"
+
+
+@njit(cache=True, inline="always")
+def _as_bool_nb(answer):
+    return answer != 0
+
+
+@njit(cache=True, inline="always")
+def _as_int_nb(answer):
+    return np.int64(answer)
+
+
+def _decide(state, seat, strategy):
+    """A strategy's decision as the kernel calls it (its answer as the decision's one type)."""
+    return answer(decide_fn(state, seat, params_nb(state, seat)))  # noqa: F821
+
+
+def _located_decide(state, seat, strategy):
+    """:func:`_decide` noting (:func:`locate`) the seat and strategy of each call, and its return."""
+    note(seat, strategy)  # noqa: F821
+    result = answer(decide_fn(state, seat, params_nb(state, seat)))  # noqa: F821
+    note(-1, -1)  # noqa: F821
+    return result
+
+
+def _checked_decide(state, seat, strategy):
+    """:func:`_decide` checked: the state record's bytes are copied before the call and compared
+    after it (8 bytes at a time where the record's size allows), the deciding seat's ``scratch``
+    row and ``rng`` excepted. A change raises ``ValueError(ILLEGAL, seat, strategy, "... (field
+    NAME)")``, NAME the first field changed (the field list is the record's: any game's state)."""
+    live = carray(record_pointer(state, WORD), N_WORDS, WORD)  # noqa: F821
+    before = live.copy()
+    result = answer(decide_fn(state, seat, params_nb(state, seat)))  # noqa: F821
+    mine = (SCRATCH_AT + seat * ROW) // WORD_BYTES  # noqa: F821
+    before[mine:mine + ROW // WORD_BYTES] = live[mine:mine + ROW // WORD_BYTES]  # noqa: F821
+    before[RNG_FROM:RNG_TO] = live[RNG_FROM:RNG_TO]  # noqa: F821
+    if _differ_nb(before, live):
+        at = _first_difference_nb(before, live) * WORD_BYTES  # noqa: F821
+        for i in range(FIELD_ENDS.size):  # noqa: F821  the field holding byte `at`
+            if at < FIELD_ENDS[i]:  # noqa: F821
+                _changed_nb(seat, strategy, FIELD_WHAT[i])  # noqa: F821
+        _changed_nb(seat, strategy, STATE_CHANGED)
+    return result
+
+
+def _checked_names(dtype: np.dtype) -> dict:
+    """The constants :func:`_checked_decide` reads, for a state record of ``dtype``."""
+    word = 8 if dtype.itemsize % 8 == 0 else 1
+    scratch, scratch_at = dtype.fields["scratch"][:2]
+    rng, rng_at = dtype.fields["rng"][:2]
+    if scratch_at % word or rng_at % word or scratch.itemsize // scratch.shape[0] % word or rng.itemsize % word:
+        word = 1
+    fields = sorted((offset, name) for name, (_, offset, *_) in dtype.fields.items())
+    ends = [offset for offset, _ in fields[1:]] + [dtype.itemsize]
+    what = tuple(STATE_CHANGED + (" (another seat's scratch)" if field == "scratch" else f" (field {field})")
+                 for _, field in fields)
+    return {"record_pointer": _record_pointer, "WORD": np.uint64 if word == 8 else np.uint8,
+            "WORD_BYTES": word, "N_WORDS": dtype.itemsize // word, "SCRATCH_AT": scratch_at,
+            "ROW": scratch.itemsize // scratch.shape[0], "RNG_FROM": rng_at // word,
+            "RNG_TO": (rng_at + rng.itemsize) // word, "FIELD_ENDS": np.array(ends, np.int64), "FIELD_WHAT": what}
 
 
 @intrinsic
@@ -162,41 +293,79 @@ def _record_pointer(typingctx, record, word):
     return types.CPointer(word.instance_type)(record, word), codegen
 
 
-def _checked_switch(functions, state_type, name: str):
-    """``_switch`` wrapped in a check that the decision wrote nothing in the state record
-    but the deciding seat's ``scratch`` row and ``rng``: the record's bytes are copied before
-    the call and compared after it (8 bytes at a time where the record's size allows).
+@intrinsic
+def _call_nb(typingctx, table, decision, strategy, state, seat, returns):
+    """``table``'s compiled decision ``[decision, strategy]`` called with (state, seat, strategy),
+    returning a ``returns``: an indirect call in numba's calling convention, so what the decision
+    raises is raised here."""
+    answer = returns.instance_type
+    arguments = (state, types.int64, types.int64)
+    columns = table.dtype.fields[_name_of(table)][0].shape[1]
 
-    A change raises ``ValueError(ILLEGAL, seat, strategy, "... (field NAME)")``, NAME the
-    first field changed (the field list is the record's, so any game's state works).
-    """
-    inner = _switch(functions, name + "_unchecked")
-    dtype = state_type.dtype
-    word = 8 if dtype.itemsize % 8 == 0 else 1
-    scratch, scratch_at = dtype.fields["scratch"][:2]
-    rng, rng_at = dtype.fields["rng"][:2]
-    if scratch_at % word or rng_at % word or scratch.itemsize // scratch.shape[0] % word or rng.itemsize % word:
-        word = 1
-    row = scratch.itemsize // scratch.shape[0]  # bytes of one seat's scratch
-    fields = sorted((offset, name) for name, (_, offset, *_) in dtype.fields.items())
-    lines = [f"def {name}(strategy, state, seat):",
-             f"    live = carray(record_pointer(state, WORD), {dtype.itemsize // word}, WORD)",
-             "    before = live.copy()",
-             "    result = inner(strategy, state, seat)",
-             f"    mine = ({scratch_at} + seat * {row}) // {word}",
-             f"    before[mine:mine + {row // word}] = live[mine:mine + {row // word}]",
-             f"    before[{rng_at // word}:{(rng_at + rng.itemsize) // word}] = "
-             f"live[{rng_at // word}:{(rng_at + rng.itemsize) // word}]",
-             "    if differ(before, live):",
-             f"        at = first_difference(before, live) * {word}"]
-    ends = [offset for offset, _ in fields[1:]] + [dtype.itemsize]
-    for (_, field), end in zip(fields, ends, strict=True):  # the field holding byte `at`
-        what = STATE_CHANGED + (" (another seat's scratch)" if field == "scratch" else f" (field {field})")
-        lines += [f"        if at < {end}:", f"            changed(seat, strategy, {what!r})"]
-    lines += [f"        changed(seat, strategy, {STATE_CHANGED!r})", "    return result"]
-    namespace = {"carray": carray, "record_pointer": _record_pointer, "WORD": np.uint64 if word == 8 else np.uint8,
-                 "inner": inner, "differ": _differ_nb, "first_difference": _first_difference_nb, "changed": _changed_nb}
-    return _generated(lines, namespace, name)
+    def codegen(context, builder, signature, args):
+        record, k, strategy_id, state_value, seat_value, _ = args
+        words = builder.bitcast(record, ir.IntType(64).as_pointer())
+        at = builder.add(builder.mul(k, context.get_constant(types.int64, columns)), strategy_id)
+        address = builder.load(builder.gep(words, [at]))
+        function = context.call_conv.get_function_type(answer, arguments)
+        callee = builder.inttoptr(address, function.as_pointer())
+        status, result = context.call_conv.call_function(builder, callee, answer, arguments,
+                                                         (state_value, seat_value, strategy_id))
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+    return answer(table, types.int64, types.int64, state, types.int64, returns), codegen
+
+
+def runtime_table(registry: StrategyRegistry, policies: tuple[str, ...]):
+    """A jitted ``() -> table`` of the strategies ``policies`` (ids in this order): what a rollout
+    player's rollouts dispatch through. The table lives in this process (its addresses are this
+    process's), found by the compiled code through a symbol; it is filled when a run first uses
+    a rollout player (a built-in that is not among ``policies``)."""
+    symbol = f"medici_sim_rollout_table_{registry.game}_{len(_RUNTIME.get(registry.game, ()))}"
+    entry = [policies, None, False, symbol]  # its buffer made when first needed (importing compiles nothing)
+    _RUNTIME.setdefault(registry.game, []).append(entry)
+
+    @intrinsic
+    def read(typingctx):
+        record = from_dtype(_runtime_buffer(registry, entry).dtype)
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(_global(builder.module, symbol), context.get_value_type(record))
+        return record(), codegen
+
+    @njit(inline="always")
+    def table_nb():
+        return read()
+    return table_nb
+
+
+def _global(module, symbol: str):
+    """The external byte ``symbol`` declared in ``module`` (once)."""
+    try:
+        return module.get_global(symbol)
+    except KeyError:
+        return ir.GlobalVariable(module, ir.IntType(8), symbol)
+
+
+def _runtime_buffer(registry: StrategyRegistry, entry: list) -> np.ndarray:
+    """A runtime table's buffer, made and given its symbol at the first call."""
+    if entry[1] is None:
+        entry[1] = np.zeros(1, empty_table(registry).dtype)
+        binding.add_symbol(entry[3], entry[1].ctypes.data)
+    return entry[1]
+
+
+def _fill_runtime(registry: StrategyRegistry) -> None:
+    for entry in _RUNTIME.get(registry.game, ()):
+        policies, _, filled, _ = entry
+        if filled:
+            continue
+        addresses = _runtime_buffer(registry, entry)[0][_table_name(registry)]
+        for i, name in enumerate(policies):
+            for k, kind in enumerate(registry.decisions):
+                addresses[k, i] = _address(registry, registry[name], kind, PLAIN)
+        entry[2] = True
 
 
 _deciding = threading.local()  # .where: (seat, strategy id) of the decision a located kernel is in
@@ -225,22 +394,10 @@ def _note_nb(seat, strategy):
         _note(seat, strategy)
 
 
-def _located_switch(functions, name: str):
-    """``_switch`` noting (:func:`deciding`) the seat and strategy of each call, and its return."""
-    inner = _switch(functions, name + "_unlocated")
-    lines = [f"def {name}(strategy, state, seat):",
-             "    note(seat, strategy)",
-             "    result = inner(strategy, state, seat)",
-             "    note(-1, -1)",
-             "    return result"]
-    return _generated(lines, {"inner": inner, "note": _note_nb}, name)
-
-
 @njit(cache=True)
 def _changed_nb(seat, strategy, what):
-    """Raise the illegal decision of a checked decide. It lives here, cached, not in the
-    generated decide: numba cannot rebuild a generated function's exception values when it
-    loads a kernel from its cache."""
+    """Raise the illegal decision of a checked decide (cached on its own: numba rebuilds its
+    exception values when it loads a wrapper from its cache)."""
     raise ValueError(ILLEGAL, seat, strategy, what)
 
 
@@ -264,26 +421,27 @@ def _first_difference_nb(a, b):
 def decision(kind: str):
     """A decision the kernel can ask of the strategy at a seat: ``kind(table, strategy, state, seat)``.
 
-    Callable from jitted code only; the strategy's function for ``kind`` answers.
+    Callable from jitted code only; the strategy's function for ``kind`` answers, through the
+    table's address of it.
     """
     def stub(table, strategy, state, seat):
         raise NotImplementedError(f"{kind} is only callable from jitted code")
 
     def typer(table, strategy, state, seat):
-        functions = [s.decisions[kind] for s in _strategies_of(table)]
-        table_name = _name_of(table)
-        name = f"decide_{kind}_{table_name}"
-        if table_name.endswith(_CHECKED_SUFFIX):
-            decide = _checked_switch(functions, state, name)
-        elif table_name.endswith(_LOCATED_SUFFIX):
-            decide = _located_switch(functions, name)
-        else:
-            decide = _switch(functions, name)
-
+        registry = _registry_of(_name_of(table))
+        k = registry.decisions.index(kind)
+        returns = types.boolean if _returns(registry, kind) is bool else types.int64
         def impl(table, strategy, state, seat):
-            return decide(strategy, state, seat)
+            return _call_nb(table, k, strategy, state, seat, returns)
         return impl
 
     stub.__name__ = stub.__qualname__ = kind
     overload(stub, inline="always")(typer)
     return stub
+
+
+def _registry_of(table_name: str) -> StrategyRegistry:
+    """The registry whose tables are named ``table_name`` (made in this process)."""
+    if table_name not in _REGISTRY_OF:
+        raise TypeError(f"no strategy table named {table_name} was made in this process")
+    return _REGISTRY_OF[table_name]

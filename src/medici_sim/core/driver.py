@@ -25,7 +25,7 @@ from numba.core.errors import NumbaError
 from . import compiling as compiling_
 from .accounting import N_COMMON_RUN_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES, StatLayout
 from .arguments import ConfigError, in_api, integer, named, text, whole
-from .dispatch import locate, strategy_table
+from .dispatch import locate, strategy_names, strategy_table
 from .registry import (
     GAMES,
     ILLEGAL,
@@ -48,10 +48,8 @@ SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's
 #                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
-# MEDICI_SIM_KERNEL=all compiles every built-in heuristic of a game into each kernel of built-ins (with
-# the rollout and learned players where the run uses them): one (longer) compilation then serves every mix of
-# built-ins, for whoever tries many mixes (and the test suite). A run with a plug-in still compiles
-# only what it uses. By default a kernel holds only the strategies its run uses.
+# MEDICI_SIM_KERNEL=all puts every built-in heuristic in each table of built-ins (one compiled play loop serves
+# every table: core.dispatch; this compiles the heuristics' decisions once for any mix). Default: what a run uses.
 KERNEL_ENV = "MEDICI_SIM_KERNEL"
 
 
@@ -293,17 +291,14 @@ class RunResult:
         return self.totals.games == self.config.games
 
 
-# Sets of strategies (game, names) that one kernel each serves while :func:`shared_kernels` holds them: a
-# run whose strategies are among a set's plays in that set's kernel (the first that holds them).
+# Sets of strategies (game, names) one table each serves while :func:`shared_kernels` holds them
 _SHARED_KERNELS: list[tuple[str, frozenset[str]]] = []
 
 
 @contextmanager
 def shared_kernels(game: str, *sets):
-    """While held, a run of ``game`` whose strategies (names) are all in one of ``sets`` plays in the
-    kernel of that whole set: several studies of one command (the ladder's levels) compile one
-    kernel for many of them, not one each. The same games and results: a kernel of more strategies
-    plays the same decisions."""
+    """While held, a run of ``game`` whose strategies are all in one of ``sets`` plays with the table of that
+    whole set (the ladder's levels: one table for many; the same results, a table only adds strategies)."""
     added = [(game, frozenset(names)) for names in sets]
     _SHARED_KERNELS.extend(added)
     try:
@@ -331,17 +326,24 @@ class PreparedRun:
         self.inputs = self.game.engine.kernel_inputs(config)
         self.seating = SEATING_MODES.index(config.seating)
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
-        # the heuristics (game.built_ins): a search player, built in too, plays them again in its
-        # rollouts (a second table, compiled with it), so it joins a kernel only when a run uses it
         heuristics = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}
         if kernel_of_all_built_ins() and all(self.game.registry.origin.get(name) == "built-in" for name in used):
-            # one kernel for every mix of built-ins: the heuristics and the further built-ins it uses
-            # (rollout and learned players), so the lineups with one of them share one kernel, not one each
             used = used | heuristics
         used = next((set(names) for game, names in _SHARED_KERNELS if game == config.game and used <= names), used)
-        self.table, self.table_names = strategy_table(self.game.registry, used)
+        self.used = used
+        self.table_names = strategy_names(self.game.registry, used)
+        self._table, self.checked, self._table_lock = None, False, threading.Lock()  # see .table; check-plugin's
         self.slot_strategy = np.array([self.table_names.index(s.name) for s in config.strategies], np.int64)
         self.slot_params = np.stack([s.vector() for s in config.strategies])
+
+    @property
+    def table(self):
+        """The run's strategy table (core.dispatch): made (its decisions compiled) at its first use, where
+        a failure to compile is named; ``checked``: of checked decisions (check-plugin)."""
+        with self._table_lock:
+            if self._table is None:
+                self._table = strategy_table(self.game.registry, self.used, checked=self.checked)[0]
+            return self._table
 
     def zeros(self) -> Totals:
         """Empty totals of this kernel's games."""
@@ -479,7 +481,7 @@ def while_compiling(error: BaseException | None) -> bool:
     """Whether an exception came out of numba compiling the kernel (not out of a game played):
     numba's own errors, and the KeyError or AttributeError some typing failures surface as."""
     while error is not None:
-        if isinstance(error, NumbaError) or any(frame.f_code.co_name == "_compile_for_args"
+        if isinstance(error, NumbaError) or any(frame.f_code.co_name in ("_compile_for_args", "compile_decision")
                                                 for frame, _ in traceback.walk_tb(error.__traceback__)):
             return True
         error = error.__cause__

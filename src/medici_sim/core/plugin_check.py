@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .dispatch import STATE_CHANGED, strategy_table
+from .dispatch import STATE_CHANGED
 from .driver import (
     IllegalDecision,
     PreparedRun,
@@ -148,8 +148,7 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
 
 def _checked_kernel(config: RunConfig) -> PreparedRun:
     kernel = PreparedRun(config)
-    kernel.table, names = strategy_table(kernel.game.registry, set(kernel.table_names), checked=True)
-    assert names == kernel.table_names
+    kernel.checked = True  # its table, made at its first game, holds the checked decisions
     return kernel
 
 

@@ -26,11 +26,10 @@ import numpy as np
 from numba import njit
 
 from .arrays import compile_time_constant
-from .dispatch import strategy_table
+from .dispatch import runtime_table
 from .output import read_limited
 from .registry import MAX_PARAMS, Param, StrategyRegistry
 from .rng import GAMMA_U, mix64_nb
-from .templates import jitted_copy
 
 MAX_TUNED_BYTES = 16 << 20  # the shipped tuned file is a few kB
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
@@ -119,34 +118,12 @@ def seat_rollout_players_nb(sim, seat, players, policy, opponents, params):
         sim.scratch[p, :] = 0.0
 
 
-def rollout_copies(namespace: dict, names: tuple[str, ...]) -> tuple:
-    """New dispatchers of the engine functions ``names`` (taken from a module's ``namespace``),
-    calling one another: the play loop a search player's rollouts run.
-
-    A search decision is compiled while the kernel's own play loop is being compiled (the loop
-    calls the strategies), so the rollouts cannot call that loop's dispatchers: numba takes a
-    call to a function it is compiling for a recursive call, and links it to the wrong symbol
-    when the signature differs (here, the rollouts' strategy table). The copies run the same
-    code; they are not cached on their own (they are part of the kernel, which is).
-    """
-    copies, namespaces = {}, []
-    for name in names:
-        fn = namespace[name].py_func
-        options = namespace[name].targetoptions  # nopython, inline="always" and the like, as the original's
-        own = dict(fn.__globals__)  # the engine module's names, or those of a loop compiled from a template
-        namespaces.append(own)
-        copies[name] = jitted_copy(fn, own, **options)
-    for own in namespaces:  # each copy calls the other copies
-        own.update(copies)
-    return tuple(copies[name] for name in names)
-
-
 def rollout_policies(registry: StrategyRegistry, built_ins) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
     """The heuristics a game's rollouts play (every built-in but search, their ids in this
-    order), a one-element array whose ``[0]`` is their strategy table record, and each
-    one's default parameters (a row each)."""
+    order), a jitted ``() -> table`` of their strategy table (dispatch.runtime_table: filled
+    when a run first seats a rollout player), and each one's default parameters (a row each)."""
     policies = tuple(name for name in built_ins if name != "search")
-    table = np.zeros(1, strategy_table(registry, policies)[0].dtype)
+    table = runtime_table(registry, policies)
     params = np.zeros((len(policies), MAX_PARAMS))
     for i, name in enumerate(policies):
         defaults = [p.default for p in registry[name].params.values()]

@@ -1,24 +1,24 @@
 """Jitted templates: the one way core compiles a function for the names it is given.
 
 Code shared by every game (the batch loop, the stepping interface, the play loop, the
-tree search) and the strategy dispatch numba generates per strategy table are written once,
-as *templates*: Python functions whose free global names (``play_game_nb``,
-``rollout_game_nb``, ``strategy_0`` ...) are not defined where they are written. A game's
+tree search) and the wrappers through which the strategy dispatch calls each strategy's
+decisions are written once, as *templates*: Python functions whose free global names
+(``play_game_nb``, ``rollout_game_nb``, ``decide_fn`` ...) are not defined where they are written. A game's
 copy of a template is the same code with its globals looked up in a namespace that binds
 those names to the game's functions, compiled by numba (:func:`jitted_copy`). numba types
-and compiles each copy on its own, so each game (and each strategy table) gets its own
-machine code, and inlines the bound functions as if they had been written in place.
+and compiles each copy on its own, so each game (and each strategy's decision) gets its own
+machine code, and inlines the bound functions as if they had been written in place. A named
+copy takes that name as its qualified name too: numba names its cache files by it.
 
-The four users, with the numba options each needs:
+The three users, with the numba options each needs:
 
 - ``core.kernel.compiled_for`` (the batch loop, stepping's entry points, the play loop,
   agent_kernel's game counter): cached (each copy's signature holds its strategy
   table, whose name is its game's), and ``nogil``;
-- ``core.rollout.rollout_copies``: the engine's own functions (for rollout players) copied again, calling one
-  another, with the original's options and not cached (they are part of a cached kernel);
-- ``core.tree_search.tree_search_for``: the tree search bound to a game's hooks, not cached;
-- ``core.dispatch``'s generated switches: source written per table (:func:`generated`),
-  named after the table so that two tables' switches never share a symbol.
+- ``core.tree_search.tree_search_for``: the tree search bound to a game's hooks, not cached
+  (part of a strategy's cached decision);
+- ``core.dispatch``'s decision wrappers: one per strategy, decision and kind of table, cached
+  under a name hashing its sources.
 """
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def jitted_copy(template, namespace: dict, name: str | None = None, **options):
     The copy compiles when first called, like any jitted function."""
     copy = types.FunctionType(template.__code__, namespace, name or template.__name__, template.__defaults__,
                               template.__closure__)
+    if name is not None:  # numba's cache files are named by it: copies of one template, named apart, never meet
+        copy.__qualname__ = name
     return jit(**{"nopython": True, **options})(copy)
 
 

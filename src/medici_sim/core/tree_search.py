@@ -36,8 +36,9 @@ index) for any threads or batches. Node arrays are allocated once a decision, on
 play an iteration makes (one, or one per first choice when paired), plus the root.
 
 :func:`tree_search_for` compiles the search for a game, bound to the game's functions (see its
-docstring). It is not cached on its own: like flat search's decisions it names the rollout
-strategy table, whose name is not part of its signature; the kernel that holds it is cached.
+docstring). It is not cached on its own: the strategy's decision wrapper that holds it is
+(core.dispatch), and its rollouts dispatch through the table the process fills
+(dispatch.runtime_table), never through addresses compiled in.
 """
 from __future__ import annotations
 
@@ -182,7 +183,7 @@ def _to_own_decision(sim, table, seat, policy, loop_seat, phase, arg, last_day):
 def _tree_search(buffer, state, seat, params, decision):
     """``seat``'s choice at ``decision`` (the game's k) of ``state``: the module docstring's search."""
     sim = buffer[0]
-    table = ROLLOUT_TABLE[0]  # noqa: F821
+    table = ROLLOUT_TABLE()  # noqa: F821
     iterations = max(np.int64(params[ITERATIONS]), 1)
     policy = np.int64(params[POLICY])
     exploration = params[EXPLORATION]
@@ -255,8 +256,8 @@ def _tree_search(buffer, state, seat, params, decision):
 def tree_search_for(names: dict):
     """A game's ``tree_search_nb(buffer, state, seat, params, decision)`` (``buffer``: a
     one-element array of its state, played on), bound to ``names``: ``ROLLOUT_TABLE`` (its
-    ``[0]``, the rollouts' strategy table), ``MAX_CANDIDATES``, ``rollout_game_nb`` (the play
-    loop's copy, core.rollout.rollout_copies), ``last_day_nb(state)``, and the game's hooks:
+    the rollouts' strategy table, a jitted getter: ``ROLLOUT_TABLE()``), ``MAX_CANDIDATES``,
+    ``rollout_game_nb`` (the engine's play loop), ``last_day_nb(state)``, and the game's hooks:
 
     - ``start_search_nb(sim, state)``: ``sim`` made a copy of ``state`` once a decision;
     - ``deal_nb(sim, state, seat, params, stream)``: ``sim`` set to play on from ``state`` with

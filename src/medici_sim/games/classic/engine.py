@@ -39,7 +39,6 @@ from ...core.resumable import (
     stop_nb,
 )
 from ...core.rng import below_nb, seed_game_nb
-from ...core.rollout import rollout_copies
 from ...core.seating import seat_players_nb
 from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
 from ..medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, STAT_TRAILED
@@ -564,6 +563,6 @@ play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accum
 # of the state from its decision (strategies/search.py); a stepped game stops at every event.
 finish_game_nb = play_loop(DAY, play_day_nb, score_day_nb, next_starter_nb, begin_day_nb)
 
-# The play loop again, for a search player's rollouts (core.rollout.rollout_copies says why);
-# last in the module, so that the copies find every function they call.
-rollout_game_nb = rollout_copies(globals(), ("finish_game_nb", "play_day_nb", "finish_day_nb", "finish_turn_nb"))[0]
+# A search player's rollouts play the same compiled loop (its decisions are compiled apart from the
+# kernel, and reached through the strategy table's addresses: core.dispatch).
+rollout_game_nb = finish_game_nb

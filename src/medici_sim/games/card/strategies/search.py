@@ -10,19 +10,18 @@ choice by more than ``confidence`` standard errors, else the policy's (core.roll
 
 What it cannot see is the deck's order (R7, R20: the deck is shuffled; which cards are in it
 is public, ``state.unseen``). The engine draws lazily (docs/protocol.md), so a rollout
-samples a deck order consistent with everything seen simply by drawing with a generator
-of its own: the copy's ``rng`` is replaced by the rollout's stream (core.rollout), never
-advancing the real one. The real game is only ever read: rollouts play a copy
+samples a deck order consistent with everything seen by drawing with a generator of its
+own from the unseen cards sorted (so the real deck's hidden order never reaches a decision,
+tests/conformance/test_what_a_seat_sees.py): the copy's ``rng`` is replaced by the rollout's
+stream (core.rollout), never advancing the real one. The real game is only ever read: rollouts play a copy
 (``engine.copy_play_nb``), so the game with a search seat is the game its decisions make
 (tests/test_search.py replays them in the reference engine).
 
-The rollouts run the engine's own code from the decision on (``engine.finish_game_nb``, as
-``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
-this one: a search inside a rollout would make the table refer to itself, which numba cannot
-type, and would cost rollouts squared). The table is a constant of this module; the decision functions are
-not cached by numba on their own (``cache=False``): their code names that table, whose name
-(a hash of the package's sources) is not part of their signature. The kernel that holds
-them is cached under its own table's name, which covers this file and the policies'.
+The rollouts run the engine's own compiled loop from the decision on (``engine.finish_game_nb``,
+as ``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
+this one: a search inside a rollout would cost rollouts squared), which the process fills
+(core.dispatch.runtime_table). The decision functions are not cached by numba on their own
+(``cache=False``): the dispatch's wrapper of each is, under a name hashing the package's sources.
 """
 from pathlib import Path
 
@@ -117,7 +116,7 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, taking, v
     players = state.rules[RULE_PLAYERS]
     copy_record_nb(sim, state, STATE_BYTES)  # the deck and rule data, once; each rollout then
     #                                        copies only what play changes (copy_play_nb)
-    table = _ROLLOUT_TABLE[0]
+    table = _ROLLOUT_TABLE()
     base = decision_stream_nb(state.rng, seat)
     set_up_nb(sim, state, seat, policy, opponents, tuned, base)  # the policy's own choice, as a rollout would ask it
     own = 0
@@ -141,8 +140,11 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, taking, v
 @njit
 def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
     """``sim``: the state to play on, the policy at ``seat``, the opponent model elsewhere
-    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``."""
+    (default parameters, or the shipped tuned ones, empty scratch), generator at ``stream``, the
+    unseen cards of the deck sorted: a rollout's draws read which cards are unseen, never where
+    they lie (what the seat cannot see, R7, R20)."""
     copy_play_nb(sim, state)
+    sim.deck[:sim.counts[DECK_LEN]].sort()  # R7, R20: the deck's hidden order never reaches a rollout
     sim.rng[0] = stream
     players = state.rules[RULE_PLAYERS]
     # the tuned parameters of bonus20 when a big bonus is in play (R19), else the standard rules'
@@ -160,12 +162,11 @@ def start_search_nb(sim, state):
 
 @njit
 def deal_nb(sim, state, seat, params, stream):
-    """As a rollout starts (R7, R20: a deck order of its own, drawn from the deck sorted: the
-    same draws whatever the hidden order), the turn log's length the real game's (the tree
+    """As a rollout starts (R7, R20: a deck order of its own, drawn from the deck sorted by
+    set_up_nb: the same draws whatever the hidden order), the turn log's length the real game's (the tree
     steps the play loop, which logs turns)."""
     set_up_nb(sim, state, seat, np.int64(params[tree.POLICY]), np.int64(params[tree.OPPONENTS]),
               False, stream)
-    sim.deck[:sim.counts[DECK_LEN]].sort()
     copy1_nb(sim.day_turn_count, state.day_turn_count)
 
 

@@ -16,19 +16,18 @@ money, spaced on a square law (most of them low: a lot is rarely worth most of o
 What it cannot see (C5) is the deck's order and which of the unseen cards were removed
 face down: the unseen cards are public (everything else is face up), so a rollout deals
 them out again, a random ``RULE_REMOVED`` of them removed and the rest the deck, with a
-generator of its own (core.rollout: never the real one), and the engine's lazy dealing
-(docs/protocol-classic.md) does the shuffling. It reads ``deck`` and ``removed`` only to
-pool them. The real game is only ever read: rollouts play a copy (``engine.copy_play_nb``),
+generator of its own (core.rollout: never the real one), from the unseen cards sorted (so
+their hidden order never reaches a decision, tests/conformance/test_what_a_seat_sees.py), and
+the engine's lazy dealing (docs/protocol-classic.md) does the shuffling. It reads ``deck`` and
+``removed`` only to pool them. The real game is only ever read: rollouts play a copy (``engine.copy_play_nb``),
 so the game with a search seat is the game its decisions make (tests/test_search.py replays
 them in the reference engine).
 
-The rollouts run the engine's own code from the decision on (``engine.finish_game_nb``, as
-``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
-this one: a search inside a rollout would make the table refer to itself, which numba cannot
-type, and would cost rollouts squared). The table is a constant of this module; the decision
-functions are not cached by numba on their own (``cache=False``): their code names that
-table, whose name (a hash of the package's sources) is not part of their signature. The
-kernel that holds them is cached under its own table's name, which covers this file.
+The rollouts run the engine's own compiled loop from the decision on (``engine.finish_game_nb``,
+as ``rollout_game_nb``), dispatching through a strategy table of their own (the built-ins but
+this one: a search inside a rollout would cost rollouts squared), which the process fills
+(core.dispatch.runtime_table). The decision functions are not cached by numba on their own
+(``cache=False``): the dispatch's wrapper of each is, under a name hashing the package's sources.
 """
 from pathlib import Path
 
@@ -122,7 +121,7 @@ def search_on_nb(buffer, state, seat, params, actions, n_actions, kind):
     policy = np.int64(params[POLICY])
     copy_record_nb(sim, state, STATE_BYTES)  # the rule data, once; each rollout then copies only
     #                                          what play changes (copy_play_nb)
-    table = _ROLLOUT_TABLE[0]
+    table = _ROLLOUT_TABLE()
     set_up_nb(sim, state, seat, policy, np.int64(params[OPPONENTS]), params[TUNED] != 0,
               decision_stream_nb(state.rng, seat))  # the policy's own choice, as a rollout would ask it
     if kind == DRAWING:
@@ -153,14 +152,14 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, val
     players = state.rules[RULE_PLAYERS]
     auctioneer = state.counts[AUCTIONEER]
     copy_record_nb(sim, state, STATE_BYTES)
-    table = _ROLLOUT_TABLE[0]
+    table = _ROLLOUT_TABLE()
     pool = np.empty(N_CARDS, np.int64)
     base = decision_stream_nb(state.rng, seat)
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)
         for a in range(n_actions):
             set_up_nb(sim, state, seat, policy, opponents, tuned, stream)
-            deal_unseen_nb(sim, state, pool, False)
+            deal_unseen_nb(sim, state, pool, True)  # from the unseen cards sorted: never their hidden order
             phase, arg = play_choice_nb(sim, seat, DRAW_DECISION if kind == DRAWING else BID_DECISION, actions[a])
             rollout_game_nb(sim, table, auctioneer, phase, arg, last_day, None)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
