@@ -79,7 +79,7 @@ def test_every_set_of_strategies_plays_in_one_compiled_play_loop(deck, monkeypat
     monkeypatch.delenv(KERNEL_ENV)  # a table of only what each run uses
 
     def run(spec):
-        simulate(RunConfig(deck=deck, players=4, strategies=parse_strategies(spec, 4), games=50, threads=1))
+        simulate(RunConfig(components=deck, players=4, strategies=parse_strategies(spec, 4), games=50, threads=1))
 
     run("random")
     signatures = list(engine.play_games_nb.signatures)
