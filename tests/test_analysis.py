@@ -50,7 +50,7 @@ COMPARE_TABLES = {"strategies": STRATEGY_TABLE_COLUMNS, "ratings": RATING_COLUMN
                   "head_to_head": HEAD_TO_HEAD_COLUMNS, "metrics": metric_columns(get_game("card")),
                   "strategy_metrics": strategy_metric_columns(get_game("card"))}
 BALANCE_TABLES = {"strategies": BALANCE_COLUMNS, "rules": RULES_COLUMNS, "metrics": metric_columns(get_game("card")),
-                  "metric_changes": change_columns(Moments("day"))}
+                  "metric_changes": change_columns(Moments("day"), get_game("card").data_noun)}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

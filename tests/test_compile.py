@@ -17,7 +17,7 @@ import json, sys
 from numba.core import event
 import medici_sim.games  # the games register themselves, numba made ready for them
 from medici_sim.core.driver import RunConfig, simulate
-from medici_sim.cli.common import load_game_deck, parse_strategies
+from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.registry import get_game
 
 compiled = []
@@ -33,7 +33,7 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 game = get_game(sys.argv[1])
-simulate(RunConfig(deck=load_game_deck(game, None), players=4, games=10, threads=1, game=game.name,
+simulate(RunConfig(components=load_game_components(game, None), players=4, games=10, threads=1, game=game.name,
                    strategies=parse_strategies("random", 4, game.name)))
 print(json.dumps(compiled))
 """

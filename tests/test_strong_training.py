@@ -53,6 +53,18 @@ def test_training_from_a_seed_is_reproducible(game, tmp_path):
 
 
 @pytest.mark.slow
+def test_training_in_a_fresh_process_fills_search_s_rollout_table(tmp_path):
+    """Training calls search's rollouts directly, outside any run seating search: their strategy table must be
+    filled first (it segfaulted at address 0 when only a run seating a rollout player filled it)."""
+    code = ("import sys; import medici_sim.games; from medici_sim.study.strong_training import train_and_write; "
+            "train_and_write('card', 4, 2, 2, sys.argv[1], player_counts=(3,))")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "w.json")], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads((tmp_path / "w.json").read_text())["models"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(SHORT_TRAINING))
 def test_strong_beats_the_expert(game):
     definition = get_game(game)

@@ -356,6 +356,13 @@ def _runtime_buffer(registry: StrategyRegistry, entry: list) -> np.ndarray:
     return entry[1]
 
 
+def ready_rollouts(registry: StrategyRegistry) -> None:
+    """Fill the game's rollout tables now: for code that calls a rollout player's decisions outside a run whose
+    table seats one (strong's training labels with search); an unfilled table would be called at address 0."""
+    with _LOCK:
+        _fill_runtime(registry)
+
+
 def _fill_runtime(registry: StrategyRegistry) -> None:
     for entry in _RUNTIME.get(registry.game, ()):
         policies, _, filled, _ = entry
