@@ -358,7 +358,7 @@ def _runtime_buffer(registry: StrategyRegistry, entry: list) -> np.ndarray:
 
 def ready_rollouts(registry: StrategyRegistry) -> None:
     """Fill the game's rollout tables now: for code that calls a rollout player's decisions outside a run whose
-    table seats one (strong's training labels with search); an unfilled table would be called at address 0."""
+    table seats one (a learned player's training labels); an unfilled table would be called at address 0."""
     with _LOCK:
         _fill_runtime(registry)
 

@@ -51,7 +51,7 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
     search_params[:len(search.params)] = [p.default for p in search.params.values()]
     search_params[0] = rollouts
     search_params = tuple(search_params)
-    ready_rollouts(game.registry)  # search's rollouts are called here directly, not through the run's table
+    ready_rollouts(game.registry)  # the rollouts are called here directly, not through the run's table
     external = np.full(players, EXTERNAL, np.int64)  # every decision comes here: labelled, then the teacher's answer
     buffer, scratch = kernel.inputs.copy(), kernel.inputs.copy()
     width = strong.MAX_CHOICES
