@@ -34,10 +34,6 @@ assert len(SOURCES) == N_SOURCES
 TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green points, then fewest cards in hand"
 
 
-def default_components():
-    return components(None)
-
-
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (tables.new_state): its component set and rule set."""
     return new_state(of_run(config), config.rules)
@@ -66,14 +62,16 @@ def invariants(record: dict, config) -> None:
     assert record["reached_limit"] or len(ends) == PHASES, "the game ended before its third phase (T15, T37)"
 
 
+def shipped_name(data) -> str | None:
+    """The name of the shipped set with ``data``'s contents, or None."""
+    return next((n for n, c in named_components().items() if c.fingerprint() == data.fingerprint()), None)
+
+
 def from_text(contents: str):
     """A component set from its file contents (a checkpoint's copy): the shipped set itself when it is one."""
     data = parse_components(contents, "components saved in the checkpoint")
-    return next((c for c in named_components().values() if c.fingerprint() == data.fingerprint()), data)
-
-
-def shipped_name(data) -> str | None:
-    return next((n for n, c in named_components().items() if c.fingerprint() == data.fingerprint()), None)
+    name = shipped_name(data)
+    return named_components()[name] if name is not None else data
 
 
 def load(spec):
@@ -124,7 +122,7 @@ GAME = Game(
         tie_breaks=TIE_BREAKS,
     ),
     data=GameData(
-        load=lambda spec: load(spec) if spec is not None else default_components(),
+        load=load,  # None: the default set (components.components)
         from_text=from_text,
         named=named_components,
         shipped_name=shipped_name,
