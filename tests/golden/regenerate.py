@@ -32,6 +32,7 @@ def lineup(game: str, players: int) -> str:
 
 def traces():
     """(file name, arguments of medici_sim.trace) of every golden playthrough."""
+    import medici_sim.games  # noqa: F401  (registers the games)
     from medici_sim.core.registry import get_game
 
     for game in LINEUPS:
