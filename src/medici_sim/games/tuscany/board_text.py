@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from functools import cache
 
-from .geometry import ESTATE_FIELDS, SHIFTS, axial, neighbours
+from .geometry import BOARD_FIELDS, BOARD_TYPES, ESTATE_FIELDS, SHIFTS, assembly_parts, axial, neighbours
 from .rules import BONUS_KINDS, COLOURS, N_COLOURS, PHASES
 from .state import (
     DECK_LEN,
@@ -95,20 +95,40 @@ def field_text(s, seat: int, field: int, number: bool = False) -> str:
     return f" [{tile_letter(s, item)}] "
 
 
-def estate_lines(s, seat: int, numbers: bool = False) -> list[str]:
-    """The seat's estate as a hex map, one line a row of fields (T9)."""
-    shift = shift_of(s)
+def hex_lines(texts: list[str], shift: int, cell: int = CELL) -> list[str]:
+    """Fields' texts (``cell - 1`` characters each, field order) laid as the hexagons lie (T9), a line a row."""
     where = {}
     for field in range(ESTATE_FIELDS):
         q, r = axial(field, shift)
-        where[field] = (r, CELL * q + CELL // 2 * r)
+        where[field] = (r, cell * q + cell // 2 * r)
     left = min(x for _, x in where.values())
     lines = [""] * (1 + max(r for r, _ in where.values()))
     for field in sorted(where, key=lambda f: where[f][1]):
         r, x = where[field]
-        x -= left
-        lines[r] = lines[r].ljust(x) + field_text(s, seat, field, numbers)
+        lines[r] = lines[r].ljust(x - left) + texts[field]
     return [line.rstrip() for line in lines]
+
+
+def estate_lines(s, seat: int, numbers: bool = False) -> list[str]:
+    """The seat's estate as a hex map, one line a row of fields (T9)."""
+    return hex_lines([field_text(s, seat, field, numbers) for field in range(ESTATE_FIELDS)], shift_of(s))
+
+
+def assembly_text(assembly: int) -> str:
+    """An assembly (T12) in words: its boards top to bottom, each by type, and which are turned."""
+    order, turns = assembly_parts(assembly)
+    boards = ", ".join(BOARD_TYPES[t] + (" turned" if turned else "") for t, turned in zip(order, turns, strict=True))
+    return f"assembly {assembly} (boards {boards}, top to bottom)"
+
+
+def assembly_lines(s, seat: int, assembly: int) -> list[str]:
+    """The estate ``assembly`` would lay for the seat's three boards (T9, T12), a colour letter a field."""
+    order, turns = assembly_parts(assembly)
+    letters = []
+    for board_type, turned in zip(order, turns, strict=True):
+        cells = s["board_cells"][board_type, int(s["boards"][seat, board_type])]
+        letters += [COLOURS[int(cells[9 - c if turned else c])] for c in range(BOARD_FIELDS)]
+    return hex_lines([letter.lower() for letter in letters], shift_of(s), cell=2)
 
 
 def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:

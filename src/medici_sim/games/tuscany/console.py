@@ -12,13 +12,13 @@ from ...core import human
 from ...core.replaying import DECIDED
 from ...core.resumable import STEP_CHOICE, STEP_PHASE, TURN_END, TURN_START
 from . import stepped
-from .board_text import LEGEND, fitted, table_lines
+from .board_text import LEGEND, assembly_lines, fitted, side_by_side, table_lines
 from .game import PHASE_SCORED
 from .recording import winners
 from .seat_view import WORDS, choice_text
 from .state import DECISIONS, EMPTY, ROUND
 
-ACTION = DECISIONS.index("action_nb")
+ACTION, ASSEMBLY = DECISIONS.index("action_nb"), DECISIONS.index("assembly_nb")
 
 
 class TuscanyConsole(human.GameConsole):
@@ -40,6 +40,10 @@ class TuscanyConsole(human.GameConsole):
         choices = self.legal_choices()
         if decision == ACTION:
             self.say(self.with_legend(self.view()))
+        elif decision == ASSEMBLY:  # 48 numbers say nothing: each estate drawn, colour letters as in the legend
+            self.say("\n".join([*LEGEND, "The estates your three boards can make (T9, T12):", *side_by_side(
+                [[f"{number})", *assembly_lines(self.s, self.me, int(self.s["options"][choice]))]
+                 for number, choice in enumerate(choices, 1)], gap=3)]))
         lines = [f"Your decision: {WORDS[decision]}"]
         lines += [f"  {number}) {choice_text(self.s, decision, choice)}" for number, choice in enumerate(choices, 1)]
         self.say("\n".join(lines))

@@ -23,7 +23,7 @@ import numpy as np
 
 from ...core.contract import EVERYONE, RIVALS, FrameworkFacts, Hidden, Information
 from ...core.resumable import DECISION, STEP_EVENT
-from .board_text import COLOUR_WORDS, PILES, pile_sizes, players, table_lines
+from .board_text import COLOUR_WORDS, PILES, assembly_text, pile_sizes, players, table_lines
 from .geometry import ESTATE_FIELDS
 from .rules import ACTIONS, BONUS_KINDS, COLOURS, N_COLOURS, PHASES
 from .state import (
@@ -169,7 +169,7 @@ def choice_text(s, k: int, choice: int) -> str:
     option = int(s["options"][choice])
     name = DECISIONS[k]
     if name == "assembly_nb":
-        return f"assembly {option}"
+        return assembly_text(option)
     if name == "castle_field_nb":
         return f"starting castle on field {option}"
     if name == "bonus_nb":
