@@ -54,3 +54,36 @@ def test_a_person_plays_a_whole_game_offered_every_legal_choice():
     standings = console.standings()
     assert "Final standings" in standings and ("Winner" in standings or "win" in standings)
     assert max(len(line) for line in (text + "\n" + standings).splitlines()) <= 100
+
+
+def test_each_assembly_offered_is_drawn_as_the_estate_it_lays():
+    """T9, T12: the person picks an assembly from drawings, not bare numbers: each legal choice is drawn, and the
+    drawing of the one picked is the estate the game then lays (every field's colour, in the estate's map)."""
+    from medici_sim.games.tuscany.board_text import assembly_lines, hex_lines, shift_of
+    from medici_sim.games.tuscany.rules import COLOURS
+
+    said: list[str] = []
+    picked = {}
+    console = None
+
+    def ask(question, default, parse):
+        if not picked:
+            choices = console.legal_choices()
+            picked["offered"] = len(choices)
+            picked["option"] = int(console.s["options"][choices[-1]])
+            picked["drawn"] = assembly_lines(console.s, 0, picked["option"])
+            return parse(str(len(choices)))
+        raise KeyboardInterrupt  # enough: the estate is laid
+
+    console = TuscanyConsole(kernel(2, 7), 0, ["human", "random"], said.append, ask)
+    try:
+        console.play()
+    except KeyboardInterrupt:
+        pass
+    text = "\n".join(said)
+    assert "The estates your three boards can make (T9, T12):" in text
+    drawn = text.split("The estates your three boards can make (T9, T12):")[1].split("Your decision")[0]
+    assert re.findall(r"(\d+)\)", drawn) == [str(n) for n in range(1, picked["offered"] + 1)]
+    assert f"assembly {picked['option']} (boards " in text
+    laid = hex_lines([COLOURS[int(c)].lower() for c in console.s["colour"][0]], shift_of(console.s), cell=2)
+    assert console.s["assembly"][0] == picked["option"] and laid == picked["drawn"]
