@@ -32,24 +32,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ....core import rollout
 from ....core.arrays import copy_record_nb
 from ....core.dispatch import decision, runtime_table
 from ....core.registry import Param, Strategy
-from ....core.rollout import (
-    MARGIN_WEIGHT,
-    N_SEARCH_PARAMS,
-    OPPONENTS,
-    POLICY,
-    ROLLOUTS,
-    SEARCH_UNTUNABLE,
-    choose_nb,
-    decision_stream_nb,
-    outcome_nb,
-    rollout_policies,
-    rollout_stream_nb,
-    search_params,
-    seat_rollout_players_nb,
-)
+from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb, seat_rollout_players_nb
+from ....core.templates import jitted_copy
 from ..engine import action_nb_, item_fields_nb, payable_fields_nb, turn_nb
 from ..game import play_rounds_nb, rank_key_nb
 from ..geometry import ESTATE_FIELDS
@@ -80,12 +68,12 @@ from ..state import (
 from .base import BUILT_INS, REGISTRY
 from .heuristic import option_of_nb
 
-CONFIDENCE = N_SEARCH_PARAMS  # after the common ones (core.rollout)
+CONFIDENCE = rollout.N_SEARCH_PARAMS  # after the common ones (core.rollout)
 ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's StudyPolicy.rollout_policy)
 # The built-ins rollouts play (ids in this order) and their defaults; the first table is core.rollout's (filled,
 # with the second, when a run seats search); rollouts dispatch through the second, which holds search itself
 # (SELF: the scripted seat of a rollout).
-POLICIES, _POLICY_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, BUILT_INS)
+POLICIES, _POLICY_TABLE, _POLICY_PARAMS = rollout.rollout_policies(REGISTRY, BUILT_INS)
 _ROLLOUT_TABLE = runtime_table(REGISTRY, (*POLICIES, "search"))
 SELF = len(POLICIES)
 STATE_BYTES = STATE_DTYPE.itemsize
@@ -96,13 +84,6 @@ POOL = max(MAX_REGION_CARDS, MAX_PLAYER_TILES, 256)
 # real game and the copy, the tile or placement chosen with the action (CHOSEN: its action + 1, 0 none) and, in
 # the real game, SECOND: the marble was spent (the next action is the turn's second, T32).
 MODE, POLICY_ID, SCRIPT_ACTION, CHOSEN, CHOSEN_VALUE, SECOND = range(56, 62)
-
-# The decisions as the engine asks them (core.dispatch.decision; not state.py's stepped ones: a stepped game's
-# seat answers here, and asking the policy is no stop of it).
-(ask_assembly, ask_castle_field, ask_bonus, ask_action, ask_refresh, ask_take, ask_discard, ask_place, ask_payment,
- ask_castle, ask_marble) = (decision(kind) for kind in REGISTRY.decisions)
-(ASSEMBLY, CASTLE_FIELD, BONUS, ACTION, REFRESH, TAKE_TILE, DISCARD, PLACE_ITEM, PAYMENT, CASTLE_TILE) = range(10)
-
 
 # ---------------------------------------------------------------- the policy's answers
 
@@ -117,38 +98,28 @@ def swap_params_nb(state, seat, row):
 
 @njit
 def policy_of_nb(state, seat, params):
-    return np.int64(state.scratch[seat, POLICY_ID]) if state.scratch[seat, MODE] != 0 else np.int64(params[POLICY])
+    """The policy's id in the rollout table (a rollout's scripted seat: from its scratch, its parameters lent)."""
+    if state.scratch[seat, MODE] != 0:
+        return np.int64(state.scratch[seat, POLICY_ID])
+    return np.int64(params[rollout.POLICY])
 
 
-@njit
-def policy_answer_nb(state, seat, params, k):
-    """The policy's answer to decision ``k`` (its default parameters lent to the seat for the call)."""
+def _policys(state, seat, params):
+    """The policy's answer to this decision (ASK: core.dispatch.decision's, bound in each copy; not state.py's
+    stepped one: a stepped game's seat answers here, and asking its policy is no stop of that game), the policy's
+    default parameters lent to the seat for the call."""
     policy = policy_of_nb(state, seat, params)
     row = _POLICY_PARAMS[policy].copy()
-    table = _ROLLOUT_TABLE()
     swap_params_nb(state, seat, row)
-    if k == ASSEMBLY:
-        answer = ask_assembly(table, policy, state, seat)
-    elif k == CASTLE_FIELD:
-        answer = ask_castle_field(table, policy, state, seat)
-    elif k == BONUS:
-        answer = ask_bonus(table, policy, state, seat)
-    elif k == ACTION:
-        answer = ask_action(table, policy, state, seat)
-    elif k == REFRESH:
-        answer = ask_refresh(table, policy, state, seat)
-    elif k == TAKE_TILE:
-        answer = ask_take(table, policy, state, seat)
-    elif k == DISCARD:
-        answer = ask_discard(table, policy, state, seat)
-    elif k == PLACE_ITEM:
-        answer = ask_place(table, policy, state, seat)
-    elif k == PAYMENT:
-        answer = ask_payment(table, policy, state, seat)
-    else:
-        answer = ask_castle(table, policy, state, seat)
+    answer = ASK(_ROLLOUT_TABLE(), policy, state, seat)  # noqa: F821
     swap_params_nb(state, seat, row)
     return answer
+
+
+POLICYS = {kind: jitted_copy(_policys, {**globals(), "ASK": decision(kind)}, f"policys_{kind}")
+           for kind in REGISTRY.decisions}
+policys_action, policys_take, policys_place, policys_marble = (POLICYS[kind] for kind in (
+    "action_nb", "take_nb", "place_nb", "marble_nb"))
 
 
 @njit
@@ -161,16 +132,14 @@ def hand_over_nb(state, seat):
 
 
 @njit
-def chosen_answer_nb(state, seat, params, action, k):
-    """The take or place decision: the tile or placement chosen with the action, else the policy's."""
-    if state.scratch[seat, CHOSEN] == action + 1:
-        state.scratch[seat, CHOSEN] = 0.0
-        found = option_of_nb(state, np.int64(state.scratch[seat, CHOSEN_VALUE]))
-        if state.scratch[seat, MODE] != 0:
-            hand_over_nb(state, seat)
-        if found >= 0:
-            return found
-    return policy_answer_nb(state, seat, params, k)
+def chosen_nb(state, seat, action):
+    """The option index of the take or placement chosen with ``action`` (-1: none; then the policy's)."""
+    if state.scratch[seat, CHOSEN] != action + 1:
+        return -1
+    state.scratch[seat, CHOSEN] = 0.0
+    if state.scratch[seat, MODE] != 0:
+        hand_over_nb(state, seat)
+    return option_of_nb(state, np.int64(state.scratch[seat, CHOSEN_VALUE]))
 
 
 # ---------------------------------------------------------------- candidates
@@ -211,7 +180,7 @@ def candidates_nb(state, seat, kinds, subs):
 @njit
 def own_choice_nb(sim, seat, params, kinds, subs, n):
     """The candidate the policy would play (asked on the copy, its options written as the engine would)."""
-    action = sim.options[policy_answer_nb(sim, seat, params, ACTION)]
+    action = sim.options[policys_action(sim, seat, params)]
     m = 0
     for c in range(n):
         if kinds[c] == action and subs[c] >= 0:
@@ -223,7 +192,7 @@ def own_choice_nb(sim, seat, params, kinds, subs, n):
                 return c
         return 0
     sim.counts[N_OPTIONS] = m
-    sub = sim.options[policy_answer_nb(sim, seat, params, TAKE_TILE if action == TAKE else PLACE_ITEM)]
+    sub = sim.options[policys_take(sim, seat, params) if action == TAKE else policys_place(sim, seat, params)]
     for c in range(n):
         if kinds[c] == action and subs[c] == sub:
             return c
@@ -302,8 +271,8 @@ def set_up_nb(sim, state, seat, params, stream, pool):
     sim.rng[0] = stream
     determinise_nb(sim, seat, pool)
     players = state.rules[R_PLAYERS]
-    policy = np.int64(params[POLICY])
-    seat_rollout_players_nb(sim, seat, players, policy, np.int64(params[OPPONENTS]), _POLICY_PARAMS)
+    policy = np.int64(params[rollout.POLICY])
+    seat_rollout_players_nb(sim, seat, players, policy, np.int64(params[rollout.OPPONENTS]), _POLICY_PARAMS)
     sim.seat_strategy[seat] = SELF
     for k in range(sim.seat_params.shape[1]):
         sim.seat_params[seat, k] = state.seat_params[seat, k]
@@ -337,7 +306,7 @@ def outcome_of_nb(sim, seat, margin_weight, keys):
 def search_nb(buffer, state, seat, params, kinds, subs, n, second):
     """The index of the candidate to play (core.rollout.choose_nb)."""
     sim = buffer[0]
-    rollouts = np.int64(params[ROLLOUTS])
+    rollouts = np.int64(params[rollout.ROLLOUTS])
     copy_record_nb(sim, state, STATE_BYTES)  # the rule and setup data, once; each rollout copies what play changes
     pool = np.empty(POOL, np.int64)
     keys = np.empty(MAX_PLAYERS, np.int64)
@@ -355,7 +324,7 @@ def search_nb(buffer, state, seat, params, kinds, subs, n, second):
                 sim.scratch[seat, CHOSEN] = kinds[c] + 1
                 sim.scratch[seat, CHOSEN_VALUE] = subs[c]
             play_out_nb(sim, table, seat, second)
-            values[c, i] = outcome_of_nb(sim, seat, params[MARGIN_WEIGHT], keys)
+            values[c, i] = outcome_of_nb(sim, seat, params[rollout.MARGIN_WEIGHT], keys)
     return choose_nb(values, n, rollouts, own, params[CONFIDENCE])
 
 
@@ -388,65 +357,28 @@ def action_nb(state, seat, params):
 @njit
 def take_nb(state, seat, params):
     """T14: the display tile chosen with the action."""
-    return chosen_answer_nb(state, seat, params, TAKE, TAKE_TILE)
+    found = chosen_nb(state, seat, TAKE)
+    return found if found >= 0 else policys_take(state, seat, params)
 
 
 @njit
 def place_nb(state, seat, params):
     """T18-T19: the placement chosen with the action."""
-    return chosen_answer_nb(state, seat, params, PLACE, PLACE_ITEM)
+    found = chosen_nb(state, seat, PLACE)
+    return found if found >= 0 else policys_place(state, seat, params)
 
 
 @njit
 def marble_nb(state, seat, params):
     """T32: the policy's; spent, the next action is the turn's second (searched as such)."""
-    policy = policy_of_nb(state, seat, params)
-    row = _POLICY_PARAMS[policy].copy()
-    swap_params_nb(state, seat, row)
-    answer = ask_marble(_ROLLOUT_TABLE(), policy, state, seat)
-    swap_params_nb(state, seat, row)
+    answer = policys_marble(state, seat, params)
     if answer and state.scratch[seat, MODE] == 0:
         state.scratch[seat, SECOND] = 1.0
     return answer
 
 
-@njit
-def assembly_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, ASSEMBLY)
-
-
-@njit
-def castle_field_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, CASTLE_FIELD)
-
-
-@njit
-def bonus_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, BONUS)
-
-
-@njit
-def refresh_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, REFRESH)
-
-
-@njit
-def discard_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, DISCARD)
-
-
-@njit
-def payment_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, PAYMENT)
-
-
-@njit
-def castle_nb(state, seat, params):
-    return policy_answer_nb(state, seat, params, CASTLE_TILE)
-
-
 def _params() -> dict:
-    params = search_params(POLICIES, ROLLOUT_POLICY, "candidate (an action with its display tile or placement)",
+    params = rollout.search_params(POLICIES, ROLLOUT_POLICY, "candidate (an action with its display tile or placement)",
                            confidence=1)
     params["horizon"] = Param(0, 0, 0, integer=True, help="0 only: rollouts play to the game's end (T35)")
     del params["tuned"]  # no tuned parameters are shipped for this game's heuristics yet
@@ -455,10 +387,8 @@ def _params() -> dict:
 
 SEARCH = Strategy(
     name="search",
-    decisions={"assembly_nb": assembly_nb, "castle_field_nb": castle_field_nb, "bonus_nb": bonus_nb,
-               "action_nb": action_nb, "refresh_nb": refresh_nb, "take_nb": take_nb, "discard_nb": discard_nb,
-               "place_nb": place_nb, "payment_nb": payment_nb, "castle_nb": castle_nb, "marble_nb": marble_nb},
+    decisions={**POLICYS, "action_nb": action_nb, "take_nb": take_nb, "place_nb": place_nb, "marble_nb": marble_nb},
     params=_params(),
     summary="Simulation search: plays each action with its tile or placement out with a built-in policy.",
-    untunable=SEARCH_UNTUNABLE,
+    untunable=rollout.SEARCH_UNTUNABLE,
 )
