@@ -31,7 +31,7 @@ class BuiltinPlayer:
         registry = engine.game.registry
         strategy = registry[slot.name]
         if registry.origin.get(slot.name) == "built-in" and slot.name not in engine.game.built_ins:
-            ready_rollouts(registry)  # a rollout player (search, ...), called here directly: its rollouts' table
+            ready_rollouts(registry)  # a rollout player, called here directly: the table its rollouts dispatch through
         self.params_row = slot.vector()
         self.params = tuple(float(x) for x in self.params_row)
         self.decide = [strategy.decisions[name] for name in engine.game.registry.decisions]
