@@ -184,3 +184,17 @@ def test_search_beats_expert_by_more_than_three_standard_errors():
     """search@32 at one seat against three experts, 4 players, seats rotated (the seats taken as independent)."""
     seat, rivals, z = versus("search", "expert", 4, games=160, seed=2026, params={"search": {"rollouts": 32}})
     assert z > 3, f"search {seat.mean:.2f} against expert {max(r.mean for r in rivals):.2f}: z = {z:.2f}"
+
+
+def test_search_as_an_openspiel_bot_plays_the_kernels_game():
+    """The OpenSpiel bridge's built-in bot (frameworks.spiel.BuiltinBot) takes search as it takes the heuristics:
+    as the bot at seat 1 of a run it plays the batch kernel's game exactly."""
+    import medici_sim.openspiel  # noqa: F401, PLC0415  (registers the games with OpenSpiel)
+    from medici_sim.frameworks.spiel import BuiltinBot, play_with_bot  # noqa: PLC0415
+
+    lineup = ["search:rollouts=2", "expert", "expert"]
+    scores = play_with_bot("tuscany", lambda game: BuiltinBot(game, 0, lineup[0]), bot_seat=0, strategies=lineup,
+                           games=1)
+    kernel = Games(components(None), RULE_BOOK.resolve(None, 3), ["search", "expert", "expert"], "fixed")
+    kernel.slot_params[0, 0] = 2  # rollouts
+    assert list(scores[0]) == list(kernel.play(0, 0)["red"][:3])
