@@ -182,7 +182,7 @@ def test_threads_and_batches_never_change_search_results():
 @pytest.mark.slow
 def test_search_beats_expert_by_more_than_three_standard_errors():
     """search@32 at one seat against three experts, 4 players, seats rotated (the seats taken as independent)."""
-    seat, rivals, z = versus("search", "expert", 4, games=160, seed=2026, params={"search": {"rollouts": 32}})
+    seat, rivals, z = versus("search", "expert", 4, games=60, seed=2026, params={"search": {"rollouts": 32}})
     assert z > 3, f"search {seat.mean:.2f} against expert {max(r.mean for r in rivals):.2f}: z = {z:.2f}"
 
 
