@@ -7,6 +7,8 @@
   the same record for record, the invariants checked after every turn; with a confidence no rollout can reach it
   plays its policy's games exactly (the scripted seat and the policy's answers lend and restore its parameters);
 - results depend only on (seed, game index): threads and batches change nothing (T38);
+- the OpenSpiel bridge's built-in bot plays it as the kernel does;
+- slow: a checked table finds no write outside the deciding seat's scratch;
 - slow: search@32 beats expert (one seat against three, 4 players, seats rotated) by more than 3 standard errors.
 
 Budgets are tiny (1-4 rollouts): the code is the same at any budget.
@@ -198,3 +200,25 @@ def test_search_as_an_openspiel_bot_plays_the_kernels_game():
     kernel = Games(components(None), RULE_BOOK.resolve(None, 3), ["search", "expert", "expert"], "fixed")
     kernel.slot_params[0, 0] = 2  # rollouts
     assert list(scores[0]) == list(kernel.play(0, 0)["red"][:3])
+
+
+@pytest.mark.slow  # the checked wrappers of search's decisions compile for a minute
+def test_search_never_writes_the_game_state():
+    """A checked table (core.dispatch) raises if a decision writes the state outside its seat's scratch: search
+    lends its seat the policy's parameters for the policy's answers and gives them back within the call."""
+    from medici_sim.core.dispatch import strategy_table  # noqa: PLC0415
+    from medici_sim.core.registry import MAX_PARAMS  # noqa: PLC0415
+    from medici_sim.core.seating import SEATING_MODES  # noqa: PLC0415
+    from medici_sim.games.tuscany.game import play_one_nb  # noqa: PLC0415
+    from medici_sim.games.tuscany.tables import new_state  # noqa: PLC0415
+
+    registry, lineup = TUSCANY.registry, ["search", "expert", "search"]
+    table, names = strategy_table(registry, set(lineup), checked=True)
+    state = new_state(components(None), RULE_BOOK.resolve(None, 3))[0]
+    params = np.zeros((3, MAX_PARAMS))
+    for slot, name in enumerate(lineup):
+        defaults = [p.default for p in registry[name].params.values()]
+        params[slot, :len(defaults)] = defaults
+    params[[0, 2], 0] = 2  # rollouts
+    play_one_nb(state, 3, 0, SEATING_MODES.index("rotate"), np.array([names.index(s) for s in lineup], np.int64),
+                params, table)
