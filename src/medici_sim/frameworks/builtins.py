@@ -12,6 +12,7 @@ a kernel game, so a game they play through the adapter is the kernel's game
 """
 from __future__ import annotations
 
+from ..core.dispatch import ready_rollouts
 from ..core.driver import SeatStrategy
 from ..core.resumable import DECISION
 from ..core.specs import parse_strategies
@@ -27,7 +28,10 @@ class BuiltinPlayer:
                                                                             engine.game.name)[0]
         self.engine = engine
         self.name = slot.label
-        strategy = engine.game.registry[slot.name]
+        registry = engine.game.registry
+        strategy = registry[slot.name]
+        if registry.origin.get(slot.name) == "built-in" and slot.name not in engine.game.built_ins:
+            ready_rollouts(registry)  # a rollout player, called here directly: the table its rollouts dispatch through
         self.params_row = slot.vector()
         self.params = tuple(float(x) for x in self.params_row)
         self.decide = [strategy.decisions[name] for name in engine.game.registry.decisions]

@@ -253,19 +253,27 @@ def finish_nb(state):
 
 @njit(cache=True, inline="always")
 def play_game_nb(state, table, record):
-    """Set up and play a started game: rounds of every seat's turn from the start player (T12);
-    a phase that ended is scored after its round (T15, T34); the third ends the game (T35), as
-    does T37's limit. The outcome is left in ``state``."""
+    """Set up and play a started game (:func:`play_rounds_nb`). The outcome is left in ``state``."""
     setup_nb(state, table)
+    play_rounds_nb(state, table, record, 0)
+
+
+@njit(cache=True, inline="always")
+def play_rounds_nb(state, table, record, first):
+    """Rounds of every seat's turn from the start player (T12), the first from seat ``first`` of the round in
+    play (0: a new round; a search's rollout goes on from the seat after its own, strategies/search.py); a phase
+    that ended is scored after its round (T15, T34); the third ends the game (T35), as does T37's limit."""
     players, counts = state.rules[R_PLAYERS], state.counts
     while True:
-        counts[ROUND] += 1
-        for seat in range(players):
+        if first == 0:
+            counts[ROUND] += 1
+        for seat in range(first, players):
             if record is not None:
                 replay_stop_nb(state, TURN_START, seat, counts[PHASE])
             turn_nb(state, table, seat)
             if record is not None:
                 replay_stop_nb(state, TURN_END, seat, counts[PHASE])
+        first = 0
         if counts[PHASE_PENDING]:  # T15: the round is finished, then the phase is scored
             counts[PHASE_PENDING] = 0
             state.phase_end_round[counts[PHASE] - 1] = counts[ROUND]

@@ -19,7 +19,7 @@ from .components import DEFAULT, ComponentError, components, named_components, o
 from .reference import GREEN_SOURCES, RED_SOURCES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PHASES, RULE_BOOK, VARIANTS
 from .state import N_SOURCES, N_TALLY
-from .strategies import BUILT_INS, REGISTRY
+from .strategies import BUILT_INS, REGISTRY, search
 from .tables import check_fits, new_state
 
 # Where the points come from (state.P_*, the kernel's source columns in this order): green points from regions
@@ -147,7 +147,8 @@ GAME = Game(
     study=StudyPolicy(
         balance_rules=VARIANTS,  # standard against original (T13's draw of 3 or 2)
         weakest="random",  # the ladder's heuristics: BUILT_INS other than random, as they are written
-        searcher="", strongest="", teacher="", rollout_policy="",
+        searcher="search", strongest="", teacher="expert",  # no learned player yet (strong: issue 33)
+        rollout_policy=search.ROLLOUT_POLICY,
     ),
     framework=seat_view.FRAMEWORK,
 )

@@ -7,7 +7,8 @@ A Tuscany strategy is one ``@njit`` function per decision of ``state.DECISIONS``
 may read). Register one with ``register(Strategy(name, decisions={...}))``; the engine
 dispatches through a table built from :data:`REGISTRY` (core/dispatch.py). Built-ins:
 ``random`` (T38-T39); the heuristics ``builder``, ``colour_racer``, ``castle_chainer``,
-``trader`` and ``expert`` (``heuristic.py``'s decisions, each with its own parameters).
+``trader`` and ``expert`` (``heuristic.py``'s decisions, each with its own parameters); ``search``
+(``search.py``: flat Monte Carlo over each action with its tile or placement, the heuristics in its rollouts).
 """
 from __future__ import annotations
 
@@ -24,3 +25,8 @@ __all__ = ["REGISTRY", "Param", "Strategy", "register", "BUILT_INS"]
 
 for _strategy in (RANDOM, BUILDER, COLOUR_RACER, CASTLE_CHAINER, TRADER, EXPERT):
     register(_strategy)
+# ``search`` (after the heuristics: their ids stay; a built-in, not in BUILT_INS: default lineups leave it out,
+# far slower) plays them in its rollouts, so it is imported once they are registered.
+from .search import SEARCH  # noqa: E402
+
+register(SEARCH)
