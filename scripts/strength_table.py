@@ -2,9 +2,10 @@
 
 For a game and player counts, one seat plays each level against ``players - 1`` seats of
 ``expert`` (default parameters), the seats rotated game by game (R24, C20), on one thread:
-random, expert, tuned expert (expert with its shipped tuned parameters at that player count,
-what ``--tuned shipped`` and the ladder's tuned level play), search at 8, 32 and 128
-rollouts, the tree search ``mcts``, and ``strong`` where the game registers it. It prints one
+random, (with ``--heuristics`` each other built-in heuristic,) expert, tuned expert (expert
+with its shipped tuned parameters at that player count, what ``--tuned shipped`` and the
+ladder's tuned level play), search at 8, 32 and 128 rollouts, the tree search ``mcts``, and
+``strong`` where the game registers them (a line names those it does not yet). It prints one
 markdown table: the seat's win rate (win credit: 1/k of a k-way tie, R22, C18) with its 95%
 interval, the games it rests on and the games played a second on one core. Games per level
 are scaled to its cost (``GAMES``, times ``--scale``): a cheap level plays thousands, search
@@ -15,6 +16,7 @@ docs/generate_outputs.py, so tests/test_docs.py checks that the page shows the s
     python scripts/strength_table.py card --save
     python scripts/strength_table.py classic --players 3,4,5,6 --scale 8 --save
     python scripts/strength_table.py card --saved
+    python scripts/strength_table.py tuscany --heuristics --scale 2 --save
 
 ``--pair A B`` compares two strategies instead: each plays the same games (the same seeds
 and game indices: the same deals as far as their choices let play stay the same) as the one
@@ -44,6 +46,7 @@ OPPONENT = "expert"
 # games per level at --scale 1, by what a game of it costs (search and mcts: thousands of heuristic games)
 GAMES = {"random": 2000, "expert": 2000, "tuned expert": 2000, "search@8": 150, "search@32": 50, "search@128": 16,
          "mcts": 50, "strong": 2000}
+HEURISTIC_GAMES = 2000  # a heuristic's level (--heuristics)
 SEED = 1
 MAX_SCALE = 1000  # games per level at most a thousand times GAMES
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -53,15 +56,31 @@ def saved_path(game: str) -> Path:
     return DOCS / f"strength-{game}.md"
 
 
-def levels(game: str, players: int) -> list[tuple[str, str]]:
-    """(level, strategy spec) for one player count, weakest first."""
+def heuristics(game: str) -> list[str]:
+    """The game's built-in heuristics: its built-ins other than random, expert and the study's levels."""
+    study = get_game(game).study
+    levels = {"random", OPPONENT, "mcts", *(getattr(study, k, "") for k in ("searcher", "strongest"))}
+    return [name for name in get_game(game).built_ins if name not in levels]
+
+
+def levels(game: str, players: int, with_heuristics: bool = False) -> list[tuple[str, str]]:
+    """(level, strategy spec) for one player count, weakest first: random, (each heuristic,) expert, tuned
+    expert, then search, mcts and strong where the game registers them."""
     registry = get_game(game).registry
     tuned = load_tuned(SHIPPED, game).best.get((OPPONENT, players, get_game(game).presets[0]))
-    out = [("random", "random"), ("expert", OPPONENT),
-           ("tuned expert", tuned.label if tuned is not None else OPPONENT)]
-    out += [(f"search@{n}", f"search:rollouts={n}") for n in (8, 32, 128)]
+    out = [("random", "random"), *((name, name) for name in (heuristics(game) if with_heuristics else ())),
+           ("expert", OPPONENT), ("tuned expert", tuned.label if tuned is not None else OPPONENT)]
+    if "search" in registry.strategies:
+        out += [(f"search@{n}", f"search:rollouts={n}") for n in (8, 32, 128)]
     out += [(name, name) for name in ("mcts", "strong") if name in registry.strategies]
     return out
+
+
+def missing_levels(game: str) -> list[str]:
+    """The table's stronger levels the game does not register yet (their rows come when it does)."""
+    strategies = get_game(game).registry.strategies
+    return [level for level, name in (("search@8/32/128", "search"), ("mcts", "mcts"), ("strong", "strong"))
+            if name not in strategies]
 
 
 def seat_config(game: str, players: int, spec: str, games: int):
@@ -83,10 +102,10 @@ def timed(ready: PreparedRun, first: int, games: int):
     return totals, time.perf_counter() - began
 
 
-def strength_rows(game: str, counts: list[int], scale: float):
+def strength_rows(game: str, counts: list[int], scale: float, with_heuristics: bool = False):
     for players in counts:
-        for level, spec in levels(game, players):
-            games = max(2, round(GAMES[level] * scale))
+        for level, spec in levels(game, players, with_heuristics):
+            games = max(2, round(GAMES.get(level, HEURISTIC_GAMES) * scale))
             totals, seconds = timed(kernel(game, players, spec, games), 0, games)
             slot = totals.slot[0]
             mean, low, high = mean_interval(slot[STAT_WIN60], slot[STAT_WIN60 + 1], games, WIN_UNIT)
@@ -98,13 +117,16 @@ def games_per_second(speed: float) -> str:
     return f"{speed:,.0f}" if speed >= 100 else f"{speed:.1f}"
 
 
-def table(game: str, counts: list[int], scale: float) -> str:
+def table(game: str, counts: list[int], scale: float, with_heuristics: bool = False) -> str:
     lines = [f"{game}: one seat of each level against {OPPONENT}s, rotated; --scale {scale:g}, seed {SEED}, "
              "one thread (games/s: this machine, under its load)", "",
              f"| {game} players | level | win rate [95% CI] | games | games/s |", "|---|---|---|---|---|"]
-    for players, level, mean, low, high, games, speed in strength_rows(game, counts, scale):
+    for players, level, mean, low, high, games, speed in strength_rows(game, counts, scale, with_heuristics):
         lines.append(f"| {players} | {level} | {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | {games:,} | "
                      f"{games_per_second(speed)} |")
+    if missing_levels(game):
+        lines += ["", "Not yet for this game (their rows come when it registers them): "
+                  f"{', '.join(missing_levels(game))}."]
     return "\n".join(lines)
 
 
@@ -140,6 +162,7 @@ def main() -> None:
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), help="compare two strategies on the same games")
     parser.add_argument("--games", type=count(2, 10**9), default=200, help="with --pair: games each")
     parser.add_argument("--first", type=count(0, 10**15), default=0, help="with --pair: the first game's index")
+    parser.add_argument("--heuristics", action="store_true", help="a row for each built-in heuristic too")
     parser.add_argument("--save", action="store_true", help="also write the table to docs/strength-GAME.md")
     parser.add_argument("--saved", action="store_true", help="print the saved table (docs/strength-GAME.md)")
     args = parser.parse_args()
@@ -166,7 +189,7 @@ def main() -> None:
     try:  # the saved table's file is checked before the games, written whole or not at all after them
         if args.save:
             check_writable("--save", saved_path(args.game))
-        text = table(args.game, counts, args.scale)
+        text = table(args.game, counts, args.scale, args.heuristics)
         print(text)
         if args.save:
             atomic_write(saved_path(args.game), lambda temporary: Path(temporary).write_text(text + "\n"), "--save")

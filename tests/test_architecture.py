@@ -268,7 +268,7 @@ def test_importing_the_games_loads_no_table_library():
     assert out == ["[]"]
 
 
-@pytest.mark.parametrize("game", ["card", "classic"])
+@pytest.mark.parametrize("game", ["card", "classic", "tuscany"])
 def test_the_shipped_tuned_file_is_what_the_tuning_history_makes(game):
     """games/GAME/data/tuned/tuned.json holds what is read (the tuned and cross_check tables),
     made from the whole tune --out kept in tuning-history/ by scripts/ship_tuned.py."""

@@ -116,6 +116,11 @@ BAD_OPTIONS = [
     ("scripts/frameworks_train.py", ["--minutes", "0"], "--minutes"),
     ("scripts/frameworks_train.py", ["--evaluate", "1"], "--evaluate"),
     ("scripts/frameworks_table.py", ["--games", "0"], "--games"),
+    ("scripts/tuscany_what_wins.py", ["--players", "5"], "--players"),
+    ("scripts/tuscany_what_wins.py", ["--strategy", "nope"], "--strategy"),
+    ("scripts/tuscany_what_wins.py", ["--components", "no-such-set"], "--components"),
+    ("scripts/tuscany_what_wins.py", ["--rules", "draw=99"], "--rules"),
+    ("scripts/tuscany_versus.py", ["--games", "1"], "--games"),
 ]
 
 

@@ -113,7 +113,7 @@ def test_a_checkpoint_of_tie_broken_games_resumes(capsys, tmp_path):
 def test_balance_says_whether_its_verdict_holds_across_component_sets(capsys):
     code, out, err = run(capsys, "balance", "--game", "tuscany", "-n", "200", "-p", "2", "--components", "all", "-q")
     assert code == 0, err
-    assert "Across 2 component sets" in out and "large-regions" in out
+    assert "Across 3 component sets" in out and "large-regions" in out and "other-values" in out
 
 
 def test_a_plugin_strategy_of_the_game_plays_compares_and_checks(capsys):
@@ -133,3 +133,25 @@ def test_trace_tells_a_game_with_its_estates_drawn(capsys):
     code, out, err = run(capsys, "trace", "--game", "tuscany", "--players", "2", "--seed", "3")
     assert code == 0, err
     assert "T12" in out and "T35" in out and max(map(len, out.splitlines())) <= 100
+
+
+def test_the_shipped_tuned_parameters_were_checked_on_fresh_games_and_play(capsys):
+    """games/tuscany/data/tuned/tuned.json (tune --out's tables, tuning-history/tuscany.json): every built-in
+    with parameters at 2-4 players under both editions; a tuning ships only where its fresh games showed a
+    significant paired gain (its interval above 0), else the defaults; balance --tuned shipped plays them."""
+    from medici_sim.games.tuscany.registration import GAME, TUNED_FILE
+    from medici_sim.games.tuscany.strategies import BUILT_INS, REGISTRY
+
+    assert GAME.study.tuned_file == TUNED_FILE and TUNED_FILE.is_file()
+    rows = json.loads(TUNED_FILE.read_text())["tuned"]
+    tuned = {name for name in BUILT_INS if REGISTRY[name].params}
+    assert {(r["strategy"], r["players"], r["variant"]) for r in rows} == {
+        (name, players, rules) for name in tuned for players in (2, 3, 4) for rules in ("standard", "original")}
+    for row in rows:
+        assert row["fresh_games"] >= 10_000 and row["game"] == "tuscany"
+        assert row["significant"] == (row["improvement_ci_low"] > 0), row
+        defaults = ",".join(f"{k}={p.default:g}" for k, p in REGISTRY[row["strategy"]].params.items())
+        if not row["significant"]:
+            assert row["best"] == f"{row['strategy']}:{defaults}", row
+    code, out, err = run(capsys, "balance", "--game", "tuscany", "-p", "2", "-n", "200", "--tuned", "shipped", "-q")
+    assert code == 0, err

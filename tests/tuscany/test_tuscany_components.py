@@ -25,6 +25,7 @@ from medici_sim.games.tuscany.geometry import (
     neighbours,
     regions,
 )
+from medici_sim.games.tuscany.strategies.strength import play
 
 DEFAULT = json.loads(components().to_json())
 
@@ -37,6 +38,28 @@ def test_the_shipped_sets_load_the_default_first_each_a_reconstruction():
         assert "reconstruction" in c.note
         assert c.n_region_cards == 122 and c.n_yield_cards == 27  # T5, T6
         assert sum(c.player_tiles) == 21 and sum(c.neutral_tiles) == 32  # T1, T2
+
+
+def test_at_least_three_shipped_sets_each_loading_playing_and_differing_from_the_default():
+    """Beside the default, at least two other plausible sets (issue 33): each checked by the loader (its own
+    file read back is itself), each playing whole games, each changing what the default's games give."""
+    shipped = named_components()
+    assert len(shipped) >= 3 and {"large-regions", "other-values"} <= set(shipped)
+    default_score = [s.mean for s in play(["expert", "builder", "trader"], 60, seed=4)[1]]
+    for name, comp in shipped.items():
+        assert parse_components(comp.to_json(), name) == comp  # the loader's checks pass on the file
+        _, seats = play(["expert", "builder", "trader"], 60, seed=4, component_set=name)
+        assert all(s.games == 60 and s.mean > 20 for s in seats)
+        if name != "reconstructed":
+            assert [s.mean for s in seats] != default_score, name
+
+
+def test_the_other_values_set_changes_only_the_colour_bonuses_and_yield_deck():
+    other, default = json.loads(components("other-values").to_json()), DEFAULT
+    changed = {k for k in default if default[k] != other[k]}
+    assert changed == {"name", "note", "colour_bonus", "yield_cards"}
+    assert other["colour_bonus"]["L"] == [5, 3] and other["colour_bonus"]["U"] == [2, 1]  # grow with the fields
+    assert sum(card["count"] for card in other["yield_cards"]) == 27  # T6
 
 
 def test_the_fingerprint_is_the_contents_not_the_name():

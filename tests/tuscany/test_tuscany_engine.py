@@ -157,7 +157,8 @@ def test_the_jitted_engine_plays_the_reference_engines_games(players):
 
 @pytest.mark.parametrize("spec, component_set", [("original", None), (None, "large-regions"),
                                                  ("stack_size=3,display=5,round_limit=12,draw=1", None),
-                                                 ("region_scores=2/5/9,no_room_red=5,final_cards=0", None)])
+                                                 ("region_scores=2/5/9,no_room_red=5,final_cards=0", None),
+                                                 ("later_seat_cards=2", "other-values")])
 def test_other_rules_and_components_play_the_same_games(spec, component_set):
     for players in (2, 4):
         result = compare(players, spec=spec, component_set=component_set, games=GAMES // 2)

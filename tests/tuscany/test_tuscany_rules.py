@@ -416,6 +416,16 @@ def test_t37_a_game_reaching_the_round_limit_ends_as_if_phase_3_ended():
     assert p.points["banking"] == 2 and p.points["final"] == 3
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_t40_later_seat_cards_a_start_bonus_for_the_later_seats_off_by_default(players):
+    """The designer's knob for the start player's edge (T12, T40): seat k draws (k - 1) x later_seat_cards more
+    region cards at setup; its default, 0, is the printed rule."""
+    assert RULE_BOOK.resolve(None, players)["later_seat_cards"] == 0
+    fresh = Game(components(), RULE_BOOK.resolve("later_seat_cards=2", players),
+                 [RandomPlayer() for _ in range(players)], seed=3).setup()
+    assert [sum(p.hand) for p in fresh.players] == [5 + 2 * k for k in range(players)]
+
+
 def test_t40_the_original_preset_draws_two():
     game = new_game(rules="original")
     game.action(game.players[0])

@@ -7,7 +7,8 @@
   stacks, supply, rivals' hands and storage), so a strategy that looked would play other games; a test
   strategy that does look (``peeker``) is caught so. Nor do they write the state (a checked table).
 - Their parameters are declared for ``tune`` (ranges, defaults inside them).
-- Slow: ``expert`` beats every other built-in at 2, 3 and 4 players by more than 3 standard errors.
+- Slow: ``expert`` beats every other built-in at 2, 3 and 4 players by more than 3 standard errors of the paired
+  per-game difference (the seats share every game).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from medici_sim.games.tuscany.state import DECK_TOP, N_OPTIONS
 from medici_sim.games.tuscany.strategies import BUILT_INS, REGISTRY, register
 from medici_sim.games.tuscany.strategies.heuristic import DECISIONS, action_nb
 from medici_sim.games.tuscany.strategies.replay import JittedPlayer
-from medici_sim.games.tuscany.strategies.strength import versus
+from medici_sim.games.tuscany.strategies.strength import per_game, play, versus
 from medici_sim.games.tuscany.tables import new_state
 
 HEURISTICS = ("builder", "colour_racer", "castle_chainer", "trader", "expert")
@@ -128,7 +129,25 @@ def test_every_heuristic_declares_its_parameters_for_tune(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_expert_beats_every_other_built_in_by_more_than_three_standard_errors(players):
+    """Seats rotated, the standard error that of the per-game difference against each rival seat (paired: the
+    seats play the same games), the weakest of them kept."""
     for rival in ("random", "builder", "colour_racer", "castle_chainer", "trader"):
-        seat, rivals, z = versus("expert", rival, players, games=3000, seed=2026)
-        assert z > 3, f"{players} players, expert {seat.mean:.2f} against {rival} " \
-                      f"{max(r.mean for r in rivals):.2f}: z = {z:.2f}"
+        margin = versus("expert", rival, players, games=3000, seed=2026)
+        assert margin.z > 3, f"{players} players, expert {margin.strategy.mean:.2f} against {rival}: " \
+                             f"{margin.score_diff:+.2f} (SE {margin.score_se:.2f}): z = {margin.z:.2f}"
+
+
+def test_the_strength_margin_is_paired_game_by_game():
+    """versus's standard error is the per-game difference's (the seats share every game): it plays the games
+    play plays, and its difference's SE is not the independent seats' (they covary within a game)."""
+    score, credit = per_game(["expert", "builder"], 40, seed=7)
+    _, seats = play(["expert", "builder"], 40, seed=7)
+    assert [s.mean for s in seats] == pytest.approx(score.mean(axis=0).tolist())
+    assert [s.win for s in seats] == pytest.approx(credit.mean(axis=0).tolist())
+    margin = versus("expert", "builder", 2, 40, seed=7)
+    diff = score[:, 0] - score[:, 1]
+    assert margin.score_diff == pytest.approx(diff.mean())
+    assert margin.score_se == pytest.approx(diff.std(ddof=1) / np.sqrt(40))
+    assert credit.sum(axis=1) == pytest.approx(np.ones(40))  # one win shared out per game (T36)
+    # at two players the win credits are exactly opposed: the paired SE of their difference is twice a seat's
+    assert margin.win_se == pytest.approx(2 * credit[:, 0].std(ddof=1) / np.sqrt(40))

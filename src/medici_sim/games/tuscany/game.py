@@ -46,6 +46,7 @@ from .state import (
     R_FINAL_MARBLE,
     R_FINAL_STORAGE,
     R_FINAL_WORKER,
+    R_LATER_SEAT_CARDS,
     R_NEUTRAL_TILES,
     R_PLAYER_TILES,
     R_PLAYERS,
@@ -199,7 +200,7 @@ def setup_nb(state, table):
             state.tiles[seat, i] = seat * per_player + i
         shuffle_nb(state.tiles[seat], per_player, state.rng)
     for seat in range(players):
-        draw_region_nb(state, seat, state.rules[R_START_HAND])
+        draw_region_nb(state, seat, state.rules[R_START_HAND] + seat * state.rules[R_LATER_SEAT_CARDS])
     for board_type in range(3):  # one board of each type per seat, dealt at random (T12)
         n = state.boards_per_type[board_type]
         for b in range(n):

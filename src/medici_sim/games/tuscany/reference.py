@@ -283,7 +283,7 @@ class Game:
             p.stacks = [tiles[k * size:(k + 1) * size] for k in range(3)]
             p.box = tiles[3 * size:]
         for p in self.players:
-            self.draw_region(p, rules["start_hand"])
+            self.draw_region(p, rules["start_hand"] + p.seat * rules["later_seat_cards"])
         dealt = []
         for board_type in range(3):
             boards = list(comp.boards_of_type(board_type))

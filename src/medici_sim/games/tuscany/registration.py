@@ -9,6 +9,7 @@ rule book (rules.py). The ladder's heuristics are the built-ins other than ``ran
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +32,7 @@ SOURCE_HEADINGS = {"regions": "regions", "colour_bonus": "colour bonuses", "agri
                    "banking": "banked", "yield_red": "yield red", "no_room": "no room", "final": "final"}  # red
 SOURCES = tuple(ScoreSource(name, SOURCE_HEADINGS[name]) for name in GREEN_SOURCES + RED_SOURCES)
 assert len(SOURCES) == N_SOURCES
+TUNED_FILE = Path(__file__).parent / "data" / "tuned" / "tuned.json"  # what balance --tuned shipped plays
 TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green points, then fewest cards in hand"
 
 
@@ -149,6 +151,7 @@ GAME = Game(
         weakest="random",  # the ladder's heuristics: BUILT_INS other than random, as they are written
         searcher="search", strongest="", teacher="expert",  # no learned player yet (strong: issue 33)
         rollout_policy=search.ROLLOUT_POLICY,
+        tuned_file=TUNED_FILE,  # tune --out's tuned tables (tuning-history/tuscany.json, scripts/ship_tuned.py)
     ),
     framework=seat_view.FRAMEWORK,
 )

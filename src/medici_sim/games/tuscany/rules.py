@@ -38,6 +38,8 @@ RULE_BOOK = RuleBook(
         RuleParam("draw", "T13", "region cards the draw action draws, plus one per +1 card bonus tile",
                   lambda players: 3, 0, 20),
         RuleParam("start_hand", "T12", "region cards each player draws at setup", lambda players: 5, 0, 30),
+        RuleParam("later_seat_cards", "T12", "a designer's start bonus for the later seats (not in the rulebook: "
+                  "0): seat k draws start_hand + (k - 1) x this region cards at setup", lambda players: 0, 0, 10),
         RuleParam("monastery_draw", "T29", "region cards a monastery draws (bonus tiles do not apply)",
                   lambda players: 3, 0, 20),
         RuleParam("region_scores", "T21", "green for completing a region of 1, 2 and 3 fields",

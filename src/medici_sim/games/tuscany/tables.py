@@ -36,7 +36,8 @@ def rule_array(components: Components, rules: RuleSet) -> np.ndarray:
     """The rule set and the component set's sizes, indexed by state.R_*."""
     values = [rules.players, *(rules[name] for name in RULE_NAMES), *rules["region_scores"],
               *(rules[name] for name in SCALARS_AFTER_REGIONS),
-              sum(components.player_tiles), sum(components.neutral_tiles), components.n_yield_cards]
+              sum(components.player_tiles), sum(components.neutral_tiles), components.n_yield_cards,
+              rules["later_seat_cards"]]
     assert len(values) == N_RULES
     return np.array(values, np.int64)
 

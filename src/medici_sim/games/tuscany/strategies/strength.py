@@ -1,9 +1,10 @@
-"""How strong and how fast the Tuscany strategies are, on the jitted batch kernel directly (the game is not yet
-registered with the driver, issue 32): :func:`play` runs a lineup, :func:`versus` one strategy against
-another (one seat against the rest, seats rotated), :func:`speed` games per CPU second.
+"""How strong and how fast the Tuscany strategies are, on the jitted batch kernel directly: :func:`play` runs a
+lineup, :func:`per_game` the same games one by one (each slot's score and win credit in each game), :func:`versus`
+one strategy against another (one seat against the rest, seats rotated, the margin's standard error that of the
+per-game difference: both play the same games), :func:`speed` games per CPU second.
 
-Used by benchmarks/bench_tuscany_strategies.py (the strength table of issue 33) and the slow strength test
-(tests/tuscany/test_tuscany_strategies.py).
+Used by the slow strength test (tests/tuscany/test_tuscany_strategies.py); the strength table of the docs is
+scripts/strength_table.py's (docs/strength-tuscany.md).
 """
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ class Seat:
     win_se: float
 
 
-def play(lineup, games: int, seed: int = 1, seating: str = "rotate", spec=None, component_set=None, params=None):
-    """Games 0 .. games - 1 of ``lineup`` (strategy names by slot, ``params``: name -> {param: value} over
-    the defaults): (CPU seconds, a Seat per slot)."""
+def _runner(lineup, seed: int, seating: str, spec, component_set, params):
+    """(first, games) -> the slot statistics of games first .. first + games - 1 of ``lineup`` (strategy names by
+    slot, ``params``: name -> {param: value} over the defaults), on the jitted batch kernel."""
     from ..game import N_RUN_STATS, N_STATS, play_games_nb  # noqa: PLC0415  (compiles on first use)
 
     players = len(lineup)
@@ -48,12 +49,24 @@ def play(lineup, games: int, seed: int = 1, seating: str = "rotate", spec=None, 
         declared = REGISTRY[name].params
         values = {**{k: p.default for k, p in declared.items()}, **(params or {}).get(name, {})}
         slot_params[slot, :len(declared)] = [values[k] for k in declared]
-    seat_stats = np.zeros((players, N_STATS), np.int64)
-    slot_stats, run_stats = seat_stats.copy(), np.zeros(N_RUN_STATS, np.int64)
+    slots = np.array([names.index(s) for s in lineup], np.int64)
+
+    def run(first: int, games: int) -> np.ndarray:
+        seat_stats = np.zeros((players, N_STATS), np.int64)
+        slot_stats = seat_stats.copy()
+        play_games_nb(seed, first, games, inputs, SEATING_MODES.index(seating), slots, slot_params, seat_stats,
+                      slot_stats, np.zeros((players, players, 2), np.int64), np.zeros(N_RUN_STATS, np.int64), table)
+        return slot_stats
+
+    return run
+
+
+def play(lineup, games: int, seed: int = 1, seating: str = "rotate", spec=None, component_set=None, params=None):
+    """Games 0 .. games - 1 of ``lineup`` (strategy names by slot, ``params``: name -> {param: value} over
+    the defaults): (CPU seconds, a Seat per slot)."""
+    run = _runner(lineup, seed, seating, spec, component_set, params)
     start = time.process_time()
-    play_games_nb(seed, 0, games, inputs, SEATING_MODES.index(seating),
-                  np.array([names.index(s) for s in lineup], np.int64), slot_params, seat_stats, slot_stats,
-                  np.zeros((players, players, 2), np.int64), run_stats, table)
+    slot_stats = run(0, games)
     seconds = time.process_time() - start
     seats = []
     for slot, name in enumerate(lineup):
@@ -65,14 +78,57 @@ def play(lineup, games: int, seed: int = 1, seating: str = "rotate", spec=None, 
     return seconds, seats
 
 
-def versus(strategy: str, rival: str, players: int, games: int, seed: int = 1, **options):
-    """``strategy`` at one seat against ``rival`` at the others, seats rotated: (the strategy's Seat, the
-    rivals' seats, and the margin's z: the strategy's mean red less the best rival seat's, over the standard
-    error of that difference, the seats taken as independent: conservative, as they share games)."""
-    _, seats = play([strategy] + [rival] * (players - 1), games, seed, **options)
-    best = max(seats[1:], key=lambda s: s.mean)
-    z = (seats[0].mean - best.mean) / math.hypot(seats[0].mean_se, best.mean_se)
-    return seats[0], seats[1:], z
+def per_game(lineup, games: int, seed: int = 1, seating: str = "rotate", spec=None, component_set=None,
+             params=None) -> tuple[np.ndarray, np.ndarray]:
+    """Games 0 .. games - 1 of ``lineup`` one by one (the same games :func:`play` plays): each slot's red score
+    and win credit (1/k of a k-way tie, T36) in each game, two arrays of shape (games, slots)."""
+    run = _runner(lineup, seed, seating, spec, component_set, params)
+    score, credit = np.zeros((games, len(lineup))), np.zeros((games, len(lineup)))
+    for index in range(games):
+        stats = run(index, 1)
+        score[index], credit[index] = stats[:, STAT_SCORE], stats[:, STAT_WIN60] / WIN_UNIT
+    return score, credit
+
+
+@dataclass(frozen=True)
+class Margin:
+    """``strategy``'s seat against its rivals' seats on the same games, paired game by game: the mean per-game
+    difference of red scores (the strategy's less the rival seat's) and its standard error, for the rival seat
+    whose difference has the lowest z (the weakest claim); the win credits' likewise."""
+
+    strategy: Seat
+    rivals: tuple[Seat, ...]
+    score_diff: float
+    score_se: float
+    win_diff: float
+    win_se: float
+
+    @property
+    def z(self) -> float:
+        return self.score_diff / self.score_se if self.score_se > 0 else math.inf * np.sign(self.score_diff)
+
+
+def _paired(first: np.ndarray, second: np.ndarray) -> tuple[float, float]:
+    """The mean of the per-game differences and its standard error."""
+    diff = first - second
+    return float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(len(diff)))
+
+
+def _seat(name: str, score: np.ndarray, credit: np.ndarray) -> Seat:
+    n = len(score)
+    return Seat(name, n, float(score.mean()), float(score.std() / math.sqrt(n)), float(credit.mean()),
+                float(credit.std() / math.sqrt(n)))
+
+
+def versus(strategy: str, rival: str, players: int, games: int, seed: int = 1, **options) -> Margin:
+    """``strategy`` at one seat against ``rival`` at the others, seats rotated, on the same games: the margin's
+    standard error is that of the per-game difference (the seats share every game, so their scores are not
+    independent), taken against each rival seat; the reported one is the rival seat with the lowest z."""
+    score, credit = per_game([strategy] + [rival] * (players - 1), games, seed, **options)
+    pairs = [(_paired(score[:, 0], score[:, k]), _paired(credit[:, 0], credit[:, k])) for k in range(1, players)]
+    (score_diff, score_se), (win_diff, win_se) = min(pairs, key=lambda p: p[0][0] / max(p[0][1], 1e-12))
+    seats = [_seat(strategy if k == 0 else rival, score[:, k], credit[:, k]) for k in range(players)]
+    return Margin(seats[0], tuple(seats[1:]), score_diff, score_se, win_diff, win_se)
 
 
 def speed(strategy: str, players: int = 4, games: int = 2000, repeat: int = 3) -> float:
