@@ -139,7 +139,7 @@ def test_the_engines_play_the_same_games_under_other_rules(spec, players, names)
     every invariant of a classic game holds (cards, holds, tracks, money conserved)."""
     game = get_game("classic")
     run_config = kernel(spec, players, names).config
-    rules = run_config.rules
+    rules = run_config.rule_set
     assert rules.spec != "standard"
     bought = 0
     for game_index in range(GAMES_PER_SET):

@@ -39,7 +39,7 @@ FORMAT = 4  # bump when the layout changes: older checkpoints are refused
 MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); bigger files are not read
 DOCUMENT_KEYS = ("format", "version", "command", "configuration", "progress")  # and "checksum", of these
 # a configuration's keys that older versions wrote under another name -> today's name (both are read)
-OLDER_KEYS = {"deck": "components"}
+OLDER_KEYS = {"deck": "components", "variant": "rules"}  # keep: old name
 _COMMAND = re.compile(r"[a-z][a-z-]{0,30}")  # a command's name, shown as it is
 _CHECKPOINT_START = re.compile(rb'\s*\{\s*"format"\s*:\s*-?\d+\s*,\s*"version"\s*:')
 

@@ -305,12 +305,12 @@ class Game:
     no_framework: str = ""  # why the game has no framework facts, when it has none
     rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: the presets only
 
-    def rules(self, topic: str) -> str:
+    def rule_point(self, topic: str) -> str:
         """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
         return self.presentation.rule_points.get(topic, "")
 
     @property
-    def variants(self) -> tuple[str, ...]:
+    def variants(self) -> tuple[str, ...]:  # keep: old name
         """``presets`` by its older name (deprecated)."""
         return self.presets
 

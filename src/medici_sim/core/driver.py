@@ -198,7 +198,7 @@ class RunConfig:
         object.__setattr__(self, "threads", check_threads(self.threads))
 
     @property
-    def rules(self) -> RuleSet:
+    def rule_set(self) -> RuleSet:
         """The rule set in force (for a game with a rule book)."""
         return rule_set(_game(self.game), self.variant, self.players)
 

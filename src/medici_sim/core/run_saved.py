@@ -70,9 +70,9 @@ def check_run(configuration, progress) -> None:
     done = run[RUN_GAMES]
     if done > games:
         raise Invalid(f"totals.run[{RUN_GAMES}] is {done}, but the run has {games} games")
-    rules = TotalsCheck(game, players, variant)
-    rules.table(seat, "totals.seat", [done] * players, done)
-    rules.table(slot, "totals.slot", [done] * players, done)
+    check = TotalsCheck(game, players, variant)
+    check.table(seat, "totals.seat", [done] * players, done)
+    check.table(slot, "totals.slot", [done] * players, done)
     check_same_sums(seat, "totals.seat", slot, "totals.slot")
     if seating == "fixed":
         for i, (a, b) in enumerate(zip(seat, slot, strict=True)):
@@ -82,7 +82,7 @@ def check_run(configuration, progress) -> None:
                               f"(totals.seat[{i}][{j}] is {a[j]})")
     check_pairs(pairs, "totals.pairs", lambda a, b: done)
     check_pair_diff_sq(diff_sq, "totals.pair_diff_sq", slot, done)
-    rules.run(run, "totals.run", done, seat)
+    check.run(run, "totals.run", done, seat)
 
 
 def _run_config(components, players, strategies, games, seed, variant, seating, game: Game) -> None:

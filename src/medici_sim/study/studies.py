@@ -205,12 +205,12 @@ class Study:
             tunable = [s.name for s in self.strategies if registry[s.name].params]
             plugins = sorted({registry.origin[name] for name in tunable if registry.origin[name] != "built-in"})
             counts = ",".join(str(c) for c in self.counts)
-            rules = "all" if len(variants) > 1 else variants[0]
+            asked = "all" if len(variants) > 1 else variants[0]
             advice = (f"report = medici_sim.tune({','.join(tunable)!r}, game={self.game.name!r}, players={counts!r}, "
-                      f"variant={rules!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
+                      f"rules={asked!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
                       if in_api() else
                       f"medici-sim tune {','.join(tunable)} --game {self.game.name} --players {counts} --rules "
-                      f"{rules}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
+                      f"{asked}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
                       + " --out FILE.json, then --tuned FILE.json")
             raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
                               f"the {variant} rules; tune every strategy of the study into one file: {advice}")

@@ -125,7 +125,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     good_of, icons_of, value_of, green_of = (start[name][:n_cards] for name in
                                              ("card_good", "card_icons", "card_value", "card_green"))
     players = config.players
-    rules = config.rules
+    rules = config.rule_set
     big_min = rules["big_bonus_min"] or None
     deck = config.components if config.components is not None else default_deck()
     data = {

@@ -90,7 +90,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     trace = kernel.trace(game_index)
     good_of, value_of = (a.tolist() for a in card_arrays())
     players = config.players
-    rules = config.rules
+    rules = config.rule_set
     data = {
         "game": "classic", "title": kernel.game.title, "rules_page": kernel.game.presentation.rules_page,
         "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,

@@ -36,7 +36,7 @@ TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green po
 
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (tables.new_state): its component set and rule set."""
-    return new_state(of_run(config), config.rules)
+    return new_state(of_run(config), config.rule_set)
 
 
 def check_config(config) -> None:
@@ -44,7 +44,7 @@ def check_config(config) -> None:
     data = of_run(config)
     if not hasattr(data, "boards_of_type"):
         raise ValueError("the tuscany game needs a component set (medici_sim.games.tuscany.components.Components)")
-    check_fits(data, config.rules)
+    check_fits(data, config.rule_set)
 
 
 def invariants(record: dict, config) -> None:
