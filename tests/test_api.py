@@ -103,7 +103,7 @@ BAD = {
     "strategies": NAMES,
     "strategy": NAMES + [None],
     "against": NAMES + [None],
-    "variant": [5, ["standard"], "", "bonus30"],
+    "variant": [5, ["standard"], "", "bonus30"],  # keep: old name
     "rules": [5, ["standard"], "", "bonus30", "days=0"],
     "rule": [5, [5], "", "nonsense=1..2", "ship_payouts[9]=0..3", "big_bonus=0..40"],
     "target": [5, "", "nobody=0.5"],

@@ -55,7 +55,7 @@ def test_ship_payouts_follow_the_rule_set_r14():
 
 def test_the_game_lasts_the_rule_sets_days_r22():
     report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=2")
-    assert len(report.data["days"]) == 2 and report.data["variant"] == "days=2"
+    assert len(report.data["days"]) == 2 and report.data["variant"] == "days=2"  # keep: old name
     report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=5,reveals_per_turn=1")
     assert len(report.data["days"]) == 5
     assert all(len(turn["revealed"]) <= 1 for day in report.data["days"] for turn in day["turns"])
@@ -337,8 +337,8 @@ def test_the_api_takes_rules_where_the_command_line_takes_rules(capsys):
     with pytest.raises(ConfigError, match="^variant=: days=0"):
         medici_sim.rules(variant="days=0")
     with pytest.raises(ConfigError, match="give rules= only"):
-        medici_sim.trace(0, rules="days=2", variant="days=2")
-    assert medici_sim.trace(3, players=3, strategies="greedy", rules="days=2").data["variant"] == "days=2"
+        medici_sim.trace(0, rules="days=2", variant="days=2")  # keep: old name
+    assert medici_sim.trace(3, players=3, strategies="greedy", rules="days=2").data["variant"] == "days=2"  # keep: old name
 
 
 def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
