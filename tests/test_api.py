@@ -51,7 +51,7 @@ def test_compare_and_balance_return_their_tables():
     assert list(report.ratings.columns)[:2] == ["players", "strategy"]
     assert report.summary["partial"] is False
     balance = medici_sim.balance(1200, players=3, strategies="random,expert", seed=4)
-    assert set(balance.rules["variant"]) == {"standard", "bonus20"}
+    assert set(balance.rules["rules"]) == {"standard", "bonus20"}
     assert balance.verdict.startswith("With 3 players") and balance.summary["verdict"] == balance.verdict
 
 

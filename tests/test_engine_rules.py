@@ -159,7 +159,7 @@ def slot(name: str, **params: float) -> SeatStrategy:
 
 @cache
 def _kernel(deck: Deck, players: int, variant: int, slots: tuple, seed: int, seating: str) -> PreparedRun:
-    config = RunConfig(components=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
+    config = RunConfig(components=deck, players=players, games=1, seed=seed, rules=VARIANTS[variant],
                        seating=seating, strategies=slots, threads=1)
     return PreparedRun(config)
 
@@ -330,7 +330,7 @@ def _score_one_day(players: int, variant: int, ship_value, warehouse_icons, ship
             "day_ship_pay", "day_majority_pay", "day_bonus_pay", "day_warehouse_icons")})
 
 
-@pytest.mark.parametrize("variant", [STANDARD, BONUS20])
+@pytest.mark.parametrize("rules", [STANDARD, BONUS20])
 def test_r13_r19_score_day_three_player_rulebook_day(variant):
     """R14-R19 together in score_day_nb, 3 players (Simon, Jen, Phil):
     ships 20, 16, 16 pay 30, 5, 5 (R15); this day's cargo joins the warehouses before the
@@ -353,7 +353,7 @@ def test_r13_r19_score_day_three_player_rulebook_day(variant):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("variant", [STANDARD, BONUS20])
+@pytest.mark.parametrize("rules", [STANDARD, BONUS20])
 def test_r18_r19_score_day_bonus_thresholds(players, variant):
     """R18: at least 5 icons of a good (7 with 2 players) pay 10, never shared; R19: under
     bonus20 at least 8 (10 with 2 players) pay 20 instead of 10. One good per column."""
@@ -557,12 +557,12 @@ class Batch:
     """Traced games of one (deck, players, variant, mix), their records stacked on axis 0."""
 
     def __init__(self, deck_name: str, deck: Deck, players: int, variant: int, mix: str, seed: int):
-        self.deck_name, self.players, self.variant, self.mix = deck_name, players, variant, mix
+        self.deck_name, self.players, self.rules, self.mix = deck_name, players, variant, mix
         self.good, self.icons, self.value, green = deck.card_arrays()
         self.green = green.astype(bool)
         self.has_good = self.good != NO_GOOD
         slots = MIXES[mix][:players]
-        states = [trace(deck, slots, seed=seed, game=g, variant=variant, seating="random")
+        states = [trace(deck, slots, seed=seed, game=g, rules=variant, seating="random")
                   for g in range(GAMES_PER_GROUP)]
         self.ids = [(seed, g) for g in range(GAMES_PER_GROUP)]
         for name in ("day_card_location", "day_ship_value", "day_ship_pay", "day_majority_pay",
@@ -571,7 +571,7 @@ class Batch:
             setattr(self, name.removeprefix("day_"), np.stack([getattr(s, name) for s in states]))
 
     def __repr__(self):
-        return f"<{self.deck_name} deck, {self.players} players, {VARIANTS[self.variant]}, {self.mix}>"
+        return f"<{self.deck_name} deck, {self.players} players, {VARIANTS[self.rules]}, {self.mix}>"
 
 
 @pytest.fixture(scope="module")
@@ -718,7 +718,7 @@ def test_r17_majorities(batches):
             assert np.array_equal(pay, expected), _where(b, g, day)
 
 
-@pytest.mark.parametrize("variant", [STANDARD, BONUS20])
+@pytest.mark.parametrize("rules", [STANDARD, BONUS20])
 @pytest.mark.parametrize("two_players", [True, False])
 def test_r18_r19_bonus_thresholds_in_kernel_games(batches, variant, two_players):
     """R18: 10 florins per good with at least 5 icons (7 with 2 players); R19 (bonus20): 20
@@ -727,7 +727,7 @@ def test_r18_r19_bonus_thresholds_in_kernel_games(batches, variant, two_players)
     threshold met exactly and missed by one icon somewhere in the games."""
     seen = set()
     for b in batches:
-        if b.variant != variant or (b.players == 2) != two_players:
+        if b.rules != variant or (b.players == 2) != two_players:
             continue
         expected = oracle_bonus(b.warehouse_icons, b.players, variant).sum(axis=3)
         bad = np.argwhere(expected != b.bonus_pay)

@@ -54,9 +54,9 @@ def test_ship_payouts_follow_the_rule_set_r14():
 
 
 def test_the_game_lasts_the_rule_sets_days_r22():
-    report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=2")
+    report = medici_sim.trace(3, players=3, strategies="greedy", rules="days=2")
     assert len(report.data["days"]) == 2 and report.data["variant"] == "days=2"  # keep: old name
-    report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=5,reveals_per_turn=1")
+    report = medici_sim.trace(3, players=3, strategies="greedy", rules="days=5,reveals_per_turn=1")
     assert len(report.data["days"]) == 5
     assert all(len(turn["revealed"]) <= 1 for day in report.data["days"] for turn in day["turns"])
 
@@ -67,17 +67,17 @@ def test_explicit_defaults_are_the_default_run():
     assert card_rules(4, explicit).spec == "standard"
     default = medici_sim.simulate(3000, players=4, strategies="greedy,expert,random,collector", seed=4)
     spelled = medici_sim.simulate(3000, players=4, strategies="greedy,expert,random,collector", seed=4,
-                                  variant=explicit)
+                                  rules=explicit)
     pd_equal(default.seats, spelled.seats)
-    assert spelled.summary["variant"] == "standard"
+    assert spelled.summary["rules"] == "standard"
 
 
 def test_a_preset_is_its_values_and_the_same_as_variant():
     assert card_rules(4, "big_bonus_min=8").spec == "bonus20"  # R19: bonus20 is this one change at 4 players
     assert card_rules(2, "big_bonus_min=10").spec == "bonus20" and card_rules(2, "big_bonus_min=8").spec != "bonus20"
     lineup = "collector,expert,greedy,random"
-    named = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, variant="bonus20")
-    spelled = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, variant="big_bonus_min=8")
+    named = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, rules="bonus20")
+    spelled = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, rules="big_bonus_min=8")
     pd_equal(named.seats, spelled.seats)
     assert card_rules(4, "bonus20,big_bonus=15").spec == "bonus20,big_bonus=15"
     assert card_rules(4, "big_bonus=15,bonus20").spec == "bonus20,big_bonus=15"  # canonical: presets first
@@ -86,7 +86,7 @@ def test_a_preset_is_its_values_and_the_same_as_variant():
 
 def test_other_rules_change_the_games():
     standard = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1)
-    richer = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1, variant="ship_payouts=60/40/20/0")
+    richer = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1, rules="ship_payouts=60/40/20/0")
     assert (richer.seats["mean_florins"] > standard.seats["mean_florins"]).all()
 
 
@@ -125,7 +125,7 @@ BAD_SPECS = [
 @pytest.mark.parametrize("spec,message", BAD_SPECS)
 def test_bad_specs_are_refused_in_one_line(capsys, spec, message):
     with pytest.raises(ConfigError, match="variant=") as error:
-        medici_sim.simulate(10, variant=spec)
+        medici_sim.simulate(10, rules=spec)
     assert message in str(error.value) and "\n" not in str(error.value)
     code, out, err = run(capsys, "-n", "10", "--rules", spec)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err and err.startswith(
@@ -184,7 +184,7 @@ def test_the_rule_set_is_in_the_outputs(tmp_path, capsys):
     code, out, err = run(capsys, "-n", "500", "-p", "3", "--rules", "days=2,bonus=15", "--out", str(out_file), "-q")
     assert code == 0, err
     assert "days=2,bonus=15" in out
-    assert json.loads(out_file.read_text())["summary"]["variant"] == "days=2,bonus=15"
+    assert json.loads(out_file.read_text())["summary"]["rules"] == "days=2,bonus=15"
 
 
 def pd_equal(a, b):
@@ -193,10 +193,10 @@ def pd_equal(a, b):
 
 def test_balance_compares_any_two_rule_sets(capsys, tmp_path):
     default = medici_sim.balance(1500, players=3, strategies="greedy,collector,random")
-    named = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", variant="standard",
+    named = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", rules="standard",
                                vs="big_bonus_min=8")  # bonus20 at 3 players, spelled out
     pd_equal(default.strategies.drop(columns="strategy"), named.strategies.drop(columns="strategy"))
-    other = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", variant="days=2", vs="days=4")
+    other = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", rules="days=2", vs="days=4")
     assert {"win_rate_days=2", "win_rate_days=4"} <= set(other.strategies.columns)
     saved = tmp_path / "balance.ckpt"
     args = ["balance", "-n", "600", "-p", "3", "-s", "greedy,random", "--rules", "ship_capacity=4", "--vs",
@@ -226,7 +226,7 @@ def test_a_run_under_other_rules_resumes_and_a_checkpoint_of_a_preset_still_does
         code, whole, err = run(capsys, *args)
         assert code == 0, err
         assert run(capsys, *args, "--checkpoint", str(saved), "--overwrite-checkpoint")[0] == 0
-        assert json.loads(saved.read_text())["configuration"]["variant"] == rules
+        assert json.loads(saved.read_text())["configuration"]["rules"] == rules
         code, resumed, err = run(capsys, "--resume", str(saved), "-q")
         assert code == 0, err
         assert resumed.split("Run")[0] == whole.split("Run")[0]
@@ -294,8 +294,8 @@ def test_balance_defaults_follow_the_rules_given(args, rules):
     given = dict(zip(args[::2], args[1::2], strict=True))
     with naming():
         study, _ = StudyRequest("balance", games=100, game=given.get("-g"), players=4, strategies="random,expert",
-                                variant=given.get("--rules"), vs=given.get("--vs")).start()
-    assert study.variants("balance") == rules
+                                rules=given.get("--rules"), vs=given.get("--vs")).start()
+    assert study.rules_played("balance") == rules
 
 
 def test_the_ladder_compares_the_rule_sets_asked_for(capsys, monkeypatch):
@@ -318,8 +318,8 @@ def test_the_variant_decided_is_read_where_the_variant_is():
     lineup = "greedy,collector,random"
     forward = medici_sim.balance(2000, players=3, strategies=lineup, rules="standard", vs="bonus20")
     backward = medici_sim.balance(2000, players=3, strategies=lineup, rules="bonus20", vs="standard")
-    rate = forward.rules.set_index("variant").loc["bonus20", "variant_decided_rate"]
-    assert rate > 0 and np.isnan(forward.rules.set_index("variant").loc["standard", "variant_decided_rate"])
+    rate = forward.rules.set_index("rules").loc["bonus20", "variant_decided_rate"]
+    assert rate > 0 and np.isnan(forward.rules.set_index("rules").loc["standard", "variant_decided_rate"])
     assert f"the variant decided {100 * rate:.1f}% of games under bonus20" in forward.verdict
     assert f"the variant decided {100 * rate:.1f}% of games under bonus20" in backward.verdict
     neither = medici_sim.balance(500, players=3, strategies=lineup, rules="standard", vs="days=2")
@@ -335,7 +335,7 @@ def test_the_api_takes_rules_where_the_command_line_takes_rules(capsys):
     with pytest.raises(ConfigError, match="^rules=: days=0 is out of range"):
         medici_sim.rules(rules="days=0")
     with pytest.raises(ConfigError, match="^variant=: days=0"):
-        medici_sim.rules(variant="days=0")
+        medici_sim.rules(rules="days=0")
     with pytest.raises(ConfigError, match="give rules= only"):
         medici_sim.trace(0, rules="days=2", variant="days=2")  # keep: old name
     assert medici_sim.trace(3, players=3, strategies="greedy", rules="days=2").data["variant"] == "days=2"  # keep: old name

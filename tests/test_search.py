@@ -45,7 +45,7 @@ def config(game, players: int, spec: str, games: int, seed: int = 3, seating: st
     # kernel takes minutes on a cold cache, so the tests share it
     return RunConfig(components=load_game_components(game, None), game=game.name, players=players, games=games,
                      seed=seed,
-                     seating=seating, threads=threads, variant=variant or game.presets[0],
+                     seating=seating, threads=threads, rules=variant or game.presets[0],
                      strategies=parse_strategies(spec, players, game.name),
                      kernel_strategies=(*game.built_ins, "search"))
 
@@ -128,7 +128,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
     """The kernel's game with search seats is the reference engine's game given the same
     decisions (scripted for every seat but random's, which draws from the game's generator
     in both engines)."""
-    run = config(CARD, players, lineup, 1, seed=11, seating="fixed", variant=variant)
+    run = config(CARD, players, lineup, 1, seed=11, seating="fixed", rules=variant)
     kernel = PreparedRun(run)
     deck = load_game_components(CARD, None)
     for game_index in range(4):

@@ -42,7 +42,7 @@ CARD = get_game("card")
 def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "rotate", threads: int = 1,
            variant: str = "standard") -> RunConfig:
     return RunConfig(components=load_game_components(CARD, None), game="card", players=players, games=games, seed=seed,
-                     seating=seating, threads=threads, variant=variant,
+                     seating=seating, threads=threads, rules=variant,
                      strategies=parse_strategies(spec, players, "card"))
 
 
@@ -58,7 +58,7 @@ def test_strong_is_a_built_in_after_search():
 @pytest.fixture(scope="module")
 def kernel():
     return PreparedRun(config(4, "strong,expert,strong:reveal_margin=3,collector", 1, seed=11, seating="fixed",
-                         variant="bonus20"))
+                         rules="bonus20"))
 
 
 def test_decisions_never_read_the_deck_order_or_the_generator(kernel):
@@ -115,7 +115,7 @@ def test_other_rules_play_the_models_counted_from_the_last_day():
     """R22, R6: five days play the first day's model three times, one day the last day's;
     the games are played to the end with a ninth ship place too."""
     for spec, games in (("days=5,ship_capacity=9", 20), ("days=1,reveals_per_turn=1", 20)):
-        assert simulate(config(3, "strong,expert,collector", games, variant=spec)).totals.games == games
+        assert simulate(config(3, "strong,expert,collector", games, rules=spec)).totals.games == games
     buffer = PreparedRun(config(3, "strong,expert,collector", 1)).inputs.copy()
     models = {}
     for days in (1, 3, 5):
@@ -167,12 +167,12 @@ def test_a_strategy_fitted_to_other_rules_says_so_and_is_marked(capsys):
             assert game.registry["strong"].fitted_to == game.presets  # trained under each preset
         assert not any(game.registry[name].fitted_to for name in game.built_ins if name != "strong")
     with pytest.warns(MediciWarning, match="strong was fitted to the standard and bonus20 rules"):
-        RunRequest(10, strategies="strong,expert,expert,expert", variant="ship_capacity=12").config()
+        RunRequest(10, strategies="strong,expert,expert,expert", rules="ship_capacity=12").config()
     with pytest.warns(MediciWarning, match="strong was fitted"):
-        StudyRequest("compare", 10, players=3, strategies="strong,expert", variant="days=2").start()
+        StudyRequest("compare", 10, players=3, strategies="strong,expert", rules="days=2").start()
     with warnings.catch_warnings():
         warnings.simplefilter("error", MediciWarning)  # the rules it was fitted to: not a word
-        RunRequest(10, strategies="strong,expert,expert,expert", variant="bonus20").config()
+        RunRequest(10, strategies="strong,expert,expert,expert", rules="bonus20").config()
         StudyRequest("balance", 10, players=3, strategies="strong,expert").start()
     code, out, err = run(capsys, "-n", "200", "-s", "strong,expert,expert,expert", "--seating", "rotate", "--rules",
                          "ship_capacity=12", "-q")

@@ -69,7 +69,7 @@ def test_training_in_a_fresh_process_fills_search_s_rollout_table(tmp_path):
 def test_strong_beats_the_expert(game):
     definition = get_game(game)
     config = RunConfig(components=load_game_components(definition, None), game=game, players=4, games=2000, seed=5,
-                       seating="rotate", threads=1, variant=definition.presets[0],
+                       seating="rotate", threads=1, rules=definition.presets[0],
                        strategies=parse_strategies("strong,expert,expert,expert", 4, game))
     row = strategy_frame(simulate(config)).set_index("strategy").loc["strong"]
     assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95

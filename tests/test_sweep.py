@@ -47,7 +47,7 @@ PLANTED = textwrap.dedent('''
 
 @pytest.fixture(scope="module")
 def swept():
-    return medici_sim.sweep("big_bonus=0..40:20", 1200, variant="bonus20", **LINEUP)
+    return medici_sim.sweep("big_bonus=0..40:20", 1200, rules="bonus20", **LINEUP)
 
 
 def test_sweep_points_are_the_single_runs_at_their_values(swept):
@@ -56,7 +56,7 @@ def test_sweep_points_are_the_single_runs_at_their_values(swept):
     assert list(table["big_bonus"].unique()) == [0, 20, 40] and swept.summary["games_per_point"] == 1200
     for value in (0, 20, 40):
         single = medici_sim.simulate(1200, players=3, strategies="random,greedy,random", seating="rotate",
-                                     variant=f"bonus20,big_bonus={value}").strategies.set_index("strategy")
+                                     rules=f"bonus20,big_bonus={value}").strategies.set_index("strategy")
         point = table[table["big_bonus"] == value].set_index("strategy")
         for name in ("random", "greedy"):
             assert point.loc[name, "win_rate"] == pytest.approx(single.loc[name, "win_rate"], abs=1e-12)
@@ -78,7 +78,7 @@ def test_sweep_metrics_are_the_single_runs_and_their_steps_are_paired(swept):
     assert list(metrics.index) == [0, 20, 40] and (metrics["games"] == 1200).all()
     for value in (0, 40):
         single = medici_sim.simulate(1200, players=3, strategies="random,greedy,random", seating="rotate",
-                                     variant=f"bonus20,big_bonus={value}").metrics.iloc[0]
+                                     rules=f"bonus20,big_bonus={value}").metrics.iloc[0]
         for name in ("comeback_after_day1", "lead_changes_ci_high", "margin", "margin_p90", "turns_per_game"):
             assert metrics.loc[value, name] == pytest.approx(single[name], abs=1e-12), name
     changes = swept.metric_changes

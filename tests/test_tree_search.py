@@ -48,7 +48,7 @@ def config(game, players: int, spec: str, games: int, seed: int = 3, seating: st
     # one kernel per game for every lineup here: compiling a tree-search kernel takes a minute cold
     return RunConfig(components=load_game_components(game, None), game=game.name, players=players, games=games,
                      seed=seed,
-                     seating=seating, threads=threads, variant=variant or game.presets[0],
+                     seating=seating, threads=threads, rules=variant or game.presets[0],
                      strategies=parse_strategies(spec, players, game.name),
                      kernel_strategies=(*game.built_ins, "mcts"))
 
@@ -164,7 +164,7 @@ def test_classic_decisions_never_read_the_deck_or_which_cards_were_removed():
 @pytest.mark.slow
 def test_card_games_with_mcts_are_the_reference_engines_games(monkeypatch):
     run = config(CARD, 4, "mcts:iterations=6,expert,mcts:iterations=4:policy=1:paired=0,collector", 1, seed=11,
-                 seating="fixed", variant="bonus20")
+                 seating="fixed", rules="bonus20")
     kernel = PreparedRun(run)
     deck = load_game_components(CARD, None)
     for game_index in range(3):

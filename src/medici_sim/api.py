@@ -64,7 +64,7 @@ class RunRequest:
     game: str | None = None
     players: int | None = None  # None: the game's usual count (Game.default_players)
     strategies: str | Sequence[str] = "random"
-    variant: str | None = None
+    rules: str | None = None
     seating: str = "fixed"
     seed: int = 0
     threads: int | None = None
@@ -77,7 +77,7 @@ class RunRequest:
         """The run, every option checked (plug-ins loaded first: their strategies are named here)."""
         _load(self.plugins)
         return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
-                          seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
+                          seed=self.seed, rules=self.rules, seating=self.seating, threads=self.threads,
                           components=self.components)
 
     def start(self) -> tuple[RunConfig, Totals | None]:
@@ -120,7 +120,7 @@ def play_run(config: RunConfig, watch: Watch = NOTHING, done: Totals | None = No
 def _run_metrics(config: RunConfig, totals: Totals) -> pd.DataFrame:
     """The designer metrics of a run's one configuration (study.metrics)."""
     components = config.components.name if config.components is not None else ""
-    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, components)
+    return metrics.run_metrics(totals.run, get_game(config.game), config.rules, config.players, components)
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class StudyRequest:
     game: str | None = None
     players: str | int | Sequence[int] = "all"
     strategies: str | Sequence[str] | None = None
-    variant: str | None = None
+    rules: str | None = None
     seed: int = 0
     threads: int | None = None
     components: str | PathLike | Sequence[str | PathLike] | None = None
@@ -146,14 +146,14 @@ class StudyRequest:
     components_argument: str = "components"
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
-    vs: str | None = None  # balance: the rule set compared with ``variant``'s
+    vs: str | None = None  # balance: the rule set compared with ``rules``'s
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
     def study(self) -> studies.Study:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
         _load(self.plugins)
         return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
-                                 variant=self.variant, seed=self.seed, components=self.components, games=self.games,
+                                 rules=self.rules, seed=self.seed, components=self.components, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
                                  components_argument=self.components_argument, vs=self.vs)
 
@@ -199,14 +199,14 @@ def play_study(study: studies.Study, tournaments: list, watch: Watch = NOTHING, 
 
 @dataclass(frozen=True)
 class SweepRequest:
-    """A sweep (``sweep``): ``rule`` one or two ranges NAME=LO..HI[:STEP], ``variant`` the base rules."""
+    """A sweep (``sweep``): ``rule`` one or two ranges NAME=LO..HI[:STEP], ``rules`` the base rules."""
 
     rule: str | Sequence[str]
     games: int = 20_000
     game: str | None = None
     players: str | int | Sequence[int] | None = None  # None: the game's usual count
     strategies: str | Sequence[str] | None = None
-    variant: str | None = None
+    rules: str | None = None
     seed: int = 0
     threads: int | None = None
     components: str | PathLike | None = None
@@ -217,7 +217,7 @@ class SweepRequest:
         """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
         _load(self.plugins)
         return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
-                                strategies=self.strategies, variant=self.variant, seed=self.seed,
+                                strategies=self.strategies, rules=self.rules, seed=self.seed,
                                 components=self.components,
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
 
@@ -254,13 +254,13 @@ def play_design(question: designs.Design, watch: Watch = NOTHING, resume: str | 
 class TuneRequest:
     """One tuning (``tune``) as asked: its options, checked by ``tasks``. ``strategy``: names, a
     comma list or all; ``players``: None (the game's usual count), a count or counts;
-    ``variant``: None (standard), a rule or all; ``components``: one component set, a name or a file;
+    ``rules``: None (standard), a rule or all; ``components``: one component set, a name or a file;
     ``resume``: a checkpoint to continue (its tasks; the options in ``given`` must agree with it)."""
 
     strategy: str | Sequence[str] | None
     game: str | None = None
     players: str | int | Sequence[int] | None = None
-    variant: str | None = None
+    rules: str | None = None
     against: str | Sequence[str] = "self"
     evaluations: int = 200
     games_per_eval: int = 8000
@@ -276,7 +276,7 @@ class TuneRequest:
         """The tuning's tasks, every option checked."""
         _load(self.plugins)
         definition = game_named(self.game)
-        return tuning.plan_tasks(definition.name, self.strategy, self.players, self.variant, self.against,
+        return tuning.plan_tasks(definition.name, self.strategy, self.players, self.rules, self.against,
                                  self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
                                  studies.load_components(definition, self.components))
 
@@ -344,7 +344,7 @@ class TraceRequest:
     strategies: str | Sequence[str] = "random"
     seed: int = 0
     seating: str = "fixed"
-    variant: str | None = None
+    rules: str | None = None
     components: str | PathLike | None = None
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
@@ -353,7 +353,7 @@ def tell(request: TraceRequest) -> TraceReport:
     """The game told turn by turn, every option checked first."""
     _load(request.plugins)
     config = trace_config(request.game, request.players, request.strategies, request.seed, request.index,
-                          request.seating, request.variant, request.components)
+                          request.seating, request.rules, request.components)
     data, text = narrate_game(config, request.index)
     return TraceReport(text, data)
 

@@ -40,7 +40,7 @@ def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "r
            rules: str = "standard") -> RunConfig:
     return RunConfig(components=load_game_components(CLASSIC, None), game="classic", players=players, games=games,
                      seed=seed,
-                     seating=seating, threads=threads, variant=rules,
+                     seating=seating, threads=threads, rules=rules,
                      strategies=parse_strategies(spec, players, "classic"))
 
 

@@ -134,7 +134,7 @@ def compile_notice(kernel: PreparedRun):
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load opponent strategies from a Python file that registers them (repeatable).")
 @wrap_option
-def play_command(game_name, players, opponents, seat, seed, variant, plugins, wide):
+def play_command(game_name, players, opponents, seat, seed, rules, plugins, wide):
     """Play one game yourself against the bots, in the terminal.
 
     The table shows what each of its columns means once, at your first question; type ? at
@@ -164,7 +164,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     me = choose_seat(seat, players, seed)
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
     config = RunConfig(components=load_game_components(game, None), players=players, strategies=tuple(slots), games=1,
-                       seed=seed, variant=game.presets[0] if variant is None else variant, seating="fixed",
+                       seed=seed, rules=game.presets[0] if rules is None else rules, seating="fixed",
                        threads=1, game=game.name,
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
     kernel = PreparedRun(config)
@@ -176,7 +176,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     say(f"{game.title}: you sit at seat {me + 1} of {players} ({first_seat(game)}). Opponents: {others}.")
     say(f"Rules: {game.presentation.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
         f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
-        + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.presets[0] else "")
+        + (f" --rules {shlex.quote(config.rules)}" if config.rules != game.presets[0] else "")
         + (" --wide" if wide else "") + ". Ctrl-C leaves.")
     try:  # a person's game cannot be played again: a bot that fails is named without its seat
         with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \

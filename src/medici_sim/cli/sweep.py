@@ -171,7 +171,7 @@ def kept_progress(kept: list[dict]):
 
 def _request(options: dict, kind: type, **more):
     return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
-                players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
+                players=options["players_spec"], strategies=options["strategies_spec"], rules=options["rules"],
                 seed=options["seed"], threads=options["threads"], components=options["components_path"],
                 plugins=options["plugins"],
                 **more)

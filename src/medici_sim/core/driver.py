@@ -164,7 +164,7 @@ class RunConfig:
     seed: int = 0
     # the rule set (core.rules): a spec of presets and name=value items, made canonical (a preset's
     # name when it is one: "standard", "bonus20"); None: the game's first (standard) rules
-    variant: str | None = None
+    rules: str | None = None
     seating: str = "fixed"
     threads: int = field(default_factory=usable_cores)
     game: str = ""  # "": the default game (core.registry.default_game)
@@ -176,15 +176,15 @@ class RunConfig:
         if not self.game:
             object.__setattr__(self, "game", default_game())
         game = _game(self.game)
-        if self.variant is None:
-            object.__setattr__(self, "variant", game.presets[0])
+        if self.rules is None:
+            object.__setattr__(self, "rules", game.presets[0])
         object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
                               f"(or one for all seats), got {len(self.strategies)}")
         object.__setattr__(self, "games", check_games(self.games))
         object.__setattr__(self, "seed", check_seed(self.seed))
-        object.__setattr__(self, "variant", canonical_rules(game, self.variant, self.players))
+        object.__setattr__(self, "rules", canonical_rules(game, self.rules, self.players))
         if text(self.seating, "seating") not in SEATING_MODES:
             raise ConfigError(f"{named('seating')} must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         for slot in self.strategies:
@@ -200,10 +200,10 @@ class RunConfig:
     @property
     def rule_set(self) -> RuleSet:
         """The rule set in force (for a game with a rule book)."""
-        return rule_set(_game(self.game), self.variant, self.players)
+        return rule_set(_game(self.game), self.rules, self.players)
 
 
-def canonical_rules(game: Game, spec: str, players: int, argument: str = "variant") -> str:
+def canonical_rules(game: Game, spec: str, players: int, argument: str = "rules") -> str:
     """``spec``'s rule set at ``players`` in canonical form (core.rules); ConfigError, in one line,
     for a spec that names none (naming ``argument``). A game without a rule book knows only its
     variants' names."""

@@ -140,7 +140,7 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
     for names, seating, text in plans:
         slots = tuple(seat_strategy(name, game.name) for name in names)
         config = RunConfig(components=None, players=len(names), strategies=slots, games=per, seed=seed,
-                           variant=game.presets[0], seating=seating, threads=1, game=game.name,
+                           rules=game.presets[0], seating=seating, threads=1, game=game.name,
                            kernel_strategies=compiled_for)
         out.append(Configuration(config, f"{game.name} game, {len(names)} players, {text}"))
     return out

@@ -122,7 +122,7 @@ def balance_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame
                      "games": level.games})
     for players, rules in per_rules.groupby("players", sort=True):
         row = rules.iloc[-1]
-        rows.append({"level": level.name, "players": players, "finding": f"{row['variant']} on seat 1",
+        rows.append({"level": level.name, "players": players, "finding": f"{row['rules']} on seat 1",
                      "value": row["seat1_change"], "value_ci_low": row["seat1_change_ci_low"],
                      "value_ci_high": row["seat1_change_ci_high"],
                      "significant": bool(row["seat1_change_ci_low"] > 0 or row["seat1_change_ci_high"] < 0),

@@ -204,7 +204,7 @@ def study_changes(tournaments: Sequence, components_labels: Sequence[str]) -> pd
 def study_metrics(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``components_labels``:
     each tournament's component set)."""
-    return metrics_frame([{"rules": t.variant, "players": t.players, t.game_def.data_noun: label,
+    return metrics_frame([{"rules": t.rules, "players": t.players, t.game_def.data_noun: label,
                            **metric_row(t.run, t.game_def, tournament_moments(t))}
                           for t, label in zip(tournaments, components_labels, strict=True) if t.games > 0])
 
@@ -449,7 +449,7 @@ CHANGE_WORDS = {"lead_changes": ("lead changes per game", 1, ""),
 
 def tournament_moments(tournament) -> int:
     """The scoring moments of a tournament's games (its rule set's)."""
-    return rule_moments(tournament.game_def, tournament.variant, tournament.players)
+    return rule_moments(tournament.game_def, tournament.rules, tournament.players)
 
 
 def metric_changes(base, other, components: str = "") -> list[dict]:
@@ -458,8 +458,8 @@ def metric_changes(base, other, components: str = "") -> list[dict]:
     its 95% interval from each game's difference (``analysis.paired_interval``)."""
     if other.games != base.games:
         return []
-    return [{"players": base.players, base.game_def.data_noun: components, "first": base.variant,
-             "second": other.variant, **row}
+    return [{"players": base.players, base.game_def.data_noun: components, "first": base.rules,
+             "second": other.rules, **row}
             for row in paired_changes(base.game_def, base.run, other.run, other.paired_metric_sq, base.games,
                                       tournament_moments(base), tournament_moments(other))]
 

@@ -33,7 +33,7 @@ def strong_module(game_name: str):
     return study.learned()
 
 
-def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int):
+def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int):
     """(features, day, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
     from ``seed``, and at each decision with a choice, the rows the game's ``strong.label_decision_nb`` makes of it
     (each legal choice's position and its mean outcome over ``rollouts`` of search's rollouts)."""
@@ -42,7 +42,7 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
     stepped = game.engine.stepping
     config = RunConfig(components=load_game_components(game, None), game=game_name, players=players, games=games,
                        seed=seed,
-                       seating="rotate", threads=1, variant=variant,
+                       seating="rotate", threads=1, rules=rules,
                        strategies=parse_strategies(",".join([game.study.teacher] * players), players, game_name))
     kernel = PreparedRun(config)
     teacher = [game.registry[game.study.teacher].decisions[name] for name in game.registry.decisions]
@@ -89,8 +89,8 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
     strong = strong_module(game_name)
     models = {}
     for players in player_counts or range(game.min_players, game.max_players + 1):
-        parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.presets), rollouts)
-                 for k, variant in enumerate(game.presets)]
+        parts = [labelled_choices(game_name, players, rules, seed + k, games // len(game.presets), rollouts)
+                 for k, rules in enumerate(game.presets)]
         x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])

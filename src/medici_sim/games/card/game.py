@@ -198,7 +198,7 @@ GAME = Game(
         **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
         summary="Medici: The Card Game, rules R1-R25",
         rules_page="docs/rules-card.md",
-        rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
+        rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "rules": "R19",
                      "lineups": "R24"},
         presets_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
         narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "

@@ -132,7 +132,7 @@ GAME = Game(
     presentation=Presentation(
         summary="The Castles of Tuscany, rules T1-T40",
         rules_page="docs/rules-tuscany.md",
-        rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "variant": "T40",
+        rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "rules": "T40",
                      "lineups": "T12"},
         presets_help="standard [default] or original: the first edition, the draw action draws 2 region cards (T13)",
         narration_help=("setup (T12), each decision with its rule point (T13-T32) and what each turn scored by "
