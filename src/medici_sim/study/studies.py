@@ -159,8 +159,8 @@ class Study:
                          for rules, argument in zip(self.rules_played(command), arguments, strict=True)]
             played += canonical
             if command == "balance" and canonical[0] == canonical[1]:
-                raise ConfigError(f"{named('vs')}: {self.variants(command)[1]} is the same rule set as "
-                                  f"{self.variants(command)[0]} at {players} players ({canonical[0]}): nothing to "
+                raise ConfigError(f"{named('vs')}: {self.rules_played(command)[1]} is the same rule set as "
+                                  f"{self.rules_played(command)[0]} at {players} players ({canonical[0]}): nothing to "
                                   "compare")
             why = command == "balance" and self.game.rule_book is not None and same_games(
                 *(rule_set(self.game, spec, players) for spec in canonical))
