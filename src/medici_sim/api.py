@@ -430,7 +430,8 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
             strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
             threads: int | None = None, components: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
-            tuned: str | PathLike | TuneReport | None = None, variant: str | None = None) -> CompareReport:  # keep: old name
+            tuned: str | PathLike | TuneReport | None = None,
+            variant: str | None = None) -> CompareReport:  # keep: old name
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
@@ -488,7 +489,7 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
     words. ``components``
     as in ``compare``: with several component sets, one table per component set (a ``components`` column) and the
     count of component sets on which each finding of the verdict holds. ``tuned`` as in ``compare``
-    (tune with ``variant="all"``): every strategy plays each rule and player count with its
+    (tune with ``rules="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
     rules = _rules(rules, variant)  # keep: old name
     study, tournaments, complete = _study("balance", games, game, players, strategies, rules, seed, threads,

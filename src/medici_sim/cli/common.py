@@ -66,7 +66,8 @@ def per_game(topic: str) -> str:
 
 def players_help() -> str:
     """The player counts of every game, with their rule points: "card: 2-6, R6; classic: 3-6, C1"."""
-    return "; ".join(f"{g.name}: {g.min_players}-{g.max_players}" + (f", {g.rule_point('players')}" if g.rule_point("players")
+    return "; ".join(f"{g.name}: {g.min_players}-{g.max_players}" + (f", {g.rule_point('players')}"
+                                                                      if g.rule_point("players")
                                                                        else "") for g in GAMES.values())
 
 

@@ -21,7 +21,7 @@ from .common import wrapped
 
 WIDTH = 100  # the width the default tables fit where the terminal's cannot be known (a pipe, a file)
 # a row's identity (with the column naming its component set, in each game's word: Game.data_noun)
-KEYS = ("players", "rules", "rules", "seat", "strategy", "opponent", "level", "under", "finding")
+KEYS = ("players", "rules", "seat", "strategy", "opponent", "level", "under", "finding")
 _started = False  # whether this command has printed anything on stdout yet
 
 

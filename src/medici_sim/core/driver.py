@@ -206,7 +206,7 @@ class RunConfig:
 def canonical_rules(game: Game, spec: str, players: int, argument: str = "rules") -> str:
     """``spec``'s rule set at ``players`` in canonical form (core.rules); ConfigError, in one line,
     for a spec that names none (naming ``argument``). A game without a rule book knows only its
-    variants' names."""
+    presets' names."""
     spec = text(spec, argument)
     if game.rule_book is None:
         if spec not in game.presets:

@@ -133,7 +133,7 @@ def rollout_policies(registry: StrategyRegistry, built_ins) -> tuple[tuple[str, 
 
 def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[str, ...], defaults: np.ndarray,
                         presets: tuple[str, ...], max_players: int) -> np.ndarray:
-    """``[variant, players, policy, parameter]``: each policy's shipped tuned parameters
+    """``[preset, players, policy, parameter]``: each policy's shipped tuned parameters
     (``tune --out``'s ``best``; what ``balance --tuned shipped`` plays) by rules and player
     count, its defaults where none were tuned (or an entry this version cannot read)."""
     table = np.tile(defaults, (len(presets), max_players + 1, 1, 1))

@@ -493,11 +493,11 @@ class TunedParameters:
     are the best known for it, and :meth:`lineup` plays them."""
 
     source: str  # the file, or "shipped"
-    best: dict  # (strategy, players, variant) -> SeatStrategy
-    # (strategy, players, variant) -> "own", "other", "neither" or "same": tune's cross check, where
+    best: dict  # (strategy, players, rules) -> SeatStrategy
+    # (strategy, players, rules) -> "own", "other", "neither" or "same": tune's cross check, where
     # the variant's parameters played another rule's under that variant (the file's cross_check table)
     cross: dict = field(default_factory=dict)
-    # (strategy, players, variant) -> the other rule's parameters, where they beat the variant's own under it
+    # (strategy, players, rules) -> the other rule's parameters, where they beat the variant's own under it
     better: dict = field(default_factory=dict)
 
     def missing(self, strategies: Sequence[SeatStrategy], players: int, rules: str) -> list[str]:
@@ -522,6 +522,7 @@ def shipped_path(game: str) -> Path:
     return Path(sys.modules[get_game(game).registry.package].__file__).parent / "data" / "tuned" / "tuned.json"
 
 
+OLDER_RULES = "rules"  # keep: old name (tune --out files written before name the rules so; still read)
 REPORT = "a tune report"  # the source of tuned parameters the Python API passes as tune's tables
 
 
@@ -552,8 +553,10 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     best = {}
     for i, row in enumerate(rows):
         where = f"{shown}: entry {i + 1}"
+        if isinstance(row, dict) and OLDER_RULES in row and "rules" not in row:  # a file written before
+            row = {"rules" if key == OLDER_RULES else key: value for key, value in row.items()}
         if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "rules", "best")):
-            raise ConfigError(f"{where} lacks game, strategy, players, variant or best")
+            raise ConfigError(f"{where} lacks game, strategy, players, rules or best")
         if not isinstance(row["game"], str) or row["game"] not in GAMES:
             raise ConfigError(f"{where}: game {row['game']!r} is not a game medici-sim knows ({', '.join(GAMES)})")
         if row["game"] != game:
