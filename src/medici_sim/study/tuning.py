@@ -522,7 +522,7 @@ def shipped_path(game: str) -> Path:
     return Path(sys.modules[get_game(game).registry.package].__file__).parent / "data" / "tuned" / "tuned.json"
 
 
-OLDER_RULES = "rules"  # keep: old name (tune --out files written before name the rules so; still read)
+OLDER_RULES = "variant"  # the key of tune --out files written before, still read  # keep: old name
 REPORT = "a tune report"  # the source of tuned parameters the Python API passes as tune's tables
 
 
