@@ -61,7 +61,7 @@ def game_help() -> str:
 
 def per_game(topic: str) -> str:
     """The rule points behind ``topic`` in every game that has some, for a help text: "R25, C20"."""
-    return ", ".join(points for g in GAMES.values() if (points := g.rules(topic)))
+    return ", ".join(points for g in GAMES.values() if (points := g.rule_point(topic)))
 
 
 def players_help() -> str:
