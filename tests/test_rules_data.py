@@ -4,6 +4,7 @@ jitted engine and the reference engine play the same games under any of them."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from medici_sim.core.rules import RulesError
 from medici_sim.games.card.rules import RULE_BOOK, SHIP_PAYOUTS
 
 CARD = get_game("card")
+PACKAGE_DATA = Path(medici_sim.__file__).parent / "games"
 HEURISTICS = ["random", "greedy", "collector", "cautious", "gambler"]  # the reference engine plays these
 
 # Rule sets off the rulebook, each changing what the engine reads (R6, R9, R14, R15, R17-R19, R22).
@@ -355,3 +357,88 @@ def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
         for command in (["rules"], ["-n", "10"], ["tune", "greedy", "-e", "1"], ["play"], ["trace"]):
             code, out, err = run(capsys, *command, "--rules", str(path))
             assert code == 2 and err.count("\n") == 1 and "not a regular file" in err and "--rules" in err, err
+
+
+# ---------------------------------------------------------------- files written when the rules' name was "variant"
+
+OLDER = "variant"  # the key of the rule set's name in files written before it was named "rules"  # keep: old name
+
+
+def _as_older(configuration: dict) -> dict:
+    """A checkpoint's configuration as versions before wrote it: every entry's rule set name (a str under "rules":
+    the run's, each tournament's, each tuning task's, a design's tournament) under the older key; a sweep's swept
+    ranges (a list under "rules") were always "rules"."""
+    def entry(value):
+        if isinstance(value, dict) and isinstance(value.get("rules"), str):
+            return {OLDER if key == "rules" else key: item for key, item in value.items()}
+        return value
+    older = entry({key: [entry(e) for e in value] if isinstance(value, list) else entry(value)
+                   for key, value in configuration.items()})
+    assert OLDER in json.dumps(older)
+    return older
+
+
+RUN_ARGS = ["-n", "600", "-p", "3", "-s", "greedy,collector,random", "--rules", "bonus20", "-q"]
+
+
+@pytest.mark.parametrize("command,args", [
+    ([], RUN_ARGS),
+    (["compare"], RUN_ARGS),
+    (["balance"], ["-n", "300", "-p", "3", "-s", "greedy,random", "-q"]),
+    (["tune"], ["greedy", "--players", "2", "--evaluations", "8", "--popsize", "4", "--games-per-eval", "200",
+                "--fresh-games", "400", "--seed", "3", "--quiet"]),
+])
+def test_checkpoints_written_with_the_older_rules_key_still_resume(capsys, tmp_path, command, args):
+    """Checkpoints name the rule set ``rules``; those written before, ``variant``, still load and resume to the
+    same tables (a run's, a study's tournaments', a tuning's tasks')."""
+    from medici_sim.core import checkpoint
+    done, saved, again = tmp_path / "done.json", tmp_path / "s.ckpt", tmp_path / "again.json"
+    assert run(capsys, *command, *args, "--out", str(done), "--checkpoint", str(saved))[0] == 0
+    document = json.loads(saved.read_text())
+    checkpoint.save(saved, document["command"], _as_older(document["configuration"]), document["progress"])
+    code, _, err = run(capsys, *command, "--resume", str(saved), "--quiet", "--out", str(again))
+    assert code == 0, err
+    ignored = {"elapsed_seconds", "games_per_second", "evaluations_per_minute"}  # timings
+
+    def tables(path):
+        document = json.loads(path.read_text())
+        return {k: v if k != "summary" else {s: x for s, x in v.items() if s not in ignored}
+                for k, v in document.items() if "metrics" not in k}
+    assert tables(done) == tables(again)
+
+
+def test_a_design_checkpoint_written_with_the_older_rules_key_still_resumes(tmp_path):
+    """A design's checkpoint nests its tournament (a dict, not a list): its older key is read too."""
+    import threading
+
+    from medici_sim.api import DesignRequest, Watch, play_design
+    from medici_sim.core import checkpoint
+
+    request = DesignRequest("bonus=5..25:5", 200, players=2, strategies="random,greedy", target="greedy=0.5",
+                            trials=4, fresh_games=400)
+    whole = play_design(request.design())
+    path, stop = tmp_path / "design.ckpt", threading.Event()
+
+    def save_and_stop(configuration, progress):
+        checkpoint.save(path, "design", _as_older(configuration), progress)
+        if len(progress["trials"]) == 2:
+            stop.set()
+
+    assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
+    resumed = play_design(request.design(), resume=path)
+    assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
+
+
+def test_tuned_files_written_with_the_older_rules_key_are_read(tmp_path):
+    """tune --out files name each row's rules ``rules``; those written before, ``variant``, are read alike (and the
+    shipped files, made from the tuning history's older files, hold today's key)."""
+    from medici_sim.study.tuning import load_tuned
+    shipped = load_tuned("shipped", "card")
+    document = json.loads((PACKAGE_DATA / "card" / "data" / "tuned" / "tuned.json").read_text())
+    assert all("rules" in row and OLDER not in row for row in document["tuned"])
+    for row in document["tuned"]:
+        row[OLDER] = row.pop("rules")
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(document))
+    read = load_tuned(str(older), "card")
+    assert read.best == shipped.best and read.cross == shipped.cross and shipped.best

@@ -243,8 +243,9 @@ def _validate(document, saved_format: SavedFormat) -> Saved:
 
 def _renamed(configuration):
     """A configuration with the keys older versions wrote under other names (``OLDER_KEYS``) renamed: its own and
-    those of the entries of its lists (a study's tournaments, a tuning's tasks); nothing deeper, so that a value
-    nested deep is the format check's to refuse. The checksum is of the file as written."""
+    those of its entries (a study's tournaments and a tuning's tasks in lists, a design's tournament; not a
+    component set's own document); nothing deeper, so that a value nested deep is the format check's to refuse.
+    The checksum is of the file as written."""
     def renamed(entry):
         if not isinstance(entry, dict) or not OLDER_KEYS.keys() & entry.keys():
             return entry
@@ -253,7 +254,8 @@ def _renamed(configuration):
 
     if not isinstance(configuration, dict):
         return configuration
-    return renamed({key: [renamed(e) for e in value] if isinstance(value, list) else value
+    return renamed({key: [renamed(e) for e in value] if isinstance(value, list)
+                    else renamed(value) if OLDER_KEYS.get(key, key) != "components" else value
                     for key, value in configuration.items()})
 
 

@@ -215,11 +215,12 @@ class Sweep:
         return found
 
 
-def new_sweep(rules: str | Sequence[str], max_points: int | None, **study) -> Sweep:
-    """A sweep of ``rules`` over a study (``studies.new_study``'s arguments; ``rules``: the
-    base rules), every option checked; every point a rule set unless ``max_points`` is None."""
+def new_sweep(ranges: str | Sequence[str], max_points: int | None, **study) -> Sweep:
+    """A sweep of the rule parameters' ``ranges`` (NAME=LO..HI[:STEP]) over a study (``studies.new_study``'s
+    arguments; ``rules``: the base rules), every option checked; every point a rule set unless ``max_points`` is
+    None."""
     base = new_study(**study)
-    swept = Sweep(base, parse_rules(rules, base.game, max_points))
+    swept = Sweep(base, parse_rules(ranges, base.game, max_points))
     swept.check(every_point=max_points is not None)
     return swept
 

@@ -531,6 +531,13 @@ def _tune_file() -> str:
     return "a file written by medici-sim tune --out FILE.json" if in_api() else "a file written by tune --out FILE.json"
 
 
+def current_keys(row):
+    """A row of a tuned table with the key older tune --out files wrote (OLDER_RULES) under today's name."""
+    if isinstance(row, dict) and OLDER_RULES in row and "rules" not in row:
+        return {"rules" if key == OLDER_RULES else key: value for key, value in row.items()}
+    return row
+
+
 def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     """``--tuned FILE`` (a tune --out JSON file) or ``--tuned shipped``, checked entry by entry;
     in the Python API also tune's tables themselves ({"tuned": rows, "cross_check": rows})."""
@@ -553,8 +560,7 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     best = {}
     for i, row in enumerate(rows):
         where = f"{shown}: entry {i + 1}"
-        if isinstance(row, dict) and OLDER_RULES in row and "rules" not in row:  # a file written before
-            row = {"rules" if key == OLDER_RULES else key: value for key, value in row.items()}
+        row = current_keys(row)
         if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "rules", "best")):
             raise ConfigError(f"{where} lacks game, strategy, players, rules or best")
         if not isinstance(row["game"], str) or row["game"] not in GAMES:
