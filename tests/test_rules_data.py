@@ -126,7 +126,7 @@ BAD_SPECS = [
 
 @pytest.mark.parametrize("spec,message", BAD_SPECS)
 def test_bad_specs_are_refused_in_one_line(capsys, spec, message):
-    with pytest.raises(ConfigError, match="variant=") as error:
+    with pytest.raises(ConfigError, match="rules=") as error:
         medici_sim.simulate(10, rules=spec)
     assert message in str(error.value) and "\n" not in str(error.value)
     code, out, err = run(capsys, "-n", "10", "--rules", spec)

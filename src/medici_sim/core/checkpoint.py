@@ -246,17 +246,20 @@ def _renamed(configuration):
     those of its entries (a study's tournaments and a tuning's tasks in lists, a design's tournament; not a
     component set's own document); nothing deeper, so that a value nested deep is the format check's to refuse.
     The checksum is of the file as written."""
-    def renamed(entry):
-        if not isinstance(entry, dict) or not OLDER_KEYS.keys() & entry.keys():
-            return entry
-        new = {OLDER_KEYS.get(key, key): value for key, value in entry.items()}
-        return new if len(new) == len(entry) else entry  # both names: the format's check refuses it
-
     if not isinstance(configuration, dict):
         return configuration
-    return renamed({key: [renamed(e) for e in value] if isinstance(value, list)
-                    else renamed(value) if OLDER_KEYS.get(key, key) != "components" else value
-                    for key, value in configuration.items()})
+    return current_keys({key: [current_keys(e) for e in value] if isinstance(value, list)
+                         else current_keys(value) if OLDER_KEYS.get(key, key) != "components" else value
+                         for key, value in configuration.items()})
+
+
+def current_keys(entry, older: dict[str, str] = OLDER_KEYS):
+    """A saved entry (a dict; anything else as it is) with the keys ``older`` names under today's names; as it
+    is where it holds both names of one key (its format's check refuses it)."""
+    if not isinstance(entry, dict) or not older.keys() & entry.keys():
+        return entry
+    new = {older.get(key, key): value for key, value in entry.items()}
+    return new if len(new) == len(entry) else entry
 
 
 def _checksum(document: dict) -> str:

@@ -32,6 +32,7 @@ import pandas as pd
 
 from ..core import accounting as acc
 from ..core.arguments import ConfigError, comma_list, file_name, in_api, integer, named, text
+from ..core.checkpoint import current_keys
 from ..core.driver import (
     MIN_CHUNK,
     SLOW_GAME,
@@ -522,20 +523,13 @@ def shipped_path(game: str) -> Path:
     return Path(sys.modules[get_game(game).registry.package].__file__).parent / "data" / "tuned" / "tuned.json"
 
 
-OLDER_RULES = "variant"  # the key of tune --out files written before, still read  # keep: old name
+OLDER_TUNED_KEYS = {"variant": "rules"}  # tune --out files written before, still read  # keep: old name
 REPORT = "a tune report"  # the source of tuned parameters the Python API passes as tune's tables
 
 
 def _tune_file() -> str:
     """What tuned parameters are read from, as the caller knows it."""
     return "a file written by medici-sim tune --out FILE.json" if in_api() else "a file written by tune --out FILE.json"
-
-
-def current_keys(row):
-    """A row of a tuned table with the key older tune --out files wrote (OLDER_RULES) under today's name."""
-    if isinstance(row, dict) and OLDER_RULES in row and "rules" not in row:
-        return {"rules" if key == OLDER_RULES else key: value for key, value in row.items()}
-    return row
 
 
 def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
@@ -560,7 +554,7 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     best = {}
     for i, row in enumerate(rows):
         where = f"{shown}: entry {i + 1}"
-        row = current_keys(row)
+        row = current_keys(row, OLDER_TUNED_KEYS)
         if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "rules", "best")):
             raise ConfigError(f"{where} lacks game, strategy, players, rules or best")
         if not isinstance(row["game"], str) or row["game"] not in GAMES:
