@@ -85,7 +85,7 @@ def source_words(game: Game) -> str:
 
 
 def warn_ran_out(metrics: pd.DataFrame | None, game: str) -> None:
-    """One line on stderr when the rules made a noticeable share of ``game``'s days run out of cards."""
+    """One line on stderr when the rules made a noticeable share of ``game``'s scoring moments run out of cards."""
     from ..study.metrics import ran_out_warning
 
     warning = ran_out_warning(metrics, game)

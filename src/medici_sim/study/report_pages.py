@@ -24,7 +24,7 @@ from .metrics import (
 from .plots import _pyplot, _writer, error_bars
 from .report import Report, Section
 
-AT_POINTS = ("lead_changes", "margin", "shared_win_games", "ran_out_day_share")  # the metrics sweep's page shows
+AT_POINTS = ("lead_changes", "margin", "shared_win_games")  # the metrics sweep's page shows
 #                                                   at each point, after the comebacks
 
 
@@ -319,7 +319,7 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
     game = _in_terms_of(summary)
     moments = _moments(game, metrics) if metrics is not None else Moments()
     if metrics is not None and moments.comebacks[0] in metrics:
-        at_points = (*moments.comebacks, *AT_POINTS)
+        at_points = (*moments.comebacks, *AT_POINTS, moments.ran_out)
         shown = [c for c in dict.fromkeys(["players", *swept, "games", moments.count,  # once: a sweep of their count
                                            *(f"{m}{end}" for m in at_points for end in ("", "_ci_low", "_ci_high"))])
                  if c in metrics]

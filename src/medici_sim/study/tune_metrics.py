@@ -46,9 +46,9 @@ def tune_metric_changes(results: Sequence[TaskResult]) -> pd.DataFrame:
     for result in (r for r in results if r.complete):
         task, fresh = result.task, result.fresh
         game = get_game(task.game)
-        days = rule_moments(game, task.rules, task.players)
+        moments = rule_moments(game, task.rules, task.players)
         rows += [{**_configuration(result), "first": "default", "second": "tuned", **row}
                  for row in paired_changes(game, fresh.default_run, fresh.tuned_run, fresh.metric_sq,
-                                           task.fresh_games, days, days)]
+                                           task.fresh_games, moments, moments)]
     game = game or (get_game(results[0].task.game) if results else None)
     return pd.DataFrame(rows, columns=tune_change_columns(game) if game is not None else None)
