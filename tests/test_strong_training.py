@@ -1,4 +1,4 @@
-"""What both games' ``strong`` players share (study/strong_training.py, core/evaluation.py):
+"""What both games' ``strong`` players share (study/strong_training.py, games/medici/evaluation.py):
 
 - training from a fixed seed writes the same file: a short training (seed 4, 2 rollouts, 3
   players) against its reference beside the tests, made by the same command

@@ -1,4 +1,4 @@
-"""Training a game's learned player (``StudyPolicy.learned``, core.evaluation): its teacher's games stepped
+"""Training a game's learned player (``StudyPolicy.learned``: the module that declares it): its teacher's games stepped
 from a fixed seed, every legal choice of every decision the learned player labels (card: the takes, R10) scored
 by its searcher's rollouts, one least-squares model per player count and stage of the game (the learned
 module's ``DAYS``), written to the game's weights file.
@@ -16,7 +16,6 @@ import numpy as np
 from ..core.arguments import ConfigError, integer
 from ..core.dispatch import ready_rollouts
 from ..core.driver import PreparedRun, RunConfig, check_players
-from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
@@ -83,8 +82,8 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
     """``{(players, day): weights}``: for each player count, ``games`` games split evenly over
     the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
     them all), fitted to rank each decision's choices as the rollouts do
-    (core.evaluation.fit_choices; on the features' pairwise products too where the game's
-    learned module is ``QUADRATIC``)."""
+    (the learned module's ``FIT``: the Medici games' fit their choices' features and pairwise products,
+    games/medici/evaluation.py)."""
     game = get_game(game_name)
     learned = learned_module(game_name)
     models = {}
@@ -94,15 +93,14 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
         x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-        fit = fit_choices_quadratic if getattr(learned, "QUADRATIC", False) else fit_choices
-        for d, weights in enumerate(fit(x, day, value, group, learned.DAYS)):
+        for d, weights in enumerate(learned.FIT(x, day, value, group, learned.DAYS)):
             models[players, d] = list(weights)
     return models
 
 
 def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
                   models: dict[tuple[int, int], list], option: str = "--out") -> None:
-    """Write the weights file (core.evaluation.read_weights reads it) whole or not at all
+    """Write the weights file (the learned module's player reads it) whole or not at all
     (``option``: what named the file, for a failed write's message)."""
     document = {
         "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
