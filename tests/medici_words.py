@@ -35,10 +35,14 @@ def layer_files() -> list[Path]:
     return [*(p for layer in LAYERS for p in sorted((PACKAGE / layer).glob("*.py"))), PACKAGE / "api.py"]
 
 
+MARKUP = re.compile(r"</?strong>")  # HTML's bold tag (study/report.py's pages), not the strategy
+
+
 def medici_words(path: Path) -> Counter:
     """The Medici words of a file, docstrings and comments included, counted."""
     found = Counter()
     for line in path.read_text().splitlines():
+        line = MARKUP.sub(" ", line)
         found.update(WORDS[t.lower()] for t in TOKEN.findall(line) if t.lower() in WORDS)
         found.update(m.group(1) for m in QUOTED.finditer(line))
     return found

@@ -44,7 +44,7 @@ FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the m
 BATCH_SECONDS = 0.25  # a batch's target duration: progress updates, checkpoints and Ctrl-C
 MAX_BATCH = 1 << 21
 MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
-SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's) gets batches and chunks
+SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a searcher's) gets batches and chunks
 #                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
@@ -571,7 +571,7 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         timed = kernel.play(first_game + played_to, 1)
         seconds_per_game = time.perf_counter() - began
         played_to += 1
-        slow = seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
+        slow = seconds_per_game > SLOW_GAME  # a searcher: milliseconds or more a game
     min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     with runner or ThreadRunner(config.threads) as active:
         if slow:  # a stop request answered within about a batch from the first one on

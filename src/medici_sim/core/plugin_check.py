@@ -123,7 +123,7 @@ class Configuration:
 
 def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Configuration]:
     """Every player count, the strategy at every seat (fixed) and among built-ins (rotated)."""
-    built_ins = [name for name in game.built_ins  # the heuristics: fast partners (a search player is slow)
+    built_ins = [name for name in game.built_ins  # the heuristics: fast partners (a searcher is slow)
                  if game.registry.origin.get(name) == "built-in" and name != strategy]
     partners = list(dict.fromkeys([built_ins[0], built_ins[-1]]))[:MIXED_WITH] if built_ins else []
     counts = range(game.min_players, game.max_players + 1)

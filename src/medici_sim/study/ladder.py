@@ -8,7 +8,7 @@ parameters; the heuristics with their shipped tuned parameters; each heuristic a
 policy of its ``searcher`` at two small budgets; and, where the game declares one, its
 ``strongest`` (balance: every seat strongest, so its findings are the seats'; compare: the
 strongest among the heuristics, so its edge is one more finding). The cheap levels play the
-games asked for, the search and strongest levels a share of them (their intervals say so). A
+games asked for, the searcher and strongest levels a share of them (their intervals say so). A
 further level is one entry in :data:`EXTRA_LEVELS`.
 
 A finding is balance's effect of the other rules on a strategy's win rate (a strategy keeps its
@@ -25,10 +25,10 @@ import pandas as pd
 
 from ..core.registry import Game
 
-SEARCHER_BUDGETS = (4, 16)  # rollouts per choice of the two search levels
-SEARCHER_GAMES_SHARE = (0.02, 0.005)  # the share of --games each search level plays (at least MIN_SEARCHER_GAMES)
+SEARCHER_BUDGETS = (4, 16)  # rollouts per choice of the two searcher levels
+SEARCHER_GAMES_SHARE = (0.02, 0.005)  # the share of --games each searcher level plays (at least MIN_SEARCHER_GAMES)
 MIN_SEARCHER_GAMES = 120
-STRONGEST_GAMES_SHARE = 0.25  # the share of --games the strong level plays (at least MIN_SEARCHER_GAMES)
+STRONGEST_GAMES_SHARE = 0.25  # the share of --games the strongest level plays (at least MIN_SEARCHER_GAMES)
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def strongest_level(game: Game, heuristics: Sequence[str], games: int, alone: bo
 
 # The single place to add a level: functions (game, heuristics, games, alone) -> Level, or None
 # where the level cannot be played (``alone``: balance, where one strategy may fill every seat);
-# they come after the search levels, strongest last.
+# they come after the searcher levels, strongest last.
 EXTRA_LEVELS: list[Callable[[Game, Sequence[str], int, bool], Level | None]] = [strongest_level]
 
 
