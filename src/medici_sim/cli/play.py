@@ -3,7 +3,7 @@
 The bots are the real jitted strategies; the person is the ``human`` strategy
 (``core/human.py``), whose decisions call back into Python, and each game's table
 (``games/*/console.py``) shows what a player at the table can see, offers the legal choices,
-narrates the bots' moves and explains each day's scoring.
+narrates the bots' moves and explains each scoring.
 
 Terminal: plain text and ``click.prompt`` (click is already a dependency). Everything
 shown is lines of text and every answer is one short value checked by the table, so a
@@ -125,7 +125,7 @@ def compile_notice(kernel: PreparedRun):
               help="The bots: one strategy for every other seat, or a comma list, one per other seat in seat "
                    "order; parameters as name:param=value (see `medici-sim strategies --game GAME`).")
 @click.option("--seat", default="random", show_default=True,
-              help=f"Your seat, 1 to players (seat 1 starts day 1, {per_game('seats')}), or random (drawn from the "
+              help=f"Your seat, 1 to players (seat 1 starts the game, {per_game('seats')}), or random (drawn from the "
                    "seed).")
 @click.option("--seed", type=int, default=None,
               help=f"The game's seed ({per_game('seed')}): the same seed, seat and answers replay the same game "

@@ -28,7 +28,7 @@ def _help() -> str:
                         if g.presentation.narration_help)
     return ("Tell one game of a run turn by turn: game G (--index) of the run with seed S (--seed), exactly as "
             f"the simulation plays it ({per_game('seed')}), with any strategies, plug-ins included.\n\n{games}\n\n"
-            f"Seats are numbered from 1, seat 1 starting day 1 ({per_game('seats')}).")
+            f"Seats are numbered from 1, seat 1 starting the game ({per_game('seats')}).")
 
 
 @click.command("trace", cls=Command, help=_help())

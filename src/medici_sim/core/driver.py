@@ -387,7 +387,7 @@ class PreparedRun:
                 "report)")
 
     def trace(self, game_index: int, compiling: Callable[[PreparedRun, float], None] | None = None):
-        """Play one game and return the game's day-by-day record of it (its first call compiles the
+        """Play one game and return the game's record of it, turn by turn (its first call compiles the
         recording loop: ``compiling`` as ``warm_up``'s)."""
         with self.naming_failures(game_index, 1):
             return compiling_.timed(lambda: self.game.engine.trace(self, game_index), self, None, compiling)[1]

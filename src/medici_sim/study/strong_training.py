@@ -33,7 +33,7 @@ def learned_module(game_name: str):
 
 
 def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int):
-    """(features, day, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
+    """(features, stage, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
     from ``seed``, and at each decision with a choice, the rows the learned module's ``label_decision_nb`` makes
     of it (each legal choice's position and its mean outcome over ``rollouts`` of the searcher's rollouts)."""
     game = get_game(game_name)
@@ -55,7 +55,7 @@ def labelled_choices(game_name: str, players: int, rules: str, seed: int, games:
     buffer, scratch = kernel.inputs.copy(), kernel.inputs.copy()
     width = learned.MAX_CHOICES
     features, values = np.zeros((width, learned.N_FEATURES)), np.zeros(width)
-    rows_x, rows_day, rows_value, rows_group = [], [], [], []
+    rows_x, rows_stage, rows_value, rows_group = [], [], [], []
     for index in range(games):
         stepped.new_game_nb(buffer, seed, index, kernel.seating, external, kernel.slot_params, kernel.table)
         event = stepped.advance_nb(buffer, kernel.table)
@@ -69,17 +69,17 @@ def labelled_choices(game_name: str, players: int, rules: str, seed: int, games:
             if n:
                 rows_x.append(features[:n].copy())
                 rows_value.append(values[:n].copy())
-                rows_day.append(np.full(n, state["counts"][learned.DAY]))
+                rows_stage.append(np.full(n, state["counts"][learned.DAY]))
                 rows_group.append(np.full(n, len(rows_group)))
             params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
             choice = int(teacher[event - DECISION](state, seat, params))
             event = stepped.apply_choice_nb(buffer, kernel.table, choice)
-    return (np.concatenate(rows_x), np.concatenate(rows_day), np.concatenate(rows_value),
+    return (np.concatenate(rows_x), np.concatenate(rows_stage), np.concatenate(rows_value),
             np.concatenate(rows_group))
 
 
 def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None) -> dict[tuple[int, int], list]:
-    """``{(players, day): weights}``: for each player count, ``games`` games split evenly over
+    """``{(players, stage): weights}``: for each player count, ``games`` games split evenly over
     the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
     them all), fitted to rank each decision's choices as the rollouts do
     (the learned module's ``FIT``: the Medici games' fit their choices' features and pairwise products,
@@ -90,10 +90,10 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
     for players in player_counts or range(game.min_players, game.max_players + 1):
         parts = [labelled_choices(game_name, players, rules, seed + k, games // len(game.presets), rollouts)
                  for k, rules in enumerate(game.presets)]
-        x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
+        x, stage, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-        for d, weights in enumerate(learned.FIT(x, day, value, group, learned.DAYS)):
+        for d, weights in enumerate(learned.FIT(x, stage, value, group, learned.DAYS)):
             models[players, d] = list(weights)
     return models
 
