@@ -337,7 +337,7 @@ def test_the_api_takes_rules_where_the_command_line_takes_rules(capsys):
     with pytest.raises(ConfigError, match="^rules=: days=0 is out of range"):
         medici_sim.rules(rules="days=0")
     with pytest.raises(ConfigError, match="^variant=: days=0"):
-        medici_sim.rules(rules="days=0")
+        medici_sim.rules(variant="days=0")  # keep: old name
     with pytest.raises(ConfigError, match="give rules= only"):
         medici_sim.trace(0, rules="days=2", variant="days=2")  # keep: old name
     traced = medici_sim.trace(3, players=3, strategies="greedy", rules="days=2")

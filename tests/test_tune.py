@@ -515,7 +515,7 @@ def test_a_tune_report_is_tuned_parameters_for_the_api(tmp_path):
     assert list(balance.parameters.iloc[0][["standard", "bonus20"]]) == [best["standard"], best["bonus20"]]
     with pytest.raises(ConfigError, match=r"tuned= a tune report has no parameters for greedy at 3 players .* "
                                           r"report = medici_sim.tune\('greedy', game='card', players='2,3', "
-                                          r"variant='all'\), then tuned=report"):
+                                          r"rules='all'\), then tuned=report"):
         medici_sim.balance(1000, players=[2, 3], strategies="greedy,random", tuned=report)
 
 
