@@ -364,7 +364,7 @@ def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
 OLDER = "variant"  # the key of the rule set's name in files written before it was named "rules"  # keep: old name
 
 
-def _as_older(configuration: dict) -> dict:
+def as_older(configuration: dict) -> dict:
     """A checkpoint's configuration as versions before wrote it: every entry's rule set name (a str under "rules":
     the run's, each tournament's, each tuning task's, a design's tournament) under the older key; a sweep's swept
     ranges (a list under "rules") were always "rules"."""
@@ -390,12 +390,13 @@ RUN_ARGS = ["-n", "600", "-p", "3", "-s", "greedy,collector,random", "--rules", 
 ])
 def test_checkpoints_written_with_the_older_rules_key_still_resume(capsys, tmp_path, command, args):
     """Checkpoints name the rule set ``rules``; those written before, ``variant``, still load and resume to the
-    same tables (a run's, a study's tournaments', a tuning's tasks')."""
+    same tables (a run's, a study's tournaments', a tuning's tasks'; a design's, whose tournament is nested in a
+    dict: test_sweep.py's test_an_interrupted_design_resumes_to_the_same_trials)."""
     from medici_sim.core import checkpoint
     done, saved, again = tmp_path / "done.json", tmp_path / "s.ckpt", tmp_path / "again.json"
     assert run(capsys, *command, *args, "--out", str(done), "--checkpoint", str(saved))[0] == 0
     document = json.loads(saved.read_text())
-    checkpoint.save(saved, document["command"], _as_older(document["configuration"]), document["progress"])
+    checkpoint.save(saved, document["command"], as_older(document["configuration"]), document["progress"])
     code, _, err = run(capsys, *command, "--resume", str(saved), "--quiet", "--out", str(again))
     assert code == 0, err
     ignored = {"elapsed_seconds", "games_per_second", "evaluations_per_minute"}  # timings
@@ -405,28 +406,6 @@ def test_checkpoints_written_with_the_older_rules_key_still_resume(capsys, tmp_p
         return {k: v if k != "summary" else {s: x for s, x in v.items() if s not in ignored}
                 for k, v in document.items() if "metrics" not in k}
     assert tables(done) == tables(again)
-
-
-def test_a_design_checkpoint_written_with_the_older_rules_key_still_resumes(tmp_path):
-    """A design's checkpoint nests its tournament (a dict, not a list): its older key is read too."""
-    import threading
-
-    from medici_sim.api import DesignRequest, Watch, play_design
-    from medici_sim.core import checkpoint
-
-    request = DesignRequest("bonus=5..25:5", 200, players=2, strategies="random,greedy", target="greedy=0.5",
-                            trials=4, fresh_games=400)
-    whole = play_design(request.design())
-    path, stop = tmp_path / "design.ckpt", threading.Event()
-
-    def save_and_stop(configuration, progress):
-        checkpoint.save(path, "design", _as_older(configuration), progress)
-        if len(progress["trials"]) == 2:
-            stop.set()
-
-    assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
-    resumed = play_design(request.design(), resume=path)
-    assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
 
 
 def test_tuned_files_written_with_the_older_rules_key_are_read(tmp_path):

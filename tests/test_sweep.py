@@ -14,6 +14,7 @@ import textwrap
 import numpy as np
 import pytest
 from conftest import run
+from test_rules_data import as_older
 
 import medici_sim
 from medici_sim.core.arguments import ConfigError
@@ -222,16 +223,18 @@ def test_an_interrupted_design_resumes_to_the_same_trials(tmp_path):
     request = DesignRequest("bonus=5..25:5", 200, players=2, strategies="random,greedy", target="greedy=0.5",
                             trials=5, fresh_games=400)
     whole = play_design(request.design())
-    path, stop = tmp_path / "design.ckpt", threading.Event()
+    path, older, stop = tmp_path / "design.ckpt", tmp_path / "older.ckpt", threading.Event()
 
     def save_and_stop(configuration, progress):
         checkpoint.save(path, "design", configuration, progress)
+        checkpoint.save(older, "design", as_older(configuration), progress)  # as versions before wrote it
         if len(progress["trials"]) == 3:
             stop.set()
 
     assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
-    resumed = play_design(request.design(), resume=path)
-    assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
+    for saved in (path, older):
+        resumed = play_design(request.design(), resume=saved)
+        assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
 
 
 def test_a_stopped_sweep_leaves_its_unfinished_points_out(capsys):
