@@ -46,7 +46,7 @@ def test_default_deck_games_identical(deck, players, variant, seating):
 
 
 @pytest.mark.parametrize("players", range(2, 7))
-@pytest.mark.parametrize("rules", (STANDARD, BONUS20))
+@pytest.mark.parametrize("variant", (STANDARD, BONUS20))
 def test_small_deck_games_identical(players, variant):
     """A 19-card deck runs out (R12) in most days: both engines stop at the same turn."""
     deck = tiny_deck(SMALL_DECK, "small")
@@ -100,7 +100,7 @@ def test_heuristic_strategies_play_identical_games(deck, case_number, players, v
 
 
 @pytest.mark.parametrize("players", range(2, 7))
-@pytest.mark.parametrize("rules", (STANDARD, BONUS20))
+@pytest.mark.parametrize("variant", (STANDARD, BONUS20))
 def test_heuristic_strategies_small_deck_games_identical(players, variant):
     """The same on a deck that runs out (R12): short markets and empty decks mid-turn."""
     deck = tiny_deck(SMALL_DECK, "small")

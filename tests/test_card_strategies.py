@@ -168,10 +168,10 @@ def test_expert_beats_each_built_in_two_against_two(deck, other):
     assert expert.win_rate - rival.win_rate > 3 * se
 
 
-@pytest.mark.parametrize("rules", ["standard", "bonus20"])
+@pytest.mark.parametrize("variant", ["standard", "bonus20"])
 def test_expert_is_best_of_all_six(deck, variant):
     """6 players, all six built-ins rotated: expert has the highest win rate, 3 SE clear."""
-    table = win_rates(deck, 6, ",".join(BUILT_INS), 30_000, seed=12, rules=variant)
+    table = win_rates(deck, 6, ",".join(BUILT_INS), 30_000, seed=12, variant=variant)
     assert table.index[0] == "expert"
     expert, second = table.iloc[0], table.iloc[1]
     se = np.hypot(expert.win_rate_ci_high - expert.win_rate, second.win_rate_ci_high - second.win_rate) / 1.96

@@ -330,7 +330,7 @@ def _score_one_day(players: int, variant: int, ship_value, warehouse_icons, ship
             "day_ship_pay", "day_majority_pay", "day_bonus_pay", "day_warehouse_icons")})
 
 
-@pytest.mark.parametrize("rules", [STANDARD, BONUS20])
+@pytest.mark.parametrize("variant", [STANDARD, BONUS20])
 def test_r13_r19_score_day_three_player_rulebook_day(variant):
     """R14-R19 together in score_day_nb, 3 players (Simon, Jen, Phil):
     ships 20, 16, 16 pay 30, 5, 5 (R15); this day's cargo joins the warehouses before the
@@ -353,7 +353,7 @@ def test_r13_r19_score_day_three_player_rulebook_day(variant):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("rules", [STANDARD, BONUS20])
+@pytest.mark.parametrize("variant", [STANDARD, BONUS20])
 def test_r18_r19_score_day_bonus_thresholds(players, variant):
     """R18: at least 5 icons of a good (7 with 2 players) pay 10, never shared; R19: under
     bonus20 at least 8 (10 with 2 players) pay 20 instead of 10. One good per column."""
@@ -562,7 +562,7 @@ class Batch:
         self.green = green.astype(bool)
         self.has_good = self.good != NO_GOOD
         slots = MIXES[mix][:players]
-        states = [trace(deck, slots, seed=seed, game=g, rules=variant, seating="random")
+        states = [trace(deck, slots, seed=seed, game=g, variant=variant, seating="random")
                   for g in range(GAMES_PER_GROUP)]
         self.ids = [(seed, g) for g in range(GAMES_PER_GROUP)]
         for name in ("day_card_location", "day_ship_value", "day_ship_pay", "day_majority_pay",
@@ -718,7 +718,7 @@ def test_r17_majorities(batches):
             assert np.array_equal(pay, expected), _where(b, g, day)
 
 
-@pytest.mark.parametrize("rules", [STANDARD, BONUS20])
+@pytest.mark.parametrize("variant", [STANDARD, BONUS20])
 @pytest.mark.parametrize("two_players", [True, False])
 def test_r18_r19_bonus_thresholds_in_kernel_games(batches, variant, two_players):
     """R18: 10 florins per good with at least 5 icons (7 with 2 players); R19 (bonus20): 20

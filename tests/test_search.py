@@ -128,7 +128,7 @@ def test_card_games_with_search_are_the_reference_engines_games(players, variant
     """The kernel's game with search seats is the reference engine's game given the same
     decisions (scripted for every seat but random's, which draws from the game's generator
     in both engines)."""
-    run = config(CARD, players, lineup, 1, seed=11, seating="fixed", rules=variant)
+    run = config(CARD, players, lineup, 1, seed=11, seating="fixed", variant=variant)
     kernel = PreparedRun(run)
     deck = load_game_components(CARD, None)
     for game_index in range(4):

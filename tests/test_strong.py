@@ -58,7 +58,7 @@ def test_strong_is_a_built_in_after_search():
 @pytest.fixture(scope="module")
 def kernel():
     return PreparedRun(config(4, "strong,expert,strong:reveal_margin=3,collector", 1, seed=11, seating="fixed",
-                         rules="bonus20"))
+                         variant="bonus20"))
 
 
 def test_decisions_never_read_the_deck_order_or_the_generator(kernel):
@@ -115,7 +115,7 @@ def test_other_rules_play_the_models_counted_from_the_last_day():
     """R22, R6: five days play the first day's model three times, one day the last day's;
     the games are played to the end with a ninth ship place too."""
     for spec, games in (("days=5,ship_capacity=9", 20), ("days=1,reveals_per_turn=1", 20)):
-        assert simulate(config(3, "strong,expert,collector", games, rules=spec)).totals.games == games
+        assert simulate(config(3, "strong,expert,collector", games, variant=spec)).totals.games == games
     buffer = PreparedRun(config(3, "strong,expert,collector", 1)).inputs.copy()
     models = {}
     for days in (1, 3, 5):

@@ -164,7 +164,7 @@ def test_classic_decisions_never_read_the_deck_or_which_cards_were_removed():
 @pytest.mark.slow
 def test_card_games_with_mcts_are_the_reference_engines_games(monkeypatch):
     run = config(CARD, 4, "mcts:iterations=6,expert,mcts:iterations=4:policy=1:paired=0,collector", 1, seed=11,
-                 seating="fixed", rules="bonus20")
+                 seating="fixed", variant="bonus20")
     kernel = PreparedRun(run)
     deck = load_game_components(CARD, None)
     for game_index in range(3):

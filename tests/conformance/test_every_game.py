@@ -290,7 +290,7 @@ def test_the_public_game_api_plays_every_game(name):
         position.apply(0)
     lineup = [get_game(name).built_ins[k % len(get_game(name).built_ins)] for k in range(players)]
     played = game.new_game(players, seed=5, index=2, strategies=lineup)
-    kernel = PreparedRun(config(name, players, lineup, seed=5, seating="fixed", rules=get_game(name).presets[0]))
+    kernel = PreparedRun(config(name, players, lineup, seed=5, seating="fixed", variant=get_game(name).presets[0]))
     assert played.over and played.returns() == list(kernel.play(2, 1).seat[:, STAT_SCORE])
     with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
         load("no_such_game")
