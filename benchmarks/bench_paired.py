@@ -30,7 +30,7 @@ def configs(game: str, players: int, spec: str, games: int, threads: int) -> tup
     variants = found.balance_rules or (found.presets[0], found.presets[-1])
     strategies = parse_strategies(spec, players, game)
     return tuple(RunConfig(components=load_game_components(found, None), players=players, games=games, threads=threads,
-                           strategies=strategies, seating="rotate", game=game, variant=variant)
+                           strategies=strategies, seating="rotate", game=game, rules=variant)
                  for variant in variants)
 
 

@@ -30,12 +30,12 @@ OPPONENT = "expert"
 
 def kernel_money(game: str, lineup: list[str], games: int) -> np.ndarray:
     """Each game's money by seat, played by the kernel's stepped loop (the trace's)."""
-    config = run_config(game=game, players=len(lineup), strategies=lineup, games=games, seed=0, variant=None,
+    config = run_config(game=game, players=len(lineup), strategies=lineup, games=games, seed=0, rules=None,
                         seating="fixed", threads=1, components=None)
     kernel = PreparedRun(config)
-    stepped = engine(game, len(lineup), config.variant).stepped
+    stepped = engine(game, len(lineup), config.rules).stepped
     money = np.zeros((games, len(lineup)), np.int64)
-    field = engine(game, len(lineup), config.variant).view.SCORE
+    field = engine(game, len(lineup), config.rules).view.SCORE
     for index in range(games):
         buffer = stepped.trace_game_nb(0, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
                                        kernel.slot_params, kernel.table)

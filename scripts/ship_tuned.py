@@ -15,17 +15,20 @@ import json
 import sys
 
 from medici_sim.cli.script_options import Parser, in_file, out_file
+from medici_sim.core.checkpoint import current_keys
+from medici_sim.study.tuning import OLDER_TUNED_KEYS
 
 SHIPPED_TABLES = ("tuned", "cross_check")  # what study.tuning.load_tuned and the search players read
 
 
 def shipped(document: dict, source: str) -> dict:
-    """The shipped part of a ``tune --out`` document, and where it came from."""
+    """The shipped part of a ``tune --out`` document, and where it came from (an older document's keys under
+    today's names: study.tuning.OLDER_TUNED_KEYS)."""
     missing = [table for table in SHIPPED_TABLES if not isinstance(document.get(table), list)]
     if missing:
         raise ValueError(f"{source}: not a file written by tune --out FILE.json (no {missing[0]} table)")
     return {"source": f"{source} (tune --out; its {', '.join(SHIPPED_TABLES)} tables)",
-            **{table: document[table] for table in SHIPPED_TABLES}}
+            **{table: [current_keys(row, OLDER_TUNED_KEYS) for row in document[table]] for table in SHIPPED_TABLES}}
 
 
 def main(argv: list[str] | None = None) -> int:

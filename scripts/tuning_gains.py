@@ -21,11 +21,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "medici_sim"
 def gains_table(game: str) -> str:
     rows = json.loads((PACKAGE / "games" / game / "data" / "tuned" / "tuned.json").read_text())["tuned"]
     counts = sorted({row["players"] for row in rows})
-    rules = list(dict.fromkeys(row["variant"] for row in rows))
+    rules = list(dict.fromkeys(row["rules"] for row in rows))
     cells: dict[tuple[str, str], dict[int, str]] = {}
     for row in rows:
         half = 100 * (row["improvement_ci_high"] - row["improvement"])
-        cells.setdefault((row["strategy"], row["variant"]), {})[row["players"]] = (
+        cells.setdefault((row["strategy"], row["rules"]), {})[row["players"]] = (
             f"{100 * row['improvement']:+.1f} ± {half:.1f}" if row["significant"] else "none")
     by_rules = len(rules) > 1
     head = [game, *(["rules"] if by_rules else []), *(f"{n} players" for n in counts)]

@@ -63,7 +63,7 @@ def classic_rules(players: int, spec: str = ""):
 def _kernel(deck: Deck, players: int, variant: int | str, strategies: tuple, seating: str, seed: int,
             params: tuple) -> PreparedRun:
     slots = tuple(seat_strategy(s, **dict(p)) for s, p in zip(strategies, params, strict=True))
-    config = RunConfig(components=deck, players=players, games=1, seed=seed, variant=card_rules(players, variant).spec,
+    config = RunConfig(components=deck, players=players, games=1, seed=seed, rules=card_rules(players, variant).spec,
                        seating=seating, strategies=slots)
     return PreparedRun(config)
 
@@ -91,7 +91,7 @@ def traced_game(game: str, lineup: list[str], index: int, seed: int = 0, rules: 
 
     from medici_sim.core.specs import run_config
 
-    config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, variant=rules,
+    config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, rules=rules,
                         seating="fixed", threads=1, components=None)
     kernel = PreparedRun(config)
     stepped = importlib.import_module(f"medici_sim.games.{game}.stepped")

@@ -40,7 +40,7 @@ def test_a_tournament_of_built_ins_alone_gives_compares_tables(game):
 
 @pytest.mark.parametrize("game", ["card", "classic"])
 def test_games_stepped_through_the_stepping_interface_count_as_the_batch_kernels(game):
-    config = run_config(game=game, players=4, strategies=LINEUPS[game], games=1, seed=9, variant=None,
+    config = run_config(game=game, players=4, strategies=LINEUPS[game], games=1, seed=9, rules=None,
                         seating="rotate", threads=1, components=None)
     stepped, batch = AgentKernel(config, {}).play(40, 60), PreparedRun(config).play(40, 60)
     for name in ("seat", "slot", "pair_stats", "run"):
@@ -275,7 +275,7 @@ def test_memory_stays_flat_however_many_games_an_agent_plays():
     from medici_sim.core.agent_kernel import SeatedAgent
 
     config = run_config(game="card", players=3, strategies=["expert", "greedy", "random"], games=1, seed=1,
-                        variant=None, seating="rotate", threads=1, components=None)
+                        rules=None, seating="rotate", threads=1, components=None)
     kernel = AgentKernel(config, {2: SeatedAgent("most", most)})
     kernel.play(0, 20)  # compiled and warm
     peaks = []

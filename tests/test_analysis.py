@@ -91,7 +91,7 @@ def test_compare_json_holds_summary_and_documented_tables(capsys, tmp_path, spec
         assert sorted(set(tables[name]["players"])) == counts, name
     assert len(tables["strategies"]) == len(tables["ratings"]) == len(counts) * len(names)
     assert len(tables["head_to_head"]) == len(counts) * len(names) * (len(names) - 1)
-    assert set(tables["strategies"]["variant"]) == {"standard"}
+    assert set(tables["strategies"]["rules"]) == {"standard"}
     for _, rows in tables["strategies"].groupby("players"):
         assert list(rows["strategy"]) == names
         assert (rows["games"] >= 2000).all()  # every strategy sits in every game of its lineup
@@ -100,7 +100,7 @@ def test_compare_json_holds_summary_and_documented_tables(capsys, tmp_path, spec
 def test_compare_plays_the_variant_asked_for(capsys, tmp_path):
     document = run_json(capsys, tmp_path, "compare", "-n", "2000", "-p", "3", "-s", "random,greedy",
                         "--variant", "bonus20")
-    assert set(pd.DataFrame(document["strategies"])["variant"]) == {"bonus20"}
+    assert set(pd.DataFrame(document["strategies"])["rules"]) == {"bonus20"}
 
 
 @pytest.mark.parametrize("spec, counts", [("all", [2, 3, 4, 5, 6]), ("5", [5]), ("6,3", [3, 6])])
@@ -118,7 +118,7 @@ def test_balance_json_holds_summary_and_documented_tables(capsys, tmp_path, spec
     rules = tables["rules"]
     assert len(rules) == 2 * len(counts)
     for players, rows in rules.groupby("players"):
-        assert sorted(rows["variant"]) == ["bonus20", "standard"]
+        assert sorted(rows["rules"]) == ["bonus20", "standard"]
         assert np.allclose(rows["fair_win_rate"], 1 / players)
 
 
@@ -434,7 +434,7 @@ def test_verdict_numbers_equal_the_tables(capsys, tmp_path, deck):
     assert len(paragraphs) == len(counts)
     for paragraph, players in zip(paragraphs, counts, strict=True):
         rows = per_strategy[per_strategy["players"] == players]
-        rules = per_rules[per_rules["players"] == players].set_index("variant")
+        rules = per_rules[per_rules["players"] == players].set_index("rules")
         # every number in the paragraph is the player count, a table value as points() or a
         # paired change as change_words() writes it
         values = [*rows.select_dtypes("number").to_numpy().ravel(),
@@ -481,7 +481,7 @@ def _verdict_rows(differences, halves):
         rows.append({"players": 4, "strategy": f"s{k}", "win_rate_standard": 0.25, "win_rate_bonus20": 0.25 + d,
                      "difference": d, "difference_ci_low": d - h, "difference_ci_high": d + h,
                      "significant": abs(d) > h})
-    rules = pd.DataFrame([{"players": 4, "variant": v, "seat1_win_rate": 0.25, "seat1_ci_low": 0.24,
+    rules = pd.DataFrame([{"players": 4, "rules": v, "seat1_win_rate": 0.25, "seat1_ci_low": 0.24,
                            "seat1_ci_high": 0.26, "fair_win_rate": 0.25, "variant_decided_rate": 0.1,
                            "seat1_change": 0.0, "seat1_change_ci_low": -0.01, "seat1_change_ci_high": 0.01}
                           for v in ("standard", "bonus20")])

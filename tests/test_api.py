@@ -51,7 +51,7 @@ def test_compare_and_balance_return_their_tables():
     assert list(report.ratings.columns)[:2] == ["players", "strategy"]
     assert report.summary["partial"] is False
     balance = medici_sim.balance(1200, players=3, strategies="random,expert", seed=4)
-    assert set(balance.rules["variant"]) == {"standard", "bonus20"}
+    assert set(balance.rules["rules"]) == {"standard", "bonus20"}
     assert balance.verdict.startswith("With 3 players") and balance.summary["verdict"] == balance.verdict
 
 
@@ -103,7 +103,7 @@ BAD = {
     "strategies": NAMES,
     "strategy": NAMES + [None],
     "against": NAMES + [None],
-    "variant": [5, ["standard"], "", "bonus30"],
+    "variant": [5, ["standard"], "", "bonus30"],  # keep: old name
     "rules": [5, ["standard"], "", "bonus30", "days=0"],
     "rule": [5, [5], "", "nonsense=1..2", "ship_payouts[9]=0..3", "big_bonus=0..40"],
     "target": [5, "", "nobody=0.5"],

@@ -154,7 +154,7 @@ def test_broken_plugin_is_a_one_line_error(tmp_path):
 
 def win_rates(deck, players, spec, games, seed, variant="standard"):
     config = RunConfig(components=deck, players=players, strategies=parse_strategies(spec, players),
-                       games=games, seed=seed, seating="rotate", variant=variant)
+                       games=games, seed=seed, seating="rotate", rules=variant)
     return strategy_frame(simulate(config)).set_index("strategy")
 
 

@@ -80,7 +80,7 @@ def _cli(*args: str) -> None:
 def _run_configuration(config: RunConfig) -> dict:
     """The main command's configuration, as it saves it."""
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
-            "variant": config.variant, "seating": config.seating,
+            "rules": config.rules, "seating": config.seating,
             "strategies": identity.strategies_identity(config.strategies),
             "components": identity.components_identity(config.components)}
 
@@ -416,10 +416,10 @@ RUN_RULES = [
     ("run", _set(["configuration", "games"], 0), "configuration.games is 0, outside 1..1000000000000000"),
     ("run", _set(["configuration", "seed"], -1), "configuration.seed is -1, outside 0..9223372036854775807"),
     ("run", _set(["configuration", "seed"], 2**63), "configuration.seed is 9223372036854775808, outside"),
-    ("run", _set(["configuration", "variant"], "turbo"),
-     "configuration.variant is \"turbo\", which names no rule set of the card game: unknown rule 'turbo'"),
-    ("run", _set(["configuration", "variant"], "bonus=9999"), "bonus=9999 is out of range"),
-    ("compare", _set(["configuration", "tournaments", 0, "variant"], "days=0"), "days=0 is out of range"),
+    ("run", _set(["configuration", "rules"], "turbo"),
+     "configuration.rules is \"turbo\", which names no rule set of the card game: unknown rule 'turbo'"),
+    ("run", _set(["configuration", "rules"], "bonus=9999"), "bonus=9999 is out of range"),
+    ("compare", _set(["configuration", "tournaments", 0, "rules"], "days=0"), "days=0 is out of range"),
     ("run", _set(["configuration", "seating"], "circle"), "configuration.seating is \"circle\", not one of"),
     ("run", _set(["configuration", "strategies", 1, 0], "no_such"),
      "configuration.strategies[1][0] is \"no_such\", not a strategy of the card game"),
@@ -493,8 +493,8 @@ STUDY_RULES = [
     ("compare24", _set(["configuration", "tournaments", 1, "seed"], 1),
      "configuration.tournaments[1].seed is 1, but tournaments[0] has 0"),
     ("compare24", _set(["configuration", "tournaments", 1, "players"], 2), "in increasing order"),
-    ("balance", _set(["configuration", "tournaments", 1, "variant"], "standard"),
-     "configuration.tournaments[1].variant is \"standard\", the rules of tournaments[0] too"),
+    ("balance", _set(["configuration", "tournaments", 1, "rules"], "standard"),
+     "configuration.tournaments[1].rules is \"standard\", the rules of tournaments[0] too"),
     ("balance", _set(["configuration", "tournaments", 1, "players"], 3), "but its standard tournament has 2"),
     ("balance", lambda d: (d["configuration"]["tournaments"].pop(), d["progress"]["tournaments"].pop()),
      "not pairs of rule sets"),

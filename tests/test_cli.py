@@ -31,7 +31,7 @@ def test_main_run_prints_tables_and_summary(capsys):
     code, out, err = run(capsys, "--games", "3000", "--players", "3", "--seed", "7", "--quiet")
     assert code == 0 and "win rate [95% CI]" in out and "mean_ship_florins" not in out
     assert max(len(line) for line in out.splitlines()) <= 100  # the default tables fit 100 columns
-    for key in ("games", "players", "variant", "deck", "deck_cards", "seed", "threads",
+    for key in ("games", "players", "rules", "deck", "deck_cards", "seed", "threads",
                 "elapsed_seconds", "games_per_second", "ran_out_days"):
         assert f"\n  {key} " in out
     assert "default (R4 reconstruction)" in out and "110" in out
@@ -53,7 +53,7 @@ def test_out_formats_hold_the_documented_columns(capsys, tmp_path, suffix):
     if suffix == ".json":
         document = json.loads(path.read_text())
         seats = pd.DataFrame(document["seats"])
-        assert document["summary"]["variant"] == "bonus20"
+        assert document["summary"]["rules"] == "bonus20"
         assert list(pd.DataFrame(document["strategies"]).columns) == STRATEGY_COLUMNS
     else:
         read = pd.read_csv if suffix == ".csv" else pd.read_parquet
@@ -154,7 +154,7 @@ def test_each_game_is_played_once_and_the_warm_up_plays_none(monkeypatch, slow):
     play = driver.PreparedRun.play
     monkeypatch.setattr(driver.PreparedRun, "play",
                         lambda self, first, n: calls.append((first, n)) or play(self, first, n))
-    config = run_config(game="card", players=3, strategies="random", games=30_000, seed=2, variant=None,
+    config = run_config(game="card", players=3, strategies="random", games=30_000, seed=2, rules=None,
                         seating="fixed", threads=2, components=None)
     progress: list[int] = []
     result = driver.simulate(config, progress=progress.append, first_game=100)

@@ -100,7 +100,7 @@ def test_bad_deck_requests_are_one_line_and_exit_2(capsys, tmp_path, monkeypatch
 
 def test_several_decks_must_fit_the_game_indices():
     study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list("random,greedy"),
-                          variant=None, seed=0, component_sets=tuple(named_decks().values()) * 7000, games=10,
+                          rules=None, seed=0, component_sets=tuple(named_decks().values()) * 7000, games=10,
                           precision=None, threads=1)
     with pytest.raises(ValueError, match="configurations; at most 32,767 fit"):
         study.check("balance")
@@ -135,7 +135,7 @@ def _holds(finding: str, players: int, strategies: pd.DataFrame, rules: pd.DataF
     """A finding of the verdict, checked directly against one deck's tables."""
     rows = strategies[strategies["players"] == players]
     if finding.startswith("seat advantage"):
-        r = rules[rules["players"] == players].set_index("variant").loc["bonus20"]
+        r = rules[rules["players"] == players].set_index("rules").loc["bonus20"]
         changed = r["seat1_change_ci_low"] > 0 or r["seat1_change_ci_high"] < 0  # paired game by game
         return finding == f"seat advantage {'changed' if changed else 'unchanged'}"
     if finding == "bonus20 changes no strategy's win rate significantly":
@@ -183,7 +183,7 @@ def test_balance_on_every_deck(capsys, tmp_path):
         assert row.holds_on == ", ".join(holding)
         assert f"  {row.finding} at {row.players} players: {row.decks_holding} of {len(DECKS)} decks" in out
     for players in (3, 4):
-        decided = rules[(rules["players"] == players) & (rules["variant"] == "bonus20")]["variant_decided_rate"]
+        decided = rules[(rules["players"] == players) & (rules["rules"] == "bonus20")]["variant_decided_rate"]
         assert (f"the variant decided {100 * decided.min():.1f}% to {100 * decided.max():.1f}% of games at "
                 f"{players} players") in out
 
@@ -203,7 +203,7 @@ def test_repeated_deck_is_decks_and_each_deck_has_its_own_games(capsys, tmp_path
     own = tmp_path / "mine.csv"
     own.write_text(named_decks()["high-values"].to_csv().replace("5,grain,1,5,no", "4,grain,1,5,no\n1,grain,1,4,no"))
     study = studies.Study(game=get_game("card"), counts=(3, 4), strategies=parse_strategy_list("random,greedy"),
-                          variant=None, seed=0, component_sets=studies.load_component_sets(get_game("card"),
+                          rules=None, seed=0, component_sets=studies.load_component_sets(get_game("card"),
                                                                                            ["95-goods", str(own)]),
                           games=10, precision=None, threads=1)
     assert study.labels == ["95-goods", "mine.csv"]
@@ -271,7 +271,7 @@ def test_resumed_multi_deck_balance_is_the_uninterrupted_one(capsys, tmp_path):
     assert run(capsys, *args, "--out", str(whole))[0] == 0
 
     study = studies.Study(game=get_game("card"), counts=(3,),
-                          strategies=parse_strategy_list("random,greedy,collector"), variant=None, seed=4,
+                          strategies=parse_strategy_list("random,greedy,collector"), rules=None, seed=4,
                           component_sets=studies.load_component_sets(get_game("card"), ["default", "95-goods",
                                                                                         "high-values"]),
                           games=300, precision=None, threads=1)

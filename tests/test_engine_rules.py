@@ -159,7 +159,7 @@ def slot(name: str, **params: float) -> SeatStrategy:
 
 @cache
 def _kernel(deck: Deck, players: int, variant: int, slots: tuple, seed: int, seating: str) -> PreparedRun:
-    config = RunConfig(components=deck, players=players, games=1, seed=seed, variant=VARIANTS[variant],
+    config = RunConfig(components=deck, players=players, games=1, seed=seed, rules=VARIANTS[variant],
                        seating=seating, strategies=slots, threads=1)
     return PreparedRun(config)
 
@@ -557,7 +557,7 @@ class Batch:
     """Traced games of one (deck, players, variant, mix), their records stacked on axis 0."""
 
     def __init__(self, deck_name: str, deck: Deck, players: int, variant: int, mix: str, seed: int):
-        self.deck_name, self.players, self.variant, self.mix = deck_name, players, variant, mix
+        self.deck_name, self.players, self.rules, self.mix = deck_name, players, variant, mix
         self.good, self.icons, self.value, green = deck.card_arrays()
         self.green = green.astype(bool)
         self.has_good = self.good != NO_GOOD
@@ -571,7 +571,7 @@ class Batch:
             setattr(self, name.removeprefix("day_"), np.stack([getattr(s, name) for s in states]))
 
     def __repr__(self):
-        return f"<{self.deck_name} deck, {self.players} players, {VARIANTS[self.variant]}, {self.mix}>"
+        return f"<{self.deck_name} deck, {self.players} players, {VARIANTS[self.rules]}, {self.mix}>"
 
 
 @pytest.fixture(scope="module")
@@ -727,7 +727,7 @@ def test_r18_r19_bonus_thresholds_in_kernel_games(batches, variant, two_players)
     threshold met exactly and missed by one icon somewhere in the games."""
     seen = set()
     for b in batches:
-        if b.variant != variant or (b.players == 2) != two_players:
+        if b.rules != variant or (b.players == 2) != two_players:
             continue
         expected = oracle_bonus(b.warehouse_icons, b.players, variant).sum(axis=3)
         bad = np.argwhere(expected != b.bonus_pay)

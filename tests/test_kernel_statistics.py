@@ -84,7 +84,7 @@ def test_kernel_statistics_equal_the_reference_games(deck, players, variant, sea
     deck = tiny_deck(SMALL_DECK) if small else deck
     seed, first = 17, 1000
     config = RunConfig(components=deck, players=players, strategies=tuple(seat_strategy(n) for n in names),
-                       games=GAMES, seed=seed, variant=VARIANTS[variant], seating=seating, threads=2)
+                       games=GAMES, seed=seed, rules=VARIANTS[variant], seating=seating, threads=2)
     totals = simulate(config, batch_size=GAMES // 3, first_game=first).totals
     seat, slot, pairs, diff_sq, run = reference_totals(deck, players, variant, names, seed, seating, first, GAMES)
     assert np.array_equal(totals.seat, seat)

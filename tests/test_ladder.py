@@ -76,8 +76,8 @@ def test_the_levels_go_from_random_to_search_and_take_one_more_in_one_place(monk
 @pytest.fixture
 def without_search(monkeypatch):
     """The cheap levels only: search's and strong's kernels take long to compile."""
-    monkeypatch.setattr(ladder, "SEARCH_BUDGETS", ())
-    monkeypatch.setattr(ladder, "SEARCH_GAMES_SHARE", ())
+    monkeypatch.setattr(ladder, "SEARCHER_BUDGETS", ())
+    monkeypatch.setattr(ladder, "SEARCHER_GAMES_SHARE", ())
     monkeypatch.setattr(ladder, "EXTRA_LEVELS", [])
 
 

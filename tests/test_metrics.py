@@ -198,11 +198,11 @@ def test_metrics_follow_the_days_in_force(capsys, tmp_path, game):
     assert row["days"] == 1 and row["margin"] > 0
     assert all(seat["comeback_when_trailing_day1"] is None for seat in saved["seats"])
     assert "(comeback)  n/a (1-day games)" in stdout and "0.0% (0.0-" not in stdout.split("winning margin")[0]
-    row = medici_sim.simulate(60, game=game, players=3, variant="days=2").metrics.iloc[0]
+    row = medici_sim.simulate(60, game=game, players=3, rules="days=2").metrics.iloc[0]
     assert np.isnan(row["comeback_after_day2"]) and 0 <= row["comeback_after_day1"] <= 1
     assert "lead changes per game (day 2)" in how_the_games_went(medici_sim.simulate(60, game=game, players=3,
-                                                                                      variant="days=2").metrics)
-    five = medici_sim.simulate(60, game=game, players=3, variant="days=5").metrics
+                                                                                      rules="days=2").metrics)
+    five = medici_sim.simulate(60, game=game, players=3, rules="days=5").metrics
     assert "lead changes per game (days 2 to 5)" in how_the_games_went(five)
 
 

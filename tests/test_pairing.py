@@ -15,7 +15,7 @@ GAMES = 900
 
 def configs(game: str, players: int, names: list[str], variants: tuple[str, str], seating: str):
     return tuple(RunConfig(components=None, players=players, strategies=tuple(seat_strategy(n, game) for n in names),
-                           games=GAMES, seed=5, variant=variant, seating=seating, threads=2, game=game)
+                           games=GAMES, seed=5, rules=variant, seating=seating, threads=2, game=game)
                  for variant in variants)
 
 
@@ -60,7 +60,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     from medici_sim.study.metrics import metric_changes
     from medici_sim.study.tournament import CONFIG_BLOCK, LINEUP_BLOCK
 
-    study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), variant=None,
+    study = studies.Study(game=get_game("card"), counts=(3,), strategies=parse_strategy_list(spec), rules=None,
                           seed=4, component_sets=(None,), games=1200, precision=None, threads=2)
     tournaments = studies.plan(study, "balance")
     assert studies.play(tournaments, study)
@@ -70,7 +70,7 @@ def test_balance_changes_are_paired_game_by_game(spec):
     seat1, metrics = [], []
     for k, lineup in enumerate(standard.lineups):
         kernels = [PreparedRun(RunConfig(components=None, players=3, strategies=lineup, games=1, seed=4,
-                                         variant=variant,
+                                         rules=variant,
                                     seating="rotate", threads=1, kernel_strategies=("random", "greedy", "collector",
                                                                                      "cautious")))
                    for variant in ("standard", "bonus20")]

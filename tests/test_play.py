@@ -56,7 +56,7 @@ def table_kernel(game: str, players: int, bots: list[str], me: int, seed: int,
     every built-in, so every table of a game shares one compiled kernel."""
     slots = [seat_strategy(name, game) for name in bots[:me] + ["human"] + bots[me:]]
     return PreparedRun(RunConfig(components=None, players=players, strategies=tuple(slots), games=1, seed=seed,
-                            variant=variant, seating="fixed", threads=1, game=game,
+                            rules=variant, seating="fixed", threads=1, game=game,
                             kernel_strategies=GAMES[game].built_ins))
 
 
@@ -90,7 +90,7 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     table = new_table(game, kernel, me, lines, never_asked)
     plain = PreparedRun(RunConfig(components=None, players=players,
                                   strategies=tuple(seat_strategy(n, game) for n in names),
-                             games=1, seed=seed, variant=variant, seating="fixed", threads=1, game=game,
+                             games=1, seed=seed, rules=variant, seating="fixed", threads=1, game=game,
                              kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
     engine = card_stepped if game == "card" else classic_stepped
     traced = engine.trace_game_nb(seed, 0, plain.inputs, plain.seating, plain.slot_strategy, plain.slot_params,

@@ -4,6 +4,7 @@ jitted engine and the reference engine play the same games under any of them."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from medici_sim.core.rules import RulesError
 from medici_sim.games.card.rules import RULE_BOOK, SHIP_PAYOUTS
 
 CARD = get_game("card")
+PACKAGE_DATA = Path(medici_sim.__file__).parent / "games"
 HEURISTICS = ["random", "greedy", "collector", "cautious", "gambler"]  # the reference engine plays these
 
 # Rule sets off the rulebook, each changing what the engine reads (R6, R9, R14, R15, R17-R19, R22).
@@ -54,9 +56,9 @@ def test_ship_payouts_follow_the_rule_set_r14():
 
 
 def test_the_game_lasts_the_rule_sets_days_r22():
-    report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=2")
-    assert len(report.data["days"]) == 2 and report.data["variant"] == "days=2"
-    report = medici_sim.trace(3, players=3, strategies="greedy", variant="days=5,reveals_per_turn=1")
+    report = medici_sim.trace(3, players=3, strategies="greedy", rules="days=2")
+    assert len(report.data["days"]) == 2 and report.data["variant"] == "days=2"  # keep: old name
+    report = medici_sim.trace(3, players=3, strategies="greedy", rules="days=5,reveals_per_turn=1")
     assert len(report.data["days"]) == 5
     assert all(len(turn["revealed"]) <= 1 for day in report.data["days"] for turn in day["turns"])
 
@@ -67,17 +69,17 @@ def test_explicit_defaults_are_the_default_run():
     assert card_rules(4, explicit).spec == "standard"
     default = medici_sim.simulate(3000, players=4, strategies="greedy,expert,random,collector", seed=4)
     spelled = medici_sim.simulate(3000, players=4, strategies="greedy,expert,random,collector", seed=4,
-                                  variant=explicit)
+                                  rules=explicit)
     pd_equal(default.seats, spelled.seats)
-    assert spelled.summary["variant"] == "standard"
+    assert spelled.summary["rules"] == "standard"
 
 
 def test_a_preset_is_its_values_and_the_same_as_variant():
     assert card_rules(4, "big_bonus_min=8").spec == "bonus20"  # R19: bonus20 is this one change at 4 players
     assert card_rules(2, "big_bonus_min=10").spec == "bonus20" and card_rules(2, "big_bonus_min=8").spec != "bonus20"
     lineup = "collector,expert,greedy,random"
-    named = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, variant="bonus20")
-    spelled = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, variant="big_bonus_min=8")
+    named = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, rules="bonus20")
+    spelled = medici_sim.simulate(2000, players=4, strategies=lineup, seed=2, rules="big_bonus_min=8")
     pd_equal(named.seats, spelled.seats)
     assert card_rules(4, "bonus20,big_bonus=15").spec == "bonus20,big_bonus=15"
     assert card_rules(4, "big_bonus=15,bonus20").spec == "bonus20,big_bonus=15"  # canonical: presets first
@@ -86,7 +88,7 @@ def test_a_preset_is_its_values_and_the_same_as_variant():
 
 def test_other_rules_change_the_games():
     standard = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1)
-    richer = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1, variant="ship_payouts=60/40/20/0")
+    richer = medici_sim.simulate(2000, players=4, strategies="greedy", seed=1, rules="ship_payouts=60/40/20/0")
     assert (richer.seats["mean_florins"] > standard.seats["mean_florins"]).all()
 
 
@@ -124,8 +126,8 @@ BAD_SPECS = [
 
 @pytest.mark.parametrize("spec,message", BAD_SPECS)
 def test_bad_specs_are_refused_in_one_line(capsys, spec, message):
-    with pytest.raises(ConfigError, match="variant=") as error:
-        medici_sim.simulate(10, variant=spec)
+    with pytest.raises(ConfigError, match="rules=") as error:
+        medici_sim.simulate(10, rules=spec)
     assert message in str(error.value) and "\n" not in str(error.value)
     code, out, err = run(capsys, "-n", "10", "--rules", spec)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err and err.startswith(
@@ -184,7 +186,7 @@ def test_the_rule_set_is_in_the_outputs(tmp_path, capsys):
     code, out, err = run(capsys, "-n", "500", "-p", "3", "--rules", "days=2,bonus=15", "--out", str(out_file), "-q")
     assert code == 0, err
     assert "days=2,bonus=15" in out
-    assert json.loads(out_file.read_text())["summary"]["variant"] == "days=2,bonus=15"
+    assert json.loads(out_file.read_text())["summary"]["rules"] == "days=2,bonus=15"
 
 
 def pd_equal(a, b):
@@ -193,10 +195,10 @@ def pd_equal(a, b):
 
 def test_balance_compares_any_two_rule_sets(capsys, tmp_path):
     default = medici_sim.balance(1500, players=3, strategies="greedy,collector,random")
-    named = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", variant="standard",
+    named = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", rules="standard",
                                vs="big_bonus_min=8")  # bonus20 at 3 players, spelled out
     pd_equal(default.strategies.drop(columns="strategy"), named.strategies.drop(columns="strategy"))
-    other = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", variant="days=2", vs="days=4")
+    other = medici_sim.balance(1500, players=3, strategies="greedy,collector,random", rules="days=2", vs="days=4")
     assert {"win_rate_days=2", "win_rate_days=4"} <= set(other.strategies.columns)
     saved = tmp_path / "balance.ckpt"
     args = ["balance", "-n", "600", "-p", "3", "-s", "greedy,random", "--rules", "ship_capacity=4", "--vs",
@@ -226,7 +228,7 @@ def test_a_run_under_other_rules_resumes_and_a_checkpoint_of_a_preset_still_does
         code, whole, err = run(capsys, *args)
         assert code == 0, err
         assert run(capsys, *args, "--checkpoint", str(saved), "--overwrite-checkpoint")[0] == 0
-        assert json.loads(saved.read_text())["configuration"]["variant"] == rules
+        assert json.loads(saved.read_text())["configuration"]["rules"] == rules
         code, resumed, err = run(capsys, "--resume", str(saved), "-q")
         assert code == 0, err
         assert resumed.split("Run")[0] == whole.split("Run")[0]
@@ -294,8 +296,8 @@ def test_balance_defaults_follow_the_rules_given(args, rules):
     given = dict(zip(args[::2], args[1::2], strict=True))
     with naming():
         study, _ = StudyRequest("balance", games=100, game=given.get("-g"), players=4, strategies="random,expert",
-                                variant=given.get("--rules"), vs=given.get("--vs")).start()
-    assert study.variants("balance") == rules
+                                rules=given.get("--rules"), vs=given.get("--vs")).start()
+    assert study.rules_played("balance") == rules
 
 
 def test_the_ladder_compares_the_rule_sets_asked_for(capsys, monkeypatch):
@@ -318,8 +320,8 @@ def test_the_variant_decided_is_read_where_the_variant_is():
     lineup = "greedy,collector,random"
     forward = medici_sim.balance(2000, players=3, strategies=lineup, rules="standard", vs="bonus20")
     backward = medici_sim.balance(2000, players=3, strategies=lineup, rules="bonus20", vs="standard")
-    rate = forward.rules.set_index("variant").loc["bonus20", "variant_decided_rate"]
-    assert rate > 0 and np.isnan(forward.rules.set_index("variant").loc["standard", "variant_decided_rate"])
+    rate = forward.rules.set_index("rules").loc["bonus20", "variant_decided_rate"]
+    assert rate > 0 and np.isnan(forward.rules.set_index("rules").loc["standard", "variant_decided_rate"])
     assert f"the variant decided {100 * rate:.1f}% of games under bonus20" in forward.verdict
     assert f"the variant decided {100 * rate:.1f}% of games under bonus20" in backward.verdict
     neither = medici_sim.balance(500, players=3, strategies=lineup, rules="standard", vs="days=2")
@@ -335,10 +337,11 @@ def test_the_api_takes_rules_where_the_command_line_takes_rules(capsys):
     with pytest.raises(ConfigError, match="^rules=: days=0 is out of range"):
         medici_sim.rules(rules="days=0")
     with pytest.raises(ConfigError, match="^variant=: days=0"):
-        medici_sim.rules(variant="days=0")
+        medici_sim.rules(variant="days=0")  # keep: old name
     with pytest.raises(ConfigError, match="give rules= only"):
-        medici_sim.trace(0, rules="days=2", variant="days=2")
-    assert medici_sim.trace(3, players=3, strategies="greedy", rules="days=2").data["variant"] == "days=2"
+        medici_sim.trace(0, rules="days=2", variant="days=2")  # keep: old name
+    traced = medici_sim.trace(3, players=3, strategies="greedy", rules="days=2")
+    assert traced.data["variant"] == "days=2"  # a trace's key for the rules' name  # keep: old name
 
 
 def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
@@ -354,3 +357,67 @@ def test_a_rules_file_is_read_bounded_and_only_if_regular(tmp_path, capsys):
         for command in (["rules"], ["-n", "10"], ["tune", "greedy", "-e", "1"], ["play"], ["trace"]):
             code, out, err = run(capsys, *command, "--rules", str(path))
             assert code == 2 and err.count("\n") == 1 and "not a regular file" in err and "--rules" in err, err
+
+
+# ---------------------------------------------------------------- files written when the rules' name was "variant"
+
+OLDER = "variant"  # the key of the rule set's name in files written before it was named "rules"  # keep: old name
+
+
+def as_older(configuration: dict) -> dict:
+    """A checkpoint's configuration as versions before wrote it: every entry's rule set name (a str under "rules":
+    the run's, each tournament's, each tuning task's, a design's tournament) under the older key; a sweep's swept
+    ranges (a list under "rules") were always "rules"."""
+    def entry(value):
+        if isinstance(value, dict) and isinstance(value.get("rules"), str):
+            return {OLDER if key == "rules" else key: item for key, item in value.items()}
+        return value
+    older = entry({key: [entry(e) for e in value] if isinstance(value, list) else entry(value)
+                   for key, value in configuration.items()})
+    assert OLDER in json.dumps(older)
+    return older
+
+
+RUN_ARGS = ["-n", "600", "-p", "3", "-s", "greedy,collector,random", "--rules", "bonus20", "-q"]
+
+
+@pytest.mark.parametrize("command,args", [
+    ([], RUN_ARGS),
+    (["compare"], RUN_ARGS),
+    (["balance"], ["-n", "300", "-p", "3", "-s", "greedy,random", "-q"]),
+    (["tune"], ["greedy", "--players", "2", "--evaluations", "8", "--popsize", "4", "--games-per-eval", "200",
+                "--fresh-games", "400", "--seed", "3", "--quiet"]),
+])
+def test_checkpoints_written_with_the_older_rules_key_still_resume(capsys, tmp_path, command, args):
+    """Checkpoints name the rule set ``rules``; those written before, ``variant``, still load and resume to the
+    same tables (a run's, a study's tournaments', a tuning's tasks'; a design's, whose tournament is nested in a
+    dict: test_sweep.py's test_an_interrupted_design_resumes_to_the_same_trials)."""
+    from medici_sim.core import checkpoint
+    done, saved, again = tmp_path / "done.json", tmp_path / "s.ckpt", tmp_path / "again.json"
+    assert run(capsys, *command, *args, "--out", str(done), "--checkpoint", str(saved))[0] == 0
+    document = json.loads(saved.read_text())
+    checkpoint.save(saved, document["command"], as_older(document["configuration"]), document["progress"])
+    code, _, err = run(capsys, *command, "--resume", str(saved), "--quiet", "--out", str(again))
+    assert code == 0, err
+    ignored = {"elapsed_seconds", "games_per_second", "evaluations_per_minute"}  # timings
+
+    def tables(path):
+        document = json.loads(path.read_text())
+        return {k: v if k != "summary" else {s: x for s, x in v.items() if s not in ignored}
+                for k, v in document.items() if "metrics" not in k}
+    assert tables(done) == tables(again)
+
+
+def test_tuned_files_written_with_the_older_rules_key_are_read(tmp_path):
+    """tune --out files name each row's rules ``rules``; those written before, ``variant``, are read alike (and the
+    shipped files, made from the tuning history's older files, hold today's key)."""
+    from medici_sim.study.tuning import load_tuned
+    shipped = load_tuned("shipped", "card")
+    document = json.loads((PACKAGE_DATA / "card" / "data" / "tuned" / "tuned.json").read_text())
+    assert all("rules" in row and OLDER not in row for row in document["tuned"])
+    for row in document["tuned"]:
+        row[OLDER] = row.pop("rules")
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(document))
+    read = load_tuned(str(older), "card")
+    assert read.best == shipped.best and read.cross == shipped.cross and shipped.best

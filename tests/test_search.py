@@ -45,7 +45,7 @@ def config(game, players: int, spec: str, games: int, seed: int = 3, seating: st
     # kernel takes minutes on a cold cache, so the tests share it
     return RunConfig(components=load_game_components(game, None), game=game.name, players=players, games=games,
                      seed=seed,
-                     seating=seating, threads=threads, variant=variant or game.presets[0],
+                     seating=seating, threads=threads, rules=variant or game.presets[0],
                      strategies=parse_strategies(spec, players, game.name),
                      kernel_strategies=(*game.built_ins, "search"))
 

@@ -44,7 +44,7 @@ def kernel(game: str, players: int, seed: int, names=None, seating: str = "rotat
     names = names or LINEUPS[game][:players]
     return PreparedRun(RunConfig(components=None, players=players, strategies=tuple(seat_strategy(n,
                                                                                                   game) for n in names),
-                            games=1, seed=seed, variant="standard", seating=seating, threads=1, game=game))
+                            games=1, seed=seed, rules="standard", seating=seating, threads=1, game=game))
 
 
 def stepped(k: PreparedRun, game_index: int, slot_strategy=None, answer=None):

@@ -1,4 +1,4 @@
-"""What both games' ``strong`` players share (study/strong_training.py, core/evaluation.py):
+"""What both games' ``strong`` players share (study/strong_training.py, games/medici/evaluation.py):
 
 - training from a fixed seed writes the same file: a short training (seed 4, 2 rollouts, 3
   players) against its reference beside the tests, made by the same command
@@ -30,7 +30,7 @@ from medici_sim.core.output import OutputError
 from medici_sim.core.registry import get_game
 from medici_sim.core.stats import Z95, strategy_frame
 from medici_sim.study import strong_training
-from medici_sim.study.strong_training import strong_module, train_and_write
+from medici_sim.study.strong_training import learned_module, train_and_write
 
 # game -> (short training games, its reference file)
 SHORT_TRAINING = {"card": (20, "strong_short_training.json"), "classic": (10, "strong_short_training_classic.json")}
@@ -69,7 +69,7 @@ def test_training_in_a_fresh_process_fills_search_s_rollout_table(tmp_path):
 def test_strong_beats_the_expert(game):
     definition = get_game(game)
     config = RunConfig(components=load_game_components(definition, None), game=game, players=4, games=2000, seed=5,
-                       seating="rotate", threads=1, variant=definition.presets[0],
+                       seating="rotate", threads=1, rules=definition.presets[0],
                        strategies=parse_strategies("strong,expert,expert,expert", 4, game))
     row = strategy_frame(simulate(config)).set_index("strategy").loc["strong"]
     assert row.win_rate - 0.25 > 3 * (row.win_rate_ci_high - row.win_rate) / Z95
@@ -84,11 +84,11 @@ def test_strong_beats_the_expert(game):
      "cannot write in"),
     # the shipped file holds a model for every player count: training some would drop the others
     ("classic", dict(seed=0, games=600, rollouts=8, player_counts=(3,)), ConfigError, "--players 3 trains only"),
-    ("card", dict(seed=0, games=300, rollouts=8, player_counts=(2, 4), out=strong_module("card").WEIGHTS_FILE),
+    ("card", dict(seed=0, games=300, rollouts=8, player_counts=(2, 4), out=learned_module("card").WEIGHTS_FILE),
      ConfigError, "--players 2, 4 trains only"),
 ])
 def test_bad_training_arguments_are_refused_before_any_training(game, arguments, error, message, monkeypatch):
-    shipped = strong_module(game).WEIGHTS_FILE
+    shipped = learned_module(game).WEIGHTS_FILE
     before = shipped.read_bytes()
 
     def trained(*args):  # an argument let through fails here, before it can write the shipped file

@@ -14,6 +14,7 @@ import textwrap
 import numpy as np
 import pytest
 from conftest import run
+from test_rules_data import as_older
 
 import medici_sim
 from medici_sim.core.arguments import ConfigError
@@ -47,7 +48,7 @@ PLANTED = textwrap.dedent('''
 
 @pytest.fixture(scope="module")
 def swept():
-    return medici_sim.sweep("big_bonus=0..40:20", 1200, variant="bonus20", **LINEUP)
+    return medici_sim.sweep("big_bonus=0..40:20", 1200, rules="bonus20", **LINEUP)
 
 
 def test_sweep_points_are_the_single_runs_at_their_values(swept):
@@ -56,7 +57,7 @@ def test_sweep_points_are_the_single_runs_at_their_values(swept):
     assert list(table["big_bonus"].unique()) == [0, 20, 40] and swept.summary["games_per_point"] == 1200
     for value in (0, 20, 40):
         single = medici_sim.simulate(1200, players=3, strategies="random,greedy,random", seating="rotate",
-                                     variant=f"bonus20,big_bonus={value}").strategies.set_index("strategy")
+                                     rules=f"bonus20,big_bonus={value}").strategies.set_index("strategy")
         point = table[table["big_bonus"] == value].set_index("strategy")
         for name in ("random", "greedy"):
             assert point.loc[name, "win_rate"] == pytest.approx(single.loc[name, "win_rate"], abs=1e-12)
@@ -78,7 +79,7 @@ def test_sweep_metrics_are_the_single_runs_and_their_steps_are_paired(swept):
     assert list(metrics.index) == [0, 20, 40] and (metrics["games"] == 1200).all()
     for value in (0, 40):
         single = medici_sim.simulate(1200, players=3, strategies="random,greedy,random", seating="rotate",
-                                     variant=f"bonus20,big_bonus={value}").metrics.iloc[0]
+                                     rules=f"bonus20,big_bonus={value}").metrics.iloc[0]
         for name in ("comeback_after_day1", "lead_changes_ci_high", "margin", "margin_p90", "turns_per_game"):
             assert metrics.loc[value, name] == pytest.approx(single[name], abs=1e-12), name
     changes = swept.metric_changes
@@ -222,16 +223,18 @@ def test_an_interrupted_design_resumes_to_the_same_trials(tmp_path):
     request = DesignRequest("bonus=5..25:5", 200, players=2, strategies="random,greedy", target="greedy=0.5",
                             trials=5, fresh_games=400)
     whole = play_design(request.design())
-    path, stop = tmp_path / "design.ckpt", threading.Event()
+    path, older, stop = tmp_path / "design.ckpt", tmp_path / "older.ckpt", threading.Event()
 
     def save_and_stop(configuration, progress):
         checkpoint.save(path, "design", configuration, progress)
+        checkpoint.save(older, "design", as_older(configuration), progress)  # as versions before wrote it
         if len(progress["trials"]) == 3:
             stop.set()
 
     assert play_design(request.design(), Watch(stop=stop, on_batch=save_and_stop)) is None
-    resumed = play_design(request.design(), resume=path)
-    assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
+    for saved in (path, older):
+        resumed = play_design(request.design(), resume=saved)
+        assert resumed.trials.equals(whole.trials) and resumed.verdict == whole.verdict
 
 
 def test_a_stopped_sweep_leaves_its_unfinished_points_out(capsys):

@@ -48,7 +48,7 @@ def config(game, players: int, spec: str, games: int, seed: int = 3, seating: st
     # one kernel per game for every lineup here: compiling a tree-search kernel takes a minute cold
     return RunConfig(components=load_game_components(game, None), game=game.name, players=players, games=games,
                      seed=seed,
-                     seating=seating, threads=threads, variant=variant or game.presets[0],
+                     seating=seating, threads=threads, rules=variant or game.presets[0],
                      strategies=parse_strategies(spec, players, game.name),
                      kernel_strategies=(*game.built_ins, "mcts"))
 

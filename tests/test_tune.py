@@ -189,7 +189,7 @@ def test_tune_against_a_lineup_and_each_rule(capsys, tmp_path):
     import pandas as pd
 
     tuned = pd.read_csv(out_path)
-    assert list(tuned["variant"]) == ["standard", "bonus20"] and set(tuned["against"]) == {"greedy,random"}
+    assert list(tuned["rules"]) == ["standard", "bonus20"] and set(tuned["against"]) == {"greedy,random"}
     assert (tmp_path / "t-history.csv").exists() and (tmp_path / "t-rounds.csv").exists()
     metrics, changes = pd.read_csv(tmp_path / "t-metrics.csv"), pd.read_csv(tmp_path / "t-metric_changes.csv")
     assert list(zip(metrics["rules"], metrics["parameters"], strict=True)) == [
@@ -423,7 +423,7 @@ def test_tuning_on_a_dask_cluster_equals_tuning_on_threads(capsys, tmp_path):
 
 def _tuned_file(tmp_path: Path) -> Path:
     """greedy tuned differently under each rule at 2 players (as tune --out FILE.json writes it)."""
-    rows = [{"game": "card", "strategy": "greedy", "players": 2, "variant": variant, "best": best}
+    rows = [{"game": "card", "strategy": "greedy", "players": 2, "rules": variant, "best": best}
             for variant, best in (("standard", "greedy:reveal_below=4,take_min=1"),
                                   ("bonus20", "greedy:reveal_below=6,take_min=5"))]
     path = tmp_path / "tuned.json"
@@ -493,7 +493,7 @@ def test_the_advice_for_a_tuned_file_without_some_parameters_writes_one_with_all
     advice = err.split("into one file: ")[1].split(", then --tuned FILE.json")[0]
     assert advice == "medici-sim tune greedy,cautious --game card --players 2,3 --rules all --out FILE.json"
     tasks = tune_request(tune_command.make_context("tune", shlex.split(advice)[2:]).params).tasks()
-    assert {(t.strategy, t.players, t.variant) for t in tasks} == {
+    assert {(t.strategy, t.players, t.rules) for t in tasks} == {
         (s, p, v) for s in ("greedy", "cautious") for p in (2, 3) for v in ("standard", "bonus20")}
     plugin = Path(__file__).parents[1] / "examples" / "green_lover.py"  # a plug-in's strategy: tune loads it too
     code, _, err = run(capsys, "balance", "--plugin", str(plugin), "-s", "green_lover,random", "-p", "2",
@@ -505,17 +505,17 @@ def test_the_advice_for_a_tuned_file_without_some_parameters_writes_one_with_all
 def test_a_tune_report_is_tuned_parameters_for_the_api(tmp_path):
     import medici_sim
 
-    report = medici_sim.tune("greedy", players=2, variant="all", evaluations=8, popsize=4, games_per_eval=200,
+    report = medici_sim.tune("greedy", players=2, rules="all", evaluations=8, popsize=4, games_per_eval=200,
                              fresh_games=400, seed=1, threads=1)
     assert set(report.cross_check["rules"]) == {"standard", "bonus20"}  # as tune --out FILE.json holds it
     assert list(report.metrics["parameters"]) == ["default", "tuned"] * 2 and set(report.metrics["games"]) == {400}
     assert set(report.metric_changes["rules"]) == {"standard", "bonus20"}
     balance = medici_sim.balance(1000, players=2, strategies="greedy,random", tuned=report, threads=1)
-    best = report.tuned.set_index("variant")["best"]
+    best = report.tuned.set_index("rules")["best"]
     assert list(balance.parameters.iloc[0][["standard", "bonus20"]]) == [best["standard"], best["bonus20"]]
     with pytest.raises(ConfigError, match=r"tuned= a tune report has no parameters for greedy at 3 players .* "
                                           r"report = medici_sim.tune\('greedy', game='card', players='2,3', "
-                                          r"variant='all'\), then tuned=report"):
+                                          r"rules='all'\), then tuned=report"):
         medici_sim.balance(1000, players=[2, 3], strategies="greedy,random", tuned=report)
 
 

@@ -64,7 +64,7 @@ class RunRequest:
     game: str | None = None
     players: int | None = None  # None: the game's usual count (Game.default_players)
     strategies: str | Sequence[str] = "random"
-    variant: str | None = None
+    rules: str | None = None
     seating: str = "fixed"
     seed: int = 0
     threads: int | None = None
@@ -77,7 +77,7 @@ class RunRequest:
         """The run, every option checked (plug-ins loaded first: their strategies are named here)."""
         _load(self.plugins)
         return run_config(game=self.game, players=self.players, strategies=self.strategies, games=self.games,
-                          seed=self.seed, variant=self.variant, seating=self.seating, threads=self.threads,
+                          seed=self.seed, rules=self.rules, seating=self.seating, threads=self.threads,
                           components=self.components)
 
     def start(self) -> tuple[RunConfig, Totals | None]:
@@ -120,7 +120,7 @@ def play_run(config: RunConfig, watch: Watch = NOTHING, done: Totals | None = No
 def _run_metrics(config: RunConfig, totals: Totals) -> pd.DataFrame:
     """The designer metrics of a run's one configuration (study.metrics)."""
     components = config.components.name if config.components is not None else ""
-    return metrics.run_metrics(totals.run, get_game(config.game), config.variant, config.players, components)
+    return metrics.run_metrics(totals.run, get_game(config.game), config.rules, config.players, components)
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class StudyRequest:
     game: str | None = None
     players: str | int | Sequence[int] = "all"
     strategies: str | Sequence[str] | None = None
-    variant: str | None = None
+    rules: str | None = None
     seed: int = 0
     threads: int | None = None
     components: str | PathLike | Sequence[str | PathLike] | None = None
@@ -146,14 +146,14 @@ class StudyRequest:
     components_argument: str = "components"
     resume: str | PathLike | None = None
     given: frozenset[str] = frozenset()
-    vs: str | None = None  # balance: the rule set compared with ``variant``'s
+    vs: str | None = None  # balance: the rule set compared with ``rules``'s
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
     def study(self) -> studies.Study:
         """The study, every option checked on its own (``Study.check`` checks them together)."""
         _load(self.plugins)
         return studies.new_study(game=self.game, players=self.players, strategies=self.strategies,
-                                 variant=self.variant, seed=self.seed, components=self.components, games=self.games,
+                                 rules=self.rules, seed=self.seed, components=self.components, games=self.games,
                                  precision=self.precision, threads=self.threads, tuned=self.tuned,
                                  components_argument=self.components_argument, vs=self.vs)
 
@@ -199,14 +199,14 @@ def play_study(study: studies.Study, tournaments: list, watch: Watch = NOTHING, 
 
 @dataclass(frozen=True)
 class SweepRequest:
-    """A sweep (``sweep``): ``rule`` one or two ranges NAME=LO..HI[:STEP], ``variant`` the base rules."""
+    """A sweep (``sweep``): ``rule`` one or two ranges NAME=LO..HI[:STEP], ``rules`` the base rules."""
 
     rule: str | Sequence[str]
     games: int = 20_000
     game: str | None = None
     players: str | int | Sequence[int] | None = None  # None: the game's usual count
     strategies: str | Sequence[str] | None = None
-    variant: str | None = None
+    rules: str | None = None
     seed: int = 0
     threads: int | None = None
     components: str | PathLike | None = None
@@ -217,7 +217,7 @@ class SweepRequest:
         """The sweep, every option checked (every point a rule set: ``max_points`` None skips that)."""
         _load(self.plugins)
         return sweeps.new_sweep(self.rule, max_points, game=self.game, players=self.players,
-                                strategies=self.strategies, variant=self.variant, seed=self.seed,
+                                strategies=self.strategies, rules=self.rules, seed=self.seed,
                                 components=self.components,
                                 games=self.games, precision=self.precision, threads=self.threads, tuned=None)
 
@@ -254,13 +254,13 @@ def play_design(question: designs.Design, watch: Watch = NOTHING, resume: str | 
 class TuneRequest:
     """One tuning (``tune``) as asked: its options, checked by ``tasks``. ``strategy``: names, a
     comma list or all; ``players``: None (the game's usual count), a count or counts;
-    ``variant``: None (standard), a rule or all; ``components``: one component set, a name or a file;
+    ``rules``: None (standard), a rule or all; ``components``: one component set, a name or a file;
     ``resume``: a checkpoint to continue (its tasks; the options in ``given`` must agree with it)."""
 
     strategy: str | Sequence[str] | None
     game: str | None = None
     players: str | int | Sequence[int] | None = None
-    variant: str | None = None
+    rules: str | None = None
     against: str | Sequence[str] = "self"
     evaluations: int = 200
     games_per_eval: int = 8000
@@ -276,7 +276,7 @@ class TuneRequest:
         """The tuning's tasks, every option checked."""
         _load(self.plugins)
         definition = game_named(self.game)
-        return tuning.plan_tasks(definition.name, self.strategy, self.players, self.variant, self.against,
+        return tuning.plan_tasks(definition.name, self.strategy, self.players, self.rules, self.against,
                                  self.evaluations, self.games_per_eval, self.fresh_games, self.seed, self.popsize,
                                  studies.load_components(definition, self.components))
 
@@ -344,7 +344,7 @@ class TraceRequest:
     strategies: str | Sequence[str] = "random"
     seed: int = 0
     seating: str = "fixed"
-    variant: str | None = None
+    rules: str | None = None
     components: str | PathLike | None = None
     plugins: str | PathLike | Sequence[str | PathLike] = ()  # files registering strategies: loaded first
 
@@ -353,7 +353,7 @@ def tell(request: TraceRequest) -> TraceReport:
     """The game told turn by turn, every option checked first."""
     _load(request.plugins)
     config = trace_config(request.game, request.players, request.strategies, request.seed, request.index,
-                          request.seating, request.variant, request.components)
+                          request.seating, request.rules, request.components)
     data, text = narrate_game(config, request.index)
     return TraceReport(text, data)
 
@@ -373,17 +373,17 @@ def _api(function):
             kwargs["components"] = kwargs.pop("deck")
         if in_command_line():  # a command calls it: the messages name its options
             return function(*args, **kwargs)
-        with naming(api=True, variant="variant=" if "variant" in kwargs else "rules=",  # the names given
+        with naming(api=True, rules="variant=" if "variant" in kwargs else "rules=",  # keep: old name
                     components="deck=" if older else "components="):
             return function(*args, **kwargs)
     return checked
 
 
-def _rules(rules: str | PathLike | None, variant: str | PathLike | None) -> str | None:
-    """The rule set asked for: ``rules=`` (``variant=``, its older name, the same), not both."""
-    if rules is not None and variant is not None:
+def _rules(rules: str | PathLike | None, older: str | PathLike | None) -> str | None:
+    """The rule set asked for: ``rules=`` (``variant=``, its older name, the same: ``older``), not both."""
+    if rules is not None and older is not None:
         raise ConfigError("rules= and variant= are one argument (variant= is its older name): give rules= only")
-    spec = rules if rules is not None else variant
+    spec = rules if rules is not None else older
     return str(spec) if isinstance(spec, PathLike) else spec
 
 
@@ -397,7 +397,7 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
              strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
              seating: str = "fixed", seed: int = 0, threads: int | None = None,
              components: str | PathLike | None = None,
-             plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:
+             plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:  # keep: old name
     """Play ``games`` games of one configuration (the main command, ``medici-sim --games N``).
 
     Every function takes ``rules``: the rule set to play, as ``--rules`` writes it (presets and
@@ -410,16 +410,16 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
     ``plugins``: files that
     register strategies (a list, or one file).
     """
-    variant = _rules(rules, variant)
-    return play_run(RunRequest(games, game, players, strategies, variant, seating, seed, threads, components,
+    rules = _rules(rules, variant)  # keep: old name
+    return play_run(RunRequest(games, game, players, strategies, rules, seating, seed, threads, components,
                                plugins=plugins).config())
 
 
 def _study(command: str, games: int, game: str, players: str | int | Sequence[int],
-           strategies: str | Sequence[str] | None, variant: str | None, seed: int, threads: int | None,
+           strategies: str | Sequence[str] | None, rules: str | None, seed: int, threads: int | None,
            components: str | Sequence[str] | None, precision: float | None, plugins: Sequence[str],
            tuned: str | TuneReport | None, vs: str | None = None):
-    study, tournaments = StudyRequest(command, games, game, players, strategies, variant, seed, threads, components,
+    study, tournaments = StudyRequest(command, games, game, players, strategies, rules, seed, threads, components,
                                       precision, tuned._document() if isinstance(tuned, TuneReport) else tuned,
                                       vs=vs, plugins=plugins).start()
     return study, tournaments, play_study(study, tournaments)
@@ -430,7 +430,8 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
             strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
             threads: int | None = None, components: str | PathLike | Sequence[str | PathLike] | None = None,
             precision: float | None = None, plugins: Sequence[str | PathLike] = (),
-            tuned: str | PathLike | TuneReport | None = None, variant: str | None = None) -> CompareReport:
+            tuned: str | PathLike | TuneReport | None = None,
+            variant: str | None = None) -> CompareReport:  # keep: old name
     """Which strategy is best, and by how much (``medici-sim compare``): every combination of
     the strategies at each player count, each lineup rotated through the seats (R24).
 
@@ -442,8 +443,8 @@ def compare(games: int = 100_000, *, game: str | None = None, players: str | int
     ``medici-sim tune --out FILE.json``, or ``"shipped"``: every strategy with its parameters
     tuned for the rules and each player count.
     """
-    variant = _rules(rules, variant)
-    study, tournaments, complete = _study("compare", games, game, players, strategies, variant, seed, threads,
+    rules = _rules(rules, variant)  # keep: old name
+    study, tournaments, complete = _study("compare", games, game, players, strategies, rules, seed, threads,
                                           components, precision, plugins, tuned)
     return compare_report(study, tournaments, complete)
 
@@ -453,7 +454,7 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None,
                players: str | int | Sequence[int] | None = None,
                rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
                components: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
-               plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> CompareReport:
+               plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> CompareReport:  # keep: old name
     """compare's tournament of any mix of built-in strategies and Python agents: the same
     lineups, rotated through the seats in the same blocks of game indices, and the same tables,
     intervals and ratings (a tournament of built-ins alone is exactly ``compare``'s).
@@ -466,9 +467,9 @@ def tournament(agents, games: int = 1_000, *, game: str | None = None,
     failure is an ``AgentError`` naming it, the game index and the seat."""
     from .study.agent_tournament import agent_study
 
-    variant = _rules(rules, variant)
+    rules = _rules(rules, variant)  # keep: old name
     _load(plugins)
-    study, tournaments = agent_study(agents, game=game, players=players, variant=variant, seed=seed,
+    study, tournaments = agent_study(agents, game=game, players=players, rules=rules, seed=seed,
                                      components=components,
                                      games=games, precision=precision, threads=threads)
     return compare_report(study, tournaments, play_study(study, tournaments))
@@ -480,7 +481,7 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
             components: str | PathLike | Sequence[str | PathLike] | None = None, precision: float | None = None,
             plugins: Sequence[str | PathLike] = (), tuned: str | PathLike | TuneReport | None = None,
             rules: str | PathLike | None = None, vs: str | PathLike | None = None,
-            variant: str | None = None) -> BalanceReport:
+            variant: str | None = None) -> BalanceReport:  # keep: old name
     """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
     ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: the card
     game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
@@ -488,10 +489,10 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
     words. ``components``
     as in ``compare``: with several component sets, one table per component set (a ``components`` column) and the
     count of component sets on which each finding of the verdict holds. ``tuned`` as in ``compare``
-    (tune with ``variant="all"``): every strategy plays each rule and player count with its
+    (tune with ``rules="all"``): every strategy plays each rule and player count with its
     own tuned parameters (the table ``parameters``)."""
-    variant = _rules(rules, variant)
-    study, tournaments, complete = _study("balance", games, game, players, strategies, variant, seed, threads,
+    rules = _rules(rules, variant)  # keep: old name
+    study, tournaments, complete = _study("balance", games, game, players, strategies, rules, seed, threads,
                                           components,
                                           precision, plugins, tuned, _rules(vs, None))
     return balance_report(study, tournaments, complete)
@@ -503,12 +504,12 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
           rules: str | PathLike | None = None, seed: int = 0, threads: int | None = None,
           components: str | PathLike | None = None, precision: float | None = None,
           plugins: Sequence[str | PathLike] = (),
-          variant: str | None = None) -> SweepReport:
+          variant: str | None = None) -> SweepReport:  # keep: old name
     """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
     of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
     over the base rules ``rules``, every point on the same games (common random numbers)."""
-    variant = _rules(rules, variant)
-    return play_sweep(SweepRequest(rule, games, game, players, strategies, variant, seed, threads, components,
+    rules = _rules(rules, variant)  # keep: old name
+    return play_sweep(SweepRequest(rule, games, game, players, strategies, rules, seed, threads, components,
                                    precision, plugins=plugins).sweep())
 
 
@@ -517,12 +518,12 @@ def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int
            fresh_games: int = 100_000, game: str | None = None, players: int | None = None,
            strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None, seed: int = 0,
            threads: int | None = None, components: str | PathLike | None = None,
-           plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:
+           plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:  # keep: old name
     """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
     ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
     optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
-    variant = _rules(rules, variant)
-    return play_design(DesignRequest(rule, games, game, players, strategies, variant, seed, threads, components,
+    rules = _rules(rules, variant)  # keep: old name
+    return play_design(DesignRequest(rule, games, game, players, strategies, rules, seed, threads, components,
                                      plugins=plugins, target=target, trials=trials, fresh_games=fresh_games).design())
 
 
@@ -532,15 +533,15 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
          rules: str | PathLike | None = None, against: str | Sequence[str] = "self", evaluations: int = 200,
          games_per_eval: int = 8000, fresh_games: int = 100_000, popsize: int | None = None, seed: int = 0,
          threads: int | None = None, components: str | PathLike | None = None,
-         plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> TuneReport:
+         plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> TuneReport:  # keep: old name
     """Tune a strategy's parameters by self-play (``against="self"``) or against a lineup
     (``medici-sim tune``): CMA-ES over the ranges its parameters declare, every candidate of a
     round on the same games, the pick checked beside the defaults on fresh games. ``strategy``:
     a name, a comma list (or a list of names), or ``"all"``; ``rules``: None (standard), a
     rule, or ``"all"`` (each rule tuned, then each rule's pick played against the others');
     ``components``: one component set, a shipped component set's name or a file (card game; None: the default)."""
-    variant = _rules(rules, variant)
-    results = TuneRequest(strategy, game, players, variant, against, evaluations, games_per_eval, fresh_games,
+    rules = _rules(rules, variant)  # keep: old name
+    results = TuneRequest(strategy, game, players, rules, against, evaluations, games_per_eval, fresh_games,
                           popsize, seed, components, plugins=plugins).start()
     return play_tuning(results, default_threads(threads))
 
@@ -550,12 +551,12 @@ def trace(index: int = 0, *, game: str | None = None, players: int | None = None
           strategies: str | Sequence[str] = "random",
           seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
           components: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
-          variant: str | None = None) -> TraceReport:
+          variant: str | None = None) -> TraceReport:  # keep: old name
     """Tell game ``index`` of the run with ``seed`` turn by turn (``medici-sim trace``): the
     very game the simulation plays for that seed and index (R25, C20), with the same
     strategies and seating, every payout explained from the rules."""
-    variant = _rules(rules, variant)
-    return tell(TraceRequest(index, game, players, strategies, seed, seating, variant, components, plugins))
+    rules = _rules(rules, variant)  # keep: old name
+    return tell(TraceRequest(index, game, players, strategies, seed, seating, rules, components, plugins))
 
 
 @_api
@@ -571,17 +572,17 @@ def strategies(game: str | None = None) -> pd.DataFrame:
 
 @_api
 def rules(game: str | None = None, *, players: int | None = None, rules: str | PathLike | None = None,
-          variant: str | None = None) -> pd.DataFrame:
+          variant: str | None = None) -> pd.DataFrame:  # keep: old name
     """A game's rule parameters at ``players`` (None: the game's usual count) under the rule set
     ``rules`` (a rules spec: presets and name=value items, or a TOML file; None: standard):
     name, value, default, range, rule point and meaning; ``.attrs["rules"]``: the canonical spec."""
-    variant = _rules(rules, variant)
+    rules = _rules(rules, variant)  # keep: old name
     definition = game_named(game)
     if definition.rule_book is None:
         raise ConfigError(f"the {definition.name} game has no rule parameters (its rules: "
                           f"{', '.join(definition.presets)})")
     count = check_players(definition, definition.default_players if players is None else players)
-    spec = canonical_rules(definition, definition.presets[0] if variant is None else variant, count)
+    spec = canonical_rules(definition, definition.presets[0] if rules is None else rules, count)
     table = pd.DataFrame(rule_set(definition, spec, count).table())
     table.attrs.update(rules=spec, players=count, title=definition.title)
     table.attrs["presets"] = dict(definition.rule_book.preset_help)

@@ -32,7 +32,7 @@ def config(players: int, spec: str | None, games: int = 1, names: tuple[str, ...
            seating: str = "rotate", seed: int = 5) -> RunConfig:
     names = names or ("random",) * players
     return RunConfig(components=None, game="classic", players=players, games=games, seed=seed, seating=seating,
-                     variant=spec, threads=1, strategies=tuple(seat_strategy(n, game="classic") for n in names))
+                     rules=spec, threads=1, strategies=tuple(seat_strategy(n, game="classic") for n in names))
 
 
 def test_the_parameters_and_their_defaults():
@@ -56,7 +56,7 @@ def test_the_parameters_and_their_defaults():
 def test_explicit_defaults_are_the_standard_rules(players):
     spec = f"{COMMON},{EXPLICIT[players]}"
     assert RULE_BOOK.resolve(spec, players) == classic_rules(players)
-    assert config(players, spec).variant == config(players, None).variant == "standard"
+    assert config(players, spec).rules == config(players, None).rules == "standard"
 
 
 def test_explicit_defaults_play_the_default_run():
@@ -139,7 +139,7 @@ def test_the_engines_play_the_same_games_under_other_rules(spec, players, names)
     every invariant of a classic game holds (cards, holds, tracks, money conserved)."""
     game = get_game("classic")
     run_config = kernel(spec, players, names).config
-    rules = run_config.rules
+    rules = run_config.rule_set
     assert rules.spec != "standard"
     bought = 0
     for game_index in range(GAMES_PER_SET):

@@ -1,5 +1,5 @@
 """The ``strong`` strategy of the classic game (games/classic/strategies/strong.py,
-core/evaluation.py, study/strong_training.py).
+games/medici/evaluation.py, study/strong_training.py).
 
 - it is a built-in registered after search (the ids before it stay), outside the heuristics'
   default lineups, with a model for each player count (C1) and day (C18);
@@ -40,7 +40,7 @@ def config(players: int, spec: str, games: int, seed: int = 5, seating: str = "r
            rules: str = "standard") -> RunConfig:
     return RunConfig(components=load_game_components(CLASSIC, None), game="classic", players=players, games=games,
                      seed=seed,
-                     seating=seating, threads=threads, variant=rules,
+                     seating=seating, threads=threads, rules=rules,
                      strategies=parse_strategies(spec, players, "classic"))
 
 

@@ -37,7 +37,7 @@ from medici_sim.core.stats import stat_columns
 
 ROOT = Path(__file__).parents[2]
 GAME_NAMES = sorted({*GAMES, toygame.GAME.name})  # the games medici-sim ships, and the tests' toy game
-RULE_TOPICS = {"players", "seats", "seating", "seed", "variant", "lineups", "spending"}  # Presentation.rule_points
+RULE_TOPICS = {"players", "seats", "seating", "seed", "rules", "lineups", "spending"}  # Presentation.rule_points
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +52,7 @@ def config(name: str, players: int, names=None, games: int = 1, seating: str = "
     names = names or [game.built_ins[k % len(game.built_ins)] for k in range(players)]
     return RunConfig(components=load_game_components(game, None), players=players, games=games, seed=seed,
                      seating=seating,
-                     threads=threads, game=name, variant=variant or game.presets[-1],
+                     threads=threads, game=name, rules=variant or game.presets[-1],
                      strategies=tuple(seat_strategy(n, name) for n in names))
 
 

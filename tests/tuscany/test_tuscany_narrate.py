@@ -24,8 +24,8 @@ class Run:
         g = Games(components(), RULE_BOOK.resolve(None, players), ["random"] * players)
         self.inputs, self.seating, self.table = g.buffer, g.seating, g.table
         self.slot_strategy, self.slot_params = g.slot_strategy, g.slot_params
-        self.config = SimpleNamespace(seed=seed, players=players, variant="standard", seating="fixed", components=None,
-                                      rules=RULE_BOOK.resolve(None, players),
+        self.config = SimpleNamespace(seed=seed, players=players, rules="standard", seating="fixed", components=None,
+                                      rule_set=RULE_BOOK.resolve(None, players),
                                       strategies=[SeatStrategy("random", game="card")] * players)
 
     def trace(self, game_index: int):

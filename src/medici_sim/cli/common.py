@@ -61,12 +61,13 @@ def game_help() -> str:
 
 def per_game(topic: str) -> str:
     """The rule points behind ``topic`` in every game that has some, for a help text: "R25, C20"."""
-    return ", ".join(points for g in GAMES.values() if (points := g.rules(topic)))
+    return ", ".join(points for g in GAMES.values() if (points := g.rule_point(topic)))
 
 
 def players_help() -> str:
     """The player counts of every game, with their rule points: "card: 2-6, R6; classic: 3-6, C1"."""
-    return "; ".join(f"{g.name}: {g.min_players}-{g.max_players}" + (f", {g.rules('players')}" if g.rules("players")
+    return "; ".join(f"{g.name}: {g.min_players}-{g.max_players}" + (f", {g.rule_point('players')}"
+                                                                      if g.rule_point("players")
                                                                        else "") for g in GAMES.values())
 
 
@@ -76,7 +77,7 @@ def usual_players() -> str:
     return f"[default: the game's usual count: {', '.join(f'{g.name} {g.default_players}' for g in GAMES.values())}]"
 
 
-def rules_option(name: str = "variant", also: str = ""):
+def rules_option(name: str = "rules", also: str = ""):
     """--rules SPEC (alias --variant): the rule set to play, as presets and name=value items
     (core.rules); ``also``: what else the command accepts, in words."""
     return click.option("--rules", "--variant", name, default=None, metavar="SPEC",
@@ -199,7 +200,7 @@ def given_options(ctx: click.Context) -> set[str]:
 
 
 _FIELDS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies", "strategy_spec": "strategy",
-           "variant_spec": "variant", "components_path": "components", "component_sets_spec": "components",
+           "variant_spec": "rules", "components_path": "components", "component_sets_spec": "components",
            "tuned_spec": "tuned",
            "resume_path": "resume"}  # click's parameter names that are not the API request's
 

@@ -42,7 +42,7 @@ def play_ladder(options: dict, command: str) -> None:
                             strategies=list(level.strategies), seed=options["seed"], threads=options["threads"],
                             components=list(options["components_path"]) or None,
                             tuned="shipped" if level.tuned else None,
-                            variant=options.get("variant"), vs=options.get("vs"),
+                            rules=options.get("rules"), vs=options.get("vs"),
                             plugins=options["plugins"]).start() for level in levels]
     bar = progress_bar(sum(studies.planned_games(t, s) for s, t in started), options["quiet"],
                        shorter=shorter_hint("fewer --games or player counts",
@@ -77,7 +77,7 @@ def play_ladder(options: dict, command: str) -> None:
     table = ladder.ladder_frame(rows)
     words = ladder.ladder_words(table)
     components = {game.data.noun: ", ".join(options["components_path"]) or "default"} if game.data is not None else {}
-    rules = study.variants(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
+    rules = study.rules_played(command)  # the rule sets asked for (balance: --rules and --vs, or their defaults)
     summary = {"game": game.name, "seed": options["seed"], "rules": ", ".join(rules), **components,
                "levels": ",".join(lv.name for lv in levels),
                "games_per_level": ",".join(str(lv.games) for lv in levels),

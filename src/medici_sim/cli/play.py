@@ -3,7 +3,7 @@
 The bots are the real jitted strategies; the person is the ``human`` strategy
 (``core/human.py``), whose decisions call back into Python, and each game's table
 (``games/*/console.py``) shows what a player at the table can see, offers the legal choices,
-narrates the bots' moves and explains each day's scoring.
+narrates the bots' moves and explains each scoring.
 
 Terminal: plain text and ``click.prompt`` (click is already a dependency). Everything
 shown is lines of text and every answer is one short value checked by the table, so a
@@ -125,7 +125,7 @@ def compile_notice(kernel: PreparedRun):
               help="The bots: one strategy for every other seat, or a comma list, one per other seat in seat "
                    "order; parameters as name:param=value (see `medici-sim strategies --game GAME`).")
 @click.option("--seat", default="random", show_default=True,
-              help=f"Your seat, 1 to players (seat 1 starts day 1, {per_game('seats')}), or random (drawn from the "
+              help=f"Your seat, 1 to players (seat 1 starts the game, {per_game('seats')}), or random (drawn from the "
                    "seed).")
 @click.option("--seed", type=int, default=None,
               help=f"The game's seed ({per_game('seed')}): the same seed, seat and answers replay the same game "
@@ -134,7 +134,7 @@ def compile_notice(kernel: PreparedRun):
 @click.option("--plugin", "plugins", multiple=True, metavar="FILE",
               help="Load opponent strategies from a Python file that registers them (repeatable).")
 @wrap_option
-def play_command(game_name, players, opponents, seat, seed, variant, plugins, wide):
+def play_command(game_name, players, opponents, seat, seed, rules, plugins, wide):
     """Play one game yourself against the bots, in the terminal.
 
     The table shows what each of its columns means once, at your first question; type ? at
@@ -164,7 +164,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     me = choose_seat(seat, players, seed)
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
     config = RunConfig(components=load_game_components(game, None), players=players, strategies=tuple(slots), games=1,
-                       seed=seed, variant=game.presets[0] if variant is None else variant, seating="fixed",
+                       seed=seed, rules=game.presets[0] if rules is None else rules, seating="fixed",
                        threads=1, game=game.name,
                        kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
     kernel = PreparedRun(config)
@@ -176,7 +176,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     say(f"{game.title}: you sit at seat {me + 1} of {players} ({first_seat(game)}). Opponents: {others}.")
     say(f"Rules: {game.presentation.rules_page}. Seed {seed}: replay with medici-sim play --game {game.name} "
         f"--players {players} --opponents {','.join(b.label for b in bots)} --seat {me + 1} --seed {seed}"
-        + (f" --rules {shlex.quote(config.variant)}" if config.variant != game.presets[0] else "")
+        + (f" --rules {shlex.quote(config.rules)}" if config.rules != game.presets[0] else "")
         + (" --wide" if wide else "") + ". Ctrl-C leaves.")
     try:  # a person's game cannot be played again: a bot that fails is named without its seat
         with compile_notice(kernel) as begun, human.seated(FirstWord(table, begun)), \

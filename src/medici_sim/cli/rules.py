@@ -21,9 +21,9 @@ MEANING_WIDTH = 30  # the narrowest column the meanings are wrapped in beside th
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a table; json: the same as one JSON object.")
 @wrap_option
-def rules_command(game_name, players, variant, output_format, wide):
+def rules_command(game_name, players, rules, output_format, wide):
     """List a game's rule parameters: value, default, range, rule point and meaning (R*, C*)."""
-    table = api.rules(game_name, players=players, variant=variant)
+    table = api.rules(game_name, players=players, rules=rules)
     if output_format == "json":
         click.echo(json.dumps({"game": game_name, "players": table.attrs["players"], "rules": table.attrs["rules"],
                                "parameters": table.to_dict("records"), "presets": table.attrs["presets"]}, indent=2))

@@ -35,7 +35,7 @@ def run_main(options: dict, given: set[str]) -> None:
                      components=components_file(options["components_path"]),
                      plugins=options["plugins"], report=options["report_path"])
     config, done = RunRequest(game=options["game_name"], players=options["players"], strategies=options["strategies"],
-                              games=options["games"], seed=options["seed"], variant=options["variant"],
+                              games=options["games"], seed=options["seed"], rules=options["rules"],
                               seating=options["seating"], threads=options["threads"],
                               components=options["components_path"],
                               resume=files.resume, given=given_fields(given, RunRequest),

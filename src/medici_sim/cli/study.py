@@ -64,8 +64,8 @@ def study_options(command_name: str):
     """The options compare and balance share; balance's --game offers every game, and says which
     rules it compares by default in each (with --rules A --vs B it compares any two)."""
     balanced = [game for game in GAMES.values() if game.balance_rules]
-    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_rules)}" + (f", {g.rules('variant')}"
-                                                                           if g.rules("variant") else "")
+    defaults = "; ".join(f"{g.name}: {' and '.join(g.balance_rules)}" + (f", {g.rule_point('rules')}"
+                                                                           if g.rule_point("rules") else "")
                          for g in balanced)
     game_words = game_help() + (f" balance compares by default {defaults}; any game with --rules A --vs B."
                                 if command_name == "balance" else "")
@@ -149,7 +149,7 @@ def _components_specs(options: dict) -> list[str]:
 
 def _request(options: dict, given: set[str], command: str) -> StudyRequest:
     return StudyRequest(command, game=options["game_name"], players=options["players_spec"],
-                        strategies=options["strategies_spec"], variant=options.get("variant"), vs=options.get("vs"),
+                        strategies=options["strategies_spec"], rules=options.get("rules"), vs=options.get("vs"),
                         seed=options["seed"], components=_components_specs(options), games=options["games"],
                         precision=options["precision"], threads=options["threads"], tuned=options.get("tuned_spec"),
                         components_argument="component_sets" if options["component_sets_spec"] else "components",
@@ -280,7 +280,7 @@ def _balance_help() -> str:
     """balance's help: each game's rules it compares (``Game.balance_rules``)."""
     return ("Does a change of rules change the balance? Two rule sets (--rules A --vs B) played in the same games, "
             "side by side, with a verdict in words. By default: " + " ".join(
-                f"{g.title}: does the {other} variant ({g.rules('variant')}) change the balance? "
+                f"{g.title}: does the {other} variant ({g.rule_point('rules')}) change the balance? "
                 f"{base.capitalize()} against {other}."
                 for g in GAMES.values() if g.balance_rules for base, other in [g.balance_rules]))
 
@@ -301,7 +301,7 @@ def balance(ctx, **options):
     across = across_table(study.game)  # the report's ``across``, written under the game's words
     tables = {name: getattr(report, "across" if name == across else name) for name in table_names(study, "balance")}
     text = report.verdict
-    base, other = study.variants("balance")
+    base, other = study.rules_played("balance")
     titles = {
         "strategies": f"Win rate by rules (difference: {other} minus {base}, 95% intervals)"
                       + (f"; tuned parameters ({study.tuned.source})" if study.tuned is not None else ""),
@@ -338,5 +338,5 @@ def _balance_page(study: Study, report):
     from ..study.report_pages import balance_page
 
     return balance_page(study.game.title, report.summary, report.verdict, report.strategies, report.rules,
-                        report.metrics, study.variants("balance"), plot_balance(report.strategies),
+                        report.metrics, study.rules_played("balance"), plot_balance(report.strategies),
                         changes=report.metric_changes)

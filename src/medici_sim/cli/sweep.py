@@ -171,7 +171,7 @@ def kept_progress(kept: list[dict]):
 
 def _request(options: dict, kind: type, **more):
     return kind(tuple(options["rule_specs"]), games=options["games"], game=options["game_name"],
-                players=options["players_spec"], strategies=options["strategies_spec"], variant=options["variant"],
+                players=options["players_spec"], strategies=options["strategies_spec"], rules=options["rules"],
                 seed=options["seed"], threads=options["threads"], components=options["components_path"],
                 plugins=options["plugins"],
                 **more)
@@ -199,7 +199,7 @@ def _number(mean, low, high, missing: str = "") -> list[str]:
 def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str], moments: Moments) -> pd.DataFrame:
     """The sweep's designer metrics, point by point, with the paired change of the comebacks after
     the game's first scoring moment from the previous point (percentage points); n/a where a point's
-    moments leave a metric without meaning (a comeback in games of one), and the days that ran out
+    moments leave a metric without meaning (a comeback in games of one), and the moments that ran out
     of cards where any did."""
     first = moments.comebacks[0]
     if first not in metrics:
@@ -208,9 +208,9 @@ def _went_at_points(metrics: pd.DataFrame, changes: pd.DataFrame, keys: list[str
     step = metrics[keys].merge(comeback[[*keys, "difference", "difference_ci_low"]], on=keys, how="left")
     m = metrics
     ran_out = {}
-    if "ran_out_day_share" in m and (m["ran_out_day_share"] > 0).any():
-        ran_out = {"days run out": _interval(m["ran_out_day_share"], m["ran_out_day_share_ci_low"],
-                                             m["ran_out_day_share_ci_high"])}
+    if moments.ran_out in m and (m[moments.ran_out] > 0).any():
+        ran_out = {f"{moments.count} run out": _interval(m[moments.ran_out], m[f"{moments.ran_out}_ci_low"],
+                                                         m[f"{moments.ran_out}_ci_high"])}
     return pd.DataFrame({**{c: m[c] for c in keys}, "games": _count(m["games"]),
                          f"comeback after {moments.label(1)}": _interval(m[first], m[f"{first}_ci_low"],
                                                                          m[f"{first}_ci_high"], "n/a"),

@@ -21,7 +21,7 @@ from .common import wrapped
 
 WIDTH = 100  # the width the default tables fit where the terminal's cannot be known (a pipe, a file)
 # a row's identity (with the column naming its component set, in each game's word: Game.data_noun)
-KEYS = ("players", "variant", "rules", "seat", "strategy", "opponent", "level", "under", "finding")
+KEYS = ("players", "rules", "seat", "strategy", "opponent", "level", "under", "finding")
 _started = False  # whether this command has printed anything on stdout yet
 
 
@@ -85,7 +85,7 @@ def source_words(game: Game) -> str:
 
 
 def warn_ran_out(metrics: pd.DataFrame | None, game: str) -> None:
-    """One line on stderr when the rules made a noticeable share of ``game``'s days run out of cards."""
+    """One line on stderr when the rules made a noticeable share of ``game``'s scoring moments run out of cards."""
     from ..study.metrics import ran_out_warning
 
     warning = ran_out_warning(metrics, game)
@@ -187,7 +187,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     if name in ("seats", "strategies") and "win_rate" in frame:
         if "players" in frame:  # compare: best first within each player count
             frame = frame.sort_values(["players", "win_rate"], ascending=[True, False], kind="stable")
-        return _results(frame, ["players", "variant", "seat", "strategy"])
+        return _results(frame, ["players", "rules", "seat", "strategy"])
     if name == "ratings":
         frame = frame.sort_values(["players", "rating"], ascending=[True, False], kind="stable")
         return pd.DataFrame({"players": frame["players"], "strategy": frame["strategy"],
@@ -208,7 +208,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
             "significant": ["yes" if s else "no" for s in frame["significant"]]})
     if name == "rules":
         return pd.DataFrame({
-            "players": frame["players"], "rules": frame["variant"],
+            "players": frame["players"], "rules": frame["rules"],
             "seat 1 wins [95% CI]": _interval(frame["seat1_win_rate"], frame["seat1_ci_low"], frame["seat1_ci_high"]),
             "fair": [_pct(v) for v in frame["fair_win_rate"]], **_sources(frame, _shared_by(frame)),
             "margin": _number(frame["margin"]),
@@ -216,7 +216,7 @@ def compact(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     if name == "tuned":
         half = frame["improvement_ci_high"] - frame["improvement"]
         return pd.DataFrame({
-            "strategy": frame["strategy"], "players": frame["players"], "rules": frame["variant"],
+            "strategy": frame["strategy"], "players": frame["players"], "rules": frame["rules"],
             "default [95% CI]": _interval(frame["default_win_rate"], frame["default_ci_low"],
                                           frame["default_ci_high"]),
             "tuned [95% CI]": _interval(frame["tuned_win_rate"], frame["tuned_ci_low"], frame["tuned_ci_high"]),

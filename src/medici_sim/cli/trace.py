@@ -28,7 +28,7 @@ def _help() -> str:
                         if g.presentation.narration_help)
     return ("Tell one game of a run turn by turn: game G (--index) of the run with seed S (--seed), exactly as "
             f"the simulation plays it ({per_game('seed')}), with any strategies, plug-ins included.\n\n{games}\n\n"
-            f"Seats are numbered from 1, seat 1 starting day 1 ({per_game('seats')}).")
+            f"Seats are numbered from 1, seat 1 starting the game ({per_game('seats')}).")
 
 
 @click.command("trace", cls=Command, help=_help())
@@ -54,11 +54,11 @@ def _help() -> str:
                    "narrate module, medici_sim.games.GAME.presentation.narrate).")
 @wrap_option
 @debug_option
-def trace_command(game_name, players, strategies, seed, index, seating, variant, components_path, plugins,
+def trace_command(game_name, players, strategies, seed, index, seating, rules, components_path, plugins,
                   output_format,
                   wide):
     report = tell(TraceRequest(index=index, game=game_name, players=players, strategies=strategies, seed=seed,
-                               seating=seating, variant=variant, components=components_path, plugins=plugins))
+                               seating=seating, rules=rules, components=components_path, plugins=plugins))
     if output_format == "json":
         click.echo(json.dumps(report.data, indent=1))
     else:

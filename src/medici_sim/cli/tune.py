@@ -77,7 +77,7 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
                     tables["tuned"], "tuned", wide)
         section("Best parameters (paste into --strategies)")
         for row in tables["tuned"].itertuples(index=False):
-            where = f"{row.strategy}, {row.players} players, {row.variant}"
+            where = f"{row.strategy}, {row.players} players, {row.rules}"
             if row.significant:
                 click.echo(f"  {where}: {row.best}")
             else:

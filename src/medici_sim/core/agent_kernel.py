@@ -218,7 +218,7 @@ class AgentKernel(PreparedRun):
         state = buffer[0]
         seat_of = {int(state["seat_slot"][seat]): seat for seat in range(c.players)}
         lineup = tuple(None if slot in self.agents else s for slot, s in enumerate(c.strategies))
-        starts = {slot: GameStart(c.game, c.players, c.variant, seat_of[slot], index, c.seed, lineup, c.seating)
+        starts = {slot: GameStart(c.game, c.players, c.rules, seat_of[slot], index, c.seed, lineup, c.seating)
                   for slot in self.agents}
         answers: list[int] = []
         if answer is None:

@@ -40,8 +40,8 @@ class ComponentsError(ConfigError):
     message names the offending entry. (``medici_sim.DeckError`` is its older name.)"""
 
 
-# the options not named --<argument> (the API's ``variant``, a rules spec, is --rules or its alias --variant)
-COMMAND_LINE = {"plugins": "--plugin", "strategy": "STRATEGY", "variant": "--rules"}
+# the options not named --<argument> (the API's ``rules``, a rules spec, is --rules or its alias --variant)
+COMMAND_LINE = {"plugins": "--plugin", "strategy": "STRATEGY", "rules": "--rules"}
 # (api, renamed) while a front end names the arguments (``naming``); None: none has said (the command line's words)
 _NAMING: ContextVar[tuple[bool, Mapping[str, str]] | None] = ContextVar("medici_sim_naming", default=None)
 

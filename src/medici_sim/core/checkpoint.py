@@ -39,7 +39,7 @@ FORMAT = 4  # bump when the layout changes: older checkpoints are refused
 MAX_CHECKPOINT_BYTES = 64 << 20  # far above any real checkpoint (a few kB); bigger files are not read
 DOCUMENT_KEYS = ("format", "version", "command", "configuration", "progress")  # and "checksum", of these
 # a configuration's keys that older versions wrote under another name -> today's name (both are read)
-OLDER_KEYS = {"deck": "components"}
+OLDER_KEYS = {"deck": "components", "variant": "rules"}  # keep: old name
 _COMMAND = re.compile(r"[a-z][a-z-]{0,30}")  # a command's name, shown as it is
 _CHECKPOINT_START = re.compile(rb'\s*\{\s*"format"\s*:\s*-?\d+\s*,\s*"version"\s*:')
 
@@ -243,18 +243,23 @@ def _validate(document, saved_format: SavedFormat) -> Saved:
 
 def _renamed(configuration):
     """A configuration with the keys older versions wrote under other names (``OLDER_KEYS``) renamed: its own and
-    those of the entries of its lists (a study's tournaments, a tuning's tasks); nothing deeper, so that a value
-    nested deep is the format check's to refuse. The checksum is of the file as written."""
-    def renamed(entry):
-        if not isinstance(entry, dict) or not OLDER_KEYS.keys() & entry.keys():
-            return entry
-        new = {OLDER_KEYS.get(key, key): value for key, value in entry.items()}
-        return new if len(new) == len(entry) else entry  # both names: the format's check refuses it
-
+    those of its entries (a study's tournaments and a tuning's tasks in lists, a design's tournament; not a
+    component set's own document); nothing deeper, so that a value nested deep is the format check's to refuse.
+    The checksum is of the file as written."""
     if not isinstance(configuration, dict):
         return configuration
-    return renamed({key: [renamed(e) for e in value] if isinstance(value, list) else value
-                    for key, value in configuration.items()})
+    return current_keys({key: [current_keys(e) for e in value] if isinstance(value, list)
+                         else current_keys(value) if OLDER_KEYS.get(key, key) != "components" else value
+                         for key, value in configuration.items()})
+
+
+def current_keys(entry, older: dict[str, str] = OLDER_KEYS):
+    """A saved entry (a dict; anything else as it is) with the keys ``older`` names under today's names; as it
+    is where it holds both names of one key (its format's check refuses it)."""
+    if not isinstance(entry, dict) or not older.keys() & entry.keys():
+        return entry
+    new = {older.get(key, key): value for key, value in entry.items()}
+    return new if len(new) == len(entry) else entry
 
 
 def _checksum(document: dict) -> str:

@@ -111,7 +111,7 @@ class Engine:
     play_game_in_nb: Callable | None = None
     check_config: Callable | None = None  # (RunConfig) -> None, raises ValueError for an unplayable run
     # what the game adds to the consistency rules of saved totals (core.totals_check): an object with
-    # row(row, where, games, players, variant) and run(run, where, games, players, variant), raising
+    # row(row, where, games, players, rules) and run(run, where, games, players, rules), raising
     # accounting.InconsistentTotals
     totals_identities: object | None = None
     # CPU seconds a first run compiles its kernel (benchmarks/bench_compile.py): (fewest strategies,
@@ -182,7 +182,7 @@ class Presentation:
     summary: str  # the game in a few words with its rule points, e.g. "the 1995 auction game, C1-C21"
     rules_page: str  # the docs page holding the game's rules (a path from the repository's root)
     presets_help: str  # the rule presets in words, e.g. "standard only"
-    # topic -> the rules behind it (topics: players, seats, seating, seed, variant, lineups, spending)
+    # topic -> the rules behind it (topics: players, seats, seating, seed, rules, lineups, spending)
     rule_points: Mapping[str, str] = field(default_factory=dict, hash=False)
     narration_help: str = ""  # what `medici-sim trace` tells of a game, with the rule points
     narrate: Callable | None = None  # (PreparedRun, game_index) -> (JSON-serialisable data, text): `medici-sim trace`
@@ -305,12 +305,12 @@ class Game:
     no_framework: str = ""  # why the game has no framework facts, when it has none
     rule_book: RuleBook | None = None  # the rule parameters and presets (core.rules); None: the presets only
 
-    def rules(self, topic: str) -> str:
+    def rule_point(self, topic: str) -> str:
         """The rule points behind ``topic`` (``Presentation.rule_points``), or ""."""
         return self.presentation.rule_points.get(topic, "")
 
     @property
-    def variants(self) -> tuple[str, ...]:
+    def variants(self) -> tuple[str, ...]:  # keep: old name
         """``presets`` by its older name (deprecated)."""
         return self.presets
 

@@ -57,7 +57,7 @@ STATE_CHANGED = "changed the game state outside its scratch"  # what a checked d
 _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
                       "rollout.py", "tree_search.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
-                      "numba_setup.py", "evaluation.py")
+                      "numba_setup.py")
 _GAME_HASH: dict[tuple, str] = {}  # (game, package) -> its table name: a hash of the kernel's sources
 _REGISTRY_OF: dict[str, StrategyRegistry] = {}  # table name -> the registry it was made of
 _ADDRESSES: dict[tuple, int] = {}  # (game, strategy object id, decision, mode) -> its wrapper's address

@@ -44,7 +44,7 @@ FIRST_BATCH = 1 << 14  # games in the first batch; later ones are sized by the m
 BATCH_SECONDS = 0.25  # a batch's target duration: progress updates, checkpoints and Ctrl-C
 MAX_BATCH = 1 << 21
 MIN_CHUNK = 1 << 12  # below this, one more thread costs more than it saves
-SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a search player's) gets batches and chunks
+SLOW_GAME = 1e-3  # seconds: a kernel whose game takes longer (a searcher's) gets batches and chunks
 #                   sized by its speed from the first batch on, down to a game a chunk
 MAX_GAMES = 10**15  # game indices stay far inside int64
 MAX_THREADS = 1024
@@ -164,7 +164,7 @@ class RunConfig:
     seed: int = 0
     # the rule set (core.rules): a spec of presets and name=value items, made canonical (a preset's
     # name when it is one: "standard", "bonus20"); None: the game's first (standard) rules
-    variant: str | None = None
+    rules: str | None = None
     seating: str = "fixed"
     threads: int = field(default_factory=usable_cores)
     game: str = ""  # "": the default game (core.registry.default_game)
@@ -176,15 +176,15 @@ class RunConfig:
         if not self.game:
             object.__setattr__(self, "game", default_game())
         game = _game(self.game)
-        if self.variant is None:
-            object.__setattr__(self, "variant", game.presets[0])
+        if self.rules is None:
+            object.__setattr__(self, "rules", game.presets[0])
         object.__setattr__(self, "players", check_players(game, self.players))  # checked, as an int
         if len(self.strategies) != self.players:
             raise ConfigError(f"{self.players} players need {self.players} strategies "
                               f"(or one for all seats), got {len(self.strategies)}")
         object.__setattr__(self, "games", check_games(self.games))
         object.__setattr__(self, "seed", check_seed(self.seed))
-        object.__setattr__(self, "variant", canonical_rules(game, self.variant, self.players))
+        object.__setattr__(self, "rules", canonical_rules(game, self.rules, self.players))
         if text(self.seating, "seating") not in SEATING_MODES:
             raise ConfigError(f"{named('seating')} must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         for slot in self.strategies:
@@ -198,15 +198,15 @@ class RunConfig:
         object.__setattr__(self, "threads", check_threads(self.threads))
 
     @property
-    def rules(self) -> RuleSet:
+    def rule_set(self) -> RuleSet:
         """The rule set in force (for a game with a rule book)."""
-        return rule_set(_game(self.game), self.variant, self.players)
+        return rule_set(_game(self.game), self.rules, self.players)
 
 
-def canonical_rules(game: Game, spec: str, players: int, argument: str = "variant") -> str:
+def canonical_rules(game: Game, spec: str, players: int, argument: str = "rules") -> str:
     """``spec``'s rule set at ``players`` in canonical form (core.rules); ConfigError, in one line,
     for a spec that names none (naming ``argument``). A game without a rule book knows only its
-    variants' names."""
+    presets' names."""
     spec = text(spec, argument)
     if game.rule_book is None:
         if spec not in game.presets:
@@ -387,7 +387,7 @@ class PreparedRun:
                 "report)")
 
     def trace(self, game_index: int, compiling: Callable[[PreparedRun, float], None] | None = None):
-        """Play one game and return the game's day-by-day record of it (its first call compiles the
+        """Play one game and return the game's record of it, turn by turn (its first call compiles the
         recording loop: ``compiling`` as ``warm_up``'s)."""
         with self.naming_failures(game_index, 1):
             return compiling_.timed(lambda: self.game.engine.trace(self, game_index), self, None, compiling)[1]
@@ -571,7 +571,7 @@ def simulate(config: RunConfig, progress: Callable[[int], None] | None = None,
         timed = kernel.play(first_game + played_to, 1)
         seconds_per_game = time.perf_counter() - began
         played_to += 1
-        slow = seconds_per_game > SLOW_GAME  # a search player: milliseconds or more a game
+        slow = seconds_per_game > SLOW_GAME  # a searcher: milliseconds or more a game
     min_chunk = 1 if slow else MIN_CHUNK  # slow games keep every thread busy in any batch
     with runner or ThreadRunner(config.threads) as active:
         if slow:  # a stop request answered within about a batch from the first one on

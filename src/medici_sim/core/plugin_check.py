@@ -123,7 +123,7 @@ class Configuration:
 
 def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Configuration]:
     """Every player count, the strategy at every seat (fixed) and among built-ins (rotated)."""
-    built_ins = [name for name in game.built_ins  # the heuristics: fast partners (a search player is slow)
+    built_ins = [name for name in game.built_ins  # the heuristics: fast partners (a searcher is slow)
                  if game.registry.origin.get(name) == "built-in" and name != strategy]
     partners = list(dict.fromkeys([built_ins[0], built_ins[-1]]))[:MIXED_WITH] if built_ins else []
     counts = range(game.min_players, game.max_players + 1)
@@ -140,7 +140,7 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
     for names, seating, text in plans:
         slots = tuple(seat_strategy(name, game.name) for name in names)
         config = RunConfig(components=None, players=len(names), strategies=slots, games=per, seed=seed,
-                           variant=game.presets[0], seating=seating, threads=1, game=game.name,
+                           rules=game.presets[0], seating=seating, threads=1, game=game.name,
                            kernel_strategies=compiled_for)
         out.append(Configuration(config, f"{game.name} game, {len(names)} players, {text}"))
     return out

@@ -89,7 +89,7 @@ class Strategy:
     decisions: dict[str, Callable]  # decision name -> @njit function
     params: dict[str, Param] = field(default_factory=dict)  # in the order of the params tuple
     summary: str = ""
-    untunable: str = ""  # why ``tune`` cannot tune it (a search player: its games cost thousands), or ""
+    untunable: str = ""  # why ``tune`` cannot tune it (a searcher: its games cost thousands), or ""
     # the rule sets (canonical specs, e.g. the game's presets) it was fitted to, if it was (a learned
     # evaluation, trained under them); () for a strategy that reads the rules and plays any of them
     fitted_to: tuple[str, ...] = ()

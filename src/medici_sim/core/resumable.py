@@ -1,6 +1,6 @@
 """Stepping a game: what every game's engine shares to stop at a decision or an event and go on.
 
-Each game's engine has one play loop, which the batch kernel, a search player's rollouts,
+Each game's engine has one play loop, which the batch kernel, a searcher's rollouts,
 the trace and the ``play`` table all run. Called with ``record`` None (the kernel, the
 rollouts) it never stops; numba prunes the stops before compiling. Called with ``record``
 True it stops at every event a caller may want to see or answer, OpenSpiel-style:

@@ -132,11 +132,11 @@ def rollout_policies(registry: StrategyRegistry, built_ins) -> tuple[tuple[str, 
 
 
 def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[str, ...], defaults: np.ndarray,
-                        variants: tuple[str, ...], max_players: int) -> np.ndarray:
-    """``[variant, players, policy, parameter]``: each policy's shipped tuned parameters
+                        presets: tuple[str, ...], max_players: int) -> np.ndarray:
+    """``[preset, players, policy, parameter]``: each policy's shipped tuned parameters
     (``tune --out``'s ``best``; what ``balance --tuned shipped`` plays) by rules and player
     count, its defaults where none were tuned (or an entry this version cannot read)."""
-    table = np.tile(defaults, (len(variants), max_players + 1, 1, 1))
+    table = np.tile(defaults, (len(presets), max_players + 1, 1, 1))
     try:
         rows = json.loads(read_limited(path, MAX_TUNED_BYTES, "the shipped tuned file"))["tuned"]
     except (OSError, ValueError, KeyError, TypeError):
@@ -144,12 +144,12 @@ def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[
     for row in rows:
         try:
             name, _, assignments = row["best"].partition(":")
-            if name not in policies or row["variant"] not in variants:
+            if name not in policies or row["rules"] not in presets:
                 continue
             names = list(registry[name].params)
             for assignment in filter(None, assignments.split(",")):
                 key, value = assignment.split("=")
-                table[variants.index(row["variant"]), row["players"], policies.index(name), names.index(key)] = \
+                table[presets.index(row["rules"]), row["players"], policies.index(name), names.index(key)] = \
                     registry[name].params[key].check(name, key, float(value))
         except (KeyError, ValueError, TypeError, AttributeError, IndexError):
             continue
@@ -157,11 +157,11 @@ def tuned_policy_params(path: Path, registry: StrategyRegistry, policies: tuple[
 
 
 def tuned_policy_params_nb(path: Path, registry: StrategyRegistry, policies: tuple[str, ...], defaults: np.ndarray,
-                           variants: tuple[str, ...], max_players: int):
+                           presets: tuple[str, ...], max_players: int):
     """A jitted ``() -> table`` of :func:`tuned_policy_params`: the file is read when the
     first kernel that plays the tuned policies compiles (its table a constant of the kernel),
     never when the strategies are imported. Python reads the table with its ``read()``."""
-    return compile_time_constant(lambda: tuned_policy_params(path, registry, policies, defaults, variants,
+    return compile_time_constant(lambda: tuned_policy_params(path, registry, policies, defaults, presets,
                                                              max_players))
 
 

@@ -25,14 +25,14 @@ from .saved import MAX_INT, Invalid, check_keys, choice, int_matrix, int_vector,
 from .seating import SEATING_MODES
 from .totals_check import TotalsCheck, check_pair_diff_sq, check_pairs, check_same_sums
 
-RUN_KEYS = ("game", "players", "games", "seed", "variant", "seating", "strategies", "components")
+RUN_KEYS = ("game", "players", "games", "seed", "rules", "seating", "strategies", "components")
 TOTALS_KEYS = ("seat", "slot", "pairs", "pair_diff_sq", "run")
 
 
 def run_configuration(config: RunConfig) -> dict:
     """What a checkpoint of the main command records, and a resumed run must match."""
     return {"game": config.game, "players": config.players, "games": config.games, "seed": config.seed,
-            "variant": config.variant, "seating": config.seating,
+            "rules": config.rules, "seating": config.seating,
             "strategies": strategies_identity(config.strategies), "components": components_identity(config.components)}
 
 
@@ -41,7 +41,7 @@ def saved_run(configuration: dict, threads: int) -> RunConfig:
     game = get_game(configuration["game"])
     return RunConfig(components=saved_components(configuration["components"], game), players=configuration["players"],
                      strategies=saved_strategies(configuration["strategies"], game.name),
-                     games=configuration["games"], seed=configuration["seed"], variant=configuration["variant"],
+                     games=configuration["games"], seed=configuration["seed"], rules=configuration["rules"],
                      seating=configuration["seating"], threads=threads, game=game.name)
 
 
@@ -51,11 +51,11 @@ def check_run(configuration, progress) -> None:
     players = valid_players(configuration["players"], "configuration.players", game)
     games = whole_number(configuration["games"], "configuration.games", 1, MAX_GAMES)
     seed = whole_number(configuration["seed"], "configuration.seed", 0, MAX_INT)
-    variant = valid_rules(configuration["variant"], "configuration.variant", game, players)
+    rules = valid_rules(configuration["rules"], "configuration.rules", game, players)
     seating = choice(configuration["seating"], "configuration.seating", SEATING_MODES, "seatings")
     strategies = valid_strategies(configuration["strategies"], "configuration.strategies", game, players)
     components = valid_components(configuration["components"], "configuration.components", game)
-    _run_config(components, players, strategies, games, seed, variant, seating, game)
+    _run_config(components, players, strategies, games, seed, rules, seating, game)
 
     check_keys(progress, "progress", ("totals",))
     totals = progress["totals"]
@@ -70,9 +70,9 @@ def check_run(configuration, progress) -> None:
     done = run[RUN_GAMES]
     if done > games:
         raise Invalid(f"totals.run[{RUN_GAMES}] is {done}, but the run has {games} games")
-    rules = TotalsCheck(game, players, variant)
-    rules.table(seat, "totals.seat", [done] * players, done)
-    rules.table(slot, "totals.slot", [done] * players, done)
+    check = TotalsCheck(game, players, rules)
+    check.table(seat, "totals.seat", [done] * players, done)
+    check.table(slot, "totals.slot", [done] * players, done)
     check_same_sums(seat, "totals.seat", slot, "totals.slot")
     if seating == "fixed":
         for i, (a, b) in enumerate(zip(seat, slot, strict=True)):
@@ -82,14 +82,14 @@ def check_run(configuration, progress) -> None:
                               f"(totals.seat[{i}][{j}] is {a[j]})")
     check_pairs(pairs, "totals.pairs", lambda a, b: done)
     check_pair_diff_sq(diff_sq, "totals.pair_diff_sq", slot, done)
-    rules.run(run, "totals.run", done, seat)
+    check.run(run, "totals.run", done, seat)
 
 
-def _run_config(components, players, strategies, games, seed, variant, seating, game: Game) -> None:
+def _run_config(components, players, strategies, games, seed, rules, seating, game: Game) -> None:
     """The engine's own checks of a run (RunConfig), on what the checkpoint holds."""
     try:
         RunConfig(components=components, players=players, strategies=strategies, games=games, seed=seed,
-                  variant=variant,
+                  rules=rules,
                   seating=seating, threads=1, game=game.name)
     except ConfigError as exc:
         raise Invalid(f"configuration: {exc}") from None

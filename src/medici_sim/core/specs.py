@@ -102,18 +102,18 @@ def game_named(name: str | None) -> Game:
 
 
 def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str], games: int, seed: int,
-               variant: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
+               rules: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
     """A run as the command line and the Python API describe it, every argument checked
-    (``players`` None: the game's usual count; ``variant`` None: the game's standard rules;
+    (``players`` None: the game's usual count; ``rules`` None: the game's standard rules;
     ``components`` None: its default component set)."""
     definition = game_named(game)
     players = definition.default_players if players is None else players
     config = RunConfig(components=load_game_components(definition, components), players=check_players(definition,
                                                                                                       players),
                        strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
-                       variant=definition.presets[0] if variant is None else variant, seating=seating,
+                       rules=definition.presets[0] if rules is None else rules, seating=seating,
                        threads=default_threads(threads), game=definition.name)
-    warn_unfitted(definition, [s.name for s in config.strategies], [config.variant])
+    warn_unfitted(definition, [s.name for s in config.strategies], [config.rules])
     return config
 
 

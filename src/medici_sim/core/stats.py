@@ -208,7 +208,7 @@ def seat_frame(result: RunResult) -> pd.DataFrame:
     else:
         seat_labels = ["(rotated)" if config.seating == "rotate" else "(random seating)"] * config.players
     game = get_game(config.game)
-    frame = stat_frame(result.totals.seat, game, rule_moments(game, config.variant, config.players))
+    frame = stat_frame(result.totals.seat, game, rule_moments(game, config.rules, config.players))
     frame.insert(0, "strategy", seat_labels)
     frame.insert(0, "seat", np.arange(1, config.players + 1))
     return frame
@@ -222,7 +222,7 @@ def strategy_frame(result: RunResult) -> pd.DataFrame:
     for slot, label in enumerate(labels):
         merged[order.index(label)] += result.totals.slot[slot]
     game, config = get_game(result.config.game), result.config
-    frame = stat_frame(merged, game, rule_moments(game, config.variant, config.players))
+    frame = stat_frame(merged, game, rule_moments(game, config.rules, config.players))
     frame.insert(0, "strategy", order)
     return frame.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -238,7 +238,7 @@ def summary(result: RunResult) -> dict:
         "games": totals.games,
         "games_requested": config.games,
         "players": config.players,
-        "variant": config.variant,
+        "rules": config.rules,
         "seating": config.seating,
         **({game.data.noun: config.components.name, f"{game.data.noun}_{game.data.unit}": config.components.n_cards}
            if config.components is not None else {}),
@@ -247,5 +247,5 @@ def summary(result: RunResult) -> dict:
         "elapsed_seconds": round(result.elapsed, 3),
         "games_per_second": None if result.games_per_second is None else round(result.games_per_second),
         **{k: v for k, v in counters.items() if k not in ("win_margin_total", "variant_decided")},
-        **fitted_summary(game, [s.name for s in config.strategies], [config.variant]),
+        **fitted_summary(game, [s.name for s in config.strategies], [config.rules]),
     }

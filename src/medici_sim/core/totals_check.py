@@ -81,8 +81,8 @@ _SQUARES = {RUN_LEAD_CHANGES: RUN_LEAD_CHANGES_SQ, RUN_MARGIN: RUN_MARGIN_SQ, RU
 class TotalsCheck:
     """The consistency rules of one game at one player count (module doc)."""
 
-    def __init__(self, game: Game, players: int, variant: str):
-        self.game, self.players, self.variant = game, players, variant
+    def __init__(self, game: Game, players: int, rules: str):
+        self.game, self.players, self.rules = game, players, rules
         shares = [WIN_UNIT // k for k in range(2, players + 1)]  # a k-way shared win
         self.smallest = min(shares)
         self.largest = max(shares)
@@ -146,7 +146,7 @@ class TotalsCheck:
                           f"after {self.first} and {outright + shared} wins")
         if self.extra is not None:
             try:
-                self.extra.row(row, where, n, self.players, self.variant)
+                self.extra.row(row, where, n, self.players, self.rules)
             except InconsistentTotals as exc:
                 raise Invalid(str(exc)) from None
 
@@ -182,7 +182,7 @@ class TotalsCheck:
     def _game_run(self, run: list[int], where: str, games: int) -> None:
         if self.extra is not None:
             try:
-                self.extra.run(run, where, games, self.players, self.variant)
+                self.extra.run(run, where, games, self.players, self.rules)
             except InconsistentTotals as exc:
                 raise Invalid(str(exc)) from None
 

@@ -14,11 +14,11 @@ from .specs import run_config
 
 
 def trace_config(game: str, players: int | None, strategies, seed: int, index: int, seating: str,
-                 variant: str | None, components: str | None) -> RunConfig:
+                 rules: str | None, components: str | None) -> RunConfig:
     """The run whose game ``index`` is traced; any bad argument is a ConfigError (or ComponentsError)."""
     index = integer(index, "index", 0, MAX_GAMES - 1, f"{MAX_GAMES - 1:,} (10**15 - 1)")
     return run_config(game=game, players=players, strategies=strategies, games=index + 1, seed=seed,
-                      variant=variant, seating=seating, threads=1, components=components)
+                      rules=rules, seating=seating, threads=1, components=components)
 
 
 def narrate_game(config: RunConfig, index: int) -> tuple[dict, str]:

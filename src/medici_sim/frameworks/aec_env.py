@@ -217,7 +217,7 @@ def make_engine(game: str | None, players: int | None, rules: str | None):
     from ..core.arguments import naming, whole
     from ..core.specs import game_named
 
-    with naming(api=True, variant="rules="):  # the environments' rule set is rules=
+    with naming(api=True, rules="rules="):  # the environments' rule set is rules=
         definition = game_named(game)
         players = definition.default_players if players is None else whole(players, "players")
         return engine(definition.name, players, definition.presets[0] if rules is None else rules)

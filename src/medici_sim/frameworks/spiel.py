@@ -99,7 +99,7 @@ class MediciGame(pyspiel.Game):
         if not rules.endswith(".toml"):
             rules = rules.translate(_STRING_TO_SPEC)
         try:
-            with naming(api=True, players="players", variant="rules"):
+            with naming(api=True, players="players", rules="rules"):
                 self.engine = engine(definition.name, params["players"], rules)
         except ConfigError as exc:
             raise ValueError(f"{name}: {exc}") from None
@@ -382,12 +382,12 @@ def play_with_bot(game: str, bot_factory, *, bot_seat: int, strategies, games: i
 
     names = list(strategies) if not isinstance(strategies, str) else [strategies]
     count = players or len(names)
-    config = run_config(game=game, players=count, strategies=names, games=games, seed=seed, variant=rules,
+    config = run_config(game=game, players=count, strategies=names, games=games, seed=seed, rules=rules,
                         seating="fixed", threads=1, components=None)
     if isinstance(bot_seat, bool) or not isinstance(bot_seat, int) or not 0 <= bot_seat < config.players:
         raise ValueError(f"bot_seat must be a seat, 0 to {config.players - 1}, got {bot_seat!r}")
     spiel_game = pyspiel.load_game(short_name(config.game), {
-        "players": config.players, "rules": config.variant.translate(_SPEC_TO_STRING),
+        "players": config.players, "rules": config.rules.translate(_SPEC_TO_STRING),
         "returns": returns or get_game(config.game).framework.score})
     e = spiel_game.engine
     slot_params = PreparedRun(config).slot_params  # the run's strategy parameters, as its kernel holds them

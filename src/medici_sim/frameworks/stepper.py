@@ -59,13 +59,13 @@ class Engine:
         if definition.framework is None:
             why = definition.no_framework or "it declares no framework facts (what each seat sees, its chance events)"
             raise NotInFrameworks(f"the {definition.name} game is in no game-AI framework: {why}")
-        # ``rules`` is handed on as the run's rule set (today the variant's name)
+        # ``rules`` is handed on as the run's rule set (its name, canonical)
         config = run_config(game=definition.name, players=players, strategies=definition.built_ins[0], games=1,
-                            seed=SEED, variant=rules, seating="fixed", threads=1, components=None)
+                            seed=SEED, rules=rules, seating="fixed", threads=1, components=None)
         self.game = definition
         self.kernel = PreparedRun(config)
         self.players = config.players
-        self.rules = config.variant
+        self.rules = config.rules
         self.stepped = definition.engine.stepping  # the game's declared stepping functions (core.contract)
         self.view = definition.seat_view  # its declared seat view (ValueError saying why it has none)
         self.information = definition.framework.information

@@ -60,7 +60,7 @@ class LoadedGame:
             raise ValueError(f"strategies names {len(seats)} seats for a {players}-player game")
         filler = self.definition.built_ins[0]
         config = run_config(game=self.name, players=players, strategies=[s or filler for s in seats], games=1,
-                            seed=seed, variant=rules, seating="fixed", threads=1, components=None)
+                            seed=seed, rules=rules, seating="fixed", threads=1, components=None)
         return Position(self.definition, PreparedRun(config), index, [k for k, s in enumerate(seats) if s is None])
 
 

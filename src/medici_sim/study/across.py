@@ -29,7 +29,7 @@ def findings(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> dict[int, d
     _, other = rule_names(per_strategy)
     out = {}
     for players, rows in per_strategy.groupby("players", sort=True):
-        rules = per_rules[per_rules["players"] == players].set_index("variant")
+        rules = per_rules[per_rules["players"] == players].set_index("rules")
         significant = rows[rows["significant"]]
         if len(significant):
             biggest = significant.loc[significant["difference"].abs().idxmax()]
@@ -95,7 +95,7 @@ def across_lines(across: pd.DataFrame, per_components: list[tuple[str, dict[str,
                     else f" (all but {', '.join(missing)})")
             lines.append(f"{finding} at {players} players: {held} of {of} {plural}{note}")
         decided = [rate for _, rules in here
-                   if not math.isnan(rate := decided_rate(rules[rules["players"] == players].set_index("variant"),
+                   if not math.isnan(rate := decided_rate(rules[rules["players"] == players].set_index("rules"),
                                                           base, other)[0])]
         if decided:
             lines.append(f"the variant decided {points(min(decided))}% to {points(max(decided))}% of games at "

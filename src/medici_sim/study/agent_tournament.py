@@ -103,12 +103,12 @@ def _sequence(agents) -> list:
     return list(agents)
 
 
-def agent_study(agents, *, game: str | None, players, variant: str | None, seed: int, components, games: int,
+def agent_study(agents, *, game: str | None, players, rules: str | None, seed: int, components, games: int,
                 precision: float | None, threads: int | None) -> tuple[Study, list[Tournament]]:
     """The tournament as a compare study (every argument checked) and its tournaments, one per
     player count, numbered as compare numbers them (the same game indices)."""
     definition = game_named(game)
-    study = new_study(game=definition.name, players=players, strategies=definition.built_ins, variant=variant,
+    study = new_study(game=definition.name, players=players, strategies=definition.built_ins, rules=rules,
                       seed=seed, components=components, games=games, precision=precision, threads=threads, tuned=None)
     study = replace(study, strategies=entries(definition, agents))
     study.check("compare")

@@ -30,7 +30,7 @@ def strategy_table_columns(game: Game) -> list[str]:
     """The per-strategy table's columns (compare, balance's rule sets): the mean score in the game's
     unit (``mean_score``, and ``mean_<unit>`` with its interval) and the shares of its sources."""
     mean = score_columns(game)["mean"]
-    return ["players", "variant", "strategy", "games", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
+    return ["players", "rules", "strategy", "games", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
             "mean_score", *dict.fromkeys([mean, f"{mean}_ci_low", f"{mean}_ci_high"]), *share_columns(game)]
 
 
@@ -55,7 +55,7 @@ def rule_names(per_strategy: pd.DataFrame) -> tuple[str, str]:
 
 def rules_columns(game: Game) -> list[str]:
     """The per-rule-set balance table's columns: seat 1's advantage, the sources' shares, the margin."""
-    return ["players", "variant", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high", "fair_win_rate",
+    return ["players", "rules", "games", "seat1_win_rate", "seat1_ci_low", "seat1_ci_high", "fair_win_rate",
             "seat_advantage", *share_columns(game), "margin", "variant_decided_rate", "seat1_change",
             "seat1_change_ci_low", "seat1_change_ci_high"]
 
@@ -85,7 +85,7 @@ def strategy_table(tournament: Tournament) -> pd.DataFrame:
                                                  stats[:, acc.STAT_GAMES])
     mean = score_columns(game)["mean"]
     return pd.DataFrame({
-        "players": tournament.players, "variant": tournament.variant, "strategy": tournament.labels,
+        "players": tournament.players, "rules": tournament.rules, "strategy": tournament.labels,
         "games": stats[:, acc.STAT_GAMES], "win_rate": win, "win_rate_ci_low": within(win_low, win, win_high, 0, 1)[0],
         "win_rate_ci_high": within(win_low, win, win_high, 0, 1)[1], "mean_score": score, mean: score,
         f"{mean}_ci_low": score_low, f"{mean}_ci_high": score_high, **_shares(stats, game),
@@ -167,7 +167,7 @@ def rules_row(tournament: Tournament) -> dict:
     fair = 1.0 / tournament.players
     shares = _shares(tournament.seat_stats.sum(axis=0, keepdims=True), tournament.game_def)
     return {
-        "players": tournament.players, "variant": tournament.variant, "games": games,
+        "players": tournament.players, "rules": tournament.rules, "games": games,
         "seat1_win_rate": win[0],
         **dict(zip(("seat1_ci_low", "seat1_ci_high"), map(float, within(low[0], win[0], high[0], 0, 1)), strict=True)),
         "fair_win_rate": fair,
@@ -185,14 +185,14 @@ def counted_rate(tournament: Tournament, counter: str) -> float:
         return math.nan
     applies = game.engine.counted_under.get(counter)
     if applies is not None and game.rule_book is not None and not applies(
-            game.rule_book.resolve(tournament.variant, tournament.players).values):
+            game.rule_book.resolve(tournament.rules, tournament.players).values):
         return math.nan
     return run_counters(tournament.run, game)[counter] / tournament.games
 
 
 def decided_rate(rules: pd.DataFrame, base: str, other: str) -> tuple[float, str]:
     """The share of games the variant decided, from whichever side has the variant (``rules``: one
-    player count's rows of the per-rules table, by ``variant``), and that side; (NaN, "") where
+    player count's rows of the per-rules table, by ``rules``), and that side; (NaN, "") where
     neither has it."""
     for side in (other, base):
         rate = float(rules.loc[side, "variant_decided_rate"])
@@ -254,11 +254,11 @@ def balance_tables(base: Tournament, other: Tournament) -> tuple[pd.DataFrame, p
     (difference, half), (seat_change, seat_half) = _rules_change(base, other)
     per_strategy = pd.DataFrame({
         "players": base.players, "strategy": a["strategy"],
-        **{f"win_rate_{t.variant}{end}": table[f"win_rate{end}"] for t, table in ((base, a), (other, b))
+        **{f"win_rate_{t.rules}{end}": table[f"win_rate{end}"] for t, table in ((base, a), (other, b))
            for end in ("", "_ci_low", "_ci_high")},
         "difference": difference, "difference_ci_low": difference - half, "difference_ci_high": difference + half,
         "significant": (difference - half > 0) | (difference + half < 0),
-    })[balance_columns(base.variant, other.variant)]
+    })[balance_columns(base.rules, other.rules)]
     seat = {"seat1_change": seat_change, "seat1_change_ci_low": seat_change - seat_half,
             "seat1_change_ci_high": seat_change + seat_half}
     per_rules = pd.DataFrame([{**rules_row(base), **seat}, {**rules_row(other), **seat}])[rules_columns(base.game_def)]
@@ -302,7 +302,7 @@ def verdict(per_strategy: pd.DataFrame, per_rules: pd.DataFrame) -> str:
     base, other = rule_names(per_strategy)
     paragraphs = []
     for players, rows in per_strategy.groupby("players", sort=True):
-        rules = per_rules[per_rules["players"] == players].set_index("variant")
+        rules = per_rules[per_rules["players"] == players].set_index("rules")
         significant = rows[rows["significant"]]
         if len(significant):  # the largest significant change; a change within the noise is never named as one
             biggest = significant.loc[significant["difference"].abs().idxmax()]

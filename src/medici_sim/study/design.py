@@ -267,13 +267,13 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
     change, half = _rules_change(base, chosen)[0]
     for name, t in (("base", base), ("best", chosen)):
         table = strategy_table(t)
-        rows.append(pd.DataFrame({"rules": name, "spec": t.variant, "strategy": table["strategy"],
+        rows.append(pd.DataFrame({"rules": name, "spec": t.rules, "strategy": table["strategy"],
                                   "games": table["games"], **{c: table[c] for c in
                                                               ("win_rate", "win_rate_ci_low", "win_rate_ci_high")},
                                   "change": change if t is chosen else np.nan,
                                   "change_ci_low": change - half if t is chosen else np.nan,
                                   "change_ci_high": change + half if t is chosen else np.nan}))
-    scores = pd.DataFrame([(name, t.variant, t.games, *target.measure(t)) for name, t in (("base", base),
+    scores = pd.DataFrame([(name, t.rules, t.games, *target.measure(t)) for name, t in (("base", base),
                                                                                           ("best", chosen))],
                           columns=["rules", "spec", "games", "score", "score_ci_low", "score_ci_high"])
     (before, *_), (after, *_) = scores[["score"]].to_numpy()
@@ -281,7 +281,7 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
     setting = ", ".join(f"{r.label}={v}" for r, v in zip(sweep.rules, values, strict=True))
     where = (f"on {chosen.games:,} fresh games at {design.players} players, the same games under both rule sets; "
              f"score intervals 95%{', conservative' if target.kind != 'rate' else ''}")
-    base_words = f"the base rules ({base.variant})"
+    base_words = f"the base rules ({base.rules})"
     if values == sweep.base_values(design.players):
         text = (f"No better value: {base_words} are the best of the {design.trials} trials for {target.words()} "
                 f"({points(before)} points, {where}).")
@@ -297,7 +297,7 @@ def answer(design: Design, values: tuple[int, ...], base: Tournament, chosen: To
     label = components.name if components is not None else ""
     # the base rules are the best, or rules that play their very games (a change of an inert parameter,
     # core.rules.same_games): one configuration, nothing changed
-    same = chosen.variant == base.variant or bool(same_games(*(rule_set(sweep.study.game, t.variant, t.players)
+    same = chosen.rules == base.rules or bool(same_games(*(rule_set(sweep.study.game, t.rules, t.players)
                                                                for t in (base, chosen))))
     tournaments = (base,) if same else (base, chosen)
     metrics = study_metrics(tournaments, [label] * len(tournaments))
@@ -323,11 +323,11 @@ def run(design: Design, progress=None, stop=None, runner=None, compiling=None,
         return None
     tables, text = answer(design, values, base, chosen)
     study = design.sweep.study
-    summary = {"game": study.game.name, "players": design.players, "base_rules": base.variant,
-               "best_rules": chosen.variant, "target": design.target.words(), "optimiser": "TPE (optuna)",
+    summary = {"game": study.game.name, "players": design.players, "base_rules": base.rules,
+               "best_rules": chosen.rules, "target": design.target.words(), "optimiser": "TPE (optuna)",
                "trials": len(trials), "games_per_trial": int(trials["games"].max()), "fresh_games": chosen.games,
                "seed": study.seed, "threads": study.threads,
                "elapsed_seconds": round(time.perf_counter() - started, 2),
-               **fitted_summary(study.game, [s.name for s in study.strategies], [base.variant, chosen.variant]),
+               **fitted_summary(study.game, [s.name for s in study.strategies], [base.rules, chosen.rules]),
                "verdict": text}
     return {**tables, "verdict": text, "trials": trials, "summary": summary}

@@ -8,11 +8,11 @@ parameters; the heuristics with their shipped tuned parameters; each heuristic a
 policy of its ``searcher`` at two small budgets; and, where the game declares one, its
 ``strongest`` (balance: every seat strongest, so its findings are the seats'; compare: the
 strongest among the heuristics, so its edge is one more finding). The cheap levels play the
-games asked for, the search and strongest levels a share of them (their intervals say so). A
+games asked for, the searcher and strongest levels a share of them (their intervals say so). A
 further level is one entry in :data:`EXTRA_LEVELS`.
 
 A finding is balance's effect of the other rules on a strategy's win rate (a strategy keeps its
-name at every level: ``search`` with collector's policy is collector) or on seat 1's, or
+name at every level: the searcher with a heuristic's policy is that heuristic) or on seat 1's, or
 compare's edge of a strategy over the fair share (its win rate minus 1 / players).
 """
 from __future__ import annotations
@@ -25,10 +25,10 @@ import pandas as pd
 
 from ..core.registry import Game
 
-SEARCH_BUDGETS = (4, 16)  # rollouts per choice of the two search levels
-SEARCH_GAMES_SHARE = (0.02, 0.005)  # the share of --games each search level plays (at least MIN_SEARCH_GAMES)
-MIN_SEARCH_GAMES = 120
-STRONG_GAMES_SHARE = 0.25  # the share of --games the strong level plays (at least MIN_SEARCH_GAMES)
+SEARCHER_BUDGETS = (4, 16)  # rollouts per choice of the two searcher levels
+SEARCHER_GAMES_SHARE = (0.02, 0.005)  # the share of --games each searcher level plays (at least MIN_SEARCHER_GAMES)
+MIN_SEARCHER_GAMES = 120
+STRONGEST_GAMES_SHARE = 0.25  # the share of --games the strongest level plays (at least MIN_SEARCHER_GAMES)
 
 
 @dataclass(frozen=True)
@@ -48,26 +48,26 @@ def level_strategies(game: Game) -> tuple[str, ...]:
     return tuple(name for name in (study.weakest, study.searcher, study.strongest) if name) if study else ()
 
 
-def _search_level(game: Game, heuristics: Sequence[str], rollouts: int, games: int) -> Level:
+def _searcher_level(game: Game, heuristics: Sequence[str], rollouts: int, games: int) -> Level:
     searcher = game.study.searcher
     specs = tuple(f"{searcher}:policy={game.built_ins.index(h)},rollouts={rollouts}" for h in heuristics)
     return Level(f"{searcher}-{rollouts}", specs, tuple(heuristics), games)
 
 
-def strong_level(game: Game, heuristics: Sequence[str], games: int, alone: bool) -> Level | None:
+def strongest_level(game: Game, heuristics: Sequence[str], games: int, alone: bool) -> Level | None:
     """The strongest level where the game declares one: every seat its ``strongest`` (``alone``:
     balance, whose findings are then the seats'), or it among the heuristics (compare)."""
     strongest = game.study.strongest
     if not strongest or strongest not in game.registry:
         return None
     strategies = (strongest,) if alone else (*heuristics, strongest)
-    return Level(strongest, strategies, strategies, max(MIN_SEARCH_GAMES, int(games * STRONG_GAMES_SHARE)))
+    return Level(strongest, strategies, strategies, max(MIN_SEARCHER_GAMES, int(games * STRONGEST_GAMES_SHARE)))
 
 
 # The single place to add a level: functions (game, heuristics, games, alone) -> Level, or None
 # where the level cannot be played (``alone``: balance, where one strategy may fill every seat);
-# they come after the search levels, strongest last.
-EXTRA_LEVELS: list[Callable[[Game, Sequence[str], int, bool], Level | None]] = [strong_level]
+# they come after the searcher levels, strongest last.
+EXTRA_LEVELS: list[Callable[[Game, Sequence[str], int, bool], Level | None]] = [strongest_level]
 
 
 def ladder_levels(game: Game, strategies: Sequence[str] | None, games: int, tuned_shipped: bool,
@@ -88,8 +88,8 @@ def ladder_levels(game: Game, strategies: Sequence[str] | None, games: int, tune
     levels.append(Level("heuristics", tuple(heuristics), tuple(heuristics), games))
     if tuned_shipped:
         levels.append(Level("tuned", tuple(heuristics), tuple(heuristics), games, tuned=True))
-    levels += [_search_level(game, heuristics, rollouts, max(MIN_SEARCH_GAMES, int(games * share)))
-               for rollouts, share in zip(SEARCH_BUDGETS, SEARCH_GAMES_SHARE, strict=True) if study.searcher]
+    levels += [_searcher_level(game, heuristics, rollouts, max(MIN_SEARCHER_GAMES, int(games * share)))
+               for rollouts, share in zip(SEARCHER_BUDGETS, SEARCHER_GAMES_SHARE, strict=True) if study.searcher]
     levels += [level for extra in EXTRA_LEVELS if (level := extra(game, heuristics, games, with_random)) is not None]
     return levels
 
@@ -100,7 +100,7 @@ LADDER_COLUMNS = ["level", "players", "finding", "value", "value_ci_low", "value
 def stands_for(names: dict[str, str], label: str) -> str:
     """The heuristic a table's strategy ``label`` stands for (``names``: the level's strategies'
     labels to it). A tuned level's tables label each strategy with its tuned parameters
-    (``greedy:reveal_below=8.994,take_min=0.514``): it stands for what its name stands for, so the
+    (``NAME:PARAMETER=VALUE,...``): it stands for what its name stands for, so the
     finding is the same row at every level (compare --ladder made each tuned strategy a finding of
     its own, left the tuned level out of the others' trends and said they held at every level)."""
     return names.get(label) or names.get(label.partition(":")[0], label)
@@ -114,7 +114,7 @@ def balance_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame
     rows = []
     for _, row in per_strategy.iterrows():
         if len(set(level.strategies)) == 1:
-            continue  # one strategy in every seat (random, strong): its row is the strategy against itself
+            continue  # one strategy in every seat (the weakest, the strongest): its row is it against itself
         rows.append({"level": level.name, "players": row["players"],
                      "finding": f"{other.removeprefix('win_rate_')} on {stands_for(names, row['strategy'])}",
                      "value": row["difference"], "value_ci_low": row["difference_ci_low"],
@@ -122,7 +122,7 @@ def balance_rows(level: Level, names: dict[str, str], per_strategy: pd.DataFrame
                      "games": level.games})
     for players, rules in per_rules.groupby("players", sort=True):
         row = rules.iloc[-1]
-        rows.append({"level": level.name, "players": players, "finding": f"{row['variant']} on seat 1",
+        rows.append({"level": level.name, "players": players, "finding": f"{row['rules']} on seat 1",
                      "value": row["seat1_change"], "value_ci_low": row["seat1_change_ci_low"],
                      "value_ci_high": row["seat1_change_ci_high"],
                      "significant": bool(row["seat1_change_ci_low"] > 0 or row["seat1_change_ci_high"] < 0),

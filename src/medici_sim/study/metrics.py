@@ -44,7 +44,7 @@ from .analysis import paired_interval
 
 MARGIN_QUANTILES = {"margin_p25": 0.25, "margin_p50": 0.5, "margin_p75": 0.75, "margin_p90": 0.9}
 METRICS_TABLE = "metrics"  # the table's name in --out files and reports
-RAN_OUT_NOTICEABLE = 0.05  # a share of days that ran out of cards worth a warning
+RAN_OUT_NOTICEABLE = 0.05  # a share of the game's moments that ran out of cards worth a warning
 _COMEBACK = re.compile(r"^comeback_after_([a-z]+?)(\d+)$")  # a comeback after a game's k-th moment
 
 
@@ -86,6 +86,17 @@ class Moments:
     def trailed(self) -> str:
         """compare's column of the games a strategy trailed after the first: trailed_phase1."""
         return f"trailed_{self.name}1"
+
+    @property
+    def ran_out(self) -> str:
+        """The metric of the share of them that ended because the cards ran out, in a game that counts those in
+        its run column :attr:`ran_out_column`: ran_out_phase_share."""
+        return f"ran_out_{self.name}_share"
+
+    @property
+    def ran_out_column(self) -> str:
+        """The run column (``Game.engine.run_columns``) a game counts them in, where it does: ran_out_phases."""
+        return f"ran_out_{self.count}"
 
     def label(self, k: int) -> str:
         """The k-th in words: "phase 1"."""
@@ -150,7 +161,7 @@ def metric_columns(game: Game) -> list[str]:
             + _with_interval(second) + _with_interval("lead_changes") + _with_interval("margin")
             + list(MARGIN_QUANTILES) + _with_interval("shared_win_games")
             + _with_interval(f"{game.presentation.length_unit}_per_game")
-            + (_with_interval("ran_out_day_share") if "ran_out_days" in game.engine.run_columns else []))
+            + (_with_interval(moments.ran_out) if moments.ran_out_column in game.engine.run_columns else []))
 
 
 def metric_row(run: np.ndarray, game: Game, count: int) -> dict:
@@ -171,9 +182,9 @@ def metric_row(run: np.ndarray, game: Game, count: int) -> dict:
            **{name: histogram_quantile(histogram, q) for name, q in MARGIN_QUANTILES.items()},
            **_share(int(run[RUN_SHARED_WIN_GAMES]), games, "shared_win_games"),
            **_mean(run, RUN_LENGTH, RUN_LENGTH_SQ, f"{game.presentation.length_unit}_per_game")}
-    if "ran_out_days" in game.engine.run_columns:
-        ran_out = int(run[N_COMMON_RUN_STATS + game.engine.run_columns.index("ran_out_days")])
-        row.update(_share(ran_out, count * games, "ran_out_day_share"))
+    if moments.ran_out_column in game.engine.run_columns:
+        ran_out = int(run[N_COMMON_RUN_STATS + game.engine.run_columns.index(moments.ran_out_column)])
+        row.update(_share(ran_out, count * games, moments.ran_out))
     for metric in (first, second, "lead_changes"):
         if not applies(metric, count):
             row.update(dict.fromkeys(_with_interval(metric), float("nan")))
@@ -204,7 +215,7 @@ def study_changes(tournaments: Sequence, components_labels: Sequence[str]) -> pd
 def study_metrics(tournaments: Sequence, components_labels: Sequence[str]) -> pd.DataFrame:
     """compare's and balance's table: one row per tournament that played games (``components_labels``:
     each tournament's component set)."""
-    return metrics_frame([{"rules": t.variant, "players": t.players, t.game_def.data_noun: label,
+    return metrics_frame([{"rules": t.rules, "players": t.players, t.game_def.data_noun: label,
                            **metric_row(t.run, t.game_def, tournament_moments(t))}
                           for t, label in zip(tournaments, components_labels, strict=True) if t.games > 0])
 
@@ -366,8 +377,8 @@ def figures(row: pd.Series, moments: Moments | None = None, unit: str = "points"
             ("share of games with joint winners", percent_with_interval(row, "shared_win_games")),
             (f"{length_unit} per game", _number(row, length, 1)),
     ]
-    if "ran_out_day_share" in row:
-        shown.append(("days that ran out of cards", percent_with_interval(row, "ran_out_day_share")))
+    if moments.ran_out in row:
+        shown.append((f"{moments.count} that ran out of cards", percent_with_interval(row, moments.ran_out)))
     return shown
 
 
@@ -409,20 +420,21 @@ def changes_in_words(changes: pd.DataFrame | None, game: Game | None = None) -> 
 
 
 def ran_out_warning(frame: pd.DataFrame | None, game: str) -> str | None:
-    """One line when a noticeable share of the days ran out of cards (the rules make the component set too
-    short for the ships), naming the configurations; None otherwise, and always in a game where
-    such days are ordinary play (``Game.engine.runs_out_in_play``: the classic game warned on every
+    """One line when a noticeable share of the game's moments ran out of cards (the rules make the component
+    set too short for them), naming the configurations; None otherwise, and always in a game where
+    such moments are ordinary play (``Game.engine.runs_out_in_play``: the classic game warned on every
     run under the rulebook's own rules)."""
-    if frame is None or "ran_out_day_share" not in frame or get_game(game).engine.runs_out_in_play:
+    moments = Moments.of(get_game(game))
+    if frame is None or moments.ran_out not in frame or get_game(game).engine.runs_out_in_play:
         return None
-    short = frame[frame["ran_out_day_share"] >= RAN_OUT_NOTICEABLE]
+    short = frame[frame[moments.ran_out] >= RAN_OUT_NOTICEABLE]
     if short.empty:
         return None
-    worst = short.loc[short["ran_out_day_share"].idxmax()]
+    worst = short.loc[short[moments.ran_out].idxmax()]
     where = configuration_label(worst) if len(frame) > 1 else f"{worst['rules']} rules"
     more = f" and {len(short) - 1} other configuration(s)" if len(short) > 1 else ""
-    return (f"{100 * worst['ran_out_day_share']:.0f}% of the days ran out of cards ({where}{more}): "
-            f"the {get_game(game).data_noun} is too short for these rules, so days end early")
+    return (f"{100 * worst[moments.ran_out]:.0f}% of the {moments.count} ran out of cards ({where}{more}): "
+            f"the {get_game(game).data_noun} is too short for these rules, so {moments.count} end early")
 
 
 # ---------------------------------------------------------------- between two rule sets
@@ -443,13 +455,13 @@ def change_columns(moments: Moments, noun: str = GameData.noun) -> list[str]:
 # the game's k-th scoring moment) and the game's length (turns_per_game, lots_per_game) by their own names.
 CHANGE_WORDS = {"lead_changes": ("lead changes per game", 1, ""),
                 "margin": ("winning margin", 1, None),
-                "shared_win_games": ("share with joint winners", 100, "points"),
-                "ran_out_day_share": ("days run out", 100, "points")}
+                "shared_win_games": ("share with joint winners", 100, "points")}
+_RAN_OUT = re.compile(r"^ran_out_([a-z]+)_share$")  # Moments.ran_out
 
 
 def tournament_moments(tournament) -> int:
     """The scoring moments of a tournament's games (its rule set's)."""
-    return rule_moments(tournament.game_def, tournament.variant, tournament.players)
+    return rule_moments(tournament.game_def, tournament.rules, tournament.players)
 
 
 def metric_changes(base, other, components: str = "") -> list[dict]:
@@ -458,8 +470,8 @@ def metric_changes(base, other, components: str = "") -> list[dict]:
     its 95% interval from each game's difference (``analysis.paired_interval``)."""
     if other.games != base.games:
         return []
-    return [{"players": base.players, base.game_def.data_noun: components, "first": base.variant,
-             "second": other.variant, **row}
+    return [{"players": base.players, base.game_def.data_noun: components, "first": base.rules,
+             "second": other.rules, **row}
             for row in paired_changes(base.game_def, base.run, other.run, other.paired_metric_sq, base.games,
                                       tournament_moments(base), tournament_moments(other))]
 
@@ -475,13 +487,14 @@ def paired_changes(game: Game, first_run: np.ndarray, second_run: np.ndarray, me
     if games == 0 or not counted:
         return []  # nothing played, or a game whose kernel counts no metrics
     rows = []
-    count = Moments.of(game).count
+    moments = Moments.of(game)
+    count = moments.count
     for (name, counter), square in zip(paired_metrics(game), metric_sq, strict=True):
-        if name == "ran_out_day_share" and second_count != first_count:
+        if name == moments.ran_out and second_count != first_count:
             continue  # shares of different numbers of moments: no per-game difference of one share
         if not (applies(name, first_count) and applies(name, second_count)):
             continue  # a comeback or lead change that one side's moments cannot have: no change to measure
-        per = first_count * games if name == "ran_out_day_share" else games
+        per = first_count * games if name == moments.ran_out else games
         first, second = int(first_run[counter]), int(second_run[counter])
         difference, half = (float(x) for x in paired_interval(second - first, int(square), games, per))
         metric = f"{game.presentation.length_unit}_per_game" if name == "length" else name
@@ -506,6 +519,9 @@ def _change_words(metric: str, unit: str) -> tuple[str, int, str]:
     found = _COMEBACK.match(metric)
     if found:
         return f"comebacks after {found.group(1)} {found.group(2)}", 100, "points"
+    found = _RAN_OUT.match(metric)
+    if found:
+        return f"{found.group(1)}s run out", 100, "points"
     words, scale, shown = CHANGE_WORDS[metric]
     return words, scale, unit if shown is None else shown
 

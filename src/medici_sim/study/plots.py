@@ -101,21 +101,21 @@ def plot_tuning(history: pd.DataFrame, result: pd.DataFrame):
     """Convergence, one panel per tuned task: every evaluation's win rate, each round's mean,
     and the fresh-games check of the default and the tuned parameters (95% intervals)."""
     plt = _pyplot()
-    keys = list(dict.fromkeys(zip(history["strategy"], history["players"], history["variant"], strict=True)))
+    keys = list(dict.fromkeys(zip(history["strategy"], history["players"], history["rules"], strict=True)))
     columns = min(3, len(keys))
     rows_n = -(-len(keys) // columns)
     fig, axes = plt.subplots(rows_n, columns, figsize=(5.2 * columns, 3.8 * rows_n), squeeze=False)
     for ax in axes.flat[len(keys):]:
         ax.set_visible(False)
-    for ax, (strategy, players, variant) in zip(axes.flat, keys, strict=False):
+    for ax, (strategy, players, rules) in zip(axes.flat, keys, strict=False):
         mine = history[(history["strategy"] == strategy) & (history["players"] == players)
-                       & (history["variant"] == variant)]
+                       & (history["rules"] == rules)]
         ax.scatter(mine["evaluation"], mine["win_rate"], s=6, alpha=0.4, color="tab:blue", label="evaluation")
         means = mine.groupby("round").agg(evaluation=("evaluation", "max"), win_rate=("win_rate", "mean"))
         ax.plot(means["evaluation"], means["win_rate"], color="tab:blue", label="round mean")
         end = mine["evaluation"].max()
         check = result[(result["strategy"] == strategy) & (result["players"] == players)
-                       & (result["variant"] == variant)] if len(result) else result
+                       & (result["rules"] == rules)] if len(result) else result
         for row in check.itertuples(index=False):
             for kind, color, shift in (("default", "grey", 0.02), ("tuned", "tab:red", 0.05)):
                 rate = getattr(row, f"{kind}_win_rate")
@@ -123,7 +123,7 @@ def plot_tuning(history: pd.DataFrame, result: pd.DataFrame):
                                                                           [getattr(row, f"{kind}_ci_high")]),
                             fmt="o", color=color, capsize=3, label=f"{kind}, fresh games")
         ax.axhline(1 / players, color="grey", lw=0.8, ls="--")
-        ax.set_title(f"{strategy}, {players} players, {variant}", fontsize="medium")
+        ax.set_title(f"{strategy}, {players} players, {rules}", fontsize="medium")
         ax.set_xlabel("evaluation")
         ax.set_ylabel("win rate")
     axes.flat[0].legend(fontsize="x-small", loc="best")

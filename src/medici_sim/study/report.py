@@ -121,16 +121,17 @@ def command_line() -> str:
 
 # Columns as a designer reads them: shares as percentages, changes of shares in percentage points,
 # headers in words (the --out files keep the names and the fractions).
-HEADERS = {"shared_win_games": "joint winners", "ran_out_day_share": "days run out", "margin": "winning margin",
+HEADERS = {"shared_win_games": "joint winners", "margin": "winning margin",
            "margin_p25": "margin: a quarter at most", "margin_p50": "margin: median",
            "margin_p75": "margin: three quarters at most", "margin_p90": "margin: 90% at most",
            "seat1_win_rate": "seat 1 wins", "fair_win_rate": "fair share", "variant_decided_rate": "variant decided",
            "seat1_change": "seat 1's change", "above_rate": "finishes above", "mean_score": "score",
-           "significant": "clear", "value": "change", "variant": "rules"}
+           "significant": "clear", "value": "change", "rules": "rules"}
 # Headers named after a game's scoring moments (Game.engine.moment: comeback_after_phase1 -> "comeback after phase 1").
 MOMENT_HEADERS = ((re.compile(r"^comeback_after_([a-z]+)(\d+)$"), r"comeback after \1 \2"),
                   (re.compile(r"^comeback_when_trailing_([a-z]+)(\d+)$"), r"won after trailing on \1 \2"),
-                  (re.compile(r"^trailed_([a-z]+)(\d+)$"), r"games trailing after \1 \2"))
+                  (re.compile(r"^trailed_([a-z]+)(\d+)$"), r"games trailing after \1 \2"),
+                  (re.compile(r"^ran_out_([a-z]+)_share$"), r"\1s run out"))
 
 
 def score_headers() -> dict[str, str]:

@@ -24,7 +24,7 @@ from .metrics import (
 from .plots import _pyplot, _writer, error_bars
 from .report import Report, Section
 
-AT_POINTS = ("lead_changes", "margin", "shared_win_games", "ran_out_day_share")  # the metrics sweep's page shows
+AT_POINTS = ("lead_changes", "margin", "shared_win_games")  # the metrics sweep's page shows
 #                                                   at each point, after the comebacks
 
 
@@ -141,7 +141,7 @@ def _comeback_words(metrics: pd.DataFrame | None, game: str) -> list[str]:
 def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd.DataFrame,
              metrics: pd.DataFrame | None) -> Report:
     """The main command's page."""
-    players, rules = summary["players"], summary["variant"]
+    players, rules = summary["players"], summary["rules"]
     game = get_game(summary["game"])
     hidden = details(game)
     first = f"seat 1 starts {game.engine.moment} 1" if game.engine.moment else "seat 1 plays first"
@@ -158,7 +158,7 @@ def run_page(game_title: str, summary: dict, seats: pd.DataFrame, strategies: pd
                  "games go?",
         answer=[_best_words(strategies), _seat_words(seats), *_comeback_words(metrics, summary["game"])],
         sections=sections,
-        reproduce={k: summary[k] for k in ("game", "seed", "variant", "players", "seating", game.data_noun, "games")
+        reproduce={k: summary[k] for k in ("game", "seed", "rules", "players", "seating", game.data_noun, "games")
                    if k in summary})
 
 
@@ -189,10 +189,10 @@ def compare_page(game_title: str, summary: dict, strategies: pd.DataFrame, ratin
 
 
 def balance_page(game_title: str, summary: dict, verdict: str, strategies: pd.DataFrame, rules: pd.DataFrame,
-                 metrics: pd.DataFrame | None, variants: tuple[str, str], figure=None, ladder=None,
+                 metrics: pd.DataFrame | None, rules_played: tuple[str, str], figure=None, ladder=None,
                  changes: pd.DataFrame | None = None) -> Report:
     """balance's page: the verdict is the answer (``changes``: the metrics' paired changes)."""
-    base, other = variants
+    base, other = rules_played
     game = _in_terms_of(summary)
     sources = f"{game.presentation.score_unit.removesuffix('s')} sources" if game is not None else "score sources"
     sections = [Section("Win rates under both rules", tables=[(f"Difference: {other} minus {base}", strategies)],
@@ -319,7 +319,7 @@ def sweep_page(game_title: str, summary: dict, strategies: pd.DataFrame, points:
     game = _in_terms_of(summary)
     moments = _moments(game, metrics) if metrics is not None else Moments()
     if metrics is not None and moments.comebacks[0] in metrics:
-        at_points = (*moments.comebacks, *AT_POINTS)
+        at_points = (*moments.comebacks, *AT_POINTS, moments.ran_out)
         shown = [c for c in dict.fromkeys(["players", *swept, "games", moments.count,  # once: a sweep of their count
                                            *(f"{m}{end}" for m in at_points for end in ("", "_ci_low", "_ci_high"))])
                  if c in metrics]

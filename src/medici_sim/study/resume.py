@@ -18,7 +18,7 @@ from . import studies, tune_saved, tuning
 
 # the arguments given next to resume that must agree with the checkpoint (as check_matches may be
 # told them: the API's names, the command line's options, or click's parameter names)
-CHECKED = ("game", "players", "games", "seed", "variant", "seating", "strategies", "components", "precision")
+CHECKED = ("game", "players", "games", "seed", "rules", "seating", "strategies", "components", "precision")
 _PARAMETERS = {"game_name": "game", "players_spec": "players", "strategies_spec": "strategies",
                "components_path": "components", "component_sets_spec": "components",
                # the command line's older names, still taken
@@ -45,7 +45,7 @@ def check_matches(path: str | Path, saved_configuration: dict, current_configura
                            f"{_noun(game)} ({_render(key, saved[key], game)})")
             else:
                 message = (f"{named(key)} {_render(key, current[key])} disagrees with the checkpoint "
-                           f"({'rules' if key == 'variant' else key} {_render(key, saved[key])})")
+                           f"({'rules' if key == 'rules' else key} {_render(key, saved[key])})")
             raise CheckpointError(one_line(f"{_resumed(path)}: {message}"))
 
 
@@ -74,12 +74,12 @@ def saved_study(configuration: dict, command: str, threads: int) -> studies.Stud
     tuned = None
     if "tuned" in configuration:  # each configuration's own parameters, as saved
         tuned = tuning.TunedParameters(configuration["tuned"], {
-            (s.name, t["players"], t["variant"]): s for t in configuration["tournaments"]
+            (s.name, t["players"], t["rules"]): s for t in configuration["tournaments"]
             for s in saved_strategies(t["strategies"], game.name)})
         strategies = tuple(seat_strategy(s.name, game.name) for s in strategies)
     return studies.Study(game=game, counts=tuple(dict.fromkeys(t["players"] for t in configuration["tournaments"])),
-                         strategies=strategies, variant=first["variant"],
-                         vs=configuration["tournaments"][1]["variant"] if command == "balance" else None,
+                         strategies=strategies, rules=first["rules"],
+                         vs=configuration["tournaments"][1]["rules"] if command == "balance" else None,
                          seed=first["seed"], component_sets=component_sets, games=configuration["games"],
                          precision=configuration["precision"], threads=threads, tuned=tuned)
 
@@ -104,12 +104,12 @@ def check_tuned_matches(path: str | Path, spec, configuration: dict, study: stud
     for t in configuration["tournaments"]:
         saved = saved_strategies(t["strategies"], study.game.name)
         try:
-            mine = tuned.lineup(study.strategies, t["players"], t["variant"])
+            mine = tuned.lineup(study.strategies, t["players"], t["rules"])
         except ConfigError:
             mine = None
         if mine != saved:
             raise CheckpointError(f"{_resumed(path)}: {named('tuned')} {spec} disagrees with the checkpoint's "
-                                  f"parameters at {t['players']} players under {t['variant']}; leave out "
+                                  f"parameters at {t['players']} players under {t['rules']}; leave out "
                                   f"{named('tuned')} to continue the saved run")
 
 
@@ -120,10 +120,10 @@ def saved_tuning(configuration: dict) -> list[tuning.TuneTask]:
 
 def tuning_arguments(tasks: Sequence[tuning.TuneTask]) -> dict:
     """The arguments that name ``tasks`` (a saved tuning's): its game, strategies, player counts and rules."""
-    variants = list(dict.fromkeys(t.variant for t in tasks))
+    rules_played = list(dict.fromkeys(t.rules for t in tasks))
     return {"game": tasks[0].game, "strategy": ",".join(dict.fromkeys(t.strategy for t in tasks)),
             "players": ",".join(str(p) for p in dict.fromkeys(t.players for t in tasks)),
-            "variant": tuning.ALL if len(variants) > 1 else variants[0]}
+            "rules": tuning.ALL if len(rules_played) > 1 else rules_played[0]}
 
 
 def check_tuning_matches(path: str | Path, configuration: dict, asked: Sequence[tuning.TuneTask],
@@ -159,9 +159,9 @@ def _options_of(configuration: dict) -> dict:
            "players": list(dict.fromkeys(t["players"] for t in tournaments)), "seed": first["seed"],
            "components": component_sets[0] if len(component_sets) == 1 else component_sets,
            "strategies": [(entry[0], entry[1]) for entry in first["strategies"]]}
-    variants = {t["variant"] for t in tournaments}
-    if len(variants) == 1:
-        out["variant"] = first["variant"]
+    rules_played = {t["rules"] for t in tournaments}
+    if len(rules_played) == 1:
+        out["rules"] = first["rules"]
     return out
 
 

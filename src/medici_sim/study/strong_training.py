@@ -1,7 +1,7 @@
-"""Training a game's ``strong`` player (core.evaluation): expert games stepped from a fixed
-seed, every legal choice of every decision the game's strong labels (card: the takes, R10)
-scored by search's rollouts, one least-squares model per player count and day, written to
-the game's weights file.
+"""Training a game's learned player (``StudyPolicy.learned``: the module that declares it): its teacher's games stepped
+from a fixed seed, every legal choice of every decision the learned player labels (card: the takes, R10) scored
+by its searcher's rollouts, one least-squares model per player count and stage of the game (the learned
+module's ``DAYS``), written to the game's weights file.
 
 ``scripts/train_strong.py --game card --seed 0`` runs it; the same arguments give the same
 file (each game is fixed by the seed and its index, R25 / C20, and the fit is deterministic).
@@ -16,14 +16,13 @@ import numpy as np
 from ..core.arguments import ConfigError, integer
 from ..core.dispatch import ready_rollouts
 from ..core.driver import PreparedRun, RunConfig, check_players
-from ..core.evaluation import fit_choices, fit_choices_quadratic
 from ..core.output import atomic_write, check_writable
 from ..core.registry import MAX_PARAMS, get_game
 from ..core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
 from ..core.specs import load_game_components, parse_strategies
 
 
-def strong_module(game_name: str):
+def learned_module(game_name: str):
     """The game's learned player's training declaration (``StudyPolicy.learned``: its features,
     labelling, weights file), or ConfigError where the game declares none."""
     study = get_game(game_name).study
@@ -33,30 +32,30 @@ def strong_module(game_name: str):
     return study.learned()
 
 
-def labelled_choices(game_name: str, players: int, variant: str, seed: int, games: int, rollouts: int):
-    """(features, day, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
-    from ``seed``, and at each decision with a choice, the rows the game's ``strong.label_decision_nb`` makes of it
-    (each legal choice's position and its mean outcome over ``rollouts`` of search's rollouts)."""
+def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int):
+    """(features, stage, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
+    from ``seed``, and at each decision with a choice, the rows the learned module's ``label_decision_nb`` makes
+    of it (each legal choice's position and its mean outcome over ``rollouts`` of the searcher's rollouts)."""
     game = get_game(game_name)
-    strong = strong_module(game_name)
+    learned = learned_module(game_name)
     stepped = game.engine.stepping
     config = RunConfig(components=load_game_components(game, None), game=game_name, players=players, games=games,
                        seed=seed,
-                       seating="rotate", threads=1, variant=variant,
+                       seating="rotate", threads=1, rules=rules,
                        strategies=parse_strategies(",".join([game.study.teacher] * players), players, game_name))
     kernel = PreparedRun(config)
     teacher = [game.registry[game.study.teacher].decisions[name] for name in game.registry.decisions]
-    search = game.registry[game.study.searcher]
-    search_params = np.zeros(MAX_PARAMS)
-    search_params[:len(search.params)] = [p.default for p in search.params.values()]
-    search_params[0] = rollouts
-    search_params = tuple(search_params)
+    searcher = game.registry[game.study.searcher]
+    searcher_params = np.zeros(MAX_PARAMS)
+    searcher_params[:len(searcher.params)] = [p.default for p in searcher.params.values()]
+    searcher_params[0] = rollouts
+    searcher_params = tuple(searcher_params)
     ready_rollouts(game.registry)  # the rollouts are called here directly, not through the run's table
     external = np.full(players, EXTERNAL, np.int64)  # every decision comes here: labelled, then the teacher's answer
     buffer, scratch = kernel.inputs.copy(), kernel.inputs.copy()
-    width = strong.MAX_CHOICES
-    features, values = np.zeros((width, strong.N_FEATURES)), np.zeros(width)
-    rows_x, rows_day, rows_value, rows_group = [], [], [], []
+    width = learned.MAX_CHOICES
+    features, values = np.zeros((width, learned.N_FEATURES)), np.zeros(width)
+    rows_x, rows_stage, rows_value, rows_group = [], [], [], []
     for index in range(games):
         stepped.new_game_nb(buffer, seed, index, kernel.seating, external, kernel.slot_params, kernel.table)
         event = stepped.advance_nb(buffer, kernel.table)
@@ -66,43 +65,42 @@ def labelled_choices(game_name: str, players: int, variant: str, seed: int, game
                 continue
             state = buffer[0]
             seat = int(state["step"][STEP_ACTOR])
-            n = strong.label_decision_nb(event - DECISION, scratch, state, seat, search_params, features, values)
+            n = learned.label_decision_nb(event - DECISION, scratch, state, seat, searcher_params, features, values)
             if n:
                 rows_x.append(features[:n].copy())
                 rows_value.append(values[:n].copy())
-                rows_day.append(np.full(n, state["counts"][strong.DAY]))
+                rows_stage.append(np.full(n, state["counts"][learned.DAY]))
                 rows_group.append(np.full(n, len(rows_group)))
             params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
             choice = int(teacher[event - DECISION](state, seat, params))
             event = stepped.apply_choice_nb(buffer, kernel.table, choice)
-    return (np.concatenate(rows_x), np.concatenate(rows_day), np.concatenate(rows_value),
+    return (np.concatenate(rows_x), np.concatenate(rows_stage), np.concatenate(rows_value),
             np.concatenate(rows_group))
 
 
 def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None) -> dict[tuple[int, int], list]:
-    """``{(players, day): weights}``: for each player count, ``games`` games split evenly over
+    """``{(players, stage): weights}``: for each player count, ``games`` games split evenly over
     the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
     them all), fitted to rank each decision's choices as the rollouts do
-    (core.evaluation.fit_choices; on the features' pairwise products too where the game's
-    strong is ``QUADRATIC``)."""
+    (the learned module's ``FIT``: the Medici games' fit their choices' features and pairwise products,
+    games/medici/evaluation.py)."""
     game = get_game(game_name)
-    strong = strong_module(game_name)
+    learned = learned_module(game_name)
     models = {}
     for players in player_counts or range(game.min_players, game.max_players + 1):
-        parts = [labelled_choices(game_name, players, variant, seed + k, games // len(game.presets), rollouts)
-                 for k, variant in enumerate(game.presets)]
-        x, day, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
+        parts = [labelled_choices(game_name, players, rules, seed + k, games // len(game.presets), rollouts)
+                 for k, rules in enumerate(game.presets)]
+        x, stage, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-        fit = fit_choices_quadratic if getattr(strong, "QUADRATIC", False) else fit_choices
-        for d, weights in enumerate(fit(x, day, value, group, strong.DAYS)):
+        for d, weights in enumerate(learned.FIT(x, stage, value, group, learned.DAYS)):
             models[players, d] = list(weights)
     return models
 
 
 def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
                   models: dict[tuple[int, int], list], option: str = "--out") -> None:
-    """Write the weights file (core.evaluation.read_weights reads it) whole or not at all
+    """Write the weights file (the learned module's player reads it) whole or not at all
     (``option``: what named the file, for a failed write's message)."""
     document = {
         "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
@@ -117,17 +115,17 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
                    player_counts=None) -> None:
     """Refuse (ConfigError, OutputError: one line) what would fail or write a wrong file only
     after minutes of training: games too few for one of each rule set, rollouts outside
-    search's range, a player count the game has not, a bad seed, an ``out`` not writable, some
+    the searcher's range, a player count the game has not, a bad seed, an ``out`` not writable, some
     player counts written over the shipped file (it would lose the others' models)."""
     game = get_game(game_name)
     integer(games, "games", len(game.presets), 10**6)
-    strong_module(game_name)  # a game without a learned player says so first
+    learned_module(game_name)  # a game without a learned player says so first
     rollouts_param = game.registry[game.study.searcher].params["rollouts"]
     integer(rollouts, "rollouts", int(rollouts_param.low), int(rollouts_param.high))
     integer(seed, "seed", 0, 2**63 - 1 - len(game.presets), "2**63-1 less the rule sets")
     for players in player_counts or ():
         check_players(game, players)
-    shipped = strong_module(game_name).WEIGHTS_FILE
+    shipped = learned_module(game_name).WEIGHTS_FILE
     some = player_counts and set(player_counts) != set(range(game.min_players, game.max_players + 1))
     if some and (out is None or Path(out).resolve() == shipped.resolve()):
         raise ConfigError(f"--players {', '.join(map(str, player_counts))} trains only some player counts: give "
@@ -140,8 +138,8 @@ def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: P
     """Train (:func:`train`) and write the weights to ``out`` (default: the game's shipped file),
     every argument checked first (:func:`check_training`)."""
     check_training(game_name, seed, games, rollouts, out, player_counts)
-    strong = strong_module(game_name)
-    path = out or strong.WEIGHTS_FILE
-    write_weights(path, game_name, strong.COLUMNS, seed, games, rollouts,
+    learned = learned_module(game_name)
+    path = out or learned.WEIGHTS_FILE
+    write_weights(path, game_name, learned.COLUMNS, seed, games, rollouts,
                   train(game_name, seed, games, rollouts, player_counts))
     return path

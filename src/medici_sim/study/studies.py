@@ -124,14 +124,14 @@ class Study:
     game: Game
     counts: tuple[int, ...]
     strategies: tuple[SeatStrategy, ...]
-    variant: str | None  # the rules to play (a rules spec; None: the game's standard rules); balance: the first
+    rules: str | None  # the rules to play (a rules spec; None: the game's standard rules); balance: the first
     seed: int
     component_sets: tuple  # one or more component sets (``load_component_sets``), each its own block of configurations
     games: int
     precision: float | None
     threads: int
     tuned: TunedParameters | None = None  # balance --tuned: each rule and player count plays its own parameters
-    vs: str | None = None  # balance: the rule set compared with ``variant``'s (None: the game's other balance rules)
+    vs: str | None = None  # balance: the rule set compared with ``rules``'s (None: the game's other balance rules)
 
     @property
     def several_component_sets(self) -> bool:
@@ -144,23 +144,23 @@ class Study:
 
     def check(self, command: str) -> None:
         """Refuse, before any game, what cannot be played or cannot finish."""
-        if command == "balance" and None in self.variants(command):  # no rules to compare by default
+        if command == "balance" and None in self.rules_played(command):  # no rules to compare by default
             balanced = [g for g in GAMES.values() if g.balance_rules]
             offered = "; ".join(f"the {g.name} game's {' and '.join(g.balance_rules)}" for g in balanced)
             raise ConfigError(f"balance compares two rule sets of a game ({offered} by default); the "
                               f"{self.game.name} game has no variants to compare by default "
                               f"({self.game.no_balance}): name both, "
-                              f"{named('variant')} A {named('vs')} B (or use compare "
+                              f"{named('rules')} A {named('vs')} B (or use compare "
                               + (f"game={self.game.name!r})" if in_api() else f"{named('game')} {self.game.name})"))
         played = []  # every rule set played, canonical
         for players in self.counts:
-            arguments = ("variant", "vs")[:len(self.variants(command))]  # compare plays one rule set
+            arguments = ("rules", "vs")[:len(self.rules_played(command))]  # compare plays one rule set
             canonical = [canonical_rules(self.game, rules, players, argument)
-                         for rules, argument in zip(self.variants(command), arguments, strict=True)]
+                         for rules, argument in zip(self.rules_played(command), arguments, strict=True)]
             played += canonical
             if command == "balance" and canonical[0] == canonical[1]:
-                raise ConfigError(f"{named('vs')}: {self.variants(command)[1]} is the same rule set as "
-                                  f"{self.variants(command)[0]} at {players} players ({canonical[0]}): nothing to "
+                raise ConfigError(f"{named('vs')}: {self.rules_played(command)[1]} is the same rule set as "
+                                  f"{self.rules_played(command)[0]} at {players} players ({canonical[0]}): nothing to "
                                   "compare")
             why = command == "balance" and self.game.rule_book is not None and same_games(
                 *(rule_set(self.game, spec, players) for spec in canonical))
@@ -191,11 +191,11 @@ class Study:
         if given:
             raise ConfigError(f"{tuned}: {given[0]} gives parameters; with {tuned} the file gives them "
                               "(name the strategy alone)")
-        variants = self.variants(command)
-        gaps = [(name, players, variant) for players in self.counts for variant in variants
-                for name in self.tuned.missing(self.strategies, players, variant)]
+        rules_played = self.rules_played(command)
+        gaps = [(name, players, rules) for players in self.counts for rules in rules_played
+                for name in self.tuned.missing(self.strategies, players, rules)]
         if gaps:  # every strategy's parameters come from one file: advise the tuning that writes them all
-            name, players, variant = gaps[0]
+            name, players, rules = gaps[0]
             registry = self.game.registry
             never = [name for name, _, _ in gaps if registry[name].untunable]
             if never:  # no tuning will ever give it parameters: no advice to tune it
@@ -205,29 +205,29 @@ class Study:
             tunable = [s.name for s in self.strategies if registry[s.name].params]
             plugins = sorted({registry.origin[name] for name in tunable if registry.origin[name] != "built-in"})
             counts = ",".join(str(c) for c in self.counts)
-            rules = "all" if len(variants) > 1 else variants[0]
+            asked = "all" if len(rules_played) > 1 else rules_played[0]
             advice = (f"report = medici_sim.tune({','.join(tunable)!r}, game={self.game.name!r}, players={counts!r}, "
-                      f"variant={rules!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
+                      f"rules={asked!r}" + (f", plugins={plugins!r}" if plugins else "") + "), then tuned=report"
                       if in_api() else
                       f"medici-sim tune {','.join(tunable)} --game {self.game.name} --players {counts} --rules "
-                      f"{rules}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
+                      f"{asked}" + "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
                       + " --out FILE.json, then --tuned FILE.json")
             raise ConfigError(f"{tuned} {self.tuned.source} has no parameters for {name} at {players} players under "
-                              f"the {variant} rules; tune every strategy of the study into one file: {advice}")
+                              f"the {rules} rules; tune every strategy of the study into one file: {advice}")
 
-    def variants(self, command: str) -> tuple[str, ...]:
-        """The rules each player count plays: balance's two (``variant`` and ``vs``, by default the game's
+    def rules_played(self, command: str) -> tuple[str, ...]:
+        """The rules each player count plays: balance's two (``rules`` and ``vs``, by default the game's
         ``balance_rules``), or compare's one."""
         if command == "balance":
-            if self.variant is None and self.vs is None:
+            if self.rules is None and self.vs is None:
                 return self.game.balance_rules or (None, None)
-            standard, variant = self.game.presets[0], (self.game.balance_rules or (None, None))[1]
+            standard, rules = self.game.presets[0], (self.game.balance_rules or (None, None))[1]
             if self.vs is None:  # the game's balance variant unless that is --rules', then its standard rules
-                return self.variant, self._other(self.variant, (variant, standard))
-            if self.variant is None:  # the standard rules unless --vs names them, then the variant
-                return self._other(self.vs, (standard, variant)), self.vs
-            return self.variant, self.vs
-        return (self.variant or self.game.presets[0],)
+                return self.rules, self._other(self.rules, (rules, standard))
+            if self.rules is None:  # the standard rules unless --vs names them, then the variant
+                return self._other(self.vs, (standard, rules)), self.vs
+            return self.rules, self.vs
+        return (self.rules or self.game.presets[0],)
 
     def _other(self, given: str, choices: tuple[str | None, ...]) -> str | None:
         """The first of ``choices`` that is not the rule set ``given`` at any player count, or None
@@ -242,9 +242,9 @@ class Study:
                 return choice
         return None
 
-    def lineup(self, players: int, variant: str) -> tuple[SeatStrategy, ...]:
+    def lineup(self, players: int, rules: str) -> tuple[SeatStrategy, ...]:
         """The strategies of one configuration (tuned: with that rule's and count's parameters)."""
-        return self.strategies if self.tuned is None else self.tuned.lineup(self.strategies, players, variant)
+        return self.strategies if self.tuned is None else self.tuned.lineup(self.strategies, players, rules)
 
     def _check_blocks(self) -> None:
         """More lineups or games than a configuration's block of game indices holds (blocks
@@ -275,7 +275,7 @@ class Study:
 
 
 def new_study(*, game: str, players: str | int | Sequence[int], strategies: str | Sequence[str] | None,
-              variant: str | None, seed: int, components: str | Sequence[str] | None, games: int,
+              rules: str | None, seed: int, components: str | Sequence[str] | None, games: int,
               precision: float | None,
               threads: int | None, tuned: str | Mapping | None, components_argument: str = "components",
               vs: str | None = None) -> Study:
@@ -287,7 +287,7 @@ def new_study(*, game: str, players: str | int | Sequence[int], strategies: str 
     return Study(game=definition, counts=tuple(parse_player_counts(players, definition.name)),
                  strategies=parse_strategy_list(definition.built_ins if strategies is None else strategies,
                                                 definition.name),
-                 variant=None if variant is None else text(variant, "variant"), seed=check_seed(seed),
+                 rules=None if rules is None else text(rules, "rules"), seed=check_seed(seed),
                  component_sets=load_component_sets(definition, components, components_argument),
                  games=check_games(games),
                  precision=None if precision is None else real(precision, "precision"),
@@ -305,12 +305,12 @@ def plan(study: Study, command: str, kind: type[Tournament] = Tournament) -> lis
     The second rules' tournament follows the first's: they play each game under both rules,
     together, so that a difference between the rules is paired game by game. ``kind``: the
     tournaments' class (study.agent_tournament's seats Python agents)."""
-    variants = study.variants(command)
+    rules_played = study.rules_played(command)
     n = len(study.counts)
-    tournaments = [kind(components, players, study.lineup(players, variant), variant, study.seed, study.threads,
+    tournaments = [kind(components, players, study.lineup(players, rules), rules, study.seed, study.threads,
                         config_index=d * n + i, game=study.game.name)
                    for d, components in enumerate(study.component_sets) for i, players in enumerate(study.counts)
-                   for variant in variants]
+                   for rules in rules_played]
     if command == "balance":
         for base, other in zip(tournaments[::2], tournaments[1::2], strict=True):
             other.follow(base)
@@ -386,7 +386,7 @@ def summary(tournaments: list[Tournament], study: Study, complete: bool) -> dict
         "threads": study.threads,
         "elapsed_seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed) if elapsed > 0 else None,  # None: no game played
-        **fitted_summary(study.game, [s.name for s in study.strategies], [t.variant for t in tournaments]),
+        **fitted_summary(study.game, [s.name for s in study.strategies], [t.rules for t in tournaments]),
     }
 
 
@@ -435,22 +435,22 @@ def _balance_tables(tournaments: list[Tournament],
         tables["strategies"]["strategy"] = [s.name for std, _ in pairs for s in std.strategies]
         tables[TUNED_TABLE] = pd.DataFrame(
             [(std.players, a.name, strategy_spec(a), strategy_spec(b), a == b,
-              cross_words(tuned, a.name, std.players, (std.variant, b20.variant)))
+              cross_words(tuned, a.name, std.players, (std.rules, b20.rules)))
              for std, b20 in pairs for a, b in zip(std.strategies, b20.strategies, strict=True)],
             columns=["players", "strategy", *rule_names(tables["strategies"]), "same", "cross_check"])
     return tables
 
 
-def cross_words(tuned: TunedParameters, strategy: str, players: int, variants: tuple[str, str]) -> str:
+def cross_words(tuned: TunedParameters, strategy: str, players: int, rules_played: tuple[str, str]) -> str:
     """tune's cross check of one strategy and player count in words: under each rule of the two
     ``variants``, one seat with that rule's parameters played the other rule's parameters."""
-    found = [tuned.cross.get((strategy, players, rules)) for rules in variants]
+    found = [tuned.cross.get((strategy, players, rules)) for rules in rules_played]
     if None in found:
         return "not measured"
     if "same" in found:
         return "same parameters"
     # who won under each rule: "own" under the first rules is their set, under the second the second's
-    first, second = (f"{rules}'s" for rules in variants)
+    first, second = (f"{rules}'s" for rules in rules_played)
     winners = [{"own": own, "other": other}.get(f) for f, own, other in
                zip(found, (first, second), (second, first), strict=True)]
     if winners == [first, second]:
@@ -459,7 +459,7 @@ def cross_words(tuned: TunedParameters, strategy: str, players: int, variants: t
         return f"{winners[0]} better under both"
     if winners == [None, None]:
         return "no significant difference"
-    won = [f"{w} better under {rules}" for w, rules in zip(winners, variants, strict=True) if w]
+    won = [f"{w} better under {rules}" for w, rules in zip(winners, rules_played, strict=True) if w]
     return ", ".join(won) + (" only" if len(won) == 1 else "")
 
 

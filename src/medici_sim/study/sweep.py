@@ -131,7 +131,7 @@ def parse_rules(specs: str | Sequence[str], game, max_points: int | None = MAX_P
 @dataclass(frozen=True)
 class Sweep:
     """What a sweep plays: a study (game, player counts, strategies, seed, component set, games,
-    precision, threads; its ``variant`` is the base rules' spec) and the rules it sweeps."""
+    precision, threads; its ``rules`` is the base rules' spec) and the rules it sweeps."""
 
     study: Study
     rules: tuple[SweptRule, ...]
@@ -143,7 +143,7 @@ class Sweep:
 
     def base(self, players: int) -> str:
         """The base rules at ``players``, canonical (a spec of presets and items, never a file)."""
-        return canonical_rules(self.study.game, self.study.variant or self.study.game.presets[0], players)
+        return canonical_rules(self.study.game, self.study.rules or self.study.game.presets[0], players)
 
     def spec(self, players: int, values: Sequence[int]) -> str:
         """The canonical rule set of one point at ``players`` (ConfigError naming the point if it is none)."""
@@ -170,7 +170,7 @@ class Sweep:
 
     def check(self, every_point: bool = True) -> None:
         """The study's options, and (``every_point``) that every point is a rule set."""
-        replace(self.study, variant=None).check("sweep")  # the base rules are checked here, at each count
+        replace(self.study, rules=None).check("sweep")  # the base rules are checked here, at each count
         if self.study.several_component_sets:
             raise ConfigError(f"{named('components')}: a sweep plays one {self.study.game.data_noun}, got "
                               f"{len(self.study.component_sets)} "
@@ -215,11 +215,12 @@ class Sweep:
         return found
 
 
-def new_sweep(rules: str | Sequence[str], max_points: int | None, **study) -> Sweep:
-    """A sweep of ``rules`` over a study (``studies.new_study``'s arguments; ``variant``: the
-    base rules), every option checked; every point a rule set unless ``max_points`` is None."""
+def new_sweep(ranges: str | Sequence[str], max_points: int | None, **study) -> Sweep:
+    """A sweep of the rule parameters' ``ranges`` (NAME=LO..HI[:STEP]) over a study (``studies.new_study``'s
+    arguments; ``rules``: the base rules), every option checked; every point a rule set unless ``max_points`` is
+    None."""
     base = new_study(**study)
-    swept = Sweep(base, parse_rules(rules, base.game, max_points))
+    swept = Sweep(base, parse_rules(ranges, base.game, max_points))
     swept.check(every_point=max_points is not None)
     return swept
 

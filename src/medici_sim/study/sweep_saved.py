@@ -38,14 +38,14 @@ def _tournament(saved, where: str) -> _Tournament:
     check_keys(saved, where, TOURNAMENT_KEYS)
     game = valid_game(saved["game"], f"{where}.game")
     players = valid_players(saved["players"], f"{where}.players", game)
-    variant = saved["variant"]
+    rules = saved["rules"]
     try:
-        canonical = canonical_rules(game, variant, players) if type(variant) is str else None
+        canonical = canonical_rules(game, rules, players) if type(rules) is str else None
     except ConfigError:
         canonical = None
-    if canonical != variant:
-        raise Invalid(f"{where}.variant is {show(variant)}, not a canonical rule set of the {game.name} game")
-    return _Tournament(game, players, variant, whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT),
+    if canonical != rules:
+        raise Invalid(f"{where}.rules is {show(rules)}, not a canonical rule set of the {game.name} game")
+    return _Tournament(game, players, rules, whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT),
                        whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT),
                        valid_components(saved["components"], f"{where}.components", game),
                        valid_strategies(saved["strategies"], f"{where}.strategies", game, None))

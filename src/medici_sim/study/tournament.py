@@ -37,7 +37,7 @@ class Tournament:
     components: object  # the game's component data (the card game's Component set), or None
     players: int
     strategies: tuple[SeatStrategy, ...]
-    variant: str = "standard"
+    rules: str = "standard"
     seed: int = 0
     threads: int = 1
     config_index: int = 0  # which block of game indices this configuration owns
@@ -160,12 +160,12 @@ class Tournament:
         """Lineup ``k``'s run: its games still to play, rotated, in a kernel of every strategy."""
         return RunConfig(components=self.components, players=self.players, strategies=lineup,
                          games=self.target - self.done[k],
-                         seed=self.seed, variant=self.variant, seating="rotate", threads=self.threads, game=self.game,
+                         seed=self.seed, rules=self.rules, seating="rotate", threads=self.threads, game=self.game,
                          kernel_strategies=tuple(dict.fromkeys(s.name for s in self.strategies)))
 
     def configuration(self) -> dict:
         """What a checkpoint of this tournament must match to be resumed."""
-        return {"game": self.game, "players": self.players, "variant": self.variant, "seed": self.seed,
+        return {"game": self.game, "players": self.players, "rules": self.rules, "seed": self.seed,
                 "config_index": self.config_index, "components": components_identity(self.components),
                 "strategies": strategies_identity(self.strategies)}
 

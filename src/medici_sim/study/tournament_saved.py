@@ -28,7 +28,7 @@ from ..core.totals_check import TotalsCheck, check_paired_metric_sq, check_pairs
 from .tournament import lineups
 
 STUDY_KEYS = ("games", "precision", "tournaments")
-TOURNAMENT_KEYS = ("game", "players", "variant", "seed", "config_index", "components", "strategies")
+TOURNAMENT_KEYS = ("game", "players", "rules", "seed", "config_index", "components", "strategies")
 TOURNAMENT_PROGRESS_KEYS = ("target", "done", "elapsed", "strategy_stats", "pairs", "seat_stats", "run", "paired_sq",
                             "paired_seat_sq", "paired_metric_sq")
 
@@ -77,7 +77,7 @@ def check_study(configuration, progress, command: str) -> None:
 class _Tournament:
     game: Game
     players: int
-    variant: str
+    rules: str
     seed: int
     config_index: int
     components: object
@@ -88,12 +88,12 @@ def _tournament(saved, where: str) -> _Tournament:
     check_keys(saved, where, TOURNAMENT_KEYS)
     game = valid_game(saved["game"], f"{where}.game")
     players = valid_players(saved["players"], f"{where}.players", game)
-    variant = valid_rules(saved["variant"], f"{where}.variant", game, players)
+    rules = valid_rules(saved["rules"], f"{where}.rules", game, players)
     seed = whole_number(saved["seed"], f"{where}.seed", 0, MAX_INT)
     config_index = whole_number(saved["config_index"], f"{where}.config_index", 0, MAX_INT)
     strategies = valid_strategies(saved["strategies"], f"{where}.strategies", game, None)
     components = valid_components(saved["components"], f"{where}.components", game)
-    return _Tournament(game, players, variant, seed, config_index, components, strategies)
+    return _Tournament(game, players, rules, seed, config_index, components, strategies)
 
 
 def _study_shape(tournaments: list[_Tournament], command: str) -> None:
@@ -129,20 +129,20 @@ def _components_shape(tournaments: list[_Tournament], command: str, offset: int,
     for i, t in enumerate(tournaments):
         where = f"configuration.tournaments[{offset + i}]"
         if command == "compare":
-            index, variant = first_index + i, first.variant
+            index, rules = first_index + i, first.rules
         else:
-            pair = (first.variant, tournaments[1].variant if len(tournaments) > 1 else None)
-            index, variant = first_index + i // 2, pair[i % 2]
-            if i == 1 and t.variant == first.variant:
-                raise Invalid(f"{where}.variant is {show(t.variant)}, the rules of tournaments[0] too: balance "
+            pair = (first.rules, tournaments[1].rules if len(tournaments) > 1 else None)
+            index, rules = first_index + i // 2, pair[i % 2]
+            if i == 1 and t.rules == first.rules:
+                raise Invalid(f"{where}.rules is {show(t.rules)}, the rules of tournaments[0] too: balance "
                               "compares two rule sets")
             if i % 2 and t.players != tournaments[i - 1].players:
                 raise Invalid(f"{where}.players is {t.players}, but its {pair[0]} tournament has "
                               f"{tournaments[i - 1].players}")
         if t.config_index != index:
             raise Invalid(f"{where}.config_index is {t.config_index}, expected {index}")
-        if t.variant != variant:
-            raise Invalid(f"{where}.variant is {show(t.variant)}, expected {show(variant)}")
+        if t.rules != rules:
+            raise Invalid(f"{where}.rules is {show(t.rules)}, expected {show(rules)}")
         step = 1 if command == "compare" else 2
         if i >= step and t.players <= tournaments[i - step].players:
             raise Invalid(f"{where}.players is {t.players}, but the player counts are played once each, "
@@ -208,7 +208,7 @@ def _tournament_progress(saved, where: str, t: _Tournament, games: int, precisio
             for b in slots:
                 if a != b:
                     together[a][b] += played
-    rules = TotalsCheck(game, players, t.variant)
+    rules = TotalsCheck(game, players, t.rules)
     rules.table(seat, f"{where}.seat_stats", [total] * players, total)
     rules.table(by_strategy, f"{where}.strategy_stats", row_games, total)
     check_same_sums(seat, f"{where}.seat_stats", by_strategy, f"{where}.strategy_stats")

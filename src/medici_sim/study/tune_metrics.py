@@ -20,7 +20,7 @@ def tune_change_columns(game: Game) -> list[str]:
 
 def _configuration(result: TaskResult) -> dict:
     task = result.task
-    return {"strategy": task.strategy, "rules": task.variant, "players": task.players,
+    return {"strategy": task.strategy, "rules": task.rules, "players": task.players,
             get_game(task.game).data_noun: task.components.name if task.components is not None else ""}
 
 
@@ -34,7 +34,7 @@ def tune_metrics(results: Sequence[TaskResult]) -> pd.DataFrame:
         for which, strategy, run in (("default", task.default, fresh.default_run),
                                      ("tuned", task.slot(result.tuned), fresh.tuned_run)):
             rows.append({"strategy": task.strategy, "parameters": which, "spec": spec(strategy),
-                         **_configuration(result), **metric_row(run, game, rule_moments(game, task.variant,
+                         **_configuration(result), **metric_row(run, game, rule_moments(game, task.rules,
                                                                                         task.players))})
     return metrics_frame(rows)
 
@@ -46,9 +46,9 @@ def tune_metric_changes(results: Sequence[TaskResult]) -> pd.DataFrame:
     for result in (r for r in results if r.complete):
         task, fresh = result.task, result.fresh
         game = get_game(task.game)
-        days = rule_moments(game, task.variant, task.players)
+        moments = rule_moments(game, task.rules, task.players)
         rows += [{**_configuration(result), "first": "default", "second": "tuned", **row}
                  for row in paired_changes(game, fresh.default_run, fresh.tuned_run, fresh.metric_sq,
-                                           task.fresh_games, days, days)]
+                                           task.fresh_games, moments, moments)]
     game = game or (get_game(results[0].task.game) if results else None)
     return pd.DataFrame(rows, columns=tune_change_columns(game) if game is not None else None)

@@ -33,7 +33,7 @@ from .tuning import Fresh, TaskResult, TuneTask
 
 def task_configuration(task: TuneTask) -> dict:
     """What a checkpoint records of a task, and a resumed tuning must match."""
-    return {"game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
+    return {"game": task.game, "strategy": task.strategy, "players": task.players, "rules": task.rules,
             "against": None if task.against is None else strategies_identity(task.against),
             "evaluations": task.evaluations, "games_per_eval": task.games_per_eval,
             "fresh_games": task.fresh_games, "seed": task.seed, "popsize": task.popsize,
@@ -47,7 +47,7 @@ def task_from_configuration(saved: dict) -> TuneTask:
     name = saved["identity"][0][0]
     if saved["strategy"] != name:
         raise ConfigError(f"strategy is {saved['strategy']!r}, but its identity names {name!r}")
-    return TuneTask(game.name, name, saved["players"], saved["variant"], against, saved["evaluations"],
+    return TuneTask(game.name, name, saved["players"], saved["rules"], against, saved["evaluations"],
                     saved["games_per_eval"], saved["fresh_games"], saved["seed"], saved["popsize"],
                     saved_components(saved["components"], game))
 
@@ -72,7 +72,7 @@ def task_result(task: TuneTask, saved: dict) -> TaskResult:
                                                           for key, value in fresh.items()}))
 
 
-TUNE_TASK_KEYS = ("game", "strategy", "players", "variant", "against", "evaluations", "games_per_eval",
+TUNE_TASK_KEYS = ("game", "strategy", "players", "rules", "against", "evaluations", "games_per_eval",
                   "fresh_games", "seed", "popsize", "components", "identity")
 TUNE_PROGRESS_KEYS = ("rounds", "tuned", "fresh")
 FRESH_KEYS = ("tuned", "default", "difference_sq", "tuned_run", "default_run", "metric_sq")  # Fresh.to_list's
@@ -99,7 +99,7 @@ def check_tune(configuration, progress) -> None:
         if entry["against"] is not None:
             valid_strategies(entry["against"], f"{where}.against", game, players - 1)
         valid_components(entry["components"], f"{where}.components", game)
-        valid_rules(entry["variant"], f"{where}.variant", game, players)
+        valid_rules(entry["rules"], f"{where}.rules", game, players)
         for key, high in (("evaluations", MAX_INT), ("games_per_eval", MAX_INT), ("fresh_games", MAX_INT),
                           ("seed", MAX_INT), ("popsize", 1000)):
             whole_number(entry[key], f"{where}.{key}", 2 if key == "popsize" else 0 if key == "seed" else 1, high)
@@ -107,7 +107,7 @@ def check_tune(configuration, progress) -> None:
             task = task_from_configuration(entry)
         except (ConfigError, ValueError) as exc:
             raise Invalid(f"{where}: {exc}") from None
-        if any((t.strategy, t.players, t.variant) == (task.strategy, task.players, task.variant) for t in tasks):
+        if any((t.strategy, t.players, t.rules) == (task.strategy, task.players, task.rules) for t in tasks):
             raise Invalid(f"{where} tunes {task.label} a second time")
         tasks.append(task)
     check_keys(progress, "progress", ("tasks",))
@@ -153,7 +153,7 @@ def _tune_round(saved, where: str, task) -> None:
     if type(win60) is not list or len(win60) != task.popsize:
         raise Invalid(f"{where}.win60 is {show(win60)}, not {task.popsize} win credits")
     # every game's credit is 60 (an outright win), a k-way share or 0: a multiple of their gcd
-    unit = math.gcd(WIN_UNIT, TotalsCheck(GAMES[task.game], task.players, task.variant).share_gcd)
+    unit = math.gcd(WIN_UNIT, TotalsCheck(GAMES[task.game], task.players, task.rules).share_gcd)
     for j, credit in enumerate(win60):
         whole_number(credit, f"{where}.win60[{j}]", 0, WIN_UNIT * task.games_per_eval)
         if credit % unit:
@@ -198,7 +198,7 @@ def _fresh_metrics(fresh: dict, where: str, task: TuneTask) -> None:
     game's difference of the metric counters (tuned minus default), as ``core.totals_check``
     proves a run's and a pairing's (the check saves no seat rows: ``TotalsCheck.run_alone``)."""
     game, games = GAMES[task.game], task.fresh_games
-    rules = TotalsCheck(game, task.players, task.variant)
+    rules = TotalsCheck(game, task.players, task.rules)
     runs = []
     for key in ("default_run", "tuned_run"):
         runs.append(int_vector(fresh[key], f"{where}.{key}", N_COMMON_RUN_STATS + len(game.engine.run_columns),
@@ -207,7 +207,7 @@ def _fresh_metrics(fresh: dict, where: str, task: TuneTask) -> None:
     metric_sq = int_vector(fresh["metric_sq"], f"{where}.metric_sq", len(paired_metrics(game)),
                            f"the {game.name} game's paired metrics")
     check_paired_metric_sq(metric_sq, f"{where}.metric_sq", *runs, games, game,
-                           rule_moments(game, task.variant, task.players))
+                           rule_moments(game, task.rules, task.players))
 
 
 TUNE = SavedFormat("tune", check_tune)

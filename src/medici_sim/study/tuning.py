@@ -32,6 +32,7 @@ import pandas as pd
 
 from ..core import accounting as acc
 from ..core.arguments import ConfigError, comma_list, file_name, in_api, integer, named, text
+from ..core.checkpoint import current_keys
 from ..core.driver import (
     MIN_CHUNK,
     SLOW_GAME,
@@ -97,7 +98,7 @@ class TuneTask:
     game: str
     strategy: str
     players: int
-    variant: str
+    rules: str
     against: tuple[SeatStrategy, ...] | None  # the other seats (players - 1); None: self-play
     evaluations: int
     games_per_eval: int  # a whole number of rotations
@@ -124,7 +125,7 @@ class TuneTask:
 
     @property
     def label(self) -> str:
-        return f"{self.strategy}, {self.players} players, {self.variant}"
+        return f"{self.strategy}, {self.players} players, {self.rules}"
 
     def slot(self, values: Sequence[float]) -> SeatStrategy:
         return seat_strategy(self.strategy, self.game, **dict(zip(self.box.names, values, strict=True)))
@@ -169,7 +170,7 @@ class Evaluator:
         return self._play(task, [kernel], first_game, games)[0]
 
     def _config(self, task: TuneTask, lineup: tuple[SeatStrategy, ...], games: int) -> RunConfig:
-        return RunConfig(task.components, task.players, lineup, games, task.seed, task.variant, "rotate", self.threads,
+        return RunConfig(task.components, task.players, lineup, games, task.seed, task.rules, "rotate", self.threads,
                          task.game, task.kernel_strategies())
 
     def _play(self, task: TuneTask, kernels: list, first_game: int, games: int) -> list:
@@ -264,7 +265,7 @@ class TaskResult:
         task = self.task
         rate, low, high, difference, half, significant = self.check()
         return {
-            "game": task.game, "strategy": task.strategy, "players": task.players, "variant": task.variant,
+            "game": task.game, "strategy": task.strategy, "players": task.players, "rules": task.rules,
             **({get_game(task.game).data_noun: task.components.name} if task.components is not None else {}),
             "against": task.against_label(),
             "evaluations": sum(len(r.candidates) for r in self.rounds),
@@ -282,7 +283,7 @@ class TaskResult:
         rows = []
         for r, done in enumerate(self.rounds):
             for candidate, score in zip(done.candidates, done.scores, strict=True):
-                rows.append({"strategy": task.strategy, "players": task.players, "variant": task.variant,
+                rows.append({"strategy": task.strategy, "players": task.players, "rules": task.rules,
                              "evaluation": len(rows) + 1, "round": r + 1, "win_rate": score,
                              **dict(zip(task.box.names, candidate, strict=True)),
                              "incumbent": spec(task.slot(done.incumbent))})
@@ -349,11 +350,11 @@ def cross_check(results: Sequence[TaskResult], evaluator: Evaluator,
     fair share (``own_better``) means the rule's own parameters are really better there;
     below it (``other_better``), the other rule's are; neither: the tuned difference does
     not matter. Identical parameters play no games (their rows have 0 games)."""
-    done = {(r.task.strategy, r.task.players, r.task.variant): r for r in results if r.complete}
+    done = {(r.task.strategy, r.task.players, r.task.rules): r for r in results if r.complete}
     rows = []
-    for (strategy, players, variant), result in done.items():
-        for (other_strategy, other_players, other_variant), other in done.items():
-            if (other_strategy, other_players) != (strategy, players) or other_variant == variant:
+    for (strategy, players, rules), result in done.items():
+        for (other_strategy, other_players, other_rules), other in done.items():
+            if (other_strategy, other_players) != (strategy, players) or other_rules == rules:
                 continue
             if stop is not None and stop.is_set():
                 return pd.DataFrame(rows, columns=CROSS_COLUMNS)
@@ -366,7 +367,7 @@ def cross_check(results: Sequence[TaskResult], evaluator: Evaluator,
                                                       result.task.fresh_games)[0])
                 (rate,), (low,), (high,) = _interval(row[None, :])
                 games = int(row[0])
-            rows.append((result.task.game, strategy, players, variant, spec(own), spec(theirs), games, rate, low,
+            rows.append((result.task.game, strategy, players, rules, spec(own), spec(theirs), games, rate, low,
                          high, 1 / players, bool(low > 1 / players), bool(high < 1 / players)))
     return pd.DataFrame(rows, columns=CROSS_COLUMNS)
 
@@ -388,7 +389,7 @@ def round_table(results: Sequence[TaskResult]) -> pd.DataFrame:
     for result in results:
         task = result.task
         for r, done in enumerate(result.rounds):
-            rows.append({"strategy": task.strategy, "players": task.players, "variant": task.variant,
+            rows.append({"strategy": task.strategy, "players": task.players, "rules": task.rules,
                          "round": r + 1, "mean_win_rate": float(np.mean(done.scores)),
                          "best_win_rate": max(done.scores), "incumbent": spec(task.slot(done.incumbent))})
     return pd.DataFrame(rows)
@@ -424,12 +425,12 @@ def _strategies(spec: str | Sequence[str], game) -> list[str]:
     return names
 
 
-def _variants(spec: str | None, game, players: list[int]) -> list[str]:
+def _rules_played(spec: str | None, game, players: list[int]) -> list[str]:
     """The rule sets to tune under: the spec's (checked at every player count; canonical when it
     names the same rules at all of them, as a preset's name does), or every preset (``all``)."""
     if spec is None:
         return [game.presets[0]]
-    if text(spec, "variant").strip().lower() == ALL:
+    if text(spec, "rules").strip().lower() == ALL:
         return list(game.presets)
     canonical = {canonical_rules(game, spec, n) for n in players}
     return [canonical.pop() if len(canonical) == 1 else spec]
@@ -452,7 +453,7 @@ def _whole_rotations(games: int, players: int, argument: str) -> int:
     return -(-games // players) * players  # every seat equally often (R24)
 
 
-def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, variant_spec: str | None,
+def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, rules_asked: str | None,
                against_spec: str, evaluations: int, games_per_eval: int, fresh_games: int, seed: int,
                popsize: int | None, components) -> list[TuneTask]:
     """The tasks of a tuning as the command line (and the API) describe it: strategies (names,
@@ -460,7 +461,7 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
     game = get_game(game_name)
     strategies = _strategies(strategy_spec, game)
     counts = parse_player_counts(players_spec, game.name)
-    variants = _variants(variant_spec, game, counts)
+    rules_played = _rules_played(rules_asked, game, counts)
     evaluations = integer(evaluations, "evaluations", 1, 2**63 - 1, "2**63-1")
     if popsize is not None:
         popsize = integer(popsize, "popsize", 2, 1000)
@@ -469,9 +470,9 @@ def plan_tasks(game_name: str, strategy_spec: str, players_spec: str | None, var
     for name in strategies:
         size = popsize or default_popsize(len(game.registry[name].params))
         for players in counts:
-            for variant in variants:
+            for rules in rules_played:
                 tasks.append(TuneTask(
-                    game.name, name, players, variant, _against(against_spec, game, players), evaluations,
+                    game.name, name, players, rules, _against(against_spec, game, players), evaluations,
                     _whole_rotations(games_per_eval, players, "games_per_eval"),
                     _whole_rotations(fresh_games, players, "fresh_games"), seed, size, components))
     return tasks
@@ -493,27 +494,27 @@ class TunedParameters:
     are the best known for it, and :meth:`lineup` plays them."""
 
     source: str  # the file, or "shipped"
-    best: dict  # (strategy, players, variant) -> SeatStrategy
-    # (strategy, players, variant) -> "own", "other", "neither" or "same": tune's cross check, where
+    best: dict  # (strategy, players, rules) -> SeatStrategy
+    # (strategy, players, rules) -> "own", "other", "neither" or "same": tune's cross check, where
     # the variant's parameters played another rule's under that variant (the file's cross_check table)
     cross: dict = field(default_factory=dict)
-    # (strategy, players, variant) -> the other rule's parameters, where they beat the variant's own under it
+    # (strategy, players, rules) -> the other rule's parameters, where they beat the variant's own under it
     better: dict = field(default_factory=dict)
 
-    def missing(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> list[str]:
+    def missing(self, strategies: Sequence[SeatStrategy], players: int, rules: str) -> list[str]:
         """The strategies with parameters that were never tuned for this player count and rules."""
         return [s.name for s in strategies
-                if get_game(s.game).registry[s.name].params and (s.name, players, variant) not in self.best]
+                if get_game(s.game).registry[s.name].params and (s.name, players, rules) not in self.best]
 
-    def lineup(self, strategies: Sequence[SeatStrategy], players: int, variant: str) -> tuple[SeatStrategy, ...]:
+    def lineup(self, strategies: Sequence[SeatStrategy], players: int, rules: str) -> tuple[SeatStrategy, ...]:
         """The strategies with their tuned parameters for this player count and rules (a
         strategy without parameters plays as it is); ConfigError for one never tuned there."""
-        absent = self.missing(strategies, players, variant)
+        absent = self.missing(strategies, players, rules)
         if absent:
             raise ConfigError(f"{named('tuned')} {self.source} has no parameters for {absent[0]} at {players} "
-                              f"players under the {variant} rules")
+                              f"players under the {rules} rules")
         # the best known: its own, or another rule's that beat it there
-        return tuple(self.better.get((s.name, players, variant), self.best.get((s.name, players, variant), s))
+        return tuple(self.better.get((s.name, players, rules), self.best.get((s.name, players, rules), s))
                      for s in strategies)
 
 
@@ -522,6 +523,7 @@ def shipped_path(game: str) -> Path:
     return Path(sys.modules[get_game(game).registry.package].__file__).parent / "data" / "tuned" / "tuned.json"
 
 
+OLDER_TUNED_KEYS = {"variant": "rules"}  # tune --out files written before, still read  # keep: old name
 REPORT = "a tune report"  # the source of tuned parameters the Python API passes as tune's tables
 
 
@@ -552,16 +554,17 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
     best = {}
     for i, row in enumerate(rows):
         where = f"{shown}: entry {i + 1}"
-        if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "variant", "best")):
-            raise ConfigError(f"{where} lacks game, strategy, players, variant or best")
+        row = current_keys(row, OLDER_TUNED_KEYS)
+        if not isinstance(row, dict) or not all(k in row for k in ("game", "strategy", "players", "rules", "best")):
+            raise ConfigError(f"{where} lacks game, strategy, players, rules or best")
         if not isinstance(row["game"], str) or row["game"] not in GAMES:
             raise ConfigError(f"{where}: game {row['game']!r} is not a game medici-sim knows ({', '.join(GAMES)})")
         if row["game"] != game:
             continue
         definition = get_game(game)
         if type(row["players"]) is not int or not definition.min_players <= row["players"] <= definition.max_players \
-                or row["variant"] not in definition.presets:
-            raise ConfigError(f"{where}: players {row['players']!r} or rules {row['variant']!r} are not the {game} "
+                or row["rules"] not in definition.presets:
+            raise ConfigError(f"{where}: players {row['players']!r} or rules {row['rules']!r} are not the {game} "
                               "game's")
         if not isinstance(row["best"], str) or not row["best"].strip():
             raise ConfigError(f"{where}: best is {row['best']!r}, not a strategy with its parameters")
@@ -572,10 +575,10 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
         if len(slots) != 1:
             raise ConfigError(f"{where}: best {row['best']!r} names {len(slots)} strategies, not one")
         (slot,) = slots
-        key = (slot.name, row["players"], row["variant"])
+        key = (slot.name, row["players"], row["rules"])
         if slot.name != row["strategy"] or key in best:
             raise ConfigError(f"{where}: {row['best']!r} is not {row['strategy']}'s, or it is tuned twice at "
-                              f"{row['players']} players under {row['variant']}")
+                              f"{row['players']} players under {row['rules']}")
         best[key] = slot
     if not best:
         raise ConfigError(f"{shown}: no tuned strategies of the {game} game")

@@ -73,7 +73,7 @@ class CardConsole(MediciConsole):
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
         super().__init__(kernel, human_seat, strategies, say, ask)
-        self.rules = kernel.config.rules
+        self.rules = kernel.config.rule_set
         self.market_before: list[int] = []  # the market as this turn began
         self.market_seen: list[int] = []  # the market as the person last saw it
 

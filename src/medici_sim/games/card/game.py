@@ -20,7 +20,7 @@ from .strategies import BUILT_INS, REGISTRY, search, strong
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (engine.new_state): its deck, player count and rules."""
     deck = config.components if config.components is not None else default_deck()
-    rules = config.rules
+    rules = config.rule_set
     return engine.new_state(*deck.card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
 
 
@@ -63,7 +63,7 @@ def trace(kernel, game_index: int) -> GameTrace:
     state = buffer[0]
     p = kernel.config.players
     c = int(state["counts"][0])
-    days = kernel.config.rules["days"]
+    days = kernel.config.rule_set["days"]
     return GameTrace(
         seat_slot=state["seat_slot"][:p].copy(),
         seat_params=state["seat_params"][:p].copy(),
@@ -84,7 +84,7 @@ def trace(kernel, game_index: int) -> GameTrace:
 def reference_game(config, game_index: int) -> dict[str, np.ndarray]:
     """The reference engine's record of game ``game_index`` of the run ``config``."""
     deck = config.components if config.components is not None else default_deck()
-    return reference.play_game(deck, config.rules,
+    return reference.play_game(deck, config.rule_set,
                                [s.name for s in config.strategies], config.seed, game_index, config.seating,
                                [dict(s.params) for s in config.strategies])
 
@@ -198,7 +198,7 @@ GAME = Game(
         **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
         summary="Medici: The Card Game, rules R1-R25",
         rules_page="docs/rules-card.md",
-        rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "variant": "R19",
+        rule_points={"players": "R6", "seats": "R7", "seating": "R24", "seed": "R25", "rules": "R19",
                      "lineups": "R24"},
         presets_help="standard [default] or bonus20: 20 florins for 8+ icons of a good (10+ with 2 players), R19",
         narration_help=("each turn's reveals (R9) and takes (R10) and what was left, the end of each day (R11, "

@@ -86,6 +86,10 @@ from .state import (
     TURN_TAKE_AT,
 )
 
+# the trace document's key for the rules' name: its older name, kept (the key "rules" holds the values
+# in force in the Medici games' traces, and traces written before say "variant")
+TRACE_RULES = "variant"  # keep: old name
+
 FROM_END = {1: "last", 2: "2nd-from-last", 3: "3rd-from-last"}
 
 
@@ -125,12 +129,12 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     good_of, icons_of, value_of, green_of = (start[name][:n_cards] for name in
                                              ("card_good", "card_icons", "card_value", "card_green"))
     players = config.players
-    rules = config.rules
+    rules = config.rule_set
     big_min = rules["big_bonus_min"] or None
     deck = config.components if config.components is not None else default_deck()
     data = {
         "game": "card", "title": kernel.game.title, "rules_page": kernel.game.presentation.rules_page,
-        "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
+        "seed": config.seed, "index": game_index, "players": players, TRACE_RULES: config.rules,
         "seating": config.seating, "deck": deck.name,
         "rules": {"ship_capacity": rules["ship_capacity"], "ship_payouts": list(rules["ship_payouts"]),
                   "coin": rules["share_coin"], "majority_payouts": list(rules["majority_payouts"]),
@@ -249,9 +253,9 @@ def render(data: dict) -> str:
     def names(ids) -> str:
         return ", ".join(cards[c]["name"] for c in ids) if ids else "nothing"
 
-    variant_named = ", bonus20" if data["variant"] == "bonus20" else ""
+    variant_named = ", bonus20" if data[TRACE_RULES] == "bonus20" else ""
     out = [f"{data['title']}: game {data['index']} of seed {data['seed']} (R25: the game the simulation plays)",
-           f"{data['players']} players, {data['variant']} rules, {data['seating']} seating (R24), "
+           f"{data['players']} players, {data[TRACE_RULES]} rules, {data['seating']} seating (R24), "
            f"deck {data['deck']} ({len(cards)} cards)",
            "Seats (R7: seat 1 starts day 1): " + ", ".join(f"{s['seat']} {s['strategy']}" for s in data["seats"]),
            f"Ships hold {rules['ship_capacity']} non-green cards (R6, R10). Ship places pay "

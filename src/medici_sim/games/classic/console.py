@@ -59,7 +59,7 @@ class ClassicConsole(MediciConsole):
     def __init__(self, kernel, human_seat: int, strategies: list[str], say: Callable[[str], None],
                  ask: Callable[..., object]):
         super().__init__(kernel, human_seat, strategies, say, ask)
-        self.rules = kernel.config.rules
+        self.rules = kernel.config.rule_set
         self.holds = self.rules["ship_holds"]
         self.turn_shown = -1  # the TURN_ID whose table the person has seen
         self.lot_shown = 0  # the lot's size when they last saw it

@@ -17,7 +17,7 @@ from .strategies import BUILT_INS, REGISTRY, search, strong
 
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (engine.new_state): the cards and the rule set."""
-    rules = config.rules
+    rules = config.rule_set
     return engine.new_state(*card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
 
 
@@ -57,7 +57,7 @@ def trace(kernel, game_index: int) -> GameTrace:
                                   kernel.slot_strategy, kernel.slot_params, kernel.table)
     state = buffer[0]
     p = kernel.config.players
-    rules = kernel.config.rules
+    rules = kernel.config.rule_set
     d, holds = rules["days"], rules["ship_holds"]
     money = state["money"][:p].copy()
     winners = money == money.max()
@@ -86,7 +86,7 @@ def trace(kernel, game_index: int) -> GameTrace:
 
 def reference_game(config, game_index: int) -> dict:
     """The reference engine's record of game ``game_index`` of the run ``config``."""
-    return reference.play_game(config.rules, [s.name for s in config.strategies], config.seed, game_index,
+    return reference.play_game(config.rule_set, [s.name for s in config.strategies], config.seed, game_index,
                                config.seating, [dict(s.params) for s in config.strategies])
 
 
@@ -95,7 +95,7 @@ def invariants(record: dict, config) -> None:
     ships within their holds (C3), tracks rising and capped at the top (C14), money never
     negative and conserved: start money, less what was spent on lots, plus the payouts (C4,
     C10, C13-C16)."""
-    rules = config.rules
+    rules = config.rule_set
     location = record["card_location"]
     assert len(location) == rules["days"], "not every day was played (C18)"
     assert not np.isin(location, (state.LOC_UNSEEN, state.LOC_TWICE)).any(), "a card is nowhere or twice"

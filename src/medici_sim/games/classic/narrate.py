@@ -74,6 +74,10 @@ from ..medici.narration import final_standings, next_starter_reason, rank_places
 from . import reference, stepped
 from .rules import GOODS, N_CARDS, N_GOODS, NO_GOOD, RULE_BOOK, card_arrays, removed_cards
 
+# the trace document's key for the rules' name: its older name, kept (the key "rules" holds the values
+# in force in the Medici games' traces, and traces written before say "variant")
+TRACE_RULES = "variant"  # keep: old name
+
 check = partial(narration.check, game="classic")
 
 
@@ -90,10 +94,10 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     trace = kernel.trace(game_index)
     good_of, value_of = (a.tolist() for a in card_arrays())
     players = config.players
-    rules = config.rules
+    rules = config.rule_set
     data = {
         "game": "classic", "title": kernel.game.title, "rules_page": kernel.game.presentation.rules_page,
-        "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
+        "seed": config.seed, "index": game_index, "players": players, TRACE_RULES: config.rules,
         "seating": config.seating,
         "rules": {"start_money": rules["starting_money"], "removed": removed_cards(players),
                   "holds": rules["ship_holds"], "ship_payouts": list(rules["ship_payouts"]),
@@ -226,7 +230,7 @@ def render(data: dict) -> str:
         return ", ".join(cards[c]["name"] for c in ids) if ids else "nothing"
 
     bonus_levels = ", ".join(f"{level}: {pay}" for level, pay in enumerate(rules["track_bonus"]) if pay)
-    in_force = RULE_BOOK.resolve(data["variant"], data["players"])
+    in_force = RULE_BOOK.resolve(data[TRACE_RULES], data["players"])
     coin = rules["coin"]
     rounded = "a whole florin" if coin == 1 else f"a multiple of {coin} florins"
     out = [f"{data['title']}: game {data['index']} of seed {data['seed']} (C20: the game the simulation plays)",
@@ -236,8 +240,8 @@ def render(data: dict) -> str:
            f"Ships have {rules['holds']} holds (C3). Ship places pay {'/'.join(map(str, rules['ship_payouts']))} "
            f"(C13); track majorities {'/'.join(map(str, rules['majority_payouts']))} (C15), level 0 included; "
            f"shared places are pooled and rounded down to {rounded}; track bonuses by level {bonus_levels} (C16)."]
-    if data["variant"] != "standard":
-        out.append(f"Rules {data['variant']}: {in_force['days']} days (C18), lots of up to {in_force['lot_size']} "
+    if data[TRACE_RULES] != "standard":
+        out.append(f"Rules {data[TRACE_RULES]}: {in_force['days']} days (C18), lots of up to {in_force['lot_size']} "
                    f"cards (C8), the lowest bid {in_force['min_bid']} (C9).")
     for day in data["days"]:
         why = "C6" if day["starter_reason"]["rule"] == "C6" and day["day"] == 1 else "least money, C6"

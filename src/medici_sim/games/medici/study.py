@@ -3,7 +3,13 @@ players (random, the heuristics, ``search`` at growing budgets, ``strong`` train
 games) and the same shipped files (search's tuned parameters, strong's learned weights)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...core.contract import StudyPolicy
+
+# the toolkit's sources, compiled into both games' kernels (strong's evaluation, the day loop): hashed into
+# their strategy tables like the shipped files (core.dispatch), as the game's own package is
+TOOLKIT = tuple(sorted(Path(__file__).parent.glob("*.py")))
 
 
 def medici_study(search, strong, **balance) -> StudyPolicy:
@@ -18,5 +24,5 @@ def medici_study(search, strong, **balance) -> StudyPolicy:
         rollout_policy=search.ROLLOUT_POLICY,
         tuned_file=search.TUNED_FILE,
         learned=lambda: strong,
-        kernel_data=(search.TUNED_FILE, strong.WEIGHTS_FILE),
+        kernel_data=(search.TUNED_FILE, strong.WEIGHTS_FILE, *TOOLKIT),
     )

@@ -30,6 +30,10 @@ from .reference import GREEN_SOURCES, RED_SOURCES
 from .seat_view import WORDS, choice_text
 from .state import EMPTY, N_GREEN_SOURCES, PHASE, REACHED_LIMIT, ROUND
 
+# the trace document's key for the rules' name: its older name, kept (as in the Medici games' traces, whose
+# key "rules" holds the values in force)
+TRACE_RULES = "variant"  # keep: old name
+
 SOURCES = GREEN_SOURCES + RED_SOURCES
 SOURCE_RULES = dict(zip(SOURCES, ("T21", "T22", "T27", "T30", "T12, T25", "T34", "T30", "T26", "T35"), strict=True))
 GAME = "tuscany"
@@ -51,7 +55,7 @@ def narrate(kernel, game_index: int) -> tuple[dict, str]:
     """(data, text) of game ``game_index`` of the run ``kernel`` (a core.driver.PreparedRun)."""
     config = kernel.config
     players = config.players
-    data = {"game": GAME, "seed": config.seed, "index": game_index, "players": players, "variant": config.variant,
+    data = {"game": GAME, "seed": config.seed, "index": game_index, "players": players, TRACE_RULES: config.rules,
             "seating": config.seating, "components": getattr(config.components, "name", None) or "reconstructed",
             "seats": [], "setup": [], "rounds": [], "phases": [], "final": {}}
     turn, before, state = None, None, None
@@ -112,7 +116,7 @@ def render(data: dict) -> str:
     """The story in text (within 100 columns), from ``data`` alone."""
     seats = ", ".join(f"seat {s['seat']} {s['strategy']}" for s in data["seats"])
     lines = [f"The Castles of Tuscany, seed {data['seed']}, game {data['index']}: {data['players']} players "
-             f"({seats}); rules {data['variant']}, seating {data['seating']}, components {data['components']}",
+             f"({seats}); rules {data[TRACE_RULES]}, seating {data['seating']}, components {data['components']}",
              *LEGEND, "", "Setup (T12): each seat's assembly, its starting castle's field, then a bonus tile"]
     lines += [f"  seat {d['seat']}: {d['choice']} ({d['rule']})" for d in data["setup"]]
     lines += data.get("setup_map", [])

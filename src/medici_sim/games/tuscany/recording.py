@@ -126,4 +126,4 @@ def reference_game(config, game_index: int) -> dict:
     from .reference import play_game as reference_play  # noqa: PLC0415
 
     players = [REFERENCE_PLAYERS[s.name]() for s in config.strategies]
-    return reference_play(of_run(config), config.rules, players, config.seed, game_index, config.seating)
+    return reference_play(of_run(config), config.rule_set, players, config.seed, game_index, config.seating)

@@ -38,7 +38,7 @@ TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green po
 
 def kernel_inputs(config) -> np.ndarray:
     """The state every game of the run starts from (tables.new_state): its component set and rule set."""
-    return new_state(of_run(config), config.rules)
+    return new_state(of_run(config), config.rule_set)
 
 
 def check_config(config) -> None:
@@ -46,7 +46,7 @@ def check_config(config) -> None:
     data = of_run(config)
     if not hasattr(data, "boards_of_type"):
         raise ValueError("the tuscany game needs a component set (medici_sim.games.tuscany.components.Components)")
-    check_fits(data, config.rules)
+    check_fits(data, config.rule_set)
 
 
 def invariants(record: dict, config) -> None:
@@ -134,7 +134,7 @@ GAME = Game(
     presentation=Presentation(
         summary="The Castles of Tuscany, rules T1-T40",
         rules_page="docs/rules-tuscany.md",
-        rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "variant": "T40",
+        rule_points={"players": "T1", "seats": "T12", "seating": "T12", "seed": "T38", "rules": "T40",
                      "lineups": "T12"},
         presets_help="standard [default] or original: the first edition, the draw action draws 2 region cards (T13)",
         narration_help=("setup (T12), each decision with its rule point (T13-T32) and what each turn scored by "

@@ -1,4 +1,4 @@
-"""What the games' ``strong`` players share (``games/<game>/strategies/strong.py``): a learned
+"""What the Medici games' ``strong`` players share (``games/<game>/strategies/strong.py``): a learned
 linear or quadratic evaluation of a seat's position, its shipped weights, and how they are
 trained.
 
@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .arrays import compile_time_constant
-from .output import read_limited
+from ...core.arrays import compile_time_constant
+from ...core.output import read_limited
 
 MAX_WEIGHTS_BYTES = 16 << 20  # a weights file is a few kB
 RIDGE = 1e-3  # a little shrinkage: features that never vary (day 0's florins) get weight 0, not noise
