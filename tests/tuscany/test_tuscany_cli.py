@@ -145,7 +145,7 @@ def test_the_shipped_tuned_parameters_were_checked_on_fresh_games_and_play(capsy
     assert GAME.study.tuned_file == TUNED_FILE and TUNED_FILE.is_file()
     rows = json.loads(TUNED_FILE.read_text())["tuned"]
     tuned = {name for name in BUILT_INS if REGISTRY[name].params}
-    assert {(r["strategy"], r["players"], r["variant"]) for r in rows} == {
+    assert {(r["strategy"], r["players"], r["rules"]) for r in rows} == {
         (name, players, rules) for name in tuned for players in (2, 3, 4) for rules in ("standard", "original")}
     for row in rows:
         assert row["fresh_games"] >= 10_000 and row["game"] == "tuscany"

@@ -166,7 +166,7 @@ def test_search_with_no_evidence_enough_plays_its_policys_games():
 
 def config(spec: str, games: int, threads: int) -> RunConfig:
     return RunConfig(components=load_game_components(TUSCANY, None), game="tuscany", players=3, games=games, seed=3,
-                     seating="rotate", threads=threads, variant=TUSCANY.presets[0],
+                     seating="rotate", threads=threads, rules=TUSCANY.presets[0],
                      strategies=parse_strategies(spec, 3, "tuscany"), kernel_strategies=(*TUSCANY.built_ins, "search"))
 
 
