@@ -299,7 +299,6 @@ def turn_nb(state, table, seat):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
     a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's
     inlining copies a callee's IR block by block, each copy with the whole scope, and types it again)."""
-    strategy = state.seat_strategy[seat]
     for extra in range(2):
         n = 1
         state.options[0] = DRAW
@@ -310,14 +309,15 @@ def turn_nb(state, table, seat):
             state.options[n] = PLACE
             n += 1
         state.counts[N_OPTIONS] = n
-        choice = state.options[chosen_nb(state, seat, action_nb(table, strategy, state, seat), "action")]
+        answer = action_nb(table, state.seat_strategy[seat], state, seat)
+        choice = state.options[chosen_nb(state, seat, answer, "action")]
         if choice == DRAW:
             draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
         elif choice == TAKE:
             take_nb_(state, table, seat)
         else:
             place_item_nb(state, table, seat)
-        if extra or state.marble[seat] == 0 or not marble_nb(table, strategy, state, seat):
+        if extra or state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
             return
         state.marble[seat] -= 1
         state.tally[seat, T_MARBLE_USED] += 1
