@@ -2,7 +2,8 @@
 
     python benchmarks/profile_compile.py                          # the card game's `random` kernel
     python benchmarks/profile_compile.py --game classic --strategies expert
-    python benchmarks/profile_compile.py --tuscany --top 40       # The Castles of Tuscany (bench_tuscany.py's kernel)
+    python benchmarks/profile_compile.py --game tuscany           # The Castles of Tuscany's main run's kernel
+    python benchmarks/profile_compile.py --tuscany --top 40       # its bare batch kernel (bench_tuscany.py's)
     python benchmarks/profile_compile.py --warm                   # the usual cache: only what is not cached compiles
 
 It compiles the kernel in a child process with an empty numba cache (``NUMBA_CACHE_DIR``, a fresh
@@ -10,7 +11,10 @@ temporary directory) and lists, from numba's compile events, each function's com
 CPU seconds spent compiling it less those of the functions compiled within it; then the same time
 by compiler pass (less the compilations nested in the pass) and the time LLVM spent optimising and
 linking the functions' modules (``finalize``: a function's module holds the code of every function
-it calls, optimised again). A function compiled more than once is compiled for several argument
+it calls, optimised again), all the time spent in LLVM's C library (optimising, and making machine
+code), and numba's inlining (``inline="always"``) by callee and caller: the variables it copied
+(it deep-copies an inlined body block by block, each block with the body's whole scope: a cost in
+the square of the body's size). A function compiled more than once is compiled for several argument
 types (typically a string literal typed by its value). CPU seconds of this process, so a loaded
 machine inflates them somewhat; compare runs taken in turn. This reads numba internals (its
 compile events, ``PassManager._runPass``, ``CPUCodeLibrary.finalize``): a development tool, checked
@@ -77,18 +81,60 @@ def profile(args) -> None:
         llvm[0] += time.process_time() - start
 
     codegen.CPUCodeLibrary.finalize = timed_finalize
+    in_c, copies = _count_llvm_and_inlining()
     start = time.process_time()
     compile_kernel(args)
     total = time.process_time() - start
     kernel = "tuscany" if args.tuscany else args.game
     print(f"{kernel} {args.strategies}: {sum(times.values())} compilations, {total:.1f} CPU s "
           f"(compiling {nested_total[0]:.1f}; LLVM's optimising and linking, within it, {llvm[0]:.1f})")
+    print(f"in LLVM's C library, in all: {sum(in_c.values()):.1f} CPU s ("
+          + ", ".join(f"{name.removeprefix('LLVMPY_')} {seconds:.1f}" for name, seconds in in_c.most_common(3)) + ")")
+    print(f"numba's inlining copied {sum(copies.values()):,} variables; the most, callee <- caller:")
+    for (callee, caller), n in copies.most_common(min(args.top, 6)):
+        print(f"{n:11,d}  {callee} <- {caller}")
     print("CPU s (own)  compilations  function")
     for name, seconds in own.most_common(args.top):
         print(f"{seconds:11.2f}  {times[name]:12d}  {name}")
     print("CPU s (own)  compiler pass")
     for name, seconds in passes.most_common(min(args.top, 8)):
         print(f"{seconds:11.2f}  {name}")
+
+
+def _count_llvm_and_inlining() -> tuple[collections.Counter, collections.Counter]:
+    """Counters filled while compiling: CPU seconds in each of llvmlite's C functions, and the
+    variables numba's inlining copies (``ir.Var.__deepcopy__``) per (callee, caller)."""
+    from llvmlite.binding import ffi
+    from numba.core import inline_closurecall, ir
+
+    in_c, copies, copied = collections.Counter(), collections.Counter(), [0]
+    call = ffi._lib_fn_wrapper.__call__
+
+    def timed_call(self, *args, **kwargs):
+        start = time.process_time()
+        try:
+            return call(self, *args, **kwargs)
+        finally:
+            in_c[getattr(self._cfn, "__name__", "?")] += time.process_time() - start
+
+    ffi._lib_fn_wrapper.__call__ = timed_call
+    deepcopy = ir.Var.__deepcopy__
+
+    def counted_deepcopy(self, memo):
+        copied[0] += 1
+        return deepcopy(self, memo)
+
+    ir.Var.__deepcopy__ = counted_deepcopy
+    inline_ir = inline_closurecall.InlineWorker.inline_ir
+
+    def counted_inline_ir(self, caller_ir, block, i, callee_ir, *rest, **kwargs):
+        before = copied[0]
+        result = inline_ir(self, caller_ir, block, i, callee_ir, *rest, **kwargs)
+        copies[callee_ir.func_id.func_qualname, caller_ir.func_id.func_qualname] += copied[0] - before
+        return result
+
+    inline_closurecall.InlineWorker.inline_ir = counted_inline_ir
+    return in_c, copies
 
 
 def compile_kernel(args) -> None:
@@ -115,10 +161,10 @@ def main() -> None:
     from medici_sim.cli.script_options import Parser, count
 
     parser = Parser(__doc__)
-    parser.add_argument("--game", choices=("card", "classic"), default="card")
+    parser.add_argument("--game", choices=("card", "classic", "tuscany"), default="card")
     parser.add_argument("--strategies", default="random", help="the strategies, at 4 seats [random]")
     parser.add_argument("--tuscany", action="store_true",
-                        help="The Castles of Tuscany's kernel instead (bench_tuscany.py's: random, not yet a game)")
+                        help="The Castles of Tuscany's bare batch kernel (bench_tuscany.py's: random)")
     parser.add_argument("--top", type=count(), default=25)
     parser.add_argument("--warm", action="store_true",
                         help="numba's usual cache, not an empty one (what is cached is loaded, not compiled)")

@@ -15,9 +15,11 @@ bonus tiles are ``pieces.py``'s, the display (T14-T17) ``display.py``'s, setup a
 phases and the end (the play loop) ``game.py``'s.
 
 Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
-absolute address each); what runs at every action (the action, the payable check, the take and
-its refill, placing's options) is ``inline="always"``, a few nanoseconds each call saved, and
-the marble's second action is a loop, not a second copy (docs/performance.md). ``pay_nb`` stays
+absolute address each); what runs at every action (the payable check, the take and its refill,
+placing's options) is ``inline="always"``, a few nanoseconds each call saved; the action itself is
+written in ``turn_nb``, whose loop is the marble's second action (one copy of the code, and no
+inlining of the whole action: numba copies an inlined body's IR block by block, each block with
+the body's whole scope, a cost in the square of its size, at the first compile; docs/performance.md). ``pay_nb`` stays
 a call: inlined (numba 0.68) the games differed, its payments not applied (caught by
 tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
 """
@@ -292,32 +294,29 @@ def place_item_nb(state, table, seat):
 
 # ---------------------------------------------------------------- a turn (T13, T32)
 
-@njit(cache=True, inline="always")
-def action_nb_(state, table, seat):
-    """T13: one action among the legal ones (T39): draw; take with a display tile; place."""
-    n = 1
-    state.options[0] = DRAW
-    if state.counts[OCCUPIED]:
-        state.options[n] = TAKE
-        n += 1
-    if can_place_nb(state, seat):
-        state.options[n] = PLACE
-        n += 1
-    state.counts[N_OPTIONS] = n
-    choice = state.options[chosen_nb(state, seat, action_nb(table, state.seat_strategy[seat], state, seat), "action")]
-    if choice == DRAW:
-        draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
-    elif choice == TAKE:
-        take_nb_(state, table, seat)
-    else:
-        place_item_nb(state, table, seat)
-
-
 @njit(cache=True)
 def turn_nb(state, table, seat):
-    """T13: one action; T32: then a marble may buy one more (a loop: the action's code once)."""
+    """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
+    a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's
+    inlining copies a callee's IR block by block, each copy with the whole scope, and types it again)."""
     for extra in range(2):
-        action_nb_(state, table, seat)
+        n = 1
+        state.options[0] = DRAW
+        if state.counts[OCCUPIED]:
+            state.options[n] = TAKE
+            n += 1
+        if can_place_nb(state, seat):
+            state.options[n] = PLACE
+            n += 1
+        state.counts[N_OPTIONS] = n
+        answer = action_nb(table, state.seat_strategy[seat], state, seat)
+        choice = state.options[chosen_nb(state, seat, answer, "action")]
+        if choice == DRAW:
+            draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
+        elif choice == TAKE:
+            take_nb_(state, table, seat)
+        else:
+            place_item_nb(state, table, seat)
         if extra or state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
             return
         state.marble[seat] -= 1
