@@ -295,11 +295,12 @@ def place_item_nb(state, table, seat):
 # ---------------------------------------------------------------- a turn (T13, T32)
 
 @njit(cache=True)
-def turn_nb(state, table, seat):
+def turn_nb(state, table, seat, first):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
     a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's
-    inlining copies a callee's IR block by block, each copy with the whole scope, and types it again)."""
-    for extra in range(2):
+    inlining copies a callee's IR block by block, each copy with the whole scope, and types it again).
+    ``first`` is 0 for a whole turn, 1 for its second action only (a search's rollout resumes there)."""
+    for extra in range(first, 2):
         n = 1
         state.options[0] = DRAW
         if state.counts[OCCUPIED]:

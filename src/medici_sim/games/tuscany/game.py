@@ -271,7 +271,7 @@ def play_rounds_nb(state, table, record, first):
         for seat in range(first, players):
             if record is not None:
                 replay_stop_nb(state, TURN_START, seat, counts[PHASE])
-            turn_nb(state, table, seat)
+            turn_nb(state, table, seat, 0)
             if record is not None:
                 replay_stop_nb(state, TURN_END, seat, counts[PHASE])
         first = 0

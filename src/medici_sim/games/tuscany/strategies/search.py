@@ -21,7 +21,7 @@ batches (T38).
 
 **How a rollout is played.** The engine cannot be entered mid-turn, so the search runs at the turn's action, where
 the state is the turn's start (or, for the marble's second action, between the actions): the copy is played by
-the engine's own compiled turn (``engine.turn_nb``; ``action_nb_`` for a second action) and then its play loop
+the engine's own compiled turn (``engine.turn_nb``, from its second action for a second action) and then its play loop
 from the next seat (``game.play_rounds_nb``), dispatching through a rollout table of its own holding the built-ins
 and this strategy (core.dispatch.runtime_table). On the copy the searching seat is this strategy in *scripted*
 mode (a flag in the copy's scratch): it answers the candidate's action and tile or placement, then hands its seat
@@ -38,7 +38,7 @@ from ....core.dispatch import decision, runtime_table
 from ....core.registry import Param, Strategy
 from ....core.rollout import choose_nb, decision_stream_nb, outcome_nb, rollout_stream_nb, seat_rollout_players_nb
 from ....core.templates import jitted_copy
-from ..engine import action_nb_, item_fields_nb, payable_fields_nb, turn_nb
+from ..engine import item_fields_nb, payable_fields_nb, turn_nb
 from ..game import play_rounds_nb, rank_key_nb
 from ..geometry import ESTATE_FIELDS
 from ..pieces import shuffle_nb
@@ -283,10 +283,7 @@ def set_up_nb(sim, state, seat, params, stream, pool):
 @njit(cache=True)
 def play_out_nb(sim, table, seat, second):
     """The rest of the turn (its second action only, ``second``), then the game from the next seat (T35)."""
-    if second:
-        action_nb_(sim, table, seat)
-    else:
-        turn_nb(sim, table, seat)
+    turn_nb(sim, table, seat, 1 if second else 0)
     play_rounds_nb(sim, table, None, seat + 1)
 
 
