@@ -187,6 +187,21 @@ def test_classic_games_with_search_are_the_reference_engines_games(players, line
             assert same, f"{key} differs in game {game_index}"
 
 
+@pytest.mark.parametrize("game", [CARD, CLASSIC], ids=lambda g: g.name)
+def test_rollouts_call_the_engines_compiled_loop_without_linking_a_copy(game):
+    """A search player's rollouts run the engine's own compiled play loop through its address
+    (core.dispatch.runtime_loop): the function playing them links no copy of the loop, whose code LLVM
+    optimised again in each of the search's functions (most of a search kernel's compile time)."""
+    import importlib
+
+    simulate(config(game, 2, "search:rollouts=1,random", 1))
+    search = importlib.import_module(f"medici_sim.games.{game.name}.strategies.search")
+    (compiled,) = search.rollout_values_nb.overloads.values()
+    module = compiled.library._get_module_for_linking()  # numba's: its code as linked into callers (cached too)
+    defined = [f.name for f in module.functions if not f.is_declaration]
+    assert defined and not [name for name in defined if "finish_game_nb" in name or "play_day_nb" in name]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game,lineup", [(CARD, "search:rollouts=2,expert,search:rollouts=1:horizon=1"),
                                          (CLASSIC, "search:rollouts=2,expert,search:rollouts=1:horizon=1")],
