@@ -165,8 +165,7 @@ def play_command(game_name, players, opponents, seat, seed, variant, plugins, wi
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
     config = RunConfig(components=load_game_components(game, None), players=players, strategies=tuple(slots), games=1,
                        seed=seed, variant=game.presets[0] if variant is None else variant, seating="fixed",
-                       threads=1, game=game.name,
-                       kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
+                       threads=1, game=game.name)  # one play loop for any bots: only their decisions compile
     kernel = PreparedRun(config)
     def say(text: str) -> None:
         echo_text(text, wide)
