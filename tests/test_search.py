@@ -192,14 +192,18 @@ def test_rollouts_call_the_engines_compiled_loop_without_linking_a_copy(game):
     """A search player's rollouts run the engine's own compiled play loop through its address
     (core.dispatch.runtime_loop): the function playing them links no copy of the loop, whose code LLVM
     optimised again in each of the search's functions (most of a search kernel's compile time)."""
-    import importlib
+    from medici_sim.core import dispatch
 
-    simulate(config(game, 2, "search:rollouts=1,random", 1))
-    search = importlib.import_module(f"medici_sim.games.{game.name}.strategies.search")
-    (compiled,) = search.rollout_values_nb.overloads.values()
-    module = compiled.library._get_module_for_linking()  # numba's: its code as linked into callers (cached too)
-    defined = [f.name for f in module.functions if not f.is_declaration]
-    assert defined and not [name for name in defined if "finish_game_nb" in name or "play_day_nb" in name]
+    simulate(config(game, 3, "search:rollouts=1,random,random", 1))
+    searched = []
+    for wrapper in dispatch._KEEP:  # the compiled decisions (and loops) of this process
+        if not wrapper.py_func.__name__.startswith("decide_"):
+            continue
+        for compiled in wrapper.overloads.values():  # numba's: the code as linked into callers (cached too)
+            defined = [f.name for f in compiled.library._get_module_for_linking().functions if not f.is_declaration]
+            if any(f"{game.name}10strategies6search" in name for name in defined):
+                searched.append([name for name in defined if "finish_game_nb" in name or "play_day_nb" in name])
+    assert searched and not any(searched), "a search decision links a copy of the play loop"
 
 
 @pytest.mark.slow
