@@ -30,7 +30,7 @@ play in the same kernel as a normal table: only the addresses differ.
 A rollout player's rollouts dispatch through a table of their own, read where they run
 (:func:`runtime_table`: a getter of a table the process fills, never a constant compiled in),
 and play the engine's own compiled play loop through an address the process fills likewise
-(:func:`runtime_loop`, which the stepping functions call too): a search player's decision and a
+(:func:`runtime_loop`, which the stepping functions call too): a rollout player's decision and a
 stepping function are compiled without the engine's code linked in, so LLVM does not optimise
 the whole engine again in each of them.
 """
@@ -92,7 +92,7 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False
     with _LOCK:
         for entry in _RUNTIME.get(registry.game, ()):  # their symbols known before a cached wrapper loads
             _runtime_buffer(registry, entry)
-        _fill_loops(registry)  # the play loops' symbols too (a search player's wrapper names one)
+        _fill_loops(registry)  # the play loops' symbols too (a rollout player's wrapper names one)
         addresses = table[_table_name(registry)]
         for i, strategy in enumerate(strategies):
             for k, kind in enumerate(registry.decisions):
@@ -349,10 +349,10 @@ def runtime_table(registry: StrategyRegistry, policies: tuple[str, ...]):
 
 def runtime_loop(game: str, loop):
     """A jitted stand-in for ``game``'s play loop ``loop`` (``finish_game_nb(state, table, seat,
-    phase, arg, last_day, record)``, ``record`` a bool: core.resumable) that calls the loop's
+    phase, arg, until, record)``, ``record`` a bool: core.resumable) that calls the loop's
     compiled code through an address the process keeps under a symbol naming the table's type,
     filled when a strategy table of that type is made (:func:`strategy_table`,
-    :func:`ready_rollouts`): code calling it (a search player's decisions, the stepping functions)
+    :func:`ready_rollouts`): code calling it (a rollout player's decisions, the stepping functions)
     is compiled without the loop's code linked in, so LLVM does not optimise the whole engine again
     in each of its functions (most of what they cost to compile), and runs the kernel's own compiled
     loop. One stand-in a loop."""
@@ -363,7 +363,7 @@ def runtime_loop(game: str, loop):
     arguments = (types.int64,) * 4 + (types.boolean,)
 
     @intrinsic
-    def call(typingctx, state, table, seat, phase, arg, last_day, record):
+    def call(typingctx, state, table, seat, phase, arg, until, record):
         signature = (state, table, *arguments)
         symbol = _loop_symbol(number, _name_of(table))
         _loop_slot(number, _name_of(table))  # the symbol known before this code loads
@@ -380,11 +380,11 @@ def runtime_loop(game: str, loop):
             with cgutils.if_unlikely(builder, status.is_error):
                 context.call_conv.return_status_propagate(builder, status)
             return result
-        return types.boolean(state, table, seat, phase, arg, last_day, record), codegen
+        return types.boolean(state, table, seat, phase, arg, until, record), codegen
 
     @njit(inline="always")
-    def loop_nb(state, table, seat, phase, arg, last_day, record):
-        return call(state, table, seat, phase, arg, last_day, record)
+    def loop_nb(state, table, seat, phase, arg, until, record):
+        return call(state, table, seat, phase, arg, until, record)
     with _LOCK:
         _LOOPS.setdefault(game, []).append([loop, loop_nb])
         for registry in [r for r in _REGISTRY_OF.values() if r.game == game]:  # tables made before: filled now
