@@ -5,6 +5,7 @@
     python benchmarks/profile_compile.py --game tuscany           # The Castles of Tuscany's main run's kernel
     python benchmarks/profile_compile.py --tuscany --top 40       # its bare batch kernel (bench_tuscany.py's)
     python benchmarks/profile_compile.py --warm                   # the usual cache: only what is not cached compiles
+    python benchmarks/profile_compile.py --command "trace --players 3 --seed 7"   # any medici-sim command
 
 It compiles the kernel in a child process with an empty numba cache (``NUMBA_CACHE_DIR``, a fresh
 temporary directory) and lists, from numba's compile events, each function's compilations and the
@@ -19,6 +20,11 @@ types (typically a string literal typed by its value). CPU seconds of this proce
 machine inflates them somewhat; compare runs taken in turn. This reads numba internals (its
 compile events, ``PassManager._runPass``, ``CPUCodeLibrary.finalize``): a development tool, checked
 with numba 0.68.
+
+``--command`` profiles a whole ``medici-sim`` command instead (its words after ``medici-sim``, one
+string), run in the child as the command line runs it (its output dropped; an exit is not an error).
+With ``--cache DIR`` (a directory kept between runs) the commands of bench_compile.py's ``--readme``
+table can be profiled in turn, each compiling only what the ones before did not.
 """
 from __future__ import annotations
 
@@ -85,7 +91,7 @@ def profile(args) -> None:
     start = time.process_time()
     compile_kernel(args)
     total = time.process_time() - start
-    kernel = "tuscany" if args.tuscany else args.game
+    kernel = repr(args.command) if args.command else "tuscany" if args.tuscany else args.game
     print(f"{kernel} {args.strategies}: {sum(times.values())} compilations, {total:.1f} CPU s "
           f"(compiling {nested_total[0]:.1f}; LLVM's optimising and linking, within it, {llvm[0]:.1f})")
     print(f"in LLVM's C library, in all: {sum(in_c.values()):.1f} CPU s ("
@@ -138,7 +144,18 @@ def _count_llvm_and_inlining() -> tuple[collections.Counter, collections.Counter
 
 
 def compile_kernel(args) -> None:
-    """One game through the kernel of ``args.strategies`` at every seat (4 players)."""
+    """One game through the kernel of ``args.strategies`` at every seat (4 players); or ``args.command``."""
+    if args.command:
+        import contextlib  # noqa: PLC0415
+        import io  # noqa: PLC0415
+        import shlex  # noqa: PLC0415
+
+        from medici_sim.cli import main as cli_main  # noqa: PLC0415
+
+        sys.argv = ["medici-sim", *shlex.split(args.command)]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+            cli_main()
+        return
     if args.tuscany:
         sys.path.insert(0, str(Path(__file__).parent))
         import bench_tuscany  # noqa: PLC0415
@@ -168,6 +185,9 @@ def main() -> None:
     parser.add_argument("--top", type=count(), default=25)
     parser.add_argument("--warm", action="store_true",
                         help="numba's usual cache, not an empty one (what is cached is loaded, not compiled)")
+    parser.add_argument("--command", help="a whole medici-sim command instead (its words after medici-sim, one string; "
+                                          "play reads its person's answers from stdin)")
+    parser.add_argument("--cache", help="numba's cache directory to use and keep [an empty temporary one]")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.tuscany and args.strategies != "random":
@@ -175,7 +195,7 @@ def main() -> None:
     if args.child:
         profile(args)
         return
-    if not args.tuscany:
+    if not args.tuscany and not args.command:
         import medici_sim.games  # noqa: F401  the games register themselves
         from medici_sim.cli.common import parse_strategies
 
@@ -184,7 +204,7 @@ def main() -> None:
         except ValueError as exc:
             parser.refuse("--strategies", str(exc))
     with tempfile.TemporaryDirectory(prefix="profile_compile_") as cache:
-        env = os.environ if args.warm else {**os.environ, "NUMBA_CACHE_DIR": cache}
+        env = os.environ if args.warm else {**os.environ, "NUMBA_CACHE_DIR": args.cache or cache}
         done = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--child"], env=env, check=False)
     sys.exit(done.returncode)
 

@@ -33,39 +33,49 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 game = get_game(sys.argv[1])
-simulate(RunConfig(components=load_game_components(game, None), players=4, games=10, threads=1, game=game.name,
-                   strategies=parse_strategies("random", 4, game.name)))
-print(json.dumps(compiled))
+config = RunConfig(components=load_game_components(game, None), players=4, games=10, threads=1, game=game.name,
+                   strategies=parse_strategies("random", 4, game.name))
+simulate(config)
+run = list(compiled)
+from medici_sim.core.driver import PreparedRun
+PreparedRun(config).trace(3)  # a stepped game of the run's strategies, after the run
+print(json.dumps({"run": run, "trace": compiled[len(run):]}))
 """
 
 
 @pytest.fixture(scope="module", params=["card", "classic"])
 def first_run(request, tmp_path_factory):
-    """(game, [(function, argument types)]) of a game's first run of ``random`` (the default)."""
+    """(game, [(function, argument types)]) of a game's first run of ``random`` (the default), and of a
+    trace of one of its games just after."""
     env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}
     env["NUMBA_CACHE_DIR"] = str(tmp_path_factory.mktemp("numba-cache"))
     done = subprocess.run([sys.executable, "-c", CHILD, request.param], env=env, capture_output=True, text=True,
                           check=True)
-    return request.param, [tuple(entry) for entry in json.loads(done.stdout)]
+    found = json.loads(done.stdout)
+    return request.param, [tuple(entry) for entry in found["run"]], [tuple(entry) for entry in found["trace"]]
 
 
 @pytest.mark.slow
 def test_no_function_is_compiled_for_a_constant(first_run):
     """core.specialize: a constant argument is its type's, so no function compiles twice for it."""
-    game, compiled = first_run
+    game, compiled, _ = first_run
     assert compiled, "nothing compiled: the cache was not empty"
     for name, args in compiled:
         assert not any(arg.startswith("Literal") for arg in args), f"{game}: {name} compiled for {args}"
 
 
 @pytest.mark.slow
-def test_a_run_compiles_no_recorder(first_run):
-    """engine.py's ``record``: the turn log, card locations and day records are compiled only
-    into games that record them (trace, the table), never into a run's kernel."""
-    game, compiled = first_run
-    recorders = sorted({name for name, _ in compiled if name.startswith("medici_sim.games.")
-                        and name.rsplit(".", 1)[-1].startswith(("record_", "_locate"))})
-    assert not recorders, f"{game}: a run compiled {recorders}"
+def test_a_stepped_game_plays_the_runs_compiled_loop(first_run):
+    """One play loop serves the kernel and a stepped game (core.resumable: ``record`` a bool in both), and
+    the stepping functions reach it through its address (core.dispatch.runtime_loop): a trace after a run
+    compiles only the stepping functions, none of the engine's (trace and play each compiled the whole
+    engine again, for ``record`` True)."""
+    game, compiled, traced = first_run
+    assert any(name.endswith("finish_game_nb") for name, _ in compiled), f"{game}: the run compiled no play loop"
+    assert traced, f"{game}: the trace compiled no stepping function"
+    again = sorted({name for name, _ in traced if name.startswith("medici_sim.games.")
+                    and not name.endswith(("play_on_nb", "begin_play_nb", "legal_choices_nb"))})
+    assert not again, f"{game}: the trace compiled the engine's {again} again"
 
 
 SYMBOL_CHILD = """

@@ -149,3 +149,13 @@ def test_a_game_without_the_one_game_step_is_paired_by_its_batch_kernel(monkeypa
         for name in ("seat", "slot", "pair_stats", "run"):
             assert np.array_equal(getattr(totals, name), getattr(alone, name)), name
     assert not paired.cross.any() and not paired.seat_sq.any() and not paired.metric_sq.any()
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+def test_the_paired_loop_calls_the_batch_loops_compiled_game(game):
+    """The one-game step (Game.engine.play_game_in_nb) is a function of its own, compiled once, that the
+    batch loop and the paired loop both call (the first test: the same games), not inlined into each:
+    inlined, the paired loop compiled the whole game again (balance's first run paid about 9 CPU s more)."""
+    from medici_sim.core.registry import get_game
+
+    assert get_game(game).engine.play_game_in_nb.targetoptions.get("inline", "never") == "never"

@@ -187,6 +187,25 @@ def test_classic_games_with_search_are_the_reference_engines_games(players, line
             assert same, f"{key} differs in game {game_index}"
 
 
+@pytest.mark.parametrize("game", [CARD, CLASSIC], ids=lambda g: g.name)
+def test_rollouts_call_the_engines_compiled_loop_without_linking_a_copy(game):
+    """A search player's rollouts run the engine's own compiled play loop through its address
+    (core.dispatch.runtime_loop): the function playing them links no copy of the loop, whose code LLVM
+    optimised again in each of the search's functions (most of a search kernel's compile time)."""
+    from medici_sim.core import dispatch
+
+    simulate(config(game, 3, "search:rollouts=1,random,random", 1))
+    searched = []
+    for wrapper in dispatch._KEEP:  # the compiled decisions (and loops) of this process
+        if not wrapper.py_func.__name__.startswith("decide_"):
+            continue
+        for compiled in wrapper.overloads.values():  # numba's: the code as linked into callers (cached too)
+            defined = [f.name for f in compiled.library._get_module_for_linking().functions if not f.is_declaration]
+            if any(f"{game.name}10strategies6search" in name for name in defined):
+                searched.append([name for name in defined if "finish_game_nb" in name or "play_day_nb" in name])
+    assert searched and not any(searched), "a search decision links a copy of the play loop"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game,lineup", [(CARD, "search:rollouts=2,expert,search:rollouts=1:horizon=1"),
                                          (CLASSIC, "search:rollouts=2,expert,search:rollouts=1:horizon=1")],

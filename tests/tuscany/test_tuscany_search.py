@@ -186,7 +186,7 @@ def test_search_beats_expert_by_more_than_three_standard_errors():
     """search@32 at one seat against three experts, 4 players, seats rotated; paired game by game against the
     expert seat whose difference is the least sure (strength.versus)."""
     margin = versus("search", "expert", 4, games=60, seed=2026, params={"search": {"rollouts": 32}})
-    assert margin.z > 3, f"search ahead of expert by {margin.score_diff:.2f} ± {margin.score_se:.2f}: z = {margin.z:.2f}"
+    assert margin.z > 3, f"search ahead by {margin.score_diff:.2f} ± {margin.score_se:.2f}: z = {margin.z:.2f}"
 
 
 def test_search_as_an_openspiel_bot_plays_the_kernels_game():

@@ -165,8 +165,7 @@ def play_command(game_name, players, opponents, seat, seed, rules, plugins, wide
     slots = bots[:me] + [seat_strategy(human.HUMAN, game.name)] + bots[me:]
     config = RunConfig(components=load_game_components(game, None), players=players, strategies=tuple(slots), games=1,
                        seed=seed, rules=game.presets[0] if rules is None else rules, seating="fixed",
-                       threads=1, game=game.name,
-                       kernel_strategies=game.built_ins)  # one table kernel, compiled once, for any bots
+                       threads=1, game=game.name)  # one play loop for any bots: only their decisions compile
     kernel = PreparedRun(config)
     def say(text: str) -> None:
         echo_text(text, wide)

@@ -28,7 +28,11 @@ whose decision that was (a jitted kernel's exception says nothing of where it ca
 play in the same kernel as a normal table: only the addresses differ.
 
 A rollout player's rollouts dispatch through a table of their own, read where they run
-(:func:`runtime_table`: a getter of a table the process fills, never a constant compiled in).
+(:func:`runtime_table`: a getter of a table the process fills, never a constant compiled in),
+and play the engine's own compiled play loop through an address the process fills likewise
+(:func:`runtime_loop`, which the stepping functions call too): a rollout player's decision and a
+stepping function are compiled without the engine's code linked in, so LLVM does not optimise
+the whole engine again in each of them.
 """
 from __future__ import annotations
 
@@ -65,6 +69,8 @@ _KEEP: list = []  # the compiled wrappers (their code stays loaded while the pro
 _KEEP_STRATEGIES: dict[int, object] = {}  # the strategies whose addresses are known, by id
 _RETURNS: dict[tuple, type] = {}  # (game, package, decision) -> what it returns: bool or int
 _RUNTIME: dict[str, list] = {}  # game -> its runtime tables: [policies, buffer, filled]
+_LOOPS: dict[str, list] = {}  # game -> its runtime play loops: [play loop, its stand-in]
+_SLOTS: dict[tuple, np.ndarray] = {}  # (loop number, table name) -> the loop's address for such tables (0: not yet)
 _LOCK = threading.RLock()
 
 
@@ -86,6 +92,7 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False
     with _LOCK:
         for entry in _RUNTIME.get(registry.game, ()):  # their symbols known before a cached wrapper loads
             _runtime_buffer(registry, entry)
+        _fill_loops(registry)  # the play loops' symbols too (a rollout player's wrapper names one)
         addresses = table[_table_name(registry)]
         for i, strategy in enumerate(strategies):
             for k, kind in enumerate(registry.decisions):
@@ -340,6 +347,78 @@ def runtime_table(registry: StrategyRegistry, policies: tuple[str, ...]):
     return table_nb
 
 
+def runtime_loop(game: str, loop):
+    """A jitted stand-in for ``game``'s play loop ``loop`` (``finish_game_nb(state, table, seat,
+    phase, arg, until, record)``, ``record`` a bool: core.resumable) that calls the loop's
+    compiled code through an address the process keeps under a symbol naming the table's type,
+    filled when a strategy table of that type is made (:func:`strategy_table`,
+    :func:`ready_rollouts`): code calling it (a rollout player's decisions, the stepping functions)
+    is compiled without the loop's code linked in, so LLVM does not optimise the whole engine again
+    in each of its functions (most of what they cost to compile), and runs the kernel's own compiled
+    loop. One stand-in a loop."""
+    for entry in _LOOPS.get(game, ()):
+        if entry[0] is loop:
+            return entry[1]
+    number = len(_LOOPS.get(game, ()))
+    arguments = (types.int64,) * 4 + (types.boolean,)
+
+    @intrinsic
+    def call(typingctx, state, table, seat, phase, arg, until, record):
+        signature = (state, table, *arguments)
+        symbol = _loop_symbol(number, _name_of(table))
+        _loop_slot(number, _name_of(table))  # the symbol known before this code loads
+
+        def codegen(context, builder, sig, args):
+            address = builder.load(builder.bitcast(_global(builder.module, symbol), ir.IntType(64).as_pointer()))
+            with cgutils.if_unlikely(builder, cgutils.is_null(builder, address)):
+                context.call_conv.return_user_exc(builder, RuntimeError, (f"{symbol}: its table was not made",))
+            function = context.call_conv.get_function_type(types.boolean, signature)
+            callee = builder.inttoptr(address, function.as_pointer())
+            values = [context.cast(builder, value, have, want) for value, have, want in
+                      zip(args, sig.args, signature, strict=True)]
+            status, result = context.call_conv.call_function(builder, callee, types.boolean, signature, values)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return result
+        return types.boolean(state, table, seat, phase, arg, until, record), codegen
+
+    @njit(inline="always")
+    def loop_nb(state, table, seat, phase, arg, until, record):
+        return call(state, table, seat, phase, arg, until, record)
+    with _LOCK:
+        _LOOPS.setdefault(game, []).append([loop, loop_nb])
+        for registry in [r for r in _REGISTRY_OF.values() if r.game == game]:  # tables made before: filled now
+            _fill_loops(registry)
+    return loop_nb
+
+
+def _loop_symbol(number: int, table_name: str) -> str:
+    return f"medici_sim_play_loop_{number}_{table_name}"
+
+
+def _loop_slot(number: int, table_name: str) -> np.ndarray:
+    """The address of play loop ``number`` for tables ``table_name`` (0 until filled), under its symbol."""
+    key = (number, table_name)
+    if key not in _SLOTS:
+        _SLOTS[key] = np.zeros(1, np.uint64)
+        binding.add_symbol(_loop_symbol(number, table_name), _SLOTS[key].ctypes.data)
+    return _SLOTS[key]
+
+
+def _fill_loops(registry: StrategyRegistry) -> None:
+    """The addresses of the game's play loops (:func:`runtime_loop`) for its table type, compiled (or
+    loaded) now, under their symbols (known before any code naming them loads)."""
+    name = _table_name(registry)
+    for number, (loop, _) in enumerate(_LOOPS.get(registry.game, ())):
+        slot = _loop_slot(number, name)
+        if not slot[0]:
+            signature = (_state_type(registry), from_dtype(empty_table(registry).dtype), *(types.int64,) * 4,
+                         types.boolean)
+            result = compile_decision(loop, signature)
+            slot[0] = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+            _KEEP.append(loop)
+
+
 def _global(module, symbol: str):
     """The external byte ``symbol`` declared in ``module`` (once)."""
     try:
@@ -360,6 +439,7 @@ def ready_rollouts(registry: StrategyRegistry) -> None:
     """Fill the game's rollout tables now: for code that calls a rollout player's decisions outside a run whose
     table seats one (a learned player's training labels); an unfilled table would be called at address 0."""
     with _LOCK:
+        _fill_loops(registry)
         _fill_runtime(registry)
 
 

@@ -86,7 +86,7 @@ def _play_one(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slo
     raise NotImplementedError("callable from jitted code only")
 
 
-@overload(_play_one)
+@overload(_play_one, inline="always")
 def _play_one_typer(tag, buffer, seed, game_index, inputs, seating, slot_strategy, slot_params, rows, seat, slot,
                     pairs, run, table):
     (name,) = tag.fields

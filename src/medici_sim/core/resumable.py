@@ -1,9 +1,9 @@
 """Stepping a game: what every game's engine shares to stop at a decision or an event and go on.
 
 Each game's engine has one play loop, which the batch kernel, a searcher's rollouts,
-the trace and the ``play`` table all run. Called with ``record`` None (the kernel, the
-rollouts) it never stops; numba prunes the stops before compiling. Called with ``record``
-True it stops at every event a caller may want to see or answer, OpenSpiel-style:
+the trace and the ``play`` table all run. Called with ``record`` false (the kernel, the
+rollouts) it never stops. Called with ``record`` True it stops at every event a caller may
+want to see or answer, OpenSpiel-style:
 
 - the game's own events (numbered from 0, below :data:`DECISION`, :data:`GAME_OVER` aside;
   :data:`TURN_START` and :data:`TURN_END` for a game of turns), and :data:`GAME_OVER`;
@@ -20,6 +20,13 @@ its event), ``legal_choices_nb`` (at a decision, the game's own) and ``apply_cho
 (answer it and play to the next stop); ``trace_game_nb`` steps a whole game with every seat
 a strategy. How a game's play is organised (turns, rounds, phases; the games/medici/
 toolkit's loop for that family) is the game's: core asks it only to begin play and to play on.
+
+``record`` false is None or False. A game whose kernel hands its loop None (numba compiles the loop
+apart for None, pruning the stops and the recording) compiles it twice, once for the kernel and once
+to step; the Medici games hand it False (``core.kernel.batch_kernel``'s ``not_recording``), so one
+compiled loop (``record`` a bool) serves the kernel, the rollouts and every stepping function, and
+``trace`` and ``play`` compile only the stepping functions (a few ``if record:`` tests a turn: the
+kernel's speed unchanged, docs/performance.md).
 """
 from __future__ import annotations
 
@@ -70,8 +77,8 @@ def stop_nb(state, event, actor, moment, seat, phase, arg):
 
 @njit(cache=True)
 def is_external_nb(state, seat, record):
-    """Whether the caller answers ``seat``'s decisions (never in the kernel: ``record`` None)."""
-    if record is None:
+    """Whether the caller answers ``seat``'s decisions (never in the kernel: ``record`` false)."""
+    if not record:
         return False
     return state.seat_strategy[seat] == EXTERNAL
 

@@ -16,7 +16,7 @@ the cards and the others did in between; Cowling, Powley and Whitehouse 2012). E
 - expands one new node (progressive widening: a node with ``n`` visits tries its first
   ``1 + widening * sqrt(n)`` candidates, the policy's own choice first, so a bid with many
   amounts grows its candidates as evidence comes in, C9-C11);
-- rolls the rest of the game out with the policy (``record`` None, the kernel's own loop);
+- rolls the rest of the game out with the policy (not recording: the kernel's own loop);
 - backs the outcome (core.rollout.outcome_nb: win credit plus ``margin_weight`` x margin) up
   the path.
 
@@ -241,7 +241,7 @@ def _tree_search(buffer, state, seat, params, decision):
                     break
                 n = candidates_nb(sim, seat, now, params, table, candidates)  # noqa: F821
             if not over:
-                rollout_game_nb(sim, table, loop_seat, phase, arg, last_day, None)  # noqa: F821
+                rollout_game_nb(sim, table, loop_seat, phase, arg, last_day, NOT_RECORDING)  # noqa: F821
             value = outcome_of_nb(sim, seat, params[MARGIN_WEIGHT])  # noqa: F821
             values[r, i] = value
             for d in range(depth + 1):
@@ -257,7 +257,9 @@ def tree_search_for(names: dict):
     """A game's ``tree_search_nb(buffer, state, seat, params, decision)`` (``buffer``: a
     one-element array of its state, played on), bound to ``names``: ``ROLLOUT_TABLE`` (its
     the rollouts' strategy table, a jitted getter: ``ROLLOUT_TABLE()``), ``MAX_CANDIDATES``,
-    ``rollout_game_nb`` (the engine's play loop), ``last_day_nb(state)``, and the game's hooks:
+    ``rollout_game_nb`` (the engine's play loop), ``NOT_RECORDING`` (what its ``record`` is given in a
+    rollout: None, or False for a loop compiled once for both values, as the Medici games'), ``last_day_nb(state)``,
+    and the game's hooks:
 
     - ``start_search_nb(sim, state)``: ``sim`` made a copy of ``state`` once a decision;
     - ``deal_nb(sim, state, seat, params, stream)``: ``sim`` set to play on from ``state`` with
@@ -269,7 +271,7 @@ def tree_search_for(names: dict):
       loop resumes from;
     - ``outcome_of_nb(sim, seat, margin_weight)``: the finished game's outcome for the seat.
     """
-    namespace = {**globals(), **names}
+    namespace = {**globals(), "NOT_RECORDING": None, **names}
     for name, template in (("_to_own_decision", _to_own_decision), ("tree_search_nb", _tree_search)):
         namespace[name] = jitted_copy(template, namespace, name)
     return namespace["tree_search_nb"]

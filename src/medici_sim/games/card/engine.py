@@ -11,8 +11,8 @@ a search player's rollouts (from the decision searched), and a stepped game (cor
 ``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
 the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
 ``True`` when stepping, recording the game (its turns and where every card is) and stopping
-at every event, ``None`` in the kernel and the rollouts, where numba prunes the recording and
-the stops before compiling, so a run never compiles them.
+at every event, ``False`` in the kernel and the rollouts: one compiled loop serves them all
+(core.resumable), so ``trace`` and ``play`` compile only the stepping functions.
 """
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
             if state.counts[MARKET_LEN] == 0 and state.counts[DECK_LEN] == 0:
                 ran_out = 1  # R12
                 break
-            if record is not None:
+            if record:
                 if stop_nb(state, resumable.TURN_START, seat, day, seat, phase, open_before == 1):
                     return True
             state.counts[TURN_ID] += 1  # a new turn: R9 reveal, then R10 take
@@ -203,7 +203,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
         if phase != TURN_OVER:  # one call (inlined): the turn from its start, or from a decision
             if finish_turn_nb(state, seat, phase != TURN_TAKE, table, record):
                 return True
-        if record is not None:
+        if record:
             if stop_nb(state, TURN_END, seat, day, seat, TURN_OVER, 0):
                 return True
         phase = TURN_START
@@ -216,7 +216,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
     state.day_ran_out[day] = ran_out
     for p in range(players):
         state.day_ship_value[day, p] = state.ship_value[p]
-    if record is not None:
+    if record:
         record_card_locations_nb(state, day)
     return False
 
@@ -254,7 +254,7 @@ def finish_turn_nb(state, seat, revealing, table, record):
         choice = state.step[STEP_CHOICE]
     else:
         choice = take_nb(table, strategy, state, seat)
-    if record is not None:
+    if record:
         record_turn_nb(state, seat, choice)
     take_cards_nb(state, seat, choice)
     return False
@@ -380,7 +380,7 @@ def score_day_nb(state, day, record=None):
             elif icons >= bonus_min:
                 paid = state.rules[RULE_BONUS]  # R18
             bonus_pay[p] += paid
-            if record is not None:
+            if record:
                 state.day_good_bonus[day, good, p] = paid
     for p in range(players):
         state.florins[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
@@ -495,7 +495,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, turns, STAT_TRAILED, -1)
 
 
-play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game's (core.kernel)
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb, False)  # core.kernel
 
 
 # The play loop, both Medici games' (games/medici/days.py's play_loop): from a seat's turn at a phase (TURN_*,

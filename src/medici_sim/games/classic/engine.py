@@ -12,8 +12,8 @@ a search player's rollouts (from the decision searched), and a stepped game (cor
 ``new_game_nb``, ``advance_nb``, ``legal_choices_nb``, ``apply_choice_nb``), which the trace,
 the ``play`` table and the tests drive decision by decision. Its ``record`` argument is
 ``True`` when stepping, recording the game (its turn log, card locations and day-end tracks
-and money) and stopping at every event, ``None`` in the kernel and the rollouts, where numba
-prunes the recording and the stops before compiling, so a run never compiles them.
+and money) and stopping at every event, ``False`` in the kernel and the rollouts: one compiled
+loop serves them all (core.resumable), so ``trace`` and ``play`` compile only the stepping functions.
 """
 from __future__ import annotations
 
@@ -237,7 +237,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
     if ran_out == PAUSED:
         return True
     state.day_ran_out[day] = ran_out
-    if record is not None:
+    if record:
         record_day_nb(state, day)
     return False
 
@@ -253,7 +253,7 @@ def finish_day_nb(state, seat, phase, arg, table, record):
         if phase == TURN_START:
             if state.counts[DECK_LEN] == 0:
                 return 1  # C12: the deck is empty at the start of a turn; every ship sails as it is
-            if record is not None:
+            if record:
                 if stop_nb(state, resumable.TURN_START, seat, state.counts[DAY], seat, phase, 0):
                     return PAUSED
             begin_turn_nb(state, seat)
@@ -264,7 +264,7 @@ def finish_day_nb(state, seat, phase, arg, table, record):
             over = finish_turn_nb(state, seat, phase, arg, table, record)
         if over == PAUSED:
             return PAUSED
-        if record is not None:
+        if record:
             if stop_nb(state, TURN_END, seat, state.counts[DAY], seat, TURN_OVER, over):
                 return PAUSED
         phase = TURN_START
@@ -358,7 +358,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
             if not more:
                 break
             add_to_lot_nb(state)
-        if record is not None:
+        if record:
             state.lot_could_grow = lot_may_grow_nb(counts, lot_size)  # the auctioneer stopped, or C8 did
         phase = TURN_BID
         bidder = auctioneer + 1 if auctioneer + 1 < players else 0
@@ -417,7 +417,7 @@ def finish_turn_nb(state, auctioneer, phase, bidder, table, record):
             reveal_nb(state, card)
             load_nb(state, free_seat, card)
         state.free_cards[free_seat] += state.ship_len[free_seat] - free_from
-    if record is not None:
+    if record:
         record_turn_nb(state, auctioneer, free_seat, free_from)
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
@@ -503,7 +503,7 @@ def score_day_nb(state, day, record):
     for p in range(players):
         state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
         state.day_florins[day, p] = state.money[p]
-    if record is not None:
+    if record:
         for p in range(players):
             state.day_money[day, p] = state.money[p]
             for good in range(N_GOODS):
@@ -554,7 +554,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, lots, STAT_TRAILED, -1)
 
 
-play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # Game's (core.kernel)
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb, False)  # core.kernel
 
 
 # The play loop, both Medici games' (games/medici/days.py's play_loop): from auctioneer seat's turn at a phase

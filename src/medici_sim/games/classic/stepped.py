@@ -39,4 +39,4 @@ def legal_choices_nb(buffer, table):
 
 
 new_game_nb, advance_nb, apply_choice_nb, trace_game_nb = day_entry_points(start_game_nb, begin_day_nb, finish_game_nb,
-                                                                      legal_choices_nb, last_day_nb)
+                                                                      legal_choices_nb, last_day_nb, "classic")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...core.dispatch import runtime_loop
 from ...core.kernel import compiled_for
 from ...core.resumable import (  # noqa: F401 (GAME_OVER, TURN_*: the events, here with the day's)
     FIRST_TURN,
@@ -73,7 +74,7 @@ def _finish_game(state, table, seat, phase, arg, last_day, record):
     day = state.counts[DAY]  # noqa: F821
     while True:
         if phase == PHASE_DAY_START:
-            if record is not None:
+            if record:
                 if stop_nb(state, DAY_START, seat, day, seat, phase, 0):
                     return True
             phase = FIRST_TURN
@@ -82,12 +83,12 @@ def _finish_game(state, table, seat, phase, arg, last_day, record):
                 return True
             phase = PHASE_DAY_OVER
         if phase == PHASE_DAY_OVER:
-            if record is not None:
+            if record:
                 if stop_nb(state, DAY_OVER, -1, day, -1, phase, 0):
                     return True
             close_day_nb(state, day, record)  # noqa: F821
             seat = next_starter_nb(state) if day < last_day else -1  # noqa: F821
-        if record is not None:
+        if record:
             if stop_nb(state, DAY_SCORED, seat, day, seat, PHASE_DAY_SCORED, 0):
                 return True
         if day >= last_day:
@@ -121,12 +122,15 @@ def _play_on(state, table):
                           last_day_nb(state), True)  # noqa: F821
 
 
-def day_entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, last_day_nb) -> tuple:
+def day_entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_nb, last_day_nb, game: str) -> tuple:
     """A Medici game's ``new_game_nb``, ``advance_nb``, ``apply_choice_nb`` and ``trace_game_nb``
     (core.resumable.entry_points), bound to its engine (``start_game_nb``, ``begin_day_nb(state,
     day, starter)`` and its play loop ``finish_game_nb``), its ``legal_choices_nb`` (its
-    stepped.py) and its ``last_day_nb(state)``, the index of the game's last day (the rules')."""
-    bound = {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": finish_game_nb, "last_day_nb": last_day_nb}
+    stepped.py) and its ``last_day_nb(state)``, the index of the game's last day (the rules'). The
+    loop is reached through core.dispatch.runtime_loop (``game``: the game's name): the stepping
+    functions run the kernel's compiled loop, none links a copy of it."""
+    bound = {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": runtime_loop(game, finish_game_nb),
+             "last_day_nb": last_day_nb}
     begin_play_nb = compiled_for(_begin_play, "begin_play_nb", bound)
     play_on_nb = compiled_for(_play_on, "play_on_nb", bound)
     return entry_points(start_game_nb, begin_play_nb, play_on_nb, legal_choices_nb)

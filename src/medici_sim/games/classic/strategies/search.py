@@ -36,6 +36,7 @@ from numba import njit
 
 from ....core import tree_search as tree
 from ....core.arrays import copy1_nb, copy_record_nb
+from ....core.dispatch import runtime_loop
 from ....core.registry import Param, Strategy
 from ....core.rng import below_nb
 from ....core.rollout import (
@@ -70,6 +71,7 @@ MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 # The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
+_ROLLOUT_LOOP = runtime_loop(REGISTRY.game, rollout_game_nb)  # the engine's compiled loop, not linked in: core.dispatch
 ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's StudyPolicy.rollout_policy)
 TUNED_FILE = Path(__file__).parents[1] / "data" / "tuned" / "tuned.json"
 tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY_PARAMS, VARIANTS, MAX_PLAYERS)
@@ -161,7 +163,7 @@ def rollout_values_nb(buffer, state, seat, params, actions, n_actions, kind, val
             set_up_nb(sim, state, seat, policy, opponents, tuned, stream)
             deal_unseen_nb(sim, state, pool, True)  # from the unseen cards sorted: never their hidden order
             phase, arg = play_choice_nb(sim, seat, DRAW_DECISION if kind == DRAWING else BID_DECISION, actions[a])
-            rollout_game_nb(sim, table, auctioneer, phase, arg, last_day, None)  # recording nothing
+            _ROLLOUT_LOOP(sim, table, auctioneer, phase, arg, last_day, False)  # recording nothing
             values[a, i] = outcome_nb(sim.money, players, seat, params[MARGIN_WEIGHT])
 
 
@@ -258,7 +260,8 @@ def outcome_of_nb(sim, seat, margin_weight):
 
 
 tree_search_nb = tree.tree_search_for({
-    "ROLLOUT_TABLE": _ROLLOUT_TABLE, "MAX_CANDIDATES": MAX_ACTIONS, "rollout_game_nb": rollout_game_nb,
+    "ROLLOUT_TABLE": _ROLLOUT_TABLE, "MAX_CANDIDATES": MAX_ACTIONS, "rollout_game_nb": _ROLLOUT_LOOP,
+    "NOT_RECORDING": False,
     "last_day_nb": last_day_nb, "start_search_nb": start_search_nb, "deal_nb": deal_nb,
     "candidates_nb": candidates_nb, "apply_nb": apply_nb, "outcome_of_nb": outcome_of_nb})
 
