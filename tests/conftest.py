@@ -24,6 +24,15 @@ from medici_sim.games.classic.rules import RULE_BOOK as CLASSIC_RULE_BOOK
 os.environ["MEDICI_SIM_KERNEL"] = "all"
 
 
+def compile_lock_key(dispatcher, sig) -> str | None:
+    """The name of the lock file of a jitted function's compilation for ``sig``: its numba cache
+    index and the types (None: a function numba does not cache on disk)."""
+    import hashlib
+
+    index = getattr(getattr(dispatcher._cache, "_cache_file", None), "_index_path", None)
+    return None if index is None else hashlib.sha1(f"{index}|{sig}".encode()).hexdigest()
+
+
 def compile_one_at_a_time(lock_dir: Path) -> None:
     """Two xdist workers never compile the same function for the same types at once: the second
     waits for the first (a file lock per function and signature) and then loads what the first
@@ -33,7 +42,6 @@ def compile_one_at_a_time(lock_dir: Path) -> None:
     order (a caller's before its callees'): no two workers wait on each other. After 10 minutes
     a worker stops waiting and compiles (it can only cost time, never change a result)."""
     import fcntl
-    import hashlib
 
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.dispatcher import Dispatcher
@@ -44,10 +52,9 @@ def compile_one_at_a_time(lock_dir: Path) -> None:
     held: set[str] = set()  # this process's locks: a function compiling itself again waits for no one
 
     def compile(self, sig):
-        index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
-        if index is None:  # not cached on disk (cache=False, a plug-in's module): nothing to share
+        key = compile_lock_key(self, sig)
+        if key is None:  # not cached on disk: nothing to share
             return original(self, sig)
-        key = hashlib.sha1(f"{index}|{sig}".encode()).hexdigest()
         with global_compiler_lock:
             if key in held:
                 return original(self, sig)
@@ -83,8 +90,9 @@ def _compile_lock_dir() -> Path | None:
         return None
 
 
-if sys.platform != "win32" and (_locks := _compile_lock_dir()) is not None:
-    compile_one_at_a_time(_locks)
+COMPILE_LOCKS = _compile_lock_dir() if sys.platform != "win32" else None
+if COMPILE_LOCKS is not None:
+    compile_one_at_a_time(COMPILE_LOCKS)
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
