@@ -22,11 +22,15 @@ ROOT = Path(__file__).parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 SCRIPTS = ROOT / "scripts"
 
-# each benchmark on a few games: (arguments, the tools it needs)
+# each benchmark on a few games: (arguments, the tools it needs). A benchmark's loop over the games
+# is one code path for all of them; its process compiles (or loads) each game's kernels itself, so
+# a quick run plays the cheapest games it needs (bench_paired: card's balance rule sets and
+# classic's, a game without them), not Tuscany's kernels (20 CPU s from a cold cache)
 QUICK_RUNS = {
     "bench_compile.py": (["--warm", "--set", "fewest", "--game", "card"], ()),
-    "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile"], ()),
-    "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2"], ()),
+    "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile", "--game", "card"], ()),
+    "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2", "--game", "card", "--game", "classic"],
+                        ()),
     "bench_search.py": (["--game", "card", "--players", "2", "--budgets", "2", "--games", "2", "--speed-games", "100",
                          "--threads", "1"], ()),
     "bench_soak.py": (["--games", "200"], ()),
