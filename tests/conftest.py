@@ -273,6 +273,8 @@ def wait_until_spinning(plugin: str, proc, timeout: float = 240) -> None:
     """Wait until :func:`spinner_plugin`'s strategy, in ``proc``, is inside its endless decision."""
     deadline = time.monotonic() + timeout
     while not Path(plugin + ".spinning").exists():
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()  # past the deadline it is still running: what it said comes only once it ends
+            raise AssertionError(f"not spinning after {timeout} s: {proc.communicate()}")
         time.sleep(0.1)
     time.sleep(0.5)
