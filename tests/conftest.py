@@ -24,6 +24,77 @@ from medici_sim.games.classic.rules import RULE_BOOK as CLASSIC_RULE_BOOK
 os.environ["MEDICI_SIM_KERNEL"] = "all"
 
 
+def compile_lock_key(dispatcher, sig) -> str | None:
+    """The name of the lock file of a jitted function's compilation for ``sig``: its numba cache
+    index and the types (None: a function numba does not cache on disk)."""
+    import hashlib
+
+    index = getattr(getattr(dispatcher._cache, "_cache_file", None), "_index_path", None)
+    return None if index is None else hashlib.sha1(f"{index}|{sig}".encode()).hexdigest()
+
+
+def compile_one_at_a_time(lock_dir: Path) -> None:
+    """Two xdist workers never compile the same function for the same types at once: the second
+    waits for the first (a file lock per function and signature) and then loads what the first
+    wrote to numba's on-disk cache, instead of compiling it again. Each worker's first test file
+    wants each game's kernel, so without it both workers compiled every kernel at the same time.
+    Taken inside numba's compiler lock, so a process waits on one lock at a time, and in call
+    order (a caller's before its callees'): no two workers wait on each other. After 10 minutes
+    a worker stops waiting and compiles (it can only cost time, never change a result)."""
+    import fcntl
+
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.dispatcher import Dispatcher
+
+    original = Dispatcher.compile
+    if getattr(original, "one_at_a_time", False):
+        return
+    held: set[str] = set()  # this process's locks: a function compiling itself again waits for no one
+
+    def compile(self, sig):
+        key = compile_lock_key(self, sig)
+        if key is None:  # not cached on disk: nothing to share
+            return original(self, sig)
+        with global_compiler_lock:
+            if key in held:
+                return original(self, sig)
+            with open(lock_dir / key, "w") as lock:
+                deadline = time.monotonic() + 600
+                while True:
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        if time.monotonic() > deadline:
+                            break
+                        time.sleep(0.05)
+                held.add(key)
+                try:
+                    return original(self, sig)  # loads the other worker's result from the cache, if it wrote one
+                finally:
+                    held.discard(key)
+
+    compile.one_at_a_time = True
+    Dispatcher.compile = compile
+
+
+def _compile_lock_dir() -> Path | None:
+    """Where the workers of this checkout's test runs keep their compile locks (None: no such place)."""
+    import tempfile
+
+    try:
+        path = Path(tempfile.gettempdir()) / f"medici-sim-compile-locks-{os.getuid()}"
+        path.mkdir(exist_ok=True)
+        return path
+    except OSError:
+        return None
+
+
+COMPILE_LOCKS = _compile_lock_dir() if sys.platform != "win32" else None
+if COMPILE_LOCKS is not None:
+    compile_one_at_a_time(COMPILE_LOCKS)
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core this process may use (its affinity and cgroup quota,
     not the host's count), and no more than one per 2 GiB of memory (a worker compiling
@@ -202,6 +273,8 @@ def wait_until_spinning(plugin: str, proc, timeout: float = 240) -> None:
     """Wait until :func:`spinner_plugin`'s strategy, in ``proc``, is inside its endless decision."""
     deadline = time.monotonic() + timeout
     while not Path(plugin + ".spinning").exists():
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()  # past the deadline it is still running: what it said comes only once it ends
+            raise AssertionError(f"not spinning after {timeout} s: {proc.communicate()}")
         time.sleep(0.1)
     time.sleep(0.5)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import COMPILE_LOCKS, compile_lock_key
 
 CHILD = """
 import json, sys
@@ -102,3 +103,41 @@ def test_two_processes_never_give_two_kernels_one_symbol(tmp_path):
                             check=True, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}).stdout.strip()
              for name in ("a", "b")]
     assert all(names) and names[0] != names[1]
+
+
+TWICE = """
+from numba import njit
+
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+"""
+
+
+@pytest.mark.skipif(COMPILE_LOCKS is None, reason="no compile locks on this platform")
+def test_a_worker_waits_for_another_compiling_the_same_function_and_loads_its_result(tmp_path, monkeypatch):
+    """conftest's compile lock (xdist's workers compiled each game's kernel both at once): while
+    another process holds a function's lock for some types, compiling it for them waits; the
+    other process's result, cached, is then loaded instead of compiled again."""
+    import fcntl
+    import importlib
+    import threading
+
+    from numba import types
+
+    (tmp_path / "twice_module.py").write_text(TWICE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    twice = importlib.import_module("twice_module").twice
+    signature = (types.int64,)
+    with open(COMPILE_LOCKS / compile_lock_key(twice, signature), "w") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)  # the other worker starts compiling it
+        compiled = threading.Thread(target=twice.compile, args=(signature,), daemon=True)
+        compiled.start()
+        compiled.join(1.0)
+        assert compiled.is_alive(), "compiled without waiting for the other worker"
+        subprocess.run([sys.executable, "-c", "import twice_module; twice_module.twice(1)"], cwd=tmp_path,
+                       check=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})  # ... and caches it
+    compiled.join(60)
+    assert not compiled.is_alive() and twice(21) == 42
+    assert sum(twice.stats.cache_hits.values()) == 1 and not sum(twice.stats.cache_misses.values())

@@ -82,9 +82,11 @@ def _in_this_process(lineup) -> list:
     return report.seats.select_dtypes("number").round(12).values.tolist()
 
 
+@pytest.mark.slow
 def test_a_cached_kernel_beside_a_new_one_plays_its_own_tables_games(tmp_path):
     """The field's case: one process compiles and caches table 2; another compiles table 1,
-    then loads table 2 from the cache."""
+    then loads table 2 from the cache. Slow: both processes start from an empty cache (a new
+    table must be compiled, not found), so each compiles the classic game's play loop cold."""
     _play([LINEUPS[1]], tmp_path)
     assert _play([LINEUPS[0], LINEUPS[1]], tmp_path) == [_in_this_process(lineup) for lineup in LINEUPS[:2]]
 
