@@ -178,7 +178,8 @@ def check_invariants(deck, players, variant, t):
 
 
 @settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), deck_text=deck_texts(), players=st.integers(2, 6), rules=st.sampled_from((0, 1)),
+@given(data=st.data(), deck_text=deck_texts(), players=st.integers(2, 6),
+       variant=st.sampled_from((0, 1)),  # keep: old name
        seating=st.sampled_from(SEATING_MODES), seed=st.integers(0, 2**63 - 1))
 def test_random_decks_keep_invariants_and_match_reference(data, deck_text, players, variant, seating, seed):
     text, rows = deck_text
@@ -195,7 +196,7 @@ def test_random_decks_keep_invariants_and_match_reference(data, deck_text, playe
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
-@given(rows=deck_rows(max_rows=3), players=st.integers(2, 6), rules=st.sampled_from((0, 1)),
+@given(rows=deck_rows(max_rows=3), players=st.integers(2, 6), variant=st.sampled_from((0, 1)),  # keep: old name
        seed=st.integers(0, 2**63 - 1))
 def test_tiny_decks_run_out_alike(rows, players, variant, seed):
     """Decks of 1-6 cards (R12: every day runs out) in both engines."""
