@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from functools import cache
 
-from .geometry import BOARD_FIELDS, BOARD_TYPES, ESTATE_FIELDS, SHIFTS, assembly_parts, axial, neighbours
+from .geometry import BOARD_TYPES, ESTATE_FIELDS, SHIFTS, assembly_parts, axial, estate_colours, neighbours
 from .rules import BONUS_KINDS, COLOURS, N_COLOURS, PHASES
 from .state import (
     DECK_LEN,
@@ -123,12 +123,9 @@ def assembly_text(assembly: int) -> str:
 
 def assembly_lines(s, seat: int, assembly: int) -> list[str]:
     """The estate ``assembly`` would lay for the seat's three boards (T9, T12), a colour letter a field."""
-    order, turns = assembly_parts(assembly)
-    letters = []
-    for board_type, turned in zip(order, turns, strict=True):
-        cells = s["board_cells"][board_type, int(s["boards"][seat, board_type])]
-        letters += [COLOURS[int(cells[9 - c if turned else c])] for c in range(BOARD_FIELDS)]
-    return hex_lines([letter.lower() for letter in letters], shift_of(s), cell=2)
+    cells = tuple("".join(COLOURS[int(c)] for c in s["board_cells"][t, int(s["boards"][seat, t])])
+                  for t in range(len(BOARD_TYPES)))
+    return hex_lines([COLOURS[c].lower() for c in estate_colours(cells, assembly)], shift_of(s), cell=2)
 
 
 def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:
