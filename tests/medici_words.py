@@ -74,7 +74,6 @@ ALLOWED = {
     "core/rollout.py": {"day": 17, "deck": 1, "expert": 1, "florin": 4, "search": 19},
     "core/specialize.py": {"day": 2},
     "core/templates.py": {"search": 4},
-    "core/tree_search.py": {"day": 9, "deck": 1, "florin": 1, "mcts": 7, "search": 23},
     # study
     "study/analysis.py": {"bonus": 1},  # the card game's big bonus as counted_under's example
     "study/design.py": {"collector": 2, "search": 15},  # optuna's search (English); a target's example

@@ -376,7 +376,7 @@ def test_the_commands_the_tool_suggests_are_sized_to_minutes():
     """tune's refusals of the search players suggest a compare: at one player count and a few
     games, not compare's default 100,000 games at every count (hours to days)."""
     from medici_sim.core.rollout import SEARCH_UNTUNABLE
-    from medici_sim.core.tree_search import TREE_UNTUNABLE
+    from medici_sim.games.medici.tree_search import TREE_UNTUNABLE
 
     for text in (SEARCH_UNTUNABLE, TREE_UNTUNABLE):
         command = re.search(r"medici-sim compare [^(]*", text).group().split()

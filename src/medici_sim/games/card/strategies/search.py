@@ -28,7 +28,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ....core import tree_search as tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.dispatch import runtime_loop
 from ....core.registry import Strategy
@@ -47,6 +46,7 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params_nb,
 )
+from ...medici import tree_search as tree
 from ..engine import (
     MAX_TAKES,
     REVEAL_DECISION,
@@ -155,7 +155,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
 
-# -------------------------------------------- mcts: the tree search's card-game part (core.tree_search)
+# -------------------------------------------- mcts: the tree search's card-game part (games/medici/tree_search.py)
 
 @njit
 def start_search_nb(sim, state):

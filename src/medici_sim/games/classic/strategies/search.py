@@ -34,7 +34,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ....core import tree_search as tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.dispatch import runtime_loop
 from ....core.registry import Param, Strategy
@@ -56,6 +55,7 @@ from ....core.rollout import (
     seat_rollout_players_nb,
     tuned_policy_params_nb,
 )
+from ...medici import tree_search as tree
 from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, last_day_nb, play_choice_nb, rollout_game_nb
 from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED, VARIANTS
 from ..state import AUCTIONEER, DAY, DECK_LEN, STATE_DTYPE, lowest_bid_nb
@@ -201,7 +201,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
 
-# -------------------------------------------- mcts: the tree search's classic part (core.tree_search)
+# -------------------------------------------- mcts: the tree search's classic part (games/medici/tree_search.py)
 
 TREE_BID_LEVELS = 4  # as flat search's default bid_levels (the same candidates), tried in order as nodes widen
 

@@ -45,10 +45,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .registry import Param
-from .resumable import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
-from .rollout import choose_nb, decision_stream_nb, rollout_stream_nb
-from .templates import jitted_copy
+from ...core.registry import Param
+from ...core.resumable import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
+from ...core.rollout import choose_nb, decision_stream_nb, rollout_stream_nb
+from ...core.templates import jitted_copy
 
 # mcts's parameters, in this order in every game (a game's own follow them)
 ITERATIONS, POLICY, OPPONENTS, MARGIN_WEIGHT, EXPLORATION, WIDENING, CONFIDENCE, PAIRED = range(8)
