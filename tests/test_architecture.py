@@ -156,6 +156,22 @@ def test_templates_are_bound_to_their_names_in_one_place():
     assert makers == {"medici_sim.core.templates"}
 
 
+def test_a_games_table_name_hashes_every_games_package_its_code_imports():
+    """A kernel's cached machine code is named by a hash of the sources it compiles (core.dispatch._table_name):
+    core's, the game's package and the games' packages it imports (the card and classic games import the
+    Medici toolkit, games/medici: the day loop, mcts), so that an edit there never meets an older kernel."""
+    from medici_sim.core.registry import GAMES
+    graph = import_graph()
+    for game in GAMES.values():
+        registry = game.registry
+        if not registry.package.startswith("medici_sim.games."):
+            continue
+        imported = {target.split(".")[2] for name, targets in graph.items() if name.startswith(registry.package)
+                    for target in targets if target.startswith("medici_sim.games.") and target.count(".") > 1}
+        hashed = {d.relative_to(PACKAGE / "games").parts[0] for d in registry.source_dirs}
+        assert imported <= hashed, game.name
+
+
 def test_no_source_file_is_too_long():
     limits = {path.relative_to(PACKAGE).as_posix(): MAX_REFERENCE_LINES if path.name == "reference.py" else MAX_LINES
               for path in MODULES.values()}

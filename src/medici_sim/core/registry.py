@@ -110,11 +110,14 @@ class StrategyRegistry:
     that use it (``dispatch.strategy_table``).
     """
 
-    def __init__(self, game: str, decisions: tuple[str, ...], package: str):
+    def __init__(self, game: str, decisions: tuple[str, ...], package: str, shared: tuple[str, ...] = ()):
         self.game = game
         self.decisions = decisions  # the decision functions every strategy of this game defines
         self.package = package  # the game's package (medici_sim.games.GAME for a shipped game)
         self.package_dir = Path(sys.modules[package].__file__).parent  # its sources: hashed into table names
+        # and those of the packages its kernels compile beside it (a family's toolkit: games/medici), hashed too
+        self.source_dirs = (self.package_dir,
+                            *(Path(importlib.import_module(name).__file__).parent for name in shared))
         self.strategies: dict[str, Strategy] = {}
         self.origin: dict[str, str] = {}  # strategy name -> "built-in", or where it came from
 
