@@ -375,10 +375,10 @@ def test_every_command_that_plays_games_estimates_a_long_run(command):
 def test_the_commands_the_tool_suggests_are_sized_to_minutes():
     """tune's refusals of the search players suggest a compare: at one player count and a few
     games, not compare's default 100,000 games at every count (hours to days)."""
-    from medici_sim.core.rollout import SEARCH_UNTUNABLE
+    from medici_sim.core.rollout import untunable
     from medici_sim.games.medici.tree_search import TREE_UNTUNABLE
 
-    for text in (SEARCH_UNTUNABLE, TREE_UNTUNABLE):
+    for text in (untunable("search"), TREE_UNTUNABLE):
         command = re.search(r"medici-sim compare [^(]*", text).group().split()
         games = int(command[command.index("--games") + 1])
         assert games <= 1000 and command[command.index("-p") + 1] == "4"
