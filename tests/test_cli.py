@@ -384,6 +384,38 @@ def test_the_commands_the_tool_suggests_are_sized_to_minutes():
         assert games <= 1000 and command[command.index("-p") + 1] == "4"
 
 
+@pytest.mark.parametrize("game", ["card", "classic"])
+@pytest.mark.parametrize("strategy", ["search", "mcts"])
+def test_a_rollout_players_policy_and_opponents_are_given_by_name_or_number(capsys, game, strategy):
+    """search's and mcts's policy and opponents name a built-in (Param.choices): the name and its number are
+    the same slot; a wrong name is one line naming the option and the choices, exit 2; `strategies` shows
+    the defaults by name."""
+    policies = get_game(game).registry[strategy].params["policy"].choices
+    assert policies[0] == "random" and "expert" in policies
+    named = parse_strategies(f"{strategy}:policy=random:opponents={policies[1]}", 3, game)
+    numbered = parse_strategies(f"{strategy}:policy=0:opponents=1", 3, game)
+    assert named == numbered and dict(named[0].params)["opponents"] == 1
+    code, _, err = run(capsys, "--game", game, "-n", "10", "-s", f"{strategy}:policy=grandmaster")
+    assert code == 2 and err.strip() == (f"medici-sim: error: --strategies: parameter policy of {strategy} must be "
+                                         f"a number or one of {', '.join(policies)}, got 'grandmaster'")
+    code, _, err = run(capsys, "--game", game, "-n", "10", "-s", f"{strategy}:opponents={len(policies)}")
+    assert code == 2 and err.startswith(f"medici-sim: error: --strategies: parameter opponents of {strategy} must "
+                                        f"be between 0 and {len(policies) - 1}") and err.count("\n") == 1
+    code, out, _ = run(capsys, "strategies", "--game", game, "--wide")
+    shown = next(line for line in out.splitlines() if line.startswith(strategy + " "))
+    assert "policy=expert, opponents=expert" in shown
+
+
+def test_a_strategy_error_names_the_option_it_came_from(capsys):
+    """Every fault of a strategy list (an unknown name or parameter, a value out of range) names the option."""
+    for spec, words in (("nobody", "unknown strategy 'nobody'"), ("greedy:tkae_min=2", "no parameter 'tkae_min'"),
+                        ("greedy:take_min=99", "parameter take_min of greedy must be between")):
+        code, _, err = run(capsys, "-n", "10", "-s", spec)
+        assert code == 2 and err.startswith("medici-sim: error: --strategies: ") and words in err, err
+    code, _, err = run(capsys, "tune", "expert", "--against", "greedy:take_min=99", "-p", "2")
+    assert code == 2 and err.startswith("medici-sim: error: --against: "), err
+
+
 RULE_CODE = re.compile(r"\b[RC]\d+\b")
 
 

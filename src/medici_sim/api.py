@@ -561,11 +561,12 @@ def trace(index: int = 0, *, game: str | None = None, players: int | None = None
 
 @_api
 def strategies(game: str | None = None) -> pd.DataFrame:
-    """A game's strategies: name, one-line summary, parameters with defaults and ranges."""
+    """A game's strategies: name, one-line summary, parameters with defaults and ranges (and ``choices``: the
+    names a parameter's whole numbers stand for, where it has them: search's policy and opponents)."""
     rows = []
     for name, strategy in game_named(game).registry.items():
-        params = {k: {"default": p.default, "low": p.low, "high": p.high, "integer": p.integer, "help": p.help}
-                  for k, p in strategy.params.items()}
+        params = {k: {"default": p.default, "low": p.low, "high": p.high, "integer": p.integer, "help": p.help,
+                      **({"choices": list(p.choices)} if p.choices else {})} for k, p in strategy.params.items()}
         rows.append({"strategy": name, "summary": strategy.summary, "parameters": params})
     return pd.DataFrame(rows)
 

@@ -21,7 +21,7 @@ def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argu
     """
     spec = comma_list(spec, argument)
     option = option or named(argument)
-    slots: list[tuple[str, dict[str, float]]] = []
+    slots: list[tuple[str, dict[str, str]]] = []
     for token in (t.strip() for t in spec.split(",")):
         if not token:
             raise ConfigError(f"{option} {spec!r}: empty strategy name")
@@ -40,12 +40,13 @@ def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argu
             key = key.strip()
             if key in slots[-1][1]:
                 raise ConfigError(f"{option}: parameter {key} of {slots[-1][0]} given twice")
-            try:
-                slots[-1][1][key] = float(value)
-            except ValueError:
-                raise ConfigError(f"{option}: parameter {key} of {slots[-1][0]} must be a "
-                                  f"number, got {value.strip()!r}") from None
-    return tuple(seat_strategy(name, game, **params) for name, params in slots)
+            slots[-1][1][key] = value.strip()  # a number, or a name of the parameter's choices (Param.read)
+    try:
+        return tuple(seat_strategy(name, game, **params) for name, params in slots)
+    except ConfigError as exc:  # an unknown strategy or parameter, or a value it refuses: said with the option's name
+        if type(exc) is not ConfigError:  # an unknown game (UnknownGame) is the game option's
+            raise
+        raise ConfigError(f"{option}: {exc}") from None
 
 
 def parse_strategies(spec: str | Sequence[str], players: int, game: str | None = None) -> tuple[SeatStrategy, ...]:
