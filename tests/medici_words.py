@@ -27,14 +27,20 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).parents[1] / "src" / "medici_sim"
 LAYERS = ("core", "study", "cli", "frameworks")  # and api.py
-# word -> the word counted (plurals with it); strategy names that are plain English are counted only quoted
+# word -> the word counted (plurals with it), wherever it stands: in prose, in identifiers, in strings
 WORDS = {
     "day": "day", "days": "day", "ship": "ship", "ships": "ship", "majority": "majority", "majorities": "majority",
     "bonus": "bonus", "bonuses": "bonus", "florin": "florin", "florins": "florin", "deck": "deck", "decks": "deck",
-    "poorest": "poorest", "expert": "expert", "search": "search", "strong": "strong", "mcts": "mcts",
-    "greedy": "greedy", "collector": "collector", "cautious": "cautious", "gambler": "gambler", "bargain": "bargain",
+    "poorest": "poorest", "expert": "expert", "greedy": "greedy", "collector": "collector", "cautious": "cautious",
+    "gambler": "gambler", "bargain": "bargain",
 }
-QUOTED = re.compile(r"""["'](random|value)["']""")  # the built-ins random and value, by name
+# Built-in strategies whose names are ordinary English or the field's words: counted only where they name the
+# strategy (quoted "search", ``search`` in a docstring, or a spec search:rollouts=8), never in prose: optuna's
+# *search* over rule values, a *strong* player, the *random* seating mode's description, OpenSpiel's MCTS. The
+# word *value* is not guarded at all: it is the tables' column, a parameter's value and a rule's value
+# everywhere, and the classic game's strategy of that name is not an idea the other layers could hold.
+NAMED = re.compile(r"""["'](random|search|strong|mcts)["']|``(random|search|strong|mcts)``|"""
+                   r"""\b(random|search|strong|mcts):[a-z_]+=""")
 TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")  # words, identifiers split at _ and CamelCase humps
 
 
@@ -51,7 +57,7 @@ def medici_words(path: Path) -> Counter:
     for line in path.read_text().splitlines():
         line = MARKUP.sub(" ", line)
         found.update(WORDS[t.lower()] for t in TOKEN.findall(line) if t.lower() in WORDS)
-        found.update(m.group(1) for m in QUOTED.finditer(line))
+        found.update(next(filter(None, m.groups())) for m in NAMED.finditer(line))
     return found
 
 

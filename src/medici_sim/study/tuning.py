@@ -593,8 +593,11 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
             "other" if row["other_better"] else "neither"
         cross[key] = found
         if found == "other":
+            where = f"{shown}: cross_check entry {i + 1}"
             try:
-                (better[key],) = parse_strategy_list(row["other"], game)
-            except (ConfigError, ValueError) as exc:
-                raise ConfigError(f"{shown}: cross_check entry {i + 1}: {exc}") from None
+                (better[key],) = parse_strategy_list(row["other"], game, option=f"{where}: other")
+            except ConfigError:  # it names the entry (parse_strategy_list's option)
+                raise
+            except ValueError as exc:  # more than one strategy
+                raise ConfigError(f"{where}: {exc}") from None
     return TunedParameters(spec, best, cross, better)
