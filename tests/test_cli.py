@@ -344,7 +344,7 @@ def test_a_long_run_is_said_from_its_first_games_with_how_to_shorten_it(capsys, 
 
     clock = Clock()
     monkeypatch.setattr(common, "time", clock)
-    bar = common.GameProgress(1_000_000, shorter=common.shorter_hint("fewer --games", ["expert", "search"]))
+    bar = common.GameProgress(1_000_000, shorter=common.shorter_hint("fewer --games", ["expert", "search", "mcts"]))
     bar(0)  # the kernel is ready: the games begin
     clock.now += seconds
     bar(games)
@@ -355,8 +355,19 @@ def test_a_long_run_is_said_from_its_first_games_with_how_to_shorten_it(capsys, 
     assert err.count("this will take about") == (1 if said else 0), err
     if said:  # 999,000 games left at 1000 / 6 s: 99 min 54 s
         assert "this will take about 1 h 40 min more on this machine (167 games a second); to make it shorter: " \
-               "fewer --games, fewer rollouts or iterations (search:rollouts=8, mcts:iterations=16), more cores " \
+               "fewer --games, fewer rollouts or iterations (search:rollouts=8, mcts:iterations=8), more cores " \
                "(--cluster local:N, --scheduler); Ctrl-C stops it and keeps what is played" in err
+
+
+def test_the_shorter_hint_names_the_budgets_of_the_slow_players_in_the_run():
+    """The players whose games cost thousands of a heuristic's are those tune refuses (Strategy.untunable), in
+    any game: the hint names the budget of each in the run, and of no other."""
+    from medici_sim.cli import common
+
+    assert set(common.slow_players()) == {"search", "mcts"}
+    assert "rollouts or iterations" not in common.shorter_hint("fewer --games", ["expert", "greedy:take_min=3"])
+    assert "fewer rollouts or iterations (search:rollouts=8), more" in \
+        common.shorter_hint("fewer --games", ["search:rollouts=64", "expert"])
 
 
 @pytest.mark.parametrize("command", ["run", "compare", "balance", "tune", "sweep", "design", "ladder"])
