@@ -270,7 +270,7 @@ class GameModuleError(ImportError):
 def register_games_from(modules: str) -> None:
     """Register the ``GAME`` of each module of a comma list (``MEDICI_SIM_GAMES``).
 
-    The games medici-sim ships register themselves when ``medici_sim.games`` is imported; a game
+    The games that come with medici-sim register themselves when ``medici_sim.games`` is imported; a game
     of one's own (or the test suite's toy game, ``tests/toygame``) is a module holding its
     :class:`Game` as ``GAME``, named in the environment variable ``MEDICI_SIM_GAMES``
     (``MEDICI_SIM_GAMES=toygame`` with the module on ``sys.path``/``PYTHONPATH``), which is read

@@ -79,9 +79,9 @@ def choose_nb(values, n_actions, rollouts, own, confidence):
     mean beats it by more than ``confidence`` standard errors of their paired differences.
 
     Why not simply the best mean: with few rollouts the best mean is mostly noise, and a
-    search that takes it plays worse than its policy (measured: 26% against expert's 74%
+    player that takes it plays worse than its policy (measured: 26% against its policy's 74%
     with 8 rollouts, card game, 2 players). Deviating only on evidence makes a small budget
-    play like the policy and a large one like the search.
+    play like the policy and a large one like the rollouts.
     """
     best = own
     for a in range(n_actions):

@@ -15,7 +15,7 @@ def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argu
     """``name[:param=value]...`` separated by commas (or a list of them).
 
     A ``param=value`` token after a strategy adds another parameter to it, so
-    ``collector:focus=1,value_weight=2,greedy`` is two strategies. ``argument`` is the
+    ``first:a=1,b=2,second`` is two strategies. ``argument`` is the
     argument's name (``strategies``, ``against``, ...); ``option``, if given, the words that
     name it in messages instead.
     """

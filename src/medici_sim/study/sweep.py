@@ -84,6 +84,12 @@ class SweptRule:
         return f"{self.name}={format_value(tuple(numbers))}"
 
 
+def example_range(book) -> str:
+    """A range of the game's own to show in a message: its first single-number rule, over all its values."""
+    param = next(book.param(name) for name in book.names if book.param(name).length is None)
+    return f"{param.name}={param.low}..{param.high}"
+
+
 def parse_rule(spec: str, game) -> SweptRule:
     """``NAME=LO..HI[:STEP]`` checked against the game's rule book (names, ranges, lists)."""
     book = game.rule_book
@@ -91,7 +97,7 @@ def parse_rule(spec: str, game) -> SweptRule:
         raise ConfigError(f"the {game.name} game has no rule parameters to sweep")
     match = _RULE_RANGE.match(text(spec, "rule"))
     if match is None:
-        raise ConfigError(f"{named('rule')} {spec!r}: write {RANGE_SYNTAX}, e.g. big_bonus=0..40:5")
+        raise ConfigError(f"{named('rule')} {spec!r}: write {RANGE_SYNTAX}, e.g. {example_range(book)}")
     name, index, low, high, step = match.groups()
     if name not in book.names:
         raise ConfigError(f"{named('rule')} {spec!r}: the {game.name} game has no rule {name!r} (its rules: "
