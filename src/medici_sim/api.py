@@ -63,7 +63,7 @@ class RunRequest:
     games: int = 100_000
     game: str | None = None
     players: int | None = None  # None: the game's usual count (Game.default_players)
-    strategies: str | Sequence[str] = "random"
+    strategies: str | Sequence[str] | None = None  # None: the game's baseline (its first built-in) at every seat
     rules: str | None = None
     seating: str = "fixed"
     seed: int = 0
@@ -341,7 +341,7 @@ class TraceRequest:
     index: int = 0
     game: str | None = None
     players: int | None = None  # None: the game's usual count (Game.default_players)
-    strategies: str | Sequence[str] = "random"
+    strategies: str | Sequence[str] | None = None  # None: the game's baseline (its first built-in) at every seat
     seed: int = 0
     seating: str = "fixed"
     rules: str | None = None
@@ -394,7 +394,7 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 
 @_api
 def simulate(games: int = 100_000, *, game: str | None = None, players: int | None = None,
-             strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
+             strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None,
              seating: str = "fixed", seed: int = 0, threads: int | None = None,
              components: str | PathLike | None = None,
              plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:  # keep: old name
@@ -404,8 +404,8 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
     name=value items, or a TOML file; None: the game's standard rules); ``variant`` is its older name.
 
     ``players``: None for the game's usual count (``Game.default_players``); ``strategies``: one
-    for every seat, or one per seat (``"expert,random,random,random"`` or a list), parameters as
-    ``name:param=value``; ``seating``: fixed, rotate or random (R24);
+    for every seat, or one per seat (``"a,b,b,b"`` or a list), parameters as ``name:param=value``
+    (None: the game's baseline, its first built-in, at every seat); ``seating``: fixed, rotate or random (R24);
     ``components``: a shipped component set's name or a component set file (card game, R3-R5), None for the default;
     ``plugins``: files that
     register strategies (a list, or one file).
@@ -548,7 +548,7 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
 
 @_api
 def trace(index: int = 0, *, game: str | None = None, players: int | None = None,
-          strategies: str | Sequence[str] = "random",
+          strategies: str | Sequence[str] | None = None,
           seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
           components: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> TraceReport:  # keep: old name

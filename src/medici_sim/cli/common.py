@@ -26,6 +26,7 @@ from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, St
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, UnknownGame, default_game
+from ..core.seating import SEATING_MODES
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
     check_players,
     default_threads,
@@ -328,6 +329,8 @@ def route_notices() -> None:
         logger.propagate = False
 
 
+BASELINE = "[default: the game's first built-in, random in the games shipped]"  # --strategies not given
+SEATINGS = click.Choice(list(SEATING_MODES))  # --seating's choices (core.seating)
 LONG_RUN_S = 600.0  # a run expected to last longer than this is said to be long, with how to shorten it
 ESTIMATE_AFTER_S = 5.0  # seconds of play (after the compilation) before its speed is trusted
 

@@ -102,13 +102,14 @@ def game_named(name: str | None) -> Game:
     return GAMES[name]
 
 
-def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str], games: int, seed: int,
-               rules: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
+def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str] | None, games: int,
+               seed: int, rules: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
     """A run as the command line and the Python API describe it, every argument checked
-    (``players`` None: the game's usual count; ``rules`` None: the game's standard rules;
-    ``components`` None: its default component set)."""
+    (``players`` None: the game's usual count; ``strategies`` None: the game's baseline, its first built-in,
+    at every seat; ``rules`` None: the game's standard rules; ``components`` None: its default component set)."""
     definition = game_named(game)
     players = definition.default_players if players is None else players
+    strategies = definition.built_ins[0] if strategies is None else strategies
     config = RunConfig(components=load_game_components(definition, components), players=check_players(definition,
                                                                                                       players),
                        strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,
