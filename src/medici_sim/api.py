@@ -483,9 +483,9 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
             rules: str | PathLike | None = None, vs: str | PathLike | None = None,
             variant: str | None = None) -> BalanceReport:  # keep: old name
     """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
-    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: the card
-    game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
-    where the one given is the variant) in the same tournaments, side by side, with a verdict in
+    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: its standard rules
+    and its variant; given one, the other is the variant, or the standard rules where the one
+    given is the variant) in the same tournaments, side by side, with a verdict in
     words. ``components``
     as in ``compare``: with several component sets, one table per component set (a ``components`` column) and the
     count of component sets on which each finding of the verdict holds. ``tuned`` as in ``compare``
@@ -506,7 +506,7 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
           plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> SweepReport:  # keep: old name
     """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
-    of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
+    of one or two ranges (``"name=0..40:5"``, a list's element ``"name[0]=20..40"``)
     over the base rules ``rules``, every point on the same games (common random numbers)."""
     rules = _rules(rules, variant)  # keep: old name
     return play_sweep(SweepRequest(rule, games, game, players, strategies, rules, seed, threads, components,
@@ -520,7 +520,8 @@ def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int
            threads: int | None = None, components: str | PathLike | None = None,
            plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:  # keep: old name
     """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
-    ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
+    ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"STRATEGY=0.25"`` (one
+    played: its win rate nearest 0.25);
     optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
     rules = _rules(rules, variant)  # keep: old name
     return play_design(DesignRequest(rule, games, game, players, strategies, rules, seed, threads, components,

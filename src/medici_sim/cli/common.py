@@ -129,7 +129,7 @@ class _RefusingEmpty:
 
 
 def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
-    """An option that holds one value given twice (``--rules days=2 --rules PRESET``, ``--rules``
+    """An option that holds one value given twice (``--rules NAME=2 --rules PRESET``, ``--rules``
     with its alias ``--variant``, ``--vs`` twice) is an error: the later one would silently
     replace the earlier."""
     _, _, order = command.make_parser(ctx).parse_args(args=list(args))

@@ -9,7 +9,7 @@ interval comes from each game's difference (``analysis.paired_change``). A point
 neighbours is therefore played twice, once beside each; both plays are the same games and
 give the same totals, and its row is taken from the first.
 
-A list parameter is swept one element at a time: ``ship_payouts[0]=20..40`` changes the first
+A list parameter is swept one element at a time: ``payouts[0]=20..40`` changes the first
 place's payout and keeps the base rule set's others.
 """
 from __future__ import annotations
@@ -63,7 +63,7 @@ class SweptRule:
 
     @property
     def label(self) -> str:
-        """The parameter's name in the tables (``ship_payouts[0]`` for an element)."""
+        """The parameter's name in the tables (``payouts[0]`` for an element)."""
         return self.name if self.index is None else f"{self.name}[{self.index}]"
 
     @property
@@ -190,8 +190,8 @@ class Sweep:
         self.check_acts()
 
     def check_acts(self) -> None:
-        """A swept rule that its switch leaves inert at every point (``big_bonus`` while
-        ``big_bonus_min`` is 0, core.rules.Dependency) measures nothing: refused when no swept
+        """A swept rule that its switch leaves inert at every point (a prize's size while its
+        threshold is 0, core.rules.Dependency) measures nothing: refused when no swept
         rule acts anywhere, said in a warning when one of two does not."""
         book = self.study.game.rule_book
         idle = []
