@@ -415,6 +415,11 @@ def test_a_rollout_players_policy_and_opponents_are_given_by_name_or_number(caps
     code, out, _ = run(capsys, "strategies", "--game", game, "--wide")
     shown = next(line for line in out.splitlines() if line.startswith(strategy + " "))
     assert "policy=expert, opponents=expert" in shown
+    import medici_sim
+
+    table = medici_sim.strategies(game).set_index("strategy")
+    assert table.loc[strategy, "parameters"]["opponents"]["choices"] == list(policies)
+    assert "choices" not in table.loc[strategy, "parameters"]["confidence"]
 
 
 def test_a_strategy_error_names_the_option_it_came_from(capsys):
