@@ -39,6 +39,23 @@ def test_simulate_gives_the_command_lines_tables(capsys, tmp_path):
     pd.testing.assert_frame_equal(report.seats, again.seats)
 
 
+def test_a_run_without_strategies_plays_the_games_first_built_in(monkeypatch):
+    """simulate, trace and the commands play the game's baseline (its first built-in) at every seat when no
+    strategies are given, not a name written into the API: a game whose first built-in is another plays that."""
+    from dataclasses import replace
+
+    from medici_sim.core import registry
+    from medici_sim.core.specs import run_config
+
+    options = dict(players=3, games=1, seed=0, rules=None, seating="fixed", threads=1, components=None)
+    assert [s.name for s in run_config(game="card", strategies=None, **options).strategies] == ["random"] * 3
+    card = registry.GAMES["card"]
+    monkeypatch.setitem(registry.GAMES, "card", replace(card, built_ins=("greedy", *card.built_ins)))
+    assert [s.name for s in run_config(game="card", strategies=None, **options).strategies] == ["greedy"] * 3
+    for function in (medici_sim.simulate, medici_sim.trace):
+        assert inspect.signature(function).parameters["strategies"].default is None
+
+
 def test_simulate_plays_the_classic_game():
     report = medici_sim.simulate(3000, game="classic", players=3, strategies=["random"] * 3, seating="rotate")
     assert report.summary["game"] == "classic" and report.summary["games"] == 3000

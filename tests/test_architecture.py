@@ -156,6 +156,22 @@ def test_templates_are_bound_to_their_names_in_one_place():
     assert makers == {"medici_sim.core.templates"}
 
 
+def test_a_games_table_name_hashes_every_games_package_its_code_imports():
+    """A kernel's cached machine code is named by a hash of the sources it compiles (core.dispatch._table_name):
+    core's, the game's package and the games' packages it imports (the card and classic games import the
+    Medici toolkit, games/medici: the day loop, mcts), so that an edit there never meets an older kernel."""
+    from medici_sim.core.registry import GAMES
+    graph = import_graph()
+    for game in GAMES.values():
+        registry = game.registry
+        if not registry.package.startswith("medici_sim.games."):
+            continue
+        imported = {target.split(".")[2] for name, targets in graph.items() if name.startswith(registry.package)
+                    for target in targets if target.startswith("medici_sim.games.") and target.count(".") > 1}
+        hashed = {d.relative_to(PACKAGE / "games").parts[0] for d in registry.source_dirs}
+        assert imported <= hashed, game.name
+
+
 def test_no_source_file_is_too_long():
     limits = {path.relative_to(PACKAGE).as_posix(): MAX_REFERENCE_LINES if path.name == "reference.py" else MAX_LINES
               for path in MODULES.values()}
@@ -189,8 +205,8 @@ def test_the_game_name_check_sees_names():
 def test_no_new_medici_word_outside_the_games():
     """core/, study/, cli/, api.py and frameworks/ hold no Medici word (day, ship, majority, bonus,
     florin, deck, poorest, a built-in strategy's name), docstrings and comments included, beyond
-    the counts of the allow-list (tests/medici_words.py: today's, which the lead shrinks as issue
-    31 moves the Medici ideas into games/); a file the list does not name holds none."""
+    the counts of the allow-list (tests/medici_words.py, each with its reason); a file the list does not
+    name holds none."""
     grown = {}
     for path in medici_words.layer_files():
         name = path.relative_to(PACKAGE).as_posix()
@@ -207,6 +223,17 @@ def test_the_medici_word_guard_sees_words_in_identifiers_docstrings_and_names(tm
                     'names = ("random", "expert", "shipped", "randomly", "strongest")\n')
     assert medici_words.medici_words(path) == {"day": 2, "poorest": 1, "ship": 1, "deck": 1, "florin": 1,
                                                "random": 1, "expert": 1}
+
+
+def test_the_medici_word_guard_counts_plain_english_built_in_names_only_where_they_name_the_strategy(tmp_path):
+    """search, strong, random and mcts are counted as strategies only: quoted, in double backticks or as a
+    spec (search:rollouts=8), not as optuna's search, a strong player, a random draw or OpenSpiel's mcts
+    module; value (a column, a parameter's value) is not counted at all."""
+    path = tmp_path / "example.py"
+    path.write_text('"""optuna\'s search, a strong player, a random draw, mcts.MCTSBot: the "value" column."""\n'
+                    'SEARCH_BLOCK = 0\nslow = ("search", \'mcts\')  # ``strong`` and ``random``\n'
+                    'hint = "fewer rollouts (search:rollouts=8)"\n')
+    assert medici_words.medici_words(path) == {"search": 2, "mcts": 1, "strong": 1, "random": 1}
 
 
 def _python(code: str) -> str:

@@ -344,7 +344,7 @@ def test_a_long_run_is_said_from_its_first_games_with_how_to_shorten_it(capsys, 
 
     clock = Clock()
     monkeypatch.setattr(common, "time", clock)
-    bar = common.GameProgress(1_000_000, shorter=common.shorter_hint("fewer --games", ["expert", "search"]))
+    bar = common.GameProgress(1_000_000, shorter=common.shorter_hint("fewer --games", ["expert", "search", "mcts"]))
     bar(0)  # the kernel is ready: the games begin
     clock.now += seconds
     bar(games)
@@ -355,8 +355,19 @@ def test_a_long_run_is_said_from_its_first_games_with_how_to_shorten_it(capsys, 
     assert err.count("this will take about") == (1 if said else 0), err
     if said:  # 999,000 games left at 1000 / 6 s: 99 min 54 s
         assert "this will take about 1 h 40 min more on this machine (167 games a second); to make it shorter: " \
-               "fewer --games, fewer rollouts or iterations (search:rollouts=8, mcts:iterations=16), more cores " \
+               "fewer --games, fewer rollouts or iterations (search:rollouts=8, mcts:iterations=8), more cores " \
                "(--cluster local:N, --scheduler); Ctrl-C stops it and keeps what is played" in err
+
+
+def test_the_shorter_hint_names_the_budgets_of_the_slow_players_in_the_run():
+    """The players whose games cost thousands of a heuristic's are those tune refuses (Strategy.untunable), in
+    any game: the hint names the budget of each in the run, and of no other."""
+    from medici_sim.cli import common
+
+    assert set(common.slow_players()) == {"search", "mcts"}
+    assert "rollouts or iterations" not in common.shorter_hint("fewer --games", ["expert", "greedy:take_min=3"])
+    assert "fewer rollouts or iterations (search:rollouts=8), more" in \
+        common.shorter_hint("fewer --games", ["search:rollouts=64", "expert"])
 
 
 @pytest.mark.parametrize("command", ["run", "compare", "balance", "tune", "sweep", "design", "ladder"])
@@ -375,13 +386,50 @@ def test_every_command_that_plays_games_estimates_a_long_run(command):
 def test_the_commands_the_tool_suggests_are_sized_to_minutes():
     """tune's refusals of the search players suggest a compare: at one player count and a few
     games, not compare's default 100,000 games at every count (hours to days)."""
-    from medici_sim.core.rollout import SEARCH_UNTUNABLE
-    from medici_sim.core.tree_search import TREE_UNTUNABLE
+    from medici_sim.core.rollout import untunable
+    from medici_sim.games.medici.tree_search import TREE_UNTUNABLE
 
-    for text in (SEARCH_UNTUNABLE, TREE_UNTUNABLE):
+    for text in (untunable("search"), TREE_UNTUNABLE):
         command = re.search(r"medici-sim compare [^(]*", text).group().split()
         games = int(command[command.index("--games") + 1])
         assert games <= 1000 and command[command.index("-p") + 1] == "4"
+
+
+@pytest.mark.parametrize("game", ["card", "classic"])
+@pytest.mark.parametrize("strategy", ["search", "mcts"])
+def test_a_rollout_players_policy_and_opponents_are_given_by_name_or_number(capsys, game, strategy):
+    """search's and mcts's policy and opponents name a built-in (Param.choices): the name and its number are
+    the same slot; a wrong name is one line naming the option and the choices, exit 2; `strategies` shows
+    the defaults by name."""
+    policies = get_game(game).registry[strategy].params["policy"].choices
+    assert policies[0] == "random" and "expert" in policies
+    named = parse_strategies(f"{strategy}:policy=random:opponents={policies[1]}", 3, game)
+    numbered = parse_strategies(f"{strategy}:policy=0:opponents=1", 3, game)
+    assert named == numbered and dict(named[0].params)["opponents"] == 1
+    code, _, err = run(capsys, "--game", game, "-n", "10", "-s", f"{strategy}:policy=grandmaster")
+    assert code == 2 and err.strip() == (f"medici-sim: error: --strategies: parameter policy of {strategy} must be "
+                                         f"a number or one of {', '.join(policies)}, got 'grandmaster'")
+    code, _, err = run(capsys, "--game", game, "-n", "10", "-s", f"{strategy}:opponents={len(policies)}")
+    assert code == 2 and err.startswith(f"medici-sim: error: --strategies: parameter opponents of {strategy} must "
+                                        f"be between 0 and {len(policies) - 1}") and err.count("\n") == 1
+    code, out, _ = run(capsys, "strategies", "--game", game, "--wide")
+    shown = next(line for line in out.splitlines() if line.startswith(strategy + " "))
+    assert "policy=expert, opponents=expert" in shown
+    import medici_sim
+
+    table = medici_sim.strategies(game).set_index("strategy")
+    assert table.loc[strategy, "parameters"]["opponents"]["choices"] == list(policies)
+    assert "choices" not in table.loc[strategy, "parameters"]["confidence"]
+
+
+def test_a_strategy_error_names_the_option_it_came_from(capsys):
+    """Every fault of a strategy list (an unknown name or parameter, a value out of range) names the option."""
+    for spec, words in (("nobody", "unknown strategy 'nobody'"), ("greedy:tkae_min=2", "no parameter 'tkae_min'"),
+                        ("greedy:take_min=99", "parameter take_min of greedy must be between")):
+        code, _, err = run(capsys, "-n", "10", "-s", spec)
+        assert code == 2 and err.startswith("medici-sim: error: --strategies: ") and words in err, err
+    code, _, err = run(capsys, "tune", "expert", "--against", "greedy:take_min=99", "-p", "2")
+    assert code == 2 and err.startswith("medici-sim: error: --against: "), err
 
 
 RULE_CODE = re.compile(r"\b[RC]\d+\b")

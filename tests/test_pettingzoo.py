@@ -312,11 +312,13 @@ def test_bad_arguments_are_refused_naming_the_environments_arguments(make):
 
 def test_the_opponents_and_the_seat_are_checked_and_named():
     """A comma list of opponents was refused as '--strategies: 4 players need 1 or 4 strategies,
-    got 3', None was a TypeError, and seat=1.5 or True was taken."""
+    got 3', None was a TypeError (now: the game's strongest heuristic, its last built-in), and seat=1.5 or True
+    was taken."""
     single = seat_env(game="card", players=4, opponents="expert,random,greedy:take_min=3")
     assert single.opponents == ["expert", "random", "greedy:take_min=3"]
     assert seat_env(game="card", players=4, opponents=["greedy"]).opponents == ["greedy"] * 3
-    for opponents, message in [(None, "opponents= must be"), ([1, 2, 3], "opponents=: each name must be a str"),
+    assert seat_env(game="card", players=4, opponents=None).opponents == ["expert"] * 3
+    for opponents, message in [(5, "opponents= must be"), ([1, 2, 3], "opponents=: each name must be a str"),
                                (["expert", "random"], "opponents=: 4 players need 1 or 3 opponents, got 2")]:
         with pytest.raises(ValueError, match=f"^{message}"):
             seat_env(game="card", players=4, opponents=opponents)

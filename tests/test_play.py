@@ -384,6 +384,19 @@ def test_the_bots_are_read_before_human_joins_so_it_is_never_offered_as_one(caps
     assert "human" not in err
 
 
+def test_the_default_opponents_are_the_games_strongest_heuristic(capsys, monkeypatch):
+    """--opponents not given: the game's last built-in (core.contract: its strongest), not a name of the cli's."""
+    from dataclasses import replace
+
+    from medici_sim.core import registry
+
+    assert all(game.built_ins[-1] == "expert" for name, game in GAMES.items() if name in ("card", "classic"))
+    card = registry.GAMES["card"]
+    monkeypatch.setitem(registry.GAMES, "card", replace(card, built_ins=(*card.built_ins, "grandmaster")))
+    code, out, err = run(capsys, "play", "--game", "card")
+    assert code == 2 and err.startswith("medici-sim: error: --opponents: unknown strategy 'grandmaster'"), err
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True

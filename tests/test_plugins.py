@@ -173,6 +173,14 @@ def test_every_request_of_the_api_loads_its_own_plugins(tmp_path):
     (Param(math.inf), "the default of parameter p is not one of its values: parameter p of bad must be between "
                       "-inf and inf, got inf"),
     (Param(0, math.nan, 1), "parameter p has low nan above high 1"),
+    (Param(0, 0, 2, integer=True, choices=("a", "b")), "parameter p names 2 choices, not one distinct name "
+                                                       "(letters, digits, _) for each whole number 0..2"),
+    (Param(0, 0, 1, choices=("a", "b")), "parameter p names 2 choices, not one distinct name (letters, digits, _) "
+                                         "for each whole number 0..1"),
+    (Param(0, 0, 1, integer=True, choices=("a", "a")), "parameter p names 2 choices, not one distinct name "
+                                                       "(letters, digits, _) for each whole number 0..1"),
+    (Param(0, 0, 1, integer=True, choices=("a", "1")), "parameter p names 2 choices, not one distinct name "
+                                                       "(letters, digits, _) for each whole number 0..1"),
 ])
 def test_a_parameter_outside_its_own_range_is_refused_at_registration(param, message):
     with pytest.raises(RegistrationError) as refusal:

@@ -102,7 +102,7 @@ def test_two_rules_and_a_list_element():
 @pytest.mark.parametrize("spec, fragment", [
     ("bonnus=0..40", "no rule 'bonnus'"),
     ("big_bonus=0..900", "ranges over 0-500"),
-    ("big_bonus=0-40", "write NAME=LO..HI"),
+    ("big_bonus=0-40", "write NAME=LO..HI or NAME=LO..HI:STEP (a list's element: NAME[I]=LO..HI), e.g. days=1..5"),
     ("big_bonus=0..40:0", "step must be a positive"),
     ("big_bonus=40..0", "LO must not exceed HI"),
     ("ship_payouts=0..40", "sweep one element"),
@@ -118,7 +118,7 @@ def test_bad_rule_ranges_are_refused_in_one_line(capsys, spec, fragment):
 @pytest.mark.parametrize("args, fragment", [
     (["--target", "nobody=0.5"], "not one of the strategies"),
     (["--target", "greedy=1.5"], "from 0 to 1"),
-    (["--target", "fairness"], "strategies, seats or STRATEGY=RATE"),
+    (["--target", "fairness"], "strategies, seats or STRATEGY=RATE (e.g. greedy=0.25)"),  # one of those played
     (["--trials", "0"], "--trials"),
     (["-p", "3,4"], "one player count"),
 ])
@@ -302,3 +302,14 @@ def test_a_list_element_past_its_end_is_refused_at_every_player_count(capsys, ru
         assert f"has {count} values at {count if ',' in players else 4} players" in err and "--rule" in err, err
     with pytest.raises(ConfigError, match="^rule= .* no element"):
         medici_sim.sweep(rule, 100, players=[int(p) for p in players.split(",")], strategies="greedy,random")
+
+
+def test_a_bad_rule_range_is_shown_by_an_example_of_the_games_own():
+    """The syntax's example is a rule of the game swept, over its values (it was the card game's big_bonus for
+    every game)."""
+    from medici_sim.core.arguments import ConfigError
+    from medici_sim.core.registry import get_game
+    from medici_sim.study.sweep import parse_rule
+
+    with pytest.raises(ConfigError, match=r"e\.g\. draw=0\.\.20$"):
+        parse_rule("draw=0-4", get_game("tuscany"))

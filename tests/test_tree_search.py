@@ -1,4 +1,4 @@
-"""The tree search ``mcts`` of both games (core/tree_search.py, each game's strategies/search.py).
+"""The tree search ``mcts`` of both games (games/medici/tree_search.py, each game's strategies/search.py).
 
 - it is a built-in registered after search (the ids before it stay: golden files and
   checkpoints name strategies by id), outside the heuristics' default lineups;
@@ -25,7 +25,6 @@ from conftest import card_rules, classic_rules
 from test_search import ClassicScript, card_script, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_components, parse_strategies
-from medici_sim.core import tree_search
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.resumable import DECISION, EXTERNAL, GAME_OVER
@@ -38,6 +37,7 @@ from medici_sim.games.classic import stepped as classic_stepped
 from medici_sim.games.classic.rules import RULE_REMOVED
 from medici_sim.games.classic.state import DECK_LEN as CLASSIC_DECK_LEN
 from medici_sim.games.classic.strategies import search as classic_search
+from medici_sim.games.medici import tree_search
 
 CARD, CLASSIC = get_game("card"), get_game("classic")
 PARAMS = ["iterations", "policy", "opponents", "margin_weight", "exploration", "widening", "confidence", "paired"]

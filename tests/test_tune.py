@@ -664,6 +664,12 @@ def test_balance_plays_another_rules_parameters_where_the_cross_check_found_them
     path.write_text(json.dumps(document))
     with pytest.raises(ConfigError, match="cross_check entry 1 is not tune's check of a tuned strategy"):
         tuning.load_tuned(str(path), "card")
+    document["cross_check"][0].update(strategy="greedy", other="greedy:take_min=99")  # a value out of its range
+    path.write_text(json.dumps(document))
+    with pytest.raises(ConfigError) as error:
+        tuning.load_tuned(str(path), "card")
+    assert str(error.value) == (f"--tuned {path}: cross_check entry 1: other: parameter take_min of greedy must be "
+                                "between 0 and 20, got 99")
 
 
 @pytest.mark.slow

@@ -63,7 +63,7 @@ class RunRequest:
     games: int = 100_000
     game: str | None = None
     players: int | None = None  # None: the game's usual count (Game.default_players)
-    strategies: str | Sequence[str] = "random"
+    strategies: str | Sequence[str] | None = None  # None: the game's baseline (its first built-in) at every seat
     rules: str | None = None
     seating: str = "fixed"
     seed: int = 0
@@ -341,7 +341,7 @@ class TraceRequest:
     index: int = 0
     game: str | None = None
     players: int | None = None  # None: the game's usual count (Game.default_players)
-    strategies: str | Sequence[str] = "random"
+    strategies: str | Sequence[str] | None = None  # None: the game's baseline (its first built-in) at every seat
     seed: int = 0
     seating: str = "fixed"
     rules: str | None = None
@@ -394,7 +394,7 @@ def _load(plugins: str | PathLike | Sequence[str | PathLike]) -> None:
 
 @_api
 def simulate(games: int = 100_000, *, game: str | None = None, players: int | None = None,
-             strategies: str | Sequence[str] = "random", rules: str | PathLike | None = None,
+             strategies: str | Sequence[str] | None = None, rules: str | PathLike | None = None,
              seating: str = "fixed", seed: int = 0, threads: int | None = None,
              components: str | PathLike | None = None,
              plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> RunReport:  # keep: old name
@@ -404,8 +404,8 @@ def simulate(games: int = 100_000, *, game: str | None = None, players: int | No
     name=value items, or a TOML file; None: the game's standard rules); ``variant`` is its older name.
 
     ``players``: None for the game's usual count (``Game.default_players``); ``strategies``: one
-    for every seat, or one per seat (``"expert,random,random,random"`` or a list), parameters as
-    ``name:param=value``; ``seating``: fixed, rotate or random (R24);
+    for every seat, or one per seat (``"a,b,b,b"`` or a list), parameters as ``name:param=value``
+    (None: the game's baseline, its first built-in, at every seat); ``seating``: fixed, rotate or random (R24);
     ``components``: a shipped component set's name or a component set file (card game, R3-R5), None for the default;
     ``plugins``: files that
     register strategies (a list, or one file).
@@ -483,9 +483,9 @@ def balance(games: int = 100_000, *, game: str | None = None, players: str | int
             rules: str | PathLike | None = None, vs: str | PathLike | None = None,
             variant: str | None = None) -> BalanceReport:  # keep: old name
     """Does a change of rules change the balance (``medici-sim balance``)? The rule sets
-    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: the card
-    game's standard and bonus20, R19; given one, the other is the variant, or the standard rules
-    where the one given is the variant) in the same tournaments, side by side, with a verdict in
+    ``rules`` and ``vs`` (rules specs; by default the game's ``balance_rules``: its standard rules
+    and its variant; given one, the other is the variant, or the standard rules where the one
+    given is the variant) in the same tournaments, side by side, with a verdict in
     words. ``components``
     as in ``compare``: with several component sets, one table per component set (a ``components`` column) and the
     count of component sets on which each finding of the verdict holds. ``tuned`` as in ``compare``
@@ -506,7 +506,7 @@ def sweep(rule: str | Sequence[str], games: int = 20_000, *, game: str | None = 
           plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> SweepReport:  # keep: old name
     """How the balance moves along a rule (``medici-sim sweep``): a tournament at every point
-    of one or two ranges (``"big_bonus=0..40:5"``, a list's element ``"ship_payouts[0]=20..40"``)
+    of one or two ranges (``"name=0..40:5"``, a list's element ``"name[0]=20..40"``)
     over the base rules ``rules``, every point on the same games (common random numbers)."""
     rules = _rules(rules, variant)  # keep: old name
     return play_sweep(SweepRequest(rule, games, game, players, strategies, rules, seed, threads, components,
@@ -520,7 +520,8 @@ def design(rule: str | Sequence[str], target: str = "strategies", *, trials: int
            threads: int | None = None, components: str | PathLike | None = None,
            plugins: Sequence[str | PathLike] = (), variant: str | None = None) -> DesignReport:  # keep: old name
     """Which rule values in the box ``rule`` spans best meet ``target`` (``medici-sim design``):
-    ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"collector=0.25"``;
+    ``strategies`` (the smallest spread of win rates), ``seats`` (of seats) or ``"STRATEGY=0.25"`` (one
+    played: its win rate nearest 0.25);
     optuna's TPE search, then the best and the base rules (``rules``) on ``fresh_games`` fresh games."""
     rules = _rules(rules, variant)  # keep: old name
     return play_design(DesignRequest(rule, games, game, players, strategies, rules, seed, threads, components,
@@ -548,7 +549,7 @@ def tune(strategy: str | Sequence[str], *, game: str | None = None,
 
 @_api
 def trace(index: int = 0, *, game: str | None = None, players: int | None = None,
-          strategies: str | Sequence[str] = "random",
+          strategies: str | Sequence[str] | None = None,
           seed: int = 0, seating: str = "fixed", rules: str | PathLike | None = None,
           components: str | PathLike | None = None, plugins: Sequence[str | PathLike] = (),
           variant: str | None = None) -> TraceReport:  # keep: old name
@@ -561,11 +562,12 @@ def trace(index: int = 0, *, game: str | None = None, players: int | None = None
 
 @_api
 def strategies(game: str | None = None) -> pd.DataFrame:
-    """A game's strategies: name, one-line summary, parameters with defaults and ranges."""
+    """A game's strategies: name, one-line summary, parameters with defaults and ranges (and ``choices``: the
+    names a parameter's whole numbers stand for, where it has them: search's policy and opponents)."""
     rows = []
     for name, strategy in game_named(game).registry.items():
-        params = {k: {"default": p.default, "low": p.low, "high": p.high, "integer": p.integer, "help": p.help}
-                  for k, p in strategy.params.items()}
+        params = {k: {"default": p.default, "low": p.low, "high": p.high, "integer": p.integer, "help": p.help,
+                      **({"choices": list(p.choices)} if p.choices else {})} for k, p in strategy.params.items()}
         rows.append({"strategy": name, "summary": strategy.summary, "parameters": params})
     return pd.DataFrame(rows)
 

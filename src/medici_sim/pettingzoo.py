@@ -39,11 +39,12 @@ def env(game: str | None = None, players: int | None = None, rules: str | None =
         raw_env(game=game, players=players, rules=rules, returns=returns, render_mode=render_mode)))
 
 
-def seat_env(game: str | None = None, players: int | None = None, seat: int = 0, opponents="expert",
+def seat_env(game: str | None = None, players: int | None = None, seat: int = 0, opponents=None,
              rules: str | None = None, returns: str | None = None, render_mode: str | None = None,
              illegal: str = "nearest", reward: str | None = None) -> MediciSeatEnv:
     """One seat against our strategies, as a Gymnasium environment (unwrapped, with its ``spec``:
-    ``gymnasium.make(single.spec)`` makes another). ``reward=`` is the old name of ``returns=``."""
+    ``gymnasium.make(single.spec)`` makes another); ``opponents`` None: the game's strongest heuristic (its last
+    built-in) at every other seat. ``reward=`` is the old name of ``returns=``."""
     single = MediciSeatEnv(game=game, players=players, seat=seat, opponents=opponents, rules=rules, returns=returns,
                            render_mode=render_mode, illegal=illegal, reward=reward)
     kwargs = {"game": single.engine.game.name, "players": single.engine.players, "seat": seat,

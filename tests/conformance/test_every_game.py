@@ -68,6 +68,8 @@ def test_the_game_declares_each_part_completely(name):
     assert isinstance(game, Game) and game.name == name
     assert game.min_players <= game.default_players <= game.max_players
     assert game.presets and game.built_ins and set(game.built_ins) <= set(game.registry)
+    if game.study is not None and game.study.weakest:  # built_ins' order (core.contract): the baseline first
+        assert game.built_ins[0] == game.study.weakest, f"{name}: the first built-in is not the ladder's weakest"
     engine = game.engine  # required
     assert isinstance(engine, Engine)
     assert hasattr(engine.play_games_nb, "py_func"), f"{name}: play_games_nb is not jitted"

@@ -155,3 +155,19 @@ def test_the_shipped_tuned_parameters_were_checked_on_fresh_games_and_play(capsy
             assert row["best"] == f"{row['strategy']}:{defaults}", row
     code, out, err = run(capsys, "balance", "--game", "tuscany", "-p", "2", "-n", "200", "--tuned", "shipped", "-q")
     assert code == 0, err
+
+
+def test_search_takes_its_policy_and_opponents_by_name(capsys):
+    """search's policy and opponents: a built-in's name or its number (the same slot); a wrong name is one line
+    naming the option and the choices, exit 2; `strategies` shows the defaults by name."""
+    from medici_sim.cli.common import parse_strategies
+    from medici_sim.core.registry import get_game
+
+    policies = get_game("tuscany").registry["search"].params["policy"].choices
+    assert parse_strategies("search:policy=trader:opponents=random", 2, "tuscany") == \
+        parse_strategies(f"search:policy={policies.index('trader')}:opponents=0", 2, "tuscany")
+    code, _, err = run(capsys, "--game", "tuscany", "-n", "10", "-s", "search:opponents=Trader")
+    assert code == 2 and err.strip() == ("medici-sim: error: --strategies: parameter opponents of search must be a "
+                                         f"number or one of {', '.join(policies)}, got 'Trader'")
+    code, out, _ = run(capsys, "strategies", "--game", "tuscany", "--wide")
+    assert "policy=expert, opponents=expert" in next(line for line in out.splitlines() if line.startswith("search "))

@@ -16,6 +16,8 @@ from ..core.registry import GAMES, default_game
 from . import common, signals
 from .check_plugin import check_plugin_command
 from .common import (
+    BASELINE,
+    SEATINGS,
     USER_ERRORS,
     components_option,
     debug_option,
@@ -54,11 +56,11 @@ def _help() -> str:
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
 @click.option("--players", "-p", type=int, default=None,
               help=f"Players per game ({players_help()}) {usual_players()}.")
-@click.option("--strategies", "-s", default="random", show_default=True,
+@click.option("--strategies", "-s", default=None,
               help="One strategy for every seat, or a comma list with one per seat; "
-                   "parameters as name:param=value (see `medici-sim strategies --game GAME`).")
+                   f"parameters as name:param=value (see `medici-sim strategies --game GAME`). {BASELINE}")
 @rules_option()
-@click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed",
+@click.option("--seating", type=SEATINGS, default="fixed",
               show_default=True, help="fixed: the i-th strategy sits at seat i; rotate: each game rotates them one "
                                       f"seat; random: a random seating per game ({per_game('seating')}).")
 @click.option("--seed", type=int, default=0, show_default=True, help=f"Master seed ({per_game('seed')}).")

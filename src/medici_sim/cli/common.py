@@ -26,6 +26,7 @@ from ..core.driver import ConfigError, IllegalDecision, StrategyCompileError, St
 from ..core.output import OutputError, check_out_path, check_plan, check_plot_path, lock_all, out_files, same_file
 from ..core.plugins import PluginError
 from ..core.registry import GAMES, UnknownGame, default_game
+from ..core.seating import SEATING_MODES
 from ..core.specs import (  # noqa: F401  re-exported: the commands parse their options with these
     check_players,
     default_threads,
@@ -128,7 +129,7 @@ class _RefusingEmpty:
 
 
 def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
-    """An option that holds one value given twice (``--rules days=2 --rules PRESET``, ``--rules``
+    """An option that holds one value given twice (``--rules NAME=2 --rules PRESET``, ``--rules``
     with its alias ``--variant``, ``--vs`` twice) is an error: the later one would silently
     replace the earlier."""
     _, _, order = command.make_parser(ctx).parse_args(args=list(args))
@@ -328,9 +329,10 @@ def route_notices() -> None:
         logger.propagate = False
 
 
+BASELINE = "[default: the game's first built-in, random in the games shipped]"  # --strategies not given
+SEATINGS = click.Choice(list(SEATING_MODES))  # --seating's choices (core.seating)
 LONG_RUN_S = 600.0  # a run expected to last longer than this is said to be long, with how to shorten it
 ESTIMATE_AFTER_S = 5.0  # seconds of play (after the compilation) before its speed is trusted
-SLOW_PLAYERS = ("search", "mcts")  # strategies whose games cost thousands of a heuristic's
 
 
 class GameProgress:
@@ -398,12 +400,22 @@ def duration(seconds: float) -> str:
     return f"{days} days {hours} h"
 
 
+def slow_players() -> dict[str, tuple[str, float]]:
+    """The strategies whose games cost thousands of a heuristic's (those ``tune`` refuses: ``Strategy.untunable``,
+    in any game), each with its budget (its first parameter: rollouts, iterations) and a quarter of its default."""
+    return {name: (next(iter(s.params)), s.params[next(iter(s.params))].default // 4)
+            for game in GAMES.values() for name, s in game.registry.items() if s.untunable and s.params}
+
+
 def shorter_hint(options: str, strategies=(), cluster: bool = True) -> str:
-    """How to make a run shorter: the command's ``options`` in words, fewer rollouts or iterations
-    where a search player plays (any of ``strategies``, names or specs), and (``cluster``) more cores."""
+    """How to make a run shorter: the command's ``options`` in words, a smaller budget for each player of
+    ``strategies`` (names or specs) whose games cost thousands of a heuristic's, and (``cluster``) more cores."""
     parts = [options]
-    if any(str(s).split(":")[0].strip() in SLOW_PLAYERS for s in strategies):
-        parts.append("fewer rollouts or iterations (search:rollouts=8, mcts:iterations=16)")
+    slow = slow_players()
+    named = dict.fromkeys(n for n in (str(s).split(":")[0].strip() for s in strategies) if n in slow)
+    if named:
+        budgets = ", ".join(f"{n}:{slow[n][0]}={max(slow[n][1], 1):g}" for n in named)
+        parts.append(f"fewer rollouts or iterations ({budgets})")
     if cluster:
         parts.append("more cores (--cluster local:N, --scheduler)")
     return ", ".join(parts) + "; Ctrl-C stops it and keeps what is played"

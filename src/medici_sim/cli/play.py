@@ -11,8 +11,8 @@ terminal library (rich, prompt_toolkit) would add an install for no new ability;
 lines also read the same in a pipe, a log or a screen reader. Bad input is re-asked;
 Ctrl-C or end of input at any moment leaves with one line and exit code 130 (SIGTERM: 143).
 
-Deterministic: the seed fixes the deck order, the bots' draws and a random seat (R25,
-C20), so the same seed, seat and answers replay the same game.
+Deterministic: the seed fixes all the game leaves to chance, the bots' draws and a drawn seat
+(R25, C20), so the same seed, seat and answers replay the same game.
 """
 from __future__ import annotations
 
@@ -61,9 +61,12 @@ def ask(question: str, default: str, parse):
             click.echo(f"  Not a legal answer: {exc}.")
 
 
+DRAWN_SEAT = "random"  # --seat's word for a seat drawn from the seed (not a strategy)
+
+
 def choose_seat(spec: str, players: int, seed: int) -> int:
     """--seat: 1..players, or random (drawn from the seed, so a replay sits at the same seat). 0-based."""
-    if spec.strip().lower() == "random":
+    if spec.strip().lower() == DRAWN_SEAT:
         return GameRandom(seed, SEAT_DRAW).below(players)
     try:
         seat = int(spec)
@@ -121,10 +124,11 @@ def compile_notice(kernel: PreparedRun):
 @game_option
 @click.option("--players", "-p", type=int, default=None,
               help=f"Players at the table, you included ({players_help()}) [default: 4].")
-@click.option("--opponents", "-o", default="expert", show_default=True,
+@click.option("--opponents", "-o", default=None,
               help="The bots: one strategy for every other seat, or a comma list, one per other seat in seat "
-                   "order; parameters as name:param=value (see `medici-sim strategies --game GAME`).")
-@click.option("--seat", default="random", show_default=True,
+                   "order; parameters as name:param=value (see `medici-sim strategies --game GAME`) [default: the "
+                   "game's strongest heuristic, its last built-in: expert in the games shipped].")
+@click.option("--seat", default=DRAWN_SEAT, show_default=True,
               help=f"Your seat, 1 to players (seat 1 starts the game, {per_game('seats')}), or random (drawn from the "
                    "seed).")
 @click.option("--seed", type=int, default=None,
@@ -150,6 +154,7 @@ def play_command(game_name, players, opponents, seat, seed, rules, plugins, wide
     players = check_players(game, game.default_players if players is None else players)
     for plugin in plugins:
         load_plugin(plugin)
+    opponents = game.built_ins[-1] if opponents is None else opponents
     if human.HUMAN in {token.partition(":")[0].strip() for token in opponents.split(",")}:
         raise ConfigError("--opponents: 'human' is you; name the bots' strategies")
     bots = list(parse_strategy_list(opponents, game.name, "opponents"))  # before `human` joins: never a bot

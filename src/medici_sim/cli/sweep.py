@@ -102,7 +102,7 @@ def _options(command: str):
             click.option("--target", default=None, metavar="strategies|seats|STRATEGY=RATE",
                          help="(Required) strategies: the smallest spread of the strategies' win rates; seats: the "
                               "smallest seat spread; STRATEGY=RATE: that strategy's win rate nearest RATE "
-                              "(collector=0.25)."),
+                              "(0.25: a quarter of the games)."),
             click.option("--trials", type=int, default=40, show_default=True,
                          help="Rule sets the search plays (optuna's TPE; the base rules first, when in the box)."),
             click.option("--fresh-games", type=int, default=100_000, show_default=True,

@@ -9,6 +9,8 @@ import click
 from ..api import TraceRequest, tell
 from ..core.registry import GAMES
 from .common import (
+    BASELINE,
+    SEATINGS,
     Command,
     components_option,
     debug_option,
@@ -34,15 +36,15 @@ def _help() -> str:
 @click.command("trace", cls=Command, help=_help())
 @game_option
 @click.option("--players", "-p", type=int, default=None, help=f"Players ({players_help()}) {usual_players()}.")
-@click.option("--strategies", "-s", default="random", show_default=True,
+@click.option("--strategies", "-s", default=None,
               help="One strategy for every seat, or a comma list with one per strategy slot; parameters as "
-                   "name:param=value (see `medici-sim strategies --game GAME`).")
+                   f"name:param=value (see `medici-sim strategies --game GAME`). {BASELINE}")
 @click.option("--seed", type=int, default=0, show_default=True,
               help=f"Master seed of the run ({per_game('seed')}).")
 @click.option("--index", "-i", "index", type=int, default=0, show_default=True,
               help="Which game of the run: 0 <= G < 10**15. Game G of seed S is the same game in every run "
                    f"with that seed, whatever its size, threads or batches ({per_game('seed')}).")
-@click.option("--seating", type=click.Choice(["fixed", "rotate", "random"]), default="fixed", show_default=True,
+@click.option("--seating", type=SEATINGS, default="fixed", show_default=True,
               help="As in the run: fixed, rotate (game G rotates the strategies G seats) or random "
                    f"({per_game('seating')}).")
 @rules_option()

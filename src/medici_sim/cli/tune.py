@@ -99,8 +99,8 @@ def _print_answer(report: TuneReport, files: RunFiles, wide: bool) -> None:
               help=f"Player counts: one, a comma list such as 3,4,5, or all {usual_players()}.")
 @rules_option("variant_spec", ", or all (each preset tuned on its own)")
 @click.option("--against", default="self", show_default=True,
-              help="The other seats: self (copies of the current best, round after round) or a lineup such as "
-                   "greedy or greedy,collector,cautious (one strategy fills every other seat).")
+              help="The other seats: self (copies of the current best, round after round) or a lineup: one "
+                   "strategy (it fills every other seat) or a comma list, one per other seat.")
 @click.option("--evaluations", "-e", type=int, default=200, show_default=True,
               help="Candidates evaluated per task, rounded up to whole rounds of --popsize (CMA-ES ranks a "
                    "whole round): 16 with a popsize of 7 plays 3 rounds, 21 candidates.")
@@ -141,7 +141,7 @@ def tune_command(ctx, **options):
 
     STRATEGY: a strategy name, a comma list of names, or all (every built-in with parameters);
     left out with --resume FILE (the saved tuning's).
-    Example: medici-sim tune expert --players 4 --evaluations 200 --out expert.json
+    Example: medici-sim tune expert --players 4 --evaluations 200 --out tuned.json
     """
     given = given_options(ctx)
     files = RunFiles(out=options["out_path"], plot=options["plot_path"], checkpoint=options["checkpoint_path"],

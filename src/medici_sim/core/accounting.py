@@ -10,7 +10,7 @@ A finished game first writes its per-seat values into ``rows`` (a row a seat, ze
 :func:`record_outcome_nb`, :func:`record_metrics_nb`, the game's own columns), then
 :func:`add_seat_rows_nb` adds each row to its seat's and its strategy slot's totals in one
 contiguous pass. Adding each value to two scattered totals as it is found took a tenth of a
-fast strategy's game (the classic game's ``bargain``); the pass vectorizes.
+fast heuristic's game (measured in the classic game); the pass vectorizes.
 """
 from __future__ import annotations
 

@@ -133,8 +133,8 @@ def file_names(value, name: str) -> tuple[str, ...]:
 
 
 def comma_list(value, name: str) -> str:
-    """Names as the command line writes them: a comma list (``"expert,random"``) or a list of
-    names (``["expert", "random"]``), as one comma list."""
+    """Names as the command line writes them: a comma list (``"first,second"``) or a list of
+    names (``["first", "second"]``), as one comma list."""
     items = _items(value, name, "a comma list of names or a list of names")
     for item in items:
         if not isinstance(item, str):

@@ -30,8 +30,9 @@ def estimate(game, strategies) -> str:
     compiles, so an idle machine waits about this long, a busy one longer)."""
     if game.engine.compile_seconds is None:
         return "not measured for this game"
-    (low, high), search = game.engine.compile_seconds
-    return f"about {search} s" if "search" in strategies else f"{low}-{high} s"
+    (low, high), rollouts = game.engine.compile_seconds
+    searcher = game.study.searcher if game.study is not None else ""  # the game's rollout player (StudyPolicy)
+    return f"about {rollouts} s" if searcher and searcher in strategies else f"{low}-{high} s"
 
 
 def notice_text(kernel) -> str:

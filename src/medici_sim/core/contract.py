@@ -296,6 +296,8 @@ class Game:
     # rules=, the command line's --rules: presets and name=value items, core.rules), "presets" the named ones.
     presets: tuple[str, ...]  # the rule presets by name (a game without a rule book: its only rules); first: default
     registry: Strategies  # core.registry.StrategyRegistry
+    # its built-in heuristics, weakest first: the first is its baseline (a run given no strategies plays it at
+    # every seat), the last its strongest (`medici-sim play`'s opponents unless told otherwise)
     built_ins: tuple[str, ...]
     engine: Engine
     presentation: Presentation

@@ -60,7 +60,7 @@ PLAIN, CHECKED, LOCATED = range(3)  # a table's wrappers
 STATE_CHANGED = "changed the game state outside its scratch"  # what a checked decide reports
 _CORE = Path(__file__).parent
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
-                      "rollout.py", "tree_search.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
+                      "rollout.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
                       "numba_setup.py")
 _GAME_HASH: dict[tuple, str] = {}  # (game, package) -> its table name: a hash of the kernel's sources
 _REGISTRY_OF: dict[str, StrategyRegistry] = {}  # table name -> the registry it was made of
@@ -130,7 +130,8 @@ def _table_name(registry: StrategyRegistry) -> str:
     key = (registry.game, registry.package)
     if key not in _GAME_HASH:
         digest = hashlib.sha256(registry.game.encode())
-        files = {_CORE / name for name in _KERNEL_CORE_FILES} | set(registry.package_dir.rglob("*.py"))
+        files = {_CORE / name for name in _KERNEL_CORE_FILES} | {f for d in registry.source_dirs
+                                                                   for f in d.rglob("*.py")}
         game = GAMES.get(registry.game)
         if game is not None and game.study is not None:  # its data compiled into kernels (tuned parameters, weights)
             files |= set(game.study.kernel_data)

@@ -124,8 +124,9 @@ def _game(name: str) -> Game:
         raise ConfigError(str(exc)) from None
 
 
-def seat_strategy(name: str, game: str | None = None, **overrides: float) -> SeatStrategy:
-    """A slot for strategy ``name`` of ``game`` (None: the default game) with its defaults, some of them overridden."""
+def seat_strategy(name: str, game: str | None = None, **overrides: float | str) -> SeatStrategy:
+    """A slot for strategy ``name`` of ``game`` (None: the default game) with its defaults, some of them overridden
+    (a number, or a name of the parameter's choices: ``Param.read``)."""
     game = default_game() if game is None else game
     registry = _game(game).registry
     if name not in registry:
@@ -136,7 +137,7 @@ def seat_strategy(name: str, game: str | None = None, **overrides: float) -> Sea
         known = ", ".join(params) or "none"
         raise ConfigError(f"strategy {name} has no parameter {sorted(unknown)[0]!r} (its parameters: {known})")
     try:
-        values = tuple((k, p.check(name, k, float(overrides.get(k, p.default)))) for k, p in params.items())
+        values = tuple((k, p.read(name, k, overrides.get(k, p.default))) for k, p in params.items())
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     return SeatStrategy(name, values, game)

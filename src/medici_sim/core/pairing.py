@@ -1,6 +1,6 @@
 """Two rule sets on the same games: each game played under both, the differences streamed.
 
-``balance`` compares a game's two rule sets (card: standard and bonus20, R19) on the same
+``balance`` compares a game's two rule sets (its standard rules and a variant, say) on the same
 game indices, so wherever play coincides the two rules deal the same cards (R25). A seat's
 outcomes under the two rules are then strongly correlated (about 0.8 for the card game's
 heuristics at 4 players), and the standard error of a difference must come from each
@@ -57,17 +57,19 @@ _TAG_PREFIX = "medici_game_"
 
 # The designer metrics' per-game counters whose change between two rule sets is paired, by the
 # name of the metric each gives (study.metrics), the comebacks named after the game's scoring moments
-# (accounting.comeback_names); a game counting the days that ran out adds them.
+# (accounting.comeback_names); a game counting the scoring moments that ran out (its run column
+# ran_out_<moment>s, study.metrics.Moments.ran_out_column) adds them.
 PAIRED_METRICS = (("lead_changes", RUN_LEAD_CHANGES), ("margin", RUN_MARGIN),
                   ("shared_win_games", RUN_SHARED_WIN_GAMES), ("length", RUN_LENGTH))
-RAN_OUT_DAYS = "ran_out_days"
 
 
 def paired_metrics(game: Game) -> list[tuple[str, int]]:
-    """(metric, run counter) of each metric paired for ``game`` (its ``ran_out_days`` last)."""
-    first, second = comeback_names(game.engine.moment)
-    ran_out = ([("ran_out_day_share", N_COMMON_RUN_STATS + game.engine.run_columns.index(RAN_OUT_DAYS))]
-               if RAN_OUT_DAYS in game.engine.run_columns else [])
+    """(metric, run counter) of each metric paired for ``game`` (its moments that ran out last)."""
+    moment = game.engine.moment
+    first, second = comeback_names(moment)
+    column = f"ran_out_{moment}s"
+    ran_out = ([(f"ran_out_{moment}_share", N_COMMON_RUN_STATS + game.engine.run_columns.index(column))]
+               if moment and column in game.engine.run_columns else [])
     return [(first, RUN_COMEBACK_FIRST), (second, RUN_COMEBACK_SECOND), *PAIRED_METRICS, *ran_out]
 
 

@@ -1,8 +1,8 @@
 """Shared places (R14-R15, R17; C13, C15): rank scores and split tied places' payouts.
 
 Tied players add the payouts of all the places they occupy and divide by their number;
-each share of a tie is rounded down to a multiple of the game's smallest coin (5 florins in the
-card game, R15; 1 in the classic game, C13). Scoring looks shares up in a table built
+each share of a tie is rounded down to a multiple of the game's smallest unit of score (5 in
+the card game, R15; 1 in the classic game, C13). Scoring looks shares up in a table built
 once per run (:func:`share_table`, in the state every game starts from) instead of dividing
 per player.
 """

@@ -41,13 +41,36 @@ class RegistrationError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """A strategy parameter: its default, the values it accepts, and what it means."""
+    """A strategy parameter: its default, the values it accepts, and what it means.
+
+    ``choices``: names of its whole numbers ``low``, ``low + 1`` ... ``high`` in order (a choice among
+    named things, such as the built-in a rollout plays): a spec may give the name or the number."""
 
     default: float
     low: float = -math.inf
     high: float = math.inf
     integer: bool = False
     help: str = ""
+    choices: tuple[str, ...] = ()
+
+    def read(self, strategy: str, name: str, given: float | str) -> float:
+        """The number ``given`` stands for (a number, its text, or one of the ``choices``), checked;
+        ValueError saying why it is not acceptable (naming the choices, where there are any)."""
+        if isinstance(given, str):
+            word = given.strip()
+            if word in self.choices:
+                return self.check(strategy, name, self.low + self.choices.index(word))
+            try:
+                given = float(word)
+            except ValueError:
+                names = f" or one of {', '.join(self.choices)}" if self.choices else ""
+                raise ValueError(f"parameter {name} of {strategy} must be a number{names}, got {word!r}") from None
+        return self.check(strategy, name, float(given))
+
+    def shown(self, value: float) -> str:
+        """The value as a spec writes it: its choice's name, where it has one, else the number."""
+        index = int(value - self.low) if self.choices and value == int(value) else -1
+        return self.choices[index] if 0 <= index < len(self.choices) else f"{value:g}"
 
     def check(self, strategy: str, name: str, value: float) -> float:
         """The value, or ValueError saying why it is not acceptable."""
@@ -68,6 +91,12 @@ class Param:
         if not self.low <= self.high:  # NaN too
             raise RegistrationError(f"strategy {strategy}: parameter {name} has low {self.low!r} above "
                                     f"high {self.high!r}")
+        if self.choices and (not self.integer or len(self.choices) != self.high - self.low + 1
+                             or len(set(self.choices)) != len(self.choices)
+                             or not all(isinstance(c, str) and c.isidentifier() for c in self.choices)):
+            raise RegistrationError(f"strategy {strategy}: parameter {name} names {len(self.choices)} choices, "
+                                    f"not one distinct name (letters, digits, _) for each whole number "
+                                    f"{self.low:g}..{self.high:g}")
         try:
             self.check(strategy, name, self.default)
         except ValueError as exc:
@@ -110,11 +139,14 @@ class StrategyRegistry:
     that use it (``dispatch.strategy_table``).
     """
 
-    def __init__(self, game: str, decisions: tuple[str, ...], package: str):
+    def __init__(self, game: str, decisions: tuple[str, ...], package: str, shared: tuple[str, ...] = ()):
         self.game = game
         self.decisions = decisions  # the decision functions every strategy of this game defines
         self.package = package  # the game's package (medici_sim.games.GAME for a shipped game)
         self.package_dir = Path(sys.modules[package].__file__).parent  # its sources: hashed into table names
+        # and those of the packages its kernels compile beside it (a family's toolkit: games/medici), hashed too
+        self.source_dirs = (self.package_dir,
+                            *(Path(importlib.import_module(name).__file__).parent for name in shared))
         self.strategies: dict[str, Strategy] = {}
         self.origin: dict[str, str] = {}  # strategy name -> "built-in", or where it came from
 
@@ -238,7 +270,7 @@ class GameModuleError(ImportError):
 def register_games_from(modules: str) -> None:
     """Register the ``GAME`` of each module of a comma list (``MEDICI_SIM_GAMES``).
 
-    The games medici-sim ships register themselves when ``medici_sim.games`` is imported; a game
+    The games that come with medici-sim register themselves when ``medici_sim.games`` is imported; a game
     of one's own (or the test suite's toy game, ``tests/toygame``) is a module holding its
     :class:`Game` as ``GAME``, named in the environment variable ``MEDICI_SIM_GAMES``
     (``MEDICI_SIM_GAMES=toygame`` with the module on ``sys.path``/``PYTHONPATH``), which is read

@@ -1,21 +1,23 @@
-"""What the games' search players share (``games/<game>/strategies/search.py``).
+"""What the games' rollout players share (each game's flat Monte Carlo player, its ``strategies/search.py``).
 
-A search player decides by simulation: it plays each legal action out to the end of the
-game (or of the day) many times on a copy of the state, with a fast built-in policy at every
-seat, and takes the action with the best mean outcome. Here:
+A rollout player decides by simulation: it plays each legal action out many times on a copy
+of the state (to the end of the game, or to a horizon its game declares), with a fast built-in
+policy at every seat, and takes the action with the best mean outcome. Here:
 
 - the random stream of a decision's rollouts: a hash of the game's generator state and the
   seat, never a draw from it. So (seed, game index) fixes every rollout (threads, batches
-  and workers change nothing, R25 / C20), the real game's cards are dealt exactly as without
-  the search, and the rollouts' deck orders are unrelated to the order the real generator
-  will deal (mix64 of a salted state is independent of the states the game steps through);
+  and workers change nothing), the real game is dealt exactly as without the rollouts,
+  and the rollouts' deals are unrelated to the order the real generator will deal (mix64 of
+  a salted state is independent of the states the game steps through);
 - common random numbers: rollout ``i`` of every action starts from the same stream, so two
   actions are compared on the same deals as far as play lets them stay the same, which
   makes the difference of their means far less noisy than the means themselves;
-- the outcome of a rollout for the searching seat: its win credit (1/k of a k-way tie for
-  the most florins, R22 / C18), plus ``margin_weight`` times its florin margin over the best
-  other seat. Win credit is what the player is judged on; the margin, smaller by far, tells
-  apart the many rollouts that all win or all lose (see the README's search section).
+- the outcome of a rollout for the player's seat: its win credit (1/k of a k-way tie for the
+  highest score), plus ``margin_weight`` times its score margin over the best other seat. Win
+  credit is what the player is judged on; the margin, smaller by far, tells apart the many
+  rollouts that all win or all lose (see the README's section on these players);
+- the player's parameters (:func:`rollout_params`: the policies by name or number), the rollout
+  policies' strategy table and their shipped tuned parameters.
 """
 from __future__ import annotations
 
@@ -33,10 +35,9 @@ from .rng import GAMMA_U, mix64_nb
 
 MAX_TUNED_BYTES = 16 << 20  # the shipped tuned file is a few kB
 ROLLOUT_SALT = np.uint64(0x5EA4C3B2A1908F7E)  # keeps the rollout streams apart from the game's own
-# A search player's parameters (search_params' order); the game's own, confidence and tuned follow.
+# A rollout player's parameters (rollout_params' order); the game's own, confidence and tuned follow.
 ROLLOUTS, POLICY, OPPONENTS, HORIZON, MARGIN_WEIGHT = range(5)
-N_SEARCH_PARAMS = 5
-HORIZON_DAY = 1  # the horizon parameter: 0 the end of the game, 1 the end of the day
+N_ROLLOUT_PARAMS = 5
 
 
 @njit(cache=True)
@@ -49,15 +50,6 @@ def decision_stream_nb(rng, seat):
 def rollout_stream_nb(base, rollout):
     """The generator state rollout ``rollout`` of a decision starts from (the same for every action)."""
     return mix64_nb(base + np.uint64(rollout + 1) * GAMMA_U)
-
-
-@njit(cache=True, inline="always")
-def rollout_plan_nb(params, day, days):
-    """What a search player's ``params`` ask of its rollouts: how many, the policy's and the
-    opponents' strategy ids, and the last day a rollout plays (today, ``day``, with the day's
-    horizon; else the last of the rule set's ``days``)."""
-    last_day = day if params[HORIZON] == HORIZON_DAY else days - 1
-    return np.int64(params[ROLLOUTS]), np.int64(params[POLICY]), np.int64(params[OPPONENTS]), last_day
 
 
 @njit(cache=True)
@@ -87,9 +79,9 @@ def choose_nb(values, n_actions, rollouts, own, confidence):
     mean beats it by more than ``confidence`` standard errors of their paired differences.
 
     Why not simply the best mean: with few rollouts the best mean is mostly noise, and a
-    search that takes it plays worse than its policy (measured: 26% against expert's 74%
+    player that takes it plays worse than its policy (measured: 26% against its policy's 74%
     with 8 rollouts, card game, 2 players). Deviating only on evidence makes a small budget
-    play like the policy and a large one like the search.
+    play like the policy and a large one like the rollouts.
     """
     best = own
     for a in range(n_actions):
@@ -119,10 +111,11 @@ def seat_rollout_players_nb(sim, seat, players, policy, opponents, params):
 
 
 def rollout_policies(registry: StrategyRegistry, built_ins) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """The heuristics a game's rollouts play (every built-in but search, their ids in this
-    order), a jitted ``() -> table`` of their strategy table (dispatch.runtime_table: filled
-    when a run first seats a rollout player), and each one's default parameters (a row each)."""
-    policies = tuple(name for name in built_ins if name != "search")
+    """The heuristics a game's rollouts play (its built-ins: the rollout players are none of them, so a
+    rollout's table never holds the player itself; their ids in this order), a jitted ``() -> table``
+    of their strategy table (dispatch.runtime_table: filled when a run first seats a rollout player),
+    and each one's default parameters (a row each)."""
+    policies = tuple(built_ins)
     table = runtime_table(registry, policies)
     params = np.zeros((len(policies), MAX_PARAMS))
     for i, name in enumerate(policies):
@@ -165,32 +158,33 @@ def tuned_policy_params_nb(path: Path, registry: StrategyRegistry, policies: tup
                                                              max_players))
 
 
-# why ``tune`` refuses a search player (registry.Strategy.untunable)
-SEARCH_UNTUNABLE = ("each of its decisions plays every choice out `rollouts` times, so one of its games costs as much "
-                    "as thousands of a heuristic's, and tuning plays millions of games (days or more on a few cores, "
-                    "and `rollouts` may go to 100,000); compare a few settings instead on a few games, e.g. "
-                    "medici-sim compare -s search:rollouts=16,search:rollouts=64 -p 4 --games 1000 (minutes; the "
-                    "default 100,000 games at every player count would take days)")
+def untunable(name: str) -> str:
+    """Why ``tune`` refuses the rollout player ``name`` (registry.Strategy.untunable)."""
+    return ("each of its decisions plays every choice out `rollouts` times, so one of its games costs as much "
+            "as thousands of a heuristic's, and tuning plays millions of games (days or more on a few cores, "
+            "and `rollouts` may go to 100,000); compare a few settings instead on a few games, e.g. "
+            f"medici-sim compare -s {name}:rollouts=16,{name}:rollouts=64 -p 4 --games 1000 (minutes; the "
+            "default 100,000 games at every player count would take days)")
 
 
-def search_params(policies: tuple[str, ...], default_policy: str, tried: str, confidence: float,
-                  extra: dict | None = None) -> dict:
-    """A search player's parameters, in the order its decisions read them: rollouts, policy,
-    opponents, horizon, margin_weight, the game's own (``extra``), confidence, tuned.
-    ``default_policy``: the built-in its rollouts play unless told otherwise (the game's
-    ``StudyPolicy.rollout_policy``); ``tried``: what a decision plays out (its legal choices, or
-    candidate bids)."""
+def rollout_params(policies: tuple[str, ...], default_policy: str, tried: str, confidence: float, *, horizon: Param,
+                   margin: str, extra: dict | None = None) -> dict:
+    """A rollout player's parameters, in the order its decisions read them: rollouts, policy,
+    opponents, horizon (the game's: what a rollout plays to), margin_weight (``margin``: the game's
+    score margin in its words), the game's own (``extra``), confidence, tuned. ``default_policy``:
+    the built-in its rollouts play unless told otherwise (the game's ``StudyPolicy.rollout_policy``);
+    ``tried``: what a decision plays out (its legal choices, or candidate bids). The policy and the
+    opponents are given by name or by number (``Param.choices``)."""
     ids = ", ".join(f"{i} {name}" for i, name in enumerate(policies))
     default = policies.index(default_policy)
     return {
         "rollouts": Param(32, 1, 100_000, integer=True, help=f"rollouts of each {tried} at every decision"),
-        "policy": Param(default, 0, len(policies) - 1, integer=True,
+        "policy": Param(default, 0, len(policies) - 1, integer=True, choices=policies,
                         help=f"the built-in that plays its own later decisions in rollouts ({ids})"),
-        "opponents": Param(default, 0, len(policies) - 1, integer=True,
-                           help="the built-in that models every other seat in rollouts (same ids)"),
-        "horizon": Param(0, 0, 1, integer=True,
-                         help="0: roll out to the end of the game; 1: to the end of the day, judged by its florins"),
-        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
+        "opponents": Param(default, 0, len(policies) - 1, integer=True, choices=policies,
+                           help="the built-in that models every other seat in rollouts (same names or ids)"),
+        "horizon": horizon,
+        "margin_weight": Param(0.03, 0, 1, help=f"outcome = win credit + this x {margin} over the best other seat"),
         **(extra or {}),
         "confidence": Param(confidence, 0, 10,
                             help="leave the policy's own choice only for one better by this many SEs"),

@@ -2,20 +2,19 @@
 
 A game declares its :class:`RuleBook`: every number of its rules a designer may change, as a
 :class:`RuleParam` (a default per player count, an allowed range, the rule point, a one-line
-meaning), and its presets (``standard`` first, then variants such as the card game's
-``bonus20``; a preset sets only the values it changes). A *spec* names a rule set: a comma
-list of presets and ``name=value`` items, applied left to right over the defaults
-(``bonus20,big_bonus=15``), or a TOML file of the same (a spec ending in ``.toml``). Lists
-are written slash-separated (``ship_payouts=30/20/10/0``).
+meaning), and its presets (``standard`` first, then its variants; a preset sets only the
+values it changes). A *spec* names a rule set: a comma list of presets and ``name=value``
+items, applied left to right over the defaults (``PRESET,name=15``), or a TOML file of the
+same (a spec ending in ``.toml``). Lists are written slash-separated (``payouts=30/20/10/0``).
 
 A :class:`RuleSet` is the values in force at one player count. Its ``spec`` is canonical,
 the same for every spec that gives the same values: the nearest preset, then the values
-that differ from it, in the book's order (``days=2``, not ``standard,days=2``). So
-``bonus_min=5`` at 4 players *is* ``standard``, and a run, its checkpoint and its tables
-name a rule set one way only.
+that differ from it, in the book's order (``name=2``, not ``standard,name=2``). So a value
+given equal to its default at that player count *is* ``standard``, and a run, its checkpoint
+and its tables name a rule set one way only.
 
-Some parameters act only while another switches them on (the card game's ``big_bonus`` only
-while ``big_bonus_min`` is above 0): a game declares these as :class:`Dependency` data beside
+Some parameters act only while another switches them on (a prize's size only while its
+threshold is above 0): a game declares these as :class:`Dependency` data beside
 its parameters, and :meth:`RuleSet.inert` names the parameters that change nothing under a
 rule set. Two rule sets that differ only there play identical games (:func:`same_games`), and
 a sweep or design of a parameter that is inert everywhere it goes measures nothing; both are
@@ -74,8 +73,7 @@ class RuleParam:
 class Dependency:
     """Parameters that act only while another switches them on: ``params`` change nothing
     under a rule set whose values fail ``active``; ``switch`` names the parameter that turns
-    them on, and ``how`` says how, in words (e.g. "big_bonus_min above bonus_min; the bonus20
-    preset sets it")."""
+    them on, and ``how`` says how, in words (e.g. "the threshold above 0; a preset sets it")."""
 
     params: tuple[str, ...]
     switch: str
@@ -253,7 +251,7 @@ def _items(spec: str, book: RuleBook, other_books: tuple[RuleBook, ...]) -> list
 
 
 def _toml_items(path: Path) -> list[tuple[str, Value | None]]:
-    """A TOML rules file: ``presets = ["bonus20"]`` (optional, applied first) and name = value lines."""
+    """A TOML rules file: ``presets = ["PRESET"]`` (optional, applied first) and name = value lines."""
     try:  # bounded, and only a regular file: /dev/zero would never end, a FIFO would block
         data = tomllib.loads(read_limited(path, MAX_RULES_BYTES, "the rules file").decode("utf-8"))
     except OutputError as exc:

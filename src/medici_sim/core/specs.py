@@ -15,13 +15,13 @@ def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argu
     """``name[:param=value]...`` separated by commas (or a list of them).
 
     A ``param=value`` token after a strategy adds another parameter to it, so
-    ``collector:focus=1,value_weight=2,greedy`` is two strategies. ``argument`` is the
+    ``first:a=1,b=2,second`` is two strategies. ``argument`` is the
     argument's name (``strategies``, ``against``, ...); ``option``, if given, the words that
     name it in messages instead.
     """
     spec = comma_list(spec, argument)
     option = option or named(argument)
-    slots: list[tuple[str, dict[str, float]]] = []
+    slots: list[tuple[str, dict[str, str]]] = []
     for token in (t.strip() for t in spec.split(",")):
         if not token:
             raise ConfigError(f"{option} {spec!r}: empty strategy name")
@@ -40,12 +40,13 @@ def parse_strategy_list(spec: str | Sequence[str], game: str | None = None, argu
             key = key.strip()
             if key in slots[-1][1]:
                 raise ConfigError(f"{option}: parameter {key} of {slots[-1][0]} given twice")
-            try:
-                slots[-1][1][key] = float(value)
-            except ValueError:
-                raise ConfigError(f"{option}: parameter {key} of {slots[-1][0]} must be a "
-                                  f"number, got {value.strip()!r}") from None
-    return tuple(seat_strategy(name, game, **params) for name, params in slots)
+            slots[-1][1][key] = value.strip()  # a number, or a name of the parameter's choices (Param.read)
+    try:
+        return tuple(seat_strategy(name, game, **params) for name, params in slots)
+    except ConfigError as exc:  # an unknown strategy or parameter, or a value it refuses: said with the option's name
+        if type(exc) is not ConfigError:  # an unknown game (UnknownGame) is the game option's
+            raise
+        raise ConfigError(f"{option}: {exc}") from None
 
 
 def parse_strategies(spec: str | Sequence[str], players: int, game: str | None = None) -> tuple[SeatStrategy, ...]:
@@ -101,13 +102,14 @@ def game_named(name: str | None) -> Game:
     return GAMES[name]
 
 
-def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str], games: int, seed: int,
-               rules: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
+def run_config(*, game: str | None, players: int | None, strategies: str | Sequence[str] | None, games: int,
+               seed: int, rules: str | None, seating: str, threads: int | None, components: str | None) -> RunConfig:
     """A run as the command line and the Python API describe it, every argument checked
-    (``players`` None: the game's usual count; ``rules`` None: the game's standard rules;
-    ``components`` None: its default component set)."""
+    (``players`` None: the game's usual count; ``strategies`` None: the game's baseline, its first built-in,
+    at every seat; ``rules`` None: the game's standard rules; ``components`` None: its default component set)."""
     definition = game_named(game)
     players = definition.default_players if players is None else players
+    strategies = definition.built_ins[0] if strategies is None else strategies
     config = RunConfig(components=load_game_components(definition, components), players=check_players(definition,
                                                                                                       players),
                        strategies=parse_strategies(strategies, players, definition.name), games=games, seed=seed,

@@ -15,7 +15,7 @@ The three users, with the numba options each needs:
 - ``core.kernel.compiled_for`` (the batch loop, stepping's entry points, the play loop,
   agent_kernel's game counter): cached (each copy's signature holds its strategy
   table, whose name is its game's), and ``nogil``;
-- ``core.tree_search.tree_search_for``: the tree search bound to a game's hooks, not cached
+- ``games.medici.tree_search.tree_search_for``: the tree search bound to a game's hooks, not cached
   (part of a strategy's cached decision);
 - ``core.dispatch``'s decision wrappers: one per strategy, decision and kind of table, cached
   under a name hashing its sources.

@@ -2,7 +2,7 @@
 
 The game is game ``index`` of the run with ``seed`` (R25, C20): the very game the
 simulation plays for that seed and index, played by the jitted kernel with any strategies
-(expert and plug-ins included). The game's narrator (``games/<game>/narrate.py``) replays
+(built-ins and plug-ins alike). The game's narrator (``games/<game>/narrate.py``) replays
 the kernel's turn log, explains every payout from the rules and checks its own account
 against the kernel's records before anything is told.
 """

@@ -1,7 +1,7 @@
 """Agents of the frameworks as agents of ``medici_sim.tournament`` (core.agent_kernel), one line each:
 
     from medici_sim.frameworks.agents import openspiel_agent, pettingzoo_agent
-    searcher = openspiel_agent(lambda game: mcts.MCTSBot(game, 1.4, 16, PolicyRolloutEvaluator("expert")), name="mcts")
+    searcher = openspiel_agent(lambda game: mcts.MCTSBot(game, 1.4, 16, PolicyRolloutEvaluator()), name="uct")
     trained = pettingzoo_agent(policy, name="ppo")   # policy({"observation": ..., "action_mask": ...}) -> action
 
 An OpenSpiel bot decides on the ``medici_<game>`` game's state at the decision (as

@@ -4,11 +4,11 @@ other seats.
 
 A strategy's decision functions (``fn(state, seat, params)``, docs/plugins.md) are called on
 the game's own state record, as the batch kernel calls them: they write their seat's
-``scratch`` row, which persists through the game (``expert``'s caches, the classic ``expert``'s
-model of its rivals' bids), and draw from the game's generator (``random`` does), exactly as in
-a kernel game, so a game they play through the adapter is the kernel's game
-(tests/test_openspiel.py). A strategy the engine caches (the heuristics) answers at once;
-``search``, ``mcts`` and ``strong`` compile their decisions on first use in a process.
+``scratch`` row, which persists through the game (a heuristic's caches, a model of its rivals'
+bids), and draw from the game's generator (a baseline's coin flips), exactly as in a kernel game,
+so a game they play through the adapter is the kernel's game (tests/test_openspiel.py). A
+strategy the engine caches (the heuristics) answers at once; one whose decisions compile apart
+(a rollout or learned player) compiles them on first use in a process.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .stepper import Engine, SteppedGame
 
 class BuiltinPlayer:
     """The strategy ``spec`` (a name, with parameters as the command line writes them:
-    ``greedy`` or ``greedy:take_min=3``, or a run's slot) deciding for any seat of ``engine``'s game."""
+    ``name`` or ``name:param=value``, or a run's slot) deciding for any seat of ``engine``'s game."""
 
     def __init__(self, engine: Engine, spec: str | SeatStrategy):
         slot = spec if isinstance(spec, SeatStrategy) else parse_strategies([spec], engine.players,

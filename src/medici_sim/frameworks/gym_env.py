@@ -52,7 +52,7 @@ class MediciSeatEnv(ByName, gymnasium.Env):
     metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(self, game: str | None = None, players: int | None = None, seat: int = 0,
-                 opponents: str | list[str] = "expert", rules: str | None = None, returns: str | None = None,
+                 opponents: str | list[str] | None = None, rules: str | None = None, returns: str | None = None,
                  render_mode: str | None = None, illegal: str = "nearest", reward: str | None = None):
         self.engine = make_engine(game, players, rules)
         count = self.engine.players
@@ -153,12 +153,14 @@ class MediciSeatEnv(ByName, gymnasium.Env):
 
 def _opponents(opponents, engine) -> list[str]:
     """The other seats' strategies, as specs: one for every other seat, or one each (a list, or a
-    comma list as the command line writes them); refused in one line naming ``opponents=`` (a comma
-    list was refused as '--strategies: 4 players need 1 or 4 strategies, got 3'; None was a TypeError)."""
+    comma list as the command line writes them; None: the game's strongest heuristic, its last built-in);
+    refused in one line naming ``opponents=`` (a comma list was refused as '--strategies: 4 players need 1
+    or 4 strategies, got 3')."""
     from ..core.arguments import ConfigError, naming
     from ..core.specs import parse_strategy_list
 
     others = engine.players - 1
+    opponents = engine.game.built_ins[-1] if opponents is None else opponents
     with naming(api=True):
         slots = parse_strategy_list(opponents, engine.game.name, "opponents")
     if len(slots) == 1:

@@ -313,7 +313,7 @@ def seen_moves(game: SteppedGame, player: int) -> list[bool]:
 
 
 class BuiltinBot(pyspiel.Bot):
-    """One of our strategies (``spec``: ``expert``, ``greedy:take_min=3`` ...) as an OpenSpiel
+    """One of our strategies (``spec``: a name, with parameters as ``name:param=value``) as an OpenSpiel
     bot of a ``medici_<game>`` game. It decides on the state's own record, as the engine's
     strategies do: what it writes there (its scratch row, draws from the game's generator)
     stays with the game, so at a seat of a game it plays that strategy's own game."""
@@ -338,18 +338,21 @@ class BuiltinBot(pyspiel.Bot):
 
 class PolicyRolloutEvaluator:
     """An evaluator for OpenSpiel's MCTS (``open_spiel.python.algorithms.mcts``) whose rollouts
-    play our strategy ``spec`` at every seat (chance drawn uniformly), as ``search``'s rollouts
-    play a built-in: the returns at the end of one such game. Priors are uniform."""
+    play our strategy ``spec`` at every seat (chance drawn uniformly; None: the game's strongest heuristic, its
+    last built-in), as a rollout player's rollouts play a built-in: the returns at the end of one such game.
+    Priors are uniform."""
 
-    def __init__(self, spec: str = "expert", random_state: np.random.RandomState | None = None):
+    def __init__(self, spec: str | None = None, random_state: np.random.RandomState | None = None):
         self.spec = spec
         self.random_state = random_state or np.random.RandomState()
         self.players: dict = {}
 
     def evaluate(self, state: MediciState) -> np.ndarray:
         game = state.stepped.__deepcopy__(None)
-        player = self.players.get(id(game.engine)) or self.players.setdefault(id(game.engine),
-                                                                            BuiltinPlayer(game.engine, self.spec))
+        player = self.players.get(id(game.engine))
+        if player is None:
+            spec = game.engine.game.built_ins[-1] if self.spec is None else self.spec
+            player = self.players.setdefault(id(game.engine), BuiltinPlayer(game.engine, spec))
         while not game.over:
             if game.chance:
                 outcomes = game.chance_outcomes()

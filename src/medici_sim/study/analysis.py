@@ -179,7 +179,7 @@ def rules_row(tournament: Tournament) -> dict:
 
 def counted_rate(tournament: Tournament, counter: str) -> float:
     """A run counter per game; NaN where the tournament's rules leave it nothing to count (the
-    game's ``counted_under``: the card game's variant_decided without a big bonus) or the game has none."""
+    game's ``counted_under``: a counter that some rule sets switch off) or the game has none."""
     game = tournament.game_def
     if counter not in game.engine.run_columns:
         return math.nan

@@ -82,8 +82,9 @@ class Target:
 
 def parse_target(spec: str | None, labels: list[str]) -> Target:
     """strategies, seats, or STRATEGY=RATE with the strategy among ``labels`` and 0 <= RATE <= 1."""
+    example = f"e.g. {labels[-1] if labels else 'STRATEGY'}=0.25"  # one of the strategies played
     if spec is None:
-        raise ConfigError(f"{named('target')} is needed: strategies, seats or STRATEGY=RATE (e.g. collector=0.25)")
+        raise ConfigError(f"{named('target')} is needed: strategies, seats or STRATEGY=RATE ({example})")
     spec = text(spec, "target").strip()
     if spec in TARGET_KINDS:
         if spec == "strategies" and len(labels) < 2:
@@ -91,7 +92,7 @@ def parse_target(spec: str | None, labels: list[str]) -> Target:
         return Target(spec)
     name, sep, rate = spec.partition("=")
     if not sep:
-        raise ConfigError(f"{named('target')} must be strategies, seats or STRATEGY=RATE (e.g. collector=0.25), "
+        raise ConfigError(f"{named('target')} must be strategies, seats or STRATEGY=RATE ({example}), "
                           f"got {spec!r}")
     if name.strip() not in labels:
         raise ConfigError(f"{named('target')} {spec!r}: {name.strip()!r} is not one of the strategies played "

@@ -9,7 +9,7 @@ interval comes from each game's difference (``analysis.paired_change``). A point
 neighbours is therefore played twice, once beside each; both plays are the same games and
 give the same totals, and its row is taken from the first.
 
-A list parameter is swept one element at a time: ``ship_payouts[0]=20..40`` changes the first
+A list parameter is swept one element at a time: ``payouts[0]=20..40`` changes the first
 place's payout and keeps the base rule set's others.
 """
 from __future__ import annotations
@@ -63,7 +63,7 @@ class SweptRule:
 
     @property
     def label(self) -> str:
-        """The parameter's name in the tables (``ship_payouts[0]`` for an element)."""
+        """The parameter's name in the tables (``payouts[0]`` for an element)."""
         return self.name if self.index is None else f"{self.name}[{self.index}]"
 
     @property
@@ -84,6 +84,12 @@ class SweptRule:
         return f"{self.name}={format_value(tuple(numbers))}"
 
 
+def example_range(book) -> str:
+    """A range of the game's own to show in a message: its first single-number rule, over all its values."""
+    param = next(book.param(name) for name in book.names if book.param(name).length is None)
+    return f"{param.name}={param.low}..{param.high}"
+
+
 def parse_rule(spec: str, game) -> SweptRule:
     """``NAME=LO..HI[:STEP]`` checked against the game's rule book (names, ranges, lists)."""
     book = game.rule_book
@@ -91,7 +97,7 @@ def parse_rule(spec: str, game) -> SweptRule:
         raise ConfigError(f"the {game.name} game has no rule parameters to sweep")
     match = _RULE_RANGE.match(text(spec, "rule"))
     if match is None:
-        raise ConfigError(f"{named('rule')} {spec!r}: write {RANGE_SYNTAX}, e.g. big_bonus=0..40:5")
+        raise ConfigError(f"{named('rule')} {spec!r}: write {RANGE_SYNTAX}, e.g. {example_range(book)}")
     name, index, low, high, step = match.groups()
     if name not in book.names:
         raise ConfigError(f"{named('rule')} {spec!r}: the {game.name} game has no rule {name!r} (its rules: "
@@ -184,8 +190,8 @@ class Sweep:
         self.check_acts()
 
     def check_acts(self) -> None:
-        """A swept rule that its switch leaves inert at every point (``big_bonus`` while
-        ``big_bonus_min`` is 0, core.rules.Dependency) measures nothing: refused when no swept
+        """A swept rule that its switch leaves inert at every point (a prize's size while its
+        threshold is 0, core.rules.Dependency) measures nothing: refused when no swept
         rule acts anywhere, said in a warning when one of two does not."""
         book = self.study.game.rule_book
         idle = []

@@ -593,8 +593,8 @@ def load_tuned(spec: str | Mapping, game: str) -> TunedParameters:
             "other" if row["other_better"] else "neither"
         cross[key] = found
         if found == "other":
-            try:
-                (better[key],) = parse_strategy_list(row["other"], game)
-            except (ConfigError, ValueError) as exc:
-                raise ConfigError(f"{shown}: cross_check entry {i + 1}: {exc}") from None
+            where = f"{shown}: cross_check entry {i + 1}: other"  # what parse_strategy_list's messages name
+            better[key], *more = parse_strategy_list(row["other"], game, option=where)
+            if more:
+                raise ConfigError(f"{where}: {row['other']!r} names {len(more) + 1} strategies, not one")
     return TunedParameters(spec, best, cross, better)

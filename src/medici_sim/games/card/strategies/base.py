@@ -4,7 +4,7 @@ from __future__ import annotations
 from ....core.registry import Strategy, StrategyRegistry
 from ..state import DECISIONS
 
-REGISTRY = StrategyRegistry("card", DECISIONS, "medici_sim.games.card")
+REGISTRY = StrategyRegistry("card", DECISIONS, "medici_sim.games.card", shared=("medici_sim.games.medici",))
 # the heuristics, registered in this order (their ids) by ``heuristics``
 BUILT_INS = ("random", "greedy", "collector", "cautious", "gambler", "expert")
 

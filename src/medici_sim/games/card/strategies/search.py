@@ -28,25 +28,24 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ....core import tree_search as tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.dispatch import runtime_loop
 from ....core.registry import Strategy
 from ....core.rollout import (
     MARGIN_WEIGHT,
-    N_SEARCH_PARAMS,
+    N_ROLLOUT_PARAMS,
     ROLLOUTS,
-    SEARCH_UNTUNABLE,
     choose_nb,
     decision_stream_nb,
     outcome_nb,
-    rollout_plan_nb,
     rollout_policies,
     rollout_stream_nb,
-    search_params,
     seat_rollout_players_nb,
     tuned_policy_params_nb,
+    untunable,
 )
+from ...medici import tree_search as tree
+from ...medici.rollouts import rollout_plan_nb, search_params
 from ..engine import (
     MAX_TAKES,
     REVEAL_DECISION,
@@ -63,10 +62,10 @@ from ..state import take_nb as ask_take_nb
 from .base import REGISTRY
 from .heuristics import HEURISTICS
 
-CONFIDENCE, TUNED = range(N_SEARCH_PARAMS, N_SEARCH_PARAMS + 2)  # after the common ones (core.rollout)
+CONFIDENCE, TUNED = range(N_ROLLOUT_PARAMS, N_ROLLOUT_PARAMS + 2)  # after the common ones (core.rollout)
 MAX_ACTIONS = MAX_TAKES
 
-# The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
+# The strategies rollouts play (the built-ins, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
 _ROLLOUT_LOOP = runtime_loop(REGISTRY.game, rollout_game_nb)  # the engine's compiled loop, not linked in: core.dispatch
@@ -155,7 +154,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
 
-# -------------------------------------------- mcts: the tree search's card-game part (core.tree_search)
+# -------------------------------------------- mcts: the tree search's card-game part (games/medici/tree_search.py)
 
 @njit
 def start_search_nb(sim, state):
@@ -230,5 +229,5 @@ SEARCH = Strategy(
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params=search_params(POLICIES, ROLLOUT_POLICY, "legal choice", confidence=1),
     summary="Simulation search: plays each legal choice out with a built-in policy; the best mean outcome wins.",
-    untunable=SEARCH_UNTUNABLE,
+    untunable=untunable("search"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ....core.registry import Strategy, StrategyRegistry
 from ..state import DECISIONS
 
-REGISTRY = StrategyRegistry("classic", DECISIONS, "medici_sim.games.classic")
+REGISTRY = StrategyRegistry("classic", DECISIONS, "medici_sim.games.classic", shared=("medici_sim.games.medici",))
 # the heuristics, registered in this order (their ids) by ``heuristics``
 BUILT_INS = ("random", "value", "collector", "bargain", "expert")
 

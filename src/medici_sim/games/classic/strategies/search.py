@@ -34,28 +34,27 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ....core import tree_search as tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.dispatch import runtime_loop
 from ....core.registry import Param, Strategy
 from ....core.rng import below_nb
 from ....core.rollout import (
     MARGIN_WEIGHT,
-    N_SEARCH_PARAMS,
+    N_ROLLOUT_PARAMS,
     OPPONENTS,
     POLICY,
     ROLLOUTS,
-    SEARCH_UNTUNABLE,
     choose_nb,
     decision_stream_nb,
     outcome_nb,
-    rollout_plan_nb,
     rollout_policies,
     rollout_stream_nb,
-    search_params,
     seat_rollout_players_nb,
     tuned_policy_params_nb,
+    untunable,
 )
+from ...medici import tree_search as tree
+from ...medici.rollouts import rollout_plan_nb, search_params
 from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, last_day_nb, play_choice_nb, rollout_game_nb
 from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED, VARIANTS
 from ..state import AUCTIONEER, DAY, DECK_LEN, STATE_DTYPE, lowest_bid_nb
@@ -64,11 +63,11 @@ from ..state import draw_nb as ask_draw_nb
 from .base import REGISTRY
 from .heuristics import HEURISTICS
 
-BID_LEVELS, CONFIDENCE, TUNED = range(N_SEARCH_PARAMS, N_SEARCH_PARAMS + 3)  # after the common ones (core.rollout)
+BID_LEVELS, CONFIDENCE, TUNED = range(N_ROLLOUT_PARAMS, N_ROLLOUT_PARAMS + 3)  # after the common ones (core.rollout)
 MAX_LEVELS = 12
 MAX_ACTIONS = MAX_LEVELS + 2  # pass, the policy's bid, and the levels
 
-# The strategies rollouts play (every built-in but search, ids in this order), their table, defaults,
+# The strategies rollouts play (the built-ins, ids in this order), their table, defaults,
 # and their shipped tuned parameters (``tune --out``) by rules and player count: ``tuned`` 1 plays them.
 POLICIES, _ROLLOUT_TABLE, _POLICY_PARAMS = rollout_policies(REGISTRY, tuple(s.name for s in HEURISTICS))
 _ROLLOUT_LOOP = runtime_loop(REGISTRY.game, rollout_game_nb)  # the engine's compiled loop, not linked in: core.dispatch
@@ -201,7 +200,7 @@ def set_up_nb(sim, state, seat, policy, opponents, tuned, stream):
                             tuned_params_nb()[variant, players] if tuned else _POLICY_PARAMS)
 
 
-# -------------------------------------------- mcts: the tree search's classic part (core.tree_search)
+# -------------------------------------------- mcts: the tree search's classic part (games/medici/tree_search.py)
 
 TREE_BID_LEVELS = 4  # as flat search's default bid_levels (the same candidates), tried in order as nodes widen
 
@@ -292,5 +291,5 @@ SEARCH = Strategy(
         4, 1, MAX_LEVELS, integer=True, help="bids tried besides pass and the policy's own: the lowest, more up to "
                                              "all its money")}),
     summary="Simulation search: plays each candidate (bids: a few amounts) out with a built-in policy; best mean wins.",
-    untunable=SEARCH_UNTUNABLE,
+    untunable=untunable("search"),
 )

@@ -68,7 +68,7 @@ from ..state import (
 from .base import BUILT_INS, REGISTRY
 from .heuristic import option_of_nb
 
-CONFIDENCE = rollout.N_SEARCH_PARAMS  # after the common ones (core.rollout)
+CONFIDENCE = rollout.N_ROLLOUT_PARAMS  # after the common ones (core.rollout)
 ROLLOUT_POLICY = "expert"  # what rollouts play unless told otherwise (the game's StudyPolicy.rollout_policy)
 # The built-ins rollouts play (ids in this order) and their defaults; the first table is core.rollout's (filled,
 # with the second, when a run seats search); rollouts dispatch through the second, which holds search itself
@@ -375,9 +375,10 @@ def marble_nb(state, seat, params):
 
 
 def _params() -> dict:
-    params = rollout.search_params(POLICIES, ROLLOUT_POLICY, "candidate (an action with its display tile or placement)",
-                           confidence=1)
-    params["horizon"] = Param(0, 0, 0, integer=True, help="0 only: rollouts play to the game's end (T35)")
+    horizon = Param(0, 0, 0, integer=True, help="0 only: rollouts play to the game's end (T35)")
+    tried = "candidate (an action with its display tile or placement)"
+    params = rollout.rollout_params(POLICIES, ROLLOUT_POLICY, tried, confidence=1, horizon=horizon,
+                                    margin="red-track margin")
     del params["tuned"]  # no tuned parameters are shipped for this game's heuristics yet
     return params
 
@@ -387,5 +388,5 @@ SEARCH = Strategy(
     decisions={**POLICYS, "action_nb": action_nb, "take_nb": take_nb, "place_nb": place_nb, "marble_nb": marble_nb},
     params=_params(),
     summary="Simulation search: plays each action with its tile or placement out with a built-in policy.",
-    untunable=rollout.SEARCH_UNTUNABLE,
+    untunable=rollout.untunable("search"),
 )

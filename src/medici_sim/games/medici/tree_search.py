@@ -45,10 +45,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .registry import Param
-from .resumable import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
-from .rollout import choose_nb, decision_stream_nb, rollout_stream_nb
-from .templates import jitted_copy
+from ...core.registry import Param
+from ...core.resumable import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
+from ...core.rollout import choose_nb, decision_stream_nb, rollout_stream_nb
+from ...core.templates import jitted_copy
 
 # mcts's parameters, in this order in every game (a game's own follow them)
 ITERATIONS, POLICY, OPPONENTS, MARGIN_WEIGHT, EXPLORATION, WIDENING, CONFIDENCE, PAIRED = range(8)
@@ -67,10 +67,10 @@ def tree_params(policies: tuple[str, ...], default_policy: str, confidence: floa
     return {
         "iterations": Param(32, 1, 100_000, integer=True,
                             help="games played out at every decision, each down one path of the tree"),
-        "policy": Param(default, 0, len(policies) - 1, integer=True,
+        "policy": Param(default, 0, len(policies) - 1, integer=True, choices=policies,
                         help=f"the built-in that plays its own decisions below the tree ({ids})"),
-        "opponents": Param(default, 0, len(policies) - 1, integer=True,
-                           help="the built-in that models every other seat (same ids)"),
+        "opponents": Param(default, 0, len(policies) - 1, integer=True, choices=policies,
+                           help="the built-in that models every other seat (same names or ids)"),
         "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
         "exploration": Param(0.5, 0, 10, help="UCB1's exploration constant"),
         "widening": Param(1.0, 0, 100,
