@@ -17,15 +17,15 @@ from medici_sim.core.arguments import ConfigError
 from medici_sim.core.output import OutputError
 from medici_sim.study.strong_training import train_and_write
 
-GAMES = {"card": 300, "classic": 600}  # expert games per player count: the shipped files' training
+GAMES = {"card": 300, "classic": 600, "tuscany": 40}  # expert games per player count: the shipped files' training
 ROLLOUTS = 8  # search's rollouts of each legal choice
 
 
 def main() -> None:
     parser = Parser(__doc__)
-    parser.add_argument("--game", required=True, choices=("card", "classic"))
+    parser.add_argument("--game", required=True, choices=tuple(GAMES))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--games", type=int, help="expert games per player count [card 300, classic 600]")
+    parser.add_argument("--games", type=int, help="expert games per player count [card 300, classic 600, tuscany 40]")
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help=f"rollouts of each choice [{ROLLOUTS}]")
     parser.add_argument("--players", type=int, action="append",
                         help="a player count to train [every one the game has]")
