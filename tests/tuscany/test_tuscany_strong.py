@@ -61,9 +61,10 @@ def test_strong_with_a_prior_nothing_outrates_plays_experts_games():
 
 
 def test_strong_differs_from_expert_where_its_model_decides():
-    """The same games with the default prior: the learned rating moves some choice (else the model does nothing)."""
+    """The same games with no prior: the learned rating moves some choice (else the model would do nothing)."""
     comp, rules = components(None), RULE_BOOK.resolve(None, 3)
     learned = Games(comp, rules, ["strong", "expert", "expert"], "rotate")
+    learned.slot_params[0, 0] = 0  # prior
     experts = Games(comp, rules, ["expert"] * 3, "rotate")
     assert any(record(learned.play(2, index)) != record(experts.play(2, index)) for index in range(4))
 
