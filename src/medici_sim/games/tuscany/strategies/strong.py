@@ -218,7 +218,9 @@ def place_nb(state, seat, params):
 def label_decision_nb(decision, buffer, state, seat, search_params, features, values):
     """Training rows (study.strong_training) of a T13 action with more than one candidate: each candidate's
     features and its mean outcome over search's rollouts (``search_params``; common random numbers: the
-    candidates are compared on the same deals); returns how many rows."""
+    candidates are compared on the same deals); returns how many rows. A marble's second action (T32) is
+    labelled as a turn's first (the stepped game does not say which it is): its rollouts may spend one more
+    marble, for every candidate alike."""
     if decision != ACTION_DECISION:
         return 0
     kinds, subs, n = all_candidates_nb(state, seat)
