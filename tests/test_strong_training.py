@@ -1,4 +1,4 @@
-"""What both games' ``strong`` players share (study/strong_training.py, games/medici/evaluation.py):
+"""What every game's ``strong`` player shares (study/strong_training.py, games/medici/evaluation.py):
 
 - training from a fixed seed writes the same file: a short training (seed 4, 2 rollouts, 3
   players) against its reference beside the tests, made by the same command
@@ -6,10 +6,11 @@
   --out tests/REFERENCE``);
 - bad arguments are refused in one line (exit 2 from the script) before any training, and
   nothing is written: the shipped file survives a bad ``--rollouts``;
-- it beats the expert: 4 players, one strong seat against three experts, rotated, above the
+- the Medici games' beats the expert: 4 players, one strong seat against three experts, rotated, above the
   fair 1/4 by more than 3 standard errors (measured: card about 43%, classic about 56%).
 
-Each game's own tests (tests/test_strong.py, tests/classic/test_classic_strong.py) prove its
+Each game's own tests (tests/test_strong.py, tests/classic/test_classic_strong.py,
+tests/tuscany/test_tuscany_strong.py) prove its
 decisions, games and invariants.
 """
 from __future__ import annotations
@@ -33,7 +34,9 @@ from medici_sim.study import strong_training
 from medici_sim.study.strong_training import learned_module, train_and_write
 
 # game -> (short training games, its reference file)
-SHORT_TRAINING = {"card": (20, "strong_short_training.json"), "classic": (10, "strong_short_training_classic.json")}
+SHORT_TRAINING = {"card": (20, "strong_short_training.json"), "classic": (10, "strong_short_training_classic.json"),
+                  "tuscany": (2, "strong_short_training_tuscany.json")}
+BEATS_EXPERT = ("card", "classic")  # Tuscany's strong plays about as expert does (docs/strategies.md)
 
 
 @pytest.mark.slow  # it compiles search's rollouts (the labels): a minute cold on 2 cores, as test_search's are
@@ -65,7 +68,7 @@ def test_training_in_a_fresh_process_fills_search_s_rollout_table(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(SHORT_TRAINING))
+@pytest.mark.parametrize("game", BEATS_EXPERT)
 def test_strong_beats_the_expert(game):
     definition = get_game(game)
     config = RunConfig(components=load_game_components(definition, None), game=game, players=4, games=2000, seed=5,
@@ -79,6 +82,8 @@ def test_strong_beats_the_expert(game):
     ("card", dict(seed=0, games=300, rollouts=0), ConfigError, "--rollouts must be between 1 and 100000, got 0"),
     ("card", dict(seed=0, games=1, rollouts=8), ConfigError, "--games must be between 2"),  # a game per rule set
     ("classic", dict(seed=-1, games=600, rollouts=8), ConfigError, "--seed must be between 0"),
+    ("tuscany", dict(seed=0, games=40, rollouts=8, player_counts=(5,)), ConfigError, "--players must be between 2"),
+    ("tuscany", dict(seed=0, games=40, rollouts=8, player_counts=(3,)), ConfigError, "--players 3 trains only"),
     ("classic", dict(seed=0, games=600, rollouts=8, player_counts=(2,)), ConfigError, "--players must be between 3"),
     ("classic", dict(seed=0, games=600, rollouts=8, out=Path("no-such-folder") / "w.json"), OutputError,
      "cannot write in"),

@@ -60,11 +60,13 @@ def stepped(spec: str, others: str = "expert", seed: int = 5, index: int = 0):
     return e, SteppedGame(e, seed=seed, index=index), [first, rest, rest, rest]
 
 
-def test_search_decides_only_on_what_its_seat_sees():
-    e, g, players = stepped("search:rollouts=3")
-    generator = np.random.default_rng(11)
-    searched = redealt = 0
-    while not g.over and searched < 6:
+def check_sees_only_its_own(spec: str, actions: int, seed: int) -> None:
+    """At ``actions`` actions of ``spec`` at seat 1 of a stepped game, a copy with everything hidden from the seat
+    dealt again (``seed``'s generator) gets the same answer."""
+    e, g, players = stepped(spec)
+    generator = np.random.default_rng(seed)
+    decided = redealt = 0
+    while not g.over and decided < actions:
         if g.chance:
             g.apply_action(g.natural_outcome())
             continue
@@ -75,12 +77,16 @@ def test_search_decides_only_on_what_its_seat_sees():
                 thing.redeal(twin.state, seat, generator)
             redealt += not np.array_equal(twin.buffer, g.buffer)
             action = player.action(g)
-            assert player.action(twin) == action, f"decision {searched}: it depends on what the seat cannot see"
-            searched += 1
+            assert player.action(twin) == action, f"decision {decided}: it depends on what the seat cannot see"
+            decided += 1
         else:
             action = player.action(g)
         g.apply_action(action)
-    assert searched == 6 and redealt == 6
+    assert decided == actions and redealt == actions
+
+
+def test_search_decides_only_on_what_its_seat_sees():
+    check_sees_only_its_own("search:rollouts=3", 6, 11)
 
 
 class Scripted(ReferenceStrategy):
@@ -132,11 +138,11 @@ class Scripted(ReferenceStrategy):
         return bool(self.next("marble_nb"))
 
 
-def test_search_games_equal_the_reference_engines_given_its_decisions():
-    """The stepped game (the kernel's, tests/tuscany/test_tuscany_frameworks.py) with search at seat 1, replayed in
-    the reference engine with search's decisions scripted and expert's own there: the same record."""
-    for index in range(2):
-        _, g, players = stepped("search:rollouts=2,confidence=0", index=index)
+def check_equals_the_reference(spec: str, games: int) -> None:
+    """Stepped games (the kernel's, tests/tuscany/test_tuscany_frameworks.py) with ``spec`` at seat 1, replayed in the
+    reference engine with its decisions scripted and expert's own there: the same record."""
+    for index in range(games):
+        _, g, players = stepped(spec, index=index)
         choices = []
         while not g.over:
             if g.chance:
@@ -151,6 +157,10 @@ def test_search_games_equal_the_reference_engines_given_its_decisions():
         reference = CheckedGame(comp, rules, [Scripted(choices)] + [JittedPlayer("expert") for _ in range(3)], 5,
                                 index, "fixed")
         assert reference.play().record() == record(g.state)
+
+
+def test_search_games_equal_the_reference_engines_given_its_decisions():
+    check_equals_the_reference("search:rollouts=2,confidence=0", 2)
 
 
 def test_search_with_no_evidence_enough_plays_its_policys_games():

@@ -32,6 +32,12 @@ def learned_module(game_name: str):
     return study.learned()
 
 
+def stage_of(learned, state) -> int:
+    """The model a decision's rows fit: the learned module's ``stage(state)`` where it declares one, else the
+    state's count the module names (the Medici games')."""
+    return learned.stage(state) if hasattr(learned, "stage") else int(state["counts"][learned.DAY])
+
+
 def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int):
     """(features, stage, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
     from ``seed``, and at each decision with a choice, the rows the learned module's ``label_decision_nb`` makes
@@ -69,7 +75,7 @@ def labelled_choices(game_name: str, players: int, rules: str, seed: int, games:
             if n:
                 rows_x.append(features[:n].copy())
                 rows_value.append(values[:n].copy())
-                rows_stage.append(np.full(n, state["counts"][learned.DAY]))
+                rows_stage.append(np.full(n, stage_of(learned, state)))
                 rows_group.append(np.full(n, len(rows_group)))
             params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
             choice = int(teacher[event - DECISION](state, seat, params))

@@ -20,7 +20,7 @@ from .components import DEFAULT, ComponentError, components, named_components, o
 from .reference import GREEN_SOURCES, RED_SOURCES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PHASES, RULE_BOOK, VARIANTS
 from .state import N_SOURCES, N_TALLY
-from .strategies import BUILT_INS, REGISTRY, search
+from .strategies import BUILT_INS, REGISTRY, search, strong
 from .tables import check_fits, new_state
 
 # Where the points come from (state.P_*, the kernel's source columns in this order): green points from regions
@@ -149,9 +149,11 @@ GAME = Game(
     study=StudyPolicy(
         balance_rules=VARIANTS,  # standard against original (T13's draw of 3 or 2)
         weakest="random",  # the ladder's heuristics: BUILT_INS other than random, as they are written
-        searcher="search", strongest="", teacher="expert",  # no learned player yet (strong: issue 33)
+        searcher="search", strongest="strong", teacher="expert",  # strong: trained on expert's games
         rollout_policy=search.ROLLOUT_POLICY,
         tuned_file=TUNED_FILE,  # tune --out's tuned tables (tuning-history/tuscany.json, scripts/ship_tuned.py)
+        learned=lambda: strong,  # its training declaration (study.strong_training)
+        kernel_data=(strong.WEIGHTS_FILE,),  # compiled into strong's kernels
     ),
     framework=seat_view.FRAMEWORK,
 )

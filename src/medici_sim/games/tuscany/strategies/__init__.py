@@ -8,7 +8,8 @@ may read). Register one with ``register(Strategy(name, decisions={...}))``; the 
 dispatches through a table built from :data:`REGISTRY` (core/dispatch.py). Built-ins:
 ``random`` (T38-T39); the heuristics ``builder``, ``colour_racer``, ``castle_chainer``,
 ``trader`` and ``expert`` (``heuristic.py``'s decisions, each with its own parameters); ``search``
-(``search.py``: flat Monte Carlo over each action with its tile or placement, the heuristics in its rollouts).
+(``search.py``: flat Monte Carlo over each action with its tile or placement, the heuristics in its rollouts);
+``strong`` (``strong.py``: search's candidates judged by a learned evaluation, trained on search's rollouts).
 """
 from __future__ import annotations
 
@@ -30,3 +31,7 @@ for _strategy in (RANDOM, BUILDER, COLOUR_RACER, CASTLE_CHAINER, TRADER, EXPERT)
 from .search import SEARCH  # noqa: E402
 
 register(SEARCH)
+# ``strong`` (search's candidates judged by a learned evaluation; its id after search's) reads search's candidates.
+from .strong import STRATEGY as STRONG  # noqa: E402
+
+register(STRONG)

@@ -178,6 +178,24 @@ def candidates_nb(state, seat, kinds, subs):
 
 
 @njit
+def all_candidates_nb(state, seat):
+    """(kinds, subs, how many): :func:`candidates_nb`'s, in arrays of their own."""
+    kinds = np.empty(MAX_CANDIDATES, np.int64)
+    subs = np.empty(MAX_CANDIDATES, np.int64)
+    return kinds, subs, candidates_nb(state, seat, kinds, subs)
+
+
+@njit
+def keep_chosen_nb(state, seat, kinds, subs, best):
+    """The option index of candidate ``best``'s action, its tile or placement kept in the seat's scratch for the
+    decision that follows (:func:`chosen_nb`)."""
+    if subs[best] >= 0:
+        state.scratch[seat, CHOSEN] = kinds[best] + 1
+        state.scratch[seat, CHOSEN_VALUE] = subs[best]
+    return option_of_nb(state, kinds[best])
+
+
+@njit
 def own_choice_nb(sim, seat, params, kinds, subs, n):
     """The candidate the policy would play (asked on the copy, its options written as the engine would)."""
     action = sim.options[policys_action(sim, seat, params)]
@@ -300,8 +318,10 @@ def outcome_of_nb(sim, seat, margin_weight, keys):
 
 
 @njit
-def search_nb(buffer, state, seat, params, kinds, subs, n, second):
-    """The index of the candidate to play (core.rollout.choose_nb)."""
+def rollout_values_nb(buffer, state, seat, params, kinds, subs, n, second, values):
+    """Each candidate's outcome in each rollout (``values[c, i]``; common random numbers: rollout ``i`` deals the
+    same for every candidate); returns the candidate the policy would play. ``buffer``: one state record of
+    scratch (the rollouts' copy). strong's training labels its choices with it (strong.label_decision_nb)."""
     sim = buffer[0]
     rollouts = np.int64(params[rollout.ROLLOUTS])
     copy_record_nb(sim, state, STATE_BYTES)  # the rule and setup data, once; each rollout copies what play changes
@@ -311,7 +331,6 @@ def search_nb(buffer, state, seat, params, kinds, subs, n, second):
     base = decision_stream_nb(state.rng, seat)
     set_up_nb(sim, state, seat, params, base, pool)
     own = own_choice_nb(sim, seat, params, kinds, subs, n)
-    values = np.empty((n, rollouts))
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)  # common random numbers: the same deal for every candidate
         for c in range(n):
@@ -322,6 +341,15 @@ def search_nb(buffer, state, seat, params, kinds, subs, n, second):
                 sim.scratch[seat, CHOSEN_VALUE] = subs[c]
             play_out_nb(sim, table, seat, second)
             values[c, i] = outcome_of_nb(sim, seat, params[rollout.MARGIN_WEIGHT], keys)
+    return own
+
+
+@njit
+def search_nb(buffer, state, seat, params, kinds, subs, n, second):
+    """The index of the candidate to play (core.rollout.choose_nb)."""
+    rollouts = np.int64(params[rollout.ROLLOUTS])
+    values = np.empty((n, rollouts))
+    own = rollout_values_nb(buffer, state, seat, params, kinds, subs, n, second, values)
     return choose_nb(values, n, rollouts, own, params[CONFIDENCE])
 
 
@@ -339,16 +367,11 @@ def action_nb(state, seat, params):
     second = scratch[SECOND] != 0
     scratch[SECOND] = 0.0
     scratch[CHOSEN] = 0.0
-    kinds = np.empty(MAX_CANDIDATES, np.int64)
-    subs = np.empty(MAX_CANDIDATES, np.int64)
-    n = candidates_nb(state, seat, kinds, subs)
+    kinds, subs, n = all_candidates_nb(state, seat)
     best = 0
     if n > 1:
         best = search_nb(np.empty(1, STATE_DTYPE), state, seat, params, kinds, subs, n, second)
-    if subs[best] >= 0:
-        scratch[CHOSEN] = kinds[best] + 1
-        scratch[CHOSEN_VALUE] = subs[best]
-    return option_of_nb(state, kinds[best])
+    return keep_chosen_nb(state, seat, kinds, subs, best)
 
 
 @njit

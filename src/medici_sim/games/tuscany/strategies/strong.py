@@ -1,0 +1,251 @@
+"""``strong`` for The Castles of Tuscany: ``search``'s choice of an action with its display tile or placement, made
+by a learned evaluation instead of rollouts.
+
+- T13 action: the candidates are search's (search.candidates_nb: draw; take with each display tile; place each
+  stored item on each payable legal field). Each is scored by a linear model, ``weights[players, phase] .
+  features`` (fitted to search's rollouts of expert games, ``scripts/train_strong.py --game tuscany --seed 0``,
+  shipped in ``data/strong/weights.json``; one model per player count and phase, T15), and the best is played
+  (the first of equals). The tile or placement chosen with the action is kept in the seat's scratch (search's
+  columns) and answered at the take or place decision that follows (T14, T18-T19).
+- Every other decision (the assembly, the castle's field, bonus tiles, T17, discards, payment, castle chains,
+  the marble) is ``expert``'s, with ``expert``'s default parameters: what the features are worked out with too.
+  strong's one parameter, ``prior``, adds to the rating of expert's own candidate (as search keeps the
+  policy's choice unless a candidate beats it by ``confidence`` standard errors).
+
+The features of a candidate (``FEATURES``; each 0 where it is not of that kind) are expert's worths of it
+(evaluate.py: what the seat sees only, its own hand and storage, every estate, the display and the supplies'
+sizes; never a deck, a stack or a rival's hand): which action it is and whether it is expert's own choice;
+a draw's cards (T13: how many, times a card's worth now) and how many colours the hand can pay for (T18); a
+take's tile worth (its best field now, T19), what paying for it would cost from the hand now, what a full
+storage loses (T14's discard), whether nothing stored can be placed; a placement's worth and its parts: its
+payment (T18), a region it completes (T21) or its progress, a colour bonus it claims (T22), its effect
+(T23-T31), the items left in storage; whether a take or placement is the best of its kind by expert's worth
+net of what it costs, and how far below the best. Only differences between one decision's candidates are
+fitted (games/medici/evaluation.fit_choices), so what is the same for every candidate (the bias) has weight 0.
+"""
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ....core.arrays import compile_time_constant
+from ....core.registry import MAX_PARAMS, Param, Strategy
+from ...medici.evaluation import fit_choices, read_weights
+from ..engine import payable_colours_nb
+from ..rules import BONUS_CARD, DRAW, PHASES, PLACE, TAKE
+from ..state import DECISIONS, FIELD_CODE, HEX, MAX_PLAYERS, PHASE, R_DRAW, R_PLAYERS, R_REGION1, bit_count
+from .evaluate import (
+    CARD_WORTH,
+    GREEN,
+    SHORT,
+    best_placement_nb,
+    best_take_nb,
+    context_nb,
+    effect_worth_nb,
+    field_worth_nb,
+    item_worth_nb,
+    payment_nb_,
+    placeable_nb,
+    storage_free_nb,
+    worst_stored_nb,
+)
+from .expert import STRATEGY as EXPERT
+from .heuristic import DECISIONS as HEURISTIC
+from .heuristic import action_nb as expert_action_nb
+from .heuristic import place_nb as expert_place_nb
+from .heuristic import priced_take_nb
+from .search import CHOSEN, MAX_CANDIDATES, all_candidates_nb, chosen_nb, keep_chosen_nb, rollout_values_nb
+
+FEATURES = ("bias", "draw", "take", "place", "expert_choice", "draw_cards", "draw_payable", "take_worth", "take_cost",
+            "take_discard", "take_stuck", "take_storage", "place_worth", "place_cost", "place_region",
+            "place_progress", "place_colour", "place_effect", "place_hex", "place_storage_left", "kind_best",
+            "kind_gap")
+N_FEATURES = len(FEATURES)
+EXPERT_CHOICE, KIND_BEST, KIND_GAP = (FEATURES.index(name) for name in ("expert_choice", "kind_best", "kind_gap"))
+FIT = fit_choices  # how the training (study.strong_training) fits it: linear in the features
+COLUMNS = FEATURES  # the weights file's, per player count and phase
+DAYS = PHASES  # the models per player count: one per phase (T15), the weights file's "day"
+MAX_CHOICES = MAX_CANDIDATES  # training rows per decision: search's candidates
+ACTION_DECISION = DECISIONS.index("action_nb")
+WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
+weights_table_nb = compile_time_constant(lambda: read_weights(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, N_FEATURES)))
+DEFAULTS = tuple(float(p.default) for p in EXPERT.params.values()) + (0.0,) * (MAX_PARAMS - len(EXPERT.params))
+PRIOR = 0  # strong's own parameter: the bonus of expert's choice in the model's units (search's confidence's kind)
+
+
+def stage(state) -> int:
+    """The model a decision's training rows fit (study.strong_training): its phase, counted from 0."""
+    return min(max(int(state["counts"][PHASE]), 1), PHASES) - 1
+
+
+@njit(cache=True, inline="always")
+def stage_nb(state):
+    return min(max(state.counts[PHASE], 1), PHASES) - 1
+
+
+@njit
+def expert_candidate_nb(state, seat, params, ctx, kinds, subs, n):
+    """The candidate expert would play (its action, then its tile or placement; the first of that action else)."""
+    action = state.options[expert_action_nb(state, seat, params)]
+    sub = -1
+    if action == TAKE:
+        sub = best_take_nb(state, seat, params, ctx, True)[0]
+    elif action == PLACE:
+        i, f, _ = best_placement_nb(state, seat, params, ctx)
+        sub = i * FIELD_CODE + f
+    first = -1
+    for c in range(n):
+        if kinds[c] == action:
+            if subs[c] == sub:
+                return c
+            if first < 0:
+                first = c
+    return first
+
+
+@njit
+def candidate_features_nb(state, seat, params, ctx, kind, sub, expert, out):
+    """The features (``out``) of the candidate ``kind`` with ``sub`` (search.candidates_nb's)."""
+    out[:] = 0.0
+    out[0] = 1.0
+    out[4] = expert
+    if kind == DRAW:
+        out[1] = 1.0
+        cards = state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD]
+        out[5] = cards * ctx[CARD_WORTH]
+        out[6] = bit_count(payable_colours_nb(state, seat))
+    elif kind == TAKE:
+        out[2] = 1.0
+        stuck = True
+        for i in range(state.storage_len[seat]):
+            if placeable_nb(state, seat, state.storage[seat, i]):
+                stuck = False
+        out[10] = stuck
+        out[11] = state.storage_len[seat]
+        if sub >= 0:
+            tile = state.display[sub]
+            kind_of = state.tile_kind[tile]
+            out[7] = item_worth_nb(state, seat, tile, params, ctx)
+            if payable_colours_nb(state, seat) >> kind_of & 1:
+                out[8] = payment_nb_(state, seat, kind_of, ctx)[1]
+            else:
+                out[8] = SHORT * ctx[CARD_WORTH]
+            if not storage_free_nb(state, seat):
+                out[9] = max(worst_stored_nb(state, seat, params, ctx)[1], 0.0)
+    else:
+        out[3] = 1.0
+        out[19] = state.storage_len[seat] - 1
+        if sub >= 0:
+            i, f = sub // FIELD_CODE, sub % FIELD_CODE
+            item = state.storage[seat, i]
+            colour = state.colour[seat, f]
+            types = -1 if item == HEX else state.tile_types[item]
+            out[12] = field_worth_nb(state, seat, f, types, params, ctx)
+            out[13] = payment_nb_(state, seat, colour, ctx)[1]
+            region = state.region_of[seat, f]
+            left = state.region_left[seat, region]
+            score = state.rules[R_REGION1 + state.region_size[seat, region] - 1] * ctx[GREEN]
+            out[14] = score if left == 1 else 0.0
+            out[15] = score / left
+            claims = state.colour_claims[colour]
+            if claims < 2 and state.colour_left[seat, colour] == 1:
+                out[16] = state.colour_bonus[colour, claims] * ctx[GREEN]
+            out[17] = effect_worth_nb(state, seat, colour, params, ctx)
+            out[18] = item == HEX
+
+
+@njit
+def features_nb(state, seat, params, kinds, subs, n, out):
+    """Every candidate's features (``out[c]``), with expert's choice marked and each take's and placement's rank
+    among its kind's by expert's worth net of its payment (and a full storage's discard): the best, and how far
+    below the best (a linear model of the worths alone would rate the kind's average, not its best)."""
+    ctx = context_nb(state, seat, params)
+    expert = expert_candidate_nb(state, seat, params, ctx, kinds, subs, n)
+    best = np.full(PLACE + 1, -np.inf)
+    net = np.zeros(n)
+    for c in range(n):
+        row = out[c]
+        candidate_features_nb(state, seat, params, ctx, kinds[c], subs[c], c == expert, row)
+        net[c] = row[7] - row[8] - row[9] + row[12] - row[13]
+        best[kinds[c]] = max(best[kinds[c]], net[c])
+    for c in range(n):
+        if kinds[c] != DRAW:
+            out[c, KIND_BEST] = net[c] == best[kinds[c]]
+            out[c, KIND_GAP] = net[c] - best[kinds[c]]
+
+
+@njit
+def best_candidate_nb(state, seat, prior, kinds, subs, n):
+    """The candidate whose features the seat's model rates best, expert's choice ``prior`` more (the first of
+    equals)."""
+    weights = weights_table_nb()[state.rules[R_PLAYERS], stage_nb(state)]
+    features = np.empty((n, N_FEATURES))
+    features_nb(state, seat, DEFAULTS, kinds, subs, n, features)
+    best, worth = 0, -np.inf
+    for c in range(n):
+        w = prior * features[c, EXPERT_CHOICE]
+        for k in range(N_FEATURES):
+            w += weights[k] * features[c, k]
+        if w > worth:
+            best, worth = c, w
+    return best
+
+
+@njit
+def action_nb(state, seat, params):
+    """T13: the candidate rated best; its tile or placement kept for the decision that follows."""
+    state.scratch[seat, CHOSEN] = 0.0
+    kinds, subs, n = all_candidates_nb(state, seat)
+    best = best_candidate_nb(state, seat, params[PRIOR], kinds, subs, n) if n > 1 else 0
+    return keep_chosen_nb(state, seat, kinds, subs, best)
+
+
+@njit
+def take_nb(state, seat, params):
+    """T14: the display tile chosen with the action (after T17, expert's)."""
+    found = chosen_nb(state, seat, TAKE)
+    return found if found >= 0 else priced_take_nb(state, seat, DEFAULTS)
+
+
+@njit
+def place_nb(state, seat, params):
+    """T18-T19: the placement chosen with the action."""
+    found = chosen_nb(state, seat, PLACE)
+    return found if found >= 0 else expert_place_nb(state, seat, DEFAULTS)
+
+
+@njit
+def label_decision_nb(decision, buffer, state, seat, search_params, features, values):
+    """Training rows (study.strong_training) of a T13 action with more than one candidate: each candidate's
+    features and its mean outcome over search's rollouts (``search_params``; common random numbers: the
+    candidates are compared on the same deals); returns how many rows. A marble's second action (T32) is
+    labelled as a turn's first (the stepped game does not say which it is): its rollouts may spend one more
+    marble, for every candidate alike."""
+    if decision != ACTION_DECISION:
+        return 0
+    kinds, subs, n = all_candidates_nb(state, seat)
+    if n < 2:
+        return 0
+    outcomes = np.empty((n, np.int64(search_params[0])))
+    rollout_values_nb(buffer, state, seat, search_params, kinds, subs, n, False, outcomes)
+    features_nb(state, seat, DEFAULTS, kinds, subs, n, features)
+    for c in range(n):
+        values[c] = outcomes[c].mean()
+    return n
+
+
+def as_expert(decide):
+    """``decide`` (one of heuristic.py's decisions) with expert's parameters, whatever the seat's."""
+    @njit
+    def expert_s(state, seat, params):
+        return decide(state, seat, DEFAULTS)
+    return expert_s
+
+
+STRATEGY = Strategy(
+    name="strong",
+    decisions={**{kind: as_expert(decide) for kind, decide in HEURISTIC.items()}, "take_nb": take_nb,
+               "action_nb": action_nb, "place_nb": place_nb},
+    params={"prior": Param(0.2, 0.0, 10.0, help="bonus of expert's choice over the model's rating of the others")},
+    summary="Chooses each action with its tile or placement by a learned evaluation (fitted to search's rollouts).",
+)
