@@ -73,6 +73,7 @@ from .state import (
     action_nb,
     bit_count,
     castle_nb,
+    inner,
     lowest_bit,
     marble_nb,
     payment_nb,
@@ -114,7 +115,7 @@ def payable_fields_nb(state, seat):
     return fields
 
 
-@njit(cache=True)
+@inner
 def item_fields_nb(state, seat, item):
     """T19: the empty fields a stored item (a tile id or HEX) may go on, as a bit mask."""
     if item == HEX:
@@ -134,7 +135,7 @@ def can_place_nb(state, seat):
     return False
 
 
-@njit(cache=True)
+@inner
 def payment_ok_nb(state, seat, colour, code):
     """T18: whether payment ``code`` is two units for a field of ``colour`` from what the seat holds
     (the engine's check, and the legal payments of a stepped game, stepped.py)."""
@@ -150,7 +151,7 @@ def payment_ok_nb(state, seat, colour, code):
     return ok
 
 
-@njit(cache=True)
+@inner
 def pay_nb(state, seat, colour, code):
     """T18: check the strategy's payment (two units, from what the seat holds) and pay it; paid
     cards go to the discards (the colour's cards, then each pair's)."""
@@ -174,7 +175,7 @@ def pay_nb(state, seat, colour, code):
     state.tally[seat, T_WORKERS_USED] += workers
 
 
-@njit(cache=True)
+@inner
 def cover_nb(state, seat, item, field):
     """Put ``item`` on ``field``: the estate's masks and counts follow (T19-T22 read them)."""
     state.field_item[seat, field] = item
@@ -185,7 +186,7 @@ def cover_nb(state, seat, item, field):
     state.colour_left[seat, state.colour[seat, field]] -= 1
 
 
-@njit(cache=True)
+@inner
 def score_placement_nb(state, seat, item, field):
     """T20-T22: the item on the field, then region completion and the colour bonus."""
     cover_nb(state, seat, item, field)
@@ -201,7 +202,7 @@ def score_placement_nb(state, seat, item, field):
         state.colour_claims[colour] = claims + 1
 
 
-@njit(cache=True)
+@inner
 def effect_nb(state, table, seat, colour, item, field):
     """T25-T31: the effect of the field's colour (a hexagon's too); the castle's is put_nb's."""
     if colour == CITY:
@@ -230,7 +231,7 @@ def effect_nb(state, table, seat, colour, item, field):
         state.tally[seat, T_MARBLE_GAINED] += amount
 
 
-@njit(cache=True)
+@inner
 def put_nb(state, table, seat, item, field):
     """T20-T31 for an item placed, and T24's chain: a castle places a display tile for free,
     which scores and acts in turn; the gaps are refilled after the chain, innermost first."""
@@ -294,7 +295,7 @@ def place_item_nb(state, table, seat):
 
 # ---------------------------------------------------------------- a turn (T13, T32)
 
-@njit(cache=True)
+@inner
 def turn_nb(state, table, seat, first):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
     a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's
