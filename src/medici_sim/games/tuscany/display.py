@@ -25,6 +25,7 @@ from .state import (
     SUPPLY_TOP,
     T17_REFRESHES,
     discard_nb,
+    forced,
     inner,
     lowest_bit,
     refresh_nb,
@@ -144,7 +145,7 @@ def t17_nb(state, table, seat):
     return n if n > 0 else display_options_nb(state, seat, False)
 
 
-@njit(cache=True, inline="always")
+@forced
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]

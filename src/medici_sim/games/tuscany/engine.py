@@ -73,6 +73,7 @@ from .state import (
     action_nb,
     bit_count,
     castle_nb,
+    forced,
     inner,
     lowest_bit,
     marble_nb,
@@ -266,7 +267,7 @@ def put_nb(state, table, seat, item, field):
         refill_nb(state, seat, state.chain[d])
 
 
-@njit(cache=True, inline="always")
+@forced
 def place_item_nb(state, table, seat):
     """T18-T19: a stored item on a payable legal field, paid; then T20 on."""
     strategy = state.seat_strategy[seat]

@@ -51,7 +51,8 @@ from .rules import BONUS_KINDS, N_COLOURS, PHASES
 # Python would call them through): each wrapper is one more function to lower and for LLVM to optimise and make
 # machine code of, at every first compile (docs/performance.md, "The Castles of Tuscany's first compile, less
 # wrapped"). Called from Python, such a function raises; what Python calls keeps ``njit(cache=True)``.
-inner = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+inner = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, forceinline=False)
+forced = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, forceinline=True)
 
 MAX_PLAYERS = 4  # T1
 MAX_PLAYER_TILES = 128  # tiles per player the engine holds (T1)
