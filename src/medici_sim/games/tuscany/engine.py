@@ -15,13 +15,14 @@ bonus tiles are ``pieces.py``'s, the display (T14-T17) ``display.py``'s, setup a
 phases and the end (the play loop) ``game.py``'s.
 
 Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
-absolute address each); what runs at every action (the payable check, the take and its refill,
-placing's options) is ``inline="always"``, a few nanoseconds each call saved; the action itself is
-written in ``turn_nb``, whose loop is the marble's second action (one copy of the code, and no
-inlining of the whole action: numba copies an inlined body's IR block by block, each block with
-the body's whole scope, a cost in the square of its size, at the first compile; docs/performance.md). ``pay_nb`` stays
-a call: inlined (numba 0.68) the games differed, its payments not applied (caught by
-tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
+absolute address each); what runs at every action is inlined: the payable check and the refill by
+numba (``inline="always"``), the take and placing by LLVM (``state.forced``: compiled once each and
+inlined as machine code, not copied as numba IR into ``turn_nb``, which numba does block by block,
+each block with the body's whole scope, a cost in the square of its size at the first compile;
+docs/performance.md). The action itself is written in ``turn_nb``, whose loop is the marble's
+second action (one copy of the code). ``pay_nb`` stays a call: inlined by numba (0.68) the games
+differed, its payments not applied (caught by tests/tuscany/test_tuscany_engine.py; the cause not
+pinned down).
 """
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ from ...core.replaying import replay_stop_nb
 from ...core.resumable import TURN_END, TURN_START
 from ...core.rng import seed_game_nb
 from ...core.seating import seat_players_nb
+from ...core.templates import jitted_copy
 from .display import five_of_a_colour_nb, next_neutral_nb, show_nb
 from .engine import cover_nb, turn_nb
 from .geometry import ESTATE_FIELDS
@@ -308,6 +309,18 @@ def rank_key_nb(state, seat):
         - state.hand_total[seat]
 
 
+def _called(function, name: str):
+    """core.accounting's ``function`` (numba's ``inline="always"``) as a function of its own, called (the accounting
+    runs once a game): numba's inlining copied its IR into ``accumulate_game_nb`` block by block, each block with the
+    whole scope, and typed it again, the game's largest compile (docs/performance.md)."""
+    return jitted_copy(function.py_func, function.py_func.__globals__, name, cache=True, no_cpython_wrapper=True,
+                       no_cfunc_wrapper=True, forceinline=False)
+
+
+_record_outcome_nb = _called(record_outcome_ranked_nb, "tuscany_record_outcome_ranked_nb")
+_record_metrics_nb = _called(record_metrics_nb, "tuscany_record_metrics_nb")
+
+
 @njit(cache=True)
 def accumulate_game_nb(state, rows, pair_stats, run_stats):
     """Write one finished game's statistics: the seats' ``rows`` (zero on entry, core.accounting),
@@ -316,7 +329,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     keys = state.rank_key
     for seat in range(players):
         keys[seat] = rank_key_nb(state, seat)
-    winners = record_outcome_ranked_nb(state.red, keys, players, state.seat_slot, rows, pair_stats, run_stats)
+    winners = _record_outcome_nb(state.red, keys, players, state.seat_slot, rows, pair_stats, run_stats)
     for seat in range(players):
         rows[seat, STAT_GREEN] = state.green[seat]
         for k in range(N_SOURCES):
@@ -337,7 +350,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     run_stats[RUN_REACHED_LIMIT] += state.counts[REACHED_LIMIT]
     run_stats[RUN_REFRESHES] += state.counts[REFRESHES]
     run_stats[RUN_T17_REFRESHES] += state.counts[T17_REFRESHES]
-    record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND], STAT_TRAILED,
+    _record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND], STAT_TRAILED,
                       winners)
 
 

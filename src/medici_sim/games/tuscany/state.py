@@ -49,8 +49,11 @@ from .rules import BONUS_KINDS, N_COLOURS, PHASES
 
 # The engine's functions that only jitted code calls are compiled without numba's CPython and C wrappers (what
 # Python would call them through): each wrapper is one more function to lower and for LLVM to optimise and make
-# machine code of, at every first compile (docs/performance.md, "The Castles of Tuscany's first compile, less
-# wrapped"). Called from Python, such a function raises; what Python calls keeps ``njit(cache=True)``.
+# machine code of, at every first compile (docs/performance.md, "Tuscany's first compile, less code linked").
+# Called from Python, such a function raises; what Python calls keeps ``njit(cache=True)``. ``inner`` says
+# forceinline=False outright: numba's callees compiled while a ``forced`` function is typed inherit the flag
+# unless it is set. ``forced``: inlined by LLVM into its callers (the take and placing, at every action),
+# compiled once as a function of its own instead of numba's ``inline="always"`` IR copy in each caller.
 inner = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, forceinline=False)
 forced = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, forceinline=True)
 
