@@ -295,3 +295,21 @@ def test_a_stepped_game_raises_the_illegal_decision_as_the_kernel_does():
     with pytest.raises(ValueError) as raised:
         STEPPING.trace_game_nb(1, 0, g.buffer, g.seating, g.slot_strategy, g.slot_params, g.table)
     assert raised.value.args[:2] == (ILLEGAL, 1) and raised.value.args[3] == "action"
+
+
+def test_the_engine_compiles_wrappers_only_for_what_python_calls_and_the_kernel_links_no_engine():
+    """docs/performance.md, "Tuscany's first compile, less code linked": each jitted function's CPython and C
+    wrappers are code to lower and for LLVM to compile at every first compile, so the engine's functions that only
+    jitted code calls go without (state.inner, state.forced); and the batch kernel reaches the game through an
+    address (game.kernel_loop_nb, core.dispatch.runtime_loop), so its functions do not link the engine's code."""
+    from numba.core.registry import CPUDispatcher
+
+    from medici_sim.games.tuscany import display, engine, game, pieces
+
+    called_from_python = {"start_game_nb", "restart_game_nb", "accumulate_game_nb", "play_one_nb", "kernel_loop_nb"}
+    wrapped = {name for module in (display, engine, game, pieces) for name, value in vars(module).items()
+               if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__
+               and value.targetoptions.get("inline") != "always" and not value.targetoptions.get("no_cpython_wrapper")}
+    assert wrapped == called_from_python
+    assert game.play_game_in_nb.py_func.__globals__["play_game_nb"] is game.kernel_game_nb
+    assert "turn_nb" not in game.kernel_game_nb.py_func.__code__.co_names

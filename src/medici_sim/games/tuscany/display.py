@@ -25,6 +25,8 @@ from .state import (
     SUPPLY_TOP,
     T17_REFRESHES,
     discard_nb,
+    forced,
+    inner,
     lowest_bit,
     refresh_nb,
     take_nb,
@@ -32,7 +34,7 @@ from .state import (
 
 # ---------------------------------------------------------------- the display (T14-T17)
 
-@njit(cache=True)
+@inner
 def next_neutral_nb(state):
     """The neutral supply's top tile, or EMPTY when it is out."""
     counts = state.counts
@@ -41,7 +43,7 @@ def next_neutral_nb(state):
     counts[SUPPLY_TOP] += 1
     return state.supply[counts[SUPPLY_TOP] - 1]
 
-@njit(cache=True)
+@inner
 def show_nb(state, place, tile):
     """Put ``tile`` (or EMPTY) at display ``place``; ``shown`` and ``counts[OCCUPIED]`` follow."""
     old = state.display[place]
@@ -54,7 +56,7 @@ def show_nb(state, place, tile):
         state.counts[OCCUPIED] |= 1 << place
 
 
-@njit(cache=True)
+@inner
 def replace_kind_nb(state, kind):
     """Every display tile of ``kind`` leaves the game; neutral tiles fill those places, ascending."""
     for place in range(state.rules[R_DISPLAY]):
@@ -65,7 +67,7 @@ def replace_kind_nb(state, kind):
             show_nb(state, place, next_neutral_nb(state))
 
 
-@njit(cache=True)
+@inner
 def five_of_a_colour_nb(state):
     """T16: while five or more display tiles share a colour, replace them all; each time one refresh."""
     while True:
@@ -99,7 +101,7 @@ def refill_nb(state, seat, place):
         five_of_a_colour_nb(state)
 
 
-@njit(cache=True)
+@inner
 def display_options_nb(state, seat, only_placeable):
     """The display places holding a tile (those whose tile could go into the estate by T19, payment
     aside, if ``only_placeable``), as options, ascending."""
@@ -116,7 +118,7 @@ def display_options_nb(state, seat, only_placeable):
     return n
 
 
-@njit(cache=True)
+@inner
 def t17_nb(state, table, seat):
     """T17 (asked only when no display tile fits the estate): the seat may clear a kind from the
     display, again and again while none fits; then the take's options: the places whose tile
@@ -143,7 +145,7 @@ def t17_nb(state, table, seat):
     return n if n > 0 else display_options_nb(state, seat, False)
 
 
-@njit(cache=True, inline="always")
+@forced
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]

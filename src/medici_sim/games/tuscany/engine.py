@@ -15,13 +15,14 @@ bonus tiles are ``pieces.py``'s, the display (T14-T17) ``display.py``'s, setup a
 phases and the end (the play loop) ``game.py``'s.
 
 Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
-absolute address each); what runs at every action (the payable check, the take and its refill,
-placing's options) is ``inline="always"``, a few nanoseconds each call saved; the action itself is
-written in ``turn_nb``, whose loop is the marble's second action (one copy of the code, and no
-inlining of the whole action: numba copies an inlined body's IR block by block, each block with
-the body's whole scope, a cost in the square of its size, at the first compile; docs/performance.md). ``pay_nb`` stays
-a call: inlined (numba 0.68) the games differed, its payments not applied (caught by
-tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
+absolute address each); what runs at every action is inlined: the payable check and the refill by
+numba (``inline="always"``), the take and placing by LLVM (``state.forced``: compiled once each and
+inlined as machine code, not copied as numba IR into ``turn_nb``, which numba does block by block,
+each block with the body's whole scope, a cost in the square of its size at the first compile;
+docs/performance.md). The action itself is written in ``turn_nb``, whose loop is the marble's
+second action (one copy of the code). ``pay_nb`` stays a call: inlined by numba (0.68) the games
+differed, its payments not applied (caught by tests/tuscany/test_tuscany_engine.py; the cause not
+pinned down).
 """
 from __future__ import annotations
 
@@ -73,6 +74,8 @@ from .state import (
     action_nb,
     bit_count,
     castle_nb,
+    forced,
+    inner,
     lowest_bit,
     marble_nb,
     payment_nb,
@@ -114,7 +117,7 @@ def payable_fields_nb(state, seat):
     return fields
 
 
-@njit(cache=True)
+@inner
 def item_fields_nb(state, seat, item):
     """T19: the empty fields a stored item (a tile id or HEX) may go on, as a bit mask."""
     if item == HEX:
@@ -134,7 +137,7 @@ def can_place_nb(state, seat):
     return False
 
 
-@njit(cache=True)
+@inner
 def payment_ok_nb(state, seat, colour, code):
     """T18: whether payment ``code`` is two units for a field of ``colour`` from what the seat holds
     (the engine's check, and the legal payments of a stepped game, stepped.py)."""
@@ -150,7 +153,7 @@ def payment_ok_nb(state, seat, colour, code):
     return ok
 
 
-@njit(cache=True)
+@inner
 def pay_nb(state, seat, colour, code):
     """T18: check the strategy's payment (two units, from what the seat holds) and pay it; paid
     cards go to the discards (the colour's cards, then each pair's)."""
@@ -174,7 +177,7 @@ def pay_nb(state, seat, colour, code):
     state.tally[seat, T_WORKERS_USED] += workers
 
 
-@njit(cache=True)
+@inner
 def cover_nb(state, seat, item, field):
     """Put ``item`` on ``field``: the estate's masks and counts follow (T19-T22 read them)."""
     state.field_item[seat, field] = item
@@ -185,7 +188,7 @@ def cover_nb(state, seat, item, field):
     state.colour_left[seat, state.colour[seat, field]] -= 1
 
 
-@njit(cache=True)
+@inner
 def score_placement_nb(state, seat, item, field):
     """T20-T22: the item on the field, then region completion and the colour bonus."""
     cover_nb(state, seat, item, field)
@@ -201,7 +204,7 @@ def score_placement_nb(state, seat, item, field):
         state.colour_claims[colour] = claims + 1
 
 
-@njit(cache=True)
+@inner
 def effect_nb(state, table, seat, colour, item, field):
     """T25-T31: the effect of the field's colour (a hexagon's too); the castle's is put_nb's."""
     if colour == CITY:
@@ -230,7 +233,7 @@ def effect_nb(state, table, seat, colour, item, field):
         state.tally[seat, T_MARBLE_GAINED] += amount
 
 
-@njit(cache=True)
+@inner
 def put_nb(state, table, seat, item, field):
     """T20-T31 for an item placed, and T24's chain: a castle places a display tile for free,
     which scores and acts in turn; the gaps are refilled after the chain, innermost first."""
@@ -265,7 +268,7 @@ def put_nb(state, table, seat, item, field):
         refill_nb(state, seat, state.chain[d])
 
 
-@njit(cache=True, inline="always")
+@forced
 def place_item_nb(state, table, seat):
     """T18-T19: a stored item on a payable legal field, paid; then T20 on."""
     strategy = state.seat_strategy[seat]
@@ -294,7 +297,7 @@ def place_item_nb(state, table, seat):
 
 # ---------------------------------------------------------------- a turn (T13, T32)
 
-@njit(cache=True)
+@inner
 def turn_nb(state, table, seat, first):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
     a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's

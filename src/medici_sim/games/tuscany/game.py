@@ -19,16 +19,18 @@ from ...core.accounting import (
     record_outcome_ranked_nb,
     trailed_column,
 )
+from ...core.dispatch import runtime_loop
 from ...core.kernel import batch_kernel
 from ...core.replaying import replay_stop_nb
 from ...core.resumable import TURN_END, TURN_START
 from ...core.rng import seed_game_nb
 from ...core.seating import seat_players_nb
+from ...core.templates import jitted_copy
 from .display import five_of_a_colour_nb, next_neutral_nb, show_nb
 from .engine import cover_nb, turn_nb
 from .geometry import ESTATE_FIELDS
 from .pieces import chosen_nb, draw_region_nb, offer_bonus_nb, score_nb, shuffle_nb
-from .rules import BONUS_TILES_PER_KIND, CASTLE, N_COLOURS, PHASES
+from .rules import BONUS_TILES_PER_KIND, CASTLE, N_COLOURS, PHASES, RULE_BOOK
 from .state import (
     DECK_LEN,
     EMPTY,
@@ -63,6 +65,7 @@ from .state import (
     assembly_nb,
     bit_count,
     castle_field_nb,
+    inner,
     lowest_bit,
 )
 from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
@@ -129,7 +132,7 @@ def restart_game_nb(state):
             state.phase_red[phase, seat] = 0
 
 
-@njit(cache=True)
+@inner
 def build_estate_nb(state, seat, assembly):
     """T9, T12: lay the estate by ``assembly``: colours, colour masks and regions."""
     for k in range(3):
@@ -169,7 +172,7 @@ def build_estate_nb(state, seat, assembly):
         state.region_left[seat, f] = size
 
 
-@njit(cache=True)
+@inner
 def setup_nb(state, table):
     """T10-T12, drawing in the reference engine's order (after the seating: start_game_nb)."""
     players, counts = state.rules[R_PLAYERS], state.counts
@@ -231,7 +234,7 @@ def setup_nb(state, table):
         offer_bonus_nb(state, table, seat)
 
 
-@njit(cache=True)
+@inner
 def bank_nb(state):
     """T34: each player adds its green score to its red score."""
     phase = min(state.counts[PHASE], PHASES) - 1
@@ -240,7 +243,7 @@ def bank_nb(state):
         state.phase_red[phase, seat] = state.red[seat]
 
 
-@njit(cache=True)
+@inner
 def finish_nb(state):
     """T35: the final scoring, in red."""
     rules = state.rules
@@ -294,16 +297,28 @@ def play_rounds_nb(state, table, record, first):
             return
 
 
-@njit(cache=True)
+@inner
 def empty_fields_nb(state, seat):
     return ESTATE_FIELDS - bit_count(state.covered[seat])
 
 
-@njit(cache=True)
+@inner
 def rank_key_nb(state, seat):
     """T36 as one number: most red, then most empty fields, then fewest green, then fewest cards."""
     return (((state.red[seat] << 6) + empty_fields_nb(state, seat)) << 40) - (state.green[seat] << 20) \
         - state.hand_total[seat]
+
+
+def _called(function, name: str):
+    """core.accounting's ``function`` (numba's ``inline="always"``) as a function of its own, called (the accounting
+    runs once a game): numba's inlining copied its IR into ``accumulate_game_nb`` block by block, each block with the
+    whole scope, and typed it again, the game's largest compile (docs/performance.md)."""
+    return jitted_copy(function.py_func, function.py_func.__globals__, name, cache=True, no_cpython_wrapper=True,
+                       no_cfunc_wrapper=True, forceinline=False)
+
+
+_record_outcome_nb = _called(record_outcome_ranked_nb, "tuscany_record_outcome_ranked_nb")
+_record_metrics_nb = _called(record_metrics_nb, "tuscany_record_metrics_nb")
 
 
 @njit(cache=True)
@@ -314,7 +329,7 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     keys = state.rank_key
     for seat in range(players):
         keys[seat] = rank_key_nb(state, seat)
-    winners = record_outcome_ranked_nb(state.red, keys, players, state.seat_slot, rows, pair_stats, run_stats)
+    winners = _record_outcome_nb(state.red, keys, players, state.seat_slot, rows, pair_stats, run_stats)
     for seat in range(players):
         rows[seat, STAT_GREEN] = state.green[seat]
         for k in range(N_SOURCES):
@@ -335,11 +350,30 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     run_stats[RUN_REACHED_LIMIT] += state.counts[REACHED_LIMIT]
     run_stats[RUN_REFRESHES] += state.counts[REFRESHES]
     run_stats[RUN_T17_REFRESHES] += state.counts[T17_REFRESHES]
-    record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND], STAT_TRAILED,
+    _record_metrics_nb(state.phase_red[:, :players], players, rows, run_stats, state.counts[ROUND], STAT_TRAILED,
                       winners)
 
 
-play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb)  # core.kernel
+@njit(cache=True)
+def kernel_loop_nb(state, table, seat, phase, arg, until, record):
+    """The batch kernel's game, not recording (:func:`play_game_nb`), in the shape of a core.dispatch.runtime_loop
+    loop (its arguments after ``table`` unused): compiled once, apart, and called by the kernel through an address,
+    so the kernel's functions (``play_game_in_nb``, ``play_games_nb``) do not link the engine's code for LLVM to
+    optimise and make machine code of again in each (docs/performance.md; one indirect call a game)."""
+    play_game_nb(state, table, None)
+    return True
+
+
+_KERNEL_LOOP = runtime_loop(RULE_BOOK.game, kernel_loop_nb)
+
+
+@njit(cache=True, inline="always")
+def kernel_game_nb(state, table, record):
+    """The kernel's play hook (core.kernel: ``record`` its None): the game through :data:`_KERNEL_LOOP`."""
+    _KERNEL_LOOP(state, table, 0, 0, 0, 0, False)
+
+
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game_nb, accumulate_game_nb)  # core.kernel
 
 
 @njit(cache=True)

@@ -36,6 +36,7 @@ from .state import (
     YIELD_LEN,
     YIELD_TOP,
     bonus_nb,
+    inner,
 )
 
 
@@ -82,7 +83,7 @@ def reshuffle_nb(pile, discards, counts, top, length, discarded, rng):
     return True
 
 
-@njit(cache=True)
+@inner
 def draw_region_nb(state, seat, count):
     """T13: draw from the top; an empty deck is the discards shuffled; with both empty the rest is lost."""
     counts = state.counts
@@ -101,7 +102,7 @@ def draw_region_nb(state, seat, count):
     state.tally[seat, T_CARDS_DRAWN] += drawn
 
 
-@njit(cache=True)
+@inner
 def gain_hexagon_nb(state, seat):
     """T26: a hexagon goes into a free storage space; with none, it scores red instead."""
     if state.storage_len[seat] < STORAGE_SPACES + state.bonus[seat, BONUS_STORAGE]:
@@ -111,7 +112,7 @@ def gain_hexagon_nb(state, seat):
         score_nb(state, seat, state.rules[R_NO_ROOM_RED], P_NO_ROOM)
 
 
-@njit(cache=True)
+@inner
 def draw_yield_nb(state, seat):
     """T6, T30: draw a yield card (an empty deck is its discards shuffled), discard it, take its reward."""
     counts = state.counts
@@ -141,7 +142,7 @@ def draw_yield_nb(state, seat):
             gain_hexagon_nb(state, seat)
 
 
-@njit(cache=True)
+@inner
 def offer_bonus_nb(state, table, seat):
     """T12, T25: take a bonus tile of a kind still in supply; +1 storage scores green at once."""
     n = 0

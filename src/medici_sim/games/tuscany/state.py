@@ -47,6 +47,16 @@ from ...core.resumable import STEP_DTYPE
 from .geometry import ESTATE_FIELDS
 from .rules import BONUS_KINDS, N_COLOURS, PHASES
 
+# The engine's functions that only jitted code calls are compiled without numba's CPython and C wrappers (what
+# Python would call them through): each wrapper is one more function to lower and for LLVM to optimise and make
+# machine code of, at every first compile (docs/performance.md, "Tuscany's first compile, less code linked").
+# Called from Python, such a function raises; what Python calls keeps ``njit(cache=True)``. ``inner`` says
+# forceinline=False outright: numba's callees compiled while a ``forced`` function is typed inherit the flag
+# unless it is set. ``forced``: inlined by LLVM into its callers (the take and placing, at every action),
+# compiled once as a function of its own instead of numba's ``inline="always"`` IR copy in each caller.
+inner = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, forceinline=False)
+forced = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, forceinline=True)
+
 MAX_PLAYERS = 4  # T1
 MAX_PLAYER_TILES = 128  # tiles per player the engine holds (T1)
 MAX_NEUTRAL = 128  # neutral tiles (T2)
@@ -86,7 +96,7 @@ DECISIONS = ("assembly_nb", "castle_field_nb", "bonus_nb", "action_nb", "refresh
 MAX_ANSWERS = 2048  # the most EXTERNAL answers a stepped game holds (core.replaying)
 
 
-@njit(cache=True)
+@inner
 def moment_nb(state):
     """The scoring moment in play (core.resumable.STEP_MOMENT): the phase (T15)."""
     return state.counts[PHASE]
