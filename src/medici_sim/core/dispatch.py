@@ -200,7 +200,9 @@ def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
     elif mode == LOCATED:
         namespace["note"] = _note_nb
         template = _located_decide
-    wrapper = jitted_copy(template, namespace, f"decide_{digest.hexdigest()[:24]}", cache=True, nogil=True)
+    # called only through its address: no wrapper for Python's calls (numba lowers and LLVM assembles one otherwise)
+    wrapper = jitted_copy(template, namespace, f"decide_{digest.hexdigest()[:24]}", cache=True, nogil=True,
+                          no_cpython_wrapper=True)
     signature = (state, types.int64, types.int64)
     result = compile_decision(wrapper, signature)
     address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
