@@ -292,7 +292,7 @@ def mean_card_gain_nb(state, seat, green):
     return (gain + ship) / cards
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def window_gain_nb(state, seat, back):
     """card_gain_nb of the card ``back`` places from the market's end (0 if none)."""
     card = market_card_nb(state, back)
