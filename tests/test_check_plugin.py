@@ -135,6 +135,23 @@ def test_checked_table_plays_in_the_same_kernel_and_leaves_the_normal_one_alone(
     assert again.dtype == normal.dtype and (again[field] == normal[field]).all()  # the normal table is unchanged
 
 
+def test_a_table_checks_only_the_strategies_it_names_and_check_plugin_names_the_plug_ins():
+    """check-plugin checks its plug-in's decisions, and plays the built-ins beside it as the normal kernel does
+    (their checked wrappers were compiled again for nothing: the test suite checks the built-ins)."""
+    from medici_sim.core import plugin_check  # noqa: PLC0415
+    from medici_sim.core.driver import RunConfig, seat_strategy  # noqa: PLC0415
+
+    normal, names = strategy_table(REGISTRY, {"random", "expert"})
+    some, _ = strategy_table(REGISTRY, {"random", "expert"}, checked={"expert"})
+    (field,) = normal.dtype.names
+    mine, theirs = names.index("expert"), names.index("random")
+    assert (some[field][:, mine] != normal[field][:, mine]).all()
+    assert (some[field][:, theirs] == normal[field][:, theirs]).all()
+    config = RunConfig(players=4, strategies=tuple(seat_strategy(s, "card") for s in ("random", "expert") * 2),
+                       games=10, game="card", components=None)
+    assert plugin_check._checked_kernel(config).checked == set()  # built-ins only: nothing of theirs is checked
+
+
 @pytest.mark.slow
 def test_clean_plugin_passes(capsys):
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", GAMES)

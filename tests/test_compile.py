@@ -141,3 +141,70 @@ def test_a_worker_waits_for_another_compiling_the_same_function_and_loads_its_re
     compiled.join(60)
     assert not compiled.is_alive() and twice(21) == 42
     assert sum(twice.stats.cache_hits.values()) == 1 and not sum(twice.stats.cache_misses.values())
+
+
+# ---------------------------------------------------------------- what a first compile does not repeat (issue 34)
+
+def test_the_kernel_calls_the_game_end_writers_and_does_not_copy_them():
+    """The game-end writers (each game's accumulate_game_nb and accounting's) are called once a game, not inlined:
+    numba copied their bodies into the one-game step (4.5 CPU s of the card game's first run)."""
+    import importlib
+
+    from medici_sim.core import accounting
+
+    writers = [accounting.record_outcome_nb, accounting.record_outcome_ranked_nb, accounting.record_metrics_nb]
+    writers += [importlib.import_module(f"medici_sim.games.{game}.engine").accumulate_game_nb
+                for game in ("card", "classic")]
+    for fn in writers:
+        assert fn.targetoptions.get("inline", "never") == "never", fn.py_func.__qualname__
+
+
+LONGEST_INLINED = 30  # lines of source a built-in strategy's inline="always" function may have
+
+
+def test_no_strategy_inlines_a_long_body():
+    """numba copies an inlined body into each caller (with its whole scope: a cost in its size squared), and every
+    strategy's decision is compiled apart: classic expert's worth_nb, inlined into lot_worth_nb and that into both
+    its decisions, cost 12.9 CPU s of inlining alone. A long helper is compiled once and called."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import medici_sim.games
+
+    long = []
+    for game in ("card", "classic"):
+        package = importlib.import_module(f"medici_sim.games.{game}.strategies")
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            for name, fn in vars(module).items():
+                if (isinstance(fn, CPUDispatcher) and fn.py_func.__module__ == info.name
+                        and fn.targetoptions.get("inline") == "always"
+                        and len(inspect.getsource(fn.py_func).splitlines()) > LONGEST_INLINED):
+                    long.append(f"{info.name}.{name}")
+    assert medici_sim.games and not long, long
+
+
+def test_medici_sims_functions_compile_without_a_c_callable_wrapper():
+    """core.numba_setup.no_cfunc_wrappers: nothing calls medici-sim's functions from C, so numba lowers no cfunc
+    wrapper for them (lowered and optimised for each function, about a tenth of a first compile)."""
+    import types as pytypes
+
+    from numba import njit
+    from numba import types as nbtypes
+
+    import medici_sim.games  # numba made ready for medici-sim
+
+    def twice(x):
+        return 2 * x
+
+    ours = njit(pytypes.FunctionType(twice.__code__, {"__name__": "medici_sim.probe"}, "twice"))
+    theirs = njit(pytypes.FunctionType(twice.__code__, {"__name__": "probe"}, "twice"))
+    wrappers = []
+    for fn in (ours, theirs):
+        fn.compile((nbtypes.int64,))
+        result = fn.overloads[(nbtypes.int64,)]
+        wrappers.append(result.fndesc.llvm_cfunc_wrapper_name in result.library.get_llvm_str())
+    assert medici_sim.games and wrappers == [False, True]

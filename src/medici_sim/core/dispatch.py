@@ -18,14 +18,15 @@ decisions, ``[decision, strategy id]``; the call is an indirect call to that add
   convention, :func:`_call_nb`), and nothing reference-counted is handed down: the state is a
   record, a seat's parameters a tuple of floats.
 
-A *checked* table (``strategy_table(..., checked=True)``, used by ``medici-sim check-plugin``)
-holds the addresses of checked wrappers (:func:`_checked_decide`): a byte-for-byte comparison
-of the state record before and after the call (the deciding seat's ``scratch`` row and ``rng``
-excepted) that raises an illegal decision naming the first field changed. A *located* table
-(``located=True``) holds wrappers telling Python which seat and strategy is deciding, and that
-the call returned: :func:`locate` plays with it the one game in which a decision raised, to say
-whose decision that was (a jitted kernel's exception says nothing of where it came from). Both
-play in the same kernel as a normal table: only the addresses differ.
+A *checked* table (``strategy_table(..., checked=True)``, or the names of the strategies to
+check: ``medici-sim check-plugin`` checks a plug-in's) holds the addresses of checked wrappers
+(:func:`_checked_decide`): a byte-for-byte comparison of the state record before and after the
+call (the deciding seat's ``scratch`` row and ``rng`` excepted) that raises an illegal
+decision naming the first field changed. A *located* table (``located=True``) holds wrappers
+telling Python which seat and strategy is deciding, and that the call returned: :func:`locate`
+plays with it the one game in which a decision raised, to say whose decision that was (a jitted
+kernel's exception says nothing of where it came from). Both play in the same kernel as a normal
+table: only the addresses differ.
 
 A rollout player's rollouts dispatch through a table of their own, read where they run
 (:func:`runtime_table`: a getter of a table the process fills, never a constant compiled in),
@@ -74,7 +75,7 @@ _SLOTS: dict[tuple, np.ndarray] = {}  # (loop number, table name) -> the loop's 
 _LOCK = threading.RLock()
 
 
-def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False,
+def strategy_table(registry: StrategyRegistry, used=(), *, checked=False,
                    located: bool = False) -> tuple[np.void, tuple[str, ...]]:
     """A record holding the addresses of the compiled decisions of the strategies ``used``
     (registration order, their ids), and their names in id order.
@@ -82,12 +83,14 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False
     Every table of a game has one type, so every table plays in one compiled kernel; compiling
     a table compiles (or loads from numba's cache) only its strategies' decisions. ``checked``:
     their checked wrappers (no decision may write the state outside its own scratch, see the
-    module doc); ``located``: wrappers telling whose decision it is (:func:`locate`).
+    module doc): True for every strategy's, or the names of the strategies to check (the others'
+    plain: check-plugin checks a plug-in's, not the built-ins it plays with, which it would compile
+    again); ``located``: wrappers telling whose decision it is (:func:`locate`).
     """
     strategies = tuple(s for name, s in registry.items() if name in used)
     if len(strategies) > MAX_STRATEGIES:
         raise ValueError(f"a run may use at most {MAX_STRATEGIES} strategies, got {len(strategies)}")
-    mode = CHECKED if checked else LOCATED if located else PLAIN
+    check = {s.name for s in strategies} if checked is True else set(checked or ())
     table = empty_table(registry)
     with _LOCK:
         for entry in _RUNTIME.get(registry.game, ()):  # their symbols known before a cached wrapper loads
@@ -95,6 +98,7 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked: bool = False
         _fill_loops(registry)  # the play loops' symbols too (a rollout player's wrapper names one)
         addresses = table[_table_name(registry)]
         for i, strategy in enumerate(strategies):
+            mode = CHECKED if strategy.name in check else LOCATED if located else PLAIN
             for k, kind in enumerate(registry.decisions):
                 addresses[k, i] = _address(registry, strategy, kind, mode)
             _KEEP_STRATEGIES[id(strategy)] = strategy  # its id stays its own while the process runs
@@ -201,7 +205,9 @@ def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
     elif mode == LOCATED:
         namespace["note"] = _note_nb
         template = _located_decide
-    wrapper = jitted_copy(template, namespace, f"decide_{digest.hexdigest()[:24]}", cache=True, nogil=True)
+    # called only through its address: no wrapper for Python's calls (numba lowers and LLVM assembles one otherwise)
+    wrapper = jitted_copy(template, namespace, f"decide_{digest.hexdigest()[:24]}", cache=True, nogil=True,
+                          no_cpython_wrapper=True)
     signature = (state, types.int64, types.int64)
     result = compile_decision(wrapper, signature)
     address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)

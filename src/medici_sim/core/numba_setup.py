@@ -6,11 +6,14 @@
 - The compiled kernels are cached somewhere writable (``cache.configure_numba_cache``).
 - Calls between medici-sim's jitted functions compile once per type (``specialize``).
 - Each compiled function's symbol is unique across processes (:func:`unique_symbols`).
+- medici-sim's functions are compiled without numba's C-callable wrapper (:func:`no_cfunc_wrappers`).
 """
 from __future__ import annotations
 
 import secrets
 from pathlib import Path
+
+_PACKAGE = __name__.split(".")[0] + "."
 
 JIT_OFF = ("NUMBA_DISABLE_JIT is set, and medici-sim cannot run without numba's compiler: its kernels "
            "dispatch to strategies through code numba generates as it compiles; unset it (to find a "
@@ -30,6 +33,7 @@ def prepare() -> None:
     configure_numba_cache(Path(__file__).parents[1])
     compile_by_type()
     unique_symbols()
+    no_cfunc_wrappers()
 
 
 def unique_symbols() -> None:
@@ -46,6 +50,31 @@ def unique_symbols() -> None:
 
     if not isinstance(FunctionIdentity._unique_ids, _RandomUids):
         FunctionIdentity._unique_ids = _RandomUids()
+
+
+def no_cfunc_wrappers() -> None:
+    """Compile medici-sim's jitted functions without numba's C-callable wrapper (``no_cfunc_wrapper``).
+
+    numba lowers two wrappers around every function it compiles, one for Python's calls and one
+    for C's (``cfunc``'s ``.address``), and LLVM optimises and assembles both. Nothing in medici-sim
+    calls a function from C (the strategy table holds the addresses of the functions themselves,
+    core.dispatch), so the second was a tenth of every first compilation for nothing. Other packages'
+    functions (a plug-in's, numba's own) are compiled as numba makes them.
+    """
+    from numba.core.dispatcher import _FunctionCompiler
+
+    original = _FunctionCompiler._customize_flags
+    if getattr(original, "lean", False):
+        return
+
+    def customize_flags(self, flags):
+        flags = original(self, flags)
+        if (getattr(self.py_func, "__module__", None) or "").startswith(_PACKAGE):
+            flags.no_cfunc_wrapper = True
+        return flags
+
+    customize_flags.lean = True
+    _FunctionCompiler._customize_flags = customize_flags
 
 
 class _RandomUids:

@@ -4,11 +4,12 @@ Every strategy a plug-in registers is played at every player count its game allo
 (at every seat) and rotated among the game's built-ins, and each configuration's games are
 played four ways:
 
-1. in the *checked* kernel (``dispatch.strategy_table(..., checked=True)``): every decision
-   is wrapped in a comparison of the state record before and after it, so a decision that
-   writes anything but its own seat's ``scratch`` row or the game's ``rng`` is caught at
-   once (before the engine acts on a corrupted state), and so is any decision the rules
-   forbid (the engine's illegal-decision errors);
+1. in the *checked* kernel (``dispatch.strategy_table(..., checked=...)``): every decision of
+   the plug-in's strategy (not of the built-ins it plays with) is wrapped in a comparison of
+   the state record before and after it, so a decision that writes anything but its own
+   seat's ``scratch`` row or the game's ``rng`` is caught at once (before the engine acts on a
+   corrupted state), and so is any decision the rules forbid (the engine's illegal-decision
+   errors);
 2. in the normal kernel, on one thread in one batch;
 3. on 3 threads, in small batches;
 4. in two halves, the second half first, then added.
@@ -148,7 +149,9 @@ def configurations(game: Game, strategy: str, games: int, seed: int) -> list[Con
 
 def _checked_kernel(config: RunConfig) -> PreparedRun:
     kernel = PreparedRun(config)
-    kernel.checked = True  # its table, made at its first game, holds the checked decisions
+    # its table, made at its first game, holds the plug-in's checked decisions (its partners, built-ins, play as
+    # in the normal kernel: their decisions are checked by the test suite, and compiled once already)
+    kernel.checked = {s.name for s in config.strategies if kernel.game.registry.origin.get(s.name) != "built-in"}
     return kernel
 
 

@@ -75,14 +75,16 @@ tuned_params_nb = tuned_policy_params_nb(TUNED_FILE, REGISTRY, POLICIES, _POLICY
 STATE_BYTES = STATE_DTYPE.itemsize
 
 
-@njit
+# Inlined (a thin layer each): compiled apart, each layer linked rollout_values_nb's code and LLVM optimised
+# and assembled it all again (the decisions' wrappers, these, search_nb and search_on_nb: six times).
+@njit(inline="always")
 def reveal_nb(state, seat, params):
     actions = np.zeros(MAX_ACTIONS, np.int64)
     actions[1] = 1  # 0: stop revealing (first: a tie keeps the cards in the deck), 1: reveal one more
     return actions[search_nb(state, seat, params, actions, 2, False)] == 1
 
 
-@njit
+@njit(inline="always")
 def take_nb(state, seat, params):
     """R10: the legal choices (state.legal_takes_nb)."""
     actions = np.zeros(MAX_ACTIONS, np.int64)
@@ -92,7 +94,7 @@ def take_nb(state, seat, params):
     return actions[search_nb(state, seat, params, actions, count, True)]
 
 
-@njit
+@njit(inline="always")
 def search_nb(state, seat, params, actions, n_actions, taking):
     """The index of the action to take (core.rollout.choose_nb): R10 take choices (``taking``)
     or R9 answers (0 stop, 1 reveal)."""
@@ -100,7 +102,7 @@ def search_nb(state, seat, params, actions, n_actions, taking):
     return search_on_nb(np.empty(1, STATE_DTYPE), state, seat, params, actions, n_actions, taking)
 
 
-@njit
+@njit(inline="always")
 def search_on_nb(buffer, state, seat, params, actions, n_actions, taking):
     values = np.empty((MAX_ACTIONS, np.int64(params[ROLLOUTS])))
     own = rollout_values_nb(buffer, state, seat, params, actions, n_actions, taking, values)

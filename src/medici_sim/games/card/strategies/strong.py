@@ -279,7 +279,9 @@ def window_nb(state):
     return cards
 
 
-@njit
+# The decisions are inlined into their wrappers (thin layers: compiled apart, each linked the features' code
+# and LLVM optimised and assembled it again).
+@njit(inline="always")
 def reveal_nb(state, seat, params):
     """R9: expert's rule (the best take now against the expected best take after one more
     card, in florins) with the shipped tuned expert's parameters for the rules and player
@@ -294,7 +296,7 @@ def reveal_nb(state, seat, params):
 assert EXPERT_REVEAL_MARGIN == 3  # reveal_nb moves expert's 4th parameter
 
 
-@njit
+@njit(inline="always")
 def take_nb(state, seat, params):
     """R10: the legal take whose position is worth most."""
     return best_take_nb(state, seat, window_nb(state), weights_table_nb()[state.rules[RULE_PLAYERS]],

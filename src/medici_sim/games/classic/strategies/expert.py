@@ -178,7 +178,7 @@ def track_gain_nb(state, seat, players, beaten_without, beaten_with, level, afte
             + state.scratch[seat, LEVEL_AT + after] - state.scratch[seat, LEVEL_AT + level])
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def worth_nb(state, seat, params):
     """Florins the current lot is worth to ``seat`` (module doc): one pass over the rivals
     grades the ship and every good in the lot."""
@@ -262,7 +262,7 @@ def worth_nb(state, seat, params):
     return (gain + cards * params[HOLD_PRICE]) * state.scratch[seat, MONEY]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def lot_worth_nb(state, seat, params):
     """worth_nb of the current lot, remembered for the turn and the lot's size (the
     auctioneer's last draw decision and its bid see the same lot)."""

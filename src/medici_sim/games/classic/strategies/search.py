@@ -78,14 +78,16 @@ STATE_BYTES = STATE_DTYPE.itemsize
 DRAWING = -1  # search_nb's ``actions`` hold C8 answers (0 stop, 1 draw), not bids
 
 
-@njit
+# Inlined (thin layers over search_on_nb): compiled apart, each linked search_on_nb's code and LLVM optimised and
+# assembled it all again.
+@njit(inline="always")
 def draw_nb(state, seat, params):
     actions = np.zeros(MAX_ACTIONS, np.int64)
     actions[1] = 1  # 0: offer the lot as it is (first: kept on a tie), 1: draw another card
     return actions[search_nb(state, seat, params, actions, 2, DRAWING)] == 1
 
 
-@njit
+@njit(inline="always")
 def bid_nb(state, seat, params):
     """C9: pass, the policy's own bid, the lowest bid and the levels above it (distinct)."""
     lowest = lowest_bid_nb(state)
@@ -107,7 +109,7 @@ def bid_nb(state, seat, params):
     return actions[search_nb(state, seat, params, actions, count, 0)]
 
 
-@njit
+@njit(inline="always")
 def search_nb(state, seat, params, actions, n_actions, kind):
     """The index of the candidate to take (core.rollout.choose_nb): C8 answers (``kind``
     DRAWING) or C9 bids, ``actions[0]`` then being the policy's own bid (asked here; if it

@@ -337,7 +337,9 @@ def draw_features_nb(state, seat, out):
     out[1, DRAW_DECK] = state.counts[DECK_LEN]
 
 
-@njit  # not cached on its own: the weights are a constant of its code (the kernel's cache covers them)
+# The decisions are inlined into their wrappers (thin layers: compiled apart, each linked the features' code
+# and LLVM optimised and assembled it again).
+@njit(inline="always")  # not cached on its own: the weights are a constant of its code (the kernel's cache covers them)
 def bid_nb(state, seat, params):
     """C9: the candidate bid whose features score highest."""
     weights = weights_table_nb()[state.rules[RULE_PLAYERS], model_nb(state)]
@@ -346,7 +348,7 @@ def bid_nb(state, seat, params):
     return actions[judge_bids_nb(state, seat, params, actions, features, weights)[1]]
 
 
-@njit  # as bid_nb
+@njit(inline="always")  # as bid_nb
 def draw_nb(state, seat, params):
     """C8: another card if drawing scores above offering the lot (plus ``draw_bias``)."""
     weights = weights_table_nb()[state.rules[RULE_PLAYERS], model_nb(state)]
