@@ -1,4 +1,4 @@
-"""The ``strong`` strategy of the card game (games/card/strategies/strong.py, games/medici/evaluation.py,
+"""The ``strong`` strategy of the card game (games/card/strategies/strong.py, core/evaluation.py,
 study/strong_training.py).
 
 - it is a built-in registered after search (the ids before it stay: golden files and
@@ -9,7 +9,7 @@ study/strong_training.py).
   game's invariants, and give the same totals for any threads and batches (R25);
 - under other rules (days, ship capacity: R6, R22) it plays, its models counted from the last day;
 - its quadratic model is the features' pairwise products weighed, and their fit, built a few
-  decisions at a time, finds planted weights (games/medici/evaluation.py);
+  decisions at a time, finds planted weights (core/evaluation.py);
 - (its training's reproduction and its strength: tests/test_strong_training.py).
 """
 from __future__ import annotations
@@ -21,6 +21,13 @@ from test_search import card_script, scripted, totals_bytes
 
 from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
+from medici_sim.core.evaluation import (
+    decision_chunks,
+    fit_choices_quadratic,
+    pairwise_products,
+    product_names,
+    quadratic_value_nb,
+)
 from medici_sim.core.registry import get_game
 from medici_sim.core.resumable import GAME_OVER, TURN_END
 from medici_sim.games.card import reference as card_reference
@@ -28,13 +35,6 @@ from medici_sim.games.card import stepped
 from medici_sim.games.card.rules import RULE_CAPACITY, RULE_DAYS
 from medici_sim.games.card.state import DAY, DECK_LEN, MARKET_LEN
 from medici_sim.games.card.strategies import strong
-from medici_sim.games.medici.evaluation import (
-    decision_chunks,
-    fit_choices_quadratic,
-    pairwise_products,
-    product_names,
-    quadratic_value_nb,
-)
 
 CARD = get_game("card")
 
@@ -135,7 +135,7 @@ def test_the_quadratic_model_weighs_the_pairwise_products():
 
 
 def test_the_quadratic_fit_recovers_planted_weights_a_chunk_at_a_time():
-    """medici.evaluation: the fit ranks each decision's choices (only differences within one
+    """core.evaluation: the fit ranks each decision's choices (only differences within one
     decision count) and sums its normal equations a few whole decisions at a time, with the
     same weights as all rows at once; a value planted on the features' products is found."""
     rng = np.random.default_rng(0)
@@ -188,8 +188,8 @@ def test_the_weights_file_is_read_bounded(tmp_path):
 
     from conftest import finished_within
 
+    from medici_sim.core.evaluation import read_weights
     from medici_sim.core.output import OutputError
-    from medici_sim.games.medici.evaluation import read_weights
     fifo = tmp_path / "weights.json"
     os.mkfifo(fifo)
     refused = finished_within(30, read_weights, fifo, (7, 3, 4))

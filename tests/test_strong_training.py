@@ -1,4 +1,4 @@
-"""What every game's ``strong`` player shares (study/strong_training.py, games/medici/evaluation.py):
+"""What every game's ``strong`` player shares (study/strong_training.py, core/evaluation.py):
 
 - training from a fixed seed writes the same file: a short training (seed 4, 2 rollouts, 3
   players) against its reference beside the tests, made by the same command
@@ -49,7 +49,7 @@ def test_training_from_a_seed_is_reproducible(game, tmp_path):
     written = json.loads(train_and_write(game, 4, games, 2, tmp_path / "w.json", player_counts=(3,)).read_text())
     reference = json.loads((Path(__file__).parent / reference_file).read_text())
     assert {k: v for k, v in written.items() if k != "models"} == {k: v for k, v in reference.items() if k != "models"}
-    assert [(m["players"], m["day"]) for m in written["models"]] == [(3, 0), (3, 1), (3, 2)]
+    assert [(m["players"], m["stage"]) for m in written["models"]] == [(3, 0), (3, 1), (3, 2)]
     assert np.allclose([m["weights"] for m in written["models"]], [m["weights"] for m in reference["models"]],
                        rtol=0, atol=1e-9)
     assert written["features"] == list(strong.COLUMNS)

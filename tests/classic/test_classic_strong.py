@@ -1,5 +1,5 @@
 """The ``strong`` strategy of the classic game (games/classic/strategies/strong.py,
-games/medici/evaluation.py, study/strong_training.py).
+core/evaluation.py, study/strong_training.py).
 
 - it is a built-in registered after search (the ids before it stay), outside the heuristics'
   default lineups, with a model for each player count (C1) and day (C18);

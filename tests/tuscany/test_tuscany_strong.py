@@ -39,7 +39,7 @@ def test_strong_is_the_ladders_learned_player_with_shipped_weights():
     assert study.learned() is strong and strong.WEIGHTS_FILE in study.kernel_data
     shipped = json.loads(strong.WEIGHTS_FILE.read_text())
     assert shipped["game"] == "tuscany" and shipped["features"] == list(strong.COLUMNS)
-    assert sorted((m["players"], m["day"]) for m in shipped["models"]) == [
+    assert sorted((m["players"], m["stage"]) for m in shipped["models"]) == [
         (p, d) for p in range(TUSCANY.min_players, TUSCANY.max_players + 1) for d in range(PHASES)]
     assert all(len(m["weights"]) == strong.N_FEATURES and any(m["weights"]) for m in shipped["models"])
 

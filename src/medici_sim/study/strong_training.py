@@ -1,7 +1,7 @@
 """Training a game's learned player (``StudyPolicy.learned``: the module that declares it): its teacher's games stepped
 from a fixed seed, every legal choice of every decision the learned player labels (card: the takes, R10) scored
 by its searcher's rollouts, one least-squares model per player count and stage of the game (the learned
-module's ``DAYS``), written to the game's weights file.
+module's ``STAGES``, its ``stage(state)``), written to the game's weights file.
 
 ``scripts/train_strong.py --game card --seed 0`` runs it; the same arguments give the same
 file (each game is fixed by the seed and its index, R25 / C20, and the fit is deterministic).
@@ -30,12 +30,6 @@ def learned_module(game_name: str):
         raise ConfigError(f"the {game_name} game declares no learned player to train (StudyPolicy.learned, "
                           "with its teacher and searcher)")
     return study.learned()
-
-
-def stage_of(learned, state) -> int:
-    """The model a decision's rows fit: the learned module's ``stage(state)`` where it declares one, else the
-    state's count the module names (the Medici games')."""
-    return learned.stage(state) if hasattr(learned, "stage") else int(state["counts"][learned.DAY])
 
 
 def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int):
@@ -75,7 +69,7 @@ def labelled_choices(game_name: str, players: int, rules: str, seed: int, games:
             if n:
                 rows_x.append(features[:n].copy())
                 rows_value.append(values[:n].copy())
-                rows_stage.append(np.full(n, stage_of(learned, state)))
+                rows_stage.append(np.full(n, learned.stage(state)))
                 rows_group.append(np.full(n, len(rows_group)))
             params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
             choice = int(teacher[event - DECISION](state, seat, params))
@@ -89,7 +83,7 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
     the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
     them all), fitted to rank each decision's choices as the rollouts do
     (the learned module's ``FIT``: the Medici games' fit their choices' features and pairwise products,
-    games/medici/evaluation.py)."""
+    core/evaluation.py)."""
     game = get_game(game_name)
     learned = learned_module(game_name)
     models = {}
@@ -99,7 +93,7 @@ def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=No
         x, stage, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
         offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
         group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-        for d, weights in enumerate(learned.FIT(x, stage, value, group, learned.DAYS)):
+        for d, weights in enumerate(learned.FIT(x, stage, value, group, learned.STAGES)):
             models[players, d] = list(weights)
     return models
 
@@ -111,7 +105,7 @@ def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: i
     document = {
         "game": game, "seed": seed, "games_per_player_count": games, "rollouts": rollouts,
         "features": list(feature_names),
-        "models": [{"players": p, "day": d, "weights": [round(float(w), 6) for w in weights]}
+        "models": [{"players": p, "stage": d, "weights": [round(float(w), 6) for w in weights]}
                    for (p, d), weights in sorted(models.items())],
     }
     atomic_write(path, lambda temporary: Path(temporary).write_text(json.dumps(document, indent=1) + "\n"), option)

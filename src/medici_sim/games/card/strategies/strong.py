@@ -1,4 +1,4 @@
-"""``strong``: takes by a one-step look-ahead with a learned evaluation (games/medici/evaluation.py).
+"""``strong``: takes by a one-step look-ahead with a learned evaluation (core/evaluation.py).
 
 - R10 take: each legal take is judged by the position it leads to, scored by a quadratic
   model, ``weights[players, model] . (features, their pairwise products)`` (weights fitted
@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ....core.evaluation import fit_choices, fit_choices_quadratic, product_names, quadratic_value_nb, weights_nb
 from ....core.registry import Param, Strategy
-from ...medici.evaluation import fit_choices, fit_choices_quadratic, product_names, quadratic_value_nb, weights_nb
 from ..engine import MAX_TAKES, TAKE_DECISION
 from ..rules import (
     DAYS,
@@ -63,12 +63,18 @@ FEATURES = ("bias", "florin_margin", "florins_over_mean", "ship_pay_margin", "sh
             "rival_free_places", "majority_margin", "bonus_margin", "progress", "ship_full", "cards_taken",
             "left_value", "left_cards", "left_icons", "rival_room", "unseen_cards", "score_margin", "win_edge")
 N_FEATURES = len(FEATURES)
-QUADRATIC = True  # the model weighs the features and the product of every pair (games/medici/evaluation.py)
+QUADRATIC = True  # the model weighs the features and the product of every pair (core/evaluation.py)
 FIT = fit_choices_quadratic if QUADRATIC else fit_choices  # how the training (study.strong_training) fits it
 COLUMNS = product_names(FEATURES)  # the weights file's, per player count and day
 MAX_CHOICES = 4  # R10: the most legal takes (training rows per decision)
+STAGES = DAYS  # the models per player count (study.strong_training): one per day
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
-weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, len(COLUMNS)))
+weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, STAGES, len(COLUMNS)))
+
+
+def stage(state) -> int:
+    """The model a decision's training rows fit (study.strong_training): its day, counted from 0."""
+    return int(state["counts"][DAY])
 EXPERT = POLICIES.index("expert")  # its row in search's table of tuned policies
 
 

@@ -1,4 +1,4 @@
-"""``strong``: bids and draws by a learned evaluation of each candidate (games/medici/evaluation.py).
+"""``strong``: bids and draws by a learned evaluation of each candidate (core/evaluation.py).
 
 Each decision's candidates are scored by a quadratic model, ``weights[players, day] .
 (features, their pairwise products)`` (weights fitted to search's rollouts of expert games,
@@ -28,7 +28,7 @@ the best is taken (the first listed on a tie), expert's own answer getting ``kee
   and the quadratic model strong wins about 56% at 4 players against experts, the linear
   model without it 39% (docs/strategies.md).
 
-Only differences between one decision's candidates are fitted (medici.evaluation.fit_choices),
+Only differences between one decision's candidates are fitted (core.evaluation.fit_choices),
 so the bid and draw features sit in columns of their own and are fitted apart in one model.
 The model is chosen by the days still to come (C18; the last day is the last model), so
 rules with fewer or more days (``--rules days=N``) play the nearest day's model; the
@@ -42,8 +42,7 @@ import numpy as np
 from numba import njit
 
 from ....core.arrays import copy_record_nb
-from ....core.registry import MAX_PARAMS, Param, Strategy
-from ...medici.evaluation import (
+from ....core.evaluation import (
     fit_choices,
     fit_choices_quadratic,
     linear_value_nb,
@@ -51,6 +50,7 @@ from ...medici.evaluation import (
     quadratic_value_nb,
     weights_nb,
 )
+from ....core.registry import MAX_PARAMS, Param, Strategy
 from ..engine import BID_DECISION, DRAW_DECISION, answer_nb
 from ..rules import DAYS, MAX_PLAYERS, N_GOODS, RULE_DAYS, RULE_HOLDS, RULE_PLAYERS, RULE_TRACK_MAX, VARIANTS
 from ..state import (
@@ -87,7 +87,7 @@ FEATURES = ("bias",
             "money_margin", "money_over_mean", "ship_margin", "tracks_margin", "score_margin", "score_over_mean",
             "win_edge", "free_holds", "rival_free_holds", "progress_margin")
 N_FEATURES = len(FEATURES)
-QUADRATIC = True  # the model weighs the features and the product of every pair (games/medici/evaluation.py)
+QUADRATIC = True  # the model weighs the features and the product of every pair (core/evaluation.py)
 FIT = fit_choices_quadratic if QUADRATIC else fit_choices  # how the training (study.strong_training) fits it
 COLUMNS = product_names(FEATURES) if QUADRATIC else FEATURES  # the weights file's, per player count and day
 (BIAS, BID, WINS, WINS_WORTH, WINS_PRICE, WINS_PRICE_LATER, WINS_CARDS, WINS_SURPLUS, WINS_MARGIN, WINS_VALUE,
@@ -97,8 +97,14 @@ COLUMNS = product_names(FEATURES) if QUADRATIC else FEATURES  # the weights file
  RIVAL_FREE_HOLDS, PROGRESS_MARGIN) = range(N_FEATURES)
 SPREAD = 0.75  # expert's default: how uncertain projected ships and tracks are (standard deviations)
 MAX_CHOICES = MAX_LEVELS + 4  # pass, expert's bid, the levels, the worth, above the rivals (training rows)
+STAGES = DAYS  # the models per player count (study.strong_training): one per day
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
-weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, len(COLUMNS)))
+weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, STAGES, len(COLUMNS)))
+
+
+def stage(state) -> int:
+    """The model a decision's training rows fit (study.strong_training): its day, counted from 0."""
+    return int(state["counts"][DAY])
 value_nb = quadratic_value_nb if QUADRATIC else linear_value_nb
 _defaults = [p.default for p in EXPERT.params.values()]
 EXPERT_PARAMS = tuple(float(v) for v in _defaults + [0.0] * (MAX_PARAMS - len(_defaults)))  # the rivals' model

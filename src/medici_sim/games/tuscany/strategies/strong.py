@@ -21,7 +21,7 @@ storage loses (T14's discard), whether nothing stored can be placed; a placement
 payment (T18), a region it completes (T21) or its progress, a colour bonus it claims (T22), its effect
 (T23-T31), the items left in storage; whether a take or placement is the best of its kind by expert's worth
 net of what it costs, and how far below the best. Only differences between one decision's candidates are
-fitted (games/medici/evaluation.fit_choices), so what is the same for every candidate (the bias) has weight 0.
+fitted (core/evaluation.fit_choices), so what is the same for every candidate (the bias) has weight 0.
 """
 from pathlib import Path
 
@@ -29,10 +29,10 @@ import numpy as np
 from numba import njit
 
 from ....core.arrays import compile_time_constant
+from ....core.evaluation import fit_choices, read_weights
 from ....core.registry import MAX_PARAMS, Param, Strategy
-from ...medici.evaluation import fit_choices, read_weights
 from ..engine import payable_colours_nb
-from ..rules import BONUS_CARD, DRAW, PHASES, PLACE, TAKE
+from ..rules import BONUS_CARD, DRAW, PHASES, PLACE, TAKE, VARIANTS
 from ..state import DECISIONS, FIELD_CODE, HEX, MAX_PLAYERS, PHASE, R_DRAW, R_PLAYERS, R_REGION1, bit_count
 from .evaluate import (
     CARD_WORTH,
@@ -64,11 +64,11 @@ N_FEATURES = len(FEATURES)
 EXPERT_CHOICE, KIND_BEST, KIND_GAP = (FEATURES.index(name) for name in ("expert_choice", "kind_best", "kind_gap"))
 FIT = fit_choices  # how the training (study.strong_training) fits it: linear in the features
 COLUMNS = FEATURES  # the weights file's, per player count and phase
-DAYS = PHASES  # the models per player count: one per phase (T15), the weights file's "day"
+STAGES = PHASES  # the models per player count: one per phase (T15)
 MAX_CHOICES = MAX_CANDIDATES  # training rows per decision: search's candidates
 ACTION_DECISION = DECISIONS.index("action_nb")
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
-weights_table_nb = compile_time_constant(lambda: read_weights(WEIGHTS_FILE, (MAX_PLAYERS + 1, DAYS, N_FEATURES)))
+weights_table_nb = compile_time_constant(lambda: read_weights(WEIGHTS_FILE, (MAX_PLAYERS + 1, STAGES, N_FEATURES)))
 DEFAULTS = tuple(float(p.default) for p in EXPERT.params.values()) + (0.0,) * (MAX_PARAMS - len(EXPERT.params))
 PRIOR = 0  # strong's own parameter: the bonus of expert's choice in the model's units (search's confidence's kind)
 
@@ -248,4 +248,5 @@ STRATEGY = Strategy(
                "action_nb": action_nb, "place_nb": place_nb},
     params={"prior": Param(0.2, 0.0, 10.0, help="bonus of expert's choice over the model's rating of the others")},
     summary="Chooses each action with its tile or placement by a learned evaluation (fitted to search's rollouts).",
+    fitted_to=VARIANTS,  # its weights were trained on expert games under these rules (scripts/train_strong.py)
 )

@@ -1,23 +1,20 @@
-"""What the Medici games' ``strong`` players share (``games/<game>/strategies/strong.py``): a learned
-linear or quadratic evaluation of a seat's position, its shipped weights, and how they are
-trained.
+"""A learned linear or quadratic evaluation, shared by the games' learned players (each game's
+``StudyPolicy.learned``): its shipped weights, and how they are fitted.
 
-A strong player looks one step ahead: it scores the position each legal choice leads to
-(the afterstate) with ``weights[players, day] . features`` and takes the best. The features
-are the game's own (what the seat can see: florins, ships, warehouses or tracks, the day);
-the weights are fitted here by least squares, one model per player count and day, on the
-choices of expert games labelled by search's rollouts (each legal choice played out with
-expert everywhere: win credit plus 0.03 x the florin margin, core.rollout), so that they
-rank a position's choices as the rollouts do (:func:`fit_choices`). A game whose strong is
-``QUADRATIC`` weighs the features and the product of every pair of them instead
-(:func:`pairwise_products`, :func:`fit_choices_quadratic`, :func:`quadratic_value_nb`): a
-feature can then count more or less as another is high or low.
+A learned player rates each candidate of a decision with ``weights[players, stage] . features``
+and takes the best. The features are the game's own (what the seat can see) and so is the
+stage (the moment of the game a model serves: ``stage(state)`` of the learned module, one
+model per player count and stage). The weights are fitted here by least squares on the
+choices of the game's teacher's games labelled by its searcher's rollouts, so that they rank
+a position's choices as the rollouts do (:func:`fit_choices`). A ``QUADRATIC`` model weighs
+the features and the product of every pair of them instead (:func:`pairwise_products`,
+:func:`fit_choices_quadratic`, :func:`quadratic_value_nb`): a feature can then count more or
+less as another is high or low.
 
 Training is one command from a fixed seed (``scripts/train_strong.py``, study.strong_training):
-the games (seed, game index: R25 / C20) and the rollouts (hashed from the game's state,
-core.rollout) are fixed by it, and the fit is exact. It writes the game's
-``data/strong/weights.json``, read when the first kernel that plays ``strong`` compiles (a
-constant of the kernel, like search's ``tuned``).
+the games (seed, game index) and the rollouts are fixed by it, and the fit is exact. It writes
+the game's ``data/strong/weights.json``, read when the first kernel that plays the
+learned player compiles (a constant of the kernel, like search's ``tuned``).
 """
 from __future__ import annotations
 
@@ -27,19 +24,19 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...core.arrays import compile_time_constant
-from ...core.output import read_limited
+from .arrays import compile_time_constant
+from .output import read_limited
 
 MAX_WEIGHTS_BYTES = 16 << 20  # a weights file is a few kB
-RIDGE = 1e-3  # a little shrinkage: features that never vary (day 0's florins) get weight 0, not noise
+RIDGE = 1e-3  # a little shrinkage: features that never vary at a stage get weight 0, not noise
 
 
 def read_weights(path: Path, shape: tuple[int, ...]) -> np.ndarray:
-    """``weights[players, day, feature]`` from a weights file (zeros where it has no model)."""
+    """``weights[players, stage, feature]`` from a weights file (zeros where it has no model)."""
     table = np.zeros(shape)
     rows = json.loads(read_limited(path, MAX_WEIGHTS_BYTES, "the weights file").decode("utf-8"))["models"]
     for row in rows:
-        table[row["players"], row["day"], :] = row["weights"]
+        table[row["players"], row["stage"], :] = row["weights"]
     return table
 
 
