@@ -135,8 +135,9 @@ def test_checked_table_plays_in_the_same_kernel_and_leaves_the_normal_one_alone(
     assert again.dtype == normal.dtype and (again[field] == normal[field]).all()  # the normal table is unchanged
 
 
-@pytest.mark.slow
 def test_clean_plugin_passes(capsys):
+    """The quick subset's whole check-plugin pass (3.5 CPU s): the example's table is the one
+    test_card_strategies compiles, and the checked table has its type (one kernel serves both)."""
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", GAMES)
     assert code == 0, err
     assert out.strip().splitlines() == [f"check-plugin {EXAMPLE}: 1 strategy, 300 games, no problems found"]
