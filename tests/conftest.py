@@ -204,6 +204,18 @@ def without_compile_notice(err: str) -> str:
     return "".join(line for line in err.splitlines(keepends=True) if not line.startswith("medici-sim: compiling the "))
 
 
+def run_script_here(script: Path, args: list[str], monkeypatch) -> int:
+    """``python SCRIPT ARGS`` run in this process, as its own ``__main__``, from the repository's root: its
+    exit code (a new process costs more than a CPU second of imports before the script does anything)."""
+    import runpy
+
+    monkeypatch.chdir(Path(__file__).parents[1])
+    monkeypatch.setattr(sys, "argv", [str(script), *args])
+    with pytest.raises(SystemExit) as stopped:
+        runpy.run_path(str(script), run_name="__main__")
+    return stopped.value.code
+
+
 def run(capsys, *args):
     """Run the medici-sim command in-process: (exit code, stdout, stderr)."""
     try:

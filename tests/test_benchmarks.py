@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_script_here
 
 import medici_sim.games  # noqa: F401  (the games register themselves)
 from medici_sim.core.registry import GAMES
@@ -43,17 +44,26 @@ QUICK_RUNS = {
 }
 
 
+# a quick run that compiles a kernel no other quick test compiles: the whole suite only. bench_tuscany times a
+# table of `random` alone (a Tuscany play loop of its own, 36 CPU s cold); its options and refusals are run
+# quickly below, and its loop is the one every Tuscany run of the quick subset plays
+SLOW_QUICK_RUNS = {"bench_tuscany.py"}
+
+
 def run(script: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=timeout,
                           cwd=ROOT)
+
 
 
 def test_every_benchmark_has_a_quick_run():
     assert sorted(QUICK_RUNS) == sorted(p.name for p in BENCHMARKS.glob("*.py"))
 
 
-@pytest.mark.parametrize("script", sorted(QUICK_RUNS))
+@pytest.mark.parametrize("script", [pytest.param(s, marks=pytest.mark.slow) if s in SLOW_QUICK_RUNS else s
+                                    for s in sorted(QUICK_RUNS)])
 def test_a_benchmark_runs_on_a_few_games(script):
+    """Each in a new process of its own, as it is run (where a script starts as ``__main__`` with its imports)."""
     args, tools = QUICK_RUNS[script]
     missing = [tool for tool in tools if shutil.which(tool) is None]
     if missing:
@@ -66,10 +76,11 @@ def test_a_benchmark_runs_on_a_few_games(script):
 
 
 @pytest.mark.parametrize("script", sorted(p.name for p in BENCHMARKS.glob("*.py")))
-def test_a_benchmark_starts_and_offers_every_game(script):
-    done = run(BENCHMARKS / script, "--help", timeout=120)
-    assert done.returncode == 0, done.stderr
-    offered = re.search(r"--game \{([a-z,]+)\}", done.stdout)
+def test_a_benchmark_starts_and_offers_every_game(script, capsys, monkeypatch):
+    code = run_script_here(BENCHMARKS / script, ["--help"], monkeypatch)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    offered = re.search(r"--game \{([a-z,]+)\}", out)
     if offered:  # registered games (a script of the Medici games' C loops or search offers those two)
         games = offered.group(1).split(",")
         assert {"card", "classic"} <= set(games) <= set(GAMES) and games == [g for g in GAMES if g in games], games
@@ -133,16 +144,13 @@ BAD_OPTIONS = [
                          else str(v))
 def test_a_script_refuses_a_bad_option_in_one_line_naming_it(script, args, option, capsys, monkeypatch):
     """Run in this process, as ``python SCRIPT ARGS`` would run it (its own ``__main__``): a new
-    process for each of these refusals cost more than a CPU second of imports, and each script is
-    started in a new process above (``--help``, every game offered, its quick run)."""
+    process for each of these refusals cost more than a CPU second of imports, and each benchmark is
+    started in a new process above (its quick run)."""
     if "frameworks" in script:
         pytest.importorskip("pyspiel" if "table" in script else "gymnasium")
-    monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(sys, "argv", [str(ROOT / script), *args])
-    with pytest.raises(SystemExit) as stopped:
-        runpy.run_path(str(ROOT / script), run_name="__main__")
+    code = run_script_here(ROOT / script, args, monkeypatch)
     out, err = capsys.readouterr()
-    assert stopped.value.code == 2, err
+    assert code == 2, err
     assert out == "" and len(err.splitlines()) == 1, err
     assert err.startswith(f"{Path(script).name}: error: ") and option in err, err
     assert not (ROOT / "missing_dir").exists()

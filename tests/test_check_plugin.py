@@ -152,8 +152,9 @@ def test_a_table_checks_only_the_strategies_it_names_and_check_plugin_names_the_
     assert plugin_check._checked_kernel(config).checked == set()  # built-ins only: nothing of theirs is checked
 
 
-@pytest.mark.slow
 def test_clean_plugin_passes(capsys):
+    """The quick subset's whole check-plugin pass (3.5 CPU s): the example's table is the one
+    test_card_strategies compiles, and the checked table has its type (one kernel serves both)."""
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "--games", GAMES)
     assert code == 0, err
     assert out.strip().splitlines() == [f"check-plugin {EXAMPLE}: 1 strategy, 300 games, no problems found"]

@@ -81,12 +81,26 @@ def test_a_stop_signal_reports_partial_results(tmp_path, signum, code, word):
 # tests/test_hostile_cli.py::test_second_ctrl_c_ends_a_run_stuck_in_a_strategy.
 
 
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> bytes:
+    """A finished run's checkpoint (5,000 games), written once for the module and in this process: the
+    tests below resume it in this process (a new process for each cost 3 CPU s, none of them its point)."""
+    from contextlib import redirect_stdout
+    from io import StringIO
+
+    from medici_sim.cli import main
+
+    path = tmp_path_factory.mktemp("saved") / "small.ckpt"
+    with redirect_stdout(StringIO()):
+        main(["--games", "5000", "--seed", "3", "--quiet", "--checkpoint", str(path)])
+    return path.read_bytes()
+
+
 @pytest.fixture
-def saved_run(tmp_path) -> Path:
+def saved_run(finished_run, tmp_path) -> Path:
+    """The finished run's checkpoint, a copy of this test's own (a test may change it)."""
     path = tmp_path / "small.ckpt"
-    done = subprocess.run([sys.executable, "-m", "medici_sim", "--games", "5000", "--seed", "3", "--quiet",
-                           "--checkpoint", str(path)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    path.write_bytes(finished_run)
     return path
 
 

@@ -353,7 +353,9 @@ def bridged_games(game: str, strategies: list[str], cases, as_bots: tuple[str, .
                 yield bots[0], ours, kernel, (players, seed, lineup, seat)
 
 
-@pytest.mark.parametrize("game", ["card", "classic"])
+# the classic game's in the whole suite: it compiles the classic strong's decisions for the bridge (18 CPU s),
+# which no other quick test needs; the card game's runs the same bridge (BuiltinBot, play_with_bot) quickly
+@pytest.mark.parametrize("game", ["card", pytest.param("classic", marks=pytest.mark.slow)])
 def test_a_bridged_builtin_plays_the_engines_exact_games_at_every_seat(game):
     """A built-in as an OpenSpiel bot (BuiltinBot) in a run (play_with_bot) decides on the game's
     own record, its scratch row kept through the game (the classic expert's model of the rivals'

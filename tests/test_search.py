@@ -187,7 +187,9 @@ def test_classic_games_with_search_are_the_reference_engines_games(players, line
             assert same, f"{key} differs in game {game_index}"
 
 
-@pytest.mark.parametrize("game", [CARD, CLASSIC], ids=lambda g: g.name)
+# the card game's quick (its search kernel is bench_search's quick run's too); the classic game's compiles a
+# search kernel of its own (19 CPU s) through the same core.rollout and core.dispatch.runtime_loop: whole suite
+@pytest.mark.parametrize("game", [CARD, pytest.param(CLASSIC, marks=pytest.mark.slow)], ids=lambda g: g.name)
 def test_rollouts_call_the_engines_compiled_loop_without_linking_a_copy(game):
     """A search player's rollouts run the engine's own compiled play loop through its address
     (core.dispatch.runtime_loop): the function playing them links no copy of the loop, whose code LLVM

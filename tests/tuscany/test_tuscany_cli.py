@@ -116,6 +116,8 @@ def test_balance_says_whether_its_verdict_holds_across_component_sets(capsys):
     assert "Across 3 component sets" in out and "large-regions" in out and "other-values" in out
 
 
+@pytest.mark.slow  # the plug-in's table compiles a Tuscany play loop of its own (33 CPU s); the quick subset runs a
+# plug-in through check-plugin and a run in the card game (test_check_plugin's clean plug-in, test_card_strategies)
 def test_a_plugin_strategy_of_the_game_plays_compares_and_checks(capsys):
     code, out, err = run(capsys, "check-plugin", str(EXAMPLE), "-n", "200")
     assert code == 0 and "no problems found" in out, (out, err)

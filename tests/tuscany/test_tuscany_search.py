@@ -39,6 +39,10 @@ from medici_sim.games.tuscany.strategies.strength import versus
 
 TUSCANY = get_game("tuscany")
 ACTION = DECISIONS.index("action_nb")
+# every test that plays search compiles its Tuscany kernel (22 CPU s cold): the whole suite only. The quick
+# subset plays search in the card game (tests/test_search.py: rollouts through core.rollout and the
+# engine's compiled loop, which every game's search shares)
+SEARCH_KERNEL = pytest.mark.slow
 
 
 def test_search_is_a_built_in_with_its_parameters():
@@ -85,6 +89,7 @@ def check_sees_only_its_own(spec: str, actions: int, seed: int) -> None:
     assert decided == actions and redealt == actions
 
 
+@SEARCH_KERNEL
 def test_search_decides_only_on_what_its_seat_sees():
     check_sees_only_its_own("search:rollouts=3", 6, 11)
 
@@ -159,10 +164,12 @@ def check_equals_the_reference(spec: str, games: int) -> None:
         assert reference.play().record() == record(g.state)
 
 
+@SEARCH_KERNEL
 def test_search_games_equal_the_reference_engines_given_its_decisions():
     check_equals_the_reference("search:rollouts=2,confidence=0", 2)
 
 
+@SEARCH_KERNEL
 def test_search_with_no_evidence_enough_plays_its_policys_games():
     """One rollout is never evidence enough (core.rollout.choose_nb, confidence above 0): every answer is the
     policy's, so the games are expert's (the search ran, on copies, and lent and restored the seat's parameters)."""
@@ -184,6 +191,7 @@ def totals_bytes(totals) -> tuple:
     return tuple(np.asarray(a).tobytes() for a in (totals.seat, totals.slot, totals.pairs, totals.run))
 
 
+@SEARCH_KERNEL
 def test_threads_and_batches_never_change_search_results():
     lineup = "search:rollouts=1,expert,search:rollouts=2,policy=1"
     results = {totals_bytes(simulate(config(lineup, 6, threads), batch_size=batch).totals)
@@ -199,6 +207,7 @@ def test_search_beats_expert_by_more_than_three_standard_errors():
     assert margin.z > 3, f"search ahead by {margin.score_diff:.2f} ± {margin.score_se:.2f}: z = {margin.z:.2f}"
 
 
+@SEARCH_KERNEL
 def test_search_as_an_openspiel_bot_plays_the_kernels_game():
     """The OpenSpiel bridge's built-in bot (frameworks.spiel.BuiltinBot) takes search as it takes the heuristics:
     as the bot at seat 1 of a run it plays the batch kernel's game exactly."""
