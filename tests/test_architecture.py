@@ -168,7 +168,7 @@ def test_a_games_table_name_hashes_every_games_package_its_code_imports():
             continue
         imported = {target.split(".")[2] for name, targets in graph.items() if name.startswith(registry.package)
                     for target in targets if target.startswith("medici_sim.games.") and target.count(".") > 1}
-        installed = Path(registry.source_dirs[0]).parent  # games/, where CI installs the package: not this checkout's src/
+        installed = Path(registry.source_dirs[0]).parent  # games/ where installed (CI: not this src/)
         hashed = {d.relative_to(installed).parts[0] for d in registry.source_dirs}
         assert imported <= hashed, game.name
 
