@@ -122,9 +122,9 @@ def add_seat_rows_nb(rows, seat_slot, seat_stats, slot_stats):
             rows[seat, k] = 0
 
 
-# The game-end writers below are compiled once each, not inlined (numba copies an inlined body with its whole
-# scope, a cost that grows with its square); called once a game, so the call costs nothing.
-@njit(cache=True)
+# The game-end writers below are inlined into each game's one-game step: called, they cost about 4.5 CPU s less
+# to compile, but the card game's random games ran about 5% slower (docs/performance.md, 2026-11-27).
+@njit(cache=True, inline="always")
 def record_outcome_nb(score, players, seat_slot, rows, pair_stats, run_stats):
     """Write a finished game's final scores into the common statistics: the seats' ``rows``
     (zero on entry), the pairs of slots and the run. The highest score wins; k tied winners are
@@ -132,7 +132,7 @@ def record_outcome_nb(score, players, seat_slot, rows, pair_stats, run_stats):
     return record_outcome_ranked_nb(score, score, players, seat_slot, rows, pair_stats, run_stats)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def record_outcome_ranked_nb(score, rank, players, seat_slot, rows, pair_stats, run_stats):
     """:func:`record_outcome_nb` for a game whose order is not its score alone (tie-breaks: Engine.tie_breaks):
     ``rank[seat]`` orders the seats (the highest wins, k seats of equal highest rank share the win, each credited
@@ -178,7 +178,7 @@ def record_outcome_ranked_nb(score, rank, players, seat_slot, rows, pair_stats, 
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def record_metrics_nb(moment_score, players, rows, run_stats, length, trailed, winners):
     """Write a finished game's designer metrics into the seats' ``rows`` and the run:
     ``moment_score[moment, seat]`` holds the scores after each of the game's scoring moments
