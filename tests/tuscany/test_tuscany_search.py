@@ -191,12 +191,16 @@ def totals_bytes(totals) -> tuple:
     return tuple(np.asarray(a).tobytes() for a in (totals.seat, totals.slot, totals.pairs, totals.run))
 
 
-@SEARCH_KERNEL
-def test_threads_and_batches_never_change_search_results():
-    lineup = "search:rollouts=1,expert,search:rollouts=2,policy=1"
-    results = {totals_bytes(simulate(config(lineup, 6, threads), batch_size=batch).totals)
+def check_threads_and_batches_change_nothing(lineup: str, games: int) -> None:
+    """T38: the totals of ``games`` games of ``lineup`` are the same bytes on 1 and 2 threads and in batches of 1."""
+    results = {totals_bytes(simulate(config(lineup, games, threads), batch_size=batch).totals)
                for threads, batch in ((1, None), (2, None), (2, 1))}
     assert len(results) == 1
+
+
+@SEARCH_KERNEL
+def test_threads_and_batches_never_change_search_results():
+    check_threads_and_batches_change_nothing("search:rollouts=1,expert,search:rollouts=2,policy=1", 6)
 
 
 @pytest.mark.slow

@@ -18,9 +18,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_tuscany_search import check_equals_the_reference, check_sees_only_its_own, config, totals_bytes
+from test_tuscany_search import (
+    check_equals_the_reference,
+    check_sees_only_its_own,
+    check_threads_and_batches_change_nothing,
+)
 
-from medici_sim.core.driver import simulate
 from medici_sim.core.registry import get_game
 from medici_sim.games.tuscany.components import components
 from medici_sim.games.tuscany.recording import Games, record
@@ -73,10 +76,7 @@ def test_strong_differs_from_expert_where_its_model_decides():
 
 
 def test_threads_and_batches_never_change_strong_results():
-    lineup = "strong,expert,strong:prior=0"
-    results = {totals_bytes(simulate(config(lineup, 12, threads), batch_size=batch).totals)
-               for threads, batch in ((1, None), (2, None), (2, 1))}
-    assert len(results) == 1
+    check_threads_and_batches_change_nothing("strong,expert,strong:prior=0", 12)
 
 
 @pytest.mark.slow
