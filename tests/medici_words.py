@@ -8,7 +8,7 @@ layers ask the game for what they need: its roles of players (``StudyPolicy``: w
 strongest, teacher), its built-ins in order (the first its baseline, a run's default lineup; the last its
 strongest, play's and the frameworks' default opponents), its slow players (``Strategy.untunable``), its
 scoring moments (``Moments``; the paired ran-out share), its rules (a sweep's example) and its strategies'
-named choices (``Param.choices``). What is left (43 words in 15 files, 2026-11-26), each with its reason
+named choices (``Param.choices``). What is left (39 words in 14 files, 2026-11-27), each with its reason
 below: the older names still taken (--deck, --decks, deck=, a checkpoint's "deck" key), durations in
 days, the seating mode and play's seat drawn "random", two help examples, the learned-player
 protocol's DAY/DAYS (Tuscany's strong is being built on it), and prose examples in the compile
@@ -72,9 +72,6 @@ ALLOWED = {
     "core/seating.py": {"random": 2},  # the seating mode "random" (a permutation drawn per game), not the strategy
     "cli/play.py": {"expert": 2, "random": 1},  # --seat random (drawn); help: the default's name and an example
     "cli/tune.py": {"expert": 1},  # the help's example command
-    # the learned player's training protocol: the game's learned module's DAY/DAYS and its weights files' key
-    # "day" (the shipped weights; Tuscany's strong is being built on the same protocol in parallel)
-    "study/strong_training.py": {"day": 4},
     # prose examples in the compile machinery's files (another item's files in this round)
     "core/dispatch.py": {"expert": 1, "random": 1},  # which strategies a run's kernel compiles
     "core/driver.py": {"bonus": 1},  # a canonical rules spec's example ("bonus20")
