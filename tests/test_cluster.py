@@ -101,6 +101,7 @@ def refused(capsys, *args) -> str:
 
 
 def test_cluster_option_errors(capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_S", 1)  # Dask tries a refused port again until its timeout: 10 s, else
     for spec in ("local", "local:0", "remote:2", "local:x"):
         assert "--cluster must be local:N" in refused(capsys, "-n", "100", "--cluster", spec)
     assert "an empty value" in refused(capsys, "-n", "100", "--cluster", "")

@@ -177,7 +177,7 @@ def check_invariants(deck, players, variant, t):
     assert np.array_equal(t.warehouse_icons, t.day_warehouse_icons[-1])
 
 
-@settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), deck_text=deck_texts(), players=st.integers(2, 6),
        variant=st.sampled_from((0, 1)),  # keep: old name
        seating=st.sampled_from(SEATING_MODES), seed=st.integers(0, 2**63 - 1))

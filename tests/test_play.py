@@ -22,6 +22,7 @@ import pexpect
 import pytest
 from conftest import run
 
+from medici_sim.core import compiling as compiling_module
 from medici_sim.core.compiling import Compiles
 from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
 from medici_sim.core.registry import GAMES
@@ -413,11 +414,13 @@ def test_the_compile_notice_shows_only_while_the_table_really_compiles(monkeypat
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     kernel = SimpleNamespace(game=GAMES["card"], table_names=("random", "human"))
+    monkeypatch.setattr(compiling_module, "AFTER", 0.2)  # its times shortened, its order of events the same
+    monkeypatch.setattr(play, "COMPILE_TICK", 0.05)
     monkeypatch.setattr(Compiles, "started", compiling)  # whether numba compiles while the game has not begun
     heard = []
     with play.compile_notice(kernel) as begun:
         table = play.FirstWord(SimpleNamespace(event=lambda *a: heard.append(a)), begun)
-        time.sleep(play.CompileNotice.AFTER + 2 * play.COMPILE_TICK)  # slow either way
+        time.sleep(compiling_module.AFTER + 2 * play.COMPILE_TICK)  # slow either way
         table.event(0, 1, 2, 3)  # the game's first word: it has compiled
     time.sleep(2 * play.COMPILE_TICK)  # nothing more is said after it
     assert heard == [(0, 1, 2, 3)]

@@ -222,10 +222,10 @@ def reference_totals(players: int, seating: str, seed: int, games: int) -> dict[
     return {"seat": seat, "slot": slot, "pairs": pairs, "pair_diff_sq": diff_sq, "run": run}
 
 
-@pytest.mark.parametrize("players,seating,games", [(3, "random", 1_000), (4, "rotate", 1_500),
-                                                   (5, "fixed", 1_000), (6, "random", 1_500)])
+@pytest.mark.parametrize("players,seating,games", [(3, "random", 300), (4, "rotate", 500),
+                                                   (5, "fixed", 300), (6, "random", 500)])
 def test_statistics_equal_the_reference_sums(players, seating, games):
-    """5,000 games in all: every per-seat, per-slot, pair and run total is exact."""
+    """1,600 games in all: every per-seat, per-slot, pair and run total is exact."""
     seed = 31 + players
     slots = tuple(seat_strategy("random", game="classic") for _ in range(players))
     config = RunConfig(components=None, game="classic", players=players, strategies=slots, games=games, seed=seed,

@@ -281,8 +281,6 @@ class CompileNotice(compiling.Notice):
     terminal or not: one line, wrapped between words to a terminal's width), with a timer on a
     terminal while it does (a first run compiles; later runs load the kernel from the cache)."""
 
-    AFTER = compiling.AFTER
-
     def __init__(self, quiet: bool):
         super().__init__()
         self.quiet = quiet
