@@ -155,7 +155,7 @@ class GameData:
 
     load: Callable  # (a shipped set's name, a file path, or None) -> Components (None: the default set)
     from_text: Callable  # (Components.to_csv's text) -> Components
-    named: Callable  # () -> {name: Components}: the shipped sets, the default first
+    named: Callable  # () -> a mapping {name: Components}: the shipped sets, the default first (best read lazily)
     shipped_name: Callable  # (Components) -> the name of the shipped set it is (the same contents), or None
     help: str  # what the command line's component option takes, in words ({names}: the shipped sets' names)
     # what the game calls one set and several, in its own words (the tables' and summaries' column names and the

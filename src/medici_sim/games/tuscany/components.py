@@ -25,6 +25,7 @@ import hashlib
 import itertools
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -289,14 +290,39 @@ def load_components(path: str | Path) -> Components:
     return parse_components(content, f"components {path}")
 
 
+class _Shipped(Mapping):
+    """The shipped sets by name, each read and checked when first asked for (checking a set's boards takes a
+    tenth of a second or more: a command's help, which lists the names, reads none)."""
+
+    def __init__(self):
+        self._names = sorted((e.name[:-len(".json")] for e in _DATA.iterdir() if e.name.endswith(".json")),
+                             key=lambda n: (n != DEFAULT, n))
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __getitem__(self, name: str) -> Components:
+        if name not in self._names:
+            raise KeyError(name)
+        return _shipped(name)
+
+
+_DATA = resources.files(__package__).joinpath("data")
+
+
 @cache
-def named_components() -> dict[str, Components]:
+def _shipped(name: str) -> Components:
+    return parse_components(_DATA.joinpath(f"{name}.json").read_text("utf-8"), f"components {name}")
+
+
+@cache
+def named_components() -> Mapping[str, Components]:
     """The shipped component sets by name (``data/NAME.json``), the default first. Every one
     is a reconstruction; its note says how."""
-    data = resources.files(__package__).joinpath("data")
-    names = sorted((e.name[:-len(".json")] for e in data.iterdir() if e.name.endswith(".json")),
-                   key=lambda n: (n != DEFAULT, n))
-    return {n: parse_components(data.joinpath(f"{n}.json").read_text("utf-8"), f"components {n}") for n in names}
+    return _Shipped()
 
 
 def components(name_or_path: str | Path | None = None) -> Components:
