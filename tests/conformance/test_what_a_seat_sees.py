@@ -118,14 +118,15 @@ def test_a_strategy_that_peeks_is_caught():
     from numba import njit
 
     from medici_sim.games.card.state import DECK_LEN
+    from medici_sim.games.card.strategies import Strategy, register
 
     @njit
     def peeking_reveal_nb(state, seat, params):
         return state.deck[state.counts[DECK_LEN] - 1] % 2 == 0
 
     game = get_game("card")
-    player = BuiltinPlayer(the_engine(game), "greedy")
-    player.decide[game.registry.decisions.index("reveal_nb")] = peeking_reveal_nb
+    register(Strategy(name="peeking", decisions={**game.registry["greedy"].decisions, "reveal_nb": peeking_reveal_nb}))
+    player = BuiltinPlayer(the_engine(game), "peeking")
     with pytest.raises(AssertionError, match="the decision depends on what the seat cannot see"):
         decides_on_what_it_sees(game, player, games=1)
 

@@ -69,6 +69,7 @@ _ADDRESSES: dict[tuple, int] = {}  # (game, strategy object id, decision, mode) 
 _KEEP: list = []  # the compiled wrappers (their code stays loaded while the process runs)
 _KEEP_STRATEGIES: dict[int, object] = {}  # the strategies whose addresses are known, by id
 _RETURNS: dict[tuple, type] = {}  # (game, package, decision) -> what it returns: bool or int
+_DECIDERS: dict[str, object] = {}  # name -> a table_decider (one per game and answer type)
 _RUNTIME: dict[str, list] = {}  # game -> its runtime tables: [policies, buffer, filled]
 _LOOPS: dict[str, list] = {}  # game -> its runtime play loops: [play loop, its stand-in]
 _SLOTS: dict[tuple, np.ndarray] = {}  # (loop number, table name) -> the loop's address for such tables (0: not yet)
@@ -532,6 +533,25 @@ def decision(kind: str):
     stub.__name__ = stub.__qualname__ = kind
     overload(stub, inline="always")(typer)
     return stub
+
+
+def _decide_through(table, decision, strategy, state, seat):
+    """The decision ``decision`` of ``table``'s strategy ``strategy`` at ``seat``, called from Python."""
+    return _call_nb(table, decision, strategy, state, seat, answer_type)  # noqa: F821
+
+
+def table_decider(registry: StrategyRegistry, kind: str):
+    """A jitted ``(table, decision, strategy, state, seat) -> answer`` that Python calls to have a table's strategy
+    answer the decision ``kind`` (its index in ``registry.decisions``) on a state record: the same compiled
+    wrapper a run calls, so a strategy whose run is cached answers at once (a framework's bot). One is compiled
+    per game and answer type, cached under the table's name (a hash of the sources, as the kernels' are)."""
+    returns = _returns(registry, kind)
+    name = f"decide_through_{_table_name(registry)[len(_TABLE_PREFIX):]}_{returns.__name__}"
+    with _LOCK:
+        if name not in _DECIDERS:
+            namespace = {**globals(), "answer_type": types.boolean if returns is bool else types.int64}
+            _DECIDERS[name] = jitted_copy(_decide_through, namespace, name, cache=True)
+    return _DECIDERS[name]
 
 
 def _registry_of(table_name: str) -> StrategyRegistry:

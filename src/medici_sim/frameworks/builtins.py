@@ -6,13 +6,13 @@ A strategy's decision functions (``fn(state, seat, params)``, docs/plugins.md) a
 the game's own state record, as the batch kernel calls them: they write their seat's
 ``scratch`` row, which persists through the game (a heuristic's caches, a model of its rivals'
 bids), and draw from the game's generator (a baseline's coin flips), exactly as in a kernel game,
-so a game they play through the adapter is the kernel's game (tests/test_openspiel.py). A
-strategy the engine caches (the heuristics) answers at once; one whose decisions compile apart
-(a rollout or learned player) compiles them on first use in a process.
+so a game they play through the adapter is the kernel's game (tests/test_openspiel.py). They are
+called through a strategy table, as a run calls them (core.dispatch.table_decider): the same
+compiled wrappers, so a strategy that a run has compiled answers at once, from numba's cache.
 """
 from __future__ import annotations
 
-from ..core.dispatch import ready_rollouts
+from ..core.dispatch import strategy_table, table_decider
 from ..core.driver import SeatStrategy
 from ..core.resumable import DECISION
 from ..core.specs import parse_strategies
@@ -29,12 +29,12 @@ class BuiltinPlayer:
         self.engine = engine
         self.name = slot.label
         registry = engine.game.registry
-        strategy = registry[slot.name]
-        if registry.origin.get(slot.name) == "built-in" and slot.name not in engine.game.built_ins:
-            ready_rollouts(registry)  # a rollout player, called here directly: the table its rollouts dispatch through
+        # the strategy's compiled decisions as a run's table holds them (loaded from numba's cache where a run of it
+        # compiled them), each called through the game's table_decider for its answer type
+        self.table, names = strategy_table(registry, used=(slot.name,))
+        self.strategy_id = names.index(slot.name)
         self.params_row = slot.vector()
-        self.params = tuple(float(x) for x in self.params_row)
-        self.decide = [strategy.decisions[name] for name in engine.game.registry.decisions]
+        self.decide = [table_decider(registry, kind) for kind in registry.decisions]
 
     def action(self, game: SteppedGame) -> int:
         """The action id the strategy answers at ``game``'s decision, decided on the game's own
@@ -43,6 +43,6 @@ class BuiltinPlayer:
         if seat < 0:
             raise ValueError("the game is not stopped at a decision (a chance node, or its end)")
         decision = game.event - DECISION
-        game.state["seat_params"][seat] = self.params_row
-        choice = int(self.decide[decision](game.state, seat, self.params))
+        game.state["seat_params"][seat] = self.params_row  # where the decision reads them (core.dispatch.params_nb)
+        choice = int(self.decide[decision](self.table, decision, self.strategy_id, game.state, seat))
         return self.engine.view.action_of(decision, choice)
