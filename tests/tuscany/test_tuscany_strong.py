@@ -32,6 +32,11 @@ from medici_sim.games.tuscany.strategies import strong
 from medici_sim.games.tuscany.strategies.strength import versus
 
 TUSCANY = get_game("tuscany")
+# every test that plays strong compiles its Tuscany decisions (search's candidates and expert's worths, about 30 CPU s
+# cold): the whole suite only, as Tuscany's search (test_tuscany_search.SEARCH_KERNEL). The quick subset checks its
+# registration and weights file here, and plays strong in the card and classic games (tests/test_strong.py,
+# tests/classic/test_classic_strong.py: the learned evaluation of core.evaluation, which every game's strong shares)
+STRONG_KERNEL = pytest.mark.slow
 
 
 def test_strong_is_the_ladders_learned_player_with_shipped_weights():
@@ -47,15 +52,18 @@ def test_strong_is_the_ladders_learned_player_with_shipped_weights():
     assert all(len(m["weights"]) == strong.N_FEATURES and any(m["weights"]) for m in shipped["models"])
 
 
+@STRONG_KERNEL
 def test_strong_decides_only_on_what_its_seat_sees():
     check_sees_only_its_own("strong", 20, 12)
 
 
+@STRONG_KERNEL
 def test_strong_games_equal_the_reference_engines_given_its_decisions():
     """Its decisions scripted in the reference engine (the invariants checked after every turn): the same record."""
     check_equals_the_reference("strong:prior=0", 3)
 
 
+@STRONG_KERNEL
 def test_strong_with_a_prior_nothing_outrates_plays_experts_games():
     """expert's candidate rated 10 above the model's: strong's action, tile and placement are expert's."""
     comp, rules = components(None), RULE_BOOK.resolve(None, 3)
@@ -66,6 +74,7 @@ def test_strong_with_a_prior_nothing_outrates_plays_experts_games():
         assert record(trusting.play(2, index)) == record(experts.play(2, index))
 
 
+@STRONG_KERNEL
 def test_strong_differs_from_expert_where_its_model_decides():
     """The same games with no prior: the learned rating moves some choice (else the model would do nothing)."""
     comp, rules = components(None), RULE_BOOK.resolve(None, 3)
@@ -75,6 +84,7 @@ def test_strong_differs_from_expert_where_its_model_decides():
     assert any(record(learned.play(2, index)) != record(experts.play(2, index)) for index in range(4))
 
 
+@STRONG_KERNEL
 def test_threads_and_batches_never_change_strong_results():
     check_threads_and_batches_change_nothing("strong,expert,strong:prior=0", 12)
 
