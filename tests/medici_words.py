@@ -8,11 +8,9 @@ layers ask the game for what they need: its roles of players (``StudyPolicy``: w
 strongest, teacher), its built-ins in order (the first its baseline, a run's default lineup; the last its
 strongest, play's and the frameworks' default opponents), its slow players (``Strategy.untunable``), its
 scoring moments (``Moments``; the paired ran-out share), its rules (a sweep's example) and its strategies'
-named choices (``Param.choices``). What is left (39 words in 14 files, 2026-11-27), each with its reason
+named choices (``Param.choices``). What is left (34 words in 11 files, 2026-11-27), each with its reason
 below: the older names still taken (--deck, --decks, deck=, a checkpoint's "deck" key), durations in
-days, the seating mode and play's seat drawn "random", two help examples, the learned-player
-protocol's DAY/DAYS (Tuscany's strong is being built on it), and prose examples in the compile
-machinery's files (dispatch, driver, specialize: another item's files in this round).
+days, the seating mode and play's seat drawn "random", and the help's and the API's usage examples.
 Each file may hold at most the counts below; a new occurrence fails the test; shrink the list as they move
 (``python tests/medici_words.py`` prints the counts of today's tree).
 """
@@ -72,10 +70,6 @@ ALLOWED = {
     "core/seating.py": {"random": 2},  # the seating mode "random" (a permutation drawn per game), not the strategy
     "cli/play.py": {"expert": 2, "random": 1},  # --seat random (drawn); help: the default's name and an example
     "cli/tune.py": {"expert": 1},  # the help's example command
-    # prose examples in the compile machinery's files (another item's files in this round)
-    "core/dispatch.py": {"expert": 1, "random": 1},  # which strategies a run's kernel compiles
-    "core/driver.py": {"bonus": 1},  # a canonical rules spec's example ("bonus20")
-    "core/specialize.py": {"day": 2},  # a jitted call typed by its constant arguments: begin_day_nb(state, 0, 0)
 }
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ decisions, ``[decision, strategy id]``; the call is an indirect call to that add
   is never used with code it was not compiled from;
 - each strategy's decision is compiled on its own (:func:`_decide`, a wrapper calling it),
   once, and cached under a name hashing its sources: a run compiles only the strategies it
-  uses (a run of ``random`` alone compiles no ``expert``), and a plug-in that is loaded but
+  uses (a run of the baseline alone compiles no heuristic), and a plug-in that is loaded but
   not used is never compiled, so it cannot break a run;
 - a decision's exceptions reach the kernel as a direct call's would (numba's calling
   convention, :func:`_call_nb`), and nothing reference-counted is handed down: the state is a

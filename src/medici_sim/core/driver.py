@@ -164,7 +164,7 @@ class RunConfig:
     games: int
     seed: int = 0
     # the rule set (core.rules): a spec of presets and name=value items, made canonical (a preset's
-    # name when it is one: "standard", "bonus20"); None: the game's first (standard) rules
+    # name when it is one, such as "standard"); None: the game's first (standard) rules
     rules: str | None = None
     seating: str = "fixed"
     threads: int = field(default_factory=usable_cores)

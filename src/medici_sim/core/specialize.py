@@ -1,8 +1,8 @@
 """medici-sim's jitted functions compile once per argument type, never once per constant.
 
 numba compiles a jitted function once for each list of argument types it is called with from
-other jitted code, and a constant argument has a type of its own: ``begin_day_nb(state, 0, 0)``
-calls ``begin_day_nb(Record, Literal[int](0), Literal[int](0))``. Worse, numba types a
+other jitted code, and a constant argument has a type of its own: ``begin_round_nb(state, 0, 0)``
+calls ``begin_round_nb(Record, Literal[int](0), Literal[int](0))``. Worse, numba types a
 function in rounds: a variable that starts as a constant and changes in a loop
 (``seat = 0 ... seat += 1``, or a parameter that was passed a constant) is first taken for the
 constant, so its callee is compiled for ``Literal[int](0)`` and then again for ``int64``, and
