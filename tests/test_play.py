@@ -241,15 +241,28 @@ def test_human_is_never_a_built_in(human):
 
 
 def test_normal_runs_do_not_know_human():
-    code = ("import medici_sim.api; from medici_sim.core.registry import GAMES; "
-            "print(sum('human' in g.registry for g in GAMES.values()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "0"
-    listing = subprocess.run([sys.executable, "-m", "medici_sim", "strategies"], capture_output=True, text=True)
-    assert listing.returncode == 0 and "human" not in listing.stdout
-    run = subprocess.run([sys.executable, "-m", "medici_sim", "--strategies", "human", "--games", "10"],
-                         capture_output=True, text=True)
-    assert run.returncode == 2 and "unknown strategy 'human'" in run.stderr
+    """A new process (one: each costs a second of imports): no game registers `human`, the listing does not show it,
+    and a run refuses it."""
+    code = textwrap.dedent("""
+        import contextlib, io, sys
+        import medici_sim.api
+        from medici_sim.cli.app import main
+        from medici_sim.core.registry import GAMES
+        print(sum('human' in g.registry for g in GAMES.values()))
+        for args in (["strategies"], ["--strategies", "human", "--games", "10"]):
+            out, err, code = io.StringIO(), io.StringIO(), 0
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    main(args)
+                except SystemExit as exc:
+                    code = exc.code
+            print(repr((code, "human" in out.getvalue(), err.getvalue().strip())))
+    """)
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert lines[0] == "0"
+    (listed, listed_human, _), (refused, _, message) = (eval(line) for line in lines[1:])
+    assert listed == 0 and not listed_human
+    assert refused == 2 and "unknown strategy 'human'" in message
 
 
 # ---------------------------------------------------------------- through a terminal
