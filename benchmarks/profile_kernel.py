@@ -6,11 +6,13 @@
     python benchmarks/profile_kernel.py --game classic --strategies random
 
 Linux only; needs `perf` (allowed to sample this process) and `nm`. numba's machine code
-has no symbols `perf` can read, so this script keeps the object code numba loads from
-its on-disk cache, finds where it was loaded from the kernel's entry point, and maps
-every sample to the function (as numba compiled it, after inlining) it fell in. Samples
-outside the kernel's object (e.g. numba's reference counting, ``NRT_incref``) are
-counted separately: many of them mean arrays are handed to non-inlined functions.
+has no symbols `perf` can read, so this script keeps the object code of every function numba
+loads from its on-disk cache (the batch kernel, the game's loop it calls through an address,
+each strategy's decision wrappers: compiled apart since one play loop serves every table),
+finds where each object was loaded from a symbol only it defines, and maps every sample to
+the function (as numba compiled it, after inlining) it fell in. Samples outside numba's code
+(e.g. its reference counting, ``NRT_incref``, Python, the OS) are counted separately: many of
+them mean arrays are handed to non-inlined functions.
 
 This reads numba internals (``CPUCodeLibrary._set_compiled_object``): a development tool,
 checked with numba 0.68.
@@ -18,6 +20,7 @@ checked with numba 0.68.
 from __future__ import annotations
 
 import argparse
+import bisect
 import collections
 import os
 import re
@@ -29,12 +32,12 @@ import threading
 
 import numba.core.codegen as codegen
 
-_OBJECTS: dict[str, bytes] = {}  # library name -> object code, as loaded from numba's cache
+_OBJECTS: dict[str, tuple] = {}  # library name -> (the library, its object code as loaded from numba's cache)
 _set_compiled_object = codegen.CPUCodeLibrary._set_compiled_object
 
 
 def _keep_object(library, value):
-    _OBJECTS[library.name] = value
+    _OBJECTS[library.name] = (library, value)
     _set_compiled_object(library, value)
 
 
@@ -53,6 +56,23 @@ def kernel_symbols(obj: bytes) -> dict[str, tuple[int, int]]:
         if len(parts) == 4 and parts[2] in "TtWw":
             symbols[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
     return symbols
+
+
+def loaded_ranges() -> list[tuple[int, int, str]]:
+    """(start, end, symbol) of every function of the object code numba loaded, by address. An object's
+    functions include copies of its callees (numba links them in), so where it lies is found from a
+    symbol no other object defines."""
+    listed = {name: kernel_symbols(obj) for name, (_, obj) in _OBJECTS.items()}
+    defined_in = collections.Counter(symbol for symbols in listed.values() for symbol in symbols)
+    ranges = []
+    for name, symbols in listed.items():
+        library = _OBJECTS[name][0]
+        own = next((s for s in symbols if defined_in[s] == 1 and library.get_pointer_to_function(s)), None)
+        if own is None:
+            continue
+        base = library.get_pointer_to_function(own) - symbols[own][0]
+        ranges += [(base + offset, base + offset + size, symbol) for symbol, (offset, size) in symbols.items()]
+    return sorted(ranges)
 
 
 def short_name(symbol: str) -> str:
@@ -114,14 +134,8 @@ def main() -> None:
     subprocess.run([sys.executable, __file__, *sys.argv[1:], "--compile-only"], check=True)
 
     kernel = make_kernel(args)
-    kernel.play(0, min(100, args.chunk))  # loads the kernel from the cache
-    (result,) = kernel.game.engine.play_games_nb.overloads.values()
-    library = result.library
-    symbols = kernel_symbols(_OBJECTS[library.name])
-    entry_offset = symbols[result.fndesc.llvm_func_name][0]
-    base = library.get_pointer_to_function(result.fndesc.llvm_func_name) - entry_offset
-    end = base + max(offset + size for offset, size in symbols.values())
-
+    kernel.play(0, min(100, args.chunk))  # loads the kernel, the game's loop and the decisions from the cache
+    ranges = loaded_ranges()
     stop = threading.Event()
 
     def play() -> None:
@@ -143,16 +157,15 @@ def main() -> None:
         samples = subprocess.run(["perf", "script", "-i", data, "-F", "ip"],
                                  capture_output=True, text=True, check=True).stdout.split()
 
-    ordered = sorted(symbols.items(), key=lambda item: item[1][0])
+    starts = [start for start, _, _ in ranges]
     counts: collections.Counter[str] = collections.Counter()
     for sample in samples:
         address = int(sample, 16)
-        if not base <= address < end:
-            counts["(outside the kernel: numba runtime, Python, the OS)"] += 1
-            continue
-        offset = address - base
-        owner = next((name for name, (start, size) in ordered if start <= offset < start + size), "?")
-        counts[short_name(owner)] += 1
+        i = bisect.bisect_right(starts, address) - 1
+        if i < 0 or address >= ranges[i][1]:
+            counts["(outside numba's code: its runtime, Python, the OS)"] += 1
+        else:
+            counts[short_name(ranges[i][2])] += 1
     total = sum(counts.values())
     print(f"{total:,} samples over {args.seconds:g} s: {args.strategies} at {args.players} players "
           f"(self time of each function as compiled, callees inlined into it included)")
