@@ -526,14 +526,14 @@ def test_an_error_of_medici_sims_own_code_is_not_blamed_on_a_plugin(monkeypatch)
     as a plug-in's (nothing is compiled here: the games fail before the kernel runs)."""
     from numba import njit
 
-    from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy
+    from medici_sim.core.driver import PreparedRun, RunConfig, plugins_among, seat_strategy
     from medici_sim.games.card.strategies import Strategy, register
 
     register(Strategy("bystander", {"reveal_nb": njit(lambda state, seat, params: False),
                                     "take_nb": njit(lambda state, seat, params: 0)}))
     kernel = PreparedRun(RunConfig(components=None, players=2, games=10, threads=1,
                               strategies=(seat_strategy("bystander"), seat_strategy("random"))))
-    assert kernel._plugins() == ["bystander"]
+    assert plugins_among(kernel.game.registry, kernel.table_names) == ["bystander"]
 
     def broken(self, first_game, n_games, table):
         raise RuntimeError("an engine bug")

@@ -509,3 +509,26 @@ def test_a_missing_extra_is_named_in_one_line(monkeypatch, module, extra, missin
     with pytest.raises(ImportError) as failure:
         importlib.import_module(module)
     assert str(failure.value) == f"{module} needs the {extra} extra: pip install 'medici-sim[{extra}]'"
+
+
+def test_a_plugin_bot_that_does_not_compile_is_one_line_naming_it_and_its_file(tmp_path):
+    """A bot's strategy is compiled when the bot is made (through a strategy table, as a run's): a plug-in numba
+    cannot compile is the run's StrategyCompileError, naming the strategy and its file, not numba's KeyError."""
+    from medici_sim.core.driver import StrategyCompileError
+    from medici_sim.core.plugins import load_plugin
+
+    path = tmp_path / "typo_bot.py"
+    path.write_text(
+        "from numba import njit\n"
+        "from medici_sim.games.card.strategies import Strategy, register\n\n"
+        "@njit\n"
+        "def reveal_nb(state, seat, params):\n"
+        "    return state.no_such_field[seat] > 0\n\n"
+        "@njit\n"
+        "def take_nb(state, seat, params):\n"
+        "    return 0\n\n"
+        "register(Strategy(name='typo_bot', decisions={'reveal_nb': reveal_nb, 'take_nb': take_nb}))\n")
+    load_plugin(path)
+    named = rf"^strategy typo_bot \({re.escape(str(path))}\) does not compile: "
+    with pytest.raises(StrategyCompileError, match=named):
+        medici_openspiel.BuiltinBot(load("card"), 0, "typo_bot")

@@ -370,23 +370,6 @@ class PreparedRun:
         naming it and its file)."""
         return compiling_.timed(lambda: self.play(0, 0), self, stop, compiling)[0]
 
-    def _plugins(self) -> list[str]:
-        """The strategies of the kernel that are not medici-sim's own code (plug-ins)."""
-        return [name for name in self.table_names if not medici_sims(self.game.registry[name])]
-
-    def _compile_failure(self, error: Exception) -> str:
-        """One line naming the strategy (and plug-in file) whose code failed to compile."""
-        registry = self.game.registry
-        suspects = self._plugins()
-        text = error_text(error)
-        mentioned = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
-                                                       for fn in registry[name].decisions.values())]
-        culprit = (mentioned or suspects or list(self.table_names))[0]
-        first = next((line.strip() for line in text.splitlines() if line.strip()), type(error).__name__)
-        report = "the exception's cause holds" if in_api() else f"{named('debug')} shows"
-        return (f"strategy {culprit} ({registry.origin[culprit]}) does not compile: {first} ({report} numba's full "
-                "report)")
-
     def trace(self, game_index: int, compiling: Callable[[PreparedRun, float], None] | None = None):
         """Play one game and return the game's record of it, turn by turn (its first call compiles the
         recording loop: ``compiling`` as ``warm_up``'s)."""
@@ -423,24 +406,25 @@ class PreparedRun:
         if isinstance(error, ValueError) and len(error.args) == 4 and error.args[0] == ILLEGAL:
             _, seat, strategy, what = error.args
             return IllegalDecision(f"strategy {self.table_names[strategy]} at seat {seat + 1} {what}")
+        registry = self.game.registry
+        plugins = plugins_among(registry, self.table_names)
         if while_compiling(error):
             # numba's compiler can fail on a plug-in's code with any exception (a KeyError for an
             # unknown state field); built-ins compile, so the plug-in is the one to name
-            if isinstance(error, NumbaError) or self._plugins():
-                return StrategyCompileError(self._compile_failure(error))
+            if isinstance(error, NumbaError) or plugins:
+                return compile_failure(registry, self.table_names, error)
             return error
         game_index, failed, where = None, False, None
         if first_game is not None:
             game_index = self.first_failing_game(first_game, n_games)
             if game_index is not None:
                 failed, where = self._locate(game_index)
-        registry = self.game.registry
         seat = None
         if where is not None:
             seat, name = where[0] + 1, where[1]
             who = f"strategy {name} ({registry.origin[name]}) at seat {seat}"
-        elif self._plugins() and not failed:  # not found again: whose it was, the plug-ins are the suspects
-            who = "strategy " + " or ".join(f"{name} ({registry.origin[name]})" for name in self._plugins())
+        elif plugins and not failed:  # not found again: whose it was, the plug-ins are the suspects
+            who = "strategy " + " or ".join(f"{name} ({registry.origin[name]})" for name in plugins)
         else:
             return error  # outside every decision (or no plug-in to suspect): medici-sim's own error
         text = next((line.strip() for line in error_text(error).splitlines() if line.strip()), "")
@@ -476,6 +460,22 @@ class PreparedRun:
 
 
 _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def plugins_among(registry, names) -> list[str]:
+    """The strategies ``names`` that are not medici-sim's own code (plug-ins)."""
+    return [name for name in names if not medici_sims(registry[name])]
+
+
+def compile_failure(registry, names, error: Exception) -> StrategyCompileError:
+    """One line naming the strategy of ``names`` (a plug-in first, and its file) whose code failed to compile."""
+    suspects, text = plugins_among(registry, names), error_text(error)
+    culprit = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
+                                                for fn in registry[name].decisions.values())] or suspects or list(names)
+    first = next((line.strip() for line in text.splitlines() if line.strip()), type(error).__name__)
+    report = "the exception's cause holds" if in_api() else f"{named('debug')} shows"
+    return StrategyCompileError(f"strategy {culprit[0]} ({registry.origin[culprit[0]]}) does not compile: {first} "
+                                f"({report} numba's full report)")
 
 
 def while_compiling(error: BaseException | None) -> bool:

@@ -202,6 +202,3 @@ class PreparedPair:
         thread, telling ``compiling``, answering a stop request, naming a strategy that does not
         compile)."""
         return PreparedRun.warm_up(self, stop, compiling)
-
-    def _compile_failure(self, error: Exception) -> str:
-        return self.a._compile_failure(error)

@@ -13,7 +13,7 @@ compiled wrappers, so a strategy that a run has compiled answers at once, from n
 from __future__ import annotations
 
 from ..core.dispatch import strategy_table, table_decider
-from ..core.driver import SeatStrategy
+from ..core.driver import SeatStrategy, compile_failure, while_compiling
 from ..core.resumable import DECISION
 from ..core.specs import parse_strategies
 from .stepper import Engine, SteppedGame
@@ -31,7 +31,12 @@ class BuiltinPlayer:
         registry = engine.game.registry
         # the strategy's compiled decisions as a run's table holds them (loaded from numba's cache where a run of it
         # compiled them), each called through the game's table_decider for its answer type
-        self.table, names = strategy_table(registry, used=(slot.name,))
+        try:
+            self.table, names = strategy_table(registry, used=(slot.name,))
+        except Exception as exc:  # noqa: BLE001  a plug-in numba cannot compile: one line naming it (driver's words)
+            if not while_compiling(exc):
+                raise
+            raise compile_failure(registry, (slot.name,), exc) from exc
         self.strategy_id = names.index(slot.name)
         self.params_row = slot.vector()
         self.decide = [table_decider(registry, kind) for kind in registry.decisions]
