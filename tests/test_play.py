@@ -9,6 +9,7 @@ whole games answered with Enter, bad input re-asked, Ctrl-C and end of input at 
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import re
@@ -244,7 +245,7 @@ def test_normal_runs_do_not_know_human():
     """A new process (one: each costs a second of imports): no game registers `human`, the listing does not show it,
     and a run refuses it."""
     code = textwrap.dedent("""
-        import contextlib, io, sys
+        import contextlib, io, json
         import medici_sim.api
         from medici_sim.cli.app import main
         from medici_sim.core.registry import GAMES
@@ -256,11 +257,11 @@ def test_normal_runs_do_not_know_human():
                     main(args)
                 except SystemExit as exc:
                     code = exc.code
-            print(repr((code, "human" in out.getvalue(), err.getvalue().strip())))
+            print(json.dumps([code, "human" in out.getvalue(), err.getvalue().strip()]))
     """)
     lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert lines[0] == "0"
-    (listed, listed_human, _), (refused, _, message) = (eval(line) for line in lines[1:])
+    (listed, listed_human, _), (refused, _, message) = (json.loads(line) for line in lines[1:])
     assert listed == 0 and not listed_human
     assert refused == 2 and "unknown strategy 'human'" in message
 
