@@ -63,25 +63,26 @@ def test_strong_games_equal_the_reference_engines_given_its_decisions():
     check_equals_the_reference("strong:prior=0", 3)
 
 
+def strong_and_experts_records(prior: float) -> list[tuple]:
+    """Games 0-3 of seed 2, 3 players rotated: (the record with strong at slot 1 with ``prior``, with expert there)."""
+    comp, rules = components(None), RULE_BOOK.resolve(None, 3)
+    with_strong = Games(comp, rules, ["strong", "expert", "expert"], "rotate")
+    with_strong.slot_params[0, 0] = prior
+    experts = Games(comp, rules, ["expert"] * 3, "rotate")
+    return [(record(with_strong.play(2, index)), record(experts.play(2, index))) for index in range(4)]
+
+
 @STRONG_KERNEL
 def test_strong_with_a_prior_nothing_outrates_plays_experts_games():
     """expert's candidate rated 10 above the model's: strong's action, tile and placement are expert's."""
-    comp, rules = components(None), RULE_BOOK.resolve(None, 3)
-    trusting = Games(comp, rules, ["strong", "expert", "expert"], "rotate")
-    trusting.slot_params[0, 0] = 10  # prior
-    experts = Games(comp, rules, ["expert"] * 3, "rotate")
-    for index in range(4):
-        assert record(trusting.play(2, index)) == record(experts.play(2, index))
+    for strong_game, experts_game in strong_and_experts_records(10):
+        assert strong_game == experts_game
 
 
 @STRONG_KERNEL
 def test_strong_differs_from_expert_where_its_model_decides():
     """The same games with no prior: the learned rating moves some choice (else the model would do nothing)."""
-    comp, rules = components(None), RULE_BOOK.resolve(None, 3)
-    learned = Games(comp, rules, ["strong", "expert", "expert"], "rotate")
-    learned.slot_params[0, 0] = 0  # prior
-    experts = Games(comp, rules, ["expert"] * 3, "rotate")
-    assert any(record(learned.play(2, index)) != record(experts.play(2, index)) for index in range(4))
+    assert any(strong_game != experts_game for strong_game, experts_game in strong_and_experts_records(0))
 
 
 @STRONG_KERNEL
