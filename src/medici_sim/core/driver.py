@@ -407,13 +407,9 @@ class PreparedRun:
             _, seat, strategy, what = error.args
             return IllegalDecision(f"strategy {self.table_names[strategy]} at seat {seat + 1} {what}")
         registry = self.game.registry
-        plugins = plugins_among(registry, self.table_names)
         if while_compiling(error):
-            # numba's compiler can fail on a plug-in's code with any exception (a KeyError for an
-            # unknown state field); built-ins compile, so the plug-in is the one to name
-            if isinstance(error, NumbaError) or plugins:
-                return compile_failure(registry, self.table_names, error)
-            return error
+            return compile_error(registry, self.table_names, error)
+        plugins = plugins_among(registry, self.table_names)
         game_index, failed, where = None, False, None
         if first_game is not None:
             game_index = self.first_failing_game(first_game, n_games)
@@ -467,9 +463,13 @@ def plugins_among(registry, names) -> list[str]:
     return [name for name in names if not medici_sims(registry[name])]
 
 
-def compile_failure(registry, names, error: Exception) -> StrategyCompileError:
-    """One line naming the strategy of ``names`` (a plug-in first, and its file) whose code failed to compile."""
+def compile_error(registry, names, error: Exception) -> Exception:
+    """What numba failing to compile ``names`` (``while_compiling``) is told as: one line naming the strategy (a
+    plug-in first, and its file), or ``error`` itself if no plug-in is among them and numba did not raise it (its
+    compiler can fail on a plug-in's code with any exception, a KeyError for an unknown field; built-ins compile)."""
     suspects, text = plugins_among(registry, names), error_text(error)
+    if not (isinstance(error, NumbaError) or suspects):
+        return error
     culprit = [name for name in suspects if any(fn.py_func.__module__ in text or fn.py_func.__name__ in text
                                                 for fn in registry[name].decisions.values())] or suspects or list(names)
     first = next((line.strip() for line in text.splitlines() if line.strip()), type(error).__name__)

@@ -13,7 +13,7 @@ compiled wrappers, so a strategy that a run has compiled answers at once, from n
 from __future__ import annotations
 
 from ..core.dispatch import strategy_table, table_decider
-from ..core.driver import SeatStrategy, compile_failure, while_compiling
+from ..core.driver import SeatStrategy, compile_error, while_compiling
 from ..core.resumable import DECISION
 from ..core.specs import parse_strategies
 from .stepper import Engine, SteppedGame
@@ -33,10 +33,11 @@ class BuiltinPlayer:
         # compiled them), each called through the game's table_decider for its answer type
         try:
             self.table, names = strategy_table(registry, used=(slot.name,))
-        except Exception as exc:  # noqa: BLE001  a plug-in numba cannot compile: one line naming it (driver's words)
-            if not while_compiling(exc):
+        except Exception as exc:  # noqa: BLE001  a plug-in numba cannot compile: one line naming it, as a run says it
+            told = compile_error(registry, (slot.name,), exc) if while_compiling(exc) else exc
+            if told is exc:
                 raise
-            raise compile_failure(registry, (slot.name,), exc) from exc
+            raise told from exc
         self.strategy_id = names.index(slot.name)
         self.params_row = slot.vector()
         self.decide = [table_decider(registry, kind) for kind in registry.decisions]
