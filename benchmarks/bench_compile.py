@@ -29,6 +29,7 @@ from pathlib import Path
 
 import medici_sim.games  # noqa: F401  the games register themselves
 from medici_sim.cli.script_options import Parser
+from medici_sim.core.driver import KERNEL_ENV
 from medici_sim.core.registry import GAMES, get_game
 
 ROOT = Path(__file__).parents[1]
@@ -51,11 +52,14 @@ README_ROW_LIMIT = 10.0  # CPU seconds of compilation one row may cost (issue 34
 README_TOTAL_LIMIT = 60.0  # ... and the whole table together
 
 
-def cpu_seconds(game: str, strategies: str, warm: bool = False) -> tuple[float, float]:
+def cpu_seconds(game: str, strategies: str, warm: bool = False, every: bool = False) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of a cold first run of ``strategies`` (one per seat); ``warm``:
-    from the cache and kernels as they are (nothing compiled: the script checked, not measured)."""
+    from the cache and kernels as they are (nothing compiled: the script checked, not measured);
+    ``every``: the table holds every heuristic (MEDICI_SIM_KERNEL=all), whatever sits at the seats."""
     players = max(len(strategies.split(",")), get_game(game).min_players)
-    env = {k: v for k, v in os.environ.items() if warm or k != "MEDICI_SIM_KERNEL"}
+    env = {k: v for k, v in os.environ.items() if warm or k != KERNEL_ENV}
+    if every:
+        env[KERNEL_ENV] = "all"
     with tempfile.TemporaryDirectory(prefix="medici-sim-cold-") as cache:
         if not warm:
             env["NUMBA_CACHE_DIR"] = cache
@@ -121,11 +125,13 @@ def main() -> None:
     found = {}
     print(f"{'game':8} {'strategies':48} {'CPU s':>7} {'wall s':>7}")
     for name in args.game or sorted(GAMES):
-        heuristics = [s for s in get_game(name).built_ins if s != "search"]
-        sets = {"fewest": "random", "expert": "expert", "every heuristic": ",".join(heuristics), "search": "search"}
+        game = get_game(name)
+        # every heuristic in the table; at the seats as many as the game seats (Tuscany has more heuristics than seats)
+        sets = {"fewest": "random", "expert": "expert", "every heuristic": ",".join(game.built_ins[:game.max_players]),
+                "search": game.study.searcher}
         seconds = {}
         for label in args.sets or SETS:
-            seconds[label], wall = cpu_seconds(name, sets[label], args.warm)
+            seconds[label], wall = cpu_seconds(name, sets[label], args.warm, every=label == "every heuristic")
             print(f"{name:8} {sets[label]:48} {seconds[label]:>7.1f} {wall:>7.1f}", flush=True)
         if len(seconds) < len(SETS) or args.warm:
             continue
