@@ -122,6 +122,8 @@ GAME = Game(
         moment="phase",  # scored at the end of each phase (T34)
         moments=PHASES,
         tie_breaks=TIE_BREAKS,
+        # benchmarks/bench_compile.py --game tuscany, 2026-11-27, on a machine busy with a test run (CPU s inflated)
+        compile_seconds=((27, 52), 94),
     ),
     data=GameData(
         load=load,  # None: the default set (components.components)
