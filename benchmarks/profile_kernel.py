@@ -4,6 +4,7 @@
     python benchmarks/profile_kernel.py --strategies random --players 6 --seconds 10
     python benchmarks/profile_kernel.py --strategies search,expert,expert,expert --chunk 20
     python benchmarks/profile_kernel.py --game classic --strategies random
+    python benchmarks/profile_kernel.py --game classic --strategies value --annotate 30
 
 Linux only; needs `perf` (allowed to sample this process) and `nm`. numba's machine code
 has no symbols `perf` can read, so this script keeps the object code of every function numba
@@ -12,7 +13,9 @@ each strategy's decision wrappers: compiled apart since one play loop serves eve
 finds where each object was loaded from a symbol only it defines, and maps every sample to
 the function (as numba compiled it, after inlining) it fell in. Samples outside numba's code
 (e.g. its reference counting, ``NRT_incref``, Python, the OS) are counted separately: many of
-them mean arrays are handed to non-inlined functions.
+them mean arrays are handed to non-inlined functions. ``--annotate N`` lists the N instructions
+sampled most, disassembled (``objdump``): a sample often lands on the instruction after the one
+that stalled.
 
 This reads numba internals (``CPUCodeLibrary._set_compiled_object``): a development tool,
 checked with numba 0.68.
@@ -58,10 +61,10 @@ def kernel_symbols(obj: bytes) -> dict[str, tuple[int, int]]:
     return symbols
 
 
-def loaded_ranges() -> list[tuple[int, int, str]]:
-    """(start, end, symbol) of every function of the object code numba loaded, by address. An object's
-    functions include copies of its callees (numba links them in), so where it lies is found from a
-    symbol no other object defines."""
+def loaded_ranges() -> list[tuple[int, int, str, str, int]]:
+    """(start, end, symbol, library name, the library's load address) of every function of the object
+    code numba loaded, by address. An object's functions include copies of its callees (numba links
+    them in), so where it lies is found from a symbol no other object defines."""
     listed = {name: kernel_symbols(obj) for name, (_, obj) in _OBJECTS.items()}
     defined_in = collections.Counter(symbol for symbols in listed.values() for symbol in symbols)
     ranges = []
@@ -71,7 +74,8 @@ def loaded_ranges() -> list[tuple[int, int, str]]:
         if own is None:
             continue
         base = library.get_pointer_to_function(own) - symbols[own][0]
-        ranges += [(base + offset, base + offset + size, symbol) for symbol, (offset, size) in symbols.items()]
+        ranges += [(base + offset, base + offset + size, symbol, name, base)
+                   for symbol, (offset, size) in symbols.items()]
     return sorted(ranges)
 
 
@@ -116,6 +120,8 @@ def main() -> None:
     parser.add_argument("--top", type=count(), default=25)
     parser.add_argument("--chunk", type=count(1, 10**8), default=20_000,
                         help="games a kernel call (fewer for search: slow games)")
+    parser.add_argument("--annotate", type=count(0, 10**4), default=0,
+                        help="also list the N instructions sampled most, disassembled")
     parser.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     check_players(parser, [args.players], [args.game])
@@ -157,8 +163,9 @@ def main() -> None:
         samples = subprocess.run(["perf", "script", "-i", data, "-F", "ip"],
                                  capture_output=True, text=True, check=True).stdout.split()
 
-    starts = [start for start, _, _ in ranges]
+    starts = [start for start, *_ in ranges]
     counts: collections.Counter[str] = collections.Counter()
+    at: collections.Counter[tuple[str, int]] = collections.Counter()  # (library, offset in its object) -> samples
     for sample in samples:
         address = int(sample, 16)
         i = bisect.bisect_right(starts, address) - 1
@@ -166,11 +173,30 @@ def main() -> None:
             counts["(outside numba's code: its runtime, Python, the OS)"] += 1
         else:
             counts[short_name(ranges[i][2])] += 1
+            at[ranges[i][3], address - ranges[i][4]] += 1
     total = sum(counts.values())
     print(f"{total:,} samples over {args.seconds:g} s: {args.strategies} at {args.players} players "
           f"(self time of each function as compiled, callees inlined into it included)")
     for name, samples_in in counts.most_common(args.top):
         print(f"{100 * samples_in / total:6.1f}%  {name}")
+    if args.annotate:
+        print(f"\nthe {args.annotate} instructions sampled most (object offset, samples, instruction):")
+        annotate(at, total, args.annotate)
+
+
+def annotate(at, total: int, top: int) -> None:
+    """The ``top`` instructions sampled most, disassembled (``objdump``) from the objects they lie in."""
+    listings = {}
+    for (library, offset), samples_at in at.most_common(top):
+        if library not in listings:
+            with tempfile.NamedTemporaryFile(suffix=".o") as f:
+                f.write(_OBJECTS[library][1])
+                f.flush()
+                text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f.name], capture_output=True,
+                                      text=True, check=True).stdout
+            listings[library] = {int(m.group(1), 16): m.group(2).strip()
+                                 for m in re.finditer(r"^\s*([0-9a-f]+):\s*(.*)$", text, re.M)}
+        print(f"{offset:8x} {100 * samples_at / total:5.1f}%  {listings[library].get(offset, '?')}")
 
 
 if __name__ == "__main__":

@@ -40,8 +40,8 @@ QUICK_RUNS = {
     "bench_tuscany.py": (["--games", "200", "--repeat", "1"], ()),
     "bench_versus_c.py": (["--games", "300", "--repeat", "1"], ("cc",)),
     "profile_compile.py": (["--warm", "--top", "2"], ()),
-    "profile_kernel.py": (["--strategies", "random", "--seconds", "0.2", "--chunk", "100", "--top", "2"],
-                          ("perf", "nm")),
+    "profile_kernel.py": (["--strategies", "random", "--seconds", "0.2", "--chunk", "100", "--top", "2",
+                           "--annotate", "3"], ("perf", "nm", "objdump")),
 }
 
 

@@ -109,6 +109,18 @@ def test_human_is_reserved_even_when_not_registered(tmp_path):
         registry.register(Strategy("human", person.decisions, summary="a bot in the person's chair"))
 
 
+def test_only_a_built_in_is_compiled_into_the_play_loop(tmp_path):
+    """``inline=True`` (core.dispatch): the play loop is cached under a hash of the game's sources, which a
+    plug-in is not among; one asking to be inlined is refused, and nothing of it is registered."""
+    path = write(tmp_path, "inlined.py", plugin_source("inlined").replace("params={})", "params={}, inline=True)"))
+    with pytest.raises(PluginError, match="strategy inlined: only the game's own built-ins are compiled into its "
+                                          "play loop; register it without inline=True"):
+        load_plugin(path)
+    assert "inlined" not in GAMES["card"].registry
+    with pytest.raises(RegistrationError, match="only the game's own built-ins"):  # from a notebook too
+        GAMES["card"].registry.register(Strategy("cell", {"reveal_nb": _reveal_nb, "take_nb": _take_nb}, inline=True))
+
+
 def test_two_plugins_of_one_name_are_refused_naming_both_files(tmp_path):
     first = write(tmp_path, "first.py", plugin_source("twin"))
     second = write(tmp_path, "second.py", plugin_source("twin", extra="# another file"))

@@ -15,8 +15,14 @@ decisions, ``[decision, strategy id]``; the call is an indirect call to that add
   uses (a run of the baseline alone compiles no heuristic), and a plug-in that is loaded but
   not used is never compiled, so it cannot break a run;
 - a decision's exceptions reach the kernel as a direct call's would (numba's calling
-  convention, :func:`_call_nb`), and nothing reference-counted is handed down: the state is a
-  record, a seat's parameters a tuple of floats.
+  convention, :func:`_call_at_nb`), and nothing reference-counted is handed down: the state is a
+  record, a seat's parameters a tuple of floats;
+- a game's cheap built-ins (``Strategy(inline=True)``: a baseline, a one-line bidder) are compiled
+  into the play loop itself: each call site tests the table's entry against their small codes
+  (1, 2 ...: never an address) and calls the one it names directly, inlined, before falling back on
+  the indirect call (:func:`_caller`). An indirect call costs what inlining saves: where the
+  decision is a few instructions, about a tenth of a game's time (the classic game's ``value``).
+  Their sources are the game's, already hashed into the table's name, and so are their names.
 
 A *checked* table (``strategy_table(..., checked=True)``, or the names of the strategies to
 check: ``medici-sim check-plugin`` checks a plug-in's) holds the addresses of checked wrappers
@@ -52,7 +58,7 @@ from numba.np.numpy_support import from_dtype
 
 from .output import read_limited
 from .registry import GAMES, ILLEGAL, MAX_PARAMS, StrategyRegistry
-from .templates import jitted_copy
+from .templates import generated, jitted_copy
 
 MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
 MAX_STRATEGIES = 64  # strategies one table holds (a run's, in registration order)
@@ -65,6 +71,8 @@ _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "ar
                       "numba_setup.py")
 _GAME_HASH: dict[tuple, str] = {}  # (game, package) -> its table name: a hash of the kernel's sources
 _REGISTRY_OF: dict[str, StrategyRegistry] = {}  # table name -> the registry it was made of
+_INLINED: dict[str, tuple] = {}  # table name -> the built-ins its play loops call inlined (code i + 1: the i-th)
+_CALLERS: dict[tuple, object] = {}  # (table name, decision) -> its caller (:func:`_caller`)
 _ADDRESSES: dict[tuple, int] = {}  # (game, strategy object id, decision, mode) -> its wrapper's address
 _KEEP: list = []  # the compiled wrappers (their code stays loaded while the process runs)
 _KEEP_STRATEGIES: dict[int, object] = {}  # the strategies whose addresses are known, by id
@@ -101,7 +109,7 @@ def strategy_table(registry: StrategyRegistry, used=(), *, checked=False,
         for i, strategy in enumerate(strategies):
             mode = CHECKED if strategy.name in check else LOCATED if located else PLAIN
             for k, kind in enumerate(registry.decisions):
-                addresses[k, i] = _address(registry, strategy, kind, mode)
+                addresses[k, i] = _entry(registry, strategy, kind, mode)
             _KEEP_STRATEGIES[id(strategy)] = strategy  # its id stays its own while the process runs
         if any(registry.origin.get(s.name) == "built-in" and s.name not in policies
                for policies, *_ in _RUNTIME.get(registry.game, ()) for s in strategies):
@@ -142,9 +150,12 @@ def _table_name(registry: StrategyRegistry) -> str:
             files |= set(game.study.kernel_data)
         for path in sorted(files):
             digest.update(read_limited(path, MAX_SOURCE_BYTES, "a strategy's source"))
+        inlined = tuple(s for name, s in registry.items() if s.inline and registry.origin[name] == "built-in")
+        digest.update(" ".join(s.name for s in inlined).encode())
         name = _TABLE_PREFIX + digest.hexdigest()[:24]
         for kind in registry.decisions:
             _returns(registry, kind)
+        _INLINED[name] = inlined
         _REGISTRY_OF[name] = registry
         _GAME_HASH[key] = name
     return _GAME_HASH[key]
@@ -185,6 +196,16 @@ def _returns(registry: StrategyRegistry, kind: str) -> type:
         returned = first.overloads[signature].signature.return_type
         _RETURNS[key] = bool if isinstance(returned, types.Boolean) else int
     return _RETURNS[key]
+
+
+def _entry(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
+    """What a table holds for ``strategy``'s decision ``kind`` wrapped as ``mode`` asks: the code of
+    a built-in the play loops call inlined (plain tables only: the others' wrappers do more), else
+    the address of its wrapper."""
+    inlined = _INLINED[_table_name(registry)]
+    if mode == PLAIN and any(s is strategy for s in inlined):
+        return 1 + next(i for i, s in enumerate(inlined) if s is strategy)
+    return _address(registry, strategy, kind, mode)
 
 
 def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
@@ -309,19 +330,28 @@ def _record_pointer(typingctx, record, word):
 
 
 @intrinsic
-def _call_nb(typingctx, table, decision, strategy, state, seat, returns):
-    """``table``'s compiled decision ``[decision, strategy]`` called with (state, seat, strategy),
-    returning a ``returns``: an indirect call in numba's calling convention, so what the decision
-    raises is raised here."""
-    answer = returns.instance_type
-    arguments = (state, types.int64, types.int64)
+def _entry_nb(typingctx, table, decision, strategy):
+    """``table``'s entry ``[decision, strategy]``: an inlined built-in's code or a wrapper's address."""
     columns = table.dtype.fields[_name_of(table)][0].shape[1]
 
     def codegen(context, builder, signature, args):
-        record, k, strategy_id, state_value, seat_value, _ = args
+        record, k, strategy_id = args
         words = builder.bitcast(record, ir.IntType(64).as_pointer())
         at = builder.add(builder.mul(k, context.get_constant(types.int64, columns)), strategy_id)
-        address = builder.load(builder.gep(words, [at]))
+        return builder.load(builder.gep(words, [at]))
+    return types.uint64(table, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _call_at_nb(typingctx, address, strategy, state, seat, returns):
+    """The compiled decision wrapper at ``address`` called with (state, seat, strategy), returning a
+    ``returns``: an indirect call in numba's calling convention, so what the decision raises is
+    raised here."""
+    answer = returns.instance_type
+    arguments = (state, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        address, strategy_id, state_value, seat_value, _ = args
         function = context.call_conv.get_function_type(answer, arguments)
         callee = builder.inttoptr(address, function.as_pointer())
         status, result = context.call_conv.call_function(builder, callee, answer, arguments,
@@ -329,7 +359,46 @@ def _call_nb(typingctx, table, decision, strategy, state, seat, returns):
         with cgutils.if_unlikely(builder, status.is_error):
             context.call_conv.return_status_propagate(builder, status)
         return result
-    return answer(table, types.int64, types.int64, state, types.int64, returns), codegen
+    return answer(types.uint64, types.int64, state, types.int64, returns), codegen
+
+
+@intrinsic
+def _likely_nb(typingctx, condition):
+    """``condition``, which the compiler is told is usually true (``llvm.expect``): it lays out and
+    allocates registers for that path first."""
+    if not isinstance(condition, types.Boolean):
+        return None
+
+    def codegen(context, builder, signature, args):
+        bit = ir.IntType(1)
+        expect = cgutils.get_or_insert_function(builder.module, ir.FunctionType(bit, [bit, bit]), "llvm.expect.i1")
+        return builder.call(expect, [args[0], bit(1)])
+    return types.boolean(condition), codegen
+
+
+def _caller(registry: StrategyRegistry, kind: str):
+    """The jitted ``(table, strategy, state, seat) -> answer`` that asks decision ``kind`` of the
+    table's strategy ``strategy``: the game's inlined built-ins (their codes, see the module doc)
+    called directly, any other strategy through its wrapper's address. Inlined where it is called."""
+    name = _table_name(registry)
+    key = (name, kind)
+    with _LOCK:
+        if key not in _CALLERS:
+            k = registry.decisions.index(kind)
+            returns = types.boolean if _returns(registry, kind) is bool else types.int64
+            namespace = {**globals(), "K": k, "RETURNS": returns,
+                         "answer": _as_bool_nb if returns is types.boolean else _as_int_nb}
+            lines = [f"def ask_{kind}(table, strategy, state, seat):",
+                     "    at = _entry_nb(table, K, strategy)"]
+            if _INLINED[name]:
+                lines.append(f"    if _likely_nb(at <= {len(_INLINED[name])}):")  # the call's spills off their path
+            for code, strategy in enumerate(_INLINED[name], 1):
+                namespace[f"inlined_{code}"] = strategy.decisions[kind]
+                lines += [f"        if at == {code}:",
+                          f"            return answer(inlined_{code}(state, seat, params_nb(state, seat)))"]
+            lines.append("    return _call_at_nb(at, strategy, state, seat, RETURNS)")
+            _CALLERS[key] = generated(lines, namespace, f"ask_{kind}", inline="always")
+    return _CALLERS[key]
 
 
 def runtime_table(registry: StrategyRegistry, policies: tuple[str, ...]):
@@ -459,7 +528,7 @@ def _fill_runtime(registry: StrategyRegistry) -> None:
         addresses = _runtime_buffer(registry, entry)[0][_table_name(registry)]
         for i, name in enumerate(policies):
             for k, kind in enumerate(registry.decisions):
-                addresses[k, i] = _address(registry, registry[name], kind, PLAIN)
+                addresses[k, i] = _entry(registry, registry[name], kind, PLAIN)
         entry[2] = True
 
 
@@ -523,11 +592,10 @@ def decision(kind: str):
         raise NotImplementedError(f"{kind} is only callable from jitted code")
 
     def typer(table, strategy, state, seat):
-        registry = _registry_of(_name_of(table))
-        k = registry.decisions.index(kind)
-        returns = types.boolean if _returns(registry, kind) is bool else types.int64
+        ask = _caller(_registry_of(_name_of(table)), kind)
+
         def impl(table, strategy, state, seat):
-            return _call_nb(table, k, strategy, state, seat, returns)
+            return ask(table, strategy, state, seat)
         return impl
 
     stub.__name__ = stub.__qualname__ = kind
@@ -535,22 +603,21 @@ def decision(kind: str):
     return stub
 
 
-def _decide_through(table, decision, strategy, state, seat):
-    """The decision ``decision`` of ``table``'s strategy ``strategy`` at ``seat``, called from Python."""
-    return _call_nb(table, decision, strategy, state, seat, answer_type)  # noqa: F821
+def _decide_through(table, strategy, state, seat):
+    """The decision of ``table``'s strategy ``strategy`` at ``seat``, called from Python."""
+    return ask(table, strategy, state, seat)  # noqa: F821
 
 
 def table_decider(registry: StrategyRegistry, kind: str):
-    """A jitted ``(table, decision, strategy, state, seat) -> answer`` that Python calls to have a table's strategy
-    answer the decision ``kind`` (its index in ``registry.decisions``) on a state record: the same compiled
-    wrapper a run calls, so a strategy whose run is cached answers at once (a framework's bot). One is compiled
-    per game and answer type, cached under the table's name (a hash of the sources, as the kernels' are)."""
-    returns = _returns(registry, kind)
-    name = f"decide_through_{_table_name(registry)[len(_TABLE_PREFIX):]}_{returns.__name__}"
+    """A jitted ``(table, strategy, state, seat) -> answer`` that Python calls to have a table's strategy
+    answer the decision ``kind`` on a state record, as a run asks it (:func:`_caller`): the same compiled
+    wrappers, so a strategy whose run is cached answers at once (a framework's bot). One is compiled per game
+    and decision, cached under the table's name (a hash of the sources, as the kernels' are)."""
+    name = f"decide_through_{_table_name(registry)[len(_TABLE_PREFIX):]}_{kind}"
     with _LOCK:
         if name not in _DECIDERS:
-            namespace = {**globals(), "answer_type": types.boolean if returns is bool else types.int64}
-            _DECIDERS[name] = jitted_copy(_decide_through, namespace, name, cache=True)
+            _DECIDERS[name] = jitted_copy(_decide_through, {**globals(), "ask": _caller(registry, kind)}, name,
+                                          cache=True)
     return _DECIDERS[name]
 
 

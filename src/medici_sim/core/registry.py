@@ -122,6 +122,10 @@ class Strategy:
     # the rule sets (canonical specs, e.g. the game's presets) it was fitted to, if it was (a learned
     # evaluation, trained under them); () for a strategy that reads the rules and plays any of them
     fitted_to: tuple[str, ...] = ()
+    # a built-in cheap enough to be compiled into its game's play loop, called there directly rather than
+    # through its compiled wrapper's address (core.dispatch): a few instructions a decision, where the call
+    # itself would cost as much; a game's own built-ins only (their sources are the loop's)
+    inline: bool = False
 
     def fits(self, rules: str) -> bool:
         """Whether it plays the rule set ``rules`` (a canonical spec) as it was made to."""
@@ -179,6 +183,9 @@ class StrategyRegistry:
             param.check_declaration(strategy.name, name)
         modules = _modules(strategy)
         built_in = all(m.startswith(self.package + ".") for m in modules)
+        if strategy.inline and not (built_in and origin is None):
+            raise RegistrationError(f"strategy {strategy.name}: only the game's own built-ins are compiled into its "
+                                    "play loop; register it without inline=True")
         self._check_name(strategy, modules)
         self.strategies[strategy.name] = strategy
         self.origin[strategy.name] = origin or ("built-in" if built_in else ", ".join(sorted(modules)))

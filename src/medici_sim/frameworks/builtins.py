@@ -30,7 +30,7 @@ class BuiltinPlayer:
         self.name = slot.label
         registry = engine.game.registry
         # the strategy's compiled decisions as a run's table holds them (loaded from numba's cache where a run of it
-        # compiled them), each called through the game's table_decider for its answer type
+        # compiled them), each called through the game's table_decider for that decision
         try:
             self.table, names = strategy_table(registry, used=(slot.name,))
         except Exception as exc:  # noqa: BLE001  a plug-in numba cannot compile: one line naming it, as a run says it
@@ -50,5 +50,5 @@ class BuiltinPlayer:
             raise ValueError("the game is not stopped at a decision (a chance node, or its end)")
         decision = game.event - DECISION
         game.state["seat_params"][seat] = self.params_row  # where the decision reads them (core.dispatch.params_nb)
-        choice = int(self.decide[decision](self.table, decision, self.strategy_id, game.state, seat))
+        choice = int(self.decide[decision](self.table, self.strategy_id, game.state, seat))
         return self.engine.view.action_of(decision, choice)

@@ -28,4 +28,5 @@ STRATEGY = Strategy(
     name="random",
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     summary="R23 baseline: reveal another card on a fair coin; take each fitting earlier card on a fair coin.",
+    inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
 )

@@ -65,4 +65,5 @@ STRATEGY = Strategy(
         "draw_below": Param(2.5, 0, 11, help="draws another card while the lot is worth less than this per card"),
     },
     summary="Bids the minimum only on cheap lots, keeps a reserve, and waits to be the last ship (free cards).",
+    inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
 )

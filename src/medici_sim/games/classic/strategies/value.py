@@ -37,4 +37,5 @@ STRATEGY = Strategy(
         "draw_below": Param(2, 0, 11, help="draws another card while the lot is worth less than this per card"),
     },
     summary="Pays a fixed price per point of card value and per card; draws while the lot is cheap per card.",
+    inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
 )

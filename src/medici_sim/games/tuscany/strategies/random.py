@@ -66,4 +66,5 @@ STRATEGY = Strategy(
                "action_nb": uniform_nb, "refresh_nb": refresh_nb, "take_nb": uniform_nb, "discard_nb": uniform_nb,
                "place_nb": uniform_nb, "payment_nb": payment_nb, "castle_nb": uniform_nb, "marble_nb": marble_nb},
     summary="T38-T39's canonical random player: uniform over the legal options, a marble on a fair coin.",
+    inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
 )
