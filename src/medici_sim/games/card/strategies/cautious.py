@@ -37,5 +37,4 @@ STRATEGY = Strategy(
                              help="most cards revealed in a turn, an obligatory first one included"),
     },
     summary="Takes acceptable cards already on offer; reveals only when the last card is not acceptable.",
-    inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
 )

@@ -22,5 +22,4 @@ STRATEGY = Strategy(
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     params={"take_min": Param(3, 0, 20, help="take an earlier card worth at least this")},
     summary="Always reveals three cards, then takes the valuable ones.",
-    inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
 )
