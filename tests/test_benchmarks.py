@@ -29,6 +29,7 @@ SCRIPTS = ROOT / "scripts"
 # classic's, a game without them), not Tuscany's kernels (20 CPU s from a cold cache)
 QUICK_RUNS = {
     # the set a game may seat fewer of than it has heuristics (Tuscany: six, four seats); every game's sets alike
+    "count_instructions.py": (["--game", "classic", "--games", "50"], ("valgrind", "cc")),
     "bench_compile.py": (["--warm", "--set", "every heuristic", "--game", "tuscany"], ()),
     "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile", "--game", "card"], ()),
     "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2", "--game", "card", "--game", "classic"],
@@ -47,8 +48,9 @@ QUICK_RUNS = {
 
 # a quick run that compiles a kernel no other quick test compiles: the whole suite only. bench_tuscany times a
 # table of `random` alone (a Tuscany play loop of its own, 36 CPU s cold); its options and refusals are run
-# quickly below, and its loop is the one every Tuscany run of the quick subset plays
-SLOW_QUICK_RUNS = {"bench_tuscany.py"}
+# quickly below, and its loop is the one every Tuscany run of the quick subset plays; count_instructions plays
+# under valgrind (about a minute)
+SLOW_QUICK_RUNS = {"bench_tuscany.py", "count_instructions.py"}
 
 
 def run(script: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
