@@ -161,12 +161,16 @@ def test_the_medici_engines_inline_their_game_end_writers():
 
 
 LONGEST_INLINED = 30  # lines of source a built-in strategy's inline="always" function may have
+# ... but these, whose calls cost more than their compile: classic expert's worth, called, played 7% more
+# instructions a game than the code before the redesign (issue 31 allows 3%), inlined 3% (4 CPU s more compile)
+LONG_INLINED_FOR_SPEED = {"medici_sim.games.classic.strategies.expert.worth_nb"}
 
 
 def test_no_strategy_inlines_a_long_body():
     """numba copies an inlined body into each caller (with its whole scope: a cost in its size squared), and every
     strategy's decision is compiled apart: classic expert's worth_nb, inlined into lot_worth_nb and that into both
-    its decisions, cost 12.9 CPU s of inlining alone. A long helper is compiled once and called."""
+    its decisions, once cost 12.9 CPU s of inlining alone. A long helper is compiled once and called, unless its
+    calls are what makes the strategy slow (LONG_INLINED_FOR_SPEED, each measured)."""
     import importlib
     import inspect
     import pkgutil
@@ -185,7 +189,7 @@ def test_no_strategy_inlines_a_long_body():
                         and fn.targetoptions.get("inline") == "always"
                         and len(inspect.getsource(fn.py_func).splitlines()) > LONGEST_INLINED):
                     long.append(f"{info.name}.{name}")
-    assert medici_sim.games and not long, long
+    assert medici_sim.games and sorted(long) == sorted(LONG_INLINED_FOR_SPEED), long
 
 
 def test_medici_sims_functions_compile_without_a_c_callable_wrapper():

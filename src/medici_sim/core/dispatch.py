@@ -58,7 +58,7 @@ from numba.np.numpy_support import from_dtype
 
 from .output import read_limited
 from .registry import GAMES, ILLEGAL, MAX_PARAMS, StrategyRegistry
-from .templates import generated, jitted_copy
+from .templates import defined, jitted_copy
 
 MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
 MAX_STRATEGIES = 64  # strategies one table holds (a run's, in registration order)
@@ -377,9 +377,11 @@ def _likely_nb(typingctx, condition):
 
 
 def _caller(registry: StrategyRegistry, kind: str):
-    """The jitted ``(table, strategy, state, seat) -> answer`` that asks decision ``kind`` of the
-    table's strategy ``strategy``: the game's inlined built-ins (their codes, see the module doc)
-    called directly, any other strategy through its wrapper's address. Inlined where it is called."""
+    """The ``(table, strategy, state, seat) -> answer`` that asks decision ``kind`` of the table's
+    strategy ``strategy``: the game's inlined built-ins (their codes, see the module doc) called
+    directly, any other strategy through its wrapper's address. A Python function, which
+    :func:`decision`'s overload compiles inlined where it is called (one level of numba's inlining:
+    two, a jitted copy inlined inside the overload, cost The Castles of Tuscany's first run 5 CPU s)."""
     name = _table_name(registry)
     key = (name, kind)
     with _LOCK:
@@ -397,7 +399,7 @@ def _caller(registry: StrategyRegistry, kind: str):
                 lines += [f"        if at == {code}:",
                           f"            return answer(inlined_{code}(state, seat, params_nb(state, seat)))"]
             lines.append("    return _call_at_nb(at, strategy, state, seat, RETURNS)")
-            _CALLERS[key] = generated(lines, namespace, f"ask_{kind}", inline="always")
+            _CALLERS[key] = defined(lines, namespace, f"ask_{kind}")
     return _CALLERS[key]
 
 
@@ -592,11 +594,7 @@ def decision(kind: str):
         raise NotImplementedError(f"{kind} is only callable from jitted code")
 
     def typer(table, strategy, state, seat):
-        ask = _caller(_registry_of(_name_of(table)), kind)
-
-        def impl(table, strategy, state, seat):
-            return ask(table, strategy, state, seat)
-        return impl
+        return _caller(_registry_of(_name_of(table)), kind)
 
     stub.__name__ = stub.__qualname__ = kind
     overload(stub, inline="always")(typer)
@@ -616,8 +614,8 @@ def table_decider(registry: StrategyRegistry, kind: str):
     name = f"decide_through_{_table_name(registry)[len(_TABLE_PREFIX):]}_{kind}"
     with _LOCK:
         if name not in _DECIDERS:
-            _DECIDERS[name] = jitted_copy(_decide_through, {**globals(), "ask": _caller(registry, kind)}, name,
-                                          cache=True)
+            ask = njit(inline="always")(_caller(registry, kind))
+            _DECIDERS[name] = jitted_copy(_decide_through, {**globals(), "ask": ask}, name, cache=True)
     return _DECIDERS[name]
 
 

@@ -39,8 +39,14 @@ def jitted_copy(template, namespace: dict, name: str | None = None, **options):
     return jit(**{"nopython": True, **options})(copy)
 
 
+def defined(lines: list[str], namespace: dict, name: str):
+    """The Python function ``name`` that the source ``lines`` define, its global names looked up in
+    ``namespace`` (an ``@overload``'s implementation: numba compiles it inlined where it is called)."""
+    exec("\n".join(lines), namespace)
+    return namespace[name]
+
+
 def generated(lines: list[str], namespace: dict, name: str, **options):
     """:func:`jitted_copy` of the function ``name`` that the source ``lines`` define, its global
     names looked up in ``namespace``."""
-    exec("\n".join(lines), namespace)
-    return jitted_copy(namespace[name], namespace, name, **options)
+    return jitted_copy(defined(lines, namespace, name), namespace, name, **options)

@@ -25,7 +25,9 @@ from .common import (
 FOCUS, TRACK_WEIGHT, LEVEL_WORTH, FUTURE_WEIGHT, VALUE_WEIGHT, OTHER_WEIGHT = range(6)
 
 
-@njit(cache=True)
+# focus_rank_nb and worth_nb are inlined into the decisions: called, collector played 5% more instructions a game
+# than when its decisions were inlined into the play loop (the eight parameters handed down at each call)
+@njit(cache=True, inline="always")
 def focus_rank_nb(state, seat, good):
     """How many goods rank above ``good`` for this seat (0: its strongest): the higher level
     at the day's end (C14, with what is aboard), then more cards of it in the lot, then the
@@ -45,7 +47,7 @@ def focus_rank_nb(state, seat, good):
     return rank
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def worth_nb(state, seat, params):
     """Florins the current lot is worth to it (module doc), goods in order 0..4."""
     day_weight = params[TRACK_WEIGHT] * (1.0 + params[FUTURE_WEIGHT] * later_days_nb(state))

@@ -178,7 +178,9 @@ def track_gain_nb(state, seat, players, beaten_without, beaten_with, level, afte
             + state.scratch[seat, LEVEL_AT + after] - state.scratch[seat, LEVEL_AT + level])
 
 
-@njit(cache=True, error_model="numpy")
+# worth_nb and lot_worth_nb are inlined into each decision (about 4 CPU s more of its first compile): called,
+# expert played 7% more instructions a game than the code before the redesign, 3% more inlined
+@njit(cache=True, error_model="numpy", inline="always")
 def worth_nb(state, seat, params):
     """Florins the current lot is worth to ``seat`` (module doc): one pass over the rivals
     grades the ship and every good in the lot."""
@@ -262,7 +264,7 @@ def worth_nb(state, seat, params):
     return (gain + cards * params[HOLD_PRICE]) * state.scratch[seat, MONEY]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def lot_worth_nb(state, seat, params):
     """worth_nb of the current lot, remembered for the turn and the lot's size (the
     auctioneer's last draw decision and its bid see the same lot)."""
