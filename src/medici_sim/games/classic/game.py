@@ -184,7 +184,7 @@ GAME = Game(
         reference_strategies=lambda: tuple(reference.STRATEGIES),
         invariants=invariants,
         totals_identities=TotalsIdentities,
-        compile_seconds=((9, 18), 43),
+        compile_seconds=((12, 25), 48),
     ),
     presentation=Presentation(
         **SCORE,  # florins from ships, majorities and bonuses (games/medici/scoring.py)
