@@ -152,6 +152,7 @@ def test_templates_are_bound_to_their_names_in_one_place():
     the dispatch switches all bind their templates through it."""
     makers = {name for name, path in MODULES.items() for node in ast.walk(ast.parse(path.read_text()))
               if isinstance(node, ast.Attribute) and node.attr == "FunctionType"
+              and getattr(node.value, "id", "") != "ir"  # llvmlite's ir.FunctionType: an LLVM type, not a copy
               or isinstance(node, ast.Call) and getattr(node.func, "id", "") == "exec"}
     assert makers == {"medici_sim.core.templates"}
 

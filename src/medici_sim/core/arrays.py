@@ -11,9 +11,8 @@ from functools import cache
 
 import numpy as np
 from numba import carray, njit
-from numba.extending import overload
-
-from .dispatch import _record_pointer
+from numba.core import types
+from numba.extending import intrinsic, overload
 
 
 @njit(cache=True)
@@ -32,14 +31,26 @@ def copy2_nb(dst, src):
 
 
 
+@intrinsic
+def record_pointer(typingctx, record, word):
+    """A pointer to a state record's data as words of type ``word`` (np.uint8 or np.uint64):
+    numba passes a record as a pointer to its data, so this is a cast."""
+    if not isinstance(record, types.Record) or not isinstance(word, types.NumberClass):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+    return types.CPointer(word.instance_type)(record, word), codegen
+
+
 @njit(cache=True)
 def copy_record_nb(dst, src, itemsize):
     """Copy a record's ``itemsize`` bytes into another record of the same dtype, 8 at a time
     (the state records are aligned int64 / float64 fields). Assigning the record to an array
     element instead would pass it as a value: 200 kB on the stack for the card game's state."""
     words = itemsize // 8
-    a = carray(_record_pointer(dst, np.uint64), words)
-    b = carray(_record_pointer(src, np.uint64), words)
+    a = carray(record_pointer(dst, np.uint64), words)
+    b = carray(record_pointer(src, np.uint64), words)
     for i in range(words):
         a[i] = b[i]
 

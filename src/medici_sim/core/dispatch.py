@@ -26,7 +26,7 @@ decisions, ``[decision, strategy id]``; the call is an indirect call to that add
 
 A *checked* table (``strategy_table(..., checked=True)``, or the names of the strategies to
 check: ``medici-sim check-plugin`` checks a plug-in's) holds the addresses of checked wrappers
-(:func:`_checked_decide`): a byte-for-byte comparison of the state record before and after the
+(core.checked): a byte-for-byte comparison of the state record before and after the
 call (the deciding seat's ``scratch`` row and ``rng`` excepted) that raises an illegal
 decision naming the first field changed. A *located* table (``located=True``) holds wrappers
 telling Python which seat and strategy is deciding, and that the call returned: :func:`locate`
@@ -51,23 +51,23 @@ from pathlib import Path
 
 import numpy as np
 from llvmlite import binding, ir
-from numba import carray, njit, objmode
+from numba import njit, objmode
 from numba.core import cgutils, types
 from numba.extending import intrinsic, overload
 from numba.np.numpy_support import from_dtype
 
+from .checked import checked_decide, checked_names
 from .output import read_limited
-from .registry import GAMES, ILLEGAL, MAX_PARAMS, StrategyRegistry
+from .registry import GAMES, MAX_PARAMS, StrategyRegistry
 from .templates import defined, jitted_copy
 
 MAX_SOURCE_BYTES = 64 << 20  # a strategy's source file (plug-ins are read within a far smaller bound first)
 MAX_STRATEGIES = 64  # strategies one table holds (a run's, in registration order)
 _TABLE_PREFIX = "strategy_table_"
 PLAIN, CHECKED, LOCATED = range(3)  # a table's wrappers
-STATE_CHANGED = "changed the game state outside its scratch"  # what a checked decide reports
 _CORE = Path(__file__).parent
-_KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "registry.py",
-                      "rollout.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
+_KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "checked.py",
+                      "registry.py", "rollout.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
                       "numba_setup.py")
 _GAME_HASH: dict[tuple, str] = {}  # (game, package) -> its table name: a hash of the kernel's sources
 _REGISTRY_OF: dict[str, StrategyRegistry] = {}  # table name -> the registry it was made of
@@ -222,8 +222,8 @@ def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
     namespace = {**globals(), "decide_fn": fn, "answer": _as_bool_nb if returns is bool else _as_int_nb}
     template = _decide
     if mode == CHECKED:
-        namespace.update(_checked_names(state.dtype))
-        template = _checked_decide
+        namespace.update(checked_names(state.dtype))
+        template = checked_decide
     elif mode == LOCATED:
         namespace["note"] = _note_nb
         template = _located_decide
@@ -278,55 +278,6 @@ def _located_decide(state, seat, strategy):
     result = answer(decide_fn(state, seat, params_nb(state, seat)))  # noqa: F821
     note(-1, -1)  # noqa: F821
     return result
-
-
-def _checked_decide(state, seat, strategy):
-    """:func:`_decide` checked: the state record's bytes are copied before the call and compared
-    after it (8 bytes at a time where the record's size allows), the deciding seat's ``scratch``
-    row and ``rng`` excepted. A change raises ``ValueError(ILLEGAL, seat, strategy, "... (field
-    NAME)")``, NAME the first field changed (the field list is the record's: any game's state)."""
-    live = carray(record_pointer(state, WORD), N_WORDS, WORD)  # noqa: F821
-    before = live.copy()
-    result = answer(decide_fn(state, seat, params_nb(state, seat)))  # noqa: F821
-    mine = (SCRATCH_AT + seat * ROW) // WORD_BYTES  # noqa: F821
-    before[mine:mine + ROW // WORD_BYTES] = live[mine:mine + ROW // WORD_BYTES]  # noqa: F821
-    before[RNG_FROM:RNG_TO] = live[RNG_FROM:RNG_TO]  # noqa: F821
-    if _differ_nb(before, live):
-        at = _first_difference_nb(before, live) * WORD_BYTES  # noqa: F821
-        for i in range(FIELD_ENDS.size):  # noqa: F821  the field holding byte `at`
-            if at < FIELD_ENDS[i]:  # noqa: F821
-                _changed_nb(seat, strategy, FIELD_WHAT[i])  # noqa: F821
-        _changed_nb(seat, strategy, STATE_CHANGED)
-    return result
-
-
-def _checked_names(dtype: np.dtype) -> dict:
-    """The constants :func:`_checked_decide` reads, for a state record of ``dtype``."""
-    word = 8 if dtype.itemsize % 8 == 0 else 1
-    scratch, scratch_at = dtype.fields["scratch"][:2]
-    rng, rng_at = dtype.fields["rng"][:2]
-    if scratch_at % word or rng_at % word or scratch.itemsize // scratch.shape[0] % word or rng.itemsize % word:
-        word = 1
-    fields = sorted((offset, name) for name, (_, offset, *_) in dtype.fields.items())
-    ends = [offset for offset, _ in fields[1:]] + [dtype.itemsize]
-    what = tuple(STATE_CHANGED + (" (another seat's scratch)" if field == "scratch" else f" (field {field})")
-                 for _, field in fields)
-    return {"record_pointer": _record_pointer, "WORD": np.uint64 if word == 8 else np.uint8,
-            "WORD_BYTES": word, "N_WORDS": dtype.itemsize // word, "SCRATCH_AT": scratch_at,
-            "ROW": scratch.itemsize // scratch.shape[0], "RNG_FROM": rng_at // word,
-            "RNG_TO": (rng_at + rng.itemsize) // word, "FIELD_ENDS": np.array(ends, np.int64), "FIELD_WHAT": what}
-
-
-@intrinsic
-def _record_pointer(typingctx, record, word):
-    """A pointer to a state record's data as words of type ``word`` (np.uint8 or np.uint64):
-    numba passes a record as a pointer to its data, so this is a cast."""
-    if not isinstance(record, types.Record) or not isinstance(word, types.NumberClass):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], context.get_value_type(signature.return_type))
-    return types.CPointer(word.instance_type)(record, word), codegen
 
 
 @intrinsic
@@ -558,30 +509,6 @@ def _note(seat, strategy):
 def _note_nb(seat, strategy):
     with objmode():
         _note(seat, strategy)
-
-
-@njit(cache=True)
-def _changed_nb(seat, strategy, what):
-    """Raise the illegal decision of a checked decide (cached on its own: numba rebuilds its
-    exception values when it loads a wrapper from its cache)."""
-    raise ValueError(ILLEGAL, seat, strategy, what)
-
-
-@njit(cache=True)
-def _differ_nb(a, b):
-    """Whether two equal-length arrays differ (a branch-free loop the compiler vectorizes)."""
-    acc = a[0] ^ a[0]
-    for i in range(a.size):
-        acc |= a[i] ^ b[i]
-    return acc != 0
-
-
-@njit(cache=True)
-def _first_difference_nb(a, b):
-    for i in range(a.size):
-        if a[i] != b[i]:
-            return i
-    return a.size
 
 
 def decision(kind: str):

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .dispatch import STATE_CHANGED
+from .checked import STATE_CHANGED
 from .driver import (
     IllegalDecision,
     PreparedRun,
