@@ -74,6 +74,8 @@ def test_a_benchmark_runs_on_a_few_games(script):
     done = run(BENCHMARKS / script, *args)
     if script == "profile_kernel.py" and "perf record failed" in done.stderr:
         pytest.skip("perf may not sample processes here (kernel.perf_event_paranoid)")
+    if script == "count_instructions.py" and "valgrind's headers" in done.stderr:
+        pytest.skip("valgrind's headers (valgrind/callgrind.h) are not installed")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and done.stdout.strip()
 

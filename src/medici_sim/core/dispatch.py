@@ -3,7 +3,8 @@
 A game declares its decisions once, in its ``state.py``: ``reveal_nb = decision("reveal_nb")``.
 The kernel then calls ``reveal_nb(table, strategy_id, state, seat)``. ``table`` is a record
 (:func:`strategy_table`) of one type per game: the addresses of the run's strategies' compiled
-decisions, ``[decision, strategy id]``; the call is an indirect call to that address. So:
+decisions, ``[decision, strategy id]`` (or the code of a built-in compiled into the loop, below);
+the call is an indirect call to that address. So:
 
 - one compiled play loop serves every mix of strategies of a game, at any seats, whatever a
   run seats (built-ins, plug-ins, a rollout player), compiled once and cached by numba: a run's
@@ -22,7 +23,7 @@ decisions, ``[decision, strategy id]``; the call is an indirect call to that add
   (1, 2 ...: never an address) and calls the one it names directly, inlined, before falling back on
   the indirect call (:func:`_caller`). An indirect call costs what inlining saves: where the
   decision is a few instructions, about a tenth of a game's time (the classic game's ``value``).
-  Their sources are the game's, already hashed into the table's name, and so are their names.
+  Their names and their files are hashed into the table's name, with the game's sources.
 
 A *checked* table (``strategy_table(..., checked=True)``, or the names of the strategies to
 check: ``medici-sim check-plugin`` checks a plug-in's) holds the addresses of checked wrappers
@@ -77,7 +78,7 @@ _ADDRESSES: dict[tuple, int] = {}  # (game, strategy object id, decision, mode) 
 _KEEP: list = []  # the compiled wrappers (their code stays loaded while the process runs)
 _KEEP_STRATEGIES: dict[int, object] = {}  # the strategies whose addresses are known, by id
 _RETURNS: dict[tuple, type] = {}  # (game, package, decision) -> what it returns: bool or int
-_DECIDERS: dict[str, object] = {}  # name -> a table_decider (one per game and answer type)
+_DECIDERS: dict[str, object] = {}  # name -> a table_decider (one per game and decision)
 _RUNTIME: dict[str, list] = {}  # game -> its runtime tables: [policies, buffer, filled]
 _LOOPS: dict[str, list] = {}  # game -> its runtime play loops: [play loop, its stand-in]
 _SLOTS: dict[tuple, np.ndarray] = {}  # (loop number, table name) -> the loop's address for such tables (0: not yet)
@@ -87,7 +88,8 @@ _LOCK = threading.RLock()
 def strategy_table(registry: StrategyRegistry, used=(), *, checked=False,
                    located: bool = False) -> tuple[np.void, tuple[str, ...]]:
     """A record holding the addresses of the compiled decisions of the strategies ``used``
-    (registration order, their ids), and their names in id order.
+    (registration order, their ids; the code of each built-in compiled into the play loop instead,
+    in a plain table), and their names in id order.
 
     Every table of a game has one type, so every table plays in one compiled kernel; compiling
     a table compiles (or loads from numba's cache) only its strategies' decisions. ``checked``:
@@ -140,17 +142,19 @@ def strategies_fingerprint(strategy) -> str:
 def _table_name(registry: StrategyRegistry) -> str:
     """The table type's name of a game: a hash of the kernel's sources (core's and the game's).
     Made first, it learns what each decision returns (:func:`_returns`)."""
-    key = (registry.game, registry.package)
+    key = (registry.game, registry.package)  # a registry of the game's made later (a test's) shares its loop
     if key not in _GAME_HASH:
+        inlined = tuple(s for name, s in registry.items() if s.inline and registry.origin[name] == "built-in")
         digest = hashlib.sha256(registry.game.encode())
         files = {_CORE / name for name in _KERNEL_CORE_FILES} | {f for d in registry.source_dirs
                                                                    for f in d.rglob("*.py")}
+        # the inlined built-ins' own files too (compiled into the loop: their module's name alone proves nothing)
+        files |= {Path(inspect.getsourcefile(fn.py_func)) for s in inlined for fn in s.decisions.values()}
         game = GAMES.get(registry.game)
         if game is not None and game.study is not None:  # its data compiled into kernels (tuned parameters, weights)
             files |= set(game.study.kernel_data)
         for path in sorted(files):
             digest.update(read_limited(path, MAX_SOURCE_BYTES, "a strategy's source"))
-        inlined = tuple(s for name, s in registry.items() if s.inline and registry.origin[name] == "built-in")
         digest.update(" ".join(s.name for s in inlined).encode())
         name = _TABLE_PREFIX + digest.hexdigest()[:24]
         for kind in registry.decisions:
@@ -335,22 +339,23 @@ def _caller(registry: StrategyRegistry, kind: str):
     two, a jitted copy inlined inside the overload, cost The Castles of Tuscany's first run 5 CPU s)."""
     name = _table_name(registry)
     key = (name, kind)
-    with _LOCK:
-        if key not in _CALLERS:
-            k = registry.decisions.index(kind)
-            returns = types.boolean if _returns(registry, kind) is bool else types.int64
-            namespace = {**globals(), "K": k, "RETURNS": returns,
-                         "answer": _as_bool_nb if returns is types.boolean else _as_int_nb}
-            lines = [f"def ask_{kind}(table, strategy, state, seat):",
-                     "    at = _entry_nb(table, K, strategy)"]
-            if _INLINED[name]:
-                lines.append(f"    if _likely_nb(at <= {len(_INLINED[name])}):")  # the call's spills off their path
-            for code, strategy in enumerate(_INLINED[name], 1):
-                namespace[f"inlined_{code}"] = strategy.decisions[kind]
-                lines += [f"        if at == {code}:",
-                          f"            return answer(inlined_{code}(state, seat, params_nb(state, seat)))"]
-            lines.append("    return _call_at_nb(at, strategy, state, seat, RETURNS)")
-            _CALLERS[key] = defined(lines, namespace, f"ask_{kind}")
+    # No lock: numba's typing calls this holding its own lock, and strategy_table holds ours while it waits for
+    # numba's. Nothing here compiles (what each decision returns is known since the table's name was made).
+    if key not in _CALLERS:
+        k = registry.decisions.index(kind)
+        returns = types.boolean if _returns(registry, kind) is bool else types.int64
+        namespace = {**globals(), "K": k, "RETURNS": returns,
+                     "answer": _as_bool_nb if returns is types.boolean else _as_int_nb}
+        lines = [f"def ask_{kind}(table, strategy, state, seat):",
+                 "    at = _entry_nb(table, K, strategy)"]
+        if _INLINED[name]:
+            lines.append(f"    if _likely_nb(at <= {len(_INLINED[name])}):")  # the call's spills off their path
+        for code, strategy in enumerate(_INLINED[name], 1):
+            namespace[f"inlined_{code}"] = strategy.decisions[kind]
+            lines += [f"        if at == {code}:",
+                      f"            return answer(inlined_{code}(state, seat, params_nb(state, seat)))"]
+        lines.append("    return _call_at_nb(at, strategy, state, seat, RETURNS)")
+        _CALLERS.setdefault(key, defined(lines, namespace, f"ask_{kind}"))
     return _CALLERS[key]
 
 
@@ -514,8 +519,8 @@ def _note_nb(seat, strategy):
 def decision(kind: str):
     """A decision the kernel can ask of the strategy at a seat: ``kind(table, strategy, state, seat)``.
 
-    Callable from jitted code only; the strategy's function for ``kind`` answers, through the
-    table's address of it.
+    Callable from jitted code only; the strategy's function for ``kind`` answers, inlined (a
+    built-in compiled into the loop) or through the table's address of it (:func:`_caller`).
     """
     def stub(table, strategy, state, seat):
         raise NotImplementedError(f"{kind} is only callable from jitted code")

@@ -40,6 +40,7 @@ from ...core.resumable import (
 )
 from ...core.rng import below_nb, seed_game_nb
 from ...core.seating import seat_players_nb
+from ...core.templates import jitted_copy
 from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
 from ..medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, STAT_TRAILED
 from .recording import record_day_nb, record_turn_nb
@@ -428,9 +429,10 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
 
 # The auction compiled twice: called by a stepped game (record true), and inlined into the day with
 # record false, so that the kernel's auctions test no stop and no person's seat (the classic game's cheap
-# strategies played 2-3% slower with those tests; the copy compiles in about 2 CPU s).
-finish_turn_nb = njit(cache=True)(finish_turn)
-quiet_turn_nb = njit(cache=True, inline="always")(finish_turn)
+# strategies played 2-3% slower with those tests; the called copy compiles in about 3.5 CPU s). Named apart:
+# numba names its cache files by the name.
+finish_turn_nb = jitted_copy(finish_turn, globals(), "finish_turn_nb", cache=True)
+quiet_turn_nb = jitted_copy(finish_turn, globals(), "quiet_turn_nb", cache=True, inline="always")
 
 @njit(cache=True)
 def play_choice_nb(state, seat, decision, choice):
