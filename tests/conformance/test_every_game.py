@@ -30,7 +30,7 @@ from medici_sim.core.accounting import (
     add_seat_rows_nb,
 )
 from medici_sim.core.contract import Engine, Game, Information, StatColumn, Stepping
-from medici_sim.core.dispatch import _INLINED, MAX_STRATEGIES, strategy_table
+from medici_sim.core.dispatch import _INLINED, MAX_STRATEGIES, PLAIN, _address, empty_table
 from medici_sim.core.driver import PreparedRun, RunConfig, seat_strategy, simulate
 from medici_sim.core.registry import GAMES, get_game
 from medici_sim.core.resumable import DECISION, EXTERNAL, GAME_OVER, STEP_ACTOR
@@ -211,23 +211,28 @@ def test_threads_and_batches_never_change_the_results(name):
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_built_ins_compiled_into_the_play_loop_play_as_their_wrappers_do(name):
     """core.dispatch: a cheap built-in (``inline=True``) is called inlined, by a small code in the table;
-    the same games played through its compiled wrapper's address (a located table's) are the same games."""
+    the same games played through its compiled wrapper's address are the same games."""
     game = get_game(name)
     registry = game.registry
     inlined = [s for s in game.built_ins if registry[s].inline]
     others = [s for s in game.built_ins if not registry[s].inline][:1]
     names = [(inlined + others)[k % len(inlined + others)] for k in range(game.max_players)]
     kernel = PreparedRun(config(name, game.max_players, names, seed=5))
-    codes = kernel.table[0]
+    table_name = kernel.table.dtype.names[0]
+    codes = kernel.table[table_name]
     # the play loop's inlined built-ins: the game's (a registry of the game made first, a test's, may have fewer)
-    compiled_in = {s.name for s in _INLINED[kernel.table.dtype.names[0]]}
+    compiled_in = {s.name for s in _INLINED[table_name]}
     assert compiled_in <= set(inlined) and (compiled_in or not inlined)
+    through_addresses = empty_table(registry)
+    addresses = through_addresses[table_name]
     for k, strategy in enumerate(kernel.table_names):
         assert (codes[:, k] <= len(compiled_in)).all() == (strategy in compiled_in), strategy  # codes, else addresses
-    located, _ = strategy_table(registry, set(kernel.table_names), located=True)
-    assert (located[0][:, :len(kernel.table_names)] > MAX_STRATEGIES).all()
+        for d, kind in enumerate(registry.decisions):
+            addresses[d, k] = (_address(registry, registry[strategy], kind, PLAIN) if strategy in compiled_in
+                               else codes[d, k])
+    assert (addresses[:, :len(kernel.table_names)] > MAX_STRATEGIES).all()
     games = 40 if name == "tuscany" else 200
-    assert totals_tuple(kernel.play(0, games)) == totals_tuple(kernel._play(0, games, located))
+    assert totals_tuple(kernel.play(0, games)) == totals_tuple(kernel._play(0, games, through_addresses))
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
