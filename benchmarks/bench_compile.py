@@ -52,6 +52,13 @@ README_ROW_LIMIT = 10.0  # CPU seconds of compilation one row may cost (issue 34
 README_TOTAL_LIMIT = 60.0  # ... and the whole table together
 
 
+def strategy_sets(game) -> dict[str, str]:
+    """Each set's strategies, one a seat: ``every heuristic`` holds them all in the table (MEDICI_SIM_KERNEL=all)
+    and seats as many as the game seats (Tuscany has more heuristics than seats)."""
+    return {"fewest": "random", "expert": "expert", "every heuristic": ",".join(game.built_ins[:game.max_players]),
+            "search": game.study.searcher}
+
+
 def cpu_seconds(game: str, strategies: str, warm: bool = False, every: bool = False) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of a cold first run of ``strategies`` (one per seat); ``warm``:
     from the cache and kernels as they are (nothing compiled: the script checked, not measured);
@@ -125,10 +132,7 @@ def main() -> None:
     found = {}
     print(f"{'game':8} {'strategies':48} {'CPU s':>7} {'wall s':>7}")
     for name in args.game or sorted(GAMES):
-        game = get_game(name)
-        # every heuristic in the table; at the seats as many as the game seats (Tuscany has more heuristics than seats)
-        sets = {"fewest": "random", "expert": "expert", "every heuristic": ",".join(game.built_ins[:game.max_players]),
-                "search": game.study.searcher}
+        sets = strategy_sets(get_game(name))
         seconds = {}
         for label in args.sets or SETS:
             seconds[label], wall = cpu_seconds(name, sets[label], args.warm, every=label == "every heuristic")

@@ -30,7 +30,7 @@ SCRIPTS = ROOT / "scripts"
 QUICK_RUNS = {
     # the set a game may seat fewer of than it has heuristics (Tuscany: six, four seats); every game's sets alike
     "count_instructions.py": (["--game", "classic", "--games", "50"], ("valgrind", "cc")),
-    "bench_compile.py": (["--warm", "--set", "every heuristic", "--game", "tuscany"], ()),
+    "bench_compile.py": (["--warm", "--set", "every heuristic", "--game", "card"], ()),
     "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile", "--game", "card"], ()),
     "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2", "--game", "card", "--game", "classic"],
                         ()),
@@ -185,3 +185,17 @@ def test_the_compile_benchmarks_readme_commands_are_the_commands_of_today(capsys
         assert label in ("run", "run, classic") or f"`medici-sim {words[1]}" in readme or label in readme, label
         code, out, err = run_cli(capsys, *words[1:], "--help")
         assert code == 0 and out.startswith("Usage: medici-sim"), (command, err)
+
+
+def test_the_compile_benchmarks_sets_are_lineups_every_game_plays():
+    """bench_compile.py's sets of strategies, for every game, parse as a lineup of the game (its quick run
+    times one game; Tuscany's every-heuristic set once stopped with a traceback: six heuristics, four seats)."""
+    from medici_sim.core.registry import GAMES
+    from medici_sim.core.specs import parse_strategies
+
+    strategy_sets = runpy.run_path(str(BENCHMARKS / "bench_compile.py"), run_name="bench")["strategy_sets"]
+    for name, game in GAMES.items():
+        for label, spec in strategy_sets(game).items():
+            names = spec.split(",")
+            players = max(len(names), game.min_players)
+            assert len(parse_strategies(names, players, name)) == players, (name, label)
