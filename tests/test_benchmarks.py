@@ -28,9 +28,9 @@ SCRIPTS = ROOT / "scripts"
 # a quick run plays the cheapest games it needs (bench_paired: card's balance rule sets and
 # classic's, a game without them), not Tuscany's kernels (20 CPU s from a cold cache)
 QUICK_RUNS = {
-    # the set a game may seat fewer of than it has heuristics (Tuscany: six, four seats); every game's sets alike
-    "count_instructions.py": (["--game", "classic", "--games", "50"], ("valgrind", "cc")),
+    # from the suite's cache (every game's sets are checked below without compiling)
     "bench_compile.py": (["--warm", "--set", "every heuristic", "--game", "card"], ()),
+    "count_instructions.py": (["--game", "classic", "--games", "50"], ("valgrind", "cc")),
     "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile", "--game", "card"], ()),
     "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2", "--game", "card", "--game", "classic"],
                         ()),

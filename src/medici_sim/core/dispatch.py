@@ -206,9 +206,10 @@ def _entry(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
     """What a table holds for ``strategy``'s decision ``kind`` wrapped as ``mode`` asks: the code of
     a built-in the play loops call inlined (plain tables only: the others' wrappers do more), else
     the address of its wrapper."""
-    inlined = _INLINED[_table_name(registry)]
-    if mode == PLAIN and any(s is strategy for s in inlined):
-        return 1 + next(i for i, s in enumerate(inlined) if s is strategy)
+    if mode == PLAIN:
+        for code, inlined in enumerate(_INLINED[_table_name(registry)], 1):
+            if inlined is strategy:
+                return code
     return _address(registry, strategy, kind, mode)
 
 

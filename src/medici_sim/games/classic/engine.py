@@ -426,13 +426,13 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
     return 1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0
 
 
-
 # The auction compiled twice: called by a stepped game (record true), and inlined into the day with
 # record false, so that the kernel's auctions test no stop and no person's seat (the classic game's cheap
 # strategies played 2-3% slower with those tests; the called copy compiles in about 3.5 CPU s). Named apart:
 # numba names its cache files by the name.
 finish_turn_nb = jitted_copy(finish_turn, globals(), "finish_turn_nb", cache=True)
 quiet_turn_nb = jitted_copy(finish_turn, globals(), "quiet_turn_nb", cache=True, inline="always")
+
 
 @njit(cache=True)
 def play_choice_nb(state, seat, decision, choice):
