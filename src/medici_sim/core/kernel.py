@@ -1,7 +1,8 @@
 """A game's batch kernel, written once: its games played one after another and added to the totals.
 
-:func:`batch_kernel` compiles it for a game, bound to the game's ``start_game_nb``, its play
-loop (``play_game_nb``, handed ``record`` false: core.resumable) and its ``accumulate_game_nb``;
+:func:`batch_kernel` compiles it for a game, bound to the game's ``start_game_nb``, its
+play hook (``play_game_nb(state, table, record)``, handed ``record`` None: core.resumable) and its
+``accumulate_game_nb``;
 its loop's step, one game in a buffer the caller keeps, is the game's ``play_game_in_nb``, compiled
 once as a function of its own: the batch loop and paired play's (core.pairing) call it, so the
 paired loop compiles only itself (inlined in each, it compiled the whole game again).
@@ -35,7 +36,7 @@ def _play_game_in(buffer, seed, game_index, seating, slot_strategy, slot_params,
     # use: taken from the array at each game, it keeps the array alive to the last game.
     state = buffer[0]
     start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params)  # noqa: F821
-    play_game_nb(state, table, NOT_RECORDING)  # noqa: F821
+    play_game_nb(state, table, None)  # noqa: F821
     accumulate_game_nb(state, rows, pair_stats, run_stats)  # noqa: F821
     add_seat_rows_nb(rows, state.seat_slot, seat_stats, slot_stats)
 
@@ -53,13 +54,13 @@ def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_
                         seat_stats, slot_stats, pair_stats, run_stats, table)
 
 
-def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb, not_recording=None):
+def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb):
     """A game's ``play_games_nb`` (``Game.engine.play_games_nb``), bound to its functions, and its
     ``play_game_in_nb`` (``Game.engine.play_game_in_nb``: one game in a buffer its caller keeps, what
     core.pairing plays game by game under two rule sets; a function of its own that both call).
-    ``not_recording``: what ``play_game_nb``'s ``record`` is given (None, or False for a play loop
-    compiled once for the kernel and the stepped game: core.resumable)."""
+    The real games' ``play_game_nb`` calls their play loop through its address (core.dispatch.runtime_loop),
+    so that none of the kernel's functions links the engine's code."""
     bound = {**globals(), "start_game_nb": start_game_nb, "play_game_nb": play_game_nb,
-             "accumulate_game_nb": accumulate_game_nb, "NOT_RECORDING": not_recording}
+             "accumulate_game_nb": accumulate_game_nb}
     play_game_in_nb = compiled_for(_play_game_in, "play_game_in_nb", bound)
     return compiled_for(_play_games, "play_games_nb", {**bound, "play_game_in_nb": play_game_in_nb}), play_game_in_nb

@@ -23,10 +23,10 @@ toolkit's loop for that family) is the game's: core asks it only to begin play a
 
 ``record`` false is None or False. A game whose kernel hands its loop None (numba compiles the loop
 apart for None, pruning the stops and the recording) compiles it twice, once for the kernel and once
-to step; the Medici games hand it False (``core.kernel.batch_kernel``'s ``not_recording``), so one
-compiled loop (``record`` a bool) serves the kernel, the rollouts and every stepping function, and
-``trace`` and ``play`` compile only the stepping functions (a few ``if record:`` tests a turn: the
-kernel's speed unchanged, docs/performance.md).
+to step; the Medici games' kernel hands it False (their toolkit's ``kernel_game``), so one compiled
+loop (``record`` a bool) serves the kernel, the rollouts and every stepping function, each calling
+it through its address, and ``trace`` and ``play`` compile only the stepping functions (a few
+``if record:`` tests a turn: the kernel's speed unchanged, docs/performance.md).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The card game's jitted engine: Medici: The Card Game on numpy arrays (R6-R22).
 
 A game is a ``GameState`` record (``state.py``), reused from game to game and driven by
-:func:`play_game_nb`. The engine never names a strategy: every decision goes through the
+the batch kernel (``play_games_nb``). The engine never names a strategy: every decision goes through the
 dispatchers ``reveal_nb`` / ``take_nb`` declared in ``state.py`` with the strategy table it
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol.md exactly, so the reference engine (``reference.py``) plays the same games.
@@ -38,7 +38,7 @@ from ...core.resumable import (
 )
 from ...core.rng import below_nb, seed_game_nb
 from ...core.seating import seat_players_nb
-from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
+from ..medici.days import kernel_game, play_loop, poorest_seat_nb
 from ..medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, STAT_TRAILED
 from .recording import record_card_locations_nb, record_turn_nb
 from .rules import (
@@ -48,6 +48,7 @@ from .rules import (
     RULE_BIG_BONUS_MIN,
     RULE_BONUS,
     RULE_BONUS_MIN,
+    RULE_BOOK,
     RULE_CAPACITY,
     RULE_DAYS,
     RULE_PLAYERS,
@@ -141,13 +142,6 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 TURN_START, TURN_REVEAL, TURN_TAKE, TURN_OVER = range(4)  # before it; asking R9; asking R10; after R10
 REVEAL_DECISION, TAKE_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.resumable)
 MAX_TAKES = 4  # R10: the last card alone, with the 2nd-, the 3rd-from-last, or both
-
-
-@njit(cache=True, inline="always")
-def play_game_nb(state, table, record):
-    """Play three days (R8-R21) of a started game; the outcome is left in ``state``."""
-    begin_day_nb(state, 0, 0)  # R7: seats are numbered from the day-1 starting player
-    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, last_day_nb(state), record)
 
 
 @njit(cache=True)
@@ -495,12 +489,9 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, turns, STAT_TRAILED, -1)
 
 
-play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb, False)  # core.kernel
-
-
 # The play loop, both Medici games' (games/medici/days.py's play_loop): from a seat's turn at a phase (TURN_*,
 # or a day's PHASE_*) to the end of a day, through the day's functions above. A whole game is
-# play_game_nb; a search player's rollouts play a copy of the state from its decision
+# the batch kernel's (kernel_game, below); a search player's rollouts play a copy of the state from its decision
 # (strategies/search.py); a stepped game stops at every event.
 finish_game_nb = play_loop(DAY, play_day_nb, close_day_nb, next_starter_nb, begin_day_nb)
 
@@ -508,6 +499,8 @@ finish_game_nb = play_loop(DAY, play_day_nb, close_day_nb, next_starter_nb, begi
 # kernel, and reached through the strategy table's addresses: core.dispatch).
 rollout_game_nb = finish_game_nb
 
-# The kernel calls this loop directly (linked in, handed record False: LLVM may inline it there and drop the
-# recording code). Reached through its address (core.dispatch.runtime_loop, as the stepping functions and the
-# rollouts do) it compiled about 1.3 CPU s less, but the classic game's `random` played 10-15% slower.
+# The batch kernel plays the same compiled loop through its address (games/medici/days.kernel_game), handed
+# record False: the kernel's functions (and paired play's, and an agent's) link none of the engine's code, which
+# LLVM optimised and made machine code of again in each.
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game(begin_day_nb, finish_game_nb, last_day_nb,
+                                                                         RULE_BOOK.game), accumulate_game_nb)

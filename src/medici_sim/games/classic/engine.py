@@ -1,7 +1,7 @@
 """The classic game's jitted engine: Medici, the 1995 auction game, on numpy arrays (C3-C18).
 
 A game is a ``GameState`` record (``state.py``), reused from game to game and driven by
-:func:`play_game_nb`. The engine never names a strategy: every decision goes through the
+the batch kernel (``play_games_nb``). The engine never names a strategy: every decision goes through the
 dispatchers ``draw_nb`` / ``bid_nb`` declared in ``state.py`` with the strategy table it
 is handed, so adding a strategy never touches this file. Random draws follow
 docs/protocol-classic.md exactly, so the reference engine (``reference.py``) plays the
@@ -41,13 +41,14 @@ from ...core.resumable import (
 from ...core.rng import below_nb, seed_game_nb
 from ...core.seating import seat_players_nb
 from ...core.templates import jitted_copy
-from ..medici.days import PHASE_DAY_START, play_loop, poorest_seat_nb
+from ..medici.days import kernel_game, play_loop, poorest_seat_nb
 from ..medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, STAT_TRAILED
 from .recording import record_day_nb, record_turn_nb
 from .rules import (
     MAX_PLAYERS,
     N_CARDS,
     N_GOODS,
+    RULE_BOOK,
     RULE_DAYS,
     RULE_HOLDS,
     RULE_LOT_SIZE,
@@ -151,13 +152,6 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
 # games/medici/days.py). TURN_OVER is after the sale and C11, before C7 picks the next auctioneer.
 TURN_START, TURN_DRAW, TURN_BID, TURN_SALE, TURN_OVER = range(5)  # before it; asking C8; asking C9; C10 on; after
 DRAW_DECISION, BID_DECISION = range(2)  # state.DECISIONS order: DECISION + k of a stop (core.resumable)
-
-
-@njit(cache=True, inline="always")
-def play_game_nb(state, table, record):
-    """Play the days (C5-C17, three in the rulebook) of a started game; the outcome is left in ``state``."""
-    begin_day_nb(state, 0, 0)  # C6: seat 0 starts day 1
-    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, last_day_nb(state), record)
 
 
 @njit(cache=True)
@@ -564,19 +558,18 @@ def accumulate_game_nb(state, rows, pair_stats, run_stats):
     record_metrics_nb(state.day_florins[:state.rules[RULE_DAYS]], players, rows, run_stats, lots, STAT_TRAILED, -1)
 
 
-play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb, False)  # core.kernel
-
-
 # The play loop, both Medici games' (games/medici/days.py's play_loop): from auctioneer seat's turn at a phase
 # (TURN_*, or a day's PHASE_*) to the end of a day, through the day's functions above (C5-C17;
-# scoring is score_day_nb). A whole game is play_game_nb; a search player's rollouts play a copy
-# of the state from its decision (strategies/search.py); a stepped game stops at every event.
+# scoring is score_day_nb). A whole game is the batch kernel's (kernel_game, below); a search player's rollouts
+# play a copy of the state from its decision (strategies/search.py); a stepped game stops at every event.
 finish_game_nb = play_loop(DAY, play_day_nb, score_day_nb, next_starter_nb, begin_day_nb)
 
 # A search player's rollouts play the same compiled loop (its decisions are compiled apart from the
 # kernel, and reached through the strategy table's addresses: core.dispatch).
 rollout_game_nb = finish_game_nb
 
-# The kernel calls this loop directly (linked in, handed record False: LLVM may inline it there and drop the
-# recording code). Reached through its address (core.dispatch.runtime_loop, as the stepping functions and the
-# rollouts do) it compiled about 1.3 CPU s less, but the classic game's `random` played 10-15% slower.
+# The batch kernel plays the same compiled loop through its address (games/medici/days.kernel_game), handed
+# record False: the kernel's functions (and paired play's, and an agent's) link none of the engine's code, which
+# LLVM optimised and made machine code of again in each.
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game(begin_day_nb, finish_game_nb, last_day_nb,
+                                                                         RULE_BOOK.game), accumulate_game_nb)

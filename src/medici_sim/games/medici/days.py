@@ -1,12 +1,13 @@
-"""The day loop of the Medici games (R8-R22, C5-C18): a game of days, each of turns, scored
-at its end, the poorest starting the next.
+"""The day loop of the Medici games (R8-R22, C5-C18): a game of days, each of turns, scored at its
+end, the poorest starting the next.
 
 Each Medici engine has one play loop, ``finish_game_nb``, compiled here from
 :func:`_finish_game` for its engine (:func:`play_loop`): the batch kernel, a search player's
 rollouts (from its decision, to the end or to the day's end) and a stepped game (core.resumable)
-all run it. :func:`day_entry_points` gives the game the stepping functions of core.resumable,
-bound to that loop: a stepped game begins at the first day's start and plays on from the
-stored seat and phase.
+all run it, each through its address (:func:`kernel_game`, :func:`day_entry_points`).
+:func:`day_entry_points` gives the game the stepping functions of core.resumable, bound to that
+loop: a stepped game begins at the first day's start and plays on from the stored seat and
+phase.
 """
 from __future__ import annotations
 
@@ -107,6 +108,23 @@ def play_loop(day_index: int, play_day_nb, close_day_nb, next_starter_nb, begin_
     return compiled_for(_finish_game, "finish_game_nb", {
         **globals(), "DAY": day_index, "play_day_nb": play_day_nb, "close_day_nb": close_day_nb,
         "next_starter_nb": next_starter_nb, "begin_day_nb": begin_day_nb})
+
+
+def _kernel_game(state, table, record):
+    """The batch kernel's game (core.kernel, ``record`` its None): the first day begun (R7, C6: seat 0
+    starts it), then the play loop to the last day's end, not recording."""
+    begin_day_nb(state, 0, 0)  # noqa: F821
+    finish_game_nb(state, table, 0, PHASE_DAY_START, 0, last_day_nb(state), False)  # noqa: F821
+
+
+def kernel_game(begin_day_nb, finish_game_nb, last_day_nb, game: str):
+    """A Medici game's play hook for core.kernel.batch_kernel, bound to its engine (as
+    :func:`day_entry_points`): the loop is reached through core.dispatch.runtime_loop, so the
+    kernel's functions run the loop's compiled code and link none of it (the indirect call a game
+    costs nothing measurable: docs/performance.md)."""
+    bound = {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": runtime_loop(game, finish_game_nb),
+             "last_day_nb": last_day_nb}
+    return compiled_for(_kernel_game, "kernel_game_nb", bound, inline="always")
 
 
 def _begin_play(state):
