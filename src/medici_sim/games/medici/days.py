@@ -110,6 +110,13 @@ def play_loop(day_index: int, play_day_nb, close_day_nb, next_starter_nb, begin_
         "next_starter_nb": next_starter_nb, "begin_day_nb": begin_day_nb})
 
 
+def _bound(begin_day_nb, finish_game_nb, last_day_nb, game: str) -> dict:
+    """The names the templates below read, bound to a game's engine: its play loop reached through its
+    address (core.dispatch.runtime_loop), never linked in."""
+    return {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": runtime_loop(game, finish_game_nb),
+            "last_day_nb": last_day_nb}
+
+
 def _kernel_game(state, table, record):
     """The batch kernel's game (core.kernel, ``record`` its None): the first day begun (R7, C6: seat 0
     starts it), then the play loop to the last day's end, not recording."""
@@ -122,9 +129,8 @@ def kernel_game(begin_day_nb, finish_game_nb, last_day_nb, game: str):
     :func:`day_entry_points`): the loop is reached through core.dispatch.runtime_loop, so the
     kernel's functions run the loop's compiled code and link none of it (the indirect call a game
     costs nothing measurable: docs/performance.md)."""
-    bound = {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": runtime_loop(game, finish_game_nb),
-             "last_day_nb": last_day_nb}
-    return compiled_for(_kernel_game, "kernel_game_nb", bound, inline="always")
+    return compiled_for(_kernel_game, "kernel_game_nb", _bound(begin_day_nb, finish_game_nb, last_day_nb, game),
+                        inline="always")
 
 
 def _begin_play(state):
@@ -147,8 +153,7 @@ def day_entry_points(start_game_nb, begin_day_nb, finish_game_nb, legal_choices_
     stepped.py) and its ``last_day_nb(state)``, the index of the game's last day (the rules'). The
     loop is reached through core.dispatch.runtime_loop (``game``: the game's name): the stepping
     functions run the kernel's compiled loop, none links a copy of it."""
-    bound = {**globals(), "begin_day_nb": begin_day_nb, "finish_game_nb": runtime_loop(game, finish_game_nb),
-             "last_day_nb": last_day_nb}
+    bound = _bound(begin_day_nb, finish_game_nb, last_day_nb, game)
     begin_play_nb = compiled_for(_begin_play, "begin_play_nb", bound)
     play_on_nb = compiled_for(_play_on, "play_on_nb", bound)
     return entry_points(start_game_nb, begin_play_nb, play_on_nb, legal_choices_nb)
