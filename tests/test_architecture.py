@@ -174,6 +174,22 @@ def test_a_games_table_name_hashes_every_games_package_its_code_imports():
         assert imported <= hashed, game.name
 
 
+def test_a_games_table_name_hashes_every_core_file_whose_jitted_code_a_kernel_compiles_in():
+    """numba's cache checks a cached function's own file only: a core file whose jitted functions a kernel or a
+    strategy's cached decision calls (core.tree's for mcts, core.evaluation's for strong) is hashed into the
+    table's name (core.dispatch._KERNEL_CORE_FILES), so that an edit there never meets older machine code. The
+    others' jitted code is compiled on its own, in their own file's cache."""
+    from medici_sim.core import dispatch
+
+    own_cache_only = {"pairing.py": "the paired loop: its top function, cached under its own file",
+                      "human.py": "the person's decisions: their wrapper's name hashes this file (dispatch._address)",
+                      "contract.py": "no jitted code: its docstrings name @njit"}
+    core = Path(dispatch.__file__).parent
+    jitted = {p.name for p in core.glob("*.py") if "njit" in p.read_text() or "jitted_copy" in p.read_text()}
+    assert jitted - set(own_cache_only) <= set(dispatch._KERNEL_CORE_FILES)
+    assert set(own_cache_only) <= jitted  # an exemption whose file no longer has jitted code goes
+
+
 def test_no_source_file_is_too_long():
     limits = {path.relative_to(PACKAGE).as_posix(): MAX_REFERENCE_LINES if path.name == "reference.py" else MAX_LINES
               for path in MODULES.values()}

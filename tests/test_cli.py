@@ -387,9 +387,9 @@ def test_the_commands_the_tool_suggests_are_sized_to_minutes():
     """tune's refusals of the search players suggest a compare: at one player count and a few
     games, not compare's default 100,000 games at every count (hours to days)."""
     from medici_sim.core.rollout import untunable
-    from medici_sim.games.medici.tree_search import TREE_UNTUNABLE
+    from medici_sim.core.tree import tree_untunable
 
-    for text in (untunable("search"), TREE_UNTUNABLE):
+    for text in (untunable("search"), tree_untunable("mcts")):
         command = re.search(r"medici-sim compare [^(]*", text).group().split()
         games = int(command[command.index("--games") + 1])
         assert games <= 1000 and command[command.index("-p") + 1] == "4"

@@ -67,9 +67,11 @@ MAX_STRATEGIES = 64  # strategies one table holds (a run's, in registration orde
 _TABLE_PREFIX = "strategy_table_"
 PLAIN, CHECKED, LOCATED = range(3)  # a table's wrappers
 _CORE = Path(__file__).parent
+# core's files whose jitted code a kernel or a strategy's decision compiles in (numba's cache checks a function's own
+# file only: a change to a callee's is seen through the table's name, which hashes these)
 _KERNEL_CORE_FILES = ("rng.py", "seating.py", "ranking.py", "accounting.py", "arrays.py", "dispatch.py", "checked.py",
-                      "registry.py", "rollout.py", "resumable.py", "replaying.py", "kernel.py", "templates.py",
-                      "numba_setup.py")
+                      "registry.py", "rollout.py", "tree.py", "evaluation.py", "resumable.py", "replaying.py",
+                      "kernel.py", "templates.py", "numba_setup.py")
 _GAME_HASH: dict[tuple, str] = {}  # (game, package) -> its table name: a hash of the kernel's sources
 _REGISTRY_OF: dict[str, StrategyRegistry] = {}  # table name -> the registry it was made of
 _INLINED: dict[str, tuple] = {}  # table name -> the built-ins its play loops call inlined (code i + 1: the i-th)

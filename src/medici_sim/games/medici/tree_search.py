@@ -1,4 +1,5 @@
-"""The tree search player (``mcts``), written once: information-set MCTS over the seat's own decisions.
+"""The Medici games' tree search player (``mcts``), written once for both: information-set MCTS over the seat's
+own decisions, on the tree of core.tree (its arrays, UCB1 with progressive widening, its parameters).
 
 Flat search (core.rollout, each game's ``search``) plays every choice of the decision out the
 same number of times and leaves everything after it to a fixed policy. This one builds a tree
@@ -25,7 +26,7 @@ plays every first choice, each on the iteration's deals (common random numbers, 
 search), the tree below each one, and the choice is flat search's (core.rollout.choose_nb:
 the policy's own unless another beats it by ``confidence`` SEs of the paired differences).
 0: the first choice is a node like the others, and the root's most visited child is taken
-if it is the policy's own or beats it by ``confidence`` SEs (:func:`root_choice_nb`).
+if it is the policy's own or beats it by ``confidence`` SEs (core.tree.root_choice_nb).
 Measured (docs/strategies.md), the tree is no stronger than flat search at the same budget
 and the unpaired root is far weaker: comparing first choices on the same deals is what
 flat search gets right.
@@ -43,124 +44,25 @@ docstring). It is not cached on its own: the strategy's decision wrapper that ho
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...core.registry import Param
 from ...core.resumable import DECISION, EXTERNAL, STEP_ARG, STEP_EVENT, STEP_PHASE, STEP_SEAT, resume_nb
 from ...core.rollout import choose_nb, decision_stream_nb, rollout_stream_nb
 from ...core.templates import jitted_copy
+from ...core.tree import (
+    CONFIDENCE,
+    EXPLORATION,
+    ITERATIONS,
+    MARGIN_WEIGHT,
+    PAIRED,
+    POLICY,
+    WIDENING,
+    add_child_nb,
+    child_of_nb,
+    root_choice_nb,
+    select_nb,
+)
 
-# mcts's parameters, in this order in every game (a game's own follow them)
-ITERATIONS, POLICY, OPPONENTS, MARGIN_WEIGHT, EXPLORATION, WIDENING, CONFIDENCE, PAIRED = range(8)
-GAME_OVER = -1  # what to_own_decision_nb answers when the game ended before the seat's next decision
-
-TREE_UNTUNABLE = ("each of its decisions plays `iterations` games out, so one of its games costs as much as "
-                  "thousands of a heuristic's, and tuning plays millions of games; compare a few settings "
-                  "instead on a few games, e.g. medici-sim compare -s mcts:iterations=32,mcts:iterations=128 -p 4 "
-                  "--games 300 (minutes; the default 100,000 games at every player count would take days)")
-
-
-def tree_params(policies: tuple[str, ...], default_policy: str, confidence: float, paired: int) -> dict:
-    """mcts's parameters, in the order above."""
-    ids = ", ".join(f"{i} {name}" for i, name in enumerate(policies))
-    default = policies.index(default_policy)
-    return {
-        "iterations": Param(32, 1, 100_000, integer=True,
-                            help="games played out at every decision, each down one path of the tree"),
-        "policy": Param(default, 0, len(policies) - 1, integer=True, choices=policies,
-                        help=f"the built-in that plays its own decisions below the tree ({ids})"),
-        "opponents": Param(default, 0, len(policies) - 1, integer=True, choices=policies,
-                           help="the built-in that models every other seat (same names or ids)"),
-        "margin_weight": Param(0.03, 0, 1, help="outcome = win credit + this x florin margin over the best other seat"),
-        "exploration": Param(0.5, 0, 10, help="UCB1's exploration constant"),
-        "widening": Param(1.0, 0, 100,
-                          help="a node with n visits tries its first 1 + this x sqrt(n) candidates (progressive "
-                               "widening; the policy's own choice first)"),
-        "confidence": Param(confidence, 0, 10, help="leave the policy's own choice only for the most visited one "
-                                                    "if its mean is better by this many SEs"),
-        "paired": Param(paired, 0, 1, integer=True,
-                        help="1: every iteration plays every first choice on the same deals, chosen as flat "
-                             "search chooses; 0: the first choice by UCB1 too"),
-    }
-
-
-# ---------------------------------------------------------------- the tree, on preallocated arrays
-
-@njit(cache=True)
-def child_of_nb(first_child, next_sibling, node_decision, node_action, node, decision, action):
-    """The child of ``node`` for ``action`` at ``decision``, or -1."""
-    child = first_child[node]
-    while child >= 0:
-        if node_decision[child] == decision and node_action[child] == action:
-            return child
-        child = next_sibling[child]
-    return -1
-
-
-@njit(cache=True)
-def select_nb(tree, visits, avail, total, node, decision, candidates, n_candidates, exploration, widening):
-    """The child of ``node`` to descend to, from the candidates it may try now (progressive
-    widening): the first not yet in the tree (added here), else the best by UCB1 over
-    availability counts. Every tried candidate already in the tree counts one more chance."""
-    first_child, next_sibling, node_decision, node_action = tree[0], tree[1], tree[2], tree[3]
-    allowed = min(n_candidates, 1 + np.int64(widening * np.sqrt(visits[node])))
-    best, best_score, missing = -1, -np.inf, -1
-    for c in range(allowed):
-        child = child_of_nb(first_child, next_sibling, node_decision, node_action, node, decision, candidates[c])
-        if child < 0:
-            if missing < 0:
-                missing = c
-            continue
-        avail[child] += 1
-        score = total[child] / visits[child] + exploration * np.sqrt(np.log(avail[child]) / visits[child])
-        if score > best_score:
-            best, best_score = child, score
-    if missing < 0:
-        return best
-    return add_child_nb(tree, visits, avail, total, node, decision, candidates[missing])
-
-
-@njit(cache=True)
-def add_child_nb(tree, visits, avail, total, node, decision, action):
-    """A new child of ``node``: ``action`` at ``decision``, not yet visited, one chance."""
-    child = tree[4, 0]
-    tree[4, 0] += 1
-    tree[2, child] = decision
-    tree[3, child] = action
-    tree[0, child] = -1
-    tree[1, child] = tree[0, node]
-    tree[0, node] = child
-    visits[child] = 0
-    avail[child] = 1
-    total[child] = 0.0
-    return child
-
-
-@njit(cache=True)
-def root_choice_nb(tree, visits, total, total_sq, candidates, n_candidates, decision, confidence):
-    """The root's choice: its most visited candidate (the earlier on a tie), if it is the
-    policy's own (``candidates[0]``) or its mean outcome beats the policy's own by more than
-    ``confidence`` standard errors of their difference (as flat search, core.rollout.choose_nb:
-    a small budget's best is mostly noise); else the policy's own."""
-    best, most = -1, -1
-    for c in range(n_candidates):
-        child = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, decision, candidates[c])
-        if child >= 0 and visits[child] > most:
-            best, most = c, visits[child]
-    own = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, decision, candidates[0])
-    if best <= 0 or own < 0:
-        return candidates[0]
-    child = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, decision, candidates[best])
-    spread = 0.0
-    for k in (child, own):
-        n = visits[k]
-        if n < 2:
-            return candidates[best] if confidence <= 0.0 else candidates[0]
-        mean = total[k] / n
-        spread += max(total_sq[k] / n - mean * mean, 0.0) / (n - 1)
-    gain = total[child] / visits[child] - total[own] / visits[own]
-    return candidates[best] if gain > confidence * np.sqrt(spread) else candidates[0]
-
+GAME_OVER = -1  # what _to_own_decision answers when the game ended before the seat's next decision
 
 # ---------------------------------------------------------------- the search, compiled for each game
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ....core import tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.dispatch import runtime_loop
 from ....core.registry import Strategy
@@ -44,8 +45,8 @@ from ....core.rollout import (
     tuned_policy_params_nb,
     untunable,
 )
-from ...medici import tree_search as tree
 from ...medici.rollouts import rollout_plan_nb, search_params
+from ...medici.tree_search import tree_search_for
 from ..engine import (
     MAX_TAKES,
     REVEAL_DECISION,
@@ -201,7 +202,7 @@ def outcome_of_nb(sim, seat, margin_weight):
     return outcome_nb(sim.florins, sim.rules[RULE_PLAYERS], seat, margin_weight)
 
 
-tree_search_nb = tree.tree_search_for({
+tree_search_nb = tree_search_for({
     "ROLLOUT_TABLE": _ROLLOUT_TABLE, "MAX_CANDIDATES": MAX_ACTIONS, "rollout_game_nb": _ROLLOUT_LOOP,
     "NOT_RECORDING": False,
     "last_day_nb": last_day_nb, "start_search_nb": start_search_nb, "deal_nb": deal_nb,
@@ -221,9 +222,9 @@ def tree_take_nb(state, seat, params):
 MCTS = Strategy(
     name="mcts",
     decisions={"reveal_nb": tree_reveal_nb, "take_nb": tree_take_nb},
-    params=tree.tree_params(POLICIES, ROLLOUT_POLICY, confidence=1, paired=1),
+    params=tree.tree_params(POLICIES, ROLLOUT_POLICY, confidence=1, paired=1, margin="florin margin"),
     summary="Tree search (information-set MCTS) over its own choices, the rest played by a built-in policy.",
-    untunable=tree.TREE_UNTUNABLE,
+    untunable=tree.tree_untunable("mcts"),
 )
 
 SEARCH = Strategy(

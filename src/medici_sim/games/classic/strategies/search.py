@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ....core import tree
 from ....core.arrays import copy1_nb, copy_record_nb
 from ....core.dispatch import runtime_loop
 from ....core.registry import Param, Strategy
@@ -53,8 +54,8 @@ from ....core.rollout import (
     tuned_policy_params_nb,
     untunable,
 )
-from ...medici import tree_search as tree
 from ...medici.rollouts import rollout_plan_nb, search_params
+from ...medici.tree_search import tree_search_for
 from ..engine import BID_DECISION, DRAW_DECISION, copy_play_nb, last_day_nb, play_choice_nb, rollout_game_nb
 from ..rules import MAX_PLAYERS, N_CARDS, RULE_DAYS, RULE_PLAYERS, RULE_REMOVED, VARIANTS
 from ..state import AUCTIONEER, DAY, DECK_LEN, STATE_DTYPE, lowest_bid_nb
@@ -260,7 +261,7 @@ def outcome_of_nb(sim, seat, margin_weight):
     return outcome_nb(sim.money, sim.rules[RULE_PLAYERS], seat, margin_weight)
 
 
-tree_search_nb = tree.tree_search_for({
+tree_search_nb = tree_search_for({
     "ROLLOUT_TABLE": _ROLLOUT_TABLE, "MAX_CANDIDATES": MAX_ACTIONS, "rollout_game_nb": _ROLLOUT_LOOP,
     "NOT_RECORDING": False,
     "last_day_nb": last_day_nb, "start_search_nb": start_search_nb, "deal_nb": deal_nb,
@@ -280,10 +281,10 @@ def tree_bid_nb(state, seat, params):
 MCTS = Strategy(
     name="mcts",
     decisions={"draw_nb": tree_draw_nb, "bid_nb": tree_bid_nb},
-    params=tree.tree_params(POLICIES, ROLLOUT_POLICY, confidence=0.5, paired=1),
+    params=tree.tree_params(POLICIES, ROLLOUT_POLICY, confidence=0.5, paired=1, margin="florin margin"),
     summary="Tree search (information-set MCTS) over its own choices (bids: a few amounts, widened), the rest played "
             "by a built-in policy.",
-    untunable=tree.TREE_UNTUNABLE,
+    untunable=tree.tree_untunable("mcts"),
 )
 
 SEARCH = Strategy(
