@@ -297,6 +297,21 @@ def place_item_nb(state, table, seat):
 
 # ---------------------------------------------------------------- a turn (T13, T32)
 
+@njit(cache=True, inline="always")
+def action_options_nb(state, seat):
+    """T13, T39: the legal actions written as the action's options (draw always; take while the display holds a
+    tile; place while something stored can be paid for on a legal field)."""
+    n = 1
+    state.options[0] = DRAW
+    if state.counts[OCCUPIED]:
+        state.options[n] = TAKE
+        n += 1
+    if can_place_nb(state, seat):
+        state.options[n] = PLACE
+        n += 1
+    state.counts[N_OPTIONS] = n
+
+
 @inner
 def turn_nb(state, table, seat, first):
     """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
@@ -304,15 +319,7 @@ def turn_nb(state, table, seat, first):
     inlining copies a callee's IR block by block, each copy with the whole scope, and types it again).
     ``first`` is 0 for a whole turn, 1 for its second action only (a search's rollout resumes there)."""
     for extra in range(first, 2):
-        n = 1
-        state.options[0] = DRAW
-        if state.counts[OCCUPIED]:
-            state.options[n] = TAKE
-            n += 1
-        if can_place_nb(state, seat):
-            state.options[n] = PLACE
-            n += 1
-        state.counts[N_OPTIONS] = n
+        action_options_nb(state, seat)
         answer = action_nb(table, state.seat_strategy[seat], state, seat)
         choice = state.options[chosen_nb(state, seat, answer, "action")]
         if choice == DRAW:

@@ -265,8 +265,8 @@ def play_game_nb(state, table, record):
 @njit(cache=True, inline="always")
 def play_rounds_nb(state, table, record, first):
     """Rounds of every seat's turn from the start player (T12), the first from seat ``first`` of the round in
-    play (0: a new round; a search's rollout goes on from the seat after its own, strategies/search.py); a phase
-    that ended is scored after its round (T15, T34); the third ends the game (T35), as does T37's limit."""
+    play (0: a new round; a search's rollout goes on from the seat after its own, strategies/search.py), until
+    the game ends (:func:`end_round_nb`)."""
     players, counts = state.rules[R_PLAYERS], state.counts
     while True:
         if first == 0:
@@ -278,23 +278,49 @@ def play_rounds_nb(state, table, record, first):
             if record is not None:
                 replay_stop_nb(state, TURN_END, seat, counts[PHASE])
         first = 0
-        if counts[PHASE_PENDING]:  # T15: the round is finished, then the phase is scored
-            counts[PHASE_PENDING] = 0
-            state.phase_end_round[counts[PHASE] - 1] = counts[ROUND]
-            bank_nb(state)
-            if record is not None:
-                replay_stop_nb(state, PHASE_SCORED, -1, counts[PHASE])
-            if counts[PHASE] == PHASES:
-                finish_nb(state)
-                return
-            counts[PHASE] += 1
-        if counts[ROUND] >= state.rules[R_ROUND_LIMIT]:  # T37: as if phase 3 had ended
-            counts[REACHED_LIMIT] = 1
-            bank_nb(state)
-            if record is not None:
-                replay_stop_nb(state, PHASE_SCORED, -1, counts[PHASE])
-            finish_nb(state)
+        if end_round_nb(state, record):
             return
+
+
+@njit(cache=True, inline="always")
+def end_round_nb(state, record):
+    """A round's end: a phase that ended is scored after its round (T15, T34); the third ends the game (T35), as
+    does T37's limit. True when the game is over."""
+    counts = state.counts
+    if counts[PHASE_PENDING]:  # T15: the round is finished, then the phase is scored
+        counts[PHASE_PENDING] = 0
+        state.phase_end_round[counts[PHASE] - 1] = counts[ROUND]
+        bank_nb(state)
+        if record is not None:
+            replay_stop_nb(state, PHASE_SCORED, -1, counts[PHASE])
+        if counts[PHASE] == PHASES:
+            finish_nb(state)
+            return True
+        counts[PHASE] += 1
+    if counts[ROUND] >= state.rules[R_ROUND_LIMIT]:  # T37: as if phase 3 had ended
+        counts[REACHED_LIMIT] = 1
+        bank_nb(state)
+        if record is not None:
+            replay_stop_nb(state, PHASE_SCORED, -1, counts[PHASE])
+        finish_nb(state)
+        return True
+    return False
+
+
+@inner
+def play_to_turn_nb(state, table, seat):
+    """From the end of ``seat``'s turn to the start of its next one: the later seats' turns, the round's end
+    (:func:`end_round_nb`), the earlier seats' turns of the next round. True when the game ended first (a tree
+    search's rollout steps its own seat's turns so, strategies/mcts.py)."""
+    players, counts = state.rules[R_PLAYERS], state.counts
+    for later in range(seat + 1, players):
+        turn_nb(state, table, later, 0)
+    if end_round_nb(state, None):
+        return True
+    counts[ROUND] += 1
+    for earlier in range(seat):
+        turn_nb(state, table, earlier, 0)
+    return False
 
 
 @inner

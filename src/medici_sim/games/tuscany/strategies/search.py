@@ -298,6 +298,15 @@ def set_up_nb(sim, state, seat, params, stream, pool):
     sim.scratch[seat, POLICY_ID] = policy
 
 
+@njit
+def script_nb(sim, seat, kind, sub):
+    """The scripted seat's next action: ``kind`` with its display place or placement ``sub`` (-1: none, the policy
+    answers the take or place that follows)."""
+    sim.scratch[seat, SCRIPT_ACTION] = kind
+    sim.scratch[seat, CHOSEN] = kind + 1 if sub >= 0 else 0
+    sim.scratch[seat, CHOSEN_VALUE] = sub
+
+
 @njit(cache=True)
 def play_out_nb(sim, table, seat, second):
     """The rest of the turn (its second action only, ``second``), then the game from the next seat (T35)."""
@@ -335,10 +344,7 @@ def rollout_values_nb(buffer, state, seat, params, kinds, subs, n, second, value
         stream = rollout_stream_nb(base, i)  # common random numbers: the same deal for every candidate
         for c in range(n):
             set_up_nb(sim, state, seat, params, stream, pool)
-            sim.scratch[seat, SCRIPT_ACTION] = kinds[c]
-            if subs[c] >= 0:
-                sim.scratch[seat, CHOSEN] = kinds[c] + 1
-                sim.scratch[seat, CHOSEN_VALUE] = subs[c]
+            script_nb(sim, seat, kinds[c], subs[c])
             play_out_nb(sim, table, seat, second)
             values[c, i] = outcome_of_nb(sim, seat, params[rollout.MARGIN_WEIGHT], keys)
     return own
@@ -355,9 +361,9 @@ def search_nb(buffer, state, seat, params, kinds, subs, n, second):
 
 # ---------------------------------------------------------------- the decisions
 
-@njit
-def action_nb(state, seat, params):
-    """T13: the candidate searched (a rollout's scripted seat: the candidate's action)."""
+def _action(state, seat, params):
+    """T13: the candidate chosen by ``CHOOSE`` (bound in each copy: this search's, or a tree search's); a
+    rollout's scripted seat: the candidate's action."""
     scratch = state.scratch[seat]
     if scratch[MODE] != 0:
         found = option_of_nb(state, np.int64(scratch[SCRIPT_ACTION]))
@@ -370,8 +376,17 @@ def action_nb(state, seat, params):
     kinds, subs, n = all_candidates_nb(state, seat)
     best = 0
     if n > 1:
-        best = search_nb(np.empty(1, STATE_DTYPE), state, seat, params, kinds, subs, n, second)
+        best = CHOOSE(np.empty(1, STATE_DTYPE), state, seat, params, kinds, subs, n, second)  # noqa: F821
     return keep_chosen_nb(state, seat, kinds, subs, best)
+
+
+def searched_action(choose, name: str):
+    """An action decision choosing among the candidates by ``choose(buffer, state, seat, params, kinds, subs, n,
+    second)`` (the candidate's index; ``buffer``: one state record to play copies on)."""
+    return jitted_copy(_action, {**globals(), "CHOOSE": choose}, name)
+
+
+action_nb = searched_action(search_nb, "action_nb")
 
 
 @njit
