@@ -102,14 +102,20 @@ def timed(ready: PreparedRun, first: int, games: int):
     return totals, time.perf_counter() - began
 
 
+def win_interval(total, total_sq, games: int, unit: float = 1.0) -> tuple[float, float, float]:
+    """A win rate and its 95% interval (core.stats.mean_interval), the interval within 0 and 1."""
+    mean, low, high = mean_interval(total, total_sq, games, unit)
+    return float(mean), max(float(low), 0.0), min(float(high), 1.0)
+
+
 def strength_rows(game: str, counts: list[int], scale: float, with_heuristics: bool = False):
     for players in counts:
         for level, spec in levels(game, players, with_heuristics):
             games = max(2, round(GAMES.get(level, HEURISTIC_GAMES) * scale))
             totals, seconds = timed(kernel(game, players, spec, games), 0, games)
             slot = totals.slot[0]
-            mean, low, high = mean_interval(slot[STAT_WIN60], slot[STAT_WIN60 + 1], games, WIN_UNIT)
-            yield players, level, float(mean), max(float(low), 0.0), min(float(high), 1.0), games, games / seconds
+            yield players, level, *win_interval(slot[STAT_WIN60], slot[STAT_WIN60 + 1], games, WIN_UNIT), games, \
+                games / seconds
 
 
 def games_per_second(speed: float) -> str:
@@ -146,10 +152,13 @@ def paired(game: str, players: int, first: str, second: str, games: int, start: 
     lines = [f"{game}, {players} players, games {start}-{start + games - 1} each (one seat among {OPPONENT}s, rotated, "
              "the same games):"]
     for k, spec in enumerate((first, second)):
-        mean, low, high = mean_interval(credit[k].sum(), (credit[k] ** 2).sum(), games)
+        mean, low, high = win_interval(credit[k].sum(), (credit[k] ** 2).sum(), games)
         lines.append(f"  {spec}: {100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}], "
                      f"{games_per_second(games / seconds[k])} games/s")
-    lines.append(f"  difference: {100 * diff.mean():+.1f} points, SE {100 * se:.1f} ({diff.mean() / se:+.1f} SE)")
+    if se == 0:  # the same credit in every game (e.g. the two played the same games)
+        lines.append(f"  difference: {100 * diff.mean():+.1f} points in every game")
+    else:
+        lines.append(f"  difference: {100 * diff.mean():+.1f} points, SE {100 * se:.1f} ({diff.mean() / se:+.1f} SE)")
     return "\n".join(lines)
 
 

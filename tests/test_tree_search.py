@@ -15,6 +15,7 @@ Its strength against flat search is measured by scripts/strength_table.py (docs/
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,7 @@ from medici_sim.cli.common import load_game_components, parse_strategies
 from medici_sim.core.driver import PreparedRun, RunConfig, simulate
 from medici_sim.core.registry import get_game
 from medici_sim.core.resumable import DECISION, EXTERNAL, GAME_OVER
+from medici_sim.core.tree import root_choice_nb, select_nb
 from medici_sim.games.card import reference as card_reference
 from medici_sim.games.card import stepped as card_stepped
 from medici_sim.games.card.state import DECK_LEN as CARD_DECK_LEN
@@ -35,7 +37,6 @@ from medici_sim.games.classic import stepped as classic_stepped
 from medici_sim.games.classic.rules import RULE_REMOVED
 from medici_sim.games.classic.state import DECK_LEN as CLASSIC_DECK_LEN
 from medici_sim.games.classic.strategies import search as classic_search
-from medici_sim.games.medici import tree_search
 
 CARD, CLASSIC = get_game("card"), get_game("classic")
 PARAMS = ["iterations", "policy", "opponents", "margin_weight", "exploration", "widening", "confidence", "paired"]
@@ -81,7 +82,7 @@ def test_progressive_widening_tries_the_candidates_in_order_as_visits_grow():
     added = []
     for visit in range(10):
         visits[0] = visit
-        child = tree_search.select_nb(tree, visits, avail, total, 0, 1, candidates, 5, 0.5, 1.0)
+        child = select_nb(tree, visits, avail, total, 0, 1, candidates, 5, 0.5, 1.0)
         if visits[child] == 0:
             added.append((visit, tree[3, child]))
         visits[child] += 1
@@ -89,20 +90,20 @@ def test_progressive_widening_tries_the_candidates_in_order_as_visits_grow():
     assert added == [(0, 7), (1, 0), (4, 3), (9, 5)]  # 1 + sqrt(n): 1, 2, 2, 2, 3, ..., 4 at n = 9
     assert tree[4, 0] == 5 and avail[tree[0, 0]] == 1  # the newest child: one chance, when it was added
     # a candidate at another decision of the same node is another child (open loop: decisions may differ)
-    other = tree_search.select_nb(tree, visits, avail, total, 0, 0, candidates, 5, 0.5, 1.0)
+    other = select_nb(tree, visits, avail, total, 0, 0, candidates, 5, 0.5, 1.0)
     assert tree[2, other] == 0 and tree[3, other] == 7
 
 
 def test_the_root_leaves_the_policys_choice_only_on_evidence():
     tree, visits, avail, total, total_sq = empty_tree()
     candidates = np.array([1, 0], np.int64)
-    own = tree_search.select_nb(tree, visits, avail, total, 0, 0, candidates, 2, 0.5, 9.0)
+    own = select_nb(tree, visits, avail, total, 0, 0, candidates, 2, 0.5, 9.0)
     visits[0] = visits[own] = 1  # visited when added, as in a search
-    other = tree_search.select_nb(tree, visits, avail, total, 0, 0, candidates, 2, 0.5, 9.0)
+    other = select_nb(tree, visits, avail, total, 0, 0, candidates, 2, 0.5, 9.0)
     for child, n, mean, sq in ((own, 10, 0.3, 0.3), (other, 30, 0.5, 0.5)):  # wins: 0/1 outcomes
         visits[child], total[child], total_sq[child] = n, n * mean, n * sq
-    assert tree_search.root_choice_nb(tree, visits, total, total_sq, candidates, 2, 0, 0.5) == 0
-    assert tree_search.root_choice_nb(tree, visits, total, total_sq, candidates, 2, 0, 3.0) == 1
+    assert root_choice_nb(tree, visits, total, total_sq, candidates, 2, 0, 0.5) == 0
+    assert root_choice_nb(tree, visits, total, total_sq, candidates, 2, 0, 3.0) == 1
 
 
 # -- hidden information ---------------------------------------------------------------------------------
@@ -234,3 +235,15 @@ def test_the_strength_table_script_refuses_bad_input_in_one_line(args, capsys, m
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("strength_table.py: error:")
+
+
+def test_the_strength_tables_pair_of_one_strategy_says_so_without_a_standard_error(capsys, monkeypatch):
+    """Two specs that play the same games (here one strategy twice) differ by 0 in every game: the pair says so,
+    not "nan SE" (a tree with too little widening to leave its policy plays flat search's games, for example)."""
+    import runpy
+
+    script = Path(__file__).parents[1] / "scripts" / "strength_table.py"
+    monkeypatch.setattr(sys, "argv", [str(script), "card", "--pair", "random", "random", "--games", "3"])
+    runpy.run_path(str(script), run_name="__main__")
+    out, err = capsys.readouterr()
+    assert "nan" not in out + err and "+0.0 points in every game" in out
