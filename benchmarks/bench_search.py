@@ -92,9 +92,12 @@ def strong_row(game: str, players: int, games: int, threads: int, seed: int) -> 
 # -- speed ------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, repeats):
+def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, table, repeats):
     """Start a card game, reveal its first card (R9: obligatory) and search seat 0's first
-    decision (reveal another or stop) ``repeats`` times: 2 x rollouts x repeats whole games."""
+    decision (reveal another or stop) ``repeats`` times: 2 x rollouts x repeats whole games.
+    ``table``, the run's strategy table, is not read: its type, named by a hash of the kernel's
+    sources (core.dispatch), keys this function's cached code, which links the search's; without it
+    numba's cache (which checks this file only) kept code naming an older table's symbols."""
     state = buffer[0]
     card_engine.start_game_nb(state, seed, 0, seating, slot_strategy, slot_params)
     card_engine.begin_day_nb(state, 0, 0)
@@ -109,9 +112,10 @@ def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, pa
 
 
 @njit(cache=True)
-def classic_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, repeats):
+def classic_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, params, table, repeats):
     """Start a classic game, deal the first auction's first card (C8) and search the
-    auctioneer's first draw decision ``repeats`` times: 2 x rollouts x repeats whole games."""
+    auctioneer's first draw decision ``repeats`` times: 2 x rollouts x repeats whole games
+    (``table``: as card_first_decision_nb's)."""
     state = buffer[0]
     classic_engine.start_game_nb(state, seed, 0, seating, slot_strategy, slot_params)
     classic_engine.begin_day_nb(state, 0, 0)
@@ -139,7 +143,7 @@ def rollouts_per_second(game: str, players: int, rollouts: int, repeats: int) ->
     params[:len(search.params)] = [p.default for p in search.params.values()]
     params[0] = rollouts
     fn = card_first_decision_nb if game == "card" else classic_first_decision_nb
-    args = (buffer, 1, 1, kernel.slot_strategy, kernel.slot_params, tuple(params))
+    args = (buffer, 1, 1, kernel.slot_strategy, kernel.slot_params, tuple(params), kernel.table)
     fn(*args, 1)  # compile
     began = time.perf_counter()
     fn(*args, repeats)

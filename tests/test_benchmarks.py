@@ -63,6 +63,20 @@ def test_every_benchmark_has_a_quick_run():
     assert sorted(QUICK_RUNS) == sorted(p.name for p in BENCHMARKS.glob("*.py"))
 
 
+def test_a_benchmarks_cached_kernels_take_the_strategy_table():
+    """numba checks a cached function's own file only, and a benchmark's kernel links the engine's and the
+    strategies' code: keyed by the strategy table's type (named by a hash of the kernel's sources, core.dispatch),
+    an edit of those sources compiles it again. bench_search's first-decision kernels went without and, after an
+    edit of core, ran code naming an older table's symbols: a segmentation fault."""
+    import ast
+
+    for script in BENCHMARKS.glob("*.py"):
+        for node in ast.walk(ast.parse(script.read_text())):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "cache=True" in ast.unparse(d) and "njit" in ast.unparse(d) for d in node.decorator_list):
+                assert "table" in [a.arg for a in node.args.args], f"{script.name}: {node.name}"
+
+
 @pytest.mark.parametrize("script", [pytest.param(s, marks=pytest.mark.slow) if s in SLOW_QUICK_RUNS else s
                                     for s in sorted(QUICK_RUNS)])
 def test_a_benchmark_runs_on_a_few_games(script):
