@@ -9,7 +9,8 @@ dispatches through a table built from :data:`REGISTRY` (core/dispatch.py). Built
 ``random`` (T38-T39); the heuristics ``builder``, ``colour_racer``, ``castle_chainer``,
 ``trader`` and ``expert`` (``heuristic.py``'s decisions, each with its own parameters); ``search``
 (``search.py``: flat Monte Carlo over each action with its tile or placement, the heuristics in its rollouts);
-``strong`` (``strong.py``: search's candidates judged by a learned evaluation, trained on search's rollouts).
+``strong`` (``strong.py``: search's candidates judged by a learned evaluation, trained on search's rollouts);
+``mcts`` (``mcts.py``: a tree search over the seat's own actions, on search's candidates and rollouts).
 """
 from __future__ import annotations
 
@@ -35,3 +36,7 @@ register(SEARCH)
 from .strong import STRATEGY as STRONG  # noqa: E402
 
 register(STRONG)
+# ``mcts`` (after strong: the ids before it stay), the tree search over search's candidates, as slow as search.
+from .mcts import STRATEGY as MCTS  # noqa: E402
+
+register(MCTS)
