@@ -190,6 +190,18 @@ def test_a_games_table_name_hashes_every_core_file_whose_jitted_code_a_kernel_co
     assert set(own_cache_only) <= jitted  # an exemption whose file no longer has jitted code goes
 
 
+def test_jitted_code_lives_in_core_and_the_games_only():
+    """core.cache stamps cached code with the sources of core/ and games/ (a change anywhere there compiles it
+    again): no other part of the package may hold code numba compiles."""
+    from medici_sim.core import cache
+
+    package = Path(cache.__file__).parents[1]
+    outside = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+               if p.relative_to(package).parts[0] not in cache._KERNEL_LAYERS
+               and any(word in p.read_text() for word in ("njit", "jitted_copy", "@jit"))]
+    assert outside == []
+
+
 def test_no_source_file_is_too_long():
     limits = {path.relative_to(PACKAGE).as_posix(): MAX_REFERENCE_LINES if path.name == "reference.py" else MAX_LINES
               for path in MODULES.values()}

@@ -213,3 +213,37 @@ def test_medici_sims_functions_compile_without_a_c_callable_wrapper():
         result = fn.overloads[(nbtypes.int64,)]
         wrappers.append(result.fndesc.llvm_cfunc_wrapper_name in result.library.get_llvm_str())
     assert medici_sim.games and wrappers == [False, True]
+
+
+STALE_CHILD = """
+import numpy as np
+import medici_sim.games  # numba made ready: the package's cache locator
+from medici_sim.games.card.state import STATE_DTYPE
+from medici_sim.games.card.strategies import greedy
+print(greedy.take_nb(np.zeros(1, STATE_DTYPE)[0], 0, (2.0,) * 8))
+"""
+
+
+def test_an_edit_of_a_callees_file_is_never_met_by_older_cached_code(tmp_path):
+    """numba keys a cached function by its own file, but its machine code links its callees' from other files:
+    greedy's take (strategies/greedy.py) kept playing an edited helper's old code (strategies/common.py) from the
+    cache, silently. Every source of the package's jitted code stamps its cache now (core.cache)."""
+    import shutil
+
+    import medici_sim
+
+    package = shutil.copytree(os.path.dirname(medici_sim.__file__), tmp_path / "src" / "medici_sim",
+                              ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def take() -> str:
+        return subprocess.run([sys.executable, "-c", STALE_CHILD], capture_output=True, text=True, check=True,
+                              env=env, cwd=tmp_path).stdout.strip()
+
+    assert take() == "0"  # an empty market: nothing but the last card (R10)
+    common = package / "games" / "card" / "strategies" / "common.py"
+    source = common.read_text()
+    header = 'def take_valuable_nb(state, seat, min_value):\n'
+    assert header in source
+    common.write_text(source.replace(header, header + "    return 3\n", 1))
+    assert take() == "3"  # the edited helper, through the cached decision that calls it
