@@ -17,7 +17,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
-from test_tuscany_search import SEARCH_KERNEL, check_equals_the_reference, check_threads_and_batches_change_nothing
+from test_tuscany_search import (
+    SEARCH_KERNEL,
+    check_equals_the_reference,
+    check_plays_its_policys_games,
+    check_threads_and_batches_change_nothing,
+)
 
 from medici_sim.core.registry import get_game
 from medici_sim.core.tree import tree_untunable
@@ -80,12 +85,7 @@ def test_a_game_stepped_from_turn_to_turn_of_one_seat_is_the_kernels_game(player
 def test_mcts_with_no_evidence_enough_plays_its_policys_games():
     """One iteration is never evidence enough (core.rollout.choose_nb, confidence above 0): every action is the
     policy's, so the games are expert's (the iterations ran, on copies, which never touch the real game)."""
-    comp, rules = components(None), RULE_BOOK.resolve(None, 4)
-    searching = Games(comp, rules, ["mcts", "expert", "expert", "expert"], "rotate")
-    searching.slot_params[0, 0] = 1  # iterations
-    experts = Games(comp, rules, ["expert"] * 4, "rotate")
-    for index in range(3):
-        assert record(searching.play(4, index)) == record(experts.play(4, index))
+    check_plays_its_policys_games("mcts")
 
 
 @SEARCH_KERNEL

@@ -173,9 +173,14 @@ def test_search_games_equal_the_reference_engines_given_its_decisions():
 def test_search_with_no_evidence_enough_plays_its_policys_games():
     """One rollout is never evidence enough (core.rollout.choose_nb, confidence above 0): every answer is the
     policy's, so the games are expert's (the search ran, on copies, and lent and restored the seat's parameters)."""
+    check_plays_its_policys_games("search")
+
+
+def check_plays_its_policys_games(name: str) -> None:
+    """``name`` at one seat with one rollout or iteration (its first parameter) plays expert's games."""
     comp, rules = components(None), RULE_BOOK.resolve(None, 4)
-    searching = Games(comp, rules, ["search", "expert", "expert", "expert"], "rotate")
-    searching.slot_params[0, 0] = 1  # rollouts
+    searching = Games(comp, rules, [name, "expert", "expert", "expert"], "rotate")
+    searching.slot_params[0, 0] = 1
     experts = Games(comp, rules, ["expert"] * 4, "rotate")
     for index in range(3):
         assert record(searching.play(4, index)) == record(experts.play(4, index))

@@ -60,6 +60,15 @@ def tree_params(policies: tuple[str, ...], default_policy: str, confidence: floa
 # ---------------------------------------------------------------- the tree, on preallocated arrays
 
 @njit(cache=True)
+def new_tree_nb(size):
+    """A tree of at most ``size`` nodes, holding its root: (tree, visits, avail, total, total_sq)."""
+    tree = np.empty((5, size), np.int64)  # first child, next sibling, decision, action; tree[4, 0]: nodes used
+    tree[0, 0] = -1
+    tree[4, 0] = 1
+    return tree, np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size), np.zeros(size)
+
+
+@njit(cache=True)
 def child_of_nb(first_child, next_sibling, node_decision, node_action, node, decision, action):
     """The child of ``node`` for ``action`` at ``decision``, or -1."""
     child = first_child[node]
@@ -107,6 +116,22 @@ def add_child_nb(tree, visits, avail, total, node, decision, action):
     avail[child] = 1
     total[child] = 0.0
     return child
+
+
+@njit(cache=True)
+def child_or_new_nb(tree, visits, avail, total, node, decision, action):
+    """The child of ``node`` for ``action`` at ``decision``, added if the tree has none (a paired first choice)."""
+    child = child_of_nb(tree[0], tree[1], tree[2], tree[3], node, decision, action)
+    return child if child >= 0 else add_child_nb(tree, visits, avail, total, node, decision, action)
+
+
+@njit(cache=True)
+def back_up_nb(path, depth, value, visits, total, total_sq):
+    """An iteration's outcome added to every node of its path (``path[:depth + 1]``, the root first)."""
+    for d in range(depth + 1):
+        visits[path[d]] += 1
+        total[path[d]] += value
+        total_sq[path[d]] += value * value
 
 
 @njit(cache=True)

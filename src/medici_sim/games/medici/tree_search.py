@@ -56,8 +56,9 @@ from ...core.tree import (
     PAIRED,
     POLICY,
     WIDENING,
-    add_child_nb,
-    child_of_nb,
+    back_up_nb,
+    child_or_new_nb,
+    new_tree_nb,
     root_choice_nb,
     select_nb,
 )
@@ -101,13 +102,7 @@ def _tree_search(buffer, state, seat, params, decision):
     paired = params[PAIRED] != 0
     rounds = n_root if paired else 1  # plays an iteration does: one per first choice when paired
     size = iterations * rounds + 1
-    tree = np.empty((5, size), np.int64)  # first child, next sibling, decision, action; tree[4, 0]: nodes used
-    tree[0, 0] = -1
-    tree[4, 0] = 1
-    visits = np.zeros(size, np.int64)
-    avail = np.zeros(size, np.int64)
-    total = np.zeros(size)
-    total_sq = np.zeros(size)
+    tree, visits, avail, total, total_sq = new_tree_nb(size)
     values = np.empty((rounds, iterations))  # paired: values[first choice, iteration]
     path = np.empty(size + 1, np.int64)
     candidates = np.empty(MAX_CANDIDATES, np.int64)  # noqa: F821
@@ -124,9 +119,7 @@ def _tree_search(buffer, state, seat, params, decision):
                     choice = candidates[0]
                 else:
                     if paired and depth == 0:
-                        child = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, now, root[r])
-                        if child < 0:
-                            child = add_child_nb(tree, visits, avail, total, 0, now, root[r])
+                        child = child_or_new_nb(tree, visits, avail, total, 0, now, root[r])
                     else:
                         child = select_nb(tree, visits, avail, total, node, now, candidates, n, exploration,
                                           widening)
@@ -146,10 +139,7 @@ def _tree_search(buffer, state, seat, params, decision):
                 rollout_game_nb(sim, table, loop_seat, phase, arg, last_day, NOT_RECORDING)  # noqa: F821
             value = outcome_of_nb(sim, seat, params[MARGIN_WEIGHT])  # noqa: F821
             values[r, i] = value
-            for d in range(depth + 1):
-                visits[path[d]] += 1
-                total[path[d]] += value
-                total_sq[path[d]] += value * value
+            back_up_nb(path, depth, value, visits, total, total_sq)
     if paired:  # root[0] is the policy's own
         return root[choose_nb(values, n_root, iterations, 0, params[CONFIDENCE])]
     return root_choice_nb(tree, visits, total, total_sq, root, n_root, decision, params[CONFIDENCE])

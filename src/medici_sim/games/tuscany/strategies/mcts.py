@@ -29,9 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ....core.arrays import copy_record_nb
 from ....core.registry import Strategy
-from ....core.rollout import choose_nb, decision_stream_nb, rollout_stream_nb
+from ....core.rollout import choose_nb, rollout_stream_nb
 from ....core.tree import (
     CONFIDENCE,
     EXPLORATION,
@@ -39,8 +38,9 @@ from ....core.tree import (
     MARGIN_WEIGHT,
     PAIRED,
     WIDENING,
-    add_child_nb,
-    child_of_nb,
+    back_up_nb,
+    child_or_new_nb,
+    new_tree_nb,
     root_choice_nb,
     select_nb,
     tree_params,
@@ -48,17 +48,15 @@ from ....core.tree import (
 )
 from ..engine import action_options_nb, turn_nb
 from ..game import play_rounds_nb, play_to_turn_nb
-from ..state import MAX_PLAYERS
 from . import search
 from .search import (
     _ROLLOUT_TABLE,
     MAX_CANDIDATES,
     POLICIES,
     POLICYS,
-    POOL,
     ROLLOUT_POLICY,
     SELF,
-    STATE_BYTES,
+    begin_search_nb,
     candidates_nb,
     outcome_of_nb,
     own_choice_nb,
@@ -103,24 +101,13 @@ def tree_search_nb(buffer, state, seat, params, kinds, subs, n_root, second):
     iterations = max(np.int64(params[ITERATIONS]), 1)
     paired = params[PAIRED] != 0
     exploration, widening = params[EXPLORATION], params[WIDENING]
-    copy_record_nb(sim, state, STATE_BYTES)  # the rule and setup data, once; each iteration copies what play changes
-    pool = np.empty(POOL, np.int64)
-    keys = np.empty(MAX_PLAYERS, np.int64)
+    pool, keys, base, own = begin_search_nb(sim, state, seat, params, kinds, subs, n_root)
     table = _ROLLOUT_TABLE()
-    base = decision_stream_nb(state.rng, seat)
-    set_up_nb(sim, state, seat, params, base, pool)
-    own = own_choice_nb(sim, seat, params, kinds, subs, n_root)
     root = np.empty(MAX_CANDIDATES, np.int64)
     own_first_nb(kinds, subs, n_root, own, root)
     rounds = n_root if paired else 1  # plays an iteration makes: one per candidate when paired
     size = iterations * rounds + 1
-    tree = np.empty((5, size), np.int64)  # core.tree's arrays
-    tree[0, 0] = -1
-    tree[4, 0] = 1
-    visits = np.zeros(size, np.int64)
-    avail = np.zeros(size, np.int64)
-    total = np.zeros(size)
-    total_sq = np.zeros(size)
+    tree, visits, avail, total, total_sq = new_tree_nb(size)
     values = np.empty((rounds, iterations))  # paired: values[candidate, iteration]
     path = np.empty(size + 1, np.int64)
     step_kinds = np.empty(MAX_CANDIDATES, np.int64)
@@ -131,10 +118,7 @@ def tree_search_nb(buffer, state, seat, params, kinds, subs, n_root, second):
         for r in range(rounds):
             set_up_nb(sim, state, seat, params, stream, pool)
             if paired:
-                code = code_nb(kinds[r], subs[r])
-                node = child_of_nb(tree[0], tree[1], tree[2], tree[3], 0, ACTION, code)
-                if node < 0:
-                    node = add_child_nb(tree, visits, avail, total, 0, ACTION, code)
+                node = child_or_new_nb(tree, visits, avail, total, 0, ACTION, code_nb(kinds[r], subs[r]))
             else:
                 node = select_nb(tree, visits, avail, total, 0, ACTION, root, n_root, exploration, widening)
             path[0], path[1], depth = 0, node, 1
@@ -159,10 +143,7 @@ def tree_search_nb(buffer, state, seat, params, kinds, subs, n_root, second):
                 play_rounds_nb(sim, table, None, seat + 1)
             value = outcome_of_nb(sim, seat, params[MARGIN_WEIGHT], keys)
             values[r, i] = value
-            for d in range(depth + 1):
-                visits[path[d]] += 1
-                total[path[d]] += value
-                total_sq[path[d]] += value * value
+            back_up_nb(path, depth, value, visits, total, total_sq)
     if paired:
         return choose_nb(values, n_root, iterations, own, params[CONFIDENCE])
     chosen = root_choice_nb(tree, visits, total, total_sq, root, n_root, ACTION, params[CONFIDENCE])

@@ -327,19 +327,26 @@ def outcome_of_nb(sim, seat, margin_weight, keys):
 
 
 @njit
+def begin_search_nb(sim, state, seat, params, kinds, subs, n):
+    """A decision's search begun on the copy ``sim``: the rule and setup data copied once (each rollout copies
+    what play changes), the copy set up from the decision's stream (core.rollout); (a pool and a key buffer
+    the rollouts reuse, the decision's stream, the candidate the policy would play)."""
+    copy_record_nb(sim, state, STATE_BYTES)
+    pool = np.empty(POOL, np.int64)
+    base = decision_stream_nb(state.rng, seat)
+    set_up_nb(sim, state, seat, params, base, pool)
+    return pool, np.empty(MAX_PLAYERS, np.int64), base, own_choice_nb(sim, seat, params, kinds, subs, n)
+
+
+@njit
 def rollout_values_nb(buffer, state, seat, params, kinds, subs, n, second, values):
     """Each candidate's outcome in each rollout (``values[c, i]``; common random numbers: rollout ``i`` deals the
     same for every candidate); returns the candidate the policy would play. ``buffer``: one state record of
     scratch (the rollouts' copy). strong's training labels its choices with it (strong.label_decision_nb)."""
     sim = buffer[0]
     rollouts = np.int64(params[rollout.ROLLOUTS])
-    copy_record_nb(sim, state, STATE_BYTES)  # the rule and setup data, once; each rollout copies what play changes
-    pool = np.empty(POOL, np.int64)
-    keys = np.empty(MAX_PLAYERS, np.int64)
+    pool, keys, base, own = begin_search_nb(sim, state, seat, params, kinds, subs, n)
     table = _ROLLOUT_TABLE()
-    base = decision_stream_nb(state.rng, seat)
-    set_up_nb(sim, state, seat, params, base, pool)
-    own = own_choice_nb(sim, seat, params, kinds, subs, n)
     for i in range(rollouts):
         stream = rollout_stream_nb(base, i)  # common random numbers: the same deal for every candidate
         for c in range(n):
