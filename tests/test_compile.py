@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import COMPILE_LOCKS, compile_lock_key
@@ -228,12 +230,7 @@ def test_an_edit_of_a_callees_file_is_never_met_by_older_cached_code(tmp_path):
     """numba keys a cached function by its own file, but its machine code links its callees' from other files:
     greedy's take (strategies/greedy.py) kept playing an edited helper's old code (strategies/common.py) from the
     cache, silently. Every source of the package's jitted code stamps its cache now (core.cache)."""
-    import shutil
-
-    import medici_sim
-
-    package = shutil.copytree(os.path.dirname(medici_sim.__file__), tmp_path / "src" / "medici_sim",
-                              ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    package = copy_of_the_package(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
 
     def take() -> str:
@@ -241,9 +238,71 @@ def test_an_edit_of_a_callees_file_is_never_met_by_older_cached_code(tmp_path):
                               env=env, cwd=tmp_path).stdout.strip()
 
     assert take() == "0"  # an empty market: nothing but the last card (R10)
+    edit_take_valuable(package)
+    assert take() == "3"  # the edited helper, through the cached decision that calls it
+
+
+def copy_of_the_package(tmp_path) -> Path:
+    """The package's sources copied under ``tmp_path/src`` (nothing cached)."""
+    import medici_sim
+
+    return Path(shutil.copytree(os.path.dirname(medici_sim.__file__), tmp_path / "src" / "medici_sim",
+                                ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")))
+
+
+def edit_take_valuable(package: Path) -> None:
+    """The card game's helper ``take_valuable_nb`` made to answer 3 (take both earlier cards), whatever the market."""
     common = package / "games" / "card" / "strategies" / "common.py"
     source = common.read_text()
-    header = 'def take_valuable_nb(state, seat, min_value):\n'
+    header = "def take_valuable_nb(state, seat, min_value):\n"
     assert header in source
     common.write_text(source.replace(header, header + "    return 3\n", 1))
-    assert take() == "3"  # the edited helper, through the cached decision that calls it
+
+
+PLUGIN_CHILD = """
+import sys
+import numpy as np
+import medici_sim.games
+from medici_sim.core.plugins import load_plugin
+from medici_sim.games.card.state import STATE_DTYPE
+from medici_sim.games.card.strategies import REGISTRY
+load_plugin(sys.argv[1])
+print(REGISTRY["valuable"].decisions["take_nb"](np.zeros(1, STATE_DTYPE)[0], 0, (2.0,) * 8))
+"""
+
+PLUGIN = """
+from numba import njit
+
+from medici_sim.games.card.strategies import Strategy, register
+from medici_sim.games.card.strategies.common import take_valuable_nb
+
+
+@njit(cache=True)
+def take_nb(state, seat, params):
+    return take_valuable_nb(state, seat, params[0])
+
+
+@njit(cache=True)
+def reveal_nb(state, seat, params):
+    return False
+
+
+register(Strategy(name="valuable", decisions={"reveal_nb": reveal_nb, "take_nb": take_nb}))
+"""
+
+
+def test_an_edit_of_the_package_is_never_met_by_a_plugins_older_cached_code(tmp_path):
+    """A plug-in's cached decision links the package's helpers it calls: an edited helper is what it plays next
+    (core.locators.PluginLocator stamps it with the package's sources too)."""
+    package = copy_of_the_package(tmp_path)
+    plugin = tmp_path / "valuable.py"
+    plugin.write_text(PLUGIN)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def take() -> str:
+        return subprocess.run([sys.executable, "-c", PLUGIN_CHILD, str(plugin)], capture_output=True, text=True,
+                              check=True, env=env, cwd=tmp_path).stdout.strip()
+
+    assert take() == "0"
+    edit_take_valuable(package)
+    assert take() == "3"

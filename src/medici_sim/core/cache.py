@@ -6,7 +6,7 @@ unwritable home), numba would refuse to compile at all; medici-sim then points i
 private directory under the system's temporary directory, and says so once.
 
 How long: while every source and data file of the package's jitted code is as it was when the
-code was cached (:func:`stamp_by_every_source`), not only the function's own file, as numba has it.
+code was cached (:func:`kernel_sources_digest`, core.locators), not only the function's own file, as numba has it.
 """
 from __future__ import annotations
 
@@ -67,57 +67,3 @@ def kernel_sources_digest(package_dir: Path) -> bytes:
                     digest.update(path.read_bytes())
         _digests[package_dir] = digest.digest()
     return _digests[package_dir]
-
-
-def stamp_by_every_source(package_dir: Path) -> None:
-    """Make numba's cached code of the package's functions fresh only while *every* source stays as it was.
-
-    numba keys a cached function by its own file's contents; the code it caches links its callees'
-    machine code, from other files. Edited, a callee's file changed nothing numba checks: a strategy
-    whose helper had changed played the old helper, silently (tests/test_compile.py shows one). A
-    locator placed first in numba's list takes the package's functions,
-    keeps where numba would cache them (the next locator's answer) and stamps them with
-    :func:`kernel_sources_digest`: any edit compiles them all again. Functions already made are
-    given a cache of the new kind too (a core module imported before the games)."""
-    from numba.core import caching
-    from numba.core.dispatcher import Dispatcher
-
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-    if any(getattr(cls, "package_dir", None) == package_dir for cls in impl._locator_classes):
-        return
-    digest = kernel_sources_digest(package_dir)
-
-    class PackageLocator(caching._CacheLocator):
-        def __init__(self, inner):
-            self._inner = inner
-            self._py_file = inner._py_file  # numba's warnings name it
-
-        def ensure_cache_path(self):
-            self._inner.ensure_cache_path()
-
-        def get_cache_path(self):
-            return self._inner.get_cache_path()
-
-        def get_source_stamp(self):
-            return digest
-
-        def get_disambiguator(self):
-            return self._inner.get_disambiguator()
-
-        @classmethod
-        def from_function(cls, py_func, py_file):
-            if not Path(py_file).resolve().is_relative_to(package_dir):
-                return None
-            for other in impl._locator_classes:
-                if other is not cls and (inner := other.from_function(py_func, py_file)) is not None:
-                    return cls(inner)
-            return None
-
-    PackageLocator.package_dir = package_dir
-    impl._locator_classes.insert(0, PackageLocator)
-    prefix = package_dir.name + "."
-    for name, module in list(sys.modules.items()):
-        if name.startswith(prefix):
-            for value in list(vars(module).values()):
-                if isinstance(value, Dispatcher) and value._cache.__class__.__name__ == "FunctionCache":
-                    value.enable_caching()

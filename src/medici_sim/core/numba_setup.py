@@ -4,7 +4,7 @@
 - numba's debugging switch (``NUMBA_DISABLE_JIT``) is refused (ImportError :data:`JIT_OFF`):
   the kernels dispatch to strategies through code numba generates as it compiles.
 - The compiled kernels are cached somewhere writable (``cache.configure_numba_cache``), and
-  stay cached only while every source they may link is unchanged (``cache.stamp_by_every_source``).
+  stay cached only while every source they may link is unchanged (``core.locators``).
 - Calls between medici-sim's jitted functions compile once per type (``specialize``).
 - Each compiled function's symbol is unique across processes (:func:`unique_symbols`).
 - medici-sim's functions are compiled without numba's C-callable wrapper (:func:`no_cfunc_wrappers`).
@@ -28,12 +28,13 @@ def prepare() -> None:
 
     if config.DISABLE_JIT:
         raise ImportError(JIT_OFF)
-    from .cache import configure_numba_cache, stamp_by_every_source
+    from .cache import configure_numba_cache
     from .specialize import compile_by_type
 
-    package = Path(__file__).resolve().parents[1]
-    configure_numba_cache(package)
-    stamp_by_every_source(package)
+    configure_numba_cache(Path(__file__).parents[1])
+    from .locators import install  # numba's configuration read again first, where the cache must move
+
+    install()
     compile_by_type()
     unique_symbols()
     no_cfunc_wrappers()
