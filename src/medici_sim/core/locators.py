@@ -59,8 +59,8 @@ class Wrapped(caching._CacheLocator):
         subdirectory = cls.claims(py_func, py_file)
         if subdirectory is None:
             return None  # numba's own locators, as ever
-        for numbas in CACHE_IMPL._locator_classes:
-            inner = None if issubclass(numbas, Wrapped) else numbas.from_function(py_func, py_file)
+        for numba_locator in CACHE_IMPL._locator_classes:
+            inner = None if issubclass(numba_locator, Wrapped) else numba_locator.from_function(py_func, py_file)
             if inner is not None:
                 locator = cls(inner, subdirectory)
                 try:
