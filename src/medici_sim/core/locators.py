@@ -95,9 +95,9 @@ def install() -> None:
     from numba.core.dispatcher import Dispatcher
 
     locators = CACHE_IMPL._locator_classes
-    for locator in (PluginLocator, PackageLocator):
-        if locator not in locators:
-            locators.insert(0, locator)
+    if PackageLocator in locators:
+        return
+    locators[:0] = [PackageLocator, PluginLocator]
     prefix = PACKAGE_DIR.name + "."
     for name, module in list(sys.modules.items()):
         if name.startswith(prefix):

@@ -19,7 +19,6 @@ from .output import OutputError, read_limited
 from .registry import GAMES, RegistrationError
 
 MAX_PLUGIN_BYTES = 1 << 22  # a plug-in is a small Python file
-MODULE_PREFIX = PLUGIN_PREFIX
 
 
 class PluginError(ValueError):
@@ -39,7 +38,7 @@ def load_plugin(path: str | Path) -> list[tuple[str, str]]:
         source = read_limited(path, MAX_PLUGIN_BYTES, named("plugins"))
     except OutputError as exc:
         raise PluginError(str(exc)) from None
-    name = MODULE_PREFIX + hashlib.sha256(source).hexdigest()[:16]  # see the module doc
+    name = PLUGIN_PREFIX + hashlib.sha256(source).hexdigest()[:16]  # see the module doc
     if name not in sys.modules:
         install()  # numba's cache of its functions: core.locators.PluginLocator
         spec = importlib.util.spec_from_file_location(name, path)

@@ -186,12 +186,17 @@ def all_candidates_nb(state, seat):
 
 
 @njit
+def keep_nb(state, seat, kind, sub):
+    """Action ``kind``'s display place or placement ``sub`` kept in the seat's scratch for the take or place
+    decision that follows (:func:`chosen_nb`; -1: none kept, the policy answers it)."""
+    state.scratch[seat, CHOSEN] = kind + 1 if sub >= 0 else 0
+    state.scratch[seat, CHOSEN_VALUE] = sub
+
+
+@njit
 def keep_chosen_nb(state, seat, kinds, subs, best):
-    """The option index of candidate ``best``'s action, its tile or placement kept in the seat's scratch for the
-    decision that follows (:func:`chosen_nb`)."""
-    if subs[best] >= 0:
-        state.scratch[seat, CHOSEN] = kinds[best] + 1
-        state.scratch[seat, CHOSEN_VALUE] = subs[best]
+    """The option index of candidate ``best``'s action, its tile or placement kept (:func:`keep_nb`)."""
+    keep_nb(state, seat, kinds[best], subs[best])
     return option_of_nb(state, kinds[best])
 
 
@@ -303,8 +308,7 @@ def script_nb(sim, seat, kind, sub):
     """The scripted seat's next action: ``kind`` with its display place or placement ``sub`` (-1: none, the policy
     answers the take or place that follows)."""
     sim.scratch[seat, SCRIPT_ACTION] = kind
-    sim.scratch[seat, CHOSEN] = kind + 1 if sub >= 0 else 0
-    sim.scratch[seat, CHOSEN_VALUE] = sub
+    keep_nb(sim, seat, kind, sub)
 
 
 @njit(cache=True)
