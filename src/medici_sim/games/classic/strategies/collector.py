@@ -17,7 +17,6 @@ from .common import (
     end_level_nb,
     later_days_nb,
     limit_bid_nb,
-    lot_count_nb,
     room_for_more_nb,
     track_gain_nb,
 )
@@ -25,24 +24,40 @@ from .common import (
 FOCUS, TRACK_WEIGHT, LEVEL_WORTH, FUTURE_WEIGHT, VALUE_WEIGHT, OTHER_WEIGHT = range(6)
 
 
-# focus_rank_nb and worth_nb are inlined into the decisions: called, collector played 5% more instructions a game
-# than when its decisions were inlined into the play loop (the eight parameters handed down at each call)
 @njit(cache=True, inline="always")
-def focus_rank_nb(state, seat, good):
+def lot_goods_nb(state, seat):
+    """The lot's cards of each good (C8) and the seat's level in each at the day's end (C14),
+    goods 0..4: counted once a decision, for every good's worth and rank."""
+    n0 = n1 = n2 = n3 = n4 = 0
+    for i in range(state.counts[LOT_LEN]):
+        good = state.card_good[state.lot[i]]
+        n0 += good == 0
+        n1 += good == 1
+        n2 += good == 2
+        n3 += good == 3
+        n4 += good == 4
+    levels = (end_level_nb(state, seat, 0), end_level_nb(state, seat, 1), end_level_nb(state, seat, 2),
+              end_level_nb(state, seat, 3), end_level_nb(state, seat, 4))
+    return (n0, n1, n2, n3, n4), levels
+
+
+assert N_GOODS == 5, "lot_goods_nb counts five goods"
+
+
+@njit(cache=True, inline="always")
+def focus_rank_nb(offered, levels, good):
     """How many goods rank above ``good`` for this seat (0: its strongest): the higher level
     at the day's end (C14, with what is aboard), then more cards of it in the lot, then the
     lower good number."""
-    mine = end_level_nb(state, seat, good)
-    offered = lot_count_nb(state, good)
+    mine = levels[good]
     rank = 0
     for other in range(N_GOODS):
         if other != good:
-            theirs = end_level_nb(state, seat, other)
+            theirs = levels[other]
             if theirs > mine:
                 rank += 1
             elif theirs == mine:
-                other_offered = lot_count_nb(state, other)
-                if other_offered > offered or (other_offered == offered and other < good):
+                if offered[other] > offered[good] or (offered[other] == offered[good] and other < good):
                     rank += 1
     return rank
 
@@ -50,16 +65,17 @@ def focus_rank_nb(state, seat, good):
 @njit(cache=True, inline="always")
 def worth_nb(state, seat, params):
     """Florins the current lot is worth to it (module doc), goods in order 0..4."""
+    offered, levels = lot_goods_nb(state, seat)
     day_weight = params[TRACK_WEIGHT] * (1.0 + params[FUTURE_WEIGHT] * later_days_nb(state))
     worth = params[VALUE_WEIGHT] * state.counts[LOT_VALUE]
     for good in range(N_GOODS):
-        extra = lot_count_nb(state, good)
+        extra = offered[good]
         if extra == 0:
             continue
-        level = end_level_nb(state, seat, good)
+        level = levels[good]
         climbed = min(state.rules[RULE_TRACK_MAX], level + extra) - level
         gain = track_gain_nb(state, seat, good, extra) * day_weight + params[LEVEL_WORTH] * climbed
-        if focus_rank_nb(state, seat, good) >= params[FOCUS]:
+        if focus_rank_nb(offered, levels, good) >= params[FOCUS]:
             gain = gain * params[OTHER_WEIGHT]
         worth = worth + gain
     return worth
@@ -70,9 +86,9 @@ def draw_nb(state, seat, params):
     """C8: another card while none in the lot is of a focus good (and its ship has room)."""
     if not room_for_more_nb(state, seat):
         return False
-    for i in range(state.counts[LOT_LEN]):
-        good = state.card_good[state.lot[i]]
-        if good >= 0 and focus_rank_nb(state, seat, good) < params[FOCUS]:
+    offered, levels = lot_goods_nb(state, seat)
+    for good in range(N_GOODS):
+        if offered[good] > 0 and focus_rank_nb(offered, levels, good) < params[FOCUS]:
             return False
     return True
 

@@ -37,27 +37,23 @@ def end_level_nb(state, seat, good):
 
 
 @njit(cache=True)
-def majority_at_nb(state, seat, good, level):
-    """C15: what ``seat`` would be paid for ``good`` at this day's scoring if its level were
-    ``level`` and every other seat ended the day with what it holds now (ties shared)."""
-    above = 0
-    tied = 0
+def track_gain_nb(state, seat, good, extra):
+    """C15, C16: florins this day's scoring would pay ``seat`` for ``good`` with ``extra``
+    more such cards aboard, less what it pays without them (majority and bonus), every other
+    seat ending the day with what it holds now (ties shared). One pass over the rivals counts
+    those above and tied at both levels."""
+    before = end_level_nb(state, seat, good)
+    after = min(state.rules[RULE_TRACK_MAX], before + extra)
+    above_before = tied_before = above_after = tied_after = 0
     for other in range(state.rules[RULE_PLAYERS]):
         if other != seat:
             theirs = end_level_nb(state, other, good)
-            above += theirs > level
-            tied += theirs == level
-    return state.majority_share[above, tied]
-
-
-@njit(cache=True)
-def track_gain_nb(state, seat, good, extra):
-    """C15, C16: florins this day's scoring would pay ``seat`` for ``good`` with ``extra``
-    more such cards aboard, less what it pays without them (majority and bonus)."""
-    before = end_level_nb(state, seat, good)
-    after = min(state.rules[RULE_TRACK_MAX], before + extra)
-    return (majority_at_nb(state, seat, good, after) + state.track_bonus[after]
-            - majority_at_nb(state, seat, good, before) - state.track_bonus[before])
+            above_before += theirs > before
+            tied_before += theirs == before
+            above_after += theirs > after
+            tied_after += theirs == after
+    return (state.majority_share[above_after, tied_after] + state.track_bonus[after]
+            - state.majority_share[above_before, tied_before] - state.track_bonus[before])
 
 
 @njit(cache=True, inline="always")
@@ -89,5 +85,5 @@ def room_for_more_nb(state, seat):
     return state.counts[LOT_LEN] < state.rules[RULE_HOLDS] - state.ship_len[seat]
 
 
-__all__ = ["end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb", "majority_at_nb",
+__all__ = ["end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb",
            "room_for_more_nb", "track_gain_nb"]
