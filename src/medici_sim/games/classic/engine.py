@@ -426,14 +426,15 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
     return 1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0
 
 
-# The day and its auctions compiled twice each, ``record`` a constant in every copy: a stepped game's
-# (record true: the auction called), and the kernel's and the rollouts' (record false: the auction inlined
+# The day and its auctions compiled twice each: a stepped game's (``record`` always true in these called
+# copies; the auction called), and the kernel's and the rollouts' (record a constant false: the auction inlined
 # into the day, the day into finish_day_nb), so that the kernel's turns test no stop and no person's seat,
 # and share their function with no recording code. With the recording day in the same function as the
 # quiet one, the classic game's cheap strategies played 4-10% slower (bargain 0.90 of the code before the
 # redesign, 0.95 apart); each day copy names its auction (``play_turn``), so that the recording day does
 # not inline a quiet auction it never plays (that cost 6 CPU s of the first compile). Named apart: numba
-# names its cache files by the name.
+# names its cache files by the name. The day copies see this module's names as they are here (a copy of
+# globals() binding ``play_turn``): define what they call above this point.
 finish_turn_nb = jitted_copy(finish_turn, globals(), "finish_turn_nb", cache=True)
 quiet_turn_nb = jitted_copy(finish_turn, globals(), "quiet_turn_nb", cache=True, inline="always")
 recorded_day_nb = jitted_copy(finish_day, {**globals(), "play_turn": finish_turn_nb}, "recorded_day_nb", cache=True)
