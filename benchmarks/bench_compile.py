@@ -3,6 +3,7 @@
     python benchmarks/bench_compile.py              # both games (about 10 minutes of CPU)
     python benchmarks/bench_compile.py --game card
     python benchmarks/bench_compile.py --readme     # the README's commands in turn, one shared cache
+    python benchmarks/bench_compile.py --readme --installed   # ... as a fresh installation meets them
 
 
 Each row is one ``medici-sim`` process playing one game with an empty numba cache (its own
@@ -11,16 +12,20 @@ named), timed in CPU seconds (user + sys of the process): fair on a busy machine
 wall time is longer. It ends with the ``compile_seconds`` of each game (``games/GAME/game.py``)
 that these figures make (rounded); paste it there when the compile time changes.
 
-``--readme`` measures what a new user meets: the commands of the README's table (the main command
-of each game, compare, balance, the ladder, a search run, trace, play, check-plugin on the example
-plug-in), in that order, from one empty cache that they share (MEDICI_SIM_KERNEL unset). Each row
-is that command's CPU seconds when first run less its CPU seconds when run again at once (warm):
-the compilation it paid for. The total is what the whole table compiled.
+``--readme`` measures what a new user meets: the commands of the README's table (each game's first
+commands, as `medici-sim compile` runs them: the main command of each game, compare, balance, the
+ladder, a search run, trace, play; then check-plugin on the example plug-in), in that order, from one
+empty cache that they share (MEDICI_SIM_KERNEL unset). Each row is that command's CPU seconds when
+first run less its CPU seconds when run again at once (warm): the compilation it paid for. The total
+is what the whole table compiled. ``--readme --installed`` does the same from the cache the
+installation carries (setup.py compiles the first commands while the package is built): run it
+just after ``pip install .`` in a fresh environment.
 """
 from __future__ import annotations
 
 import os
 import resource
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -28,26 +33,25 @@ import time
 from pathlib import Path
 
 import medici_sim.games  # noqa: F401  the games register themselves
+from medici_sim.cli.compile_ahead import first_commands
 from medici_sim.cli.script_options import Parser
+from medici_sim.core.contract import FirstCommand
 from medici_sim.core.driver import KERNEL_ENV
 from medici_sim.core.registry import GAMES, get_game
 
 ROOT = Path(__file__).parents[1]
 SETS = ("fewest", "expert", "every heuristic", "search")
-# the README's table of commands, in its order (a row: its label, the shell command, its exit code: play's person
-# leaves at the end of its input, 130); run in the repository
-README_COMMANDS = (
-    ("run", "medici-sim --games 100000", 0),
-    ("run, classic", "medici-sim --game classic --games 100000", 0),
-    ("compare", "medici-sim compare --players 4 --games 20000", 0),
-    ("balance", "medici-sim balance --players 4 --games 20000", 0),
-    ("balance --ladder", "medici-sim balance --ladder --players 4 --games 4000", 0),
-    ("search", "medici-sim --strategies search:rollouts=4,expert,expert,expert --games 100", 0),
-    ("trace", "medici-sim trace --players 3 --strategies expert,greedy,random --seed 7 --index 12", 0),
-    ("play", "printf '6\\ny\\nn\\n3\\n' | medici-sim play --game classic --players 4 --opponents expert,value,random "
-             "--seat 2 --seed 11", 130),
-    ("check-plugin", "medici-sim check-plugin examples/classic_plugin.py --games 300", 0),
-)
+def shell_command(command: FirstCommand) -> str:
+    """A first command as the shell runs it (what a person types into it piped in)."""
+    words = " ".join(shlex.quote(word) for word in ("medici-sim", *command.args))
+    return f"printf {shlex.quote(command.typed)} | {words}" if command.typed else words
+
+
+# the README's table of commands, each game's first commands (Presentation.first_commands, what `medici-sim compile`
+# and so the installation compile ahead) and check-plugin on the example plug-in, whose file is not installed
+# (a row: its label, the shell command, its exit code); run in the repository
+README_COMMANDS = (*((c.label, shell_command(c), c.exit_code) for listed in first_commands().values() for c in listed),
+                   ("check-plugin", "medici-sim check-plugin examples/classic_plugin.py --games 300", 0))
 README_ROW_LIMIT = 10.0  # CPU seconds of compilation one row may cost (issue 34)
 README_TOTAL_LIMIT = 60.0  # ... and the whole table together
 
@@ -92,15 +96,15 @@ def shell_cpu_seconds(command: str, env: dict, code: int = 0) -> float:
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def readme_table(warm: bool, only: list[str] | None = None) -> None:
-    """The README's commands in turn from one empty cache: each row's first run less its second
-    (``only``: those rows alone, still in the README's order)."""
+def readme_table(cold: bool, only: list[str] | None = None) -> None:
+    """The README's commands in turn from one empty cache (``cold``; else the cache as it is): each row's
+    first run less its second (``only``: those rows alone, still in the README's order)."""
     env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))  # this medici-sim
     total = 0.0
     print(f"{'command':18} {'first CPU s':>11} {'again CPU s':>11} {'compiled':>9}")
     with tempfile.TemporaryDirectory(prefix="medici-sim-cold-") as cache:
-        if not warm:
+        if cold:
             env["NUMBA_CACHE_DIR"] = cache
         for label, command, code in README_COMMANDS:
             if only and label not in only:
@@ -123,11 +127,13 @@ def main() -> None:
                                                             "measures no compilation")
     parser.add_argument("--readme", action="store_true", help="the README's table of commands in turn, one shared "
                                                                "cache: what each compiles on its first run")
+    parser.add_argument("--installed", action="store_true", help="with --readme: from the cache the installation "
+                        "carries (run it just after `pip install .` in a fresh environment: what a new user meets)")
     parser.add_argument("--row", action="append", choices=[row[0] for row in README_COMMANDS],
                         help="with --readme: only this row (repeat it for more) [every row]")
     args = parser.parse_args()
     if args.readme:
-        readme_table(args.warm, args.row)
+        readme_table(not (args.warm or args.installed), args.row)
         return
     found = {}
     print(f"{'game':8} {'strategies':48} {'CPU s':>7} {'wall s':>7}")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import os
 import re
 import shlex
@@ -142,6 +143,30 @@ def normalise(output: str, scratch_paths: tuple[str, ...]) -> str:
                      if not line.startswith(COMPILE_NOTICE)).strip("\n")
 
 
+SOURCE_SUFFIXES = (".py", ".json", ".csv")  # what a run of the package reads
+
+
+def _sources(package: Path) -> dict[str, bytes]:
+    return {path.relative_to(package).as_posix(): path.read_bytes() for path in package.rglob("*")
+            if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts}
+
+
+@functools.cache
+def checkout_path() -> tuple[str, ...]:
+    """What PYTHONPATH must begin with for `medici-sim` to run this checkout: nothing when the package
+    Python imports is this checkout's sources (installed from it, as CI does: its kernels are cached
+    there, shared with the tests), else src/ (a checkout whose installed package is older or elsewhere)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("medici_sim")
+    checkout = ROOT / "src" / "medici_sim"
+    if spec is not None and spec.origin is not None:
+        installed = Path(spec.origin).resolve().parent
+        if installed == checkout.resolve() or _sources(installed) == _sources(checkout):
+            return ()
+    return (str(ROOT / "src"),)
+
+
 def run_output(block: Block) -> str:
     """Run the block's commands in one shell in a scratch directory; the console text."""
     with tempfile.TemporaryDirectory(prefix="medici-docs-") as scratch:
@@ -159,7 +184,7 @@ def run_output(block: Block) -> str:
         for command in block.commands:
             script += [command, f"__rc=$?; printf '\\n{SEPARATOR}\\n'; (exit $__rc)"]
         env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="100",
-                   LINES="24", PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"),
+                   LINES="24", PYTHONPATH=os.pathsep.join(filter(None, [*checkout_path(),
                                                                         os.environ.get("PYTHONPATH")])),
                    PYTHONIOENCODING="utf-8", MEDICI_SIM_KERNEL=os.environ.get("MEDICI_SIM_KERNEL", "all"))
         env.pop("NO_COLOR", None)

@@ -14,7 +14,8 @@ from conftest import HEADER
 
 from medici_sim.core import checkpoint
 
-RUN = ["--games", "3000000", "--strategies", "expert,random,greedy,cautious", "--seating", "rotate",
+GAMES = 1_000_000  # long enough to be stopped mid-way (batches of about a quarter second), short enough to play twice
+RUN = ["--games", str(GAMES), "--strategies", "expert,random,greedy,cautious", "--seating", "rotate",
        "--seed", "5", "--quiet"]
 
 
@@ -47,13 +48,13 @@ def test_sigkill_then_resume_gives_the_uninterrupted_tables(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     games_saved = json.loads(saved.read_text())["progress"]["totals"]["run"][0]
-    assert games_at_kill <= games_saved < 3_000_000
+    assert games_at_kill <= games_saved < GAMES
     done = medici(*RUN, "--resume", str(saved), "--out", str(resumed))
     out, err = done.communicate(timeout=600)
     assert done.returncode == 0, err
     a, b = json.loads(whole.read_text()), json.loads(resumed.read_text())
     assert a["seats"] == b["seats"] and a["strategies"] == b["strategies"]
-    assert b["summary"]["partial"] is False and b["summary"]["games"] == 3_000_000
+    assert b["summary"]["partial"] is False and b["summary"]["games"] == GAMES
 
 
 STOP_SIGNALS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
@@ -72,7 +73,7 @@ def test_a_stop_signal_reports_partial_results(tmp_path, signum, code, word):
     assert proc.returncode == code, err
     assert f"medici-sim: {word}: stopping after this batch" in err and "Traceback" not in err
     summary = json.loads(out_file.read_text())["summary"]
-    assert summary["partial"] is True and 0 < summary["games"] < 3_000_000
+    assert summary["partial"] is True and 0 < summary["games"] < GAMES
     assert f"PARTIAL RESULTS: interrupted after {summary['games']:,} of 3,000,000 games" in out
     assert json.loads(saved.read_text())["progress"]["totals"]["run"][0] == summary["games"]  # saved to the last
 

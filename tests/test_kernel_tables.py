@@ -64,12 +64,12 @@ dispatch.njit = numba.njit = same_counter_njit
 """
 
 
-def _play(lineups, cache_dir, *, same_counter: bool = True) -> list:
+def _play(lineups, cache_dir) -> list:
     """The lineups' tables, played one after another in a new process whose numba cache is
     ``cache_dir``: each table's seat table as a list of rows."""
     env = {k: v for k, v in os.environ.items() if k != KERNEL_ENV}
     env["NUMBA_CACHE_DIR"] = str(cache_dir)
-    done = subprocess.run([sys.executable, "-c", PLAY, json.dumps(lineups), SAME_COUNTER if same_counter else ""],
+    done = subprocess.run([sys.executable, "-c", PLAY, json.dumps(lineups), SAME_COUNTER],
                           env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
@@ -92,9 +92,10 @@ def test_a_cached_kernel_beside_a_new_one_plays_its_own_tables_games(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def alone(tmp_path_factory) -> list:
-    """Each table's games in a fresh process with an empty cache of its own."""
-    return [_play([lineup], tmp_path_factory.mktemp("alone"), same_counter=False)[0] for lineup in LINEUPS]
+def alone() -> list:
+    """Each table's games as the suite's kernel of every built-in plays them (the test above: the
+    same games as a table's own kernel)."""
+    return [_in_this_process(lineup) for lineup in LINEUPS]
 
 
 @pytest.mark.slow

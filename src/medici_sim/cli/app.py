@@ -30,6 +30,7 @@ from .common import (
     usual_players,
     wide_option,
 )
+from .compile_ahead import compile_command
 from .listing import list_strategies
 from .play import play_command
 from .rules import rules_command
@@ -118,6 +119,7 @@ cli.add_command(tune_command)
 cli.add_command(rules_command)
 cli.add_command(sweep_command)
 cli.add_command(design_command)
+cli.add_command(compile_command)
 
 
 def main(argv: list[str] | None = None) -> None:

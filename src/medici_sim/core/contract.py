@@ -176,6 +176,17 @@ class ScoreSource:
 
 
 @dataclass(frozen=True)
+class FirstCommand:
+    """A command a new user of the game runs early (the README's table of commands), compiled ahead when the
+    package is installed (``medici-sim compile``) so that its first run starts at once."""
+
+    label: str  # how the compile's report and bench_compile.py name it, e.g. "run, classic"
+    args: tuple[str, ...]  # its words after ``medici-sim``, as the README shows them
+    typed: str = ""  # what a person types into it (play's answers), fed to its standard input
+    exit_code: int = 0  # its exit code when it is played so (130: the person stopped the game)
+
+
+@dataclass(frozen=True)
 class Presentation:
     """What the commands' help, tables and narration say of the game (required)."""
 
@@ -193,6 +204,7 @@ class Presentation:
     # the game has: core.accounting.StatLayout; columns mean_<source>_<unit> and <source>_share; (): the score alone)
     score_unit: str = "points"
     score_sources: tuple[ScoreSource, ...] = ()
+    first_commands: tuple[FirstCommand, ...] = ()  # what a new user runs first, compiled at install
 
 
 @dataclass(frozen=True)

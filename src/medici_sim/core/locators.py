@@ -22,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+import numpy
 from numba.core import caching
 
 from .cache import kernel_sources_digest
@@ -45,7 +46,9 @@ class Wrapped(caching._CacheLocator):
         return os.path.join(path, self._subdirectory) if self._subdirectory else path
 
     def get_source_stamp(self):
-        return self._inner.get_source_stamp(), kernel_sources_digest(PACKAGE_DIR)
+        # numpy's version too: the cache may be made in pip's build environment (setup.py), whose numpy may not
+        # be the installation's
+        return self._inner.get_source_stamp(), kernel_sources_digest(PACKAGE_DIR), numpy.__version__
 
     def get_disambiguator(self) -> str:
         return self._inner.get_disambiguator()

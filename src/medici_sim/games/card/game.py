@@ -8,7 +8,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.accounting import STAT_SCORE, STAT_SCORE_SQ, InconsistentTotals
-from ...core.contract import Engine, FrameworkFacts, Game, GameData, Presentation, StatColumn, Stepping
+from ...core.contract import (
+    Engine,
+    FirstCommand,
+    FrameworkFacts,
+    Game,
+    GameData,
+    Presentation,
+    StatColumn,
+    Stepping,
+)
 from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from ..medici.study import medici_study
 from . import engine, narrate, reference, seat_view, state, stepped
@@ -208,6 +217,15 @@ GAME = Game(
                         "(R22)."),
         narrate=narrate.narrate,
         play_console=lambda: importlib.import_module(".console", __package__).CardConsole,
+        first_commands=(  # the README's table of commands: the default game's rows
+            FirstCommand("run", ("--games", "100000")),
+            FirstCommand("compare", ("compare", "--players", "4", "--games", "20000")),
+            FirstCommand("balance", ("balance", "--players", "4", "--games", "20000")),
+            FirstCommand("balance --ladder", ("balance", "--ladder", "--players", "4", "--games", "4000")),
+            FirstCommand("search", ("--strategies", "search:rollouts=4,expert,expert,expert", "--games", "100")),
+            FirstCommand("trace", ("trace", "--players", "3", "--strategies", "expert,greedy,random", "--seed", "7",
+                                   "--index", "12")),
+        ),
     ),
     study=medici_study(search, strong, balance_rules=VARIANTS),  # standard against bonus20
     framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees

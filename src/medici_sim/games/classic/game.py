@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...core.accounting import STAT_SCORE, InconsistentTotals
-from ...core.contract import Engine, FrameworkFacts, Game, Presentation, StatColumn, Stepping
+from ...core.contract import Engine, FirstCommand, FrameworkFacts, Game, Presentation, StatColumn, Stepping
 from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from ..medici.study import medici_study
 from . import engine, narrate, reference, seat_view, state, stepped
@@ -198,6 +198,12 @@ GAME = Game(
         narrate=narrate.narrate,
         play_console=lambda: importlib.import_module(".console", __package__).ClassicConsole,
         length_unit="lots",  # C8-C10: one a turn
+        first_commands=(  # the README's table of commands: the classic game's rows
+            FirstCommand("run, classic", ("--game", "classic", "--games", "100000")),
+            # play: a bid of 6, then a card taken and one left, then the menu's quit (exit 130)
+            FirstCommand("play", ("play", "--game", "classic", "--players", "4", "--opponents", "expert,value,random",
+                                  "--seat", "2", "--seed", "11"), typed="6\ny\nn\n3\n", exit_code=130),
+        ),
     ),
     study=medici_study(search, strong, no_balance="its rulebook has no variant (C3-C18)"),
     framework=FrameworkFacts(seat_view.INFORMATION, lambda: seat_view, seat_view.RETURNS),  # what a seat sees

@@ -13,7 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.contract import Engine, Game, GameData, Presentation, ScoreSource, StatColumn, StudyPolicy
+from ...core.contract import (
+    Engine,
+    FirstCommand,
+    Game,
+    GameData,
+    Presentation,
+    ScoreSource,
+    StatColumn,
+    StudyPolicy,
+)
 from . import game as kernel_game
 from . import narrate, recording, seat_view, stepped
 from .components import DEFAULT, ComponentError, components, named_components, of_run, parse_components
@@ -147,6 +156,10 @@ GAME = Game(
         length_unit="rounds",
         score_unit="points",
         score_sources=SOURCES,
+        first_commands=(  # the README's table of questions: the game's run and balance
+            FirstCommand("run, tuscany", ("--game", "tuscany", "--games", "20000")),
+            FirstCommand("balance, tuscany", ("balance", "--game", "tuscany", "--players", "4", "--games", "2000")),
+        ),
     ),
     study=StudyPolicy(
         balance_rules=VARIANTS,  # standard against original (T13's draw of 3 or 2)

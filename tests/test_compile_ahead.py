@@ -1,0 +1,57 @@
+"""Compiled ahead: ``medici-sim compile`` (cli.compile_ahead) and the package's build (setup.py) cache the
+machine code of the commands a new user runs first, so that their first run compiles nothing."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run
+
+from medici_sim.cli import compile_ahead
+from medici_sim.core.contract import FirstCommand
+from medici_sim.core.registry import GAMES
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_every_game_names_its_first_commands_and_each_runs_ahead_on_a_few_games():
+    assert set(compile_ahead.first_commands()) == set(GAMES)
+    command = FirstCommand("x", ("balance", "--games", "20000", "--players", "4", "-n", "7"))
+    assert compile_ahead.ahead(command) == ["balance", "--games", "16", "--players", "4", "-n", "16"]
+    labels = [c.label for listed in compile_ahead.first_commands().values() for c in listed]
+    assert len(labels) == len(set(labels))
+
+
+def test_a_first_command_that_fails_is_one_line_and_exit_code_2(capsys, monkeypatch):
+    monkeypatch.setattr(compile_ahead, "first_commands",
+                        lambda: {"card": (FirstCommand("bad", ("--players", "99")),),
+                                 "classic": (FirstCommand("worse", ("--players", "1", "--game", "classic")),)})
+    code, out, err = run(capsys, "compile", "--quiet")
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("medici-sim: error: medici-sim --") and "failed: medici-sim: error:" in err
+    assert err.rstrip().endswith("(and 1 more)"), err
+
+
+@pytest.mark.slow
+def test_the_build_caches_a_first_commands_kernels_where_the_installed_package_finds_them(tmp_path):
+    """setup.py's build_py compiles trace's kernels beside the built sources; copied elsewhere with new file
+    times (as pip installs the wheel), the package runs trace loading every kernel and compiling none."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MEDICI_SIM_KERNEL")}
+    built, installed = tmp_path / "build", tmp_path / "site-packages"
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)], cwd=ROOT,
+                          env={**env, "MEDICI_SIM_COMPILE_AHEAD": "trace"}, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0 and "failed" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    assert list((built / "medici_sim" / "core" / "__pycache__").glob("*.nbc"))
+    assert not list(built.rglob("*.pyc"))  # pip compiles the bytecode itself
+    shutil.copytree(built, installed, copy_function=shutil.copy)  # new file times
+    trace = next(c for c in compile_ahead.first_commands()["card"] if c.label == "trace")
+    done = subprocess.run([sys.executable, "-m", "medici_sim", *trace.args], cwd=tmp_path,
+                          env={**env, "PYTHONPATH": str(installed), "NUMBA_DEBUG_CACHE": "1"},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "[cache] data loaded" in done.stdout and "[cache] data saved" not in done.stdout
