@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -31,6 +32,8 @@ class BuildPyCompiled(build_py):
         only = [] if chosen == "1" else [arg for label in chosen.split(",") for arg in ("--only", label.strip())]
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}  # numba's cache beside the sources
         build_lib = os.path.abspath(self.build_lib)
+        for cached in Path(build_lib, "medici_sim").rglob("__pycache__/*.nb[ic]"):  # an earlier build's, stale
+            cached.unlink()
         env["PYTHONPATH"] = os.pathsep.join(p for p in (build_lib, env.get("PYTHONPATH")) if p)  # pip's build env
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # pip compiles the bytecode when it installs
         print("medici-sim: compiling the kernels of the first commands (a few minutes of CPU, once)", flush=True)

@@ -38,15 +38,19 @@ def test_a_first_command_that_fails_is_one_line_and_exit_code_2(capsys, monkeypa
 
 @pytest.mark.slow
 def test_the_build_caches_a_first_commands_kernels_where_the_installed_package_finds_them(tmp_path):
-    """setup.py's build_py compiles trace's kernels beside the built sources; copied elsewhere with new file
-    times (as pip installs the wheel), the package runs trace loading every kernel and compiling none."""
+    """setup.py's build_py compiles trace's kernels beside the built sources (an earlier build's cache files
+    removed); copied elsewhere with new file times (as pip installs the wheel), the package runs trace loading
+    every kernel and compiling none."""
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MEDICI_SIM_KERNEL")}
     built, installed = tmp_path / "build", tmp_path / "site-packages"
+    stale = built / "medici_sim" / "core" / "__pycache__" / "earlier_build.py311.nbi"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"an earlier build's cache")
     done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)], cwd=ROOT,
                           env={**env, "MEDICI_SIM_COMPILE_AHEAD": "trace"}, capture_output=True, text=True,
                           timeout=900)
     assert done.returncode == 0 and "failed" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    assert list((built / "medici_sim" / "core" / "__pycache__").glob("*.nbc"))
+    assert list((built / "medici_sim" / "core" / "__pycache__").glob("*.nbc")) and not stale.exists()
     assert not list(built.rglob("*.pyc"))  # pip compiles the bytecode itself
     shutil.copytree(built, installed, copy_function=shutil.copy)  # new file times
     trace = next(c for c in compile_ahead.first_commands()["card"] if c.label == "trace")
