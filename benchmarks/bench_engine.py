@@ -28,10 +28,10 @@ from medici_sim.core.registry import GAMES, get_game
 
 FIRST_GAME = ("import time; t = time.perf_counter(); "
               "from medici_sim.core.driver import RunConfig, simulate; "
-              "from medici_sim.cli.common import load_game_deck, parse_strategies; "
+              "from medici_sim.cli.common import load_game_components, parse_strategies; "
               "import medici_sim.games; from medici_sim.core.registry import get_game; game = get_game({game!r}); "
-              "simulate(RunConfig(deck=load_game_deck(game, None), players=4, games=1, threads=1, game=game.name, "
-              "strategies=parse_strategies('random', 4, game.name))); print(time.perf_counter() - t)")
+              "simulate(RunConfig(components=load_game_components(game, None), players=4, games=1, threads=1, "
+              "game=game.name, strategies=parse_strategies('random', 4, game.name))); print(time.perf_counter() - t)")
 NEW_MIXES = {"card": "gambler:take_min=4,cautious,collector:focus=1,expert:spread=5"}
 
 
