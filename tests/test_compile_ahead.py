@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,43 @@ def test_a_first_command_that_fails_is_one_line_and_exit_code_2(capsys, monkeypa
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith("medici-sim: error: medici-sim --") and "failed: medici-sim: error:" in err
     assert err.rstrip().endswith("(and 1 more)"), err
+
+
+def test_ctrl_c_ends_the_commands_under_way_and_starts_no_other(tmp_path):
+    """Ctrl-C while the first commands compile (from an empty cache: each takes seconds): exit code 130 and
+    one line, at once, and no command left running."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "medici_sim", "compile"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (children := _children(process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children, "no command started"
+    time.sleep(1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and err.strip().splitlines()[-1] == "medici-sim: interrupted", err
+    assert "Traceback" not in err and not out
+    time.sleep(0.5)
+    assert not [pid for pid in children if Path(f"/proc/{pid}").exists() and "medici_sim" in _command_line(pid)]
+
+
+def _children(pid: int) -> list[int]:
+    """The process's children, whichever of its threads started them (Linux's /proc)."""
+    found = []
+    for listed in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found += [int(child) for child in listed.read_text().split()]
+        except OSError:  # a thread that ended meanwhile
+            pass
+    return found
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -40,15 +41,42 @@ def ahead(command: FirstCommand) -> list[str]:
     return words
 
 
-def compile_one(command: FirstCommand) -> str:
-    """Run ``command`` ahead in a process of its own: "" or what went wrong."""
-    env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}  # a run's own kernel, as a user's
-    done = subprocess.run([sys.executable, "-m", "medici_sim", *ahead(command)], input=command.typed, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if done.returncode == command.exit_code:
-        return ""
-    last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-    return f"medici-sim {' '.join(ahead(command))} failed: {last}"
+class FirstRuns:
+    """The first commands run ahead, each in a process of its own; :meth:`stop` ends those under way and
+    starts no more (Ctrl-C: the command then leaves as every command does)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen] = set()
+        self._stopped = False
+
+    def run(self, command: FirstCommand) -> str | None:
+        """Run ``command`` ahead: "" or what went wrong (None: stopped before it ended)."""
+        env = {k: v for k, v in os.environ.items() if k != "MEDICI_SIM_KERNEL"}  # a run's own kernel, as a user's
+        with self._lock:
+            if self._stopped:
+                return None
+            process = subprocess.Popen([sys.executable, "-m", "medici_sim", *ahead(command)], env=env,
+                                       stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                       text=True)
+            self._running.add(process)
+        try:
+            _, err = process.communicate(command.typed)
+        finally:
+            with self._lock:
+                self._running.discard(process)
+        if self._stopped:
+            return None
+        if process.returncode == command.exit_code:
+            return ""
+        last = (err.strip().splitlines() or [f"exit code {process.returncode}"])[-1]
+        return f"medici-sim {' '.join(ahead(command))} failed: {last}"
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            for process in self._running:
+                process.terminate()
 
 
 @click.command("compile", cls=Command)
@@ -68,18 +96,24 @@ def compile_command(game_names, labels, jobs, quiet):
               for name, commands in first_commands().items() if not game_names or name in game_names}
     chosen = {name: commands for name, commands in chosen.items() if commands}
     workers = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
-    failures = []
+    runs, failures = FirstRuns(), []
 
     def compile_game(commands: tuple[FirstCommand, ...]) -> None:
         for command in commands:
             start = time.monotonic()
-            failure = compile_one(command)
+            failure = runs.run(command)
+            if failure is None:
+                return
             if failure:
                 failures.append(failure)
             elif not quiet:
                 click.echo(f"compiled {command.label} ({time.monotonic() - start:.0f} s)", err=True)
 
-    with ThreadPoolExecutor(workers) as pool:
+    pool = ThreadPoolExecutor(workers)
+    try:
         list(pool.map(compile_game, chosen.values()))
+    finally:  # Ctrl-C included: the commands under way end, no other starts
+        runs.stop()
+        pool.shutdown(wait=True)
     if failures:
         fail(failures[0] + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
