@@ -4,9 +4,9 @@
     python benchmarks/bench_tuscany.py --players 2 --games 5000 --repeat 1 --rules original
     python benchmarks/bench_tuscany.py --versus-c     # and the C loop's speed on the same games
 
-It runs core's batch kernel (core.kernel.batch_kernel, bound to the game's hooks in
-games/tuscany/game.py) directly: the game is not yet registered with the driver (issue 32 waits
-for the game contract of issue 31). The first run compiles (cached afterwards), timed apart.
+It runs the game's batch kernel (core.kernel.batch_kernel, bound to the game's hooks in
+games/tuscany/game.py) directly, without the driver's batches and threads: the engine alone, as
+the C loop is. The first run compiles (cached afterwards), timed apart.
 Speeds are CPU seconds of this process, as the C loop's (benchmarks/tuscany_random.c, run by
 bench_tuscany_c.py) are, so that both compare on a loaded machine; ``--versus-c`` runs them in
 turn, ``--repeat`` times each, and prints the ratio of the bests.
