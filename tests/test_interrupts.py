@@ -74,7 +74,7 @@ def test_a_stop_signal_reports_partial_results(tmp_path, signum, code, word):
     assert f"medici-sim: {word}: stopping after this batch" in err and "Traceback" not in err
     summary = json.loads(out_file.read_text())["summary"]
     assert summary["partial"] is True and 0 < summary["games"] < GAMES
-    assert f"PARTIAL RESULTS: interrupted after {summary['games']:,} of 3,000,000 games" in out
+    assert f"PARTIAL RESULTS: interrupted after {summary['games']:,} of {GAMES:,} games" in out
     assert json.loads(saved.read_text())["progress"]["totals"]["run"][0] == summary["games"]  # saved to the last
 
 
