@@ -5,6 +5,7 @@
     python benchmarks/profile_kernel.py --strategies search,expert,expert,expert --chunk 20
     python benchmarks/profile_kernel.py --game classic --strategies random
     python benchmarks/profile_kernel.py --game classic --strategies value --annotate 30
+    python benchmarks/profile_kernel.py --game tuscany --strategies random --chunk 2000
 
 Linux only; needs `perf` (allowed to sample this process) and `nm`. numba's machine code
 has no symbols `perf` can read, so this script keeps the object code of every function numba
@@ -99,9 +100,8 @@ def make_kernel(args):
     from medici_sim.core.registry import get_game
 
     return PreparedRun(RunConfig(components=load_game_components(get_game(args.game), None), players=args.players,
-                                 games=1,
-                            threads=1, seating="rotate", game=args.game,
-                            strategies=parse_strategies(args.strategies, args.players, args.game)))
+                                 games=1, threads=1, seating="rotate", game=args.game,
+                                 strategies=parse_strategies(args.strategies, args.players, args.game)))
 
 
 def fail(message: str) -> None:
@@ -113,7 +113,7 @@ def main() -> None:
     from medici_sim.cli.script_options import Parser, check_players, count, number
 
     parser = Parser(__doc__)
-    parser.add_argument("--game", choices=("card", "classic"), default="card")
+    parser.add_argument("--game", choices=("card", "classic", "tuscany"), default="card")
     parser.add_argument("--strategies", default="expert")
     parser.add_argument("--players", type=count(), default=4)
     parser.add_argument("--seconds", type=number(0, 3600, above=True), default=5.0)
