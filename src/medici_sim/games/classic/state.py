@@ -204,9 +204,9 @@ def bid_order_nb(state, seat):
     return (seat - state.counts[AUCTIONEER] - 1 + players) % players
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a short loop: inlined where a strategy counts (strong, a plug-in)
 def lot_goods_nb(state, good):
-    """Cards of ``good`` in the current lot."""
+    """Cards of ``good`` in the current lot (C8)."""
     n = 0
     for i in range(state.counts[LOT_LEN]):
         n += state.card_good[state.lot[i]] == good

@@ -57,15 +57,6 @@ def track_gain_nb(state, seat, good, extra):
 
 
 @njit(cache=True, inline="always")
-def lot_count_nb(state, good):
-    """Cards of ``good`` in the current lot (C8)."""
-    n = 0
-    for i in range(state.counts[LOT_LEN]):
-        n += state.card_good[state.lot[i]] == good
-    return n
-
-
-@njit(cache=True, inline="always")
 def limit_bid_nb(state, seat, limit):
     """C9 for a bidder with a price limit: pass unless the limit (capped by its money)
     reaches the lowest bid (the highest bid + 1); then the auctioneer, who speaks last,
@@ -85,5 +76,5 @@ def room_for_more_nb(state, seat):
     return state.counts[LOT_LEN] < state.rules[RULE_HOLDS] - state.ship_len[seat]
 
 
-__all__ = ["end_level_nb", "later_days_nb", "limit_bid_nb", "lot_count_nb",
+__all__ = ["end_level_nb", "later_days_nb", "limit_bid_nb",
            "room_for_more_nb", "track_gain_nb"]

@@ -66,10 +66,11 @@ from ..state import (
     UNSEEN,
     UNSEEN_CARDS,
     UNSEEN_VALUE,
+    lot_goods_nb,
     lowest_bid_nb,
     may_bid_nb,
 )
-from .common import lot_count_nb, majority_pay_nb, track_gain_nb
+from .common import majority_pay_nb, track_gain_nb
 from .expert import CARD_VAR, GOOD_VAR, lot_worth_nb, prepare_nb, ship_pay_nb
 from .expert import STRATEGY as EXPERT
 from .expert import bid_nb as expert_bid_nb
@@ -167,7 +168,7 @@ def auction_features_nb(state, seat, amount, winner, price, worth, out):
         out[WINS_MARGIN] = state.money[seat] - best_rival
         out[WINS_VALUE] = state.counts[LOT_VALUE]
         for good in range(N_GOODS):  # C15, C16: today's majorities and bonuses with the lot aboard
-            extra = lot_count_nb(state, good)
+            extra = lot_goods_nb(state, good)
             if extra:
                 out[WINS_TRACKS] += track_gain_nb(state, seat, good, extra)
     elif winner >= 0:
@@ -222,7 +223,7 @@ def position_nb(state, seat, winner, price, out):
         score[p] = money[p] + ship_pay_nb(state, players, soft_beaten_nb(projected, free, players, p, CARD_VAR))
     for good in range(N_GOODS):
         q_good = state.unseen[good, UNSEEN_CARDS] * fillable / unseen
-        extra = lot_count_nb(state, good)
+        extra = lot_goods_nb(state, good)
         for p in range(players):
             held = min(top, state.track[p, good] + state.ship_goods[p, good] + (extra if p == winner else 0))
             tracks[p] += state.track_bonus[held]
