@@ -6,9 +6,9 @@ carries it (numba's cache is keyed by the sources' contents, this machine's CPU 
 found after installation, and is ignored, never wrong, anywhere else). The build does not fail when the
 compile does: the kernels are then compiled on first use, as numba always does.
 
-MEDICI_SIM_COMPILE_AHEAD=0 builds without compiling (a wheel for other machines), and a comma list of labels
-(``medici-sim compile --help``) compiles those commands only; an editable install never compiles ahead (its
-kernels are cached beside the sources on first use).
+MEDICI_SIM_COMPILE_AHEAD=0 (or no, false, off) builds without compiling (a wheel for other machines), and a
+comma list of labels (``medici-sim compile --help``) compiles those commands only; an editable install never
+compiles ahead (its kernels are cached beside the sources on first use).
 """
 from __future__ import annotations
 
@@ -26,14 +26,18 @@ class BuildPyCompiled(build_py):
 
     def run(self):
         super().run()
-        chosen = os.environ.get("MEDICI_SIM_COMPILE_AHEAD", "1")
-        if self.editable_mode or chosen == "0":
-            return
-        only = [] if chosen == "1" else [arg for label in chosen.split(",") for arg in ("--only", label.strip())]
-        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}  # numba's cache beside the sources
         build_lib = os.path.abspath(self.build_lib)
         for cached in Path(build_lib, "medici_sim").rglob("__pycache__/*.nb[ic]"):  # an earlier build's, stale
             cached.unlink()
+        chosen = os.environ.get("MEDICI_SIM_COMPILE_AHEAD", "").strip().lower()
+        if self.editable_mode or chosen in ("0", "no", "false", "off"):
+            return
+        labels = [] if chosen in ("", "1", "yes", "true", "on") else [label.strip() for label in chosen.split(",")]
+        only = [arg for label in labels if label for arg in ("--only", label)]
+        # numba's cache beside the sources, compiled as a user's runs are: numba's settings other than the CPU's
+        # (NUMBA_OPT, bounds checks: not in its cache key) and medici-sim's own left out
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "MEDICI_SIM_"))
+               or k in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
         env["PYTHONPATH"] = os.pathsep.join(p for p in (build_lib, env.get("PYTHONPATH")) if p)  # pip's build env
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # pip compiles the bytecode when it installs
         print("medici-sim: compiling the kernels of the first commands (a few minutes of CPU, once)", flush=True)

@@ -204,7 +204,7 @@ def test_the_compile_benchmarks_readme_commands_are_the_commands_of_today(capsys
     for label, command, _code in commands:
         words = shlex.split(command.split("| ")[-1])
         assert words[0] == "medici-sim", command
-        assert label in ("run", "run, classic") or f"`medici-sim {words[1]}" in readme or label in readme, label
+        assert label in ("run", "run (classic)") or f"`medici-sim {words[1]}" in readme or label in readme, label
         code, out, err = run_cli(capsys, *words[1:], "--help")
         assert code == 0 and out.startswith("Usage: medici-sim"), (command, err)
 

@@ -25,7 +25,38 @@ def test_every_game_names_its_first_commands_and_each_runs_ahead_on_a_few_games(
     command = FirstCommand("x", ("balance", "--games", "20000", "--players", "4", "-n", "7"))
     assert compile_ahead.ahead(command) == ["balance", "--games", "16", "--players", "4", "-n", "16"]
     labels = [c.label for listed in compile_ahead.first_commands().values() for c in listed]
-    assert len(labels) == len(set(labels))
+    assert len(labels) == len(set(labels)) and not any("," in label for label in labels)  # the build's list
+
+
+def test_a_choice_of_no_command_is_refused(capsys):
+    code, out, err = run(capsys, "compile", "--game", "classic", "--only", "run")
+    assert code == 2 and err == "medici-sim: error: --only run and --game classic choose no command (run is card's)\n"
+
+
+def test_a_build_that_compiles_nothing_ahead_carries_no_earlier_builds_cache(tmp_path):
+    """MEDICI_SIM_COMPILE_AHEAD=0 (a wheel for other machines): an earlier build's cache files are removed all the
+    same, and nothing is compiled."""
+    built = tmp_path / "build"
+    stale = built / "medici_sim" / "core" / "__pycache__" / "earlier_build.py311.nbi"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"an earlier build's cache")
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)], cwd=ROOT,
+                          env={**os.environ, "MEDICI_SIM_COMPILE_AHEAD": " off "}, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and "compiling" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (built / "medici_sim" / "cli" / "compile_ahead.py").exists() and not list(built.rglob("*.nb[ic]"))
+
+
+def test_a_numba_cache_dir_that_cannot_be_written_is_ignored_with_a_warning(tmp_path):
+    """NUMBA_CACHE_DIR naming a file: numba would have cached elsewhere silently (or, nowhere writable, stopped
+    with a traceback); the run says so in one line and plays."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = subprocess.run([sys.executable, "-m", "medici_sim", "-n", "100", "-q", "-p", "3"],
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(blocker)}, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0 and "  games              100\n" in done.stdout, done.stderr
+    assert done.stderr == f"medici-sim: warning: NUMBA_CACHE_DIR={blocker} cannot be written; it is ignored\n"
 
 
 def test_a_first_command_that_fails_is_one_line_and_exit_code_2(capsys, monkeypatch):

@@ -12,6 +12,7 @@ most of what they compile).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -56,7 +57,8 @@ class FirstRuns:
         with self._lock:
             if self._stopped:
                 return None
-            process = subprocess.Popen([sys.executable, "-m", "medici_sim", *ahead(command)], env=env,
+            # -P: the installed package (or PYTHONPATH's), never a medici_sim in the working directory
+            process = subprocess.Popen([sys.executable, "-P", "-m", "medici_sim", *ahead(command)], env=env,
                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                        text=True)
             self._running.add(process)
@@ -69,7 +71,10 @@ class FirstRuns:
             return None
         if process.returncode == command.exit_code:
             return ""
-        last = (err.strip().splitlines() or [f"exit code {process.returncode}"])[-1]
+        if process.returncode < 0:  # the out-of-memory killer, say
+            last = f"killed by {signal.Signals(-process.returncode).name}"
+        else:
+            last = (err.strip().splitlines() or [f"exit code {process.returncode}"])[-1]
         return f"medici-sim {' '.join(ahead(command))} failed: {last}"
 
     def stop(self) -> None:
@@ -95,6 +100,10 @@ def compile_command(game_names, labels, jobs, quiet):
     chosen = {name: tuple(c for c in commands if not labels or c.label in labels)
               for name, commands in first_commands().items() if not game_names or name in game_names}
     chosen = {name: commands for name, commands in chosen.items() if commands}
+    if not chosen:
+        owners = {c.label: name for name, listed in first_commands().items() for c in listed}
+        fail(f"--only {', '.join(labels)} and --game {', '.join(game_names)} choose no command (" +
+             ", ".join(f"{label} is {owners[label]}'s" for label in labels) + ")")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
     runs, failures = FirstRuns(), []
 

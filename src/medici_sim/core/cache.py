@@ -33,18 +33,33 @@ def _user_cache_dir() -> Path:
     return Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)
 
 
-def configure_numba_cache(package_dir: Path) -> None:
-    """Make sure numba can cache the kernels somewhere (call before any kernel is compiled)."""
-    if os.environ.get("NUMBA_CACHE_DIR") or _writable(package_dir / "__pycache__") or _writable(_user_cache_dir()):
-        return
-    fallback = Path(tempfile.gettempdir()) / f"medici-sim-numba-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    if not _writable(fallback):
-        fallback = Path(tempfile.mkdtemp(prefix="medici-sim-numba-cache-"))
-    os.environ["NUMBA_CACHE_DIR"] = str(fallback)
+def _set_cache_dir(directory: str | None) -> None:
+    """Point numba at ``directory`` (None: its own choice), whether or not it has read its configuration."""
+    if directory is None:
+        os.environ.pop("NUMBA_CACHE_DIR", None)
+    else:
+        os.environ["NUMBA_CACHE_DIR"] = directory
     if "numba" in sys.modules:  # numba read its configuration on import: read it again
         from numba.core import config
 
         config.reload_config()
+
+
+def configure_numba_cache(package_dir: Path) -> None:
+    """Make sure numba can cache the kernels somewhere (call before any kernel is compiled). A NUMBA_CACHE_DIR
+    that cannot be written (numba would refuse to compile, or quietly cache elsewhere) is left out, with a warning."""
+    asked = os.environ.get("NUMBA_CACHE_DIR")
+    if asked:
+        if _writable(Path(asked)):
+            return
+        _set_cache_dir(None)
+        print(f"medici-sim: warning: NUMBA_CACHE_DIR={asked} cannot be written; it is ignored", file=sys.stderr)
+    if _writable(package_dir / "__pycache__") or _writable(_user_cache_dir()):
+        return
+    fallback = Path(tempfile.gettempdir()) / f"medici-sim-numba-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    if not _writable(fallback):
+        fallback = Path(tempfile.mkdtemp(prefix="medici-sim-numba-cache-"))
+    _set_cache_dir(str(fallback))
     print(f"medici-sim: warning: the installation and the home directory are read-only; compiled kernels "
           f"are cached in {fallback}", file=sys.stderr)
 

@@ -180,7 +180,7 @@ class FirstCommand:
     """A command a new user of the game runs early (the README's table of commands), compiled ahead when the
     package is installed (``medici-sim compile``) so that its first run starts at once."""
 
-    label: str  # how the compile's report and bench_compile.py name it, e.g. "run, classic"
+    label: str  # how the compile's report and bench_compile.py name it, e.g. "run (classic)"; no comma
     args: tuple[str, ...]  # its words after ``medici-sim``, as the README shows them
     typed: str = ""  # what a person types into it (play's answers), fed to its standard input
     exit_code: int = 0  # its exit code when it is played so (130: the person stopped the game)

@@ -199,8 +199,8 @@ GAME = Game(
         play_console=lambda: importlib.import_module(".console", __package__).ClassicConsole,
         length_unit="lots",  # C8-C10: one a turn
         first_commands=(  # the README's table of commands: the classic game's rows
-            FirstCommand("run, classic", ("--game", "classic", "--games", "100000")),
-            # play: a bid of 6, then a card taken and one left, then the menu's quit (exit 130)
+            FirstCommand("run (classic)", ("--game", "classic", "--games", "100000")),
+            # play: a few answers, then the end of its input stops the game (exit 130, as a person's Ctrl-D)
             FirstCommand("play", ("play", "--game", "classic", "--players", "4", "--opponents", "expert,value,random",
                                   "--seat", "2", "--seed", "11"), typed="6\ny\nn\n3\n", exit_code=130),
         ),

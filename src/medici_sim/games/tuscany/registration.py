@@ -157,8 +157,8 @@ GAME = Game(
         score_unit="points",
         score_sources=SOURCES,
         first_commands=(  # the README's table of questions: the game's run and balance
-            FirstCommand("run, tuscany", ("--game", "tuscany", "--games", "20000")),
-            FirstCommand("balance, tuscany", ("balance", "--game", "tuscany", "--players", "4", "--games", "2000")),
+            FirstCommand("run (tuscany)", ("--game", "tuscany", "--games", "20000")),
+            FirstCommand("balance (tuscany)", ("balance", "--game", "tuscany", "--players", "4", "--games", "2000")),
         ),
     ),
     study=StudyPolicy(
