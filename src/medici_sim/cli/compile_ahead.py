@@ -104,7 +104,7 @@ def compile_command(game_names, labels, jobs, quiet):
         owners = {c.label: name for name, listed in first_commands().items() for c in listed}
         fail(f"--only {', '.join(labels)} and --game {', '.join(game_names)} choose no command (" +
              ", ".join(f"{label} is {owners[label]}'s" for label in labels) + ")")
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
+    workers = min(jobs or os.cpu_count() or 1, len(chosen))
     runs, failures = FirstRuns(), []
 
     def compile_game(commands: tuple[FirstCommand, ...]) -> None:
