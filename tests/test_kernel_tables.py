@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,13 +84,27 @@ def _in_this_process(lineup) -> list:
     return report.seats.select_dtypes("number").round(12).values.tolist()
 
 
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory) -> Path:
+    """A cache holding the classic game's play loop and the rest a table shares, compiled once for the
+    tests below, and the decide of a table none of them plays (``random`` alone)."""
+    cache = tmp_path_factory.mktemp("warmed")
+    _play([("classic", 3, "random,random,random")], cache)
+    return cache
+
+
+def _cache_from(warmed: Path, tmp_path: Path) -> Path:
+    """A test's own copy of the warmed cache: its tables' decides compiled and cached there only."""
+    return Path(shutil.copytree(warmed, tmp_path / "cache"))
+
+
 @pytest.mark.slow
-def test_a_cached_kernel_beside_a_new_one_plays_its_own_tables_games(tmp_path):
+def test_a_cached_kernel_beside_a_new_one_plays_its_own_tables_games(tmp_path, warmed):
     """The field's case: one process compiles and caches table 2; another compiles table 1,
-    then loads table 2 from the cache. Slow: both processes start from an empty cache (a new
-    table must be compiled, not found), so each compiles the classic game's play loop cold."""
-    _play([LINEUPS[1]], tmp_path)
-    assert _play([LINEUPS[0], LINEUPS[1]], tmp_path) == [_in_this_process(lineup) for lineup in LINEUPS[:2]]
+    then loads table 2 from the cache. Slow: a new table must be compiled, not found."""
+    cache = _cache_from(warmed, tmp_path)
+    _play([LINEUPS[1]], cache)
+    assert _play([LINEUPS[0], LINEUPS[1]], cache) == [_in_this_process(lineup) for lineup in LINEUPS[:2]]
 
 
 @pytest.fixture(scope="module")
@@ -100,9 +116,10 @@ def alone() -> list:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("first", range(len(LINEUPS)))
-def test_tables_compiled_and_cached_in_any_order_play_their_own_games(tmp_path, alone, first):
+def test_tables_compiled_and_cached_in_any_order_play_their_own_games(tmp_path, warmed, alone, first):
     """Each table in turn is compiled and cached by one process; a second loads it and
     compiles the two others beside it (in one process, two new decides and a loaded one)."""
+    cache = _cache_from(warmed, tmp_path)
     order = [(first + k) % len(LINEUPS) for k in range(len(LINEUPS))]
-    _play([LINEUPS[order[0]]], tmp_path)
-    assert _play([LINEUPS[i] for i in order], tmp_path) == [alone[i] for i in order]
+    _play([LINEUPS[order[0]]], cache)
+    assert _play([LINEUPS[i] for i in order], cache) == [alone[i] for i in order]
