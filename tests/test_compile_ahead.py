@@ -37,14 +37,24 @@ def test_a_build_that_compiles_nothing_ahead_carries_no_earlier_builds_cache(tmp
     """MEDICI_SIM_COMPILE_AHEAD=0 (a wheel for other machines): an earlier build's cache files are removed all the
     same, and nothing is compiled."""
     built = tmp_path / "build"
+    _earlier_build_cache(built)
+    done = _build_py(built, {**os.environ, "MEDICI_SIM_COMPILE_AHEAD": " off "})
+    assert done.returncode == 0 and "compiling" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (built / "medici_sim" / "cli" / "compile_ahead.py").exists() and not list(built.rglob("*.nb[ic]"))
+
+
+def _earlier_build_cache(built: Path) -> Path:
+    """A cache file an earlier build left in the build directory."""
     stale = built / "medici_sim" / "core" / "__pycache__" / "earlier_build.py311.nbi"
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"an earlier build's cache")
-    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)], cwd=ROOT,
-                          env={**os.environ, "MEDICI_SIM_COMPILE_AHEAD": " off "}, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0 and "compiling" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    assert (built / "medici_sim" / "cli" / "compile_ahead.py").exists() and not list(built.rglob("*.nb[ic]"))
+    return stale
+
+
+def _build_py(built: Path, env: dict) -> subprocess.CompletedProcess:
+    """setup.py's build_py into ``built``, as pip's build runs it."""
+    return subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=900)
 
 
 def test_a_numba_cache_dir_that_cannot_be_written_is_ignored_with_a_warning(tmp_path):
@@ -113,12 +123,8 @@ def test_the_build_caches_a_first_commands_kernels_where_the_installed_package_f
     every kernel and compiling none."""
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MEDICI_SIM_KERNEL")}
     built, installed = tmp_path / "build", tmp_path / "site-packages"
-    stale = built / "medici_sim" / "core" / "__pycache__" / "earlier_build.py311.nbi"
-    stale.parent.mkdir(parents=True)
-    stale.write_bytes(b"an earlier build's cache")
-    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)], cwd=ROOT,
-                          env={**env, "MEDICI_SIM_COMPILE_AHEAD": "trace"}, capture_output=True, text=True,
-                          timeout=900)
+    stale = _earlier_build_cache(built)
+    done = _build_py(built, {**env, "MEDICI_SIM_COMPILE_AHEAD": "trace"})
     assert done.returncode == 0 and "failed" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
     assert list((built / "medici_sim" / "core" / "__pycache__").glob("*.nbc")) and not stale.exists()
     assert not list(built.rglob("*.pyc"))  # pip compiles the bytecode itself
