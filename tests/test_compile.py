@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -215,6 +216,44 @@ def test_medici_sims_functions_compile_without_a_c_callable_wrapper():
         result = fn.overloads[(nbtypes.int64,)]
         wrappers.append(result.fndesc.llvm_cfunc_wrapper_name in result.library.get_llvm_str())
     assert medici_sim.games and wrappers == [False, True]
+
+
+PADDING_CHILD = """
+import sys
+if sys.argv[1] == "padded":
+    from medici_sim.core.numba_setup import pad_branches
+    pad_branches()
+import numpy as np
+from numba import njit
+
+@njit
+def branchy(a):
+    total = 0
+    for i in range(a.size):
+        if a[i] > 3:
+            total += i
+        elif a[i] < -2:
+            total -= 2 * i
+        elif a[i] == 0:
+            total ^= i
+        else:
+            total += 1
+    return total
+
+branchy(np.arange(5))
+print(branchy.overloads[branchy.signatures[0]].library._get_compiled_object().hex())
+"""
+
+
+@pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"), reason="x86-64 code only")
+def test_x86_code_is_emitted_with_jumps_padded_off_32_byte_boundaries():
+    """core.numba_setup.pad_branches: the same function compiles to other, longer machine code once LLVM pads its
+    jumps (the JCC erratum's mitigation); with numba's cache off, so each process compiles it."""
+    env = {**os.environ, "NUMBA_DISABLE_CACHE": "1"}
+    plain, padded = (bytes.fromhex(subprocess.run([sys.executable, "-c", PADDING_CHILD, how], env=env, check=True,
+                                                  capture_output=True, text=True).stdout)
+                     for how in ("plain", "padded"))
+    assert len(padded) > len(plain)
 
 
 STALE_CHILD = """
