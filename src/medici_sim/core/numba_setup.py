@@ -52,9 +52,13 @@ X86_CODE_OPTIONS = ("-x86-branches-within-32B-boundaries", "-align-all-functions
 
 
 def pad_branches() -> None:
-    """Have LLVM emit x86-64 code with its jumps padded off 32-byte boundaries (:data:`X86_CODE_OPTIONS`), for
-    every function compiled in this process from now on; nothing on other machines. Idempotent."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
+    """Have LLVM emit x86-64 code with its jumps padded off 32-byte boundaries
+    (:data:`X86_CODE_OPTIONS`), for every function compiled in this process from now on. Nothing on other
+    machines, nor for numba's generic CPU (``NUMBA_CPU_NAME=generic``: code for any machine, whose instructions
+    ``benchmarks/count_instructions.py`` counts, nops not among them). Idempotent."""
+    from numba.core import config
+
+    if platform.machine().lower() not in ("x86_64", "amd64") or config.CPU_NAME == "generic":
         return
     from llvmlite import binding
 
