@@ -10,12 +10,14 @@ that their totals agree before it times anything. Then the two run back to back 
 (this process and the C program pinned to it), ``--repeat`` times each, and the best CPU time of
 each counts: CPU seconds, not wall time, and ratios of runs taken seconds apart, so that a machine
 shared with other work still gives steady figures. A ratio above 1 means the engine plays more
-games a second than the C loop.
+games a second than the C loop. "by round": the median of each round's ratio (its C run and the
+engine's run just after), steadier where the machine's speed moves between rounds.
 """
 from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -92,12 +94,11 @@ def compare(game: str, players: int, games: int, repeat: int, seed: int) -> None
         engine_seat, engine_run = c_loop_totals(totals, seat.shape[1])
         if not (np.array_equal(seat, engine_seat) and np.array_equal(run, engine_run)):
             sys.exit(f"bench_versus_c: the {game} C loop and the engine played different games; nothing timed")
-        c_best = engine_best = float("inf")
-        for _ in range(repeat):
-            c_best = min(c_best, run_c(program, players, games, seed)[0])
-            engine_best = min(engine_best, engine_seconds(kernel, games))
-    c_rate, engine_rate = games / c_best, games / engine_best
-    print(f"{game:8} {players:>7} {c_rate:>12,.0f} {engine_rate:>12,.0f} {engine_rate / c_rate:>10.2f}", flush=True)
+        rounds = [(run_c(program, players, games, seed)[0], engine_seconds(kernel, games)) for _ in range(repeat)]
+    c_rate, engine_rate = games / min(c for c, _ in rounds), games / min(e for _, e in rounds)
+    paired = statistics.median(c / e for c, e in rounds)
+    print(f"{game:8} {players:>7} {c_rate:>12,.0f} {engine_rate:>12,.0f} {engine_rate / c_rate:>10.2f} {paired:>10.2f}",
+          flush=True)
 
 
 def main() -> None:
@@ -113,7 +114,7 @@ def main() -> None:
     os.sched_setaffinity(0, {core})  # this process, its threads and the C programs it starts: one core
     print(f"random at every seat, {args.games:,} games, best of {args.repeat}, games/s on one core (CPU {core}); "
           f"the same games checked on {min(args.games, 100_000):,}")
-    print(f"{'game':8} {'players':>7} {'C (cc -O2)':>12} {'engine':>12} {'engine / C':>10}")
+    print(f"{'game':8} {'players':>7} {'C (cc -O2)':>12} {'engine':>12} {'engine / C':>10} {'by round':>10}")
     for game in args.game or ("card", "classic"):
         compare(game, args.players, args.games, args.repeat, args.seed)
 
