@@ -33,6 +33,14 @@ def test_a_choice_of_no_command_is_refused(capsys):
     assert code == 2 and err == "medici-sim: error: --only run and --game classic choose no command (run is card's)\n"
 
 
+def test_compile_runs_with_its_standard_output_closed():
+    """Its output is a report of the work done, not results: with stdout closed (>&-) it compiles all the same, where
+    a command with results refuses (tests/test_hostile_cli.py)."""
+    done = subprocess.run(["bash", "-c", f"{sys.executable} -m medici_sim compile --only trace >&-"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr.startswith("compiled trace ("), done.stderr
+
+
 def test_a_build_that_compiles_nothing_ahead_carries_no_earlier_builds_cache(tmp_path):
     """MEDICI_SIM_COMPILE_AHEAD=0 (a wheel for other machines): an earlier build's cache files are removed all the
     same, and nothing is compiled."""

@@ -130,6 +130,9 @@ def main(argv: list[str] | None = None) -> None:
     """
     common.reset_debug()  # --debug holds for one command, not for the rest of the process
     common.route_notices()
+    words = sys.argv[1:] if argv is None else list(argv)
+    if sys.stdout is None and words[:1] == ["compile"]:  # it prints a report of its work, no results: none kept
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (the process's stdout, open while it runs)
     if sys.stdout is None:  # started with stdout closed (>&-): Python has nowhere to print the results
         fail("standard output is closed: the results would go nowhere (redirect it to a file, or to /dev/null "
              "to keep only --out files)")
@@ -137,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
         # SIGINT and SIGTERM alike (the start-up's quiet exit is over, see cli.main)
         # messages name the component option as the user wrote it (its older names too)
         with signals.answering(ignored_after=argv is None), common.warnings_on_stderr(), \
-                naming(**common.older_names(sys.argv[1:] if argv is None else list(argv))):
+                naming(**common.older_names(words)):
             _run(argv)
     finally:
         if argv is None:
