@@ -248,9 +248,8 @@ print(branchy.overloads[branchy.signatures[0]].library._get_compiled_object().he
 @pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"), reason="x86-64 code only")
 def test_x86_code_is_emitted_with_jumps_padded_off_32_byte_boundaries():
     """core.numba_setup.pad_branches: the same function compiles to other, longer machine code once LLVM pads its
-    jumps (the JCC erratum's mitigation); with numba's cache off, so each process compiles it."""
-    env = {**os.environ, "NUMBA_DISABLE_CACHE": "1"}
-    plain, padded = (bytes.fromhex(subprocess.run([sys.executable, "-c", PADDING_CHILD, how], env=env, check=True,
+    jumps (the JCC erratum's mitigation); each process compiles it (a function typed in at ``-c`` is never cached)."""
+    plain, padded = (bytes.fromhex(subprocess.run([sys.executable, "-c", PADDING_CHILD, how], check=True,
                                                   capture_output=True, text=True).stdout)
                      for how in ("plain", "padded"))
     assert len(padded) > len(plain)
