@@ -22,6 +22,7 @@ from medici_sim.core.registry import GAMES
 ROOT = Path(__file__).parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 SCRIPTS = ROOT / "scripts"
+PACKAGE_ROOT = str(Path(medici_sim.__file__).resolve().parents[1])  # the directory holding the package under test
 
 # each benchmark on a few games: (arguments, the tools it needs). A benchmark's loop over the games
 # is one code path for all of them; its process compiles (or loads) each game's kernels itself, so
@@ -40,8 +41,9 @@ QUICK_RUNS = {
     "bench_tuscany_c.py": (["--games", "300", "--repeat", "1", "--check", "10"], ("cc",)),
     "bench_tuscany.py": (["--games", "200", "--repeat", "1"], ()),
     "bench_versus_c.py": (["--games", "300", "--repeat", "1"], ("cc",)),
-    "bench_versus_source.py": (["--source", "src", "--source", "src", "--game", "card", "--games", "200", "--rounds",
-                                "2", "--pairs", "1"], ()),
+    # the package under test (the installed one in CI: its kernels compiled at install) against itself
+    "bench_versus_source.py": (["--source", PACKAGE_ROOT, "--source", PACKAGE_ROOT, "--game", "card", "--games", "200",
+                                "--rounds", "2", "--pairs", "1"], ()),
     "profile_compile.py": (["--warm", "--top", "2"], ()),
     "profile_kernel.py": (["--strategies", "random", "--seconds", "0.2", "--chunk", "100", "--top", "2",
                            "--annotate", "3"], ("perf", "nm", "objdump")),

@@ -227,11 +227,14 @@ def _address(registry: StrategyRegistry, strategy, kind: str, mode: int) -> int:
     digest = hashlib.sha256(f"{_table_name(registry)} {strategy.name} {kind} {mode} {returns.__name__}".encode())
     digest.update(f"{fn.py_func.__module__}.{fn.py_func.__qualname__}".encode())
     digest.update(read_limited(Path(inspect.getsourcefile(fn.py_func)), MAX_SOURCE_BYTES, "a strategy's source"))
-    # The decision's body compiled into its wrapper (numba's inlining: one call less a decision, the strongest
+    # A built-in's decision compiled into its wrapper (numba's inlining: one call less a decision, the strongest
     # heuristic of one game 2.8% faster, docs/performance.md), under the decision's own code flags (its error model).
-    body = jitted_copy(fn.py_func, fn.py_func.__globals__, inline="always")
-    flags = {k: v for k, v in fn.targetoptions.items() if k in _CODE_FLAGS}
-    namespace = {**globals(), "decide_fn": body, "answer": _as_bool_nb if returns is bool else _as_int_nb}
+    # A plug-in's is called as its author wrote it: numba inlines no objmode block, and its compile errors name it.
+    flags = {}
+    if registry.origin.get(strategy.name) == "built-in":
+        flags = {k: v for k, v in fn.targetoptions.items() if k in _CODE_FLAGS}
+        fn = jitted_copy(fn.py_func, fn.py_func.__globals__, inline="always")
+    namespace = {**globals(), "decide_fn": fn, "answer": _as_bool_nb if returns is bool else _as_int_nb}
     template = _decide
     if mode == CHECKED:
         namespace.update(checked_names(state.dtype))
