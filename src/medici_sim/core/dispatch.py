@@ -11,8 +11,9 @@ the call is an indirect call to that address. So:
   strategies are data (ids, parameters and addresses), never a type. The table's type name
   hashes the sources of the shared kernel code and of the game's package, so a cached kernel
   is never used with code it was not compiled from;
-- each strategy's decision is compiled on its own (:func:`_decide`, a wrapper calling it),
-  once, and cached under a name hashing its sources: a run compiles only the strategies it
+- each strategy's decision is compiled on its own (:func:`_decide`, a wrapper: a built-in's decision
+  compiled into it, a plug-in's called by it as its author wrote it), once, and cached under a name
+  hashing its sources: a run compiles only the strategies it
   uses (a run of the baseline alone compiles no heuristic), and a plug-in that is loaded but
   not used is never compiled, so it cannot break a run;
 - a decision's exceptions reach the kernel as a direct call's would (numba's calling
