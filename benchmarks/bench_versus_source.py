@@ -19,7 +19,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
 BUSY = 0.85  # a round slower than this share of the pair's fastest run: the machine was busy
 
@@ -86,11 +85,11 @@ def main() -> None:
         return
     import medici_sim.games  # noqa: F401  the games register themselves
     from medici_sim.cli.common import parse_strategies
-    from medici_sim.cli.script_options import Parser, check_players, count
+    from medici_sim.cli.script_options import Parser, check_players, count, package_dir
     from medici_sim.core.registry import GAMES
 
     parser = Parser(__doc__)
-    parser.add_argument("--source", action="append", required=True,
+    parser.add_argument("--source", action="append", required=True, type=package_dir,
                         help="a package's directory (another checkout's src): exactly two")
     parser.add_argument("--game", choices=sorted(GAMES), default="card")
     parser.add_argument("--strategies", default="random", help="as --strategies takes them [random]")
@@ -101,9 +100,6 @@ def main() -> None:
     args = parser.parse_args()
     if len(args.source) != 2:
         parser.refuse("--source", f"give exactly two, got {len(args.source)}")
-    for source in args.source:
-        if not (Path(source) / "medici_sim" / "__init__.py").is_file():
-            parser.refuse("--source", f"{source} holds no medici_sim package")
     check_players(parser, [args.players], [args.game])
     try:
         parse_strategies(args.strategies, args.players, args.game)

@@ -99,7 +99,7 @@ def main() -> None:
         return
     import medici_sim.games  # noqa: F401  the games register themselves
     from medici_sim.cli.common import parse_strategies
-    from medici_sim.cli.script_options import Parser, check_players, count
+    from medici_sim.cli.script_options import Parser, check_players, count, package_dir
     from medici_sim.core.registry import GAMES
 
     parser = Parser(__doc__)
@@ -108,16 +108,14 @@ def main() -> None:
     parser.add_argument("--players", type=count(), default=4, help="players [4]")
     parser.add_argument("--games", type=count(1, 10**6), default=3000,
                         help="games counted, and three times as many [3,000]")
-    parser.add_argument("--source", action="append", help="a package's directory to play instead (repeatable)")
+    parser.add_argument("--source", action="append", type=package_dir,
+                        help="a package's directory to play instead (repeatable)")
     args = parser.parse_args()
     check_players(parser, [args.players], [args.game])
     try:
         parse_strategies(args.strategies, args.players, args.game)
     except ValueError as exc:
         parser.refuse("--strategies", str(exc))
-    for source in args.source or ():
-        if not (Path(source) / "medici_sim" / "__init__.py").is_file():
-            parser.refuse("--source", f"{source} holds no medici_sim package")
     for tool in ("valgrind", "cc"):
         if shutil.which(tool) is None:
             fail(f"`{tool}` is not installed")

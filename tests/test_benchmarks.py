@@ -134,6 +134,7 @@ BAD_OPTIONS = [
     ("benchmarks/bench_versus_c.py", ["--players", "99"], "--players"),
     ("benchmarks/bench_versus_c.py", ["--seed", "-1"], "--seed"),
     ("benchmarks/bench_soak.py", ["--games", "0"], "--games"),
+    ("benchmarks/count_instructions.py", ["--source", "no/such/dir"], "--source"),
     ("benchmarks/bench_versus_source.py", ["--source", "src"], "--source"),
     ("benchmarks/bench_versus_source.py", ["--source", "src", "--source", "no/such/dir"], "--source"),
     ("benchmarks/bench_versus_source.py", ["--source", "src", "--source", "src", "--rounds", "1"], "--rounds"),

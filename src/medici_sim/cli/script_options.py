@@ -113,6 +113,14 @@ def in_file(text: str) -> Path:
     return Path(text)
 
 
+def package_dir(text: str) -> str:
+    """A directory holding a medici_sim package (another checkout's ``src``), to play it instead of the installed
+    one (``PYTHONPATH``)."""
+    if not (Path(text) / "medici_sim" / "__init__.py").is_file():
+        raise argparse.ArgumentTypeError(f"{text} holds no medici_sim package")
+    return text
+
+
 def check_players(parser: Parser, counts: Iterable[int] | None, game_names: Iterable[str], option: str = "--players"):
     """Refuse a player count that one of the games named does not have."""
     from .. import games  # noqa: F401  the games register themselves
