@@ -9,7 +9,7 @@
 - with a prior no rating can reach it plays expert's games exactly (its candidates and expert's choice among them
   are expert's own decisions);
 - results depend only on (seed, game index): threads and batches change nothing (T38);
-- slow: it is not behind expert (one seat against three, 4 players) by 3 standard errors.
+- slow: it beats expert (one seat against the others) by more than 3 standard errors at 2 and 3 players.
 
 The short training from a fixed seed is tests/test_strong_training.py's (with the Medici games').
 """
@@ -91,9 +91,11 @@ def test_threads_and_batches_never_change_strong_results():
 
 
 @pytest.mark.slow
-def test_strong_plays_as_well_as_expert():
-    """What holds of its strength (docs/strategies.md; issue 33's bar, within 3 points of search@32, does not): one
-    strong seat against three experts, 4 players, seats rotated, paired game by game, not 3 standard errors behind
-    the least-behind expert seat."""
-    margin = versus("strong", "expert", 4, games=1000, seed=2026)
-    assert margin.z > -3, f"strong behind by {-margin.score_diff:.2f} ± {margin.score_se:.2f}: z = {margin.z:.2f}"
+@pytest.mark.parametrize("players", [2, 3])
+def test_strong_beats_expert(players):
+    """One strong seat against experts, seats rotated, paired game by game: ahead of the least-behind expert seat
+    by more than 3 standard errors (measured, 1,000 games, seed 2026: +3.2 points at 2 players, +4.0 at 3; 4 players
+    is tests/test_strong_training.py's, with the Medici games'). Issue 33's bar, within 3 points of search@32, is
+    not met (docs/strategies.md)."""
+    margin = versus("strong", "expert", players, games=1000, seed=2026)
+    assert margin.z > 3, f"strong ahead by {margin.score_diff:.2f} ± {margin.score_se:.2f}: z = {margin.z:.2f}"

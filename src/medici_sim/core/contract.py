@@ -224,8 +224,8 @@ class StudyPolicy:
     teacher: str = ""  # the built-in whose games the learned player is trained on (study's training of it)
     rollout_policy: str = ""  # the built-in a rollout player's rollouts play by default (core.rollout)
     tuned_file: Path | None = None  # the shipped tuned parameters (tune --out's best; balance --tuned shipped)
-    # () -> the learned player's training declaration (its features, labelling,
-    # weights file, teacher), or None
+    # () -> the learned player's training declaration (its features, labelling, weights file, and
+    # SELF_PLAY_ROUNDS with learner_choice where rounds of its own games are labelled too), or None
     learned: Callable | None = None
     # files compiled into kernels as constants (tuned parameters, learned weights): their contents name the
     # strategy table (core.dispatch), so that a changed file never meets an older kernel in numba's cache

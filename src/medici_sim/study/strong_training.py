@@ -9,6 +9,9 @@ file (each game is fixed by the seed and its index, R25 / C20, and the fit is de
 from __future__ import annotations
 
 import json
+import signal
+from importlib import import_module
+from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -32,10 +35,14 @@ def learned_module(game_name: str):
     return study.learned()
 
 
-def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int):
+def labelled_choices(game_name: str, players: int, rules: str, seed: int, games: int, rollouts: int,
+                     weights: np.ndarray | None = None):
     """(features, stage, value, decision) rows: the teacher's games (StudyPolicy.teacher) stepped
     from ``seed``, and at each decision with a choice, the rows the learned module's ``label_decision_nb`` makes
-    of it (each legal choice's position and its mean outcome over ``rollouts`` of the searcher's rollouts)."""
+    of it (each legal choice's position and its mean outcome over ``rollouts`` of the searcher's rollouts).
+    With ``weights`` (a model per stage), one seat of each game (game ``i``'s seat ``i % players``) is the
+    learned player's with that model instead (its module's ``learner_choice``), as it is measured: one
+    learned seat among teachers (where every seat learned, a model that draws too often stalled the game)."""
     game = get_game(game_name)
     learned = learned_module(game_name)
     stepped = game.engine.stepping
@@ -71,31 +78,63 @@ def labelled_choices(game_name: str, players: int, rules: str, seed: int, games:
                 rows_value.append(values[:n].copy())
                 rows_stage.append(np.full(n, learned.stage(state)))
                 rows_group.append(np.full(n, len(rows_group)))
-            params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
-            choice = int(teacher[event - DECISION](state, seat, params))
+            if weights is None or seat != index % players:
+                params = tuple(kernel.slot_params[int(state["seat_slot"][seat])])
+                choice = int(teacher[event - DECISION](state, seat, params))
+            else:
+                choice = int(learned.learner_choice(event - DECISION, state, seat, weights))
             event = stepped.apply_choice_nb(buffer, kernel.table, choice)
     return (np.concatenate(rows_x), np.concatenate(rows_stage), np.concatenate(rows_value),
             np.concatenate(rows_group))
 
 
-def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None) -> dict[tuple[int, int], list]:
-    """``{(players, stage): weights}``: for each player count, ``games`` games split evenly over
-    the game's rule sets (seeds ``seed + k``; the features read the rules: one model serves
-    them all), fitted to rank each decision's choices as the rollouts do
-    (the learned module's ``FIT``: the Medici games' fit their choices' features and pairwise products,
-    core/evaluation.py)."""
+def train(game_name: str, seed: int, games: int, rollouts: int, player_counts=None,
+          jobs: int = 1) -> dict[tuple[int, int], list]:
+    """``{(players, stage): weights}``: for each player count (:func:`train_players`; ``jobs`` processes
+    train player counts side by side, the same weights as one)."""
+    game = get_game(game_name)
+    counts = sorted(player_counts or range(game.min_players, game.max_players + 1), reverse=True)  # longest first
+    arguments = [(game_name, seed, games, rollouts, players) for players in counts]
+    if jobs > 1 and len(counts) > 1:  # fresh processes; leaving the block (done, or Ctrl-C here) ends them
+        with get_context("spawn").Pool(min(jobs, len(counts)), _start_worker, (game.registry.package,)) as pool:
+            parts = pool.starmap(train_players, arguments, chunksize=1)
+    else:
+        parts = [train_players(*row) for row in arguments]
+    return {(players, d): list(weights) for players, part in zip(counts, parts, strict=True)
+            for d, weights in enumerate(part)}
+
+
+def _start_worker(package: str) -> None:
+    """A training process: its game registered (``package`` imported); Ctrl-C is the parent's to answer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import_module(package)
+
+
+def train_players(game_name: str, seed: int, games: int, rollouts: int, players: int) -> np.ndarray:
+    """One player count's model per stage: ``games`` games split evenly over the game's rule sets (seeds
+    ``seed + k``; the features read the rules: one model serves them all), fitted to rank each decision's
+    choices as the rollouts do (the learned module's ``FIT``: the Medici games' fit their choices' features
+    and pairwise products, core/evaluation.py). Then ``SELF_PLAY_ROUNDS`` times as many games again, a
+    round at a time, played by the learned player with the model fitted to every row so far (seeds
+    ``seed + k`` on from the last round's), their rows added: the model learns the positions its own play
+    reaches."""
     game = get_game(game_name)
     learned = learned_module(game_name)
-    models = {}
-    for players in player_counts or range(game.min_players, game.max_players + 1):
-        parts = [labelled_choices(game_name, players, rules, seed + k, games // len(game.presets), rollouts)
+    rows, weights = [], None
+    for round_ in range(learned.SELF_PLAY_ROUNDS + 1):
+        first = seed + round_ * len(game.presets)
+        rows += [labelled_choices(game_name, players, rules, first + k, games // len(game.presets), rollouts, weights)
                  for k, rules in enumerate(game.presets)]
-        x, stage, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
-        offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
-        group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
-        for d, weights in enumerate(learned.FIT(x, stage, value, group, learned.STAGES)):
-            models[players, d] = list(weights)
-    return models
+        weights = fit_rows(learned, rows)
+    return weights
+
+
+def fit_rows(learned, parts: list[tuple]) -> np.ndarray:
+    """The learned module's ``FIT`` of ``labelled_choices``' parts together: a model per stage."""
+    x, stage, value = (np.concatenate(column) for column in list(zip(*parts, strict=True))[:3])
+    offsets = np.cumsum([0] + [part[3][-1] + 1 for part in parts[:-1]])  # each part numbers its decisions from 0
+    group = np.concatenate([part[3] + offset for part, offset in zip(parts, offsets, strict=True)])
+    return learned.FIT(x, stage, value, group, learned.STAGES)
 
 
 def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: int, games: int, rollouts: int,
@@ -112,17 +151,19 @@ def write_weights(path: Path, game: str, feature_names: tuple[str, ...], seed: i
 
 
 def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Path | None,
-                   player_counts=None) -> None:
+                   player_counts=None, jobs: int = 1) -> None:
     """Refuse (ConfigError, OutputError: one line) what would fail or write a wrong file only
     after minutes of training: games too few for one of each rule set, rollouts outside
     the searcher's range, a player count the game has not, a bad seed, an ``out`` not writable, some
     player counts written over the shipped file (it would lose the others' models)."""
     game = get_game(game_name)
     integer(games, "games", len(game.presets), 10**6)
+    integer(jobs, "jobs", 1, 1024)
     learned_module(game_name)  # a game without a learned player says so first
     rollouts_param = game.registry[game.study.searcher].params["rollouts"]
     integer(rollouts, "rollouts", int(rollouts_param.low), int(rollouts_param.high))
-    integer(seed, "seed", 0, 2**63 - 1 - len(game.presets), "2**63-1 less the rule sets")
+    seeds = len(game.presets) * (learned_module(game_name).SELF_PLAY_ROUNDS + 1)  # seed, seed + 1, ...
+    integer(seed, "seed", 0, 2**63 - seeds, "2**63 less the rule sets times the rounds")
     for players in player_counts or ():
         check_players(game, players)
     shipped = learned_module(game_name).WEIGHTS_FILE
@@ -134,12 +175,12 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
 
 
 def train_and_write(game_name: str, seed: int, games: int, rollouts: int, out: Path | None = None,
-                    player_counts=None) -> Path:
+                    player_counts=None, jobs: int = 1) -> Path:
     """Train (:func:`train`) and write the weights to ``out`` (default: the game's shipped file),
     every argument checked first (:func:`check_training`)."""
-    check_training(game_name, seed, games, rollouts, out, player_counts)
+    check_training(game_name, seed, games, rollouts, out, player_counts, jobs)
     learned = learned_module(game_name)
     path = out or learned.WEIGHTS_FILE
     write_weights(path, game_name, learned.COLUMNS, seed, games, rollouts,
-                  train(game_name, seed, games, rollouts, player_counts))
+                  train(game_name, seed, games, rollouts, player_counts, jobs))
     return path

@@ -68,6 +68,7 @@ FIT = fit_choices_quadratic if QUADRATIC else fit_choices  # how the training (s
 COLUMNS = product_names(FEATURES)  # the weights file's, per player count and day
 MAX_CHOICES = 4  # R10: the most legal takes (training rows per decision)
 STAGES = DAYS  # the models per player count (study.strong_training): one per day
+SELF_PLAY_ROUNDS = 0  # study.strong_training: the teacher's games only, no rounds of its own
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
 weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, STAGES, len(COLUMNS)))
 

@@ -99,6 +99,7 @@ COLUMNS = product_names(FEATURES) if QUADRATIC else FEATURES  # the weights file
 SPREAD = 0.75  # expert's default: how uncertain projected ships and tracks are (standard deviations)
 MAX_CHOICES = MAX_LEVELS + 4  # pass, expert's bid, the levels, the worth, above the rivals (training rows)
 STAGES = DAYS  # the models per player count (study.strong_training): one per day
+SELF_PLAY_ROUNDS = 0  # study.strong_training: the teacher's games only, no rounds of its own
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
 weights_table_nb = weights_nb(WEIGHTS_FILE, (MAX_PLAYERS + 1, STAGES, len(COLUMNS)))
 

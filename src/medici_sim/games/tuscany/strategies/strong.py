@@ -3,10 +3,10 @@ by a learned evaluation instead of rollouts.
 
 - T13 action: the candidates are search's (search.candidates_nb: draw; take with each display tile; place each
   stored item on each payable legal field). Each is scored by a linear model, ``weights[players, phase] .
-  features`` (fitted to search's rollouts of expert games, ``scripts/train_strong.py --game tuscany --seed 0``,
-  shipped in ``data/strong/weights.json``; one model per player count and phase, T15), and the best is played
-  (the first of equals). The tile or placement chosen with the action is kept in the seat's scratch (search's
-  columns) and answered at the take or place decision that follows (T14, T18-T19).
+  features`` (fitted to search's rollouts, ``scripts/train_strong.py --game tuscany --seed 0``, shipped in
+  ``data/strong/weights.json``; one model per player count and phase, T15), and the best is played (the first of
+  equals). The tile or placement chosen with the action is kept in the seat's scratch (search's columns) and
+  answered at the take or place decision that follows (T14, T18-T19).
 - Every other decision (the assembly, the castle's field, bonus tiles, T17, discards, payment, castle chains,
   the marble) is ``expert``'s, with ``expert``'s default parameters: what the features are worked out with too.
   strong's one parameter, ``prior``, adds to the rating of expert's own candidate (as search keeps the
@@ -20,8 +20,16 @@ take's tile worth (its best field now, T19), what paying for it would cost from 
 storage loses (T14's discard), whether nothing stored can be placed; a placement's worth and its parts: its
 payment (T18), a region it completes (T21) or its progress, a colour bonus it claims (T22), its effect
 (T23-T31), the items left in storage; whether a take or placement is the best of its kind by expert's worth
-net of what it costs, and how far below the best. Only differences between one decision's candidates are
-fitted (core/evaluation.fit_choices), so what is the same for every candidate (the bias) has weight 0.
+net of what it costs, and how far below the best. Then the game's course (``CONTEXT``, the same for every
+candidate, so each is crossed with the kind of action): how near the phase's end is (T15), whether the seat's
+take would end it, its hand, its green and red lead, its storage and spare workers and marble; the worths
+crossed with the phase's nearness; and T22's race for the colour a take or placement serves, against the seat's
+own empty fields of it and the fewest any rival has left. Only differences between one decision's candidates
+are fitted (core/evaluation.fit_choices), so what is the same for every candidate (the bias) has weight 0.
+
+The training labels expert's games, then (``SELF_PLAY_ROUNDS``) rounds of games in which one seat is strong with
+the model fitted to every row so far (``learner_choice``): fitted to expert's positions alone, the model drew nearly
+every turn, its hands growing to sizes expert never holds, where it had learned nothing.
 """
 from pathlib import Path
 
@@ -33,7 +41,18 @@ from ....core.evaluation import fit_choices, read_weights
 from ....core.registry import MAX_PARAMS, Param, Strategy
 from ..engine import payable_colours_nb
 from ..rules import BONUS_CARD, DRAW, PHASES, PLACE, TAKE, VARIANTS
-from ..state import DECISIONS, FIELD_CODE, HEX, MAX_PLAYERS, PHASE, R_DRAW, R_PLAYERS, R_REGION1, bit_count
+from ..state import (
+    DECISIONS,
+    FIELD_CODE,
+    HEX,
+    MAX_PLAYERS,
+    PHASE,
+    R_DRAW,
+    R_PLAYERS,
+    R_REGION1,
+    R_STACK_SIZE,
+    bit_count,
+)
 from .evaluate import (
     CARD_WORTH,
     GREEN,
@@ -56,12 +75,20 @@ from .heuristic import place_nb as expert_place_nb
 from .heuristic import priced_take_nb
 from .search import CHOSEN, MAX_CANDIDATES, all_candidates_nb, chosen_nb, keep_chosen_nb, rollout_values_nb
 
+# What the seat sees of the game's course, the same for every candidate: each is a feature times each kind of
+# action (only differences between one decision's candidates are fitted).
+CONTEXT = ("soon", "last_tile", "hand", "green_lead", "red_lead", "storage", "spare")
+N_CONTEXT = len(CONTEXT)
+SOON, LAST_TILE, HAND, GREEN_LEAD, RED_LEAD, STORAGE, SPARE = range(N_CONTEXT)
 FEATURES = ("bias", "draw", "take", "place", "expert_choice", "draw_cards", "draw_payable", "take_worth", "take_cost",
             "take_discard", "take_stuck", "take_storage", "place_worth", "place_cost", "place_region",
             "place_progress", "place_colour", "place_effect", "place_hex", "place_storage_left", "kind_best",
-            "kind_gap")
+            "kind_gap") + tuple(f"{kind}_{context}" for kind in ("draw", "take", "place") for context in CONTEXT) + (
+            "take_worth_soon", "place_worth_soon", "take_ends_phase_lead", "draw_hand_squared", "take_race",
+            "place_race", "take_rival_race", "place_rival_race")
 N_FEATURES = len(FEATURES)
-EXPERT_CHOICE, KIND_BEST, KIND_GAP = (FEATURES.index(name) for name in ("expert_choice", "kind_best", "kind_gap"))
+EXPERT_CHOICE, KIND_BEST, KIND_GAP, KIND_CONTEXT, WORTH_SOON, RACE = (FEATURES.index(name) for name in (
+    "expert_choice", "kind_best", "kind_gap", "draw_soon", "take_worth_soon", "take_race"))
 FIT = fit_choices  # how the training (study.strong_training) fits it: linear in the features
 COLUMNS = FEATURES  # the weights file's, per player count and phase
 STAGES = PHASES  # the models per player count: one per phase (T15)
@@ -155,6 +182,55 @@ def candidate_features_nb(state, seat, params, ctx, kind, sub, expert, out):
 
 
 @njit
+def course_nb(state, seat):
+    """CONTEXT: how near the phase's end is (T15: 1 over one more than the fewest tiles left in any seat's stack of
+    this phase), whether the seat's own take would refill with the last one, its hand, its green and red lead
+    over the best rival (tens), its storage, its workers and marble."""
+    out = np.zeros(N_CONTEXT)
+    players, size = state.rules[R_PLAYERS], state.rules[R_STACK_SIZE]
+    stack = min(max(state.counts[PHASE], 1), PHASES) - 1
+    fewest, green, red = size, -(1 << 40), -(1 << 40)
+    for p in range(players):
+        fewest = min(fewest, size - state.stack_top[p, stack])
+        if p != seat:
+            green, red = max(green, state.green[p]), max(red, state.red[p])
+    out[SOON] = 1.0 / (1.0 + fewest)
+    out[LAST_TILE] = size - state.stack_top[seat, stack] == 1
+    out[HAND] = state.hand_total[seat] / 10.0
+    out[GREEN_LEAD] = (state.green[seat] - green) / 10.0
+    out[RED_LEAD] = (state.red[seat] - red) / 10.0
+    out[STORAGE] = state.storage_len[seat]
+    out[SPARE] = state.workers[seat] + state.marble[seat]
+    return out
+
+
+@njit
+def candidate_colour_nb(state, seat, kind, sub):
+    """The colour a take's tile or a placement's field has (-1: a draw, no tile, or a hexagon taken)."""
+    if sub < 0 or kind == DRAW:
+        return -1
+    if kind == TAKE:
+        return state.tile_kind[state.display[sub]]
+    return state.colour[seat, sub % FIELD_CODE]
+
+
+@njit
+def race_nb(state, seat, colour, ctx, out):
+    """T22's race for ``colour``'s bonus (0 when both values are claimed): the value still open, in red, over the
+    seat's empty fields of that colour (``out[0]``), and over the fewest any rival has left (``out[1]``)."""
+    claims = state.colour_claims[colour]
+    if claims >= 2 or state.colour_left[seat, colour] == 0:
+        return
+    bonus = state.colour_bonus[colour, claims] * ctx[GREEN]
+    fewest = 1 << 20
+    for p in range(state.rules[R_PLAYERS]):
+        if p != seat:
+            fewest = min(fewest, state.colour_left[p, colour])
+    out[0] = bonus / state.colour_left[seat, colour]
+    out[1] = bonus / max(fewest, 1)
+
+
+@njit
 def features_nb(state, seat, params, kinds, subs, n, out):
     """Every candidate's features (``out[c]``), with expert's choice marked and each take's and placement's rank
     among its kind's by expert's worth net of its payment (and a full storage's discard): the best, and how far
@@ -168,17 +244,25 @@ def features_nb(state, seat, params, kinds, subs, n, out):
         candidate_features_nb(state, seat, params, ctx, kinds[c], subs[c], c == expert, row)
         net[c] = row[7] - row[8] - row[9] + row[12] - row[13]
         best[kinds[c]] = max(best[kinds[c]], net[c])
+    course = course_nb(state, seat)
     for c in range(n):
         if kinds[c] != DRAW:
             out[c, KIND_BEST] = net[c] == best[kinds[c]]
             out[c, KIND_GAP] = net[c] - best[kinds[c]]
+        out[c, KIND_CONTEXT + kinds[c] * N_CONTEXT:KIND_CONTEXT + (kinds[c] + 1) * N_CONTEXT] = course
+        out[c, WORTH_SOON] = out[c, 7] * course[SOON]
+        out[c, WORTH_SOON + 1] = out[c, 12] * course[SOON]
+        out[c, WORTH_SOON + 2] = (kinds[c] == TAKE) * course[LAST_TILE] * course[GREEN_LEAD]
+        out[c, WORTH_SOON + 3] = (kinds[c] == DRAW) * course[HAND] ** 2
+        colour = candidate_colour_nb(state, seat, kinds[c], subs[c])
+        if colour >= 0:
+            race_nb(state, seat, colour, ctx, out[c, RACE + kinds[c] - TAKE:RACE + 4:2])
 
 
 @njit
-def best_candidate_nb(state, seat, prior, kinds, subs, n):
-    """The candidate whose features the seat's model rates best, expert's choice ``prior`` more (the first of
-    equals)."""
-    weights = weights_table_nb()[state.rules[R_PLAYERS], stage_nb(state)]
+def best_candidate_nb(state, seat, prior, weights, kinds, subs, n):
+    """The candidate whose features ``weights`` (one phase's model) rate best, expert's choice ``prior`` more (the
+    first of equals)."""
     features = np.empty((n, N_FEATURES))
     features_nb(state, seat, DEFAULTS, kinds, subs, n, features)
     best, worth = 0, -np.inf
@@ -192,12 +276,19 @@ def best_candidate_nb(state, seat, prior, kinds, subs, n):
 
 
 @njit
-def action_nb(state, seat, params):
-    """T13: the candidate rated best; its tile or placement kept for the decision that follows."""
+def rated_action_nb(state, seat, prior, weights):
+    """T13 by the model ``weights[phase]``: the candidate rated best, its tile or placement kept for the decision
+    that follows."""
     state.scratch[seat, CHOSEN] = 0.0
     kinds, subs, n = all_candidates_nb(state, seat)
-    best = best_candidate_nb(state, seat, params[PRIOR], kinds, subs, n) if n > 1 else 0
+    best = best_candidate_nb(state, seat, prior, weights[stage_nb(state)], kinds, subs, n) if n > 1 else 0
     return keep_chosen_nb(state, seat, kinds, subs, best)
+
+
+@njit
+def action_nb(state, seat, params):
+    """T13 by the shipped model of the seat's player count."""
+    return rated_action_nb(state, seat, params[PRIOR], weights_table_nb()[state.rules[R_PLAYERS]])
 
 
 @njit
@@ -246,7 +337,19 @@ STRATEGY = Strategy(
     name="strong",
     decisions={**{kind: as_expert(decide) for kind, decide in HEURISTIC.items()}, "take_nb": take_nb,
                "action_nb": action_nb, "place_nb": place_nb},
-    params={"prior": Param(0.2, 0.0, 10.0, help="bonus of expert's choice over the model's rating of the others")},
+    params={"prior": Param(0.05, 0.0, 10.0, help="bonus of expert's choice over the model's rating of the others")},
     summary="Chooses each action with its tile or placement by a learned evaluation (fitted to search's rollouts).",
     fitted_to=VARIANTS,  # its weights were trained on expert games under these rules (scripts/train_strong.py)
 )
+
+SELF_PLAY_ROUNDS = 2  # study.strong_training: rounds of strong's own games labelled after expert's (the module doc)
+SELF_PLAY_PRIOR = 0.0  # strong's prior in them: the model's own choices, where it has most to learn
+LEARNER_DECISIONS = tuple(STRATEGY.decisions[name] for name in DECISIONS)
+
+
+def learner_choice(decision: int, state, seat: int, weights: np.ndarray) -> int:
+    """strong's answer at ``decision`` (its index in DECISIONS) with the model ``weights[phase]`` and
+    SELF_PLAY_PRIOR: the self-play rounds' games."""
+    if decision == ACTION_DECISION:
+        return rated_action_nb(state, seat, SELF_PLAY_PRIOR, weights)
+    return LEARNER_DECISIONS[decision](state, seat, DEFAULTS)
