@@ -184,8 +184,9 @@ def candidate_features_nb(state, seat, params, ctx, kind, sub, expert, out):
 @njit
 def course_nb(state, seat):
     """CONTEXT: how near the phase's end is (T15: 1 over one more than the fewest tiles left in any seat's stack of
-    this phase), whether the seat's own take would refill with the last one, its hand, its green and red lead
-    over the best rival (tens), its storage, its workers and marble."""
+    this phase), whether one tile is left in the seat's own (its take ends the phase unless an earlier stack of
+    its own still holds tiles), its hand, its green and red lead over the best rival (tens), its storage, its
+    workers and marble."""
     out = np.zeros(N_CONTEXT)
     players, size = state.rules[R_PLAYERS], state.rules[R_STACK_SIZE]
     stack = min(max(state.counts[PHASE], 1), PHASES) - 1
@@ -206,7 +207,7 @@ def course_nb(state, seat):
 
 @njit
 def candidate_colour_nb(state, seat, kind, sub):
-    """The colour a take's tile or a placement's field has (-1: a draw, no tile, or a hexagon taken)."""
+    """The colour a take's tile or a placement's field has (-1: a draw, or a take with no tile chosen, T17)."""
     if sub < 0 or kind == DRAW:
         return -1
     if kind == TAKE:
@@ -234,7 +235,9 @@ def race_nb(state, seat, colour, ctx, out):
 def features_nb(state, seat, params, kinds, subs, n, out):
     """Every candidate's features (``out[c]``), with expert's choice marked and each take's and placement's rank
     among its kind's by expert's worth net of its payment (and a full storage's discard): the best, and how far
-    below the best (a linear model of the worths alone would rate the kind's average, not its best)."""
+    below the best (a linear model of the worths alone would rate the kind's average, not its best); then the
+    game's course (course_nb) in the columns of the candidate's kind, the worths times the phase's nearness, a
+    draw's hand squared, and T22's race (race_nb) in the columns of a take's or placement's."""
     ctx = context_nb(state, seat, params)
     expert = expert_candidate_nb(state, seat, params, ctx, kinds, subs, n)
     best = np.full(PLACE + 1, -np.inf)
