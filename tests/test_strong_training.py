@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -126,3 +129,25 @@ def test_the_training_script_refuses_in_one_line():
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).parents[1])
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "train_strong.py: error: --rollouts must be between 1 and 100000, got 0\n"
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_a_training_side_by_side_ends_every_process_and_writes_nothing(tmp_path):
+    """Ctrl-C reaches the whole foreground group: the training processes ignore it, the script ends them and
+    says so in one line (exit 130); the weights file is not written."""
+    out = tmp_path / "w.json"
+    done = subprocess.Popen([sys.executable, "scripts/train_strong.py", "--game", "tuscany", "--games", "2",
+                             "--rollouts", "2", "--jobs", "2", "--out", str(out)], cwd=Path(__file__).parents[1],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal's
+    time.sleep(8)  # the two training processes started
+    os.killpg(done.pid, signal.SIGINT)
+    stdout, stderr = done.communicate(timeout=120)
+    assert (done.returncode, stdout, stderr) == (130, "", "train_strong.py: interrupted; nothing written\n")
+    assert not out.exists()
+    for _ in range(50):  # no process of its group is left (multiprocessing's resource tracker ends last)
+        left = subprocess.run(["pgrep", "-a", "-g", str(done.pid)], capture_output=True, text=True).stdout
+        if not left:
+            break
+        time.sleep(0.1)
+    assert not left
