@@ -1,7 +1,7 @@
 """Train a game's ``strong`` player and write its weights file (study.strong_training).
 
     python scripts/train_strong.py --game card --seed 0              # the shipped file
-    python scripts/train_strong.py --game tuscany --seed 0           # Tuscany's (3 rounds of 32 games, 5 min on 2 cores)
+    python scripts/train_strong.py --game tuscany --seed 0           # Tuscany's (3 rounds of 32 games: 5 min, 2 cores)
     python scripts/train_strong.py --game card --seed 0 --games 100 --rollouts 4 --out weights.json
     python scripts/train_strong.py --game card --seed 4 --games 20 --rollouts 2 --players 3 \
         --out tests/strong_short_training.json                       # the short training's reference
