@@ -159,14 +159,14 @@ def check_training(game_name: str, seed: int, games: int, rollouts: int, out: Pa
     game = get_game(game_name)
     integer(games, "games", len(game.presets), 10**6)
     integer(jobs, "jobs", 1, 1024)
-    learned_module(game_name)  # a game without a learned player says so first
+    learned = learned_module(game_name)  # a game without a learned player says so first
     rollouts_param = game.registry[game.study.searcher].params["rollouts"]
     integer(rollouts, "rollouts", int(rollouts_param.low), int(rollouts_param.high))
-    seeds = len(game.presets) * (learned_module(game_name).SELF_PLAY_ROUNDS + 1)  # seed, seed + 1, ...
+    seeds = len(game.presets) * (learned.SELF_PLAY_ROUNDS + 1)  # seed, seed + 1, ...
     integer(seed, "seed", 0, 2**63 - seeds, "2**63 less the rule sets times the rounds")
     for players in player_counts or ():
         check_players(game, players)
-    shipped = learned_module(game_name).WEIGHTS_FILE
+    shipped = learned.WEIGHTS_FILE
     some = player_counts and set(player_counts) != set(range(game.min_players, game.max_players + 1))
     if some and (out is None or Path(out).resolve() == shipped.resolve()):
         raise ConfigError(f"--players {', '.join(map(str, player_counts))} trains only some player counts: give "

@@ -21,11 +21,12 @@ storage loses (T14's discard), whether nothing stored can be placed; a placement
 payment (T18), a region it completes (T21) or its progress, a colour bonus it claims (T22), its effect
 (T23-T31), the items left in storage; whether a take or placement is the best of its kind by expert's worth
 net of what it costs, and how far below the best. Then the game's course (``CONTEXT``, the same for every
-candidate, so each is crossed with the kind of action): how near the phase's end is (T15), whether the seat's
-take would end it, its hand, its green and red lead, its storage and spare workers and marble; the worths
-crossed with the phase's nearness; and T22's race for the colour a take or placement serves, against the seat's
-own empty fields of it and the fewest any rival has left. Only differences between one decision's candidates
-are fitted (core/evaluation.fit_choices), so what is the same for every candidate (the bias) has weight 0.
+candidate, so each is crossed with the kind of action): how near the phase's end is (T15), whether one tile is
+left in the seat's own stack of the phase, its hand, its green and red lead, its storage and spare workers and
+marble; the worths crossed with the phase's nearness; and T22's race for the colour a take or placement serves,
+against the seat's own empty fields of it and the fewest any rival has left. Only differences between one
+decision's candidates are fitted (core/evaluation.fit_choices), so what is the same for every candidate (the bias)
+has weight 0.
 
 The training labels expert's games, then (``SELF_PLAY_ROUNDS``) rounds of games in which one seat is strong with
 the model fitted to every row so far (``learner_choice``): fitted to expert's positions alone, the model drew nearly
@@ -87,8 +88,10 @@ FEATURES = ("bias", "draw", "take", "place", "expert_choice", "draw_cards", "dra
             "take_worth_soon", "place_worth_soon", "take_ends_phase_lead", "draw_hand_squared", "take_race",
             "place_race", "take_rival_race", "place_rival_race")
 N_FEATURES = len(FEATURES)
-EXPERT_CHOICE, KIND_BEST, KIND_GAP, KIND_CONTEXT, WORTH_SOON, RACE = (FEATURES.index(name) for name in (
-    "expert_choice", "kind_best", "kind_gap", "draw_soon", "take_worth_soon", "take_race"))
+(EXPERT_CHOICE, TAKE_WORTH, PLACE_WORTH, KIND_BEST, KIND_GAP, KIND_CONTEXT, TAKE_WORTH_SOON, PLACE_WORTH_SOON,
+ TAKE_ENDS_PHASE_LEAD, DRAW_HAND_SQUARED, RACE) = (FEATURES.index(name) for name in (
+    "expert_choice", "take_worth", "place_worth", "kind_best", "kind_gap", "draw_soon", "take_worth_soon",
+    "place_worth_soon", "take_ends_phase_lead", "draw_hand_squared", "take_race"))
 FIT = fit_choices  # how the training (study.strong_training) fits it: linear in the features
 COLUMNS = FEATURES  # the weights file's, per player count and phase
 STAGES = PHASES  # the models per player count: one per phase (T15)
@@ -253,10 +256,10 @@ def features_nb(state, seat, params, kinds, subs, n, out):
             out[c, KIND_BEST] = net[c] == best[kinds[c]]
             out[c, KIND_GAP] = net[c] - best[kinds[c]]
         out[c, KIND_CONTEXT + kinds[c] * N_CONTEXT:KIND_CONTEXT + (kinds[c] + 1) * N_CONTEXT] = course
-        out[c, WORTH_SOON] = out[c, 7] * course[SOON]
-        out[c, WORTH_SOON + 1] = out[c, 12] * course[SOON]
-        out[c, WORTH_SOON + 2] = (kinds[c] == TAKE) * course[LAST_TILE] * course[GREEN_LEAD]
-        out[c, WORTH_SOON + 3] = (kinds[c] == DRAW) * course[HAND] ** 2
+        out[c, TAKE_WORTH_SOON] = out[c, TAKE_WORTH] * course[SOON]
+        out[c, PLACE_WORTH_SOON] = out[c, PLACE_WORTH] * course[SOON]
+        out[c, TAKE_ENDS_PHASE_LEAD] = (kinds[c] == TAKE) * course[LAST_TILE] * course[GREEN_LEAD]
+        out[c, DRAW_HAND_SQUARED] = (kinds[c] == DRAW) * course[HAND] ** 2
         colour = candidate_colour_nb(state, seat, kinds[c], subs[c])
         if colour >= 0:
             race_nb(state, seat, colour, ctx, out[c, RACE + kinds[c] - TAKE:RACE + 4:2])
