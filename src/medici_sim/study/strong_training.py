@@ -42,7 +42,7 @@ def labelled_choices(game_name: str, players: int, rules: str, seed: int, games:
     of it (each legal choice's position and its mean outcome over ``rollouts`` of the searcher's rollouts).
     With ``weights`` (a model per stage), one seat of each game (game ``i``'s seat ``i % players``) is the
     learned player's with that model instead (its module's ``learner_choice``), as it is measured: one
-    learned seat among teachers (where every seat learned, a model that draws too often stalled the game)."""
+    learned seat among teachers (where every seat learned, a weak model's games could stall: none moved them on)."""
     game = get_game(game_name)
     learned = learned_module(game_name)
     stepped = game.engine.stepping
