@@ -91,15 +91,26 @@ def coin_nb(rng):
 @njit(cache=True)
 def below_nb(rng, n):
     """Uniform on 0..n-1 (Lemire's unbiased multiply-shift); 1 <= n < 2**32."""
+    drawn, rng[0] = below_held_nb(rng[0], n)
+    return drawn
+
+
+@njit(cache=True, inline="always")
+def below_held_nb(z, n):
+    """:func:`below_nb` on a generator state ``z`` held in a variable: (the draw, the state after it). An
+    engine keeps the state so across its own draws: each draw through the record waits for the store
+    before it (the compiler cannot tell it from the engine's other stores into the record)."""
     un = np.uint64(n)
-    m = (next_u64_nb(rng) >> S32) * un
+    z += GAMMA_U
+    m = (mix64_nb(z) >> S32) * un
     low = m & LOW32_U
     if low < un:
         threshold = (TWO32_U - un) % un
         while low < threshold:
-            m = (next_u64_nb(rng) >> S32) * un
+            z += GAMMA_U
+            m = (mix64_nb(z) >> S32) * un
             low = m & LOW32_U
-    return np.int64(m >> S32)
+    return np.int64(m >> S32), z
 
 
 @njit(cache=True)

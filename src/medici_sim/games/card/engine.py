@@ -36,7 +36,7 @@ from ...core.resumable import (
     is_external_nb,
     stop_nb,
 )
-from ...core.rng import below_nb, seed_game_nb
+from ...core.rng import below_held_nb, seed_game_nb
 from ...core.seating import seat_players_nb
 from ..medici.days import kernel_game, play_loop, poorest_seat_nb
 from ..medici.scoring import N_COMMON_STATS, STAT_BONUS, STAT_MAJORITY, STAT_SHIP, STAT_TRAILED
@@ -181,6 +181,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
     capacity = state.rules[RULE_CAPACITY]
     ran_out = 0
     open_now = open_ships_nb(state)  # kept as turns fill ships: only the seat at play can fill its own
+    rng = state.rng[0]  # the generator held here (core.rng.below_held_nb), in the record at every decision and stop
     while True:
         # R11: a turn played when exactly one ship is open is that player's final turn (its
         # ship was open when its turn began: a turn already over may have filled it)
@@ -190,14 +191,17 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
                 ran_out = 1  # R12
                 break
             if record:
+                state.rng[0] = rng
                 if stop_nb(state, resumable.TURN_START, seat, day, seat, phase, open_before == 1):
                     return True
             state.counts[TURN_ID] += 1  # a new turn: R9 reveal, then R10 take
             state.counts[REVEALED] = 0
         if phase != TURN_OVER:  # one call (inlined): the turn from its start, or from a decision
-            if finish_turn_nb(state, seat, phase != TURN_TAKE, table, record):
+            stopped, rng = finish_turn_nb(state, seat, phase != TURN_TAKE, table, record, rng)
+            if stopped:
                 return True
         if record:
+            state.rng[0] = rng
             if stop_nb(state, TURN_END, seat, day, seat, TURN_OVER, 0):
                 return True
         phase = TURN_START
@@ -207,6 +211,7 @@ def play_day_nb(state, day, seat, phase, arg, table, record):
         seat = next_seat_nb(seat, players)  # R8: clockwise, skipping full ships
         while state.ship_used[seat] == capacity:
             seat = next_seat_nb(seat, players)
+    state.rng[0] = rng
     state.day_ran_out[day] = ran_out
     for p in range(players):
         state.day_ship_value[day, p] = state.ship_value[p]
@@ -224,34 +229,49 @@ def next_seat_nb(seat, players):
 
 
 @njit(cache=True, inline="always")
-def finish_turn_nb(state, seat, revealing, table, record):
+def finish_turn_nb(state, seat, revealing, table, record, rng):
     """The rest of a turn: more reveals while the strategy asks for them (R9; ``revealing``
     False: it has stopped), then the take (R10). An EXTERNAL seat's answers come from the
-    caller (a stepped game): returns True when it stopped to ask."""
+    caller (a stepped game). ``rng``: the generator's state, which the caller holds (the
+    record's is written before a decision or a stop, and read back after a decision).
+    Returns whether it stopped to ask, and the generator's state."""
     strategy = state.seat_strategy[seat]
     external = is_external_nb(state, seat, record)
-    while revealing and state.counts[REVEALED] < state.rules[RULE_REVEALS] and state.counts[DECK_LEN] > 0:
+    # the counts in variables, written through to the record: read back after each store into the record's
+    # arrays (which the compiler cannot tell from them), they made each reveal wait on the stores before it
+    deck_len = state.counts[DECK_LEN]
+    market_len = state.counts[MARKET_LEN]
+    revealed = state.counts[REVEALED]
+    reveals = state.rules[RULE_REVEALS]
+    while revealing and revealed < reveals and deck_len > 0:
         # R9: with an empty market the first reveal is obligatory, nobody is asked
-        if state.counts[MARKET_LEN] > 0:
+        if market_len > 0:
+            state.rng[0] = rng
             if external:
                 if stop_nb(state, DECISION + REVEAL_DECISION, seat, state.counts[DAY], seat, TURN_REVEAL, 0):
-                    return True
+                    return True, rng
                 more = state.step[STEP_CHOICE] != 0
             else:
                 more = reveal_nb(table, strategy, state, seat)
+            rng = state.rng[0]
             if not more:
                 break
-        reveal_card_nb(state)
+        rng = reveal_card_nb(state, rng, deck_len, market_len, revealed)
+        deck_len -= 1
+        market_len += 1
+        revealed += 1
+    state.rng[0] = rng
     if external:
         if stop_nb(state, DECISION + TAKE_DECISION, seat, state.counts[DAY], seat, TURN_TAKE, 0):
-            return True
+            return True, rng
         choice = state.step[STEP_CHOICE]
     else:
         choice = take_nb(table, strategy, state, seat)
+    rng = state.rng[0]
     if record:
         record_turn_nb(state, seat, choice)
-    take_cards_nb(state, seat, choice)
-    return False
+    take_cards_nb(state, seat, choice, market_len, revealed)
+    return False, rng
 
 
 @njit(cache=True)
@@ -259,27 +279,30 @@ def play_choice_nb(state, seat, decision, choice):
     """Apply ``seat``'s answer ``choice`` to ``decision`` (REVEAL_DECISION: 0 stop, 1 reveal;
     TAKE_DECISION: the take flags) and return the turn phase play resumes from (a search
     player's rollout: ``finish_game_nb`` from there)."""
+    counts = state.counts
     if decision == TAKE_DECISION:
-        take_cards_nb(state, seat, choice)
+        take_cards_nb(state, seat, choice, counts[MARKET_LEN], counts[REVEALED])
         return TURN_OVER
     if choice:
-        reveal_card_nb(state)
+        state.rng[0] = reveal_card_nb(state, state.rng[0], counts[DECK_LEN], counts[MARKET_LEN], counts[REVEALED])
         return TURN_REVEAL
     return TURN_TAKE
 
 
 @njit(cache=True, inline="always")
-def reveal_card_nb(state):
-    """Draw a uniformly random card from the pile onto the market's end (protocol: lazy shuffle)."""
-    n = state.counts[DECK_LEN]
-    j = below_nb(state.rng, n)
+def reveal_card_nb(state, rng, deck_len, market_len, revealed):
+    """Draw a uniformly random card from the pile onto the market's end (protocol: lazy shuffle), with the
+    generator's state ``rng``, the pile, the market and the turn's reveals counting ``deck_len``,
+    ``market_len`` and ``revealed`` (the counts, held by the caller); returns the generator's state after."""
+    j, rng = below_held_nb(rng, deck_len)
     card = state.deck[j]
-    state.deck[j] = state.deck[n - 1]
-    state.counts[DECK_LEN] = n - 1
+    state.deck[j] = state.deck[deck_len - 1]
+    state.counts[DECK_LEN] = deck_len - 1
     count_unseen_nb(state, card, -1)
-    state.market[state.counts[MARKET_LEN]] = card
-    state.counts[MARKET_LEN] += 1
-    state.counts[REVEALED] += 1
+    state.market[market_len] = card
+    state.counts[MARKET_LEN] = market_len + 1
+    state.counts[REVEALED] = revealed + 1
+    return rng
 
 
 @njit(cache=True)
@@ -293,9 +316,9 @@ def count_unseen_nb(state, card, sign):
 
 
 @njit(cache=True, inline="always")
-def take_cards_nb(state, seat, choice):
-    """R10: take the last card, plus the 2nd-from-last (choice bit 0) and 3rd-from-last (bit 1)."""
-    n = state.counts[MARKET_LEN]
+def take_cards_nb(state, seat, choice, n, revealed):
+    """R10: take the last card, plus the 2nd-from-last (choice bit 0) and 3rd-from-last (bit 1), from the
+    market of ``n`` cards, after ``revealed`` reveals (the counts, held by the caller)."""
     take_second = (choice & 1) != 0
     take_third = (choice & 2) != 0
     if (take_second and n < 2) or (take_third and n < 3) or choice < 0 or choice > 3:
@@ -307,7 +330,7 @@ def take_cards_nb(state, seat, choice):
     free = n >= 2 and (room or state.card_green[state.market[n - 2]] == 1 or
                        (n >= 3 and state.card_green[state.market[n - 3]] == 1))
     state.seat_decisions[seat] += ((1 << DECIDED_BITS * DECIDED_TURNS)
-                                   + (state.counts[REVEALED] << DECIDED_BITS * DECIDED_REVEALS)
+                                   + (revealed << DECIDED_BITS * DECIDED_REVEALS)
                                    + ((1 + take_second + take_third) << DECIDED_BITS * DECIDED_TAKEN)
                                    + (np.int64(free) << DECIDED_BITS * DECIDED_FREE_TAKES))
     if take_second:
@@ -384,21 +407,30 @@ def score_day_nb(state, day, record=None):
 
 @njit(cache=True)
 def end_day_nb(state):
-    """R16, R20: goods to warehouses, no-good cards out, market back into the deck."""
+    """R16, R20: goods to warehouses, no-good cards out, market back into the deck. The lengths are counted
+    in variables: counted in the record, each card waited on the store of the card before (the compiler
+    cannot tell the record's lengths from the cards stored)."""
+    out_len = state.counts[OUT_LEN]
     for p in range(state.rules[RULE_PLAYERS]):
+        stored = state.warehouse_len[p]
         for i in range(state.ship_len[p]):
             card = state.ship[p, i]
             if state.card_good[card] >= 0:
-                state.warehouse[p, state.warehouse_len[p]] = card
-                state.warehouse_len[p] += 1
+                state.warehouse[p, stored] = card
+                stored += 1
             else:
-                state.out[state.counts[OUT_LEN]] = card
-                state.counts[OUT_LEN] += 1
+                state.out[out_len] = card
+                out_len += 1
+        state.warehouse_len[p] = stored
         state.ship_len[p] = 0
+    state.counts[OUT_LEN] = out_len
+    deck_len = state.counts[DECK_LEN]
     for i in range(state.counts[MARKET_LEN]):
-        state.deck[state.counts[DECK_LEN]] = state.market[i]
-        state.counts[DECK_LEN] += 1
-        count_unseen_nb(state, state.market[i], 1)
+        card = state.market[i]
+        state.deck[deck_len] = card
+        deck_len += 1
+        count_unseen_nb(state, card, 1)
+    state.counts[DECK_LEN] = deck_len
     state.counts[MARKET_LEN] = 0
 
 
