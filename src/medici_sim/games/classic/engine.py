@@ -38,7 +38,7 @@ from ...core.resumable import (
     is_external_nb,
     stop_nb,
 )
-from ...core.rng import below_nb, seed_game_nb
+from ...core.rng import below_held_nb, seed_game_nb
 from ...core.seating import seat_players_nb
 from ...core.templates import jitted_copy
 from ..medici.days import kernel_game, play_loop, poorest_seat_nb
@@ -186,20 +186,23 @@ def start_day_nb(state):
     state.counts[LOT_LEN] = 0
     state.counts[LOT_VALUE] = 0
     state.day_log_len[state.counts[DAY]] = 0
+    rng = state.rng[0]
     for i in range(state.rules[RULE_REMOVED]):
-        state.removed[i] = deal_nb(state)
+        state.removed[i], rng = deal_nb(state, rng)
+    state.rng[0] = rng
 
 
 @njit(cache=True)
-def deal_nb(state):
+def deal_nb(state, rng):
     """The top card of the shuffled deck: a uniformly random card of the pile, the pile's
-    last card filling its place (protocol: the day's deck)."""
+    last card filling its place (protocol: the day's deck), with the generator's state ``rng`` (held by the
+    caller: core.rng.below_held_nb). Returns the card and the generator's state after."""
     n = state.counts[DECK_LEN]
-    j = below_nb(state.rng, n)
+    j, rng = below_held_nb(rng, n)
     card = state.deck[j]
     state.deck[j] = state.deck[n - 1]
     state.counts[DECK_LEN] = n - 1
-    return card
+    return card, rng
 
 
 @njit(cache=True)
@@ -252,6 +255,8 @@ def finish_day(state, seat, phase, arg, table, record):
     where the two copies below are made."""
     players = state.rules[RULE_PLAYERS]
     holds = state.rules[RULE_HOLDS]
+    # the generator held here (core.rng.below_held_nb); the record's is written before a decision and at a turn's end
+    rng = state.rng[0]
     while True:
         if phase == TURN_START:
             if state.counts[DECK_LEN] == 0:
@@ -259,14 +264,15 @@ def finish_day(state, seat, phase, arg, table, record):
             if record:
                 if stop_nb(state, resumable.TURN_START, seat, state.counts[DAY], seat, phase, 0):
                     return PAUSED
-            begin_turn_nb(state, seat)
+            rng = begin_turn_nb(state, seat, rng)
             phase = TURN_DRAW
         if phase == TURN_OVER:
             over = arg
         else:
-            over = play_turn(state, seat, phase, arg, table, record)  # noqa: F821  (bound below)
+            over, rng = play_turn(state, seat, phase, arg, table, record, rng)  # noqa: F821  (bound below)
         if over == PAUSED:
             return PAUSED
+        state.rng[0] = rng
         if record:
             if stop_nb(state, TURN_END, seat, state.counts[DAY], seat, TURN_OVER, over):
                 return PAUSED
@@ -283,9 +289,9 @@ def finish_day(state, seat, phase, arg, table, record):
 
 
 @njit(cache=True, inline="always")
-def begin_turn_nb(state, auctioneer):
+def begin_turn_nb(state, auctioneer, rng):
     """An auction's start (C8): ``auctioneer`` draws its obligatory first card; finish_turn_nb
-    plays the rest from TURN_DRAW."""
+    plays the rest from TURN_DRAW. ``rng``: the generator's state, held by the caller; returned after."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     counts[TURN_ID] += 1
@@ -300,7 +306,7 @@ def begin_turn_nb(state, auctioneer):
     counts[MAX_FREE] = max_free
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
-    add_to_lot_nb(state)  # C8: the first card is obligatory
+    return add_to_lot_nb(state, rng)  # C8: the first card is obligatory
 
 
 @njit(cache=True, inline="always")
@@ -311,13 +317,14 @@ def lot_may_grow_nb(counts, lot_size):
 
 
 @njit(cache=True, inline="always")
-def add_to_lot_nb(state):
-    """C8: deal a card face up onto the end of the lot."""
-    card = deal_nb(state)
+def add_to_lot_nb(state, rng):
+    """C8: deal a card face up onto the end of the lot (``rng``: the generator's state; returned after)."""
+    card, rng = deal_nb(state, rng)
     reveal_nb(state, card)
     state.lot[state.counts[LOT_LEN]] = card
     state.counts[LOT_LEN] += 1
     state.counts[LOT_VALUE] += state.card_value[card]
+    return rng
 
 
 @njit(cache=True)
@@ -337,12 +344,12 @@ def answer_nb(state, seat, answer):
     state.seat_decisions[seat, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
 
 
-def finish_turn(state, auctioneer, phase, bidder, table, record):
-    """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer
-    asks for them (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer
-    (TURN_BID; from the auctioneer's left after drawing, C9), then the sale (C10, C11).
-    Returns 1 when the day ends after it, else 0; PAUSED when it stopped to ask an EXTERNAL
-    seat (a stepped game, core.resumable)."""
+def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
+    """The rest of ``auctioneer``'s auction from ``phase``: more cards while the auctioneer asks for them
+    (TURN_DRAW, C8), the answers from ``bidder`` round to the auctioneer (TURN_BID; from the auctioneer's left
+    after drawing, C9), then the sale (C10, C11), with the generator's state ``rng`` (the caller's; the record's
+    written before a decision or a stop, read back after a decision). Returns 1 when the day ends after it, else
+    0, PAUSED when it stopped to ask an EXTERNAL seat (a stepped game, core.resumable); and the generator's state."""
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     holds = state.rules[RULE_HOLDS]
@@ -351,15 +358,17 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
         external = is_external_nb(state, auctioneer, record)
         lot_size = state.rules[RULE_LOT_SIZE]
         while lot_may_grow_nb(counts, lot_size):
+            state.rng[0] = rng
             if external:
                 if stop_nb(state, DECISION + DRAW_DECISION, auctioneer, counts[DAY], auctioneer, TURN_DRAW, 0):
-                    return PAUSED
+                    return PAUSED, rng
                 more = state.step[STEP_CHOICE] != 0
             else:
                 more = draw_nb(table, strategy, state, auctioneer)
+            rng = state.rng[0]
             if not more:
                 break
-            add_to_lot_nb(state)
+            rng = add_to_lot_nb(state, rng)
         if record:
             state.lot_could_grow = lot_may_grow_nb(counts, lot_size)  # the auctioneer stopped, or C8 did
         phase = TURN_BID
@@ -373,12 +382,14 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
         seat = bidder
         while True:
             if holds - state.ship_len[seat] >= lot_len and state.money[seat] >= max(counts[HIGHEST] + 1, min_bid):
+                state.rng[0] = rng
                 if is_external_nb(state, seat, record):
                     if stop_nb(state, DECISION + BID_DECISION, seat, counts[DAY], auctioneer, TURN_BID, seat):
-                        return PAUSED
+                        return PAUSED, rng
                     answer = state.step[STEP_CHOICE]
                 else:
                     answer = bid_nb(table, state.seat_strategy[seat], state, seat)
+                rng = state.rng[0]
                 answer_nb(state, seat, answer)
             if seat == auctioneer:
                 break
@@ -415,7 +426,7 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
             free_seat += 1
         free_from = state.ship_len[free_seat]
         while state.ship_len[free_seat] < holds and counts[DECK_LEN] > 0:
-            card = deal_nb(state)
+            card, rng = deal_nb(state, rng)
             reveal_nb(state, card)
             load_nb(state, free_seat, card)
         state.free_cards[free_seat] += state.ship_len[free_seat] - free_from
@@ -423,7 +434,7 @@ def finish_turn(state, auctioneer, phase, bidder, table, record):
         record_turn_nb(state, auctioneer, free_seat, free_from)
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
-    return 1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0
+    return (1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0), rng
 
 
 # The day and its auctions compiled twice each: a stepped game's (``record`` always true in these called
@@ -451,7 +462,7 @@ def play_choice_nb(state, seat, decision, choice):
     auctioneer = state.counts[AUCTIONEER]
     if decision == DRAW_DECISION:
         if choice:
-            add_to_lot_nb(state)
+            state.rng[0] = add_to_lot_nb(state, state.rng[0])
             return TURN_DRAW, 0
         return TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
     answer_nb(state, seat, choice)
