@@ -8,7 +8,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...core.registry import ILLEGAL
-from ...core.rng import below_nb
+from ...core.rng import below_held_nb
 from .components import YIELD_CARDS, YIELD_GREEN, YIELD_MARBLE, YIELD_RED, YIELD_WORKER
 from .rules import (
     BONUS_STORAGE,
@@ -43,10 +43,13 @@ from .state import (
 @njit(cache=True, inline="always")
 def shuffle_nb(items, n, rng):
     """Fisher-Yates from the back over ``items[:n]`` (the reference's shuffle; inlined: each
-    array field is a type of its own)."""
+    array field is a type of its own). The generator's state is held in a variable meanwhile: kept
+    in ``rng``, each draw waited on the store before it (and on the swap's, which may alias it)."""
+    z = rng[0]
     for j in range(n - 1, 0, -1):
-        r = below_nb(rng, j + 1)
+        r, z = below_held_nb(z, j + 1)
         items[j], items[r] = items[r], items[j]
+    rng[0] = z
 
 
 @njit(cache=True, inline="always")
