@@ -360,9 +360,8 @@ def board_nb(state, seat, card):
     state.ship_len[seat] += 1
     state.ship_used[seat] += takes_space_nb(state, card)
     state.ship_value[seat] += state.card_value[card]  # R13: green cards count too
-    good = state.card_good[card]
-    if good >= 0:
-        state.ship_icons[seat, good] += state.card_icons[card]
+    good = state.card_good[card]  # no branch on it (a card without a good, one in eleven, is a mispredicted jump)
+    state.ship_icons[seat, max(good, 0)] += state.card_icons[card] * (good >= 0)
 
 
 # ---------------------------------------------------------------- scoring
@@ -381,15 +380,18 @@ def score_day_nb(state, day, record=None):
     pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # R14-R15
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
-    column = state.good_icons  # one good's warehouse icons, contiguous: ranked faster than a strided view
-    for good in range(N_GOODS):
-        for p in range(players):
+    # each good's warehouse icons, contiguous (ranked faster than a strided view), and every good's written before
+    # any is ranked: the ranking loads a column in vectors, which wait for scalar stores just made into it
+    columns = state.good_icons
+    for p in range(players):
+        for good in range(N_GOODS):
             icons = state.warehouse_icons[p, good] + state.ship_icons[p, good]  # R17: this day's cargo counts
             state.warehouse_icons[p, good] = icons
-            column[p] = icons
-        pay_places_nb(column, players, state.majority_share, 1, majority_pay)  # R17
+            columns[good, p] = icons
+    for good in range(N_GOODS):
+        pay_places_nb(columns[good], players, state.majority_share, 1, majority_pay)  # R17
         for p in range(players):
-            icons = column[p]
+            icons = columns[good, p]
             paid = 0
             if icons >= big_min:
                 paid = state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
@@ -414,13 +416,12 @@ def end_day_nb(state):
     for p in range(state.rules[RULE_PLAYERS]):
         stored = state.warehouse_len[p]
         for i in range(state.ship_len[p]):
-            card = state.ship[p, i]
-            if state.card_good[card] >= 0:
-                state.warehouse[p, stored] = card
-                stored += 1
-            else:
-                state.out[out_len] = card
-                out_len += 1
+            card = state.ship[p, i]  # written to both places without a branch, the length of one moving on
+            good = state.card_good[card] >= 0
+            state.warehouse[p, stored] = card
+            state.out[out_len] = card
+            stored += good
+            out_len += 1 - good
         state.warehouse_len[p] = stored
         state.ship_len[p] = 0
     state.counts[OUT_LEN] = out_len

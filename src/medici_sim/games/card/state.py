@@ -77,7 +77,7 @@ STATE_DTYPE = np.dtype([
     ("warehouse", _I8, (MAX_PLAYERS, MAX_CARDS)), ("warehouse_len", _I8, MAX_PLAYERS),
     ("warehouse_icons", _I8, (MAX_PLAYERS, N_GOODS)), ("florins", _I8, MAX_PLAYERS),
     ("variant_extra", _I8, MAX_PLAYERS),  # florins bonus20 paid beyond the standard bonus (R19)
-    ("good_icons", _I8, MAX_PLAYERS),  # the engine's working copy of one good's warehouse icons while scoring
+    ("good_icons", _I8, (N_GOODS, MAX_PLAYERS)),  # the engine's working copy of the warehouse icons while scoring
     # who plays where
     ("seat_slot", _I8, MAX_PLAYERS), ("seat_strategy", _I8, MAX_PLAYERS),
     ("seat_params", np.float64, (MAX_PLAYERS, MAX_PARAMS)),
