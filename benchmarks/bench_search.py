@@ -102,7 +102,7 @@ def card_first_decision_nb(buffer, seed, seating, slot_strategy, slot_params, pa
     card_engine.start_game_nb(state, seed, 0, seating, slot_strategy, slot_params)
     card_engine.begin_day_nb(state, 0, 0)
     state.counts[card_engine.TURN_ID] += 1
-    card_engine.reveal_card_nb(state)
+    card_engine.play_choice_nb(state, 0, card_engine.REVEAL_DECISION, 1)  # R9: the obligatory first reveal
     actions = np.zeros(card_search.MAX_ACTIONS, np.int64)
     actions[1] = 1
     chosen = 0
