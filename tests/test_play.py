@@ -165,14 +165,14 @@ class RandomPerson:
         return self.rng.choice(legal)
 
     def check_menu(self, parse):
-        """The take menu offers exactly the choices the engine's take_cards_nb accepts."""
+        """The take menu offers exactly the choices the engine's take (R10: play_choice_nb's) accepts."""
         s = self.table.buffer
         seat = self.table.me
         accepted = set()
         for choice in range(4):
             copy = s.copy()
             try:
-                card_engine.take_cards_nb(copy[0], seat, choice)
+                card_engine.play_choice_nb(copy[0], seat, card_engine.TAKE_DECISION, choice)
                 accepted.add(choice)
             except ValueError:
                 pass
