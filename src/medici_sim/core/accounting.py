@@ -156,18 +156,19 @@ def record_outcome_ranked_nb(score, rank, players, seat_slot, rows, pair_stats, 
             runner_up = max(runner_up, score[p])
     run_stats[RUN_GAMES] += 1
     run_stats[RUN_WIN_MARGIN] += top - runner_up if winners == 1 else 0
+    credit = WIN_UNIT // winners  # one division a game: in the pairs' loop it was one a pair, on the path of each
     for a in range(players):
-        share_a = WIN_UNIT // winners if rank[a] == best else 0
+        share_a = credit if rank[a] == best else 0
         for b in range(players):
             if a != b:
-                share_b = WIN_UNIT // winners if rank[b] == best else 0
+                share_b = credit if rank[b] == best else 0
                 slot_a, slot_b = seat_slot[a], seat_slot[b]
                 above = 2 if rank[a] > rank[b] else (1 if rank[a] == rank[b] else 0)
                 pair_stats[slot_a, slot_b, PAIR_ABOVE] += above
                 pair_stats[slot_a, slot_b, PAIR_DIFF_SQ] += (share_a - share_b) * (share_a - share_b)
     for seat in range(players):
         won = rank[seat] == best
-        share = WIN_UNIT // winners if won else 0
+        share = credit if won else 0
         rows[seat, STAT_GAMES] = 1
         rows[seat, STAT_WIN60] = share
         rows[seat, STAT_WIN60_SQ] = share * share

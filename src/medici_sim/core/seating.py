@@ -31,5 +31,5 @@ def seat_players_nb(state, players, game_index, seating, slot_strategy, slot_par
         state.seat_strategy[seat] = slot_strategy[slot]
         for k in range(MAX_PARAMS):
             state.seat_params[seat, k] = slot_params[slot, k]
-    state.scratch[:, :] = 0.0
+    state.scratch[:players, :] = 0.0  # the seats': no strategy sits, nor writes, past them
 

@@ -74,6 +74,7 @@ from .state import (
     UNSEEN_ICONS,
     UNSEEN_NO_GOOD,
     UNSEEN_VALUE,
+    UNSEEN_WIDTH,
     fits_nb,
     reveal_nb,
     take_nb,
@@ -124,7 +125,9 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     n_cards = state.counts[N_CARDS]
     for card in range(n_cards):
         state.deck[card] = card
-    copy2_nb(state.unseen, state.full_deck_unseen)
+    for green in range(2):  # a loop of known bounds here, not a call handed two arrays
+        for k in range(UNSEEN_WIDTH):
+            state.unseen[green, k] = state.full_deck_unseen[green, k]
     state.counts[DECK_LEN] = n_cards
     state.counts[MARKET_LEN] = 0
     state.counts[OUT_LEN] = 0
@@ -375,32 +378,32 @@ def score_day_nb(state, day, record=None):
     majority_pay = state.day_majority_pay[day]
     bonus_pay = state.day_bonus_pay[day]
     ship_pay[:] = 0
-    majority_pay[:] = 0
-    bonus_pay[:] = 0
+    majority_pay[:] = 0  # bonus_pay is stored whole below
     pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # R14-R15
     bonus_min = state.rules[RULE_BONUS_MIN]
     big_min = state.rules[RULE_BIG_BONUS_MIN]
+    bonus = state.rules[RULE_BONUS]
+    big_bonus = state.rules[RULE_BIG_BONUS]
     # each good's warehouse icons, contiguous (ranked faster than a strided view), and every good's written before
-    # any is ranked: the ranking loads a column in vectors, which wait for scalar stores just made into it
+    # any is ranked: the ranking loads a column in vectors, which wait for scalar stores just made into it. The
+    # bonuses are paid in the same pass, selected without a jump (whether a seat has 5 icons of a good is a coin
+    # toss to the branch predictor) and summed in variables, each seat's stored once
     columns = state.good_icons
     for p in range(players):
+        paid = extra = 0
         for good in range(N_GOODS):
             icons = state.warehouse_icons[p, good] + state.ship_icons[p, good]  # R17: this day's cargo counts
             state.warehouse_icons[p, good] = icons
             columns[good, p] = icons
+            good_bonus = big_bonus if icons >= big_min else (bonus if icons >= bonus_min else 0)  # R19 replaces R18
+            extra += big_bonus - bonus if icons >= big_min else 0
+            paid += good_bonus
+            if record:
+                state.day_good_bonus[day, good, p] = good_bonus
+        bonus_pay[p] = paid
+        state.variant_extra[p] += extra
     for good in range(N_GOODS):
         pay_places_nb(columns[good], players, state.majority_share, 1, majority_pay)  # R17
-        for p in range(players):
-            icons = columns[good, p]
-            paid = 0
-            if icons >= big_min:
-                paid = state.rules[RULE_BIG_BONUS]  # R19: replaces the 10
-                state.variant_extra[p] += state.rules[RULE_BIG_BONUS] - state.rules[RULE_BONUS]
-            elif icons >= bonus_min:
-                paid = state.rules[RULE_BONUS]  # R18
-            bonus_pay[p] += paid
-            if record:
-                state.day_good_bonus[day, good, p] = paid
     for p in range(players):
         state.florins[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
         for good in range(N_GOODS):
