@@ -299,10 +299,10 @@ def reveal_card_nb(state, rng, deck_len, market_len, revealed):
     ``market_len`` and ``revealed`` (the counts, held by the caller); returns the generator's state after."""
     j, rng = below_held_nb(rng, deck_len)
     card = state.deck[j]
-    state.deck[j] = state.deck[deck_len - 1]
+    state.deck[j] = state.deck[np.uint64(deck_len - 1)]  # indices unsigned: no wrap of a negative one
     state.counts[DECK_LEN] = deck_len - 1
     count_unseen_nb(state, card, -1)
-    state.market[market_len] = card
+    state.market[np.uint64(market_len)] = card
     state.counts[MARKET_LEN] = market_len + 1
     state.counts[REVEALED] = revealed + 1
     return rng
@@ -312,10 +312,11 @@ def reveal_card_nb(state, rng, deck_len, market_len, revealed):
 def count_unseen_nb(state, card, sign):
     """Add (sign 1) or remove (sign -1) a card from the unseen-card sums (its column by good and
     icons looked up: ``card_unseen``, made by new_state)."""
-    green = state.card_green[card]
+    card = np.uint64(card)  # indices unsigned: numba wraps a signed one that is negative, at every index
+    green = np.uint64(state.card_green[card])
     state.unseen[green, UNSEEN_CARDS] += sign
     state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
-    state.unseen[green, state.card_unseen[card]] += sign
+    state.unseen[green, np.uint64(state.card_unseen[card])] += sign
 
 
 @njit(cache=True, inline="always")
@@ -326,28 +327,29 @@ def take_cards_nb(state, seat, choice, n, revealed):
     take_third = (choice & 2) != 0
     if (take_second and n < 2) or (take_third and n < 3) or choice < 0 or choice > 3:
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that is not in the market (R10)")
-    last = state.market[n - 1]
+    # indices unsigned (numba wraps a signed one that is negative, at every index), each read where n has room for it
+    last = state.market[np.uint64(n - 1)]
     pending = takes_space_nb(state, last)
     # the decision statistics (state.DECIDED_*): a free take is one of several legal ones (R10)
     room = state.ship_used[seat] + pending < state.rules[RULE_CAPACITY]
-    free = n >= 2 and (room or state.card_green[state.market[n - 2]] == 1 or
-                       (n >= 3 and state.card_green[state.market[n - 3]] == 1))
+    free = n >= 2 and (room or state.card_green[np.uint64(state.market[np.uint64(n - 2)])] == 1 or
+                       (n >= 3 and state.card_green[np.uint64(state.market[np.uint64(n - 3)])] == 1))
     state.seat_decisions[seat] += ((1 << DECIDED_BITS * DECIDED_TURNS)
                                    + (revealed << DECIDED_BITS * DECIDED_REVEALS)
                                    + ((1 + take_second + take_third) << DECIDED_BITS * DECIDED_TAKEN)
                                    + (np.int64(free) << DECIDED_BITS * DECIDED_FREE_TAKES))
     if take_second:
-        if not fits_nb(state, seat, state.market[n - 2], pending):
+        if not fits_nb(state, seat, state.market[np.uint64(n - 2)], pending):
             raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
                              "chose a card that does not fit on its ship (R10)")
-        pending += takes_space_nb(state, state.market[n - 2])
-    if take_third and not fits_nb(state, seat, state.market[n - 3], pending):
+        pending += takes_space_nb(state, state.market[np.uint64(n - 2)])
+    if take_third and not fits_nb(state, seat, state.market[np.uint64(n - 3)], pending):
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that does not fit on its ship (R10)")
     board_nb(state, seat, last)
     if take_second:
-        board_nb(state, seat, state.market[n - 2])
+        board_nb(state, seat, state.market[np.uint64(n - 2)])
     if take_third:
-        board_nb(state, seat, state.market[n - 3])
+        board_nb(state, seat, state.market[np.uint64(n - 3)])
     # close the gaps: only the last three places can change; cards left keep their order
     kept = max(n - 3, 0)
     for pos in range(kept, n - 1):
@@ -359,12 +361,13 @@ def take_cards_nb(state, seat, choice, n, revealed):
 
 @njit(cache=True)
 def board_nb(state, seat, card):
-    state.ship[seat, state.ship_len[seat]] = card
+    at = np.uint64(card)  # indices unsigned: numba wraps a signed one that is negative, at every index
+    state.ship[seat, np.uint64(state.ship_len[seat])] = card
     state.ship_len[seat] += 1
-    state.ship_used[seat] += takes_space_nb(state, card)
-    state.ship_value[seat] += state.card_value[card]  # R13: green cards count too
-    good = state.card_good[card]  # no branch on it (a card without a good, one in eleven, is a mispredicted jump)
-    state.ship_icons[seat, max(good, 0)] += state.card_icons[card] * (good >= 0)
+    state.ship_used[seat] += takes_space_nb(state, at)
+    state.ship_value[seat] += state.card_value[at]  # R13: green cards count too
+    good = state.card_good[at]  # no branch on it (a card without a good, one in eleven, is a mispredicted jump)
+    state.ship_icons[seat, max(good, 0)] += state.card_icons[at] * (good >= 0)
 
 
 # ---------------------------------------------------------------- scoring
@@ -420,9 +423,9 @@ def end_day_nb(state):
         stored = state.warehouse_len[p]
         for i in range(state.ship_len[p]):
             card = state.ship[p, i]  # written to both places without a branch, the length of one moving on
-            good = state.card_good[card] >= 0
-            state.warehouse[p, stored] = card
-            state.out[out_len] = card
+            good = state.card_good[np.uint64(card)] >= 0  # indices unsigned: no wrap of a negative one
+            state.warehouse[p, np.uint64(stored)] = card
+            state.out[np.uint64(out_len)] = card
             stored += good
             out_len += 1 - good
         state.warehouse_len[p] = stored
