@@ -13,6 +13,9 @@ the ``play`` table and the tests drive decision by decision. Its ``record`` argu
 ``True`` when stepping, recording the game (its turns and where every card is) and stopping
 at every event, ``False`` in the kernel and the rollouts: one compiled loop serves them all
 (core.resumable), so ``trace`` and ``play`` compile only the stepping functions.
+
+The hot helpers index the record's arrays with unsigned integers (``np.uint64``): numba wraps a signed
+index that could be negative, three instructions at every index; an unsigned one it does not.
 """
 from __future__ import annotations
 
@@ -299,7 +302,7 @@ def reveal_card_nb(state, rng, deck_len, market_len, revealed):
     ``market_len`` and ``revealed`` (the counts, held by the caller); returns the generator's state after."""
     j, rng = below_held_nb(rng, deck_len)
     card = state.deck[j]
-    state.deck[j] = state.deck[np.uint64(deck_len - 1)]  # indices unsigned: no wrap of a negative one
+    state.deck[j] = state.deck[np.uint64(deck_len - 1)]
     state.counts[DECK_LEN] = deck_len - 1
     count_unseen_nb(state, card, -1)
     state.market[np.uint64(market_len)] = card
@@ -312,7 +315,7 @@ def reveal_card_nb(state, rng, deck_len, market_len, revealed):
 def count_unseen_nb(state, card, sign):
     """Add (sign 1) or remove (sign -1) a card from the unseen-card sums (its column by good and
     icons looked up: ``card_unseen``, made by new_state)."""
-    card = np.uint64(card)  # indices unsigned: numba wraps a signed one that is negative, at every index
+    card = np.uint64(card)
     green = np.uint64(state.card_green[card])
     state.unseen[green, UNSEEN_CARDS] += sign
     state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
@@ -327,7 +330,8 @@ def take_cards_nb(state, seat, choice, n, revealed):
     take_third = (choice & 2) != 0
     if (take_second and n < 2) or (take_third and n < 3) or choice < 0 or choice > 3:
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "chose a card that is not in the market (R10)")
-    # indices unsigned (numba wraps a signed one that is negative, at every index), each read where n has room for it
+    # unsigned indices (the module doc): the market holds a card at every take (R9's obligatory reveal), the
+    # 2nd- and 3rd-from-last are read only where n has room for them
     last = state.market[np.uint64(n - 1)]
     pending = takes_space_nb(state, last)
     # the decision statistics (state.DECIDED_*): a free take is one of several legal ones (R10)
@@ -361,7 +365,7 @@ def take_cards_nb(state, seat, choice, n, revealed):
 
 @njit(cache=True)
 def board_nb(state, seat, card):
-    at = np.uint64(card)  # indices unsigned: numba wraps a signed one that is negative, at every index
+    at = np.uint64(card)
     state.ship[seat, np.uint64(state.ship_len[seat])] = card
     state.ship_len[seat] += 1
     state.ship_used[seat] += takes_space_nb(state, at)
@@ -423,7 +427,7 @@ def end_day_nb(state):
         stored = state.warehouse_len[p]
         for i in range(state.ship_len[p]):
             card = state.ship[p, i]  # written to both places without a branch, the length of one moving on
-            good = state.card_good[np.uint64(card)] >= 0  # indices unsigned: no wrap of a negative one
+            good = state.card_good[np.uint64(card)] >= 0
             state.warehouse[p, np.uint64(stored)] = card
             state.out[np.uint64(out_len)] = card
             stored += good
