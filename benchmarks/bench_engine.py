@@ -3,6 +3,7 @@
     python benchmarks/bench_engine.py                  # both games (about 5 minutes on 2 cores)
     python benchmarks/bench_engine.py --game classic   # one game
     python benchmarks/bench_engine.py --quick          # fewer games
+    python benchmarks/bench_engine.py --strategy random --strategy expert --no-compile   # the README's rows
 
 For each game:
 1. the random strategy at its smallest, a middle and its largest player count;
@@ -66,8 +67,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=count(1, 1000), help="runs of each row, the best counts [3; --quick 1]")
     parser.add_argument("--quick", action="store_true", help="fewer games and runs by default: 100,000 games, one run")
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="the game(s) to measure [all]")
+    parser.add_argument("--strategy", action="append", help="only these built-ins' rows (each at every seat) [all]")
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurements")
     args = parser.parse_args()
+    unknown = set(args.strategy or ()) - {s for name in args.game or GAMES for s in get_game(name).built_ins}
+    if unknown:
+        parser.error(f"--strategy: no built-in {', '.join(sorted(unknown))} in the games measured")
     if args.games is None:
         args.games = 100_000 if args.quick else 1_000_000
     if args.repeat is None:
@@ -78,9 +83,11 @@ def main() -> None:
     print(f"{'game':8} {'strategy':12} {'players':>7} {'1 thread':>12} {f'{cores} threads':>12} {'per core':>12}")
     for name in args.game or sorted(GAMES):
         game = get_game(name)
-        for players in sorted({game.min_players, 4, game.max_players}):
-            row(name, "random", players, "random", args.games, args.repeat, cores)
-        for strategy in game.built_ins:
+        wanted = [s for s in game.built_ins if args.strategy is None or s in args.strategy]
+        if "random" in wanted:
+            for players in sorted({game.min_players, 4, game.max_players}):
+                row(name, "random", players, "random", args.games, args.repeat, cores)
+        for strategy in wanted:
             if strategy != "random":
                 row(name, strategy, 4, strategy, args.games, args.repeat, cores)
         if args.no_compile:

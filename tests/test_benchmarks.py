@@ -32,7 +32,8 @@ QUICK_RUNS = {
     # from the suite's cache (every game's sets are checked below without compiling)
     "bench_compile.py": (["--warm", "--set", "every heuristic", "--game", "card"], ()),
     "count_instructions.py": (["--game", "classic", "--games", "50"], ("valgrind", "cc")),
-    "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile", "--game", "card"], ()),
+    "bench_engine.py": (["--games", "200", "--repeat", "1", "--no-compile", "--game", "card", "--strategy", "random",
+                         "--strategy", "expert"], ()),
     "bench_paired.py": (["--games", "200", "--repeat", "1", "--threads", "1,2", "--game", "card", "--game", "classic"],
                         ()),
     "bench_search.py": (["--game", "card", "--players", "2", "--budgets", "2", "--games", "2", "--speed-games", "100",
@@ -121,6 +122,7 @@ BAD_OPTIONS = [
     ("benchmarks/bench_engine.py", ["--games", "0"], "--games"),
     ("benchmarks/bench_engine.py", ["--repeat", "0"], "--repeat"),
     ("benchmarks/bench_engine.py", ["--games", "-5", "--quick"], "--games"),
+    ("benchmarks/bench_engine.py", ["--game", "card", "--strategy", "builder"], "--strategy"),
     ("benchmarks/bench_paired.py", ["--games", "0"], "--games"),
     ("benchmarks/bench_paired.py", ["--threads", "1,x"], "--threads"),
     ("benchmarks/bench_paired.py", ["--players", "9"], "--players"),
