@@ -149,16 +149,17 @@ def t17_nb(state, table, seat):
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]
-    n = fits = 0  # the places holding a tile, as options; the fields their tiles fit (T17 when none)
+    n = 0  # the places holding a tile, as options
     occupied = state.counts[OCCUPIED]
     while occupied:
-        place = lowest_bit(occupied)
+        state.options[n] = lowest_bit(occupied)
         occupied &= occupied - 1
-        state.options[n] = place
         n += 1
-        fits |= state.colour_mask[seat, state.tile_kind[state.display[place]]]
-    fits &= state.frontier[seat]
     state.counts[N_OPTIONS] = n
+    fits = 0  # the fields the display's tiles fit (T17 when none), from the kinds shown: no tile's kind looked up,
+    for kind in range(N_COLOURS):  # and no jump on a kind (an all-ones or zero mask; shown is never negative)
+        fits |= state.colour_mask[seat, kind] & -min(state.shown[kind], 1)
+    fits &= state.frontier[seat]
     if fits == 0:
         n = t17_nb(state, table, seat)
     if n == 0:
