@@ -91,6 +91,8 @@ ALL_COLOURS = (1 << N_COLOURS) - 1
 @njit(cache=True, inline="always")
 def payable_colours_nb(state, seat):
     """T18: bit c set when the seat can pay two units of colour c (cards, workers, pairs)."""
+    if 2 * state.workers[seat] + state.hand_total[seat] >= N_COLOURS + 3:
+        return ALL_COLOURS  # at least two units (workers and pairs) for any colour, however the hand is split
     pairs = 0
     for c in range(N_COLOURS):
         pairs += state.hand[seat, c] // 2
