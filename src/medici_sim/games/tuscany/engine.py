@@ -315,22 +315,30 @@ def action_options_nb(state, seat):
 
 
 @inner
+def act_nb(state, table, seat):
+    """T13: one action among the legal ones (T39): draw; take with a display tile; place."""
+    action_options_nb(state, seat)
+    answer = action_nb(table, state.seat_strategy[seat], state, seat)
+    choice = state.options[chosen_nb(state, seat, answer, "action")]
+    if choice == DRAW:
+        draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
+    elif choice == TAKE:
+        take_nb_(state, table, seat)
+    else:
+        place_item_nb(state, table, seat)
+
+
+@inner
 def turn_nb(state, table, seat, first):
-    """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
-    a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's
-    inlining copies a callee's IR block by block, each copy with the whole scope, and types it again).
-    ``first`` is 0 for a whole turn, 1 for its second action only (a search's rollout resumes there)."""
-    for extra in range(first, 2):
-        action_options_nb(state, seat)
-        answer = action_nb(table, state.seat_strategy[seat], state, seat)
-        choice = state.options[chosen_nb(state, seat, answer, "action")]
-        if choice == DRAW:
-            draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
-        elif choice == TAKE:
-            take_nb_(state, table, seat)
-        else:
-            place_item_nb(state, table, seat)
-        if extra or state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
+    """T13: an action (:func:`act_nb`); T32: then a marble may buy one more. ``first`` is 0 for a whole turn, 1 for
+    its second action only (a search's rollout resumes there). The action is a call at both places, not a loop
+    around it: in a loop, LLVM computed every address the action might use before the first (once a turn, most
+    of them unused), and numba's inlining would copy its IR, block by block with the whole scope, and type it
+    again."""
+    if first == 0:
+        act_nb(state, table, seat)
+        if state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
             return
         state.marble[seat] -= 1
         state.tally[seat, T_MARBLE_USED] += 1
+    act_nb(state, table, seat)
