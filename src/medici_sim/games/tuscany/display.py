@@ -2,6 +2,7 @@
 from the seat's stacks (which ends phases, T15), five of a colour (T16) and T17's refreshes."""
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .pieces import chosen_nb
@@ -48,11 +49,11 @@ def show_nb(state, place, tile):
     """Put ``tile`` (or EMPTY) at display ``place``; ``shown`` and ``counts[OCCUPIED]`` follow."""
     old = state.display[place]
     if old != EMPTY:
-        state.shown[state.tile_kind[old]] -= 1
+        state.shown[np.uint64(state.tile_kind[np.uint64(old)])] -= 1
         state.counts[OCCUPIED] &= ~(1 << place)
     state.display[place] = tile
     if tile != EMPTY:
-        state.shown[state.tile_kind[tile]] += 1
+        state.shown[np.uint64(state.tile_kind[np.uint64(tile)])] += 1
         state.counts[OCCUPIED] |= 1 << place
 
 
@@ -89,7 +90,7 @@ def refill_nb(state, seat, place):
     for n in range(3):
         top = state.stack_top[seat, n]
         if top < size:
-            tile = state.tiles[seat, n * size + top]
+            tile = state.tiles[seat, np.uint64(n * size + top)]
             state.stack_top[seat, n] = top + 1
             if top + 1 == size and n + 1 == state.counts[PHASE]:
                 state.counts[PHASE_PENDING] = 1

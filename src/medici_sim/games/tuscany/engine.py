@@ -26,6 +26,7 @@ pinned down).
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...core.registry import ILLEGAL
@@ -124,7 +125,7 @@ def item_fields_nb(state, seat, item):
     """T19: the empty fields a stored item (a tile id or HEX) may go on, as a bit mask."""
     if item == HEX:
         return state.frontier[seat]
-    return state.frontier[seat] & state.colour_mask[seat, state.tile_kind[item]]
+    return state.frontier[seat] & state.colour_mask[seat, np.uint64(state.tile_kind[np.uint64(item)])]
 
 
 @njit(cache=True, inline="always")
@@ -134,7 +135,7 @@ def can_place_nb(state, seat):
         return False
     payable = payable_fields_nb(state, seat)
     for i in range(state.storage_len[seat]):
-        if item_fields_nb(state, seat, state.storage[seat, i]) & payable:
+        if item_fields_nb(state, seat, state.storage[seat, np.uint64(i)]) & payable:
             return True
     return False
 
@@ -277,11 +278,11 @@ def place_item_nb(state, table, seat):
     payable = payable_fields_nb(state, seat)
     n = 0
     for i in range(state.storage_len[seat]):
-        fields = item_fields_nb(state, seat, state.storage[seat, i]) & payable
+        fields = item_fields_nb(state, seat, state.storage[seat, np.uint64(i)]) & payable
         while fields:
             f = lowest_bit(fields)
             fields &= fields - 1
-            state.options[n] = i * FIELD_CODE + f
+            state.options[np.uint64(n)] = i * FIELD_CODE + f
             n += 1
     state.counts[N_OPTIONS] = n
     option = state.options[chosen_nb(state, seat, place_nb(table, strategy, state, seat), "place")]
