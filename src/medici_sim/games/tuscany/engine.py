@@ -17,12 +17,13 @@ phases and the end (the play loop) ``game.py``'s.
 Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
 absolute address each); what runs at every action is inlined: the payable check and the refill by
 numba (``inline="always"``), the take and placing by LLVM (``state.forced``: compiled once each and
-inlined as machine code, not copied as numba IR into ``turn_nb``, which numba does block by block,
+inlined as machine code, not copied as numba IR into ``act_nb``, which numba does block by block,
 each block with the body's whole scope, a cost in the square of its size at the first compile;
-docs/performance.md). The action itself is written in ``turn_nb``, whose loop is the marble's
-second action (one copy of the code). ``pay_nb`` stays a call: inlined by numba (0.68) the games
-differed, its payments not applied (caught by tests/tuscany/test_tuscany_engine.py; the cause not
-pinned down).
+docs/performance.md). The action is ``act_nb``, called by ``turn_nb`` for the first action and the
+marble's second (one copy of the code). Indices the hot paths read at every action are unsigned
+(``np.uint64``): numba wraps a signed index that could be negative, at every index. ``pay_nb`` stays
+a call: inlined by numba (0.68) the games differed, its payments not applied (caught by
+tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
 """
 from __future__ import annotations
 
