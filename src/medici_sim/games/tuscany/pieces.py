@@ -92,8 +92,8 @@ def reshuffle_nb(pile, discards, counts, top, length, discarded, rng):
 def draw_region_nb(state, seat, count):
     """T13: draw from the top; an empty deck is the discards shuffled; with both empty the rest is lost. The two
     usual cases, inlined where a draw is made: the deck holds them all (a card's hand index unsigned: numba wraps
-    a signed index that could be negative, at every index), or deck and discards are both empty (late in a game,
-    a draw in three); a reshuffle, or a deck that runs out, is :func:`draw_through_nb`'s."""
+    a signed index that could be negative, at every index), or deck and discards are both empty (two draws in five
+    over a game); a reshuffle, or a deck that runs out, is :func:`draw_through_nb`'s."""
     counts = state.counts
     top = counts[DECK_TOP]
     end = top + count
