@@ -2,6 +2,7 @@
 from the seat's stacks (which ends phases, T15), five of a colour (T16) and T17's refreshes."""
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .pieces import chosen_nb
@@ -48,11 +49,11 @@ def show_nb(state, place, tile):
     """Put ``tile`` (or EMPTY) at display ``place``; ``shown`` and ``counts[OCCUPIED]`` follow."""
     old = state.display[place]
     if old != EMPTY:
-        state.shown[state.tile_kind[old]] -= 1
+        state.shown[np.uint64(state.tile_kind[np.uint64(old)])] -= 1
         state.counts[OCCUPIED] &= ~(1 << place)
     state.display[place] = tile
     if tile != EMPTY:
-        state.shown[state.tile_kind[tile]] += 1
+        state.shown[np.uint64(state.tile_kind[np.uint64(tile)])] += 1
         state.counts[OCCUPIED] |= 1 << place
 
 
@@ -89,7 +90,7 @@ def refill_nb(state, seat, place):
     for n in range(3):
         top = state.stack_top[seat, n]
         if top < size:
-            tile = state.tiles[seat, n * size + top]
+            tile = state.tiles[seat, np.uint64(n * size + top)]
             state.stack_top[seat, n] = top + 1
             if top + 1 == size and n + 1 == state.counts[PHASE]:
                 state.counts[PHASE_PENDING] = 1
@@ -149,16 +150,17 @@ def t17_nb(state, table, seat):
 def take_nb_(state, table, seat):
     """T14 (with T17 first when no display tile fits the estate)."""
     strategy = state.seat_strategy[seat]
-    n = fits = 0  # the places holding a tile, as options; the fields their tiles fit (T17 when none)
+    n = 0  # the places holding a tile, as options
     occupied = state.counts[OCCUPIED]
     while occupied:
-        place = lowest_bit(occupied)
+        state.options[n] = lowest_bit(occupied)
         occupied &= occupied - 1
-        state.options[n] = place
         n += 1
-        fits |= state.colour_mask[seat, state.tile_kind[state.display[place]]]
-    fits &= state.frontier[seat]
     state.counts[N_OPTIONS] = n
+    fits = 0  # the fields the display's tiles fit (T17 when none), from the kinds shown: no tile's kind looked up,
+    for kind in range(N_COLOURS):  # and no jump on a kind (an all-ones or zero mask; shown is never negative)
+        fits |= state.colour_mask[seat, kind] & -min(state.shown[kind], 1)
+    fits &= state.frontier[seat]
     if fits == 0:
         n = t17_nb(state, table, seat)
     if n == 0:

@@ -17,15 +17,17 @@ phases and the end (the play loop) ``game.py``'s.
 Speed: LLVM leaves most jitted functions of this size as calls (numba's calling convention, an
 absolute address each); what runs at every action is inlined: the payable check and the refill by
 numba (``inline="always"``), the take and placing by LLVM (``state.forced``: compiled once each and
-inlined as machine code, not copied as numba IR into ``turn_nb``, which numba does block by block,
+inlined as machine code, not copied as numba IR into ``act_nb``, which numba does block by block,
 each block with the body's whole scope, a cost in the square of its size at the first compile;
-docs/performance.md). The action itself is written in ``turn_nb``, whose loop is the marble's
-second action (one copy of the code). ``pay_nb`` stays a call: inlined by numba (0.68) the games
-differed, its payments not applied (caught by tests/tuscany/test_tuscany_engine.py; the cause not
-pinned down).
+docs/performance.md). The action is ``act_nb``, called by ``turn_nb`` for the first action and the
+marble's second (one copy of the code). Indices the hot paths read at every action are unsigned
+(``np.uint64``): numba wraps a signed index that could be negative, at every index. ``pay_nb`` stays
+a call: inlined by numba (0.68) the games differed, its payments not applied (caught by
+tests/tuscany/test_tuscany_engine.py; the cause not pinned down).
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...core.registry import ILLEGAL
@@ -91,6 +93,8 @@ ALL_COLOURS = (1 << N_COLOURS) - 1
 @njit(cache=True, inline="always")
 def payable_colours_nb(state, seat):
     """T18: bit c set when the seat can pay two units of colour c (cards, workers, pairs)."""
+    if 2 * state.workers[seat] + state.hand_total[seat] >= N_COLOURS + 3:
+        return ALL_COLOURS  # at least two units (workers and pairs) for any colour, however the hand is split
     pairs = 0
     for c in range(N_COLOURS):
         pairs += state.hand[seat, c] // 2
@@ -122,7 +126,7 @@ def item_fields_nb(state, seat, item):
     """T19: the empty fields a stored item (a tile id or HEX) may go on, as a bit mask."""
     if item == HEX:
         return state.frontier[seat]
-    return state.frontier[seat] & state.colour_mask[seat, state.tile_kind[item]]
+    return state.frontier[seat] & state.colour_mask[seat, np.uint64(state.tile_kind[np.uint64(item)])]
 
 
 @njit(cache=True, inline="always")
@@ -132,7 +136,7 @@ def can_place_nb(state, seat):
         return False
     payable = payable_fields_nb(state, seat)
     for i in range(state.storage_len[seat]):
-        if item_fields_nb(state, seat, state.storage[seat, i]) & payable:
+        if item_fields_nb(state, seat, state.storage[seat, np.uint64(i)]) & payable:
             return True
     return False
 
@@ -275,11 +279,11 @@ def place_item_nb(state, table, seat):
     payable = payable_fields_nb(state, seat)
     n = 0
     for i in range(state.storage_len[seat]):
-        fields = item_fields_nb(state, seat, state.storage[seat, i]) & payable
+        fields = item_fields_nb(state, seat, state.storage[seat, np.uint64(i)]) & payable
         while fields:
             f = lowest_bit(fields)
             fields &= fields - 1
-            state.options[n] = i * FIELD_CODE + f
+            state.options[np.uint64(n)] = i * FIELD_CODE + f
             n += 1
     state.counts[N_OPTIONS] = n
     option = state.options[chosen_nb(state, seat, place_nb(table, strategy, state, seat), "place")]
@@ -313,22 +317,30 @@ def action_options_nb(state, seat):
 
 
 @inner
+def act_nb(state, table, seat):
+    """T13: one action among the legal ones (T39): draw; take with a display tile; place."""
+    action_options_nb(state, seat)
+    answer = action_nb(table, state.seat_strategy[seat], state, seat)
+    choice = state.options[chosen_nb(state, seat, answer, "action")]
+    if choice == DRAW:
+        draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
+    elif choice == TAKE:
+        take_nb_(state, table, seat)
+    else:
+        place_item_nb(state, table, seat)
+
+
+@inner
 def turn_nb(state, table, seat, first):
-    """T13: one action among the legal ones (T39): draw; take with a display tile; place. T32: then
-    a marble may buy one more (a loop: the action's code once, written here, not inlined: numba's
-    inlining copies a callee's IR block by block, each copy with the whole scope, and types it again).
-    ``first`` is 0 for a whole turn, 1 for its second action only (a search's rollout resumes there)."""
-    for extra in range(first, 2):
-        action_options_nb(state, seat)
-        answer = action_nb(table, state.seat_strategy[seat], state, seat)
-        choice = state.options[chosen_nb(state, seat, answer, "action")]
-        if choice == DRAW:
-            draw_region_nb(state, seat, state.rules[R_DRAW] + state.bonus[seat, BONUS_CARD])
-        elif choice == TAKE:
-            take_nb_(state, table, seat)
-        else:
-            place_item_nb(state, table, seat)
-        if extra or state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
+    """T13: an action (:func:`act_nb`); T32: then a marble may buy one more. ``first`` is 0 for a whole turn, 1 for
+    its second action only (a search's rollout resumes there). The action is a call at both places, not a loop
+    around it: in a loop, LLVM computed every address the action might use before the first (once a turn, most
+    of them unused), and numba's inlining would copy its IR, block by block with the whole scope, and type it
+    again."""
+    if first == 0:
+        act_nb(state, table, seat)
+        if state.marble[seat] == 0 or not marble_nb(table, state.seat_strategy[seat], state, seat):
             return
         state.marble[seat] -= 1
         state.tally[seat, T_MARBLE_USED] += 1
+    act_nb(state, table, seat)

@@ -5,6 +5,7 @@ reference engine's ``pop(0)``); an empty one is its discards shuffled, as the re
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...core.registry import ILLEGAL
@@ -36,6 +37,7 @@ from .state import (
     YIELD_LEN,
     YIELD_TOP,
     bonus_nb,
+    forced,
     inner,
 )
 
@@ -86,9 +88,28 @@ def reshuffle_nb(pile, discards, counts, top, length, discarded, rng):
     return True
 
 
-@inner
+@forced
 def draw_region_nb(state, seat, count):
-    """T13: draw from the top; an empty deck is the discards shuffled; with both empty the rest is lost."""
+    """T13: draw from the top; an empty deck is the discards shuffled; with both empty the rest is lost. The two
+    usual cases, inlined where a draw is made: the deck holds them all (a card's hand index unsigned: numba wraps
+    a signed index that could be negative, at every index), or deck and discards are both empty (two draws in five
+    over a game); a reshuffle, or a deck that runs out, is :func:`draw_through_nb`'s."""
+    counts = state.counts
+    top = counts[DECK_TOP]
+    end = top + count
+    if end <= counts[DECK_LEN]:
+        for i in range(top, end):
+            state.hand[seat, np.uint64(state.deck[i])] += 1
+        counts[DECK_TOP] = end
+        state.hand_total[seat] += count
+        state.tally[seat, T_CARDS_DRAWN] += count
+    elif top < counts[DECK_LEN] or counts[DISCARD_LEN]:
+        draw_through_nb(state, seat, count)
+
+
+@inner
+def draw_through_nb(state, seat, count):
+    """:func:`draw_region_nb` when the deck runs out: what it holds, then the discards shuffled, and so on."""
     counts = state.counts
     drawn = 0
     while drawn < count:
