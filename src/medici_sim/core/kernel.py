@@ -54,13 +54,17 @@ def _play_games(seed, first_game, n_games, inputs, seating, slot_strategy, slot_
                         seat_stats, slot_stats, pair_stats, run_stats, table)
 
 
-def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb):
+def batch_kernel(start_game_nb, play_game_nb, accumulate_game_nb, counted: bool = True):
     """A game's ``play_games_nb`` (``Game.engine.play_games_nb``), bound to its functions, and its
     ``play_game_in_nb`` (``Game.engine.play_game_in_nb``: one game in a buffer its caller keeps, what
     core.pairing plays game by game under two rule sets; a function of its own that both call).
     The real games' ``play_game_nb`` calls their play loop through its address (core.dispatch.runtime_loop),
-    so that none of the kernel's functions links the engine's code."""
+    so that none of the kernel's functions links the engine's code. ``counted`` False: the step is compiled
+    without numba's reference counting (its callers hold the arrays), which each game otherwise pays on the
+    step's seven arrays, an atomic (locked, fencing) instruction each: 3% of a classic random game. Only for a
+    game whose step links nothing that raises an exception numba must allocate (its loop reached through an
+    address): compiled with it, such code is refused."""
     bound = {**globals(), "start_game_nb": start_game_nb, "play_game_nb": play_game_nb,
              "accumulate_game_nb": accumulate_game_nb}
-    play_game_in_nb = compiled_for(_play_game_in, "play_game_in_nb", bound)
+    play_game_in_nb = compiled_for(_play_game_in, "play_game_in_nb", bound, **({} if counted else {"_nrt": False}))
     return compiled_for(_play_games, "play_games_nb", {**bound, "play_game_in_nb": play_game_in_nb}), play_game_in_nb

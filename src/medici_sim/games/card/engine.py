@@ -546,4 +546,5 @@ rollout_game_nb = finish_game_nb
 # record False: the kernel's functions (and paired play's, and an agent's) link none of the engine's code, which
 # LLVM optimised and made machine code of again in each.
 play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game(begin_day_nb, finish_game_nb, last_day_nb,
-                                                                         RULE_BOOK.game), accumulate_game_nb)
+                                                                         RULE_BOOK.game), accumulate_game_nb,
+                                              counted=False)  # the loop reached through its address

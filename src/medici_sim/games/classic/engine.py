@@ -14,6 +14,9 @@ the ``play`` table and the tests drive decision by decision. Its ``record`` argu
 ``True`` when stepping, recording the game (its turn log, card locations and day-end tracks
 and money) and stopping at every event, ``False`` in the kernel and the rollouts: one compiled
 loop serves them all (core.resumable), so ``trace`` and ``play`` compile only the stepping functions.
+
+The hot helpers index the record's arrays with unsigned integers (``np.uint64``): numba wraps a signed
+index that could be negative, three instructions at every index; an unsigned one it does not.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from ...core.accounting import (
 )
 from ...core.arrays import copy1_nb, copy2_nb
 from ...core.kernel import batch_kernel
-from ...core.ranking import pay_places_nb, share_table
+from ...core.ranking import share_table
 from ...core.registry import ILLEGAL
 from ...core.resumable import (
     DECISION,
@@ -56,8 +59,8 @@ from .rules import (
     RULE_PLAYERS,
     RULE_REMOVED,
     RULE_START_MONEY,
-    RULE_TRACK_MAX,
 )
+from .scoring import score_day_nb
 from .state import (
     AUCTIONEER,
     DAY,
@@ -81,6 +84,7 @@ from .state import (
     UNSEEN_BY_VALUE,
     UNSEEN_CARDS,
     UNSEEN_VALUE,
+    UNSEEN_WIDTH,
     bid_nb,
     draw_nb,
 )
@@ -179,7 +183,9 @@ def start_day_nb(state):
     state.counts[DISCARD_LEN] = 0
     state.counts[OPEN_SHIPS] = players
     state.counts[UNSEEN] = N_CARDS  # the removed cards stay unseen (C5)
-    copy2_nb(state.unseen, state.full_unseen)
+    for row in range(N_GOODS + 1):  # copied here: called, copy2_nb's loop over runtime shapes took 2% of a game
+        for column in range(UNSEEN_WIDTH):
+            state.unseen[row, column] = state.full_unseen[row, column]
     state.ship_len[:] = 0
     state.ship_value[:] = 0
     state.ship_goods[:, :] = 0
@@ -188,19 +194,20 @@ def start_day_nb(state):
     state.day_log_len[state.counts[DAY]] = 0
     rng = state.rng[0]
     for i in range(state.rules[RULE_REMOVED]):
-        state.removed[i], rng = deal_nb(state, rng)
+        state.removed[i], rng = deal_nb(state, rng, N_CARDS - i)
     state.rng[0] = rng
 
 
 @njit(cache=True)
-def deal_nb(state, rng):
-    """The top card of the shuffled deck: a uniformly random card of the pile, the pile's
-    last card filling its place (protocol: the day's deck), with the generator's state ``rng`` (held by the
-    caller: core.rng.below_held_nb). Returns the card and the generator's state after."""
-    n = state.counts[DECK_LEN]
+def deal_nb(state, rng, n):
+    """The top card of the shuffled deck of ``n`` cards (the caller's count, written here less one): a
+    uniformly random card of the pile, the pile's last card filling its place (protocol: the day's deck), with
+    the generator's state ``rng`` (held by the caller: core.rng.below_held_nb). Returns the card and the
+    generator's state after."""
     j, rng = below_held_nb(rng, n)
-    card = state.deck[j]
-    state.deck[j] = state.deck[n - 1]
+    at = np.uint64(j)
+    card = state.deck[at]
+    state.deck[at] = state.deck[np.uint64(n - 1)]  # n > 0: C8, C11 and C5 deal only from a deck with cards
     state.counts[DECK_LEN] = n - 1
     return card, rng
 
@@ -208,23 +215,25 @@ def deal_nb(state, rng):
 @njit(cache=True)
 def reveal_nb(state, card):
     """A card dealt face up: take it out of the unseen-card sums."""
-    row = state.card_row[card]
-    value = state.card_value[card]
+    at = np.uint64(card)
+    row = np.uint64(state.card_row[at])
+    value = state.card_value[at]
     state.unseen[row, UNSEEN_CARDS] -= 1
     state.unseen[row, UNSEEN_VALUE] -= value
-    state.unseen[row, UNSEEN_BY_VALUE + value] -= 1
+    state.unseen[row, np.uint64(UNSEEN_BY_VALUE + value)] -= 1
     state.counts[UNSEEN] -= 1
 
 
 @njit(cache=True)
 def load_nb(state, seat, card):
     """C10, C11: put a card into the seat's next free hold (cards never move once loaded)."""
-    state.ship[seat, state.ship_len[seat]] = card
-    state.ship_len[seat] += 1
-    state.ship_value[seat] += state.card_value[card]
-    good = state.card_good[card]
-    if good >= 0:
-        state.ship_goods[seat, good] += 1
+    at, hold = np.uint64(seat), np.uint64(card)
+    n = state.ship_len[at]
+    state.ship[at, np.uint64(n)] = card
+    state.ship_len[at] = n + 1
+    state.ship_value[at] += state.card_value[hold]
+    good = state.card_good[hold]  # no jump on it (gold, one card in 36, is a mispredicted one)
+    state.ship_goods[at, np.uint64(max(good, 0))] += np.int64(good >= 0)
 
 
 @njit(cache=True, inline="always")
@@ -282,7 +291,7 @@ def finish_day(state, seat, phase, arg, table, record):
         seat += 1  # C7: clockwise, skipping full ships (at least two ships are open here)
         if seat == players:
             seat = 0
-        while state.ship_len[seat] == holds:
+        while state.ship_len[np.uint64(seat)] == holds:
             seat += 1
             if seat == players:
                 seat = 0
@@ -304,44 +313,46 @@ def begin_turn_nb(state, auctioneer, rng):
         state.turn_bid[p] = -1
         max_free = max(max_free, holds - state.ship_len[p])  # a full ship has 0
     counts[MAX_FREE] = max_free
-    counts[LOT_LEN] = 0
-    counts[LOT_VALUE] = 0
-    return add_to_lot_nb(state, rng)  # C8: the first card is obligatory
+    # the lot is empty (its length and value zeroed at the turn before's end, or the day's start)
+    return add_to_lot_nb(state, rng, counts[DECK_LEN], 0)  # C8: the first card is obligatory
 
 
 @njit(cache=True, inline="always")
-def lot_may_grow_nb(counts, lot_size):
-    """C8: another card may be drawn while the lot has fewer than ``lot_size`` cards (3), the
-    deck is not empty and some open ship could hold the bigger lot."""
-    return counts[LOT_LEN] < lot_size and counts[DECK_LEN] > 0 and counts[MAX_FREE] > counts[LOT_LEN]
-
-
-@njit(cache=True, inline="always")
-def add_to_lot_nb(state, rng):
-    """C8: deal a card face up onto the end of the lot (``rng``: the generator's state; returned after)."""
-    card, rng = deal_nb(state, rng)
+def add_to_lot_nb(state, rng, deck_len, lot_len):
+    """C8: deal a card face up onto the end of the lot, of ``lot_len`` cards, from the deck of ``deck_len`` (the
+    caller's counts: it adds one to the lot's and takes one from the deck's; here written to the record). ``rng``:
+    the generator's state; returned after."""
+    card, rng = deal_nb(state, rng, deck_len)
     reveal_nb(state, card)
-    state.lot[state.counts[LOT_LEN]] = card
-    state.counts[LOT_LEN] += 1
-    state.counts[LOT_VALUE] += state.card_value[card]
+    state.lot[np.uint64(lot_len)] = card
+    state.counts[LOT_LEN] = lot_len + 1
+    state.counts[LOT_VALUE] += state.card_value[np.uint64(card)]
     return rng
 
 
 @njit(cache=True)
 def answer_nb(state, seat, answer):
     """C9: take ``seat``'s answer (0 pass, or a bid), refusing an illegal one."""
+    take_answer_nb(state, seat, answer, state.counts[HIGHEST], state.counts[HIGH_BIDDER])
+
+
+@njit(cache=True, inline="always")
+def take_answer_nb(state, seat, answer, highest, high_bidder):
+    """answer_nb with the highest bid and its bidder so far held by the caller; returns them after."""
     amount = np.int64(answer)
     if amount != answer:
         raise ValueError(ILLEGAL, seat, state.seat_strategy[seat], "bid a number of florins that is not whole (C9)")
+    at = np.uint64(seat)
     if amount != 0:
-        if amount <= state.counts[HIGHEST] or amount < state.rules[RULE_MIN_BID] or amount > state.money[seat]:
+        if amount <= highest or amount < state.rules[RULE_MIN_BID] or amount > state.money[at]:
             raise ValueError(ILLEGAL, seat, state.seat_strategy[seat],
                              "bid out of range: a bid is 0 (pass) or from the highest bid + 1 (and the lowest "
                              "bid) to its money (C9)")
-        state.counts[HIGHEST] = amount
-        state.counts[HIGH_BIDDER] = seat
-    state.turn_bid[seat] = amount
-    state.seat_decisions[seat, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
+        state.counts[HIGHEST] = highest = amount
+        state.counts[HIGH_BIDDER] = high_bidder = seat
+    state.turn_bid[at] = amount
+    state.seat_decisions[at, DECIDED_BIDS] += 1 + (np.int64(amount != 0) << DECIDED_HIGH)
+    return highest, high_bidder
 
 
 def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
@@ -353,11 +364,16 @@ def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
     counts = state.counts
     players = state.rules[RULE_PLAYERS]
     holds = state.rules[RULE_HOLDS]
+    # the deck's and the lot's counts held here, written through to the record (strategies read them there): a
+    # decision changes none of them, and a store into the record's arrays makes the compiler load them again
+    deck_len = counts[DECK_LEN]
+    lot_len = counts[LOT_LEN]
     if phase == TURN_DRAW:
         strategy = state.seat_strategy[auctioneer]
         external = is_external_nb(state, auctioneer, record)
         lot_size = state.rules[RULE_LOT_SIZE]
-        while lot_may_grow_nb(counts, lot_size):
+        max_free = counts[MAX_FREE]
+        while lot_len < lot_size and deck_len > 0 and max_free > lot_len:  # C8
             state.rng[0] = rng
             if external:
                 if stop_nb(state, DECISION + DRAW_DECISION, auctioneer, counts[DAY], auctioneer, TURN_DRAW, 0):
@@ -368,29 +384,32 @@ def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
             rng = state.rng[0]
             if not more:
                 break
-            rng = add_to_lot_nb(state, rng)
-        if record:
-            state.lot_could_grow = lot_may_grow_nb(counts, lot_size)  # the auctioneer stopped, or C8 did
+            rng = add_to_lot_nb(state, rng, deck_len, lot_len)
+            deck_len -= 1
+            lot_len += 1
+        if record:  # the auctioneer stopped, or C8 did
+            state.lot_could_grow = lot_len < lot_size and deck_len > 0 and max_free > lot_len
         phase = TURN_BID
         bidder = auctioneer + 1 if auctioneer + 1 < players else 0
-    lot_len = counts[LOT_LEN]
 
     # C9: one chance each, from the auctioneer's left; the auctioneer decides last. A seat
     # with too few free holds (a full ship has none) or too little money passes unasked.
     if phase == TURN_BID:
         min_bid = state.rules[RULE_MIN_BID]
+        highest, high_bidder = counts[HIGHEST], counts[HIGH_BIDDER]
         seat = bidder
         while True:
-            if holds - state.ship_len[seat] >= lot_len and state.money[seat] >= max(counts[HIGHEST] + 1, min_bid):
+            at = np.uint64(seat)
+            if holds - state.ship_len[at] >= lot_len and state.money[at] >= max(highest + 1, min_bid):
                 state.rng[0] = rng
                 if is_external_nb(state, seat, record):
                     if stop_nb(state, DECISION + BID_DECISION, seat, counts[DAY], auctioneer, TURN_BID, seat):
                         return PAUSED, rng
                     answer = state.step[STEP_CHOICE]
                 else:
-                    answer = bid_nb(table, state.seat_strategy[seat], state, seat)
+                    answer = bid_nb(table, state.seat_strategy[at], state, seat)
                 rng = state.rng[0]
-                answer_nb(state, seat, answer)
+                highest, high_bidder = take_answer_nb(state, seat, answer, highest, high_bidder)
             if seat == auctioneer:
                 break
             seat += 1
@@ -400,23 +419,26 @@ def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
     # C10: the sale (the price goes to the bank, the lot aboard in lot order), or the discard.
     winner = counts[HIGH_BIDDER]
     free_seat = -1
+    seller = np.uint64(auctioneer)
     if winner >= 0:
+        at = np.uint64(winner)
         price = counts[HIGHEST]
-        state.money[winner] -= price
-        state.spent[winner] += price
-        state.lots_bought[winner] += 1
-        state.cards_bought[winner] += lot_len
-        state.seat_decisions[winner, DECIDED_FACE_VALUE] += counts[LOT_VALUE]
+        state.money[at] -= price
+        state.spent[at] += price
+        state.lots_bought[at] += 1
+        state.cards_bought[at] += lot_len
+        state.seat_decisions[at, DECIDED_FACE_VALUE] += counts[LOT_VALUE]
         for i in range(lot_len):
             load_nb(state, winner, state.lot[i])
-        if state.ship_len[winner] == holds:
+        if state.ship_len[at] == holds:
             counts[OPEN_SHIPS] -= 1
     else:
+        discard_len = counts[DISCARD_LEN]
         for i in range(lot_len):
-            state.discard[counts[DISCARD_LEN]] = state.lot[i]
-            counts[DISCARD_LEN] += 1
-        state.lots_discarded[auctioneer] += 1
-    state.seat_decisions[auctioneer, DECIDED_LOTS] += 1 + (lot_len << DECIDED_HIGH)
+            state.discard[np.uint64(discard_len + i)] = state.lot[i]
+        counts[DISCARD_LEN] = discard_len + lot_len
+        state.lots_discarded[seller] += 1
+    state.seat_decisions[seller, DECIDED_LOTS] += 1 + (lot_len << DECIDED_HIGH)
 
     # C11: a sale that leaves exactly one open ship fills it for free from the deck.
     free_from = 0
@@ -425,8 +447,9 @@ def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
         while state.ship_len[free_seat] == holds:
             free_seat += 1
         free_from = state.ship_len[free_seat]
-        while state.ship_len[free_seat] < holds and counts[DECK_LEN] > 0:
-            card, rng = deal_nb(state, rng)
+        while state.ship_len[free_seat] < holds and deck_len > 0:
+            card, rng = deal_nb(state, rng, deck_len)
+            deck_len -= 1
             reveal_nb(state, card)
             load_nb(state, free_seat, card)
         state.free_cards[free_seat] += state.ship_len[free_seat] - free_from
@@ -462,7 +485,7 @@ def play_choice_nb(state, seat, decision, choice):
     auctioneer = state.counts[AUCTIONEER]
     if decision == DRAW_DECISION:
         if choice:
-            state.rng[0] = add_to_lot_nb(state, state.rng[0])
+            state.rng[0] = add_to_lot_nb(state, state.rng[0], state.counts[DECK_LEN], state.counts[LOT_LEN])
             return TURN_DRAW, 0
         return TURN_BID, auctioneer + 1 if auctioneer + 1 < players else 0
     answer_nb(state, seat, choice)
@@ -502,42 +525,7 @@ def copy_play_nb(dst, src):
     dst.rng[0] = src.rng[0]
 
 
-# ---------------------------------------------------------------- scoring
-
-@njit(cache=True)
-def score_day_nb(state, day, record):
-    """C13-C16, in this order: ships by rank, tracks rise (capped at the top, 7), majorities
-    for each good in good order, bonuses. Payouts are added to money."""
-    players = state.rules[RULE_PLAYERS]
-    track_max = state.rules[RULE_TRACK_MAX]
-    ship_pay = state.day_ship_pay[day]
-    majority_pay = state.day_majority_pay[day]
-    bonus_pay = state.day_bonus_pay[day]
-    ship_pay[:] = 0
-    majority_pay[:] = 0
-    bonus_pay[:] = 0
-    for p in range(players):
-        state.day_ship_value[day, p] = state.ship_value[p]
-    pay_places_nb(state.ship_value, players, state.ship_share, 0, ship_pay)  # C13: every ship ranks
-    for p in range(players):
-        for good in range(N_GOODS):
-            state.track[p, good] = min(track_max, state.track[p, good] + state.ship_goods[p, good])  # C14
-    levels = state.good_levels  # one good's column of `track`, contiguous: ranked ~2x faster than a strided view
-    for good in range(N_GOODS):
-        for p in range(players):
-            level = state.track[p, good]
-            levels[p] = level
-            bonus_pay[p] += state.track_bonus[level]  # C16: never shared
-        pay_places_nb(levels, players, state.majority_share, 0, majority_pay)  # C15: level 0 too
-    for p in range(players):
-        state.money[p] += ship_pay[p] + majority_pay[p] + bonus_pay[p]
-        state.day_florins[day, p] = state.money[p]
-    if record:
-        for p in range(players):
-            state.day_money[day, p] = state.money[p]
-            for good in range(N_GOODS):
-                state.day_track[day, p, good] = state.track[p, good]
-
+# ---------------------------------------------------------------- scoring (scoring.py: C13-C16)
 
 @njit(cache=True)
 def next_starter_nb(state):
@@ -597,4 +585,5 @@ rollout_game_nb = finish_game_nb
 # record False: the kernel's functions (and paired play's, and an agent's) link none of the engine's code, which
 # LLVM optimised and made machine code of again in each.
 play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game(begin_day_nb, finish_game_nb, last_day_nb,
-                                                                         RULE_BOOK.game), accumulate_game_nb)
+                                                                         RULE_BOOK.game), accumulate_game_nb,
+                                              counted=False)  # the loop reached through its address

@@ -118,7 +118,6 @@ STATE_DTYPE = np.dtype([
     ("money", *_PER_SEAT), ("track", _I8, (MAX_PLAYERS, N_GOODS)),
     ("ship", _I8, (MAX_PLAYERS, MAX_HOLDS)), ("ship_len", *_PER_SEAT), ("ship_value", *_PER_SEAT),
     ("ship_goods", _I8, (MAX_PLAYERS, N_GOODS)),
-    ("good_levels", *_PER_SEAT),  # the engine's working copy of one good's track levels while scoring
     ("unseen", _I8, (N_GOODS + 1, UNSEEN_WIDTH)),
     ("full_unseen", _I8, (N_GOODS + 1, UNSEEN_WIDTH)),  # `unseen` at the start of a day
     ("deck", _I8, N_CARDS), ("removed", _I8, MAX_REMOVED), ("discard", _I8, N_CARDS),

@@ -399,7 +399,8 @@ def kernel_game_nb(state, table, record):
     _KERNEL_LOOP(state, table, 0, 0, 0, 0, False)
 
 
-play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game_nb, accumulate_game_nb)  # core.kernel
+# core.kernel; the loop reached through its address (_KERNEL_LOOP)
+play_games_nb, play_game_in_nb = batch_kernel(start_game_nb, kernel_game_nb, accumulate_game_nb, counted=False)
 
 
 @njit(cache=True)
