@@ -7,19 +7,30 @@ fixed arrays is refused in one line (:class:`~.components.ComponentError`).
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ...core.rules import RuleSet
 from .components import ComponentError, Components
-from .geometry import BOARD_FIELDS, ESTATE_FIELDS, N_ASSEMBLIES, assembly_parts, legal_assemblies, neighbours
+from .geometry import (
+    BOARD_FIELDS,
+    ESTATE_FIELDS,
+    N_ASSEMBLIES,
+    assembly_parts,
+    legal_assemblies,
+    neighbours,
+)
 from .rules import AGRICULTURE, COLOURS
 from .state import (
     MAX_BOARDS,
+    MAX_ESTATES,
     MAX_NEUTRAL,
     MAX_PLAYER_TILES,
     MAX_PLAYERS,
     MAX_REGION_CARDS,
     MAX_YIELD,
+    N_COLOURS,
     N_RULES,
     STATE_DTYPE,
 )
@@ -73,6 +84,41 @@ def tile_arrays(components: Components, players: int) -> tuple[list[int], list[i
     return kinds, types
 
 
+def lay_out_estates(state: np.void, shift: int) -> None:
+    """The record's table of legal estates (state.py's ``estate_*``), from its boards and legal assemblies: the
+    triples' in turn, a triple's only while the table holds all of them (the rest -1: game.build_estate_nb builds
+    them), each with the colours, regions (labelled by their lowest field), region sizes and colour masks
+    build_estate_nb lays out. With numpy, all at once: as Python loops, 0.4 s a run."""
+    first, legal = state["estate_first"], state["legal_mask"]
+    first[...] = -1
+    triples, assemblies = [], []
+    for triple in itertools.product(*(range(n) for n in state["boards_per_type"])):
+        found = [a for a in range(N_ASSEMBLIES) if legal[triple] >> a & 1]
+        if len(assemblies) + len(found) <= MAX_ESTATES:
+            first[triple] = len(assemblies)
+            triples += [triple] * len(found)
+            assemblies += found
+    n, triples, assemblies = len(assemblies), np.array(triples).reshape(-1, 3), np.array(assemblies, np.int64)
+    types, turned = ASSEMBLY_TYPE[assemblies], ASSEMBLY_TURNED[assemblies]  # (estate, slot)
+    cell = np.where(turned[:, :, None], BOARD_FIELDS - 1 - np.arange(BOARD_FIELDS), np.arange(BOARD_FIELDS))
+    boards = np.take_along_axis(triples, types, 1)
+    colour = state["board_cells"][types[:, :, None], boards[:, :, None], cell].reshape(n, ESTATE_FIELDS)
+    label = np.tile(np.arange(ESTATE_FIELDS), (n, 1))
+    edges = [(f, g) for f, touching in enumerate(neighbours(shift)) for g in touching if g > f]
+    while True:  # each field takes its same-coloured neighbours' lowest label until none changes
+        before = label.copy()
+        for f, g in edges:
+            low = np.where(colour[:, f] == colour[:, g], np.minimum(label[:, f], label[:, g]), label[:, [f, g]].T)
+            label[:, f], label[:, g] = low
+        if (label == before).all():
+            break
+    fields = np.arange(ESTATE_FIELDS)
+    state["estate_colour"][:n] = colour
+    state["estate_region"][:n] = label
+    state["estate_size"][:n] = (label[:, :, None] == fields).sum(1)
+    state["estate_mask"][:n] = np.where(colour[:, :, None] == np.arange(N_COLOURS), 1 << fields[:, None], 0).sum(1)
+
+
 def new_state(components: Components, rules: RuleSet) -> np.ndarray:
     """A one-element array holding the GameState every game of a run starts from."""
     check_fits(components, rules)
@@ -100,5 +146,6 @@ def new_state(components: Components, rules: RuleSet) -> np.ndarray:
                 state["legal_mask"][a, b, c] = sum(1 << n for n in legal)
     for f, touching in enumerate(neighbours(shift)):
         state["neighbour_mask"][f] = sum(1 << g for g in touching)
+    lay_out_estates(state, shift)
     assert ESTATE_FIELDS == 3 * BOARD_FIELDS
     return buffer
