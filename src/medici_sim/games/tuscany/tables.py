@@ -99,15 +99,16 @@ def lay_out_estates(state: np.void, shift: int) -> None:
     types, turned = ASSEMBLY_TYPE[assemblies], ASSEMBLY_TURNED[assemblies]  # (estate, slot)
     cell = np.where(turned[:, :, None], BOARD_FIELDS - 1 - np.arange(BOARD_FIELDS), np.arange(BOARD_FIELDS))
     boards = np.take_along_axis(triples[which], types, 1)
-    colour = state["board_cells"][types[:, :, None], boards[:, :, None], cell].reshape(n, ESTATE_FIELDS).T.copy()
+    colour = state["board_cells"][types[:, :, None], boards[:, :, None], cell].reshape(n, ESTATE_FIELDS)
+    colour = colour.T.astype(np.int8)
     touching = [(f, *fields) for f, fields in enumerate(neighbours(shift))]  # padded to 7 by repeating the last
     touching = np.array([fields + fields[-1:] * (7 - len(fields)) for fields in touching]).T
     same = [colour[fields] == colour for fields in touching]  # field by field: rows gathered, not columns
-    label = np.repeat(np.arange(ESTATE_FIELDS)[:, None], n, 1)
+    label = np.repeat(np.arange(ESTATE_FIELDS, dtype=np.int8)[:, None], n, 1)  # bytes: small arrays, no fresh pages
     while True:  # each field takes the lowest label of itself and its same-coloured neighbours until none changes
         lower = label.copy()
         for fields, alike in zip(touching, same, strict=True):
-            np.minimum(lower, np.where(alike, label[fields], ESTATE_FIELDS), out=lower)
+            np.minimum(lower, np.where(alike, label[fields], np.int8(ESTATE_FIELDS)), out=lower)
         if (lower == label).all():
             break
         label = lower
