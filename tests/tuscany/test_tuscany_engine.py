@@ -7,6 +7,9 @@ T17's refreshes, payment by pairs before cards, never a marble.
 """
 from __future__ import annotations
 
+import itertools
+import json
+
 import numpy as np
 import pytest
 from numba import njit
@@ -29,7 +32,7 @@ from medici_sim.core.accounting import (
 from medici_sim.core.dispatch import strategy_table
 from medici_sim.core.registry import ILLEGAL, MAX_PARAMS, Strategy
 from medici_sim.core.rng import below_nb
-from medici_sim.games.tuscany.components import components
+from medici_sim.games.tuscany.components import components, parse_components
 from medici_sim.games.tuscany.game import (
     N_RUN_STATS,
     N_STATS,
@@ -40,8 +43,10 @@ from medici_sim.games.tuscany.game import (
     STAT_POINTS,
     STAT_TALLY,
     STAT_TRAILED,
+    build_estate_nb,
     play_games_nb,
 )
+from medici_sim.games.tuscany.geometry import legal_assemblies
 from medici_sim.games.tuscany.recording import TALLY_NAMES, Games, record
 from medici_sim.games.tuscany.reference import GREEN_SOURCES, RED_SOURCES, Game, play_game
 from medici_sim.games.tuscany.reference_players import Payment, RandomPlayer
@@ -197,6 +202,46 @@ def test_a_decision_outside_its_options_is_an_illegal_decision():
     with pytest.raises(ValueError) as raised:
         player.play(1, 0)
     assert raised.value.args[:2] == (ILLEGAL, 1) and raised.value.args[3] == "action"
+
+
+@njit
+def build_estate(state, seat, assembly):
+    build_estate_nb(state, seat, assembly)
+
+
+ESTATE = ("colour", "colour_mask", "colour_left", "field_item", "covered", "frontier", "region_of", "region_size",
+          "region_left", "region_types", "assembly")
+
+
+def more_boards():
+    """The reconstructed set with two more boards a type (A5, A6, ...): more legal estates than the table holds."""
+    data = json.loads(components().to_json())
+    for name, rows in list(data["boards"].items()):
+        if name[1] in "12":
+            data["boards"][f"{name[0]}{int(name[1]) + 4}"] = [rows[1][::-1], rows[0][::-1]]  # the board turned
+    return parse_components(json.dumps(data), "six boards a type")
+
+
+@pytest.mark.parametrize("component_set", ["reconstructed", "large-regions", "other-values", "more"])
+def test_every_legal_estate_from_the_runs_table_is_the_one_built(component_set):
+    comp = more_boards() if component_set == "more" else components(component_set)
+    held = new_state(comp, RULE_BOOK.resolve(None, 4))[0]
+    built = held.copy()
+    built["estate_first"] = -1  # no triple held: each estate built (game.lay_out_estate_nb)
+    by_type = [comp.boards_of_type(t) for t in range(3)]
+    in_table = 0
+    for triple in itertools.product(*(range(len(boards)) for boards in by_type)):
+        in_table += held["estate_first"][triple] >= 0
+        for assembly in legal_assemblies(tuple(by_type[t][b].cells for t, b in enumerate(triple)), comp.slot_shift):
+            for state in (held, built):
+                for name in ESTATE:
+                    state[name][1] = 7  # left by an earlier game
+                state["boards"][1] = triple
+                build_estate(state, 1, assembly)
+            for name in ESTATE:
+                assert np.array_equal(held[name][1], built[name][1]), (triple, assembly, name)
+    n_triples = np.prod([len(boards) for boards in by_type])
+    assert in_table == n_triples if component_set != "more" else 0 < in_table < n_triples
 
 
 def batch_totals(players, games, seed):

@@ -134,22 +134,44 @@ def restart_game_nb(state):
 
 @inner
 def build_estate_nb(state, seat, assembly):
-    """T9, T12: lay the estate by ``assembly``: colours, colour masks and regions."""
+    """T9, T12: lay the estate by ``assembly``: colours, colour masks and regions copied from the run's table of
+    legal estates (tables.lay_out_estates, as the C loop lays them out before its clock starts), or built
+    (:func:`lay_out_estate_nb`) for boards whose estates the table does not hold."""
+    boards = state.boards[seat]
+    estate = state.estate_first[boards[0], boards[1], boards[2]]
+    if estate >= 0:  # the triple's estates are held in T38's order: the assembly's is after the legal ones below it
+        estate += bit_count(state.legal_mask[boards[0], boards[1], boards[2]] & ((1 << assembly) - 1))
+        for f in range(ESTATE_FIELDS):
+            state.colour[seat, f] = state.estate_colour[estate, f]
+            state.region_of[seat, f] = state.estate_region[estate, f]
+            state.region_size[seat, f] = state.region_left[seat, f] = state.estate_size[estate, f]
+            state.region_types[seat, f] = 0
+        for c in range(N_COLOURS):
+            state.colour_mask[seat, c] = state.estate_mask[estate, c]
+    else:
+        lay_out_estate_nb(state, seat, assembly)
+    state.assembly[seat] = assembly
+    for c in range(N_COLOURS):
+        state.colour_left[seat, c] = bit_count(state.colour_mask[seat, c])
+    for f in range(ESTATE_FIELDS):
+        state.field_item[seat, f] = EMPTY
+    state.covered[seat] = 0
+    state.frontier[seat] = 0
+
+
+@inner
+def lay_out_estate_nb(state, seat, assembly):
+    """The estate's colours, colour masks and regions from its boards (build_estate_nb's, for boards the run's
+    table does not hold)."""
     for k in range(3):
         board_type, turned = ASSEMBLY_TYPE[assembly, k], ASSEMBLY_TURNED[assembly, k]
         board = state.boards[seat, board_type]
         for c in range(10):
             state.colour[seat, 10 * k + c] = state.board_cells[board_type, board, 9 - c if turned else c]
-    state.assembly[seat] = assembly
     for c in range(N_COLOURS):
         state.colour_mask[seat, c] = 0
     for f in range(ESTATE_FIELDS):
         state.colour_mask[seat, state.colour[seat, f]] |= 1 << f
-        state.field_item[seat, f] = EMPTY
-    for c in range(N_COLOURS):
-        state.colour_left[seat, c] = bit_count(state.colour_mask[seat, c])
-    state.covered[seat] = 0
-    state.frontier[seat] = 0
     seen = 0
     for f in range(ESTATE_FIELDS):  # regions: each a flood fill from its lowest field, which labels it
         state.region_size[seat, f] = 0

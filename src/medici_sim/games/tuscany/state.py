@@ -64,6 +64,7 @@ MAX_TILE_IDS = MAX_PLAYERS * MAX_PLAYER_TILES + MAX_NEUTRAL
 MAX_REGION_CARDS = 1024  # T5
 MAX_YIELD = 256  # T6
 MAX_BOARDS = 20  # of one type (components.MAX_BOARDS)
+MAX_ESTATES = 4 ** 3 * 48  # legal estates laid out once a run: all 48 assemblies of four boards a type (tables.py)
 MAX_DISPLAY = 16  # rules.display's top
 MAX_STORAGE = 1 + 5 + 2  # T11: one space, plus one per +1 storage bonus tile (five of them)
 MAX_OPTIONS = MAX_DISPLAY * ESTATE_FIELDS + 16  # the most options of one decision (castle: place x field)
@@ -155,6 +156,12 @@ STATE_DTYPE = np.dtype([
     # setup's data, last: far from what a turn reads
     ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
     ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
+    # the legal estates, laid out once a run (tables.estate_table; game.build_estate_nb copies one): each triple's
+    # first in the table (-1: not held, built), then by triple in T38's order; bytes, to keep the record small
+    ("estate_first", np.int32, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),
+    ("estate_colour", np.int8, (MAX_ESTATES, ESTATE_FIELDS)), ("estate_region", np.int8, (MAX_ESTATES, ESTATE_FIELDS)),
+    ("estate_size", np.int8, (MAX_ESTATES, ESTATE_FIELDS)),  # at each region's lowest field (region_of's label)
+    ("estate_mask", np.int32, (MAX_ESTATES, N_COLOURS)),
     ("rank_key", *_SEAT),  # T36's order as one number (game.rank_key_nb), for the run's statistics
     ("replay", *REPLAY_DTYPE), ("step", *STEP_DTYPE),  # stepping (core.replaying)
     ("answers", *answers_dtype(MAX_ANSWERS)),  # a stepped game's answers (core.replaying)
