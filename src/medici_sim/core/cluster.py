@@ -8,6 +8,7 @@ Dask on another worker, and its result is taken once: no batch is lost or counte
 """
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -187,8 +188,10 @@ def _local_cluster(distributed, workers: int):
     def start() -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
+            # the workers' own log lines are not the command's: a heartbeat lost while a stopped command closes
+            # the cluster is logged with a traceback (a task's error reaches the command as its exception)
             outcome.append(distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                    dashboard_address=None))
+                                                    dashboard_address=None, silence_logs=logging.CRITICAL))
         except BaseException as exc:  # noqa: BLE001  raised on the calling thread below
             outcome.append(exc)
         started.set()
