@@ -2,21 +2,16 @@
 
     python benchmarks/bench_tuscany.py                # 4 players, 20,000 games, best of 3
     python benchmarks/bench_tuscany.py --players 2 --games 5000 --repeat 1 --rules original
-    python benchmarks/bench_tuscany.py --versus-c     # and the C loop's speed on the same games
 
 It runs the game's batch kernel (core.kernel.batch_kernel, bound to the game's hooks in
 games/tuscany/game.py) directly, without the driver's batches and threads: the engine alone, as
 the C loop is. The first run compiles (cached afterwards), timed apart.
-Speeds are CPU seconds of this process, as the C loop's (benchmarks/tuscany_random.c, run by
-bench_tuscany_c.py) are, so that both compare on a loaded machine; ``--versus-c`` runs them in
-turn, ``--repeat`` times each, and prints the ratio of the bests.
+Speeds are CPU seconds of this process, so that they compare on a loaded machine. The engine
+against the C loop, on the same games checked and in turns: ``bench_versus_c.py --game tuscany``.
 """
 from __future__ import annotations
 
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -48,17 +43,6 @@ def run(comp, rules, games: int, seed: int = 1) -> tuple[float, np.ndarray, np.n
     return time.process_time() - start, seat_stats, run_stats
 
 
-def c_loop():
-    """bench_tuscany_c.py (the C loop's driver), if it is beside this file; else None."""
-    here = Path(__file__).parent
-    if not (here / "bench_tuscany_c.py").exists():
-        return None
-    sys.path.insert(0, str(here))
-    import bench_tuscany_c  # noqa: PLC0415
-
-    return bench_tuscany_c
-
-
 def main() -> None:
     parser = Parser(__doc__)
     parser.add_argument("--players", type=count(2, 4), default=4)
@@ -66,7 +50,6 @@ def main() -> None:
     parser.add_argument("--repeat", type=count(1, 100), default=3)
     parser.add_argument("--components", default=None, help="a shipped component set's name or a file [reconstructed]")
     parser.add_argument("--rules", default=None, help="rule parameters, e.g. original or draw=2 [the rulebook's]")
-    parser.add_argument("--versus-c", action="store_true", help="time the C loop too (bench_tuscany_c.py)")
     args = parser.parse_args()
     try:
         comp = components(args.components)
@@ -76,23 +59,12 @@ def main() -> None:
         rules = RULE_BOOK.resolve(args.rules, args.players)
     except RulesError as exc:
         parser.refuse("--rules", str(exc))
-    c = c_loop() if args.versus_c else None
-    if args.versus_c and c is None:
-        parser.refuse("--versus-c", "benchmarks/bench_tuscany_c.py (the C loop) is not here")
-    program = c.build(tempfile.mkdtemp(prefix="tuscany_c_")) if c else None
     start = time.perf_counter()
     run(comp, rules, 1)
     print(f"first game (compile or cache load): {time.perf_counter() - start:.1f} s")
-    jitted, native = [], []
-    for _ in range(args.repeat):
-        jitted.append(args.games / run(comp, rules, args.games)[0])
-        if c:
-            native.append(args.games / c.run_c(program, comp, rules, args.games, 1)[0])
+    jitted = [args.games / run(comp, rules, args.games)[0] for _ in range(args.repeat)]
     what = f"tuscany random, {args.players} players, components {comp.name}, rules {rules.spec}"
     print(f"{what}: {max(jitted):,.0f} games per CPU second, one thread ({args.games:,} games, best of {args.repeat})")
-    if c:
-        print(f"C loop: {max(native):,.0f} games per CPU second; the engine reaches {max(jitted) / max(native):.2f} "
-              f"of it")
 
 
 if __name__ == "__main__":

@@ -12,10 +12,10 @@ cards, wins; per run: rounds, the round each phase ended, refreshes) and each ga
 red per seat; only when they agree does it time the C loop, ``--repeat`` times, on one core
 (this process and the program pinned to it), and print the best games per CPU second.
 
-The hook for an engine (bench_versus_c.py, once the game has a jitted engine): sum its games
-with :func:`totals_from_records` (or build a :class:`Totals` from its own accounting, columns
-:data:`SEAT_COLUMNS` and :data:`RUN_COLUMNS`) and pass it to :func:`check_engine`, which plays
-the same games in C and returns their differences in words (none: the same games).
+The engine against it, on the same games checked and in turns: ``bench_versus_c.py --game
+tuscany``, which runs the program through :func:`run_c` and reads the engine's totals in
+:data:`SEAT_COLUMNS` and :data:`RUN_COLUMNS`; :func:`check_engine` compares any engine's totals
+(a :class:`Totals`) with the C loop's on the same games, and says where they differ.
 """
 from __future__ import annotations
 

@@ -269,6 +269,7 @@ def test_the_documented_example_runs(capsys):
     assert "coin" in out and "most" in out and "AgentError: agent cheat answered 99 in game 0 at seat 2" in out
 
 
+@pytest.mark.slow  # thousands of an agent's games, twice (8 s)
 def test_memory_stays_flat_however_many_games_an_agent_plays():
     import tracemalloc
 

@@ -33,10 +33,10 @@ def tables(path) -> dict:
     return {name: table for name, table in document.items() if name != "summary"}
 
 
-# the run on a cluster is quick; compare's and balance's (the same cluster path, another study's tasks: 10 CPU s
-# of worker processes each) are in the whole suite
-@pytest.mark.parametrize("command", [[], pytest.param(["compare", "--players", "3,4"], marks=pytest.mark.slow),
-                                     pytest.param(["balance", "--players", "4"], marks=pytest.mark.slow)])
+# the whole suite only (a local cluster's worker processes: 10 CPU s a command); the quick subset starts a cluster
+# in test_a_real_scheduler_is_still_welcome
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [[], ["compare", "--players", "3,4"], ["balance", "--players", "4"]])
 def test_local_cluster_gives_the_single_machine_tables(capsys, tmp_path, command):
     """2 local workers on loopback against one process: exactly equal tables (R25)."""
     games = ["--games", "40000"] if command else ["--games", "120000"]

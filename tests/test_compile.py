@@ -97,6 +97,7 @@ print(next(iter(decide.overloads.values())).fndesc.mangled_name)
 """
 
 
+@pytest.mark.slow  # processes compiling from cold caches (4 s)
 def test_two_processes_never_give_two_kernels_one_symbol(tmp_path):
     """Two processes compiling in the same order gave two strategy tables' functions the same
     symbol (numba's per-process counters), so a third process loading both kernels from the
@@ -264,6 +265,7 @@ print(greedy.take_nb(np.zeros(1, STATE_DTYPE)[0], 0, (2.0,) * 8))
 """
 
 
+@pytest.mark.slow  # processes compiling from cold caches (6 s)
 def test_an_edit_of_a_callees_file_is_never_met_by_older_cached_code(tmp_path):
     """numba keys a cached function by its own file, but its machine code links its callees' from other files:
     greedy's take (strategies/greedy.py) kept playing an edited helper's old code (strategies/common.py) from the
@@ -329,6 +331,7 @@ register(Strategy(name="valuable", decisions={"reveal_nb": reveal_nb, "take_nb":
 """
 
 
+@pytest.mark.slow  # processes compiling from cold caches (4 s)
 def test_an_edit_of_the_package_is_never_met_by_a_plugins_older_cached_code(tmp_path):
     """A plug-in's cached decision links the package's helpers it calls: an edited helper is what it plays next
     (core.locators.PluginLocator stamps it with the package's sources too)."""

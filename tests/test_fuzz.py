@@ -250,6 +250,7 @@ scores_and_perm = st.integers(2, 6).flatmap(lambda n: st.tuples(
     st.lists(st.integers(-5, 50), max_size=MAX_PLAYERS - n)))
 
 
+@pytest.mark.slow  # 1,000 examples (5 s)
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(scores_and_perm)
 @example(([20, 16, 16, 13], [3, 2, 1, 0], []))  # R15's rulebook example: 30, 15, 15, 0
@@ -267,6 +268,7 @@ def test_ship_payouts_properties(case):
         assert paid == [30, 15, 15, 0]
 
 
+@pytest.mark.slow  # 1,000 examples (5 s)
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(scores_and_perm)
 @example(([4, 4, 0], [0, 1, 2], []))  # R15: two tied for most share 10 + 5, each gets 5

@@ -30,8 +30,9 @@ def test_importing_registers_every_game():
     assert medici_openspiel.GAMES == ["medici_card", "medici_classic", "medici_tuscany"]
 
 
-@pytest.mark.parametrize("game", ["card", "classic"])
-@pytest.mark.parametrize("returns", ["florins", "wins"])
+# one pair quick; the other three (pyspiel's random simulations, 4-5 s each) in the whole suite
+@pytest.mark.parametrize("game", ["card", pytest.param("classic", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("returns", [pytest.param("florins", marks=pytest.mark.slow), "wins"])
 def test_pyspiels_own_checks_pass_for_both_returns(game, returns):
     """pyspiel's random_sim_test (its checks of returns against the declared utility, of every
     state's strings and tensors and serialisation) at the fewest players and at five; the win

@@ -364,6 +364,7 @@ def test_end_of_input_at_a_prompt_leaves_cleanly():
     assert "goodbye" in child.before and "Traceback" not in child.before
 
 
+@pytest.mark.slow  # two whole sessions against the bots (9 s)
 def test_a_seeded_session_replays_exactly():
     """R25, C20: the same seed and answers give the same game, shown the same way; the seat too."""
     def session(seed):

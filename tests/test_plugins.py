@@ -244,6 +244,7 @@ LOADED = """
 """
 
 
+@pytest.mark.slow  # two processes, each compiling a plug-in (9 s)
 def test_a_plugin_imported_and_loaded_keeps_two_caches(tmp_path):
     """numba caches a function by its file's path but stores the module it was compiled in:
     once loaded as a plug-in and once imported as itself, each process must find its own cache.
