@@ -438,7 +438,6 @@ def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
             state.discard[np.uint64(discard_len + i)] = state.lot[i]
         counts[DISCARD_LEN] = discard_len + lot_len
         state.lots_discarded[seller] += 1
-    state.seat_decisions[seller, DECIDED_LOTS] += 1 + (lot_len << DECIDED_HIGH)
 
     # C11: a sale that leaves exactly one open ship fills it for free from the deck.
     free_from = 0
@@ -455,6 +454,9 @@ def finish_turn(state, auctioneer, phase, bidder, table, record, rng):
         state.free_cards[free_seat] += state.ship_len[free_seat] - free_from
     if record:
         record_turn_nb(state, auctioneer, free_seat, free_from)
+    # C21's count of the seller's lot, last: added after the sale, before C11's free cards, the random games
+    # ran 2.7% slower (a store into the record's arrays makes the compiler load what C11 reads again)
+    state.seat_decisions[seller, DECIDED_LOTS] += 1 + (lot_len << DECIDED_HIGH)
     counts[LOT_LEN] = 0
     counts[LOT_VALUE] = 0
     return (1 if free_seat >= 0 or counts[OPEN_SHIPS] == 0 else 0), rng
