@@ -236,7 +236,7 @@ class Watching:
         return Bot(spiel_game, 0, self.spec)
 
 
-@pytest.mark.parametrize("game", ["card", "classic"])
+@pytest.mark.parametrize("game", ["card", pytest.param("classic", marks=pytest.mark.slow)])  # classic's: whole suite
 def test_an_openspiel_bot_is_handed_the_whole_game_and_a_bridged_expert_gives_experts_tables(game):
     """openspiel_agent hands its bot the game as an OpenSpiel state with its whole history (move
     number, every move, chance outcomes included), played on a copy of the run's game; what the

@@ -33,6 +33,7 @@ def test_a_choice_of_no_command_is_refused(capsys):
     assert code == 2 and err == "medici-sim: error: --only run and --game classic choose no command (run is card's)\n"
 
 
+@pytest.mark.slow  # a whole `medici-sim compile` (6 s)
 def test_compile_runs_with_its_standard_output_closed():
     """Its output is a report of the work done, not results: with stdout closed (>&-) it compiles all the same, where
     a command with results refuses (tests/test_hostile_cli.py)."""

@@ -297,7 +297,8 @@ def test_study_resume_refuses_another_configuration(tmp_path, capsys):
     assert "saved by `compare`, not `balance`" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("signum,code,word", STOP_SIGNALS)
+# SIGINT quick; SIGTERM, the same path, in the whole suite
+@pytest.mark.parametrize("signum,code,word", [STOP_SIGNALS[0], pytest.param(*STOP_SIGNALS[1], marks=pytest.mark.slow)])
 def test_a_design_stopped_during_its_search_says_what_is_saved(tmp_path, signum, code, word):
     """A stop request during a trial: no optuna warning or traceback, one line saying how many
     trials the checkpoint keeps, the signal's exit code; the checkpoint holds those trials."""

@@ -85,6 +85,7 @@ def test_a_game_without_a_table_is_not_offered_to_play(capsys):
     assert code == 2 and "the toy game has no table to play at" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow  # a process of its own, compiling the toy game's kernels (8 s)
 def test_a_process_registers_the_toy_game_from_the_environment():
     env = {**os.environ, GAMES_ENV: "toygame",
            "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
