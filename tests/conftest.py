@@ -248,11 +248,18 @@ def registries_as_a_fresh_process_has_them():
         del sys.modules[name]
 
 
-def spinner_plugin(spin_after: int = -1) -> str:
+def spinner_plugin(spin_after: int = -1, once_exists: str | None = None) -> str:
     """A plug-in's source whose strategy ``spinner`` never returns from its decision once its
     thread has played more than ``spin_after`` turns, game after game (-1: at its first
-    decision); it first creates FILE.spinning beside its FILE (see :func:`wait_until_spinning`)."""
+    decision); it first creates FILE.spinning beside its FILE (see :func:`wait_until_spinning`).
+    ``once_exists``: instead, once that file exists, looked for every 10,000 turns (a turn count
+    restarts with each batch's chunk, whose size follows the machine's speed: under load a batch
+    may never reach a count that a quiet machine's does)."""
+    spin = ("state.counts[TURN_ID] % 10_000 == 0 and exists_nb()" if once_exists is not None
+            else f"state.counts[TURN_ID] > {spin_after}")
     return f"""
+import os
+
 from numba import njit, objmode
 from medici_sim.games.card.state import TURN_ID
 from medici_sim.games.card.strategies import Strategy, register
@@ -263,8 +270,15 @@ def started():
 
 
 @njit
+def exists_nb():
+    with objmode(found="boolean"):
+        found = os.path.exists({once_exists!r})
+    return found
+
+
+@njit
 def reveal_nb(state, seat, params):
-    if state.counts[TURN_ID] > {spin_after}:
+    if {spin}:
         with objmode():
             started()
         while state.rng[0] != 0:  # think forever

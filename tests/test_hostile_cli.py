@@ -610,8 +610,8 @@ def test_ctrl_c_after_the_command_finished_changes_nothing(tmp_path):
 @pytest.mark.slow
 def test_second_ctrl_c_ends_a_run_stuck_in_a_strategy(tmp_path):
     """The first Ctrl-C waits for the batch, which never ends; only the second one can end the run."""
-    plugin = write_plugin(tmp_path, "spinner.py", spinner_plugin(2_000_000))  # deep in a batch, past the warm-up
     checkpoint = tmp_path / "c.ckpt"
+    plugin = write_plugin(tmp_path, "spinner.py", spinner_plugin(once_exists=str(checkpoint)))  # in a later batch
     proc = medici("-n", "100000000", "-q", "-t", "1", "-p", "2", "--plugin", plugin, "-s", "spinner,random",
                   "--checkpoint", str(checkpoint))
     deadline = time.monotonic() + 240

@@ -318,3 +318,26 @@ def test_a_design_stopped_during_its_search_says_what_is_saved(tmp_path, signum,
     assert proc.returncode == code and out == "", err
     assert err.splitlines()[1:] == [f"medici-sim: {word} after {trials} of 40 trials, before the answer; the trials "
                                     f"are saved in {saved}; --resume {saved} continues"], err
+
+
+@pytest.mark.parametrize("when", ["enter", "exit"])
+def test_a_signal_as_the_handlers_start_or_stop_is_one_line_not_a_traceback(monkeypatch, capsys, when):
+    """A signal between the handlers' start and the command's own answer to it (or after the command, before
+    they stop) raises KeyboardInterrupt outside ``_run``: under load, SIGTERM two seconds into a resumed run
+    once met that window and left a traceback (tests above). Here the window is met on purpose."""
+    from contextlib import contextmanager
+
+    from medici_sim.cli import common, main
+
+    @contextmanager
+    def signalled():
+        if when == "enter":
+            raise KeyboardInterrupt
+        yield
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(common, "warnings_on_stderr", signalled)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--games", "100", "--quiet"])
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err == "medici-sim: interrupted\n"

@@ -142,6 +142,8 @@ def main(argv: list[str] | None = None) -> None:
         with signals.answering(ignored_after=argv is None), common.warnings_on_stderr(), \
                 naming(**common.older_names(words)):
             _run(argv)
+    except KeyboardInterrupt:  # a signal as the handlers start or stop, outside the command's own answer (_run)
+        _interrupted()
     finally:
         if argv is None:
             _leave()
@@ -161,12 +163,18 @@ def _leave() -> None:
         os._exit(code if isinstance(code, int) else int(code is not None))
 
 
+def _interrupted() -> None:
+    """The command stopped by a signal (cli.signals): one line, exit code 128 + its number."""
+    with contextlib.suppress(OSError):  # a closed stderr: the exit code still says it
+        click.echo(f"medici-sim: {signals.interrupted_word()}", err=True)
+    sys.exit(signals.interrupted_code())
+
+
 def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="medici-sim", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo(f"medici-sim: {signals.interrupted_word()}", err=True)
-        sys.exit(signals.interrupted_code())
+        _interrupted()
     except click.ClickException as exc:
         fail(exc.format_message().replace("\n", " "))
     except USER_ERRORS as exc:
