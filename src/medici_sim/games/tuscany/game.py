@@ -28,6 +28,7 @@ from ...core.seating import seat_players_nb
 from ...core.templates import jitted_copy
 from .display import five_of_a_colour_nb, next_neutral_nb, show_nb
 from .engine import cover_nb, turn_nb
+from .estates import lay_out_estate_nb
 from .geometry import ESTATE_FIELDS
 from .pieces import chosen_nb, draw_region_nb, offer_bonus_nb, score_nb, shuffle_nb
 from .rules import BONUS_TILES_PER_KIND, CASTLE, N_COLOURS, PHASES, RULE_BOOK
@@ -68,7 +69,6 @@ from .state import (
     inner,
     lowest_bit,
 )
-from .tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 
 # The statistics columns: the points by source are the score's sources (state.P_*, core.accounting.STAT_SOURCE + k),
 # then the metrics' two (STAT_TRAILED); the game's own columns after the common ones: green, the tallies (state.T_*),
@@ -135,8 +135,8 @@ def restart_game_nb(state):
 @inner
 def build_estate_nb(state, seat, assembly):
     """T9, T12: lay the estate by ``assembly``: colours, colour masks and regions copied from the run's table of
-    legal estates (tables.lay_out_estates, as the C loop lays them out before its clock starts), or built
-    (:func:`lay_out_estate_nb`) for boards whose estates the table does not hold."""
+    legal estates (estates.lay_out_estates_nb, as the C loop lays them out before its clock starts), or
+    built (estates.lay_out_estate_nb) for boards whose estates the table does not hold."""
     boards = state.boards[seat]
     estate = state.estate_first[boards[0], boards[1], boards[2]]
     if estate >= 0:  # the triple's estates are held in T38's order: the assembly's is after the legal ones below it
@@ -157,41 +157,6 @@ def build_estate_nb(state, seat, assembly):
         state.field_item[seat, f] = EMPTY
     state.covered[seat] = 0
     state.frontier[seat] = 0
-
-
-@inner
-def lay_out_estate_nb(state, seat, assembly):
-    """The estate's colours, colour masks and regions from its boards (build_estate_nb's, for boards the run's
-    table does not hold)."""
-    for k in range(3):
-        board_type, turned = ASSEMBLY_TYPE[assembly, k], ASSEMBLY_TURNED[assembly, k]
-        board = state.boards[seat, board_type]
-        for c in range(10):
-            state.colour[seat, 10 * k + c] = state.board_cells[board_type, board, 9 - c if turned else c]
-    for c in range(N_COLOURS):
-        state.colour_mask[seat, c] = 0
-    for f in range(ESTATE_FIELDS):
-        state.colour_mask[seat, state.colour[seat, f]] |= 1 << f
-    seen = 0
-    for f in range(ESTATE_FIELDS):  # regions: each a flood fill from its lowest field, which labels it
-        state.region_size[seat, f] = 0
-        state.region_left[seat, f] = 0
-        state.region_types[seat, f] = 0
-        if seen >> f & 1:
-            continue
-        same = state.colour_mask[seat, state.colour[seat, f]]
-        region = grow = 1 << f
-        while grow:
-            new = state.neighbour_mask[lowest_bit(grow)] & same & ~region
-            grow = (grow & (grow - 1)) | new
-            region |= new
-        seen |= region
-        size = bit_count(region)
-        while region:
-            state.region_of[seat, lowest_bit(region)] = f
-            region &= region - 1
-        state.region_size[seat, f] = size
-        state.region_left[seat, f] = size
 
 
 @inner

@@ -156,8 +156,8 @@ STATE_DTYPE = np.dtype([
     # setup's data, last: far from what a turn reads
     ("boards_per_type", _I8, 3), ("board_cells", _I8, (3, MAX_BOARDS, 10)),
     ("legal_mask", _I8, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),  # bit a: assembly a of the triple is legal (T9)
-    # the legal estates, laid out once a run (tables.estate_table; game.build_estate_nb copies one): each triple's
-    # first in the table (-1: not held, built), then by triple in T38's order; bytes, to keep the record small
+    # the legal estates, laid out once a run (estates.lay_out_estates_nb; game.build_estate_nb copies one): each
+    # triple's first in the table (-1: not held, built), then by triple in T38's order; bytes, to keep the record small
     ("estate_first", np.int32, (MAX_BOARDS, MAX_BOARDS, MAX_BOARDS)),
     ("estate_colour", np.int8, (MAX_ESTATES, ESTATE_FIELDS)), ("estate_region", np.int8, (MAX_ESTATES, ESTATE_FIELDS)),
     ("estate_size", np.int8, (MAX_ESTATES, ESTATE_FIELDS)),  # at each region's lowest field (region_of's label)

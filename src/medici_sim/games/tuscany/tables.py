@@ -11,31 +11,25 @@ import numpy as np
 
 from ...core.rules import RuleSet
 from .components import ComponentError, Components
+from .estates import lay_out_estates_nb
 from .geometry import (
     BOARD_FIELDS,
     ESTATE_FIELDS,
-    N_ASSEMBLIES,
-    assembly_parts,
     legal_assemblies,
     neighbours,
 )
 from .rules import AGRICULTURE, COLOURS
 from .state import (
     MAX_BOARDS,
-    MAX_ESTATES,
     MAX_NEUTRAL,
     MAX_PLAYER_TILES,
     MAX_PLAYERS,
     MAX_REGION_CARDS,
     MAX_YIELD,
-    N_COLOURS,
     N_RULES,
     STATE_DTYPE,
 )
 
-# T9's assemblies as arrays: the board type in each slot and whether it is turned (geometry.assembly_parts).
-ASSEMBLY_TYPE = np.array([assembly_parts(a)[0] for a in range(N_ASSEMBLIES)], np.int64)
-ASSEMBLY_TURNED = np.array([assembly_parts(a)[1] for a in range(N_ASSEMBLIES)], np.int64)
 RULE_NAMES = ("draw", "start_hand", "monastery_draw")  # R_DRAW.. in state.py's order, after R_PLAYERS
 SCALARS_AFTER_REGIONS = ("storage_green", "no_room_red", "final_storage", "final_marble", "final_worker",
                          "final_cards", "stack_size", "display", "round_limit")
@@ -82,47 +76,6 @@ def tile_arrays(components: Components, players: int) -> tuple[list[int], list[i
     return kinds, types
 
 
-def lay_out_estates(state: np.void, shift: int) -> None:
-    """The record's table of legal estates (state.py's ``estate_*``), from its boards and legal assemblies: the
-    triples' in turn, a triple's only while the table holds all of them (the rest -1: game.build_estate_nb builds
-    them), each with the colours, regions (labelled by their lowest field), region sizes and colour masks
-    build_estate_nb lays out. All at once in numpy: Python's loops took 0.4 s a run, this 5-20 ms."""
-    first, legal = state["estate_first"], state["legal_mask"][tuple(slice(n) for n in state["boards_per_type"])]
-    first[...] = -1
-    n, kept = 0, np.zeros(legal.shape, bool)
-    for triple, mask in np.ndenumerate(legal):
-        count = int(mask).bit_count()
-        if n + count <= MAX_ESTATES:
-            first[triple], kept[triple], n = n, True, n + count
-    triples = np.argwhere(kept)
-    which, assemblies = np.nonzero(legal[kept][:, None] >> np.arange(N_ASSEMBLIES) & 1)  # by triple, ascending
-    types, turned = ASSEMBLY_TYPE[assemblies], ASSEMBLY_TURNED[assemblies]  # (estate, slot)
-    cell = np.where(turned[:, :, None], BOARD_FIELDS - 1 - np.arange(BOARD_FIELDS), np.arange(BOARD_FIELDS))
-    boards = np.take_along_axis(triples[which], types, 1)
-    colour = state["board_cells"][types[:, :, None], boards[:, :, None], cell].reshape(n, ESTATE_FIELDS)
-    colour = colour.T.astype(np.int8)
-    touching = [(f, *fields) for f, fields in enumerate(neighbours(shift))]  # padded to 7 by repeating the last
-    touching = np.array([fields + fields[-1:] * (7 - len(fields)) for fields in touching]).T
-    same = [colour[fields] == colour for fields in touching]  # field by field: rows gathered, not columns
-    label = np.repeat(np.arange(ESTATE_FIELDS, dtype=np.int8)[:, None], n, 1)  # bytes: small arrays, no fresh pages
-    while True:  # each field takes the lowest label of itself and its same-coloured neighbours until none changes
-        lower = label.copy()
-        for fields, alike in zip(touching, same, strict=True):
-            np.minimum(lower, np.where(alike, label[fields], np.int8(ESTATE_FIELDS)), out=lower)
-        if (lower == label).all():
-            break
-        label = lower
-    colour, label = colour.T, label.T
-    base = np.arange(n)[:, None]
-    state["estate_colour"][:n] = colour
-    state["estate_region"][:n] = label
-    state["estate_size"][:n] = np.bincount((label + ESTATE_FIELDS * base).ravel(), minlength=n * ESTATE_FIELDS) \
-        .reshape(n, ESTATE_FIELDS)
-    bits = np.broadcast_to(1 << np.arange(ESTATE_FIELDS), (n, ESTATE_FIELDS))
-    state["estate_mask"][:n] = np.bincount((colour + N_COLOURS * base).ravel(), bits.ravel(), n * N_COLOURS) \
-        .reshape(n, N_COLOURS)
-
-
 def new_state(components: Components, rules: RuleSet) -> np.ndarray:
     """A one-element array holding the GameState every game of a run starts from."""
     check_fits(components, rules)
@@ -150,6 +103,6 @@ def new_state(components: Components, rules: RuleSet) -> np.ndarray:
                 state["legal_mask"][a, b, c] = sum(1 << n for n in legal)
     for f, touching in enumerate(neighbours(shift)):
         state["neighbour_mask"][f] = sum(1 << g for g in touching)
-    lay_out_estates(state, shift)
+    lay_out_estates_nb(state)
     assert ESTATE_FIELDS == 3 * BOARD_FIELDS
     return buffer

@@ -29,6 +29,7 @@ from numba import njit
 
 from ....core.registry import Param
 from ..engine import payable_colours_nb
+from ..estates import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 from ..rules import (
     AGRICULTURE,
     BONUS_CARD,
@@ -62,7 +63,6 @@ from ..state import (
     lowest_bit,
     payment_code,
 )
-from ..tables import ASSEMBLY_TURNED, ASSEMBLY_TYPE
 
 REGION, COLOUR, BUILD, TRADE, PLACE_MIN, HORIZON, CARD, MARBLE_MIN = range(8)
 NAMES = ("region", "colour", "build", "trade", "place_min", "horizon", "card", "marble_min")
