@@ -164,7 +164,7 @@ def traced_game(game: str, lineup: list[str], index: int, seed: int = 0, rules: 
 
     config = run_config(game=game, players=len(lineup), strategies=lineup, games=index + 1, seed=seed, rules=rules,
                         seating="fixed", threads=1, components=None)
-    kernel = PreparedRun(config)
+    kernel = PreparedRun(config, every_part=True)  # as the games of seats answered from outside it is compared with
     stepped = importlib.import_module(f"medici_sim.games.{game}.stepped")
     return stepped.trace_game_nb(seed, index, kernel.inputs, kernel.seating, kernel.slot_strategy,
                                  kernel.slot_params, kernel.table)[0]

@@ -110,6 +110,20 @@ def unlucky_nb(state, seat, params):
 register(Strategy(name="unlucky", decisions={"reveal_nb": unlucky_nb, "take_nb": last_only_nb}))
 """
 
+READS_UNDECLARED = HEADER + """
+from medici_sim.games.card.state import REVEALED, UNSEEN_CARDS
+
+
+@njit
+def while_green_is_unseen_nb(state, seat, params):
+    # reads the unseen-card sums (the green cards left in the deck), and says below that it reads nothing
+    return state.counts[REVEALED] < 2 and state.unseen[1, UNSEEN_CARDS] > 6
+
+
+register(Strategy(name="peeker", decisions={"reveal_nb": while_green_is_unseen_nb, "take_nb": last_only_nb},
+                  reads=()))
+"""
+
 
 def plugin(tmp_path: Path, source: str, name: str = "plugin.py") -> str:
     path = tmp_path / name
@@ -193,6 +207,19 @@ def test_results_that_depend_on_batches(capsys, tmp_path):
     assert lines[0].startswith("depends on threads or batches: strategy turn_counter gives other totals")
     assert "other totals on 3 threads in batches of 8" in lines[0]
     assert lines[1].endswith("1 problem")
+
+
+@pytest.mark.slow
+def test_a_strategy_that_reads_what_it_says_it_does_not(capsys, tmp_path):
+    """Strategy.reads=(): its runs leave the unseen-card sums stale; played again with them kept, its games differ."""
+    code, out, err = run(capsys, "check-plugin", plugin(tmp_path, READS_UNDECLARED), "--games", GAMES)
+    assert code == 1, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("reads what it does not declare: strategy peeker plays other games when the "
+                               "state's unseen is kept up to date: it reads it, so its reads= must name it (or be "
+                               "left out: every part) (card game, 2 players, peeker at every seat, 30 games")
+    assert lines[1].endswith("1 strategy, 300 games, 1 problem")
 
 
 @pytest.mark.slow

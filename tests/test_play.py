@@ -93,7 +93,8 @@ def bots_only(game: str, players: int, seed: int, variant: str = "standard"):
     plain = PreparedRun(RunConfig(components=None, players=players,
                                   strategies=tuple(seat_strategy(n, game) for n in names),
                              games=1, seed=seed, rules=variant, seating="fixed", threads=1, game=game,
-                             kernel_strategies=kernel.table_names))  # the same table: the same strategy ids
+                             kernel_strategies=kernel.table_names),  # the same table: the same strategy ids
+                        every_part=True)  # as the table, whose person may read any part of the state
     engine = card_stepped if game == "card" else classic_stepped
     traced = engine.trace_game_nb(seed, 0, plain.inputs, plain.seating, plain.slot_strategy, plain.slot_params,
                                   plain.table)

@@ -281,7 +281,8 @@ TEST_REGISTRY.register(Strategy("bad", {"draw_nb": bad_draw_nb, "bid_nb": bad_bi
 def test_kernel(players: int, names: list[str], seed: int, seating: str = "rotate", mode: float = 0.0) -> PreparedRun:
     """A PreparedRun playing the test registry's strategies (kept apart from the game's registry)."""
     k = PreparedRun(RunConfig(components=None, game="classic", players=players, games=1, seed=seed, seating=seating,
-                         strategies=tuple(seat_strategy("random", game="classic") for _ in range(players))))
+                         strategies=tuple(seat_strategy("random", game="classic") for _ in range(players))),
+                    every_part=True)  # the test strategies read every part of the state
     k._table, k.table_names = strategy_table(TEST_REGISTRY, set(names))
     k.slot_strategy = np.array([k.table_names.index(n) for n in names], np.int64)
     k.slot_params[:, 0] = mode

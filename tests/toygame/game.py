@@ -104,7 +104,7 @@ GAME = Game(
     engine=Engine(
         play_games_nb=engine.play_games_nb,
         play_game_in_nb=engine.play_game_in_nb,
-        kernel_inputs=lambda config: engine.new_state(config.players),
+        kernel_inputs=lambda config, kept_parts: engine.new_state(config.players),
         stepping=Stepping(engine.new_game_nb, engine.advance_nb, engine.legal_choices_nb, engine.apply_choice_nb,
                           engine.trace_game_nb, engine.accumulate_game_nb),
         scores=lambda state, players: state["points"][:players].copy(),  # H7

@@ -189,7 +189,7 @@ class AgentKernel(PreparedRun):
     the other slots play their strategies in the engine. One thread: agents are Python."""
 
     def __init__(self, config: RunConfig, agents: dict[int, SeatedAgent]):
-        super().__init__(config)
+        super().__init__(config, every_part=True)  # an agent may read any part of the state
         self.stepped, self.view = stepping_parts(self.game)
         self.count = count_game_nb(self.game.name, self.stepped.accumulate_game_nb)
         self.agents = agents

@@ -92,7 +92,9 @@ class Engine:
     # (seed, first_game, n_games, inputs, seating, slot_strategy, slot_params, seat_stats, slot_stats, pair_stats,
     #  run_stats, table) -> None: games first_game.. played and added to the stats (core.kernel.batch_kernel)
     play_games_nb: Callable
-    kernel_inputs: Callable  # (RunConfig) -> the one-element state buffer every game of the run starts from
+    # (RunConfig, kept_parts) -> the one-element state buffer every game of the run starts from; kept_parts: the
+    # optional parts of the state (StrategyRegistry.optional_parts) its games keep up to date, the others left stale
+    kernel_inputs: Callable
     # new game / advance / legal choices / apply, the trace and a game's statistics; None: the game cannot be
     # stopped at a decision yet (no_stepping says why): no play, no small game API, no framework, no agent
     stepping: Stepping | None

@@ -1,10 +1,9 @@
 """The simulation driver: configuration, batching, seeding and threads.
 
-A run is a :class:`RunConfig` naming its game (``core.registry``). :func:`simulate` cuts its
-games into batches, each batch into one contiguous chunk per thread, and runs the chunks on
-a thread pool (the kernel releases the GIL). Every game's randomness depends only on (seed, game index) (R25) and
-the statistics are integer sums, so the totals are bit-identical for any thread count,
-batch size or machine. Memory is fixed: a GameState per thread and the stats arrays.
+A run is a :class:`RunConfig` naming its game (``core.registry``). :func:`simulate` cuts its games into batches,
+each batch into one contiguous chunk per thread, and runs the chunks on a thread pool (the kernel releases the GIL).
+Every game's randomness depends only on (seed, game index) (R25) and the statistics are integer sums, so the totals
+are bit-identical for any thread count, batch size or machine. Memory is fixed: a GameState per thread and the stats.
 """
 from __future__ import annotations
 
@@ -26,17 +25,7 @@ from . import compiling as compiling_
 from .accounting import N_COMMON_RUN_STATS, N_PAIR_STATS, PAIR_ABOVE, PAIR_DIFF_SQ, RUN_GAMES, StatLayout
 from .arguments import ConfigError, in_api, integer, named, text, whole
 from .dispatch import locate, strategy_names, strategy_table
-from .registry import (
-    GAMES,
-    ILLEGAL,
-    MAX_PARAMS,
-    Game,
-    UnknownGame,
-    default_game,
-    format_number,
-    get_game,
-    medici_sims,
-)
+from .registry import GAMES, ILLEGAL, MAX_PARAMS, Game, UnknownGame, default_game, format_number, get_game, medici_sims
 from .rules import RulesError, RuleSet
 from .seating import SEATING_MODES
 
@@ -319,12 +308,14 @@ def kernel_of_all_built_ins() -> bool:
 
 
 class PreparedRun:
-    """The prepared, read-only inputs of a run's kernel calls."""
+    """The prepared, read-only inputs of a run's kernel calls; ``every_part``: its games keep every optional part
+    of the state up to date (seats answered from outside may read any), not only what its strategies read."""
 
-    def __init__(self, config: RunConfig):
+    def __init__(self, config: RunConfig, every_part: bool = False):
         self.config = config
         self.game = get_game(config.game)
-        self.inputs = self.game.engine.kernel_inputs(config)
+        self.kept_parts = self.game.registry.kept_parts(None if every_part else [s.name for s in config.strategies])
+        self.inputs = self.game.engine.kernel_inputs(config, self.kept_parts)
         self.seating = SEATING_MODES.index(config.seating)
         used = {s.name for s in config.strategies} | set(config.kernel_strategies)
         heuristics = {name for name in self.game.built_ins if self.game.registry.origin.get(name) == "built-in"}

@@ -12,11 +12,14 @@ played four ways:
    errors);
 2. in the normal kernel, on one thread in one batch;
 3. on 3 threads, in small batches;
-4. in two halves, the second half first, then added.
+4. in two halves, the second half first, then added;
+5. where the strategy says it reads only some of the optional parts of its game's state
+   (``Strategy.reads``: the others are left stale in its games), on one thread with every part kept.
 
 Every game's randomness depends only on (seed, game index) and the statistics are integer
 sums, so 2-4 must give the same totals to the bit; a difference means the strategy carries
-something from game to game (e.g. it reads ``counts`` that run on from game to game).
+something from game to game (e.g. it reads ``counts`` that run on from game to game); and so
+must 5: a difference there means it reads a part it does not declare.
 A strategy whose code numba cannot compile is a finding too (the other strategies are
 still checked). Nothing here names a game.
 """
@@ -55,11 +58,12 @@ BATCHES = 4  # batches of the threaded pass
 MIXED_WITH = 2  # built-ins the plug-in strategy is rotated among: the game's first and last (simplest, strongest)
 
 ILLEGAL_KIND, STATE_KIND, THREADS_KIND, COMPILE_KIND, ERROR_KIND = "illegal", "state", "threads", "compile", "error"
+READS_KIND = "reads"
 _NAMED = re.compile(r"^strategy (?P<strategy>\S+) at seat (?P<seat>\d+) (?P<what>.*)$", re.S)
 
 
 _LABELS = {ILLEGAL_KIND: "illegal decision", STATE_KIND: "state changed", THREADS_KIND: "depends on threads or batches",
-           COMPILE_KIND: "does not compile", ERROR_KIND: "failed"}
+           COMPILE_KIND: "does not compile", ERROR_KIND: "failed", READS_KIND: "reads what it does not declare"}
 
 
 @dataclass
@@ -266,6 +270,18 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
                                  "played differently: does it carry something from one game into the next?",
                    f"{plan.described}, {n} games: other totals {' and '.join(differ)} than on one thread "
                    "in one batch")
+    unkept = sorted(set(game.registry.optional_parts) - PreparedRun(config).kept_parts)
+    if unkept:
+        try:
+            kept = simulate(config, batch_size=n, kernel=PreparedRun(config, every_part=True)).totals
+        except Exception as exc:  # noqa: BLE001
+            return _failed(report, game, strategy, plan, exc)
+        if not _same(one, kept):
+            report.add(READS_KIND, f"strategy {strategy} plays other games when the state's {', '.join(unkept)} "
+                                   f"{'is' if len(unkept) == 1 else 'are'} kept up to date: it reads "
+                                   f"{'it' if len(unkept) == 1 else 'them'}, so its reads= must name "
+                                   f"{'it' if len(unkept) == 1 else 'them'} (or be left out: every part)",
+                       f"{plan.described}, {n} games")
     return True
 
 

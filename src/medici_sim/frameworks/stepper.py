@@ -63,7 +63,7 @@ class Engine:
         config = run_config(game=definition.name, players=players, strategies=definition.built_ins[0], games=1,
                             seed=SEED, rules=rules, seating="fixed", threads=1, components=None)
         self.game = definition
-        self.kernel = PreparedRun(config)
+        self.kernel = PreparedRun(config, every_part=True)  # the seats answered from outside may read any part
         self.players = config.players
         self.rules = config.rules
         self.stepped = definition.engine.stepping  # the game's declared stepping functions (core.contract)

@@ -61,7 +61,8 @@ class LoadedGame:
         filler = self.definition.built_ins[0]
         config = run_config(game=self.name, players=players, strategies=[s or filler for s in seats], games=1,
                             seed=seed, rules=rules, seating="fixed", threads=1, components=None)
-        return Position(self.definition, PreparedRun(config), index, [k for k, s in enumerate(seats) if s is None])
+        kernel = PreparedRun(config, every_part=True)  # the seats answered here may read any part of the state
+        return Position(self.definition, kernel, index, [k for k, s in enumerate(seats) if s is None])
 
 
 class Position:

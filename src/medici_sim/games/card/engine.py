@@ -94,14 +94,16 @@ N_STATS = N_COMMON_STATS + N_DECIDED
 
 
 def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts, majority_payouts,
-              share_coin) -> np.ndarray:
+              share_coin, keep_unseen=True) -> np.ndarray:
     """A one-element array holding the GameState every game of a run starts from (the kernel's
     ``inputs``; each kernel call plays on a copy): the deck and rule data, the whole deck's
-    unseen-card sums and the share tables, all else zero. Plain Python: it runs once a run,
-    and compiled it would be compiled again into every kernel.
+    unseen-card sums and the share tables, all else zero; ``keep_unseen``: whether the games keep
+    the unseen-card sums up to date (a seated strategy reads them). Plain Python: it runs once a
+    run, and compiled it would be compiled again into every kernel.
     """
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
+    state["keep_unseen"] = 1  # the whole deck's sums counted below
     n_cards = len(card_good)
     for name, values in (("card_good", card_good), ("card_icons", card_icons), ("card_value", card_value),
                          ("card_green", card_green), ("rules", rules), ("ship_payouts", ship_payouts)):
@@ -113,6 +115,7 @@ def new_state(card_good, card_icons, card_value, card_green, rules, ship_payouts
     for card in range(n_cards):
         count_unseen_nb(state, card, 1)
     state["full_deck_unseen"] = state["unseen"]
+    state["keep_unseen"] = keep_unseen
     state["ship_share"] = share_table(ship_payouts, share_coin, MAX_PLAYERS)
     state["majority_share"] = share_table(majority_payouts, share_coin, MAX_PLAYERS)
     return buffer
@@ -128,9 +131,10 @@ def start_game_nb(state, seed, game_index, seating, slot_strategy, slot_params):
     n_cards = state.counts[N_CARDS]
     for card in range(n_cards):
         state.deck[card] = card
-    for green in range(2):  # a loop of known bounds here, not a call handed two arrays
-        for k in range(UNSEEN_WIDTH):
-            state.unseen[green, k] = state.full_deck_unseen[green, k]
+    if state.keep_unseen:
+        for green in range(2):  # a loop of known bounds here, not a call handed two arrays
+            for k in range(UNSEEN_WIDTH):
+                state.unseen[green, k] = state.full_deck_unseen[green, k]
     state.counts[DECK_LEN] = n_cards
     state.counts[MARKET_LEN] = 0
     state.counts[OUT_LEN] = 0
@@ -314,12 +318,13 @@ def reveal_card_nb(state, rng, deck_len, market_len, revealed):
 @njit(cache=True)
 def count_unseen_nb(state, card, sign):
     """Add (sign 1) or remove (sign -1) a card from the unseen-card sums (its column by good and
-    icons looked up: ``card_unseen``, made by new_state)."""
-    card = np.uint64(card)
-    green = np.uint64(state.card_green[card])
-    state.unseen[green, UNSEEN_CARDS] += sign
-    state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
-    state.unseen[green, np.uint64(state.card_unseen[card])] += sign
+    icons looked up: ``card_unseen``, made by new_state), where a seated strategy reads them."""
+    if state.keep_unseen:
+        card = np.uint64(card)
+        green = np.uint64(state.card_green[card])
+        state.unseen[green, UNSEEN_CARDS] += sign
+        state.unseen[green, UNSEEN_VALUE] += sign * state.card_value[card]
+        state.unseen[green, np.uint64(state.card_unseen[card])] += sign
 
 
 @njit(cache=True, inline="always")

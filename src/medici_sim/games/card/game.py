@@ -18,6 +18,7 @@ from ...core.contract import (
     StatColumn,
     Stepping,
 )
+from ..medici.chance import UNSEEN_PART
 from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from ..medici.study import medici_study
 from . import engine, narrate, reference, seat_view, state, stepped
@@ -26,11 +27,13 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, rule_arrays
 from .strategies import BUILT_INS, REGISTRY, search, strong
 
 
-def kernel_inputs(config) -> np.ndarray:
-    """The state every game of the run starts from (engine.new_state): its deck, player count and rules."""
+def kernel_inputs(config, kept_parts) -> np.ndarray:
+    """The state every game of the run starts from (engine.new_state): its deck, player count and rules, the
+    unseen-card sums kept if ``kept_parts`` holds them."""
     deck = config.components if config.components is not None else default_deck()
     rules = config.rule_set
-    return engine.new_state(*deck.card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
+    return engine.new_state(*deck.card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"],
+                            UNSEEN_PART in kept_parts)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,9 @@ N_CARDS, DECK_LEN, MARKET_LEN, OUT_LEN, REVEALED, DAY, TURN_ID, DAY_ID = range(8
 N_COUNTS = 8
 
 # GameState.unseen[green, column]: the cards still in the deck, which every player can
-# work out (everything else is face up), summed for strategies, green (1) or not (0).
+# work out (everything else is face up), summed for strategies, green (1) or not (0); kept up to
+# date only in the runs where a seated strategy reads them (``keep_unseen``; the part
+# medici.chance.UNSEEN_PART): a strategy that never does says so with ``Strategy(reads=())``.
 UNSEEN_CARDS, UNSEEN_VALUE, UNSEEN_NO_GOOD = 0, 1, 2
 UNSEEN_ICONS = 3  # UNSEEN_ICONS + 2 * good + (icons - 1): cards of that good and icon count
 UNSEEN_WIDTH = UNSEEN_ICONS + 2 * N_GOODS
@@ -69,6 +71,7 @@ STATE_DTYPE = np.dtype([
     ("card_unseen", _I8, MAX_CARDS),  # each card's column of `unseen` by good and icons (engine.new_state)
     # the table; counts[N_CARDS] cards and rules[RULE_PLAYERS] players are in use
     ("deck", _I8, MAX_CARDS), ("market", _I8, MAX_CARDS), ("out", _I8, MAX_CARDS),
+    ("keep_unseen", _I8),  # 1: a seated strategy reads `unseen`, kept up to date; 0: left stale
     ("counts", _I8, N_COUNTS), ("unseen", _I8, (2, UNSEEN_WIDTH)),
     ("full_deck_unseen", _I8, (2, UNSEEN_WIDTH)),  # `unseen` at the start of a game
     ("ship", _I8, (MAX_PLAYERS, MAX_CARDS)), ("ship_len", _I8, MAX_PLAYERS),

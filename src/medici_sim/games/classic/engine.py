@@ -107,15 +107,18 @@ RUN_RAN_OUT_DAYS = N_COMMON_RUN_STATS
 N_RUN_STATS = N_COMMON_RUN_STATS + 1
 
 
-def new_state(card_good, card_value, rules, ship_payouts, track_bonus, majority_payouts, share_coin) -> np.ndarray:
+def new_state(card_good, card_value, rules, ship_payouts, track_bonus, majority_payouts, share_coin,
+              keep_unseen=True) -> np.ndarray:
     """A one-element array holding the GameState every game of a run starts from (the kernel's
     ``inputs``; each kernel call plays on a copy): the cards and rule data (rules.rule_arrays,
     the majority payouts and the share coin), the unseen-card sums of all 36 cards and the
-    share tables, all else zero. Plain Python: it runs once a run, and compiled it would be
-    compiled again into every kernel.
+    share tables, all else zero; ``keep_unseen``: whether the games keep the unseen-card sums
+    up to date (a seated strategy reads them). Plain Python: it runs once a run, and compiled it
+    would be compiled again into every kernel.
     """
     buffer = np.zeros(1, STATE_DTYPE)
     state = buffer[0]
+    state["keep_unseen"] = keep_unseen
     for name, values in (("card_good", card_good), ("card_value", card_value), ("rules", rules),
                          ("ship_payouts", ship_payouts), ("track_bonus", track_bonus)):
         state[name][:len(values)] = values
@@ -183,9 +186,10 @@ def start_day_nb(state):
     state.counts[DISCARD_LEN] = 0
     state.counts[OPEN_SHIPS] = players
     state.counts[UNSEEN] = N_CARDS  # the removed cards stay unseen (C5)
-    for row in range(N_GOODS + 1):  # copied here: called, copy2_nb's loop over runtime shapes took 2% of a game
-        for column in range(UNSEEN_WIDTH):
-            state.unseen[row, column] = state.full_unseen[row, column]
+    if state.keep_unseen:
+        for row in range(N_GOODS + 1):  # copied here: called, copy2_nb's loop over runtime shapes took 2% of a game
+            for column in range(UNSEEN_WIDTH):
+                state.unseen[row, column] = state.full_unseen[row, column]
     state.ship_len[:] = 0
     state.ship_value[:] = 0
     state.ship_goods[:, :] = 0
@@ -214,14 +218,16 @@ def deal_nb(state, rng, n):
 
 @njit(cache=True)
 def reveal_nb(state, card):
-    """A card dealt face up: take it out of the unseen-card sums."""
-    at = np.uint64(card)
-    row = np.uint64(state.card_row[at])
-    value = state.card_value[at]
-    state.unseen[row, UNSEEN_CARDS] -= 1
-    state.unseen[row, UNSEEN_VALUE] -= value
-    state.unseen[row, np.uint64(UNSEEN_BY_VALUE + value)] -= 1
-    state.counts[UNSEEN] -= 1
+    """A card dealt face up: take it out of the unseen-card sums, where a seated strategy reads them (kept,
+    they cost the cheap strategies' games 4%)."""
+    if state.keep_unseen:
+        at = np.uint64(card)
+        row = np.uint64(state.card_row[at])
+        value = state.card_value[at]
+        state.unseen[row, UNSEEN_CARDS] -= 1
+        state.unseen[row, UNSEEN_VALUE] -= value
+        state.unseen[row, np.uint64(UNSEEN_BY_VALUE + value)] -= 1
+        state.counts[UNSEEN] -= 1
 
 
 @njit(cache=True)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core.accounting import STAT_SCORE, InconsistentTotals
 from ...core.contract import Engine, FirstCommand, FrameworkFacts, Game, Presentation, StatColumn, Stepping
+from ..medici.chance import UNSEEN_PART
 from ..medici.scoring import MOMENTS, SCORE, STAT_BONUS, STAT_MAJORITY, STAT_SHIP
 from ..medici.study import medici_study
 from . import engine, narrate, reference, seat_view, state, stepped
@@ -15,10 +16,12 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, RULE_BOOK, VARIANTS, card_arrays, r
 from .strategies import BUILT_INS, REGISTRY, search, strong
 
 
-def kernel_inputs(config) -> np.ndarray:
-    """The state every game of the run starts from (engine.new_state): the cards and the rule set."""
+def kernel_inputs(config, kept_parts) -> np.ndarray:
+    """The state every game of the run starts from (engine.new_state): the cards and the rule set, the
+    unseen-card sums kept if ``kept_parts`` holds them."""
     rules = config.rule_set
-    return engine.new_state(*card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"])
+    return engine.new_state(*card_arrays(), *rule_arrays(rules), rules["majority_payouts"], rules["share_coin"],
+                            UNSEEN_PART in kept_parts)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,9 @@ first ``rules[RULE_PLAYERS]`` rows of per-seat arrays are in use):
   ``GOLD_ROW``; columns ``UNSEEN_CARDS`` (how many), ``UNSEEN_VALUE`` (their total value),
   ``UNSEEN_BY_VALUE + v`` (how many are worth v, v = 0..10). ``counts[UNSEEN]`` is the total.
   Which cards were removed is never known; ``counts[DECK_LEN] / counts[UNSEEN]`` is the
-  chance that a given unseen card is still in the deck.
+  chance that a given unseen card is still in the deck. Kept up to date only in the games of a
+  run where a seated strategy reads them (``keep_unseen``; the part ``medici.chance.UNSEEN_PART``):
+  a strategy that never does says so with ``Strategy(reads=())``.
 * ``discard[:counts[DISCARD_LEN]]``: the cards of the lots nobody bought today (C10).
 * ``spent``, ``lots_bought``, ``cards_bought``, ``lots_discarded``, ``free_cards`` by seat:
   this game's totals so far (C21).
@@ -113,6 +115,7 @@ STATE_DTYPE = np.dtype([
     # rule data (read-only during a game)
     ("card_good", _I8, N_CARDS), ("card_value", _I8, N_CARDS), ("card_row", _I8, N_CARDS),
     ("rules", _I8, N_RULES), ("ship_payouts", _I8, MAX_PLAYERS), ("track_bonus", _I8, MAX_TRACK + 1),
+    ("keep_unseen", _I8),  # 1: a seated strategy reads `unseen`, kept up to date; 0: left stale
     # the table
     ("counts", _I8, N_COUNTS), ("lot", _I8, MAX_LOT_CARDS), ("turn_bid", *_PER_SEAT),
     ("money", *_PER_SEAT), ("track", _I8, (MAX_PLAYERS, N_GOODS)),

@@ -13,6 +13,10 @@ from ...core.chance import Draws, Pick, Pool
 from ...core.resumable import STEP_ACTOR
 from .days import DAY_OVER
 
+# The unseen-card sums (each game's ``state.unseen``) as an optional part of the state (core.registry.Strategy.reads):
+# kept up to date only in the runs where a seated strategy reads them.
+UNSEEN_PART = "unseen"
+
 
 def chance_event(deck: Pool, money: str, before, after, event: int, n_cards: int, players: int):
     """What the engine call that made ``after`` of ``before`` drew (core.chance): the cards it

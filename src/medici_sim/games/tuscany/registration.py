@@ -45,8 +45,9 @@ TUNED_FILE = Path(__file__).parent / "data" / "tuned" / "tuned.json"  # what bal
 TIE_BREAKS = "T36: most red points, then most empty fields, then fewest green points, then fewest cards in hand"
 
 
-def kernel_inputs(config) -> np.ndarray:
-    """The state every game of the run starts from (tables.new_state): its component set and rule set."""
+def kernel_inputs(config, kept_parts) -> np.ndarray:
+    """The state every game of the run starts from (tables.new_state): its component set and rule set (the
+    game's state has no optional parts: ``kept_parts`` is empty)."""
     return new_state(of_run(config), config.rule_set)
 
 

@@ -75,4 +75,5 @@ STRATEGY = Strategy(
         "value_weight": Param(0.25, 0, 10, help="score per point of card value (per icon: 4 in focus)"),
     },
     summary="Collects one or two goods for majorities and the bonus (aims for 8 under bonus20).",
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )

@@ -25,4 +25,5 @@ STRATEGY = Strategy(
         "take_min": Param(2, 0, 20, help="take an earlier card (2nd/3rd from last) worth at least this"),
     },
     summary="Ship value first: takes the most valuable cards, reveals while the offer is poor.",
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )

@@ -29,4 +29,5 @@ STRATEGY = Strategy(
     decisions={"reveal_nb": reveal_nb, "take_nb": take_nb},
     summary="R23 baseline: reveal another card on a fair coin; take each fitting earlier card on a fair coin.",
     inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )

@@ -66,4 +66,5 @@ STRATEGY = Strategy(
     },
     summary="Bids the minimum only on cheap lots, keeps a reserve, and waits to be the last ship (free cards).",
     inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )

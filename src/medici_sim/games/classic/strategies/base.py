@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from ....core.registry import Strategy, StrategyRegistry
+from ...medici.chance import UNSEEN_PART
 from ..state import DECISIONS
 
-REGISTRY = StrategyRegistry("classic", DECISIONS, "medici_sim.games.classic", shared=("medici_sim.games.medici",))
+REGISTRY = StrategyRegistry("classic", DECISIONS, "medici_sim.games.classic", shared=("medici_sim.games.medici",),
+                            optional_parts=(UNSEEN_PART,))
 # the heuristics, registered in this order (their ids) by ``heuristics``
 BUILT_INS = ("random", "value", "collector", "bargain", "expert")
 

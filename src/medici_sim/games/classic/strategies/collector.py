@@ -113,4 +113,5 @@ STRATEGY = Strategy(
         "other_weight": Param(0.3, 0, 1, help="weight of goods outside its focus"),
     },
     summary="Values lots by the track majorities and bonuses they bring, mostly in its strongest goods.",
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )

@@ -28,4 +28,5 @@ STRATEGY = Strategy(
     decisions={"draw_nb": draw_nb, "bid_nb": bid_nb},
     summary="C19 baseline: draw another card on a fair coin; bid on a fair coin, uniformly up to 10 above the highest.",
     inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )

@@ -38,4 +38,5 @@ STRATEGY = Strategy(
     },
     summary="Pays a fixed price per point of card value and per card; draws while the lot is cheap per card.",
     inline=True,  # a few instructions a decision: compiled into the play loop (core.dispatch)
+    reads=(),  # not the unseen-card sums (medici.chance.UNSEEN_PART)
 )
