@@ -9,6 +9,9 @@
 - with a prior no rating can reach it plays expert's games exactly (its candidates and expert's choice among them
   are expert's own decisions);
 - results depend only on (seed, game index): threads and batches change nothing (T38);
+- its shortlist (issue 33: the model's best few played out by search's rollouts): its parameters refuse what they
+  cannot be, a shortlist of one plays the model's games, and with rollouts it still decides only on what its seat
+  sees, its games equal the reference engine's and are the same on any threads and batches;
 - slow: it beats expert (one seat against the others) by more than 3 standard errors at 2 and 3 players.
 
 The short training from a fixed seed is tests/test_strong_training.py's (with the Medici games').
@@ -24,7 +27,9 @@ from test_tuscany_search import (
     check_threads_and_batches_change_nothing,
 )
 
+from medici_sim.core.arguments import ConfigError
 from medici_sim.core.registry import get_game
+from medici_sim.core.specs import parse_strategies
 from medici_sim.games.tuscany.components import components
 from medici_sim.games.tuscany.recording import Games, record
 from medici_sim.games.tuscany.rules import PHASES, RULE_BOOK
@@ -42,7 +47,9 @@ STRONG_KERNEL = pytest.mark.slow
 def test_strong_is_the_ladders_learned_player_with_shipped_weights():
     registry, study = TUSCANY.registry, TUSCANY.study
     assert registry.origin["strong"] == "built-in" and "strong" not in TUSCANY.built_ins
-    assert list(registry["strong"].params) == ["prior"]
+    assert list(registry["strong"].params) == ["prior", "shortlist", "rollouts", "first", "gap", "confidence",
+                                               "from_phase"]
+    assert registry["strong"].params["shortlist"].default == 0  # the default plays the model alone
     assert (study.strongest, study.teacher, study.searcher) == ("strong", "expert", "search")
     assert study.learned() is strong and strong.WEIGHTS_FILE in study.kernel_data
     shipped = json.loads(strong.WEIGHTS_FILE.read_text())
@@ -85,9 +92,50 @@ def test_strong_differs_from_expert_where_its_model_decides():
     assert any(strong_game != experts_game for strong_game, experts_game in strong_and_experts_records(0))
 
 
+@pytest.mark.parametrize("spec,message", [
+    ("strong:shortlist=-1", "parameter shortlist of strong must be between 0 and"),
+    ("strong:shortlist=2.5", "parameter shortlist of strong must be a whole number"),
+    ("strong:rollouts=0", "parameter rollouts of strong must be between 1 and"),
+    ("strong:first=0", "parameter first of strong must be between 1 and"),
+    ("strong:gap=-0.1", "parameter gap of strong must be between 0 and"),
+    ("strong:confidence=11", "parameter confidence of strong must be between 0 and 10"),
+    ("strong:from_phase=4", "parameter from_phase of strong must be between 1 and 3"),
+])
+def test_strong_refuses_shortlist_parameters_it_cannot_take(spec, message):
+    with pytest.raises(ConfigError) as err:
+        parse_strategies(spec, 4, game="tuscany")
+    assert message in str(err.value)
+
+
+SHORTLIST = "strong:shortlist=3,rollouts=3,first=1,from_phase=1"  # rollouts from the first action, a small budget
+
+
+@STRONG_KERNEL
+def test_strong_with_a_shortlist_of_one_plays_the_models_games():
+    """shortlist=1 (and 0, the default) plays out nothing: the model's games, rollout parameters or not."""
+    comp, rules = components(None), RULE_BOOK.resolve(None, 3)
+    games = []
+    for shortlist in (0, 1):
+        lineup = Games(comp, rules, ["strong", "expert", "expert"], "rotate")
+        lineup.slot_params[0, :7] = [0.05, shortlist, 3, 1, 1000, 0, 1]
+        games.append([record(lineup.play(2, index)) for index in range(3)])
+    assert games[0] == games[1]
+
+
+@STRONG_KERNEL
+def test_strong_with_a_shortlist_decides_only_on_what_its_seat_sees():
+    check_sees_only_its_own(SHORTLIST, 12, 13)
+
+
+@STRONG_KERNEL
+def test_strong_with_a_shortlist_games_equal_the_reference_engines():
+    check_equals_the_reference(SHORTLIST, 1)
+
+
 @STRONG_KERNEL
 def test_threads_and_batches_never_change_strong_results():
     check_threads_and_batches_change_nothing("strong,expert,strong:prior=0", 12)
+    check_threads_and_batches_change_nothing(f"{SHORTLIST},expert,strong", 4)
 
 
 @pytest.mark.slow
