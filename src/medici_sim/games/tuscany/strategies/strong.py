@@ -17,6 +17,8 @@ by a learned evaluation instead of rollouts.
   each; if one beats the model's best on their mean, those and the model's best go on to ``rollouts`` each, and
   the model's best is kept unless one beats it by ``confidence`` standard errors (core.rollout.choose_nb). Its
   rollouts play from the turn's second action when the marble was spent (T32: strong's marble decision marks it).
+  With ``horizon`` 1 a rollout begun in phase 1 or 2 ends at its phase's scoring (T34) and is judged by a learned
+  value of the position (strong_value.py); 2 or more also ends it after that many rounds' ends.
 
 The features of a candidate (``FEATURES``; each 0 where it is not of that kind) are expert's worths of it
 (evaluate.py: what the seat sees only, its own hand and storage, every estate, the display and the supplies'
@@ -101,6 +103,7 @@ from .search import (
     script_nb,
     set_up_nb,
 )
+from .strong_value import cell_nb, judged_nb, play_to_horizon_nb, value_table_nb
 
 # What the seat sees of the game's course, the same for every candidate: each is a feature times each kind of
 # action (only differences between one decision's candidates are fitted).
@@ -129,8 +132,8 @@ DEFAULTS = tuple(float(p.default) for p in EXPERT.params.values()) + (0.0,) * (M
 # strong's own parameters: the bonus of expert's choice in the model's units (search's confidence's kind); the
 # shortlist (shortlisted_nb): how many of the model's best are played out, the rollouts of each in all and in the
 # first round, how far below the model's best a candidate may be rated and still be played out, the confidence
-# of the rollouts' choice, and the phase (T15) the shortlist is played out from
-PRIOR, SHORTLIST, ROLLOUTS, FIRST, GAP, CONFIDENCE, FROM_PHASE = range(7)
+# of the rollouts' choice, the phase (T15) the shortlist is played out from, and where its rollouts end (horizon)
+PRIOR, SHORTLIST, ROLLOUTS, FIRST, GAP, CONFIDENCE, FROM_PHASE, HORIZON = range(8)
 MARGIN_WEIGHT = 0.03  # the rollouts' outcome: win credit + this x the red margin (search's default, the labels')
 ROLLOUT_ID = POLICIES.index(ROLLOUT_POLICY)  # what the shortlist's rollouts play at every seat: expert
 
@@ -343,7 +346,7 @@ def shortlist_nb(ratings, n, size, gap, out):
 
 
 @njit
-def play_outs_nb(buffer, state, seat, params, kinds, subs, short, m, first, last, second, values):
+def play_outs_nb(buffer, state, seat, params, kinds, subs, short, m, first, last, second, values, horizon):
     """Rollouts ``first`` .. ``last`` - 1 (``values[j, i]``) of the shortlisted candidates ``short[:m]``, by
     search's rollouts (expert at every seat; common random numbers: rollout i deals the same for each, whichever
     round plays it; ``second``: the turn's second action, T32). What a rollout sees is search's (determinise_nb:
@@ -351,12 +354,19 @@ def play_outs_nb(buffer, state, seat, params, kinds, subs, short, m, first, last
     sim = buffer[0]
     pool, keys, base, _ = begin_search_nb(sim, state, seat, params, kinds, subs, 1)
     table = _ROLLOUT_TABLE()
+    truncated = horizon > 0
+    values_table = value_table_nb()[state.rules[R_PLAYERS]]
     for i in range(first, last):
         stream = rollout_stream_nb(base, i)
         for j in range(m):
             set_up_nb(sim, state, seat, params, stream, pool)
             script_nb(sim, seat, kinds[short[j]], subs[short[j]])
-            play_out_nb(sim, table, seat, second)
+            if truncated and not play_to_horizon_nb(sim, table, seat, second, horizon if horizon > 1 else 0):
+                phase, left = cell_nb(sim)
+                values[j, i] = judged_nb(sim, seat, values_table[phase, left], MARGIN_WEIGHT)
+                continue
+            if not truncated:
+                play_out_nb(sim, table, seat, second)
             values[j, i] = outcome_of_nb(sim, seat, MARGIN_WEIGHT, keys)
 
 
@@ -378,7 +388,8 @@ def shortlisted_nb(state, seat, params, ratings, kinds, subs, n, second):
     search_params[rollout.OPPONENTS] = ROLLOUT_ID
     buffer = np.empty(1, STATE_DTYPE)
     values = np.empty((m, rollouts))
-    play_outs_nb(buffer, state, seat, search_params, kinds, subs, top, m, 0, first, second, values)
+    horizon = np.int64(params[HORIZON])
+    play_outs_nb(buffer, state, seat, search_params, kinds, subs, top, m, 0, first, second, values, horizon)
     kept = 1
     for j in range(1, m):  # the model's best and those better than it by the first round's mean
         if values[j, :first].sum() > values[0, :first].sum():
@@ -387,7 +398,8 @@ def shortlisted_nb(state, seat, params, ratings, kinds, subs, n, second):
             kept += 1
     if kept == 1:
         return top[0]
-    play_outs_nb(buffer, state, seat, search_params, kinds, subs, top, kept, first, rollouts, second, values)
+    play_outs_nb(buffer, state, seat, search_params, kinds, subs, top, kept, first, rollouts, second, values,
+                 horizon)
     return top[choose_nb(values, kept, rollouts, 0, params[CONFIDENCE])]
 
 
@@ -483,7 +495,11 @@ STRATEGY = Strategy(
             "gap": Param(1000.0, 0.0, 1000.0, help="shortlist only candidates rated at most this below the best"),
             "confidence": Param(1.0, 0.0, 10.0,
                                 help="leave the model's best only for a shortlisted one better by this many SEs"),
-            "from_phase": Param(2, 1, PHASES, integer=True, help="play the shortlist out from this phase on (T15)")},
+            "from_phase": Param(2, 1, PHASES, integer=True, help="play the shortlist out from this phase on (T15)"),
+            "horizon": Param(0, 0, 1000, integer=True,
+                             help="1: rollouts end at the phase's scoring (phase 3's at the game's end), judged "
+                                  "there by a learned value (strong_value.py); 2 or more: also after this many "
+                                  "rounds' ends; 0: all to the game's end")},
     summary="Chooses each action with its tile or placement by a learned evaluation (fitted to search's rollouts).",
     fitted_to=VARIANTS,  # its weights were trained on expert games under these rules (scripts/train_strong.py)
 )
