@@ -156,6 +156,8 @@ BAD_OPTIONS = [
     ("scripts/train_strong.py", ["--game", "card", "--out", "missing_dir/"], "--out"),
     ("scripts/train_strong.py", ["--game", "card", "--out", "no/such/dir/w.json"], "--out"),
     ("scripts/train_strong.py", ["--game", "card", "--out", "tests"], "--out"),
+    ("scripts/train_strong_value.py", ["--games", "0"], "--games"),
+    ("scripts/train_strong_value.py", ["--out", "no/such/dir/v.json"], "--out"),
     ("scripts/strength_table.py", ["card", "--scale", "0"], "--scale"),
     ("scripts/strength_table.py", ["card", "--games", "1"], "--games"),
     ("scripts/strength_table.py", ["card", "--first", "-1"], "--first"),

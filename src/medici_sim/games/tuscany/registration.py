@@ -29,7 +29,7 @@ from .components import DEFAULT, ComponentError, components, named_components, o
 from .reference import GREEN_SOURCES, RED_SOURCES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PHASES, RULE_BOOK, VARIANTS
 from .state import N_SOURCES, N_TALLY
-from .strategies import BUILT_INS, REGISTRY, search, strong
+from .strategies import BUILT_INS, REGISTRY, search, strong, strong_value
 from .tables import check_fits, new_state
 
 # Where the points come from (state.P_*, the kernel's source columns in this order): green points from regions
@@ -169,7 +169,7 @@ GAME = Game(
         rollout_policy=search.ROLLOUT_POLICY,
         tuned_file=TUNED_FILE,  # tune --out's tuned tables (tuning-history/tuscany.json, scripts/ship_tuned.py)
         learned=lambda: strong,  # its training declaration (study.strong_training)
-        kernel_data=(strong.WEIGHTS_FILE,),  # compiled into strong's kernels
+        kernel_data=(strong.WEIGHTS_FILE, strong_value.VALUE_FILE),  # compiled into strong's kernels
     ),
     framework=seat_view.FRAMEWORK,
 )

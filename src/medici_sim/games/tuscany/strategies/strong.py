@@ -9,8 +9,16 @@ by a learned evaluation instead of rollouts.
   answered at the take or place decision that follows (T14, T18-T19).
 - Every other decision (the assembly, the castle's field, bonus tiles, T17, discards, payment, castle chains,
   the marble) is ``expert``'s, with ``expert``'s default parameters: what the features are worked out with too.
-  strong's one parameter, ``prior``, adds to the rating of expert's own candidate (as search keeps the
-  policy's choice unless a candidate beats it by ``confidence`` standard errors).
+  strong's parameter ``prior`` adds to the rating of expert's own candidate (as search keeps the policy's choice
+  unless a candidate beats it by ``confidence`` standard errors).
+- The shortlist (off unless ``shortlist`` is 2 or more; issue 33): from phase ``from_phase`` on (T15), the model's
+  ``shortlist`` best candidates (none rated more than ``gap`` below its best) are played out by search's rollouts
+  (expert at every seat, everything the seat cannot see dealt again, common random numbers): ``first`` rollouts
+  each; if one beats the model's best on their mean, those and the model's best go on to ``rollouts`` each, and
+  the model's best is kept unless one beats it by ``confidence`` standard errors (core.rollout.choose_nb). Its
+  rollouts play from the turn's second action when the marble was spent (T32: strong's marble decision marks it).
+  With ``horizon`` 1 a rollout begun in phase 1 or 2 ends at its phase's scoring (T34) and is judged by a learned
+  value of the position (strong_value.py); 2 or more also ends it after that many rounds' ends.
 
 The features of a candidate (``FEATURES``; each 0 where it is not of that kind) are expert's worths of it
 (evaluate.py: what the seat sees only, its own hand and storage, every estate, the display and the supplies'
@@ -37,9 +45,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ....core import rollout
 from ....core.arrays import compile_time_constant
 from ....core.evaluation import fit_choices, read_weights
 from ....core.registry import MAX_PARAMS, Param, Strategy
+from ....core.rollout import choose_nb, rollout_stream_nb
 from ..engine import payable_colours_nb
 from ..rules import BONUS_CARD, DRAW, PHASES, PLACE, TAKE, VARIANTS
 from ..state import (
@@ -52,6 +62,7 @@ from ..state import (
     R_PLAYERS,
     R_REGION1,
     R_STACK_SIZE,
+    STATE_DTYPE,
     bit_count,
 )
 from .evaluate import (
@@ -72,9 +83,27 @@ from .evaluate import (
 from .expert import STRATEGY as EXPERT
 from .heuristic import DECISIONS as HEURISTIC
 from .heuristic import action_nb as expert_action_nb
+from .heuristic import marble_nb as expert_marble_nb
 from .heuristic import place_nb as expert_place_nb
 from .heuristic import priced_take_nb
-from .search import CHOSEN, MAX_CANDIDATES, all_candidates_nb, chosen_nb, keep_chosen_nb, rollout_values_nb
+from .search import (
+    _ROLLOUT_TABLE,
+    CHOSEN,
+    MAX_CANDIDATES,
+    POLICIES,
+    ROLLOUT_POLICY,
+    SECOND,
+    all_candidates_nb,
+    begin_search_nb,
+    chosen_nb,
+    keep_chosen_nb,
+    outcome_of_nb,
+    play_out_nb,
+    rollout_values_nb,
+    script_nb,
+    set_up_nb,
+)
+from .strong_value import cell_nb, judged_nb, play_to_horizon_nb, value_table_nb
 
 # What the seat sees of the game's course, the same for every candidate: each is a feature times each kind of
 # action (only differences between one decision's candidates are fitted).
@@ -100,7 +129,13 @@ ACTION_DECISION = DECISIONS.index("action_nb")
 WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "strong" / "weights.json"
 weights_table_nb = compile_time_constant(lambda: read_weights(WEIGHTS_FILE, (MAX_PLAYERS + 1, STAGES, N_FEATURES)))
 DEFAULTS = tuple(float(p.default) for p in EXPERT.params.values()) + (0.0,) * (MAX_PARAMS - len(EXPERT.params))
-PRIOR = 0  # strong's own parameter: the bonus of expert's choice in the model's units (search's confidence's kind)
+# strong's own parameters: the bonus of expert's choice in the model's units (search's confidence's kind); the
+# shortlist (shortlisted_nb): how many of the model's best are played out, the rollouts of each in all and in the
+# first round, how far below the model's best a candidate may be rated and still be played out, the confidence
+# of the rollouts' choice, the phase (T15) the shortlist is played out from, and where its rollouts end (horizon)
+PRIOR, SHORTLIST, ROLLOUTS, FIRST, GAP, CONFIDENCE, FROM_PHASE, HORIZON = range(8)
+MARGIN_WEIGHT = 0.03  # the rollouts' outcome: win credit + this x the red margin (search's default, the labels')
+ROLLOUT_ID = POLICIES.index(ROLLOUT_POLICY)  # what the shortlist's rollouts play at every seat: expert
 
 
 def stage(state) -> int:
@@ -266,19 +301,106 @@ def features_nb(state, seat, params, kinds, subs, n, out):
 
 
 @njit
-def best_candidate_nb(state, seat, prior, weights, kinds, subs, n):
-    """The candidate whose features ``weights`` (one phase's model) rate best, expert's choice ``prior`` more (the
-    first of equals)."""
+def ratings_nb(state, seat, prior, weights, kinds, subs, n):
+    """Each candidate's rating by ``weights`` (one phase's model), expert's choice ``prior`` more."""
     features = np.empty((n, N_FEATURES))
     features_nb(state, seat, DEFAULTS, kinds, subs, n, features)
-    best, worth = 0, -np.inf
+    out = np.empty(n)
     for c in range(n):
         w = prior * features[c, EXPERT_CHOICE]
         for k in range(N_FEATURES):
             w += weights[k] * features[c, k]
-        if w > worth:
-            best, worth = c, w
+        out[c] = w
+    return out
+
+
+@njit
+def best_candidate_nb(state, seat, prior, weights, kinds, subs, n):
+    """The candidate whose features ``weights`` (one phase's model) rate best, expert's choice ``prior`` more (the
+    first of equals)."""
+    ratings = ratings_nb(state, seat, prior, weights, kinds, subs, n)
+    best, worth = 0, -np.inf
+    for c in range(n):
+        if ratings[c] > worth:
+            best, worth = c, ratings[c]
     return best
+
+
+@njit
+def shortlist_nb(ratings, n, size, gap, out):
+    """The candidates rated best, best first (the first of equals first; ``out[0]`` is best_candidate_nb's), at
+    most ``size`` of them and none rated more than ``gap`` below the best; how many."""
+    taken = np.zeros(n, np.bool_)
+    m = 0
+    for _ in range(min(size, n)):
+        best, worth = -1, -np.inf
+        for c in range(n):
+            if not taken[c] and (best < 0 or ratings[c] > worth):
+                best, worth = c, ratings[c]
+        if m > 0 and not ratings[out[0]] - worth <= gap:
+            break
+        taken[best] = True
+        out[m] = best
+        m += 1
+    return m
+
+
+@njit
+def play_outs_nb(buffer, state, seat, params, kinds, subs, short, m, first, last, second, values, horizon):
+    """Rollouts ``first`` .. ``last`` - 1 (``values[j, i]``) of the shortlisted candidates ``short[:m]``, by
+    search's rollouts (expert at every seat; common random numbers: rollout i deals the same for each, whichever
+    round plays it; ``second``: the turn's second action, T32). What a rollout sees is search's (determinise_nb:
+    all the seat cannot see dealt again)."""
+    sim = buffer[0]
+    pool, keys, base, _ = begin_search_nb(sim, state, seat, params, kinds, subs, 1)
+    table = _ROLLOUT_TABLE()
+    truncated = horizon > 0
+    values_table = value_table_nb()[state.rules[R_PLAYERS]]
+    for i in range(first, last):
+        stream = rollout_stream_nb(base, i)
+        for j in range(m):
+            set_up_nb(sim, state, seat, params, stream, pool)
+            script_nb(sim, seat, kinds[short[j]], subs[short[j]])
+            if truncated and not play_to_horizon_nb(sim, table, seat, second, horizon if horizon > 1 else 0):
+                phase, left = cell_nb(sim)
+                values[j, i] = judged_nb(sim, seat, values_table[phase, left], MARGIN_WEIGHT)
+                continue
+            if not truncated:
+                play_out_nb(sim, table, seat, second)
+            values[j, i] = outcome_of_nb(sim, seat, MARGIN_WEIGHT, keys)
+
+
+@njit
+def shortlisted_nb(state, seat, params, ratings, kinds, subs, n, second):
+    """The candidate to play: the model's best, unless the shortlist (shortlist_nb: params' size and gap) holds
+    more than one. Then each is played out ``params[FIRST]`` times; if none has a better mean than the model's
+    best, that is played (no evidence against the model); else the model's best and those better than it are
+    played out to ``params[ROLLOUTS]`` rollouts each, and core.rollout.choose_nb keeps the model's best unless
+    another's mean beats it by ``params[CONFIDENCE]`` standard errors of the paired differences."""
+    top = np.empty(n, np.int64)
+    m = shortlist_nb(ratings, n, np.int64(params[SHORTLIST]), params[GAP], top)
+    if m < 2:
+        return top[0]
+    rollouts = max(np.int64(params[ROLLOUTS]), 1)
+    first = min(max(np.int64(params[FIRST]), 1), rollouts)
+    search_params = np.zeros(rollout.N_ROLLOUT_PARAMS)
+    search_params[rollout.POLICY] = ROLLOUT_ID
+    search_params[rollout.OPPONENTS] = ROLLOUT_ID
+    buffer = np.empty(1, STATE_DTYPE)
+    values = np.empty((m, rollouts))
+    horizon = np.int64(params[HORIZON])
+    play_outs_nb(buffer, state, seat, search_params, kinds, subs, top, m, 0, first, second, values, horizon)
+    kept = 1
+    for j in range(1, m):  # the model's best and those better than it by the first round's mean
+        if values[j, :first].sum() > values[0, :first].sum():
+            top[kept] = top[j]
+            values[kept, :first] = values[j, :first]
+            kept += 1
+    if kept == 1:
+        return top[0]
+    play_outs_nb(buffer, state, seat, search_params, kinds, subs, top, kept, first, rollouts, second, values,
+                 horizon)
+    return top[choose_nb(values, kept, rollouts, 0, params[CONFIDENCE])]
 
 
 @njit
@@ -293,8 +415,20 @@ def rated_action_nb(state, seat, prior, weights):
 
 @njit
 def action_nb(state, seat, params):
-    """T13 by the shipped model of the seat's player count."""
-    return rated_action_nb(state, seat, params[PRIOR], weights_table_nb()[state.rules[R_PLAYERS]])
+    """T13 by the shipped model of the seat's player count; with a shortlist (``params[SHORTLIST]`` over 1, from
+    phase ``params[FROM_PHASE]``), the model's best few played out (shortlisted_nb)."""
+    second = state.scratch[seat, SECOND] != 0
+    state.scratch[seat, SECOND] = 0.0
+    weights = weights_table_nb()[state.rules[R_PLAYERS]]
+    if params[SHORTLIST] < 2 or stage_nb(state) + 1 < params[FROM_PHASE]:
+        return rated_action_nb(state, seat, params[PRIOR], weights)
+    state.scratch[seat, CHOSEN] = 0.0
+    kinds, subs, n = all_candidates_nb(state, seat)
+    best = 0
+    if n > 1:
+        ratings = ratings_nb(state, seat, params[PRIOR], weights[stage_nb(state)], kinds, subs, n)
+        best = shortlisted_nb(state, seat, params, ratings, kinds, subs, n, second)
+    return keep_chosen_nb(state, seat, kinds, subs, best)
 
 
 @njit
@@ -309,6 +443,15 @@ def place_nb(state, seat, params):
     """T18-T19: the placement chosen with the action."""
     found = chosen_nb(state, seat, PLACE)
     return found if found >= 0 else expert_place_nb(state, seat, DEFAULTS)
+
+
+@njit
+def marble_nb(state, seat, params):
+    """T32: expert's; spent, the next action is the turn's second (what the shortlist's rollouts play from)."""
+    answer = expert_marble_nb(state, seat, DEFAULTS)
+    if answer:
+        state.scratch[seat, SECOND] = 1.0
+    return answer
 
 
 @njit
@@ -342,8 +485,21 @@ def as_expert(decide):
 STRATEGY = Strategy(
     name="strong",
     decisions={**{kind: as_expert(decide) for kind, decide in HEURISTIC.items()}, "take_nb": take_nb,
-               "action_nb": action_nb, "place_nb": place_nb},
-    params={"prior": Param(0.05, 0.0, 10.0, help="bonus of expert's choice over the model's rating of the others")},
+               "action_nb": action_nb, "place_nb": place_nb, "marble_nb": marble_nb},
+    params={"prior": Param(0.05, 0.0, 10.0, help="bonus of expert's choice over the model's rating of the others"),
+            "shortlist": Param(0, 0, MAX_CANDIDATES, integer=True,
+                               help="play out the model's best this many candidates (0 or 1: none, the model's best)"),
+            "rollouts": Param(6, 1, 100_000, integer=True, help="rollouts of each shortlisted candidate in all"),
+            "first": Param(2, 1, 100_000, integer=True,
+                           help="rollouts of each in the first round (the rest only if one beats the model's best)"),
+            "gap": Param(1000.0, 0.0, 1000.0, help="shortlist only candidates rated at most this below the best"),
+            "confidence": Param(1.0, 0.0, 10.0,
+                                help="leave the model's best only for a shortlisted one better by this many SEs"),
+            "from_phase": Param(2, 1, PHASES, integer=True, help="play the shortlist out from this phase on (T15)"),
+            "horizon": Param(0, 0, 1000, integer=True,
+                             help="1: rollouts end at the phase's scoring (phase 3's at the game's end), judged "
+                                  "there by a learned value (strong_value.py); 2 or more: also after this many "
+                                  "rounds' ends; 0: all to the game's end")},
     summary="Chooses each action with its tile or placement by a learned evaluation (fitted to search's rollouts).",
     fitted_to=VARIANTS,  # its weights were trained on expert games under these rules (scripts/train_strong.py)
 )
