@@ -108,7 +108,7 @@ def test_a_strategy_that_says_nothing_reads_sums_that_are_right_and_one_that_say
 
 
 @pytest.mark.parametrize("game", MEDICI)
-@pytest.mark.parametrize("reads", [("deck",), ["unseen"], "unseen", (UNSEEN_PART, "hand")])
+@pytest.mark.parametrize("reads", [("deck",), ["unseen"], "unseen", (UNSEEN_PART, "hand"), (["unseen"],), ({},)])
 def test_a_strategy_may_read_only_its_games_parts(game, reads):
     registry = get_game(game).registry
     decisions = {kind: _never_nb for kind in registry.decisions}

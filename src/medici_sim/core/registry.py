@@ -188,8 +188,9 @@ class StrategyRegistry:
                 raise RegistrationError(f"strategy {strategy.name}: parameter name must be an identifier, "
                                         f"got {name!r}")
             param.check_declaration(strategy.name, name)
-        if strategy.reads is not None and (not isinstance(strategy.reads, tuple)
-                                           or not set(strategy.reads) <= set(self.optional_parts)):
+        reads = strategy.reads
+        if reads is not None and not (isinstance(reads, tuple)
+                                      and all(isinstance(part, str) and part in self.optional_parts for part in reads)):
             parts = ", ".join(self.optional_parts) or "none"
             raise RegistrationError(f"strategy {strategy.name}: reads must be a tuple of the {self.game} game's "
                                     f"optional parts ({parts}) or None, got {strategy.reads!r}")
