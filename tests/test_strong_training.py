@@ -71,6 +71,24 @@ def test_training_from_a_seed_is_reproducible_in_processes_side_by_side(tmp_path
 
 
 @pytest.mark.slow
+def test_tuscany_s_rollout_value_from_a_seed_is_reproducible(tmp_path):
+    """scripts/train_strong_value.py (Tuscany strong's truncated rollouts, data/strong/value.json) on 20 expert games
+    a player count from seed 4: the reference's file (tests/strong_value_short_training.json, written by that command
+    with ``--out``), its weights to 1e-9 as above."""
+    script = Path(__file__).parent.parent / "scripts" / "train_strong_value.py"
+    arguments = ["--seed", "4", "--games", "20", "--out", str(tmp_path / "v.json")]
+    done = subprocess.run([sys.executable, str(script), *arguments], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    written = json.loads((tmp_path / "v.json").read_text())
+    reference = json.loads((Path(__file__).parent / "strong_value_short_training.json").read_text())
+    assert {k: v for k, v in written.items() if k != "weights"} == {k: v for k, v in reference.items()
+                                                                     if k != "weights"}
+    assert written["weights"].keys() == reference["weights"].keys() == {"2", "3", "4"}
+    for players, weights in reference["weights"].items():
+        assert np.allclose(written["weights"][players], weights, rtol=0, atol=1e-9)
+
+
+@pytest.mark.slow
 def test_training_in_a_fresh_process_fills_search_s_rollout_table(tmp_path):
     """Training calls search's rollouts directly, outside any run seating search: their strategy table must be
     filled first (it segfaulted at address 0 when only a run seating a rollout player filled it)."""
