@@ -270,7 +270,7 @@ def _check_configuration(report: StrategyReport, game: Game, strategy: str, plan
                                  "played differently: does it carry something from one game into the next?",
                    f"{plan.described}, {n} games: other totals {' and '.join(differ)} than on one thread "
                    "in one batch")
-    unkept = sorted(set(game.registry.optional_parts) - PreparedRun(config).kept_parts)
+    unkept = sorted(set(game.registry.optional_parts) - game.registry.kept_parts(s.name for s in config.strategies))
     if unkept:
         try:
             kept = simulate(config, batch_size=n, kernel=PreparedRun(config, every_part=True)).totals
