@@ -295,6 +295,17 @@ def end_round_nb(state, record):
 
 
 @inner
+def play_round_nb(state, table, first):
+    """The round in play from seat ``first`` (0: a new round, counted) and its end (:func:`end_round_nb`); True when
+    the game is over (what strong's truncated rollouts and its value's training rows step, strong_value.py)."""
+    if first == 0:
+        state.counts[ROUND] += 1
+    for seat in range(first, state.rules[R_PLAYERS]):
+        turn_nb(state, table, seat, 0)
+    return end_round_nb(state, None)
+
+
+@inner
 def play_to_turn_nb(state, table, seat):
     """From the end of ``seat``'s turn to the start of its next one: the later seats' turns, the round's end
     (:func:`end_round_nb`), the earlier seats' turns of the next round. True when the game ended first (a tree

@@ -361,12 +361,12 @@ def play_outs_nb(buffer, state, seat, params, kinds, subs, short, m, first, last
         for j in range(m):
             set_up_nb(sim, state, seat, params, stream, pool)
             script_nb(sim, seat, kinds[short[j]], subs[short[j]])
-            if truncated and not play_to_horizon_nb(sim, table, seat, second, horizon if horizon > 1 else 0):
-                phase, left = cell_nb(sim)
-                values[j, i] = judged_nb(sim, seat, values_table[phase, left], MARGIN_WEIGHT)
-                continue
             if not truncated:
                 play_out_nb(sim, table, seat, second)
+            elif not play_to_horizon_nb(sim, table, seat, second, horizon if horizon > 1 else 0):
+                phase, left = cell_nb(sim)  # stopped before the game's end: judged by the value
+                values[j, i] = judged_nb(sim, seat, values_table[phase, left], MARGIN_WEIGHT)
+                continue
             values[j, i] = outcome_of_nb(sim, seat, MARGIN_WEIGHT, keys)
 
 

@@ -23,10 +23,10 @@ from numba import njit
 from ....core.arrays import compile_time_constant
 from ....core.seating import SEATING_ROTATE
 from ..engine import turn_nb
-from ..game import end_round_nb, rank_key_nb, setup_nb, start_game_nb
+from ..game import play_round_nb, rank_key_nb, setup_nb, start_game_nb
 from ..geometry import ESTATE_FIELDS
 from ..rules import N_COLOURS, PHASES
-from ..state import MAX_PLAYERS, PHASE, R_PLAYERS, R_STACK_SIZE, ROUND, bit_count
+from ..state import MAX_PLAYERS, PHASE, R_PLAYERS, R_STACK_SIZE, bit_count
 
 VALUE_FEATURES = ("bias", "red", "green", "hand", "hand_colours", "storage", "workers", "marble", "empty",
                   "regions_one_left", "regions_two_left", "colour_open", "bonus_tiles", "seat", "green_empty")
@@ -126,21 +126,15 @@ def play_to_horizon_nb(sim, table, seat, second, rounds):
     """The rest of the turn (its second action only, ``second``), then the rounds from the next seat until the
     phase in play is scored (T15, T34), ``rounds`` rounds have ended (0: no limit) or the game ends (T35, T37);
     True when it ended."""
-    players, counts = sim.rules[R_PLAYERS], sim.counts
-    phase = counts[PHASE]
+    phase = sim.counts[PHASE]
     turn_nb(sim, table, seat, 1 if second else 0)
     first, ended = seat + 1, 0
-    while True:
-        if first == 0:
-            counts[ROUND] += 1
-        for s in range(first, players):
-            turn_nb(sim, table, s, 0)
+    while not play_round_nb(sim, table, first):
         first = 0
-        if end_round_nb(sim, None):
-            return True
         ended += 1
-        if counts[PHASE] != phase or ended == rounds:
+        if sim.counts[PHASE] != phase or ended == rounds:
             return False
+    return True
 
 
 @njit(cache=True)
@@ -153,14 +147,9 @@ def value_rows_nb(state, table, seed, first, games, slots, slot_params, x, y, wi
     for g in range(first, first + games):
         start_game_nb(state, seed, g, SEATING_ROTATE, slots, slot_params)
         setup_nb(state, table)
-        players, counts = state.rules[R_PLAYERS], state.counts
+        players = state.rules[R_PLAYERS]
         start = row
-        while True:
-            counts[ROUND] += 1
-            for s in range(players):
-                turn_nb(state, table, s, 0)
-            if end_round_nb(state, None):
-                break
+        while not play_round_nb(state, table, 0):
             phase, left = cell_nb(state)
             if row + players > y.shape[0]:
                 continue  # the buffer is full: the rest of the game plays on unrecorded
